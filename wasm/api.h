@@ -1,0 +1,134 @@
+// api.h — the one public C++ API of the ln-explorable engine.
+//
+// Everything the CLI (`lnx`), the Embind module (wasm/bindings.cpp) and the tests call lives here:
+// configuration structs with validation, the steppable init-time probe (Figures 2 and 3) and the
+// steppable toy trainer and grid (Figure 4). Results come out as JSON strings whose schema is
+// documented in docs/json-schema.md. No Eigen type crosses this header.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lnx {
+
+// Thrown for any invalid argument (bad enum, non-finite or out-of-range number, oversized model).
+// The Embind layer turns it into a JS Error carrying what().
+struct ArgumentError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class Norm { Post, Pre };
+enum class Attention { Bidirectional, Causal };
+
+const char* to_string(Norm);
+const char* to_string(Attention);
+Norm parse_norm(const std::string&);            // "post" | "pre", else ArgumentError
+Attention parse_attention(const std::string&);  // "bidirectional" | "causal", else ArgumentError
+
+std::string engine_version();  // semantic version of the engine, recorded in every JSON result
+std::string build_flavour();   // "native", "wasm-mt" or "wasm-st"
+
+// Size of the shared thread pool used by every op (GEMM row blocks, per-sequence attention, grid runs).
+// 0 = hardware concurrency. Results do not depend on it beyond float rounding.
+void set_threads(int n);
+int threads();
+
+struct ModelConfig {
+  int layers = 6;      // L
+  int d = 512;         // model width
+  int d_ff = 1024;     // FFN width
+  int vocab = 1000;    // V
+  int seq = 32;        // n, tokens per sequence
+  int batch = 8;       // B, sequences per batch
+  Norm norm = Norm::Post;
+  Attention attention = Attention::Bidirectional;
+  void validate() const;  // bounds every size before anything is allocated
+};
+
+// ---- Init-time probe (Figures 2 and 3) -------------------------------------------------------
+struct ProbeConfig {
+  ModelConfig model;                 // norm is ignored: the probe measures both placements
+  int seeds = 5;
+  int batches = 20;                  // batches per seed for the per-layer statistics
+  int depth_batches = 10;            // batches per seed for the last-layer-vs-depth sweep
+  std::vector<int> depths = {6, 8, 10, 12, 14};
+  void validate() const;
+};
+ProbeConfig probe_config_from_json(const std::string& json);  // missing keys keep their defaults
+
+class ProbeRun {
+ public:
+  explicit ProbeRun(const ProbeConfig&);
+  ~ProbeRun();
+  // Advance by at most `batches` forward/backward passes; returns the fraction done in [0, 1].
+  double step(int batches);
+  bool done() const;
+  double progress() const;
+  std::string result_json() const;  // valid only when done()
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+std::string run_probe_json(const ProbeConfig&);
+
+// ---- Toy warm-up experiment (Figure 4) -------------------------------------------------------
+struct TrainConfig {
+  ModelConfig model{8, 128, 512, 256, 64, 8, Norm::Post, Attention::Causal};
+  int warmup = 0;                    // T_warmup; 0 = peak lr from step 1
+  double lr = 1e-3;                  // peak learning rate
+  int steps = 500;
+  uint64_t seed = 0;                 // model init and batch sampling
+  uint64_t chain_seed = 1234;        // the Markov chain's own seed
+  int successors = 4;                // distinct successors per token (optimal loss ln successors)
+  double beta1 = 0.9, beta2 = 0.98, eps = 1e-8;
+  void validate() const;
+};
+TrainConfig train_config_from_json(const std::string& json);
+
+enum class RunStatus { Running, Ok, NaN };
+const char* to_string(RunStatus);
+
+class TrainRun {
+ public:
+  explicit TrainRun(const TrainConfig&);
+  ~TrainRun();
+  int step(int k);                   // advance up to k optimizer steps; returns steps completed so far
+  int steps_done() const;
+  RunStatus status() const;          // Running until `steps` are done; NaN as soon as a loss is not finite
+  const std::vector<float>& loss() const;
+  const std::vector<float>& grad_norm() const;
+  const std::vector<float>& lr() const;
+  std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr","status","nan_step"}
+  double plateau_entropy() const;    // entropy of the chain's stationary distribution
+ private:
+  friend class GridRun;  // the grid shares per-thread workspaces between its runs
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct GridConfig {
+  TrainConfig base;                  // norm/warmup/lr/seed are overridden per run
+  std::vector<std::string> norms = {"post", "pre"};
+  std::vector<int> warmups = {0, 300};
+  std::vector<double> lrs = {1e-3, 3e-3};
+  std::vector<uint64_t> seeds = {0, 1};
+  void validate() const;
+};
+GridConfig grid_config_from_json(const std::string& json);
+
+class GridRun {
+ public:
+  explicit GridRun(const GridConfig&);
+  ~GridRun();
+  double step(int k);                // advance every unfinished run by up to k steps, runs in parallel
+  bool done() const;
+  double progress() const;
+  std::string result_json(int from = 0) const;  // {"config","plateau_entropy","runs":[…]}
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lnx

@@ -1,0 +1,252 @@
+// trainer.cpp — the toy warm-up experiment of Figure 4 (TrainRun and GridRun in api.h).
+//
+// One run: the causal Transformer of TrainConfig trained with Adam (β = (0.9, 0.98), ε = 1e-8, no
+// weight decay) on fresh random walks of the Markov chain every step, learning rate
+// lr(t) = t/T_warmup · peak for t ≤ T_warmup, then peak (t from 1). Each step records the loss, the
+// global gradient norm and the learning rate; a non-finite loss or gradient stops the run with
+// status "nan" at that step (the step is not recorded as a number). The grid advances its runs in
+// parallel, one run per pool thread at a time, each run's ops inline on its thread; the runs share
+// one workspace per thread.
+#include <cmath>
+#include <memory>
+
+#include "api.h"
+#include "json.h"
+#include "markov.h"
+#include "model.h"
+#include "ops/adam.h"
+#include "rng.h"
+#include "thread_pool.h"
+
+namespace lnx {
+namespace {
+
+void write_engine(json::Writer& w) {
+  w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
+  w.key("threads").value(threads()).end_object();
+}
+
+void write_model_config(json::Writer& w, const TrainConfig& c) {
+  const ModelConfig& m = c.model;
+  w.key("layers").value(m.layers).key("d").value(m.d).key("d_ff").value(m.d_ff).key("vocab").value(m.vocab);
+  w.key("seq").value(m.seq).key("batch").value(m.batch).key("attention").value(to_string(m.attention));
+  w.key("steps").value(c.steps).key("chain_seed").value(c.chain_seed).key("successors").value(c.successors);
+  w.key("beta1").value(c.beta1).key("beta2").value(c.beta2).key("eps").value(c.eps);
+}
+
+void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c) {
+  w.key("plateau_entropy").value(plateau);
+  w.key("optimal_loss").value(std::log(static_cast<double>(c.successors)));
+  w.key("uniform_loss").value(std::log(static_cast<double>(c.model.vocab)));
+}
+
+}  // namespace
+
+const char* to_string(RunStatus s) {
+  switch (s) {
+    case RunStatus::Running: return "running";
+    case RunStatus::Ok: return "ok";
+    case RunStatus::NaN: return "nan";
+  }
+  return "?";
+}
+
+struct TrainRun::Impl {
+  TrainConfig cfg;
+  MarkovChain chain;
+  Transformer<float> model;
+  Rng batch_rng;
+  std::vector<float> m, v;  // Adam moments
+  std::vector<int> inputs, targets;
+  std::vector<float> loss, grad_norm, lr;
+  RunStatus status = RunStatus::Running;
+  int nan_step = 0;
+  double plateau = 0;
+
+  explicit Impl(const TrainConfig& c)
+      : cfg((c.validate(), c)),
+        chain(c.model.vocab, c.successors, c.chain_seed),
+        model(c.model, c.seed),
+        batch_rng(stream_seed(c.seed, kStreamBatches)),
+        m(model.params().size(), 0.f),
+        v(model.params().size(), 0.f) {
+    plateau = chain.stationary_entropy();
+    loss.reserve(cfg.steps), grad_norm.reserve(cfg.steps), lr.reserve(cfg.steps);
+  }
+
+  double lr_at(int t) const {  // t counts from 1
+    if (cfg.warmup > 0 && t <= cfg.warmup) return cfg.lr * t / cfg.warmup;
+    return cfg.lr;
+  }
+
+  void one_step() {
+    const int t = static_cast<int>(loss.size()) + 1;
+    chain.sample(batch_rng, cfg.model.batch, cfg.model.seq, inputs, targets);
+    model.zero_grad();
+    const double l = model.forward(inputs.data(), targets.data());
+    model.backward(GradScope::All);
+    double ss = 0;
+    for (float g : model.grads()) ss += static_cast<double>(g) * g;
+    const double gn = std::sqrt(ss);
+    if (!std::isfinite(l) || !std::isfinite(gn)) {
+      status = RunStatus::NaN;
+      nan_step = t;
+      return;
+    }
+    const double rate = lr_at(t);
+    ops::adam_update(model.params().data(), model.grads().data(), m.data(), v.data(),
+                     static_cast<long>(m.size()), rate, cfg.beta1, cfg.beta2, cfg.eps, t);
+    loss.push_back(static_cast<float>(l));
+    grad_norm.push_back(static_cast<float>(gn));
+    lr.push_back(static_cast<float>(rate));
+    if (static_cast<int>(loss.size()) == cfg.steps) status = RunStatus::Ok;
+  }
+
+  int step(int k) {
+    for (int i = 0; i < k && status == RunStatus::Running; ++i) one_step();
+    return static_cast<int>(loss.size());
+  }
+
+  // The per-run fields shared by `lnx train` and each run of `lnx grid`.
+  void write_series(json::Writer& w, int from, const char* lr_key) const {
+    const int n = static_cast<int>(loss.size());
+    from = std::max(0, std::min(from, n));
+    w.key("status").value(to_string(status));
+    if (status == RunStatus::NaN)
+      w.key("nan_step").value(nan_step);
+    else
+      w.key("nan_step").null();
+    w.key("steps_done").value(n);
+    w.key("from").value(from);
+    w.key("loss").array(loss.begin() + from, loss.end());
+    w.key("grad_norm").array(grad_norm.begin() + from, grad_norm.end());
+    w.key(lr_key).array(lr.begin() + from, lr.end());
+  }
+};
+
+TrainRun::TrainRun(const TrainConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+TrainRun::~TrainRun() = default;
+int TrainRun::step(int k) {
+  if (k < 1) throw ArgumentError("step(k): k must be >= 1");
+  return impl_->step(k);
+}
+int TrainRun::steps_done() const { return static_cast<int>(impl_->loss.size()); }
+RunStatus TrainRun::status() const { return impl_->status; }
+const std::vector<float>& TrainRun::loss() const { return impl_->loss; }
+const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm; }
+const std::vector<float>& TrainRun::lr() const { return impl_->lr; }
+double TrainRun::plateau_entropy() const { return impl_->plateau; }
+std::string TrainRun::result_json(int from) const {
+  const TrainConfig& c = impl_->cfg;
+  json::Writer w;
+  w.begin_object();
+  write_engine(w);
+  w.key("config").begin_object();
+  w.key("norm").value(to_string(c.model.norm)).key("warmup").value(c.warmup).key("lr").value(c.lr);
+  w.key("seed").value(c.seed);
+  write_model_config(w, c);
+  w.end_object();
+  write_reference_losses(w, impl_->plateau, c);
+  impl_->write_series(w, from, "lr");
+  w.end_object();
+  return w.str();
+}
+
+// ---- Grid ----
+struct GridRun::Impl {
+  GridConfig cfg;
+  struct Entry {
+    std::string norm;
+    int warmup;
+    double lr;
+    uint64_t seed;
+    std::unique_ptr<TrainRun> run;
+  };
+  std::vector<Entry> runs;
+  std::vector<std::unique_ptr<Workspace<float>>> workspaces;  // one per pool thread
+  double plateau = 0;
+
+  explicit Impl(const GridConfig& c) : cfg(c) {
+    cfg.validate();
+    for (const std::string& norm : cfg.norms)
+      for (int warmup : cfg.warmups)
+        for (double lr : cfg.lrs)
+          for (uint64_t seed : cfg.seeds) {
+            TrainConfig t = cfg.base;
+            t.model.norm = parse_norm(norm);
+            t.warmup = warmup;
+            t.lr = lr;
+            t.seed = seed;
+            runs.push_back({norm, warmup, lr, seed, std::make_unique<TrainRun>(t)});
+          }
+    plateau = runs.front().run->plateau_entropy();
+  }
+
+  bool done() const {
+    for (const Entry& e : runs)
+      if (e.run->status() == RunStatus::Running) return false;
+    return true;
+  }
+  double progress() const {
+    double total = 0, got = 0;
+    for (const Entry& e : runs) {
+      total += cfg.base.steps;
+      got += e.run->status() == RunStatus::Running ? e.run->steps_done() : cfg.base.steps;
+    }
+    return got / total;
+  }
+  void step(int k) {
+    std::vector<TrainRun*> active;
+    for (Entry& e : runs)
+      if (e.run->status() == RunStatus::Running) active.push_back(e.run.get());
+    if (active.empty()) return;
+    ThreadPool& p = pool();
+    while (static_cast<int>(workspaces.size()) < p.size())
+      workspaces.push_back(std::make_unique<Workspace<float>>(cfg.base.model));
+    p.parallel_for(static_cast<long>(active.size()), [&](long r0, long r1, int chunk) {
+      for (long r = r0; r < r1; ++r) {
+        active[r]->impl_->model.use_workspace(workspaces[chunk].get());
+        active[r]->step(k);
+      }
+    });
+  }
+};
+
+GridRun::GridRun(const GridConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+GridRun::~GridRun() = default;
+double GridRun::step(int k) {
+  if (k < 1) throw ArgumentError("step(k): k must be >= 1");
+  impl_->step(k);
+  return impl_->progress();
+}
+bool GridRun::done() const { return impl_->done(); }
+double GridRun::progress() const { return impl_->progress(); }
+std::string GridRun::result_json(int from) const {
+  const GridConfig& g = impl_->cfg;
+  json::Writer w;
+  w.begin_object();
+  write_engine(w);
+  w.key("config").begin_object();
+  write_model_config(w, g.base);
+  w.key("norms").begin_array();
+  for (const auto& n : g.norms) w.value(n);
+  w.end_array();
+  w.key("warmups").array(g.warmups.begin(), g.warmups.end());
+  w.key("lrs").array(g.lrs.begin(), g.lrs.end());
+  w.key("seeds").array(g.seeds.begin(), g.seeds.end());
+  w.end_object();
+  write_reference_losses(w, impl_->plateau, g.base);
+  w.key("progress").value(impl_->progress());
+  w.key("runs").begin_array();
+  for (const auto& e : impl_->runs) {
+    w.begin_object();
+    w.key("norm").value(e.norm).key("warmup").value(e.warmup).key("lr").value(e.lr).key("seed").value(e.seed);
+    e.run->impl_->write_series(w, from, "lr_schedule");
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.str();
+}
+
+}  // namespace lnx

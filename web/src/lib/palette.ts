@@ -1,0 +1,11 @@
+// palette.ts — the role and series names shared by formulas and figures.
+// Colours themselves live in styles/tokens.css as CSS custom properties, so light/dark themes and
+// print switch in one place; figures reference them as `var(--role-norm)` etc.
+export const ROLES = ['in', 'op', 'norm', 'param', 'loss'] as const;
+export type Role = (typeof ROLES)[number];
+export const roleVar = (r: Role): string => `var(--role-${r})`;
+
+export type Placement = 'post' | 'pre';
+export const seriesVar = (p: Placement): string => `var(--series-${p})`;
+/** Dash patterns tell series apart without colour (SVG stroke-dasharray). */
+export const DASH = { solid: '', dashed: '6 4', dotted: '1.5 3.5' } as const;
