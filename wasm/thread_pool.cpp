@@ -86,17 +86,33 @@ void ThreadPool::parallel_for(long n, const std::function<void(long, long, int)>
   task_ = nullptr;
 }
 
+// The most threads a pool may have. Under wasm pthreads every thread is a Web Worker that must be
+// started before a join can block (PTHREAD_POOL_SIZE, set in CMakeLists.txt to the same number);
+// a single-threaded wasm build cannot start threads at all.
+int max_threads() {
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  return 1;
+#elif defined(LNX_MAX_THREADS)
+  return LNX_MAX_THREADS;
+#else
+  return 256;
+#endif
+}
+
+int default_threads() {
+  return std::min(max_threads(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+}
+
 ThreadPool& pool() {
   std::lock_guard<std::mutex> lock(g_pool_mu);
-  if (!g_pool) g_pool = std::make_unique<ThreadPool>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!g_pool) g_pool = std::make_unique<ThreadPool>(default_threads());
   return *g_pool;
 }
 
 void reset_pool(int threads) {
   std::lock_guard<std::mutex> lock(g_pool_mu);
   g_pool.reset();
-  g_pool = std::make_unique<ThreadPool>(threads > 0 ? threads
-                                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  g_pool = std::make_unique<ThreadPool>(threads > 0 ? std::min(threads, max_threads()) : default_threads());
 }
 
 }  // namespace lnx

@@ -1,0 +1,31 @@
+// bindings.cpp — the Embind registrations of the WebAssembly module, nothing else.
+// Adapters: js_adapters.h. Typings: public/wasm/lnx.d.ts (hand-written; keep in step with this list).
+#include <emscripten/bind.h>
+
+#include "js_adapters.h"
+
+EMSCRIPTEN_BINDINGS(lnx) {
+  using namespace emscripten;
+  using namespace lnx::js;
+  function("engineVersion", &lnx::engine_version);
+  function("buildFlavour", &lnx::build_flavour);
+  function("setThreads", &set_threads_js);
+  function("threads", &lnx::threads);
+  class_<Probe>("ProbeRun")
+      .constructor(&make_probe, allow_raw_pointers())
+      .function("step", &Probe::step)
+      .function("done", &Probe::done)
+      .function("progress", &Probe::progress)
+      .function("resultJson", &Probe::result_json);
+  class_<Train>("TrainRun")
+      .constructor(&make_train, allow_raw_pointers())
+      .function("step", &Train::step)
+      .function("status", &Train::status)
+      .function("resultJson", &Train::result_json);
+  class_<Grid>("GridRun")
+      .constructor(&make_grid, allow_raw_pointers())
+      .function("step", &Grid::step)
+      .function("done", &Grid::done)
+      .function("progress", &Grid::progress)
+      .function("resultJson", &Grid::result_json);
+}

@@ -1,0 +1,91 @@
+// js_adapters.h — adapters between the engine API (api.h) and JavaScript, used only by bindings.cpp.
+//
+// Why they exist: Embind in Emscripten 3.1.6 does not turn a C++ exception into a JS Error (JS sees
+// a bare number), so every entry point catches and rethrows as `new Error("lnx: …")` with the
+// message. Configs arrive as JSON strings and go through the same parsers as the CLI's flags, so the
+// page and `lnx` validate identically. Results leave as JSON strings (docs/json-schema.md).
+#pragma once
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+
+#include "api.h"
+
+namespace lnx::js {
+
+[[noreturn]] inline void throw_js_error(const std::string& message) {
+  emscripten::val::global("Error").new_(std::string("lnx: ") + message).throw_();
+  __builtin_unreachable();
+}
+
+// Runs f(); any C++ exception becomes a JS Error carrying its message.
+template <class F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const ArgumentError& e) {
+    throw_js_error(e.what());
+  } catch (const std::bad_alloc&) {
+    throw_js_error("out of memory (the configuration is too large for this browser tab)");
+  } catch (const std::exception& e) {
+    throw_js_error(std::string("internal error: ") + e.what());
+  }
+}
+
+inline int check_count(double k, const char* what) {
+  if (!(k >= 1 && k <= 1e6) || k != static_cast<int>(k))
+    throw ArgumentError(std::string(what) + " must be an integer in [1, 1000000]");
+  return static_cast<int>(k);
+}
+
+class Probe {
+ public:
+  explicit Probe(const std::string& config) : run_(probe_config_from_json(config)) {}
+  double step(double batches) { return guarded([&] { return run_.step(check_count(batches, "batches")); }); }
+  bool done() const { return run_.done(); }
+  double progress() const { return run_.progress(); }
+  std::string result_json() const { return guarded([&] { return run_.result_json(); }); }
+ private:
+  ProbeRun run_;
+};
+
+class Train {
+ public:
+  explicit Train(const std::string& config) : run_(train_config_from_json(config)) {}
+  int step(double k) { return guarded([&] { return run_.step(check_count(k, "k")); }); }
+  std::string status() const { return to_string(run_.status()); }
+  std::string result_json(double from) const {
+    return guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
+  }
+ private:
+  TrainRun run_;
+};
+
+class Grid {
+ public:
+  explicit Grid(const std::string& config) : run_(grid_config_from_json(config)) {}
+  double step(double k) { return guarded([&] { return run_.step(check_count(k, "k")); }); }
+  bool done() const { return run_.done(); }
+  double progress() const { return run_.progress(); }
+  std::string result_json(double from) const {
+    return guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
+  }
+ private:
+  GridRun run_;
+};
+
+// Factories used as Embind constructors, so an invalid config throws a JS Error from `new`.
+inline Probe* make_probe(const std::string& c) { return guarded([&] { return new Probe(c); }); }
+inline Train* make_train(const std::string& c) { return guarded([&] { return new Train(c); }); }
+inline Grid* make_grid(const std::string& c) { return guarded([&] { return new Grid(c); }); }
+
+inline void set_threads_js(double n) {
+  guarded([&] {
+    if (!(n >= 0 && n <= 256) || n != static_cast<int>(n)) throw ArgumentError("threads must be an integer in [0, 256]");
+    set_threads(static_cast<int>(n));
+    return 0;
+  });
+}
+
+}  // namespace lnx::js
