@@ -1,0 +1,47 @@
+// types.ts — the shape of the article as data. One file per language (zh.ts, en.ts) exports an
+// `Article`; components render it and never hold prose of their own.
+//
+// Inline text mini-language (rendered by web/src/lib/inline.ts):
+//   $…$            inline KaTeX;  $$…$$ is not allowed inline (use a `math` block)
+//   \role{in|op|norm|param|loss}{…}   inside TeX: colour a symbol by its role (shared palette)
+//   **bold**, *italic*, `code`, [text](https://…)
+//   {{key}}        a number measured by the engine, looked up in web/src/lib/bindings.ts; never type
+//                  a measured number into the prose directly.
+
+export type Lang = 'zh' | 'en';
+/** The article's evidence labels: from the paper / inferred / guess / measured. */
+export type Evidence = 'paper' | 'inferred' | 'guess' | 'measured';
+export type FigureId = 'fig1' | 'fig2' | 'fig3' | 'fig4';
+
+export type Block =
+  | { kind: 'p'; text: string; evidence?: Evidence; evidenceNote?: string }
+  | { kind: 'math'; tex: string }
+  | { kind: 'figure'; id: FigureId }
+  | { kind: 'paperFigure'; text: string } // a description of one of the paper's own figures
+  | { kind: 'code'; lang: string; code: string; caption?: string }
+  | { kind: 'table'; head: string[]; rows: string[][]; caption?: string }
+  | { kind: 'list'; items: string[]; ordered?: boolean }
+  | { kind: 'callout'; text: string } // a question to the reader, a key takeaway
+  | { kind: 'h3'; text: string };
+
+export interface Section {
+  id: string; // stable anchor, same in both languages
+  title: string;
+  blocks: Block[];
+}
+
+export interface FigureText {
+  title: string;
+  caption: string; // inline mini-language allowed
+  [uiString: string]: string; // labels, button names, readout templates of this figure
+}
+
+export interface Article {
+  lang: Lang;
+  title: string;
+  subtitle: string;
+  evidenceLabels: Record<Evidence, string>;
+  sections: Section[];
+  figures: Record<FigureId, FigureText>;
+  ui: Record<string, string>; // page chrome: language toggle, "precomputed", "recompute", progress, errors…
+}
