@@ -1,0 +1,57 @@
+// lnx.d.ts — typings of the Embind module built from wasm/bindings.cpp (both flavours:
+// lnx-st.mjs single-threaded, lnx-mt.mjs threaded). Hand-written: keep in step with bindings.cpp.
+// Every config is a JSON string with the keys of docs/json-schema.md; invalid configs and
+// arguments throw a JS `Error` whose message starts with "lnx: ". Every object owns wasm memory:
+// call delete() when done.
+
+export interface EmbindObject {
+  /** Frees the C++ object. Using it afterwards throws. */
+  delete(): void;
+}
+
+/** The init-time probe of Figures 2 and 3 (docs/json-schema.md, "Probe"). */
+export interface ProbeRun extends EmbindObject {
+  /** Runs up to `batches` forward/backward passes; returns the fraction done in [0, 1]. */
+  step(batches: number): number;
+  done(): boolean;
+  progress(): number;
+  /** The result document; throws until done(). */
+  resultJson(): string;
+}
+
+/** One toy training run (docs/json-schema.md, "Train"). */
+export interface TrainRun extends EmbindObject {
+  /** Advances up to k optimizer steps; returns the number of steps done so far. */
+  step(k: number): number;
+  status(): 'running' | 'ok' | 'nan';
+  /** The result document with the per-step arrays from index `from` on (for streaming). */
+  resultJson(from: number): string;
+}
+
+/** The toy warm-up grid of Figure 4 (docs/json-schema.md, "Grid"); runs advance in parallel. */
+export interface GridRun extends EmbindObject {
+  /** Advances every unfinished run by up to k steps; returns the fraction done. */
+  step(k: number): number;
+  done(): boolean;
+  progress(): number;
+  resultJson(from: number): string;
+}
+
+export interface LnxModule {
+  engineVersion(): string;
+  buildFlavour(): 'wasm-mt' | 'wasm-st';
+  /** Pool size for every op (0 = all cores, capped at the build's maximum: 1 for wasm-st, 4 for wasm-mt). */
+  setThreads(n: number): void;
+  threads(): number;
+  ProbeRun: new (configJson: string) => ProbeRun;
+  TrainRun: new (configJson: string) => TrainRun;
+  GridRun: new (configJson: string) => GridRun;
+}
+
+export interface LnxFactoryOptions {
+  /** Required in Node (its fetch cannot read file: URLs); leave unset in browsers. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+declare const createLnx: (options?: LnxFactoryOptions) => Promise<LnxModule>;
+export default createLnx;

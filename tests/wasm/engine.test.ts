@@ -1,0 +1,93 @@
+// engine.test.ts — the WebAssembly module against the native CLI, in Node.
+//
+// Both flavours must reproduce the native `lnx` for the same seed. Tolerances, from measured
+// rounding (float everywhere; the builds differ in SIMD width and FMA, so sums round differently):
+//   probe statistics   1e-6 relative (measured ≤ 3e-8 on this config)
+//   training losses    2e-4 relative over 10 Adam steps (measured ≈ 1e-5; Adam's m/√v turns
+//                      last-bit differences of small gradient entries into O(lr) steps, so the gap
+//                      grows with steps, and is still far below anything a plot can show)
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadEngine, type Flavour } from './load';
+
+const LNX = new URL('../../build/lnx', import.meta.url).pathname;
+const PROBE = { layers: 3, d: 32, d_ff: 64, vocab: 50, seq: 8, batch: 4, seeds: 2, batches: 3, depth_batches: 2, depths: [2, 3] };
+const TRAIN = { norm: 'pre', warmup: 4, lr: 0.003, steps: 10, layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4 };
+
+function native(args: string[]): any {
+  return JSON.parse(execFileSync(LNX, [...args, '--json', '--threads', '1'], { encoding: 'utf8' }));
+}
+
+function flags(cfg: Record<string, unknown>): string[] {
+  return Object.entries(cfg).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
+}
+
+/** Every number in a result tree except the `engine` header, in a fixed order. */
+function numbers(v: unknown, out: number[] = []): number[] {
+  if (typeof v === 'number') out.push(v);
+  else if (Array.isArray(v)) v.forEach((e) => numbers(e, out));
+  else if (v && typeof v === 'object')
+    for (const [k, e] of Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) if (k !== 'engine') numbers(e, out);
+  return out;
+}
+
+function expectClose(a: number[], b: number[], rel: number) {
+  expect(a.length).toBe(b.length);
+  a.forEach((x, i) => expect(Math.abs(x - b[i]), `entry ${i}: ${x} vs ${b[i]}`).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(x))));
+}
+
+describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () => {
+  const nativeProbe = existsSync(LNX) ? native(['probe', ...flags(PROBE)]) : null;
+  const nativeTrain = existsSync(LNX) ? native(['train', ...flags(TRAIN)]) : null;
+
+  for (const flavour of ['st', 'mt'] as Flavour[]) {
+    describe(flavour, () => {
+      it('reports its version and flavour', async () => {
+        const m = await loadEngine(flavour);
+        expect(m.engineVersion()).toBe(nativeProbe.engine.version);
+        expect(m.buildFlavour()).toBe(`wasm-${flavour}`);
+      });
+
+      it('draws the same probe as the native build, stepping in chunks', async () => {
+        const m = await loadEngine(flavour);
+        if (flavour === 'mt') m.setThreads(2);
+        const run = new m.ProbeRun(JSON.stringify(PROBE));
+        let last = 0;
+        while (!run.done()) {
+          const f = run.step(2);
+          expect(f).toBeGreaterThanOrEqual(last);
+          last = f;
+        }
+        const result = JSON.parse(run.resultJson());
+        run.delete();
+        expect(result.config).toEqual(nativeProbe.config);
+        expectClose(numbers(result), numbers(nativeProbe), 1e-6);
+      });
+
+      it('trains the same curve as the native build', async () => {
+        const m = await loadEngine(flavour);
+        const run = new m.TrainRun(JSON.stringify(TRAIN));
+        while (run.status() === 'running') run.step(3);
+        const result = JSON.parse(run.resultJson(0));
+        run.delete();
+        expect(result.status).toBe('ok');
+        expect(result.lr).toEqual(nativeTrain.lr);
+        expectClose(result.loss, nativeTrain.loss, 2e-4);
+      });
+
+      it('turns invalid arguments into JS Errors with the engine message', async () => {
+        const m = await loadEngine(flavour);
+        expect(() => new m.ProbeRun('{"layers":0}')).toThrowError(/lnx: layers = 0 is out of range/);
+        expect(() => new m.ProbeRun('not json')).toThrowError(/lnx: config JSON/);
+        expect(() => new m.GridRun('{"norms":["sideways"]}')).toThrowError(/lnx: norm must be/);
+        expect(() => new m.TrainRun('{"lr":-1}')).toThrowError(/lnx: lr/);
+        const run = new m.TrainRun(JSON.stringify({ ...TRAIN, steps: 2 }));
+        expect(() => run.step(0)).toThrowError(/lnx: k must be/);
+        expect(() => run.step(Number.NaN)).toThrowError(/lnx: k must be/);
+        run.delete();
+        expect(() => m.setThreads(-1)).toThrowError(/lnx: threads/);
+      });
+    });
+  }
+});
