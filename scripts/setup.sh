@@ -14,7 +14,11 @@ command -v em++ >/dev/null 2>&1 || need+=(emscripten)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
-if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then need+=(chromium); fi
+if [ "${1:-}" = "--browser" ]; then
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  # Screenshots of the Chinese page need a CJK font (headless Chromium draws boxes otherwise).
+  fc-list 2>/dev/null | grep -qi "wqy\|noto.*cjk" || need+=(fonts-wqy-microhei)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} (apt)"
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
