@@ -90,7 +90,7 @@ if (grid) {
   const article = { 'post,0,0.001': '5.38 (plateau)', 'post,300,0.001': '1.77', 'pre,0,0.001': '1.57 (2.3 @100)', 'pre,300,0.001': '1.62', 'post,0,0.003': 'plateau', 'post,300,0.003': 'plateau', 'pre,0,0.003': 'descends', 'pre,300,0.003': 'descends' };
   for (const norm of c.norms) for (const warmup of c.warmups) for (const lr of c.lrs) {
     const runs = group(norm, warmup, lr);
-    const status = runs.map((r) => r.status + (r.nan_step ? `@${r.nan_step}` : '')).join(', ');
+    const status = runs.map((r) => r.status + (r.stop_step ? `@${r.stop_step}` : '')).join(', ');
     const last = runs[0].loss.length - 1;
     say(`| ${norm} | ${warmup} | ${lr} | ${status} | ${f2(mean(runs, 99))} | ${f2(mean(runs, 249))} | ${f2(mean(runs, last))} | ${runs.map((r) => f2(r.loss[r.loss.length - 1])).join(', ')} | ${article[[norm, warmup, lr].join(',')] ?? '—'} |`);
   }

@@ -87,7 +87,9 @@ struct TrainConfig {
 };
 TrainConfig train_config_from_json(const std::string& json);
 
-enum class RunStatus { Running, Ok, NaN };
+// Diverged: the loss rose above 4·ln V (a model that starts near ln V and is now confidently wrong);
+// NaN: the loss or the gradient stopped being finite. Both stop the run at that step.
+enum class RunStatus { Running, Ok, NaN, Diverged };
 const char* to_string(RunStatus);
 
 class TrainRun {
@@ -96,11 +98,12 @@ class TrainRun {
   ~TrainRun();
   int step(int k);                   // advance up to k optimizer steps; returns steps completed so far
   int steps_done() const;
-  RunStatus status() const;          // Running until `steps` are done; NaN as soon as a loss is not finite
+  RunStatus status() const;          // Running until `steps` are done; NaN / Diverged stop it early
+  int stop_step() const;             // the 1-based step that stopped a NaN / Diverged run, else 0
   const std::vector<float>& loss() const;
   const std::vector<float>& grad_norm() const;
   const std::vector<float>& lr() const;
-  std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr","status","nan_step"}
+  std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr","status","stop_step"}
   double plateau_entropy() const;    // entropy of the chain's stationary distribution
  private:
   friend class GridRun;  // the grid shares per-thread workspaces between its runs

@@ -4,7 +4,9 @@
 // weight decay) on fresh random walks of the Markov chain every step, learning rate
 // lr(t) = t/T_warmup · peak for t ≤ T_warmup, then peak (t from 1). Each step records the loss, the
 // global gradient norm and the learning rate; a non-finite loss or gradient stops the run with
-// status "nan" at that step (the step is not recorded as a number). The grid advances its runs in
+// status "nan" at that step, a loss above 4·ln V with status "diverged" (the engine's softmax and
+// cross-entropy are overflow-safe, so a blown-up Post-LN run shows huge finite losses rather than
+// NaN); the stopping step is not recorded as a number. The grid advances its runs in
 // parallel, one run per pool thread at a time, each run's ops inline on its thread; the runs share
 // one workspace per thread.
 #include <cmath>
@@ -47,6 +49,7 @@ const char* to_string(RunStatus s) {
     case RunStatus::Running: return "running";
     case RunStatus::Ok: return "ok";
     case RunStatus::NaN: return "nan";
+    case RunStatus::Diverged: return "diverged";
   }
   return "?";
 }
@@ -60,8 +63,9 @@ struct TrainRun::Impl {
   std::vector<int> inputs, targets;
   std::vector<float> loss, grad_norm, lr;
   RunStatus status = RunStatus::Running;
-  int nan_step = 0;
+  int stop_step = 0;
   double plateau = 0;
+  double diverge_loss = 0;
 
   explicit Impl(const TrainConfig& c)
       : cfg((c.validate(), c)),
@@ -71,6 +75,7 @@ struct TrainRun::Impl {
         m(model.params().size(), 0.f),
         v(model.params().size(), 0.f) {
     plateau = chain.stationary_entropy();
+    diverge_loss = 4 * std::log(static_cast<double>(cfg.model.vocab));
     loss.reserve(cfg.steps), grad_norm.reserve(cfg.steps), lr.reserve(cfg.steps);
   }
 
@@ -88,9 +93,9 @@ struct TrainRun::Impl {
     double ss = 0;
     for (float g : model.grads()) ss += static_cast<double>(g) * g;
     const double gn = std::sqrt(ss);
-    if (!std::isfinite(l) || !std::isfinite(gn)) {
-      status = RunStatus::NaN;
-      nan_step = t;
+    if (!std::isfinite(l) || !std::isfinite(gn) || l > diverge_loss) {
+      status = std::isfinite(l) && std::isfinite(gn) ? RunStatus::Diverged : RunStatus::NaN;
+      stop_step = t;
       return;
     }
     const double rate = lr_at(t);
@@ -112,10 +117,11 @@ struct TrainRun::Impl {
     const int n = static_cast<int>(loss.size());
     from = std::max(0, std::min(from, n));
     w.key("status").value(to_string(status));
-    if (status == RunStatus::NaN)
-      w.key("nan_step").value(nan_step);
+    const bool stopped = status == RunStatus::NaN || status == RunStatus::Diverged;
+    if (stopped)
+      w.key("stop_step").value(stop_step);
     else
-      w.key("nan_step").null();
+      w.key("stop_step").null();
     w.key("steps_done").value(n);
     w.key("from").value(from);
     w.key("loss").array(loss.begin() + from, loss.end());
@@ -132,6 +138,7 @@ int TrainRun::step(int k) {
 }
 int TrainRun::steps_done() const { return static_cast<int>(impl_->loss.size()); }
 RunStatus TrainRun::status() const { return impl_->status; }
+int TrainRun::stop_step() const { return impl_->stop_step; }
 const std::vector<float>& TrainRun::loss() const { return impl_->loss; }
 const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm; }
 const std::vector<float>& TrainRun::lr() const { return impl_->lr; }

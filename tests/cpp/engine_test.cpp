@@ -149,7 +149,26 @@ TEST(Trainer, StreamingJsonReturnsTheTail) {
   EXPECT_EQ(v.obj.at("from").num, 4);
   EXPECT_EQ(v.obj.at("loss").arr.size(), 2u);
   EXPECT_EQ(v.obj.at("status").str, "ok");
-  EXPECT_EQ(v.obj.at("nan_step").kind, json::Value::Kind::Null);
+  EXPECT_EQ(v.obj.at("stop_step").kind, json::Value::Kind::Null);
+}
+
+// A Post-LN model at lr 1 blows up (losses in the tens to thousands, still finite): the run must stop
+// as "diverged" at that step and record no number for it.
+TEST(Trainer, ABlownUpRunStopsAsDivergedAtThatStep) {
+  TrainConfig c;
+  c.model = {2, 32, 64, 64, 16, 2, Norm::Post, Attention::Causal};
+  c.steps = 200;
+  c.lr = 1.0;
+  TrainRun run(c);
+  run.step(200);
+  ASSERT_EQ(run.status(), RunStatus::Diverged);
+  EXPECT_GT(run.stop_step(), 1);
+  EXPECT_EQ(static_cast<int>(run.loss().size()), run.stop_step() - 1);
+  for (float l : run.loss()) EXPECT_LE(l, 4 * std::log(64.0));
+  auto v = json::parse(run.result_json());
+  EXPECT_EQ(v.obj.at("status").str, "diverged");
+  EXPECT_EQ(v.obj.at("stop_step").num, run.stop_step());
+  EXPECT_EQ(run.step(10), run.stop_step() - 1);  // a stopped run does not move again
 }
 
 TEST(Validation, RefusesBadArguments) {

@@ -160,7 +160,7 @@ int cmd_train(const Args& a) {
     std::printf("status %s; plateau entropy %.3f; %.1f s\n", lnx::to_string(run.status()), run.plateau_entropy(),
                 seconds_since(t0));
   }
-  return run.status() == lnx::RunStatus::NaN ? 3 : 0;
+  return run.status() == lnx::RunStatus::Ok ? 0 : 3;  // 3: the run stopped (nan or diverged)
 }
 
 int cmd_grid(const Args& a) {
