@@ -195,13 +195,14 @@ double number_in(const Value& v, const std::string& what, double lo, double hi, 
   return v.num;
 }
 
-long integer_in(const Value& v, const std::string& what, long lo, long hi) {
+// 64-bit on purpose: `long` is 32 bits in wasm32, and seeds go up to 2^53.
+int64_t integer_in(const Value& v, const std::string& what, int64_t lo, int64_t hi) {
   if (v.kind != Value::Kind::Number || std::floor(v.num) != v.num)
     throw ArgumentError(what + " must be an integer");
   if (v.num < static_cast<double>(lo) || v.num > static_cast<double>(hi))
     throw ArgumentError(what + " = " + fmt_num(v.num) + " is out of range [" + std::to_string(lo) + ", " +
                         std::to_string(hi) + "]");
-  return static_cast<long>(v.num);
+  return static_cast<int64_t>(v.num);
 }
 
 const Value& list_of(const Value& obj, const char* key, size_t max_len) {
@@ -230,7 +231,7 @@ void read_int(const Value& obj, const char* key, int& out, long lo, long hi) {
   if (const Value* v = find(obj, key)) out = static_cast<int>(integer_in(*v, key, lo, hi));
 }
 void read_u64(const Value& obj, const char* key, uint64_t& out, uint64_t hi) {
-  if (const Value* v = find(obj, key)) out = static_cast<uint64_t>(integer_in(*v, key, 0, static_cast<long>(hi)));
+  if (const Value* v = find(obj, key)) out = static_cast<uint64_t>(integer_in(*v, key, 0, static_cast<int64_t>(hi)));
 }
 void read_double(const Value& obj, const char* key, double& out, double lo, double hi, bool lo_open) {
   if (const Value* v = find(obj, key)) out = number_in(*v, key, lo, hi, lo_open);
@@ -252,7 +253,7 @@ void read_u64_list(const Value& obj, const char* key, std::vector<uint64_t>& out
   const Value& l = list_of(obj, key, max_len);
   out.clear();
   for (const Value& e : l.arr)
-    out.push_back(static_cast<uint64_t>(integer_in(e, std::string(key) + " entry", 0, static_cast<long>(hi))));
+    out.push_back(static_cast<uint64_t>(integer_in(e, std::string(key) + " entry", 0, static_cast<int64_t>(hi))));
 }
 void read_double_list(const Value& obj, const char* key, std::vector<double>& out, double lo, double hi,
                       size_t max_len) {

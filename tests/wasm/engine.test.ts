@@ -76,6 +76,19 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         expectClose(result.loss, nativeTrain.loss, 2e-4);
       });
 
+      it('accepts 64-bit seeds (wasm32 has a 32-bit long)', async () => {
+        const m = await loadEngine(flavour);
+        const cfg = { ...TRAIN, steps: 1, seed: 2 ** 40, chain_seed: 2 ** 52 };
+        const run = new m.TrainRun(JSON.stringify(cfg));
+        run.step(1);
+        const out = JSON.parse(run.resultJson(0));
+        run.delete();
+        expect(out.config.seed).toBe(2 ** 40);
+        expect(out.config.chain_seed).toBe(2 ** 52);
+        const grid = new m.GridRun(JSON.stringify({ chain_seed: 1234, seeds: [0, 2 ** 33], steps: 1, layers: 1, d: 16, d_ff: 16, vocab: 16, seq: 4, batch: 1 }));
+        grid.delete();
+      });
+
       it('turns invalid arguments into JS Errors with the engine message', async () => {
         const m = await loadEngine(flavour);
         expect(() => new m.ProbeRun('{"layers":0}')).toThrowError(/lnx: layers = 0 is out of range/);

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// wasm_runner.mjs — runs one engine job in the WebAssembly module under Node and prints its wall
+// time as JSON, for scripts/bench.mjs. The module is loaded as in tests/wasm/load.ts.
+//   node bench/wasm_runner.mjs <st|mt> <threads> probe '<config json>'
+//   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step)
+//   node bench/wasm_runner.mjs <st|mt> <threads> grid  '<config json>'
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const [flavour, threads, job, config = '{}'] = process.argv.slice(2);
+const glue = new URL(`../public/wasm/lnx-${flavour}.mjs`, import.meta.url);
+globalThis.require ??= createRequire(glue);
+globalThis.__dirname ??= path.dirname(fileURLToPath(glue));
+const m = await (await import(glue.href)).default({ wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
+m.setThreads(Number(threads));
+const t0 = performance.now();
+let extra = {};
+if (job === 'probe') {
+  const run = new m.ProbeRun(config);
+  while (!run.done()) run.step(1);
+  run.delete();
+} else if (job === 'train') {
+  const run = new m.TrainRun(config);
+  let steps = 0;
+  while (run.status() === 'running') steps = run.step(5);
+  extra = { steps };
+  run.delete();
+} else if (job === 'grid') {
+  const run = new m.GridRun(config);
+  while (!run.done()) run.step(10);
+  run.delete();
+} else {
+  throw new Error(`unknown job ${job}`);
+}
+const seconds = (performance.now() - t0) / 1000;
+console.log(JSON.stringify({ flavour, threads: m.threads(), job, seconds, ...extra }));
+process.exit(0);

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// bench.mjs — `npm run bench`: measures speed and writes docs/benchmarks.json and docs/benchmarks.md
+// (machine and date included). Sections, each optional (--only a,b,c; default all):
+//   gemm    GEMM GFLOP/s at the model's shapes: native, wasm 1 thread, wasm 2 threads (bench/gemm_bench)
+//   step    seconds per toy training step: native 1/2 threads, wasm st (1) and mt (2) under Node
+//   probe   the full `lnx probe` (all seeds, all depths): native 1/2 threads, wasm 1/2 threads
+//   grid    the full 16-run toy grid: native 2 threads, wasm 1 and 2 threads, PyTorch 2 threads
+//   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium)
+// Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
+// its own. Timings are wall clock on a machine that may be shared: compare within one run.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const onlyArg = args.find((a) => a.startsWith('--only='))?.slice(7) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : null);
+const sections = onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'probe', 'grid', 'page'];
+const jsonPath = `${root}docs/benchmarks.json`;
+const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
+const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
+const log = (s) => process.stderr.write(`bench: ${s}\n`);
+
+function machine() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try { cpu = sh('lscpu', []).match(/Model name:\s*(.*)/)[1].trim(); } catch {}
+  const ver = (cmd, a) => { try { return sh(cmd, a).split('\n')[0].trim(); } catch { return 'not found'; } };
+  return {
+    date: new Date().toISOString(), cpu, cores: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    load_average_at_start: os.loadavg().map((x) => Math.round(x * 10) / 10), node: process.version,
+    gxx: ver('g++', ['--version']), emcc: ver('em++', ['--version']),
+  };
+}
+
+const time = (fn) => { const t0 = performance.now(); fn(); return (performance.now() - t0) / 1000; };
+const lnx = (a) => sh(`${root}build/lnx`, a);
+const wasm = (flavour, threads, job, cfg) => JSON.parse(sh('node', [`${root}bench/wasm_runner.mjs`, flavour, String(threads), job, JSON.stringify(cfg)]).trim().split('\n').pop());
+
+const STEP_CFG = { norm: 'pre', steps: 20 };
+
+const run = {
+  gemm() {
+    const out = {};
+    log('gemm: native');
+    out.native = sh(`${root}build/gemm_bench`, ['bench']);
+    log('gemm: building the wasm benchmarks');
+    sh('bash', [`${root}scripts/build-wasm.sh`], { env: { ...process.env, EXTRA_TARGETS: 'gemm_bench-st gemm_bench-mt' } });
+    log('gemm: wasm 1 thread');
+    out.wasm_st = sh('node', [`${root}build-wasm/gemm_bench-st.js`, 'bench']);
+    log('gemm: wasm 2 threads');
+    out.wasm_mt = sh('node', [`${root}build-wasm/gemm_bench-mt.js`, 'bench', 'threads=2']);
+    return out;
+  },
+  step() {
+    const out = {};
+    for (const t of [1, 2]) {
+      log(`step: native ${t} thread(s)`);
+      const s = time(() => lnx(['train', '--norm', 'pre', '--steps', String(STEP_CFG.steps), '--threads', String(t), '--json']));
+      out[`native_${t}t`] = s / STEP_CFG.steps;
+    }
+    for (const [flavour, t] of [['st', 1], ['mt', 2]]) {
+      log(`step: wasm-${flavour} ${t} thread(s)`);
+      out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'train', STEP_CFG).seconds / STEP_CFG.steps;
+    }
+    return out;
+  },
+  probe() {
+    const out = {};
+    for (const t of [1, 2]) {
+      log(`probe: native ${t} thread(s) (full)`);
+      out[`native_${t}t`] = time(() => lnx(['probe', '--threads', String(t), '--json']));
+    }
+    for (const [flavour, t] of [['st', 1], ['mt', 2]]) {
+      log(`probe: wasm-${flavour} ${t} thread(s) (full)`);
+      out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'probe', {}).seconds;
+    }
+    return out;
+  },
+  grid() {
+    const out = {};
+    log('grid: native 2 threads (full)');
+    out.native_2t = time(() => lnx(['grid', '--threads', '2', '--json']));
+    for (const [flavour, t] of [['st', 1], ['mt', 2]]) {
+      log(`grid: wasm-${flavour} ${t} thread(s) (full)`);
+      out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'grid', {}).seconds;
+    }
+    try {
+      sh('/usr/bin/python3', ['-c', 'import torch']);
+      log('grid: PyTorch 2 threads (full)');
+      const r = JSON.parse(sh('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--grid', '--threads', '2']).trim());
+      out.pytorch_2t = r.seconds;
+      out.pytorch = { torch: r.torch, blas: r.blas, seconds_per_step: r.seconds_per_step };
+    } catch (e) {
+      out.pytorch = { skipped: 'python3-torch is not installed (apt-get install python3-torch libopenblas0-pthread)' };
+    }
+    return out;
+  },
+  page() {
+    if (!existsSync(`${root}dist/index.html`)) return { skipped: 'dist/ missing: run npx vite build first' };
+    log('page: headless Chromium');
+    return JSON.parse(sh('node', [`${root}bench/page_bench.mjs`]).trim().split('\n').pop());
+  },
+};
+
+results.machine = machine();
+for (const s of sections) {
+  if (!run[s]) throw new Error(`unknown section ${s}`);
+  results[s] = { measured: new Date().toISOString(), ...run[s]() };
+  writeFileSync(jsonPath, JSON.stringify(results, null, 1) + '\n');
+}
+
+// ---- docs/benchmarks.md ----
+const f = (x, d = 2) => (typeof x === 'number' ? x.toFixed(d) : '—');
+const md = [];
+const m = results.machine;
+md.push('# Benchmarks', '', 'Generated by `npm run bench` (scripts/bench.mjs); raw numbers in `docs/benchmarks.json`. Do not edit by hand.', '');
+md.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB; load average at start ${m.load_average_at_start.join(' / ')}; Node ${m.node}; ${m.gxx}; ${m.emcc}. Last run ${m.date.slice(0, 16)}Z.`, '');
+md.push('Wall-clock times on a 2-core VM that other jobs may share; each section records when it was measured.', '');
+if (results.step) {
+  const s = results.step;
+  md.push(`## Seconds per toy training step (measured ${s.measured.slice(0, 16)}Z)`, '', '8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam.', '');
+  md.push('| build | threads | s / step |', '|---|---|---|');
+  md.push(`| native | 1 | ${f(s.native_1t, 3)} |`, `| native | 2 | ${f(s.native_2t, 3)} |`, `| wasm (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`, `| wasm (Node) | 2 | ${f(s.wasm_mt_2t, 3)} |`);
+  md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(s.wasm_st_1t / s.wasm_mt_2t)}×.`, '');
+}
+if (results.probe) {
+  const p = results.probe;
+  md.push(`## Full probe (measured ${p.measured.slice(0, 16)}Z)`, '', '`lnx probe` with the article\'s configuration: both placements, 5 seeds × 20 batches at 6 layers, and 5 seeds × 10 batches at each of 6, 8, 10, 12, 14 layers.', '');
+  md.push('| build | threads | seconds |', '|---|---|---|');
+  md.push(`| native | 1 | ${f(p.native_1t, 1)} |`, `| native | 2 | ${f(p.native_2t, 1)} |`, `| wasm (Node) | 1 | ${f(p.wasm_st_1t, 1)} |`, `| wasm (Node) | 2 | ${f(p.wasm_mt_2t, 1)} |`, '');
+}
+if (results.grid) {
+  const g = results.grid;
+  md.push(`## Full toy grid, 16 runs × 500 steps (measured ${g.measured.slice(0, 16)}Z)`, '');
+  md.push('| build | threads | seconds |', '|---|---|---|');
+  md.push(`| native | 2 | ${f(g.native_2t, 1)} |`, `| wasm (Node) | 1 | ${f(g.wasm_st_1t, 1)} |`, `| wasm (Node) | 2 | ${f(g.wasm_mt_2t, 1)} |`);
+  md.push(`| PyTorch ${g.pytorch?.torch ?? ''} | 2 | ${g.pytorch_2t ? f(g.pytorch_2t, 1) : g.pytorch?.skipped ?? '—'} |`, '');
+  if (g.pytorch?.blas) md.push(`PyTorch BLAS (the library mapped into the process): ${g.pytorch.blas}.`, '');
+  if (g.pytorch_2t && g.wasm_mt_2t) md.push(`Target "the grid in wasm with 2 threads faster than PyTorch with 2 threads": ${g.wasm_mt_2t < g.pytorch_2t ? 'met' : 'not met'} (${f(g.wasm_mt_2t, 0)} s vs ${f(g.pytorch_2t, 0)} s).`, '');
+}
+if (results.gemm) {
+  const g = results.gemm;
+  md.push(`## GEMM GFLOP/s at the models' shapes (measured ${g.measured.slice(0, 16)}Z)`, '', 'From `bench/gemm_bench` (see bench/README-gemm.md). Target: wasm ≥ 30 GFLOP/s per thread at the toy\'s shapes.', '');
+  md.push('### Native', '', g.native.trim(), '', '### WebAssembly, 1 thread (Node)', '', g.wasm_st.trim(), '', '### WebAssembly, 2 threads (Node)', '', g.wasm_mt.trim(), '');
+}
+if (results.page) {
+  const p = results.page;
+  md.push(`## The page in headless Chromium (measured ${p.measured?.slice(0, 16) ?? '—'}Z)`, '');
+  if (p.skipped) md.push(p.skipped, '');
+  else {
+    md.push(`Navigation to all four figures drawn (preview build, localhost): ${f(p.figures_ready_ms, 0)} ms.`, '');
+    md.push('| asset | raw bytes | gzip bytes |', '|---|---|---|');
+    for (const a of p.assets) md.push(`| ${a.name} | ${a.raw} | ${a.gzip} |`);
+    md.push('');
+    if (p.grid_seconds) md.push(`Full Figure 4 grid in the browser (${p.grid_flavour}, ${p.grid_threads} threads): ${f(p.grid_seconds, 1)} s.`, '');
+  }
+}
+writeFileSync(`${root}docs/benchmarks.md`, md.join('\n') + '\n');
+log('wrote docs/benchmarks.md and docs/benchmarks.json');

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import {
+  BINDING_KEYS,
+  armWarmup,
+  bindingsFor,
+  cellRuns,
+  crossoverDepth,
+  finalLoss,
+  firstBelow,
+  seedMean,
+} from '../../web/src/lib/bindings';
+import { renderInline } from '../../web/src/lib/inline';
+import { grid, probe, run } from './docs';
+
+describe('bindingsFor: probe keys', () => {
+  const en = bindingsFor(probe(), null, 'en');
+  it.each([
+    ['post.norm2', '1.50, 1.50, 1.50'],
+    ['post.norm2.maxstd', '0.04'],
+    ['post.norm2.mean', '1.50'],
+    ['pre.norm2', '2.00, 3.00, 4.00'],
+    ['pre.norm2.last', '4.00'],
+    ['pre.norm2.step', '1.00'],
+    ['pre.gain', '0.50'],
+    ['post.gain', '0.80'],
+    ['post.w2.paper', '0.50, 0.50, 0.50'],
+    ['post.w2.batch.min', '1.00'],
+    ['post.w2.batch.max', '1.20'],
+    ['pre.w2.batch.first', '4.00'],
+    ['pre.w2.batch.last', '2.00'],
+    ['pre.w2.batch.ratio', '2.0'],
+    ['depth.pre.L6', '1.60'],
+    ['depth.post.L6', '1.00'],
+    ['depth.crossover', '8'],
+    ['depth.pre.ratio', '0.25'],
+    ['depth.sqrtL.ratio', '0.77'],
+    ['depth.min', '6'],
+    ['depth.max', '10'],
+    ['probe.d', '64'],
+  ])('%s = %s', (k, v) => expect(en[k]).toBe(v));
+
+  it('lists use the Chinese enumeration comma in zh', () => {
+    expect(bindingsFor(probe(), null, 'zh')['pre.norm2']).toBe('2.00、3.00、4.00');
+  });
+  it('no crossover → —', () => {
+    const p = probe();
+    for (const L of ['6', '8', '10']) p.pre.lastW2_vs_L[L].W2_per_batch.mean = 5;
+    expect(crossoverDepth(p)).toBeNull();
+    expect(bindingsFor(p, null, 'en')['depth.crossover']).toBe('—');
+  });
+  it('a single depth → ratios are —', () => {
+    const p = probe();
+    p.pre.lastW2_vs_L = { '6': p.pre.lastW2_vs_L['6'] };
+    p.post.lastW2_vs_L = { '6': p.post.lastW2_vs_L['6'] };
+    const b = bindingsFor(p, null, 'en');
+    expect(b['depth.pre.ratio']).toBe('—');
+    expect(b['depth.sqrtL.ratio']).toBe('—');
+    expect(b['depth.pre.L6']).toBe('1.60');
+  });
+});
+
+describe('bindingsFor: toy keys', () => {
+  const b = bindingsFor(null, grid(), 'en');
+  it.each([
+    ['toy.plateau', '5.00'],
+    ['toy.lnV', '5.50'],
+    ['toy.opt', '1.00'],
+    ['toy.post.w0.lo.final', '5.00'],
+    ['toy.post.w0.hi.final', '5.00'],
+    ['toy.post.w300.lo.final', '2.00'],
+    ['toy.post.w300.hi.final', '5.00'],
+    ['toy.pre.w0.lo.final', '1.55'],
+    ['toy.pre.w300.lo.final', '1.55'],
+    ['toy.pre.w0.hi.final', '1.55'],
+    ['toy.pre.w0.lo.at100', '1.55'],
+    ['toy.post.w300.lo.break', '150'],
+    ['toy.pre.delay', '50'],
+    ['toy.steps', '200'],
+    ['toy.seeds', '2'],
+  ])('%s = %s', (k, v) => expect(b[k]).toBe(v));
+
+  it('a diverged seed makes the final loss —, and the rest keeps going', () => {
+    const g = grid();
+    const r = g.runs.find((x) => x.norm === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;
+    r.status = 'nan';
+    r.stop_step = 51;
+    r.loss = r.loss.slice(0, 50);
+    const bb = bindingsFor(null, g, 'en');
+    expect(bb['toy.post.w0.hi.final']).toBe('—');
+    expect(bb['toy.pre.w0.lo.final']).toBe('1.55');
+  });
+  it('a missing step 100 → —', () => {
+    const g = grid();
+    for (const r of g.runs) r.loss = r.loss.slice(0, 60);
+    expect(bindingsFor(null, g, 'en')['toy.pre.w0.lo.at100']).toBe('—');
+  });
+});
+
+describe('grid helpers', () => {
+  it('w300 falls back to the longest nonzero warm-up', () => {
+    expect(armWarmup(grid(), 'w300')).toBe(100);
+    expect(armWarmup(grid(), 'w0')).toBe(0);
+  });
+  it('cellRuns picks lo/hi lr', () => {
+    expect(cellRuns(grid(), 'pre', 'w0', 'hi').every((r) => r.lr === 0.003)).toBe(true);
+    expect(cellRuns(grid(), 'pre', 'w0', 'lo')).toHaveLength(2);
+  });
+  it('seedMean stops at the shortest seed', () => {
+    const a = run({ norm: 'pre', warmup: 0, lr: 1, seed: 0, loss: [4, 2, 2] });
+    const c = run({ norm: 'pre', warmup: 0, lr: 1, seed: 1, loss: [2, 2] });
+    expect(seedMean([a, c])).toEqual([3, 2]);
+    expect(seedMean([])).toEqual([]);
+  });
+  it('finalLoss needs every seed ok', () => {
+    const a = run({ norm: 'pre', warmup: 0, lr: 1, seed: 0, loss: [4, 2] });
+    const c = run({ norm: 'pre', warmup: 0, lr: 1, seed: 1, loss: [2, 4], status: 'running' });
+    expect(finalLoss([a])).toBe(2);
+    expect(finalLoss([a, c])).toBeNull();
+  });
+  it('firstBelow is 1-based', () => {
+    expect(firstBelow([5, 4, 3], 3.5)).toBe(3);
+    expect(firstBelow([5], 1)).toBeNull();
+  });
+});
+
+describe('the registry', () => {
+  it('with no results every key is —', () => {
+    const b = bindingsFor(null, null, 'en');
+    expect(Object.keys(b).sort()).toEqual([...BINDING_KEYS].sort());
+    for (const k of BINDING_KEYS) expect(b[k]).toBe('—');
+  });
+  it('never throws on malformed documents', () => {
+    expect(() => bindingsFor({} as never, { runs: [] } as never, 'zh')).not.toThrow();
+  });
+});
+
+/** Every {{key}} used anywhere in an article (prose, captions, figure and ui strings). */
+function keysIn(x: unknown, out = new Set<string>()): Set<string> {
+  if (typeof x === 'string') for (const m of x.matchAll(/\{\{\s*([A-Za-z][\w.-]*)\s*\}\}/g)) out.add(m[1]);
+  else if (Array.isArray(x)) x.forEach((v) => keysIn(v, out));
+  else if (x && typeof x === 'object') Object.values(x).forEach((v) => keysIn(v, out));
+  return out;
+}
+
+describe.each(['zh', 'en'] as const)('content/%s.ts uses only registered binding keys', (lang) => {
+  const file = new URL(`../../web/src/content/${lang}.ts`, import.meta.url);
+  it.skipIf(!existsSync(file))('every {{key}} is in the registry', async () => {
+    const mod = (await import(/* @vite-ignore */ file.href)) as Record<string, unknown>;
+    const used = keysIn(mod.default ?? mod);
+    expect(used.size).toBeGreaterThan(0);
+    const missing = [...used].filter((k) => !BINDING_KEYS.includes(k));
+    expect(missing, `add these to web/src/lib/bindings.ts REGISTRY`).toEqual([]);
+  });
+  it.skipIf(!existsSync(file))('renders with no [?key] marker', async () => {
+    const mod = (await import(/* @vite-ignore */ file.href)) as Record<string, unknown>;
+    const b = bindingsFor(probe(), grid(), lang);
+    const unknown: string[] = [];
+    const walk = (x: unknown) => {
+      if (typeof x === 'string') renderInline(x, { bindings: b, onUnknownKey: (k) => unknown.push(k) });
+      else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+    };
+    walk(mod.default ?? mod);
+    expect(unknown).toEqual([]);
+  });
+});

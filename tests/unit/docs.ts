@@ -1,0 +1,81 @@
+// docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
+// values are easy to compute by hand; they are not measurements).
+import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/results';
+
+const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
+
+function stats(over: Partial<ProbeStats>): ProbeStats {
+  return {
+    W2_per_layer: { mean: [0.5, 0.5, 0.5], std: [0.01, 0.02, 0.03] },
+    W2_per_batch: { mean: [1, 1.2, 1.1], std: [0.1, 0.1, 0.1] },
+    norm2_over_d: { mean: [1.5, 1.5, 1.5], std: [0.01, 0.04, 0.02] },
+    final_ln_gain: { mean: 0.8, std: 0.01 },
+    lemma2_band: { lo: [1.5, 2, 2.5], hi: [2.5, 4, 5.5] },
+    lastW2_vs_L: {},
+    ...over,
+  };
+}
+
+/** A 3-layer probe with depths 6, 8, 10: Pre < Post first at depth 8. */
+export function probe(): ProbeResult {
+  return {
+    engine,
+    config: { layers: 3, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, seeds: 2, batches: 2, depth_batches: 1, depths: [6, 8, 10] },
+    post: stats({
+      lastW2_vs_L: {
+        '6': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
+        '8': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
+        '10': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
+      },
+    }),
+    pre: stats({
+      W2_per_batch: { mean: [4, 3, 2], std: [0.1, 0.1, 0.1] },
+      norm2_over_d: { mean: [2, 3, 4], std: [0.1, 0.1, 0.1] },
+      final_ln_gain: { mean: 0.5, std: 0.02 },
+      lastW2_vs_L: {
+        '10': { W2_per_layer: { mean: 0.2, std: 0 }, W2_per_batch: { mean: 0.4, std: 0.05 } },
+        '6': { W2_per_layer: { mean: 0.8, std: 0 }, W2_per_batch: { mean: 1.6, std: 0.1 } },
+        '8': { W2_per_layer: { mean: 0.4, std: 0 }, W2_per_batch: { mean: 0.8, std: 0.1 } },
+      },
+    }),
+  };
+}
+
+export function run(over: Partial<GridRunDoc> & Pick<GridRunDoc, 'norm' | 'warmup' | 'lr' | 'seed' | 'loss'>): GridRunDoc {
+  return {
+    status: 'ok',
+    stop_step: null,
+    from: 0,
+    grad_norm: over.loss.map(() => 1),
+    lr_schedule: over.loss.map(() => over.lr),
+    ...over,
+  };
+}
+
+/** A loss curve of n steps: `a` until step `drop` (1-based, exclusive), then `b`. */
+export const curve = (n: number, a: number, b: number, drop: number): number[] =>
+  Array.from({ length: n }, (_, i) => (i + 1 < drop ? a : b));
+
+/** A grid of 200 steps, lrs 0.001/0.003, warm-ups 0/100, seeds 0/1. plateau 5, optimal 1 (mid 3). */
+export function grid(): GridResult {
+  const n = 200;
+  const runs: GridRunDoc[] = [];
+  for (const norm of ['post', 'pre'] as const)
+    for (const warmup of [0, 100])
+      for (const lr of [0.001, 0.003])
+        for (const seed of [0, 1]) {
+          let loss: number[];
+          if (norm === 'post') loss = warmup && lr === 0.001 ? curve(n, 5, 2, 150 + seed * 10) : curve(n, 5, 5, n + 1);
+          else loss = curve(n, 5, 1.5 + seed * 0.1, warmup ? 90 : 40);
+          runs.push(run({ norm, warmup, lr, seed, loss }));
+        }
+  return {
+    engine,
+    config: { norms: ['post', 'pre'], warmups: [0, 100], lrs: [0.001, 0.003], seeds: [0, 1], steps: n },
+    plateau_entropy: 5,
+    optimal_loss: 1,
+    uniform_loss: 5.5,
+    progress: 1,
+    runs,
+  };
+}

@@ -1,0 +1,221 @@
+// The worker's job loop (web/src/engine/runner.ts) driven with a stand-in module: progress,
+// streaming, cancel between chunks, engine errors, and delete() on every path.
+import { describe, expect, it } from 'vitest';
+import { errorMessage, eta, nextChunk, runJob } from '../../web/src/engine/runner';
+import type { Reply } from '../../web/src/engine/protocol';
+import type { LnxModule } from '../../web/src/engine/lnx-module';
+import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/results';
+import { grid, probe } from './docs';
+
+interface Log {
+  deleted: number;
+  steps: number[];
+  froms: number[];
+}
+
+/** A module whose ProbeRun needs `total` batches and whose GridRun runs `steps` steps in lockstep. */
+function fakeModule(log: Log, opts: { total?: number; steps?: number; throwAt?: number; badConfig?: boolean } = {}): LnxModule {
+  const total = opts.total ?? 10;
+  class ProbeRun {
+    n = 0;
+    constructor(json: string) {
+      if (opts.badConfig) throw new Error('lnx: seeds must be in [1, 10]');
+      JSON.parse(json);
+    }
+    step(k: number) {
+      if (opts.throwAt != null && this.n >= opts.throwAt) throw new Error('lnx: boom');
+      log.steps.push(k);
+      this.n = Math.min(total, this.n + k);
+      return this.n / total;
+    }
+    done() {
+      return this.n >= total;
+    }
+    progress() {
+      return this.n / total;
+    }
+    resultJson() {
+      return JSON.stringify(probe());
+    }
+    delete() {
+      log.deleted++;
+    }
+  }
+  const G = grid();
+  const S = opts.steps ?? 200;
+  class GridRun {
+    t = 0;
+    step(k: number) {
+      log.steps.push(k);
+      this.t = Math.min(S, this.t + k);
+      return this.t / S;
+    }
+    done() {
+      return this.t >= S;
+    }
+    progress() {
+      return this.t / S;
+    }
+    resultJson(from: number) {
+      log.froms.push(from);
+      const runs = G.runs.map((r) => ({
+        ...r,
+        status: this.t >= S ? r.status : ('running' as const),
+        from,
+        loss: r.loss.slice(from, this.t),
+        grad_norm: r.grad_norm.slice(from, this.t),
+        lr_schedule: r.lr_schedule.slice(from, this.t),
+      }));
+      return JSON.stringify({ ...G, progress: this.t / S, from, runs });
+    }
+    delete() {
+      log.deleted++;
+    }
+  }
+  return {
+    engineVersion: () => '0.1.0',
+    buildFlavour: () => 'wasm-st',
+    setThreads: () => {},
+    threads: () => 1,
+    ProbeRun,
+    GridRun,
+    TrainRun: class {},
+  } as unknown as LnxModule;
+}
+
+function hooks(opts: { cancelAfter?: number; dt?: number } = {}) {
+  const replies: Reply[] = [];
+  let t = 0;
+  let calls = 0;
+  return {
+    replies,
+    h: {
+      post: (r: Reply) => replies.push(r),
+      cancelled: () => opts.cancelAfter != null && replies.filter((r) => r.type === 'progress').length >= opts.cancelAfter,
+      whilePaused: async () => {},
+      yieldToEvents: async () => {},
+      now: () => (calls++ % 2 === 0 ? t : (t += opts.dt ?? 10)),
+    },
+  };
+}
+
+const log0 = (): Log => ({ deleted: 0, steps: [], froms: [] });
+
+describe('runJob: probe', () => {
+  it('reports increasing progress, then done with the parsed result, and deletes the run', async () => {
+    const log = log0();
+    const { replies, h } = hooks();
+    await runJob(fakeModule(log), { type: 'probe', id: 7, config: { seeds: 1 } }, h);
+    const prog = replies.filter((r) => r.type === 'progress');
+    expect(prog.length).toBeGreaterThan(1);
+    const fr = prog.map((r) => (r.type === 'progress' ? r.fraction : 0));
+    expect([...fr].sort((a, b) => a - b)).toEqual(fr);
+    const last = replies.at(-1)!;
+    expect(last.type).toBe('done');
+    if (last.type === 'done') expect(last.result).toEqual(probe());
+    expect(replies.every((r) => !('id' in r) || r.id === 7)).toBe(true);
+    expect(log.deleted).toBe(1);
+  });
+  it('chunks grow while they are fast', async () => {
+    const log = log0();
+    await runJob(fakeModule(log, { total: 100 }), { type: 'probe', id: 1, config: {} }, hooks({ dt: 1 }).h);
+    expect(log.steps[0]).toBe(1);
+    expect(Math.max(...log.steps)).toBeGreaterThan(4);
+  });
+  it('cancel between chunks → cancelled, no done, deleted', async () => {
+    const log = log0();
+    const { replies, h } = hooks({ cancelAfter: 2 });
+    await runJob(fakeModule(log, { total: 1000 }), { type: 'probe', id: 3, config: {} }, h);
+    expect(replies.at(-1)).toEqual({ type: 'cancelled', id: 3 });
+    expect(replies.some((r) => r.type === 'done')).toBe(false);
+    expect(log.deleted).toBe(1);
+  });
+  it('an invalid config → error with the engine message; nothing to delete', async () => {
+    const log = log0();
+    const { replies, h } = hooks();
+    await runJob(fakeModule(log, { badConfig: true }), { type: 'probe', id: 4, config: { seeds: 99 } }, h);
+    expect(replies).toEqual([{ type: 'error', id: 4, message: 'lnx: seeds must be in [1, 10]' }]);
+    expect(log.deleted).toBe(0);
+  });
+  it('a throw mid-run → error, and the run is deleted', async () => {
+    const log = log0();
+    const { replies, h } = hooks();
+    await runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 5, config: {} }, h);
+    expect(replies.at(-1)).toEqual({ type: 'error', id: 5, message: 'lnx: boom' });
+    expect(log.deleted).toBe(1);
+  });
+});
+
+describe('runJob: grid streaming', () => {
+  it('streams deltas that merge into the complete grid', async () => {
+    const log = log0();
+    const { replies, h } = hooks();
+    await runJob(fakeModule(log), { type: 'grid', id: 9, config: {} }, h);
+    let acc: GridResult | null = null;
+    let lengths: number[] = [];
+    for (const r of replies) {
+      if (r.type === 'progress' && r.partial) {
+        acc = mergeGrid(acc, r.partial);
+        lengths.push(acc.runs[0].loss.length);
+      }
+      if (r.type === 'done') acc = mergeGrid(acc, r.result as GridResult);
+    }
+    expect(lengths.length).toBeGreaterThan(2);
+    expect([...lengths].sort((a, b) => a - b)).toEqual(lengths);
+    expect(acc!.runs.map((r) => r.loss)).toEqual(grid().runs.map((r) => r.loss));
+    expect(acc!.runs.every((r) => r.status === 'ok')).toBe(true);
+    // later requests ask only for the tail
+    expect(Math.max(...log.froms)).toBeGreaterThan(0);
+    expect(log.deleted).toBe(1);
+  });
+});
+
+describe('helpers', () => {
+  it.each([
+    [1, 10, 2],
+    [4, 240, 2],
+    [8, 120, 8],
+    [1, 0, 2],
+    [200, 1, 256],
+  ])('nextChunk(%i, %i ms) = %i', (k, ms, want) => expect(nextChunk(k, ms)).toBe(want));
+  it.each([
+    [0, 1000, null],
+    [0.25, 1000, 3000],
+    [1, 1000, 0],
+  ])('eta(%s, %i) = %s', (f, ms, want) => expect(eta(f, ms)).toBe(want));
+  it.each([
+    [new Error('lnx: bad'), 'lnx: bad'],
+    ['text', 'text'],
+    [12345, 'lnx: engine exception (code 12345)'],
+  ])('errorMessage(%s)', (e, want) => expect(errorMessage(e)).toBe(want));
+});
+
+describe('mergeGrid / nextFrom', () => {
+  const g = grid();
+  const cut = (doc: GridResult, from: number, to: number, status: 'running' | 'ok' = 'running'): GridResult => ({
+    ...doc,
+    from,
+    runs: doc.runs.map((r) => ({ ...r, status, from, loss: r.loss.slice(from, to), grad_norm: r.grad_norm.slice(from, to), lr_schedule: r.lr_schedule.slice(from, to) })),
+  });
+  it('appends at each run’s from; re-sent overlap is harmless', () => {
+    let acc = mergeGrid(null, cut(g, 0, 10));
+    expect(nextFrom(acc)).toBe(10);
+    acc = mergeGrid(acc, cut(g, 5, 30)); // overlaps 5..10
+    expect(acc.runs[0].loss).toEqual(g.runs[0].loss.slice(0, 30));
+    acc = mergeGrid(acc, cut(g, 30, 200, 'ok'));
+    expect(acc.runs.map((r) => r.loss)).toEqual(g.runs.map((r) => r.loss));
+    expect(acc.runs.every((r) => r.from === 0)).toBe(true);
+  });
+  it('does not mutate its inputs', () => {
+    const a = cut(g, 0, 10);
+    const snapshot = JSON.stringify(a);
+    mergeGrid(a, cut(g, 10, 20));
+    expect(JSON.stringify(a)).toBe(snapshot);
+  });
+  it('nextFrom: the shortest still-running run', () => {
+    const a = mergeGrid(null, cut(g, 0, 10));
+    a.runs[0] = { ...a.runs[0], status: 'nan', loss: a.runs[0].loss.slice(0, 3) };
+    expect(nextFrom(a)).toBe(10);
+    expect(nextFrom(null)).toBe(0);
+  });
+});

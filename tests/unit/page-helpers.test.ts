@@ -1,0 +1,61 @@
+// Pure helpers of the page shell: preferences, interface strings, article loading.
+import { describe, expect, it } from 'vitest';
+import { initialLang, initialTheme } from '../../web/src/lib/prefs.svelte';
+import { figureText, ft, tpl, uiString } from '../../web/src/lib/text';
+import { pickArticle } from '../../web/src/lib/article';
+
+describe('initialLang', () => {
+  it.each([
+    ['?lang=zh', 'en', 'en-US', 'zh'],
+    ['?lang=en', 'zh', 'zh-CN', 'en'],
+    ['?lang=fr', 'zh', 'en-US', 'zh'],
+    ['', null, 'zh-TW', 'zh'],
+    ['', null, 'en-GB', 'en'],
+    ['', null, undefined, 'en'],
+    ['', 'bogus', 'de', 'en'],
+  ] as const)('%s, saved %s, navigator %s → %s', (q, saved, nav, want) =>
+    expect(initialLang(q, saved, nav)).toBe(want),
+  );
+});
+
+describe('initialTheme', () => {
+  it.each([
+    ['?theme=dark', 'light', false, 'dark'],
+    ['?theme=light', 'dark', true, 'light'],
+    ['', 'dark', false, 'dark'],
+    ['', null, true, 'dark'],
+    ['', null, false, 'light'],
+    ['?theme=blue', null, false, 'light'],
+  ] as const)('%s, saved %s, prefersDark %s → %s', (q, saved, dark, want) =>
+    expect(initialTheme(q, saved, dark)).toBe(want),
+  );
+});
+
+describe('interface strings', () => {
+  it('tpl fills known placeholders and keeps unknown ones visible', () => {
+    expect(tpl('Layer {l} of {n}', { l: 3 })).toBe('Layer 3 of {n}');
+  });
+  it('the article’s ui string wins over the default; defaults per language', () => {
+    expect(uiString({ ui: { recompute: 'Go' } }, 'en', 'recompute')).toBe('Go');
+    expect(uiString({ ui: {} }, 'zh', 'recompute')).toBe('在浏览器里重算');
+    expect(uiString(null, 'en', 'no.such.key')).toBe('no.such.key');
+  });
+  it('figureText merges the article’s figure strings over the defaults', () => {
+    const t = figureText({ figures: { fig2: { title: 'T', caption: 'C', finalLn: 'FLN' } } as never }, 'en', 'fig2');
+    expect(t.title).toBe('T');
+    expect(t.finalLn).toBe('FLN');
+    expect(t.hint).toBeTruthy();
+    expect(ft(t, 'readoutLayer', { l: 2 })).toBe('Layer 2');
+    expect(ft(t, 'missing.key')).toBe('missing.key');
+  });
+});
+
+describe('pickArticle', () => {
+  const a = { lang: 'en', title: 'x', sections: [] };
+  it.each([
+    [{ default: a }, a],
+    [{ article: a }, a],
+    [{ default: 1, other: a }, a],
+    [{ default: {} }, null],
+  ])('%j', (mod, want) => expect(pickArticle(mod as never)).toBe(want));
+});

@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
+import {
+  SMALL_PRESET,
+  nearest,
+  panelA,
+  panelB,
+  panelC,
+  probeConfig,
+  validateProbe,
+  yExtent,
+} from '../../web/src/figures/fig3/transform';
+import {
+  buildPanels,
+  inputsFrom,
+  parseList,
+  tableSteps,
+  validateGrid,
+  valuesAt,
+  warmupDash,
+} from '../../web/src/figures/fig4/transform';
+import { DASH } from '../../web/src/lib/palette';
+import { grid, probe } from './docs';
+
+describe('fig2 buildStack', () => {
+  const s = buildStack(probe());
+  it('has L layers and the Final LN on top', () => {
+    expect(s.L).toBe(3);
+    expect(s.slabs.map((x) => x.kind)).toEqual(['layer', 'layer', 'layer', 'final']);
+    expect(s.slabs.map((x) => x.layer)).toEqual([1, 2, 3, 4]);
+  });
+  it('width ∝ √(‖x‖²/d), widest = 1', () => {
+    expect(s.slabs[2].widthFrac).toBeCloseTo(1);
+    expect(s.slabs[0].widthFrac).toBeCloseTo(Math.sqrt(2 / 4));
+    expect(s.slabs[3].widthFrac).toBeCloseTo(Math.max(MIN_FRAC, Math.sqrt(1 / 4)));
+  });
+  it('carries the measured values and the gain', () => {
+    expect(s.slabs[1]).toMatchObject({ norm2: 3, std: 0.1, lo: 2, hi: 4 });
+    expect(s.gain).toEqual({ mean: 0.5, std: 0.02 });
+  });
+  it('is empty without data', () => expect(buildStack(null)).toEqual({ slabs: [], L: 0, gain: null }));
+});
+
+describe('fig2 selection', () => {
+  it.each([
+    [0, 'ArrowUp', 4, 1],
+    [3, 'ArrowUp', 4, 3],
+    [0, 'ArrowDown', 4, 0],
+    [2, 'ArrowLeft', 4, 1],
+    [2, 'Home', 4, 0],
+    [0, 'End', 4, 3],
+    [2, 'x', 4, 2],
+    [9, 'x', 4, 3],
+  ])('from %i %s (n=%i) → %i', (cur, key, n, want) => expect(stepSelection(cur, key, n)).toBe(want));
+  it.each([
+    [0, 100, 4, 3],
+    [99, 100, 4, 0],
+    [60, 100, 4, 1],
+    [-20, 100, 4, 3],
+    [150, 100, 4, 0],
+  ])('slabAt(y=%i, h=%i, n=%i) = %i', (y, h, n, want) => expect(slabAt(y, h, n)).toBe(want));
+});
+
+describe('fig3 panels', () => {
+  it('(a) picks the statistic, with ± std', () => {
+    const a = panelA(probe(), 'W2_per_batch');
+    expect(a.pre.map((p) => p.y)).toEqual([4, 3, 2]);
+    expect(a.pre[0]).toMatchObject({ x: 1, lo: 3.9, hi: 4.1 });
+    expect(a.yDomain[0]).toBe(0);
+    expect(a.yDomain[1]).toBeGreaterThan(4.1);
+    expect(panelA(probe(), 'W2_per_layer').post.map((p) => p.y)).toEqual([0.5, 0.5, 0.5]);
+  });
+  it('(b) has the Lemma 2 band per layer', () => {
+    const b = panelB(probe());
+    expect(b.band).toEqual([
+      { x: 1, lo: 1.5, hi: 2.5 },
+      { x: 2, lo: 2, hi: 4 },
+      { x: 3, lo: 2.5, hi: 5.5 },
+    ]);
+    expect(b.yDomain[1]).toBeGreaterThanOrEqual(5.5);
+  });
+  it('(c) sorts depths numerically and extrapolates 1/√L from the shallowest Pre-LN value', () => {
+    const c = panelC(probe());
+    expect(c.depths).toEqual([6, 8, 10]);
+    expect(c.preBatch.map((p) => p.y)).toEqual([1.6, 0.8, 0.4]);
+    expect(c.prePaper.map((p) => p.y)).toEqual([0.8, 0.4, 0.2]);
+    expect(c.extrap[0].y).toBeCloseTo(1.6);
+    expect(c.extrap[2].y).toBeCloseTo(1.6 * Math.sqrt(6 / 10));
+    expect(c.xDomain).toEqual([5, 11]);
+  });
+  it('(c) is empty without depths', () => {
+    const c = panelC(null);
+    expect(c.depths).toEqual([]);
+    expect(c.extrap).toEqual([]);
+  });
+  it('yExtent never returns an empty domain', () => {
+    expect(yExtent([])).toEqual([0, 1]);
+    expect(yExtent([{ x: 1, y: 0 }])).toEqual([0, 1]);
+  });
+  it('nearest', () => {
+    expect(nearest([6, 8, 10], 8.9)).toBe(8);
+    expect(nearest([], 1)).toBeNull();
+  });
+});
+
+describe('fig3 live settings', () => {
+  it.each([
+    [{ seeds: 5, batches: 20, depths: [6], small: false }, []],
+    [{ seeds: 0, batches: 20, depths: [6], small: false }, ['seeds']],
+    [{ seeds: 6, batches: 21, depths: [6], small: false }, ['seeds', 'batches']],
+    [{ seeds: 2.5, batches: 1, depths: [], small: false }, ['seeds', 'depths']],
+    [{ seeds: NaN, batches: 1, depths: [6], small: false }, ['seeds']],
+  ])('validateProbe %j', (c, fields) => expect(Object.keys(validateProbe(c)).sort()).toEqual(fields.sort()));
+  it('the small preset is valid and small', () => {
+    expect(validateProbe(SMALL_PRESET)).toEqual({});
+    expect(probeConfig(SMALL_PRESET, null)).toMatchObject({ d: 64, d_ff: 128, vocab: 100, seeds: 2, batches: 2, depths: [2, 4] });
+  });
+  it('otherwise keeps the model of the precomputed config', () => {
+    const cfg = probeConfig({ seeds: 3, batches: 10, depths: [8, 6, 8], small: false }, probe().config);
+    expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: 3, batches: 10, depth_batches: 5, depths: [6, 8] });
+  });
+});
+
+describe('fig4 panels', () => {
+  const m = buildPanels(grid());
+  it('one panel per lr, ascending; one series per (norm, warm-up)', () => {
+    expect(m.panels.map((p) => p.lr)).toEqual([0.001, 0.003]);
+    expect(m.panels[0].series.map((s) => s.key)).toEqual(['post|0|0.001', 'post|100|0.001', 'pre|0|0.001', 'pre|100|0.001']);
+    expect(m.warmups).toEqual([0, 100]);
+    expect(m.xDomain).toEqual([0, 200]);
+  });
+  it('draws the seed mean and keeps the seeds', () => {
+    const s = m.panels[0].series[3];
+    expect(s.mean).toHaveLength(200);
+    expect(s.mean[199].y).toBeCloseTo(1.55);
+    expect(s.seeds.map((x) => x.seed)).toEqual([0, 1]);
+    expect(s.complete).toBe(true);
+  });
+  it('solid = no warm-up, dashed = warm-up', () => {
+    expect(m.panels[0].series[0].dash).toBe(DASH.solid);
+    expect(m.panels[0].series[1].dash).toBe(DASH.dashed);
+    expect(warmupDash(300, [0, 100, 300])).not.toBe(DASH.dashed);
+  });
+  it('y domain spans optimum to above the uniform loss', () => {
+    expect(m.yDomain[0]).toBeLessThanOrEqual(1);
+    expect(m.yDomain[1]).toBeGreaterThan(5.5);
+  });
+  it('a diverged run is marked at its step and the mean is not drawn past it', () => {
+    const g = grid();
+    const r = g.runs.find((x) => x.norm === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;
+    Object.assign(r, { status: 'diverged', stop_step: 51, loss: r.loss.slice(0, 50) });
+    const s = buildPanels(g).panels[1].series[0];
+    expect(s.diverged).toEqual([{ seed: 1, step: 51, at: { x: 50, y: 5 } }]);
+    expect(s.mean).toHaveLength(50);
+    expect(s.seeds[1].points).toHaveLength(50);
+    expect(s.complete).toBe(false);
+  });
+  it('streaming: partial runs draw what exists, x domain is the configured steps', () => {
+    const g = grid();
+    for (const r of g.runs) Object.assign(r, { status: 'running', loss: r.loss.slice(0, 30) });
+    const p = buildPanels(g);
+    expect(p.xDomain).toEqual([0, 200]);
+    expect(p.panels[0].series[0].mean).toHaveLength(30);
+  });
+  it('valuesAt gives null past the end', () => {
+    const v = valuesAt(m.panels[0], 201);
+    expect(v.every((x) => x.y === null)).toBe(true);
+    expect(valuesAt(m.panels[0], 1)[0].y).toBe(5);
+  });
+  it('empty grid → no panels', () => expect(buildPanels(null).panels).toEqual([]));
+  it.each([
+    [20, [1, 10, 20]],
+    [500, [1, 100, 200, 300, 400, 500]],
+    [1000, [1, 200, 400, 600, 800, 1000]],
+  ])('tableSteps(%i)', (n, want) => expect(tableSteps(n)).toEqual(want));
+});
+
+describe('fig4 live settings', () => {
+  const ok = { lrs: '1e-3, 3e-3', warmups: '0, 300', seeds: '2', steps: '500' };
+  it('valid settings → config', () => {
+    expect(validateGrid(ok)).toEqual({
+      errors: {},
+      config: { norms: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500 },
+    });
+  });
+  it.each([
+    [{ lrs: '' }, ['lrs']],
+    [{ lrs: 'abc' }, ['lrs']],
+    [{ lrs: '0.5' }, ['lrs']],
+    [{ lrs: '1e-3, 2e-3, 3e-3' }, ['lrs']],
+    [{ warmups: '-1' }, ['warmups']],
+    [{ warmups: '1.5' }, ['warmups']],
+    [{ warmups: '0,1,2,3' }, ['warmups']],
+    [{ warmups: '2000' }, ['warmups']],
+    [{ seeds: '0' }, ['seeds']],
+    [{ seeds: '5' }, ['seeds']],
+    [{ seeds: '' }, ['seeds']],
+    [{ steps: '9' }, ['steps']],
+    [{ steps: '1001' }, ['steps']],
+    [{ steps: '20.5' }, ['steps']],
+    [{ steps: '10', seeds: '1', lrs: '0.001' }, []],
+  ])('%j → errors in %j', (over, fields) => {
+    const r = validateGrid({ ...ok, ...over });
+    expect(Object.keys(r.errors).sort()).toEqual(fields);
+    expect(r.config === null).toBe(fields.length > 0);
+  });
+  it.each([
+    ['1e-3, 3e-3', [0.001, 0.003]],
+    ['0.001，0.003', [0.001, 0.003]],
+    ['0 300', [0, 300]],
+    ['', null],
+    ['1, x', null],
+  ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
+  it('inputsFrom the drawn grid', () => {
+    expect(inputsFrom(grid())).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200' });
+    expect(inputsFrom(null).steps).toBe('500');
+  });
+});

@@ -1,0 +1,73 @@
+// vite.config.ts — build, dev/preview servers and Vitest for ln-explorable.
+//
+// Layout: the page lives in web/ (Vite root), static assets (the Emscripten glue in public/wasm/,
+// the precomputed results in public/data/) in public/ at the repo root and are copied verbatim to
+// dist/. The glue is never bundled: see /work/shared/research/wasm-worker-recipe.md for why.
+// COOP/COEP on dev and preview make the page cross-origin isolated, so the worker picks the threaded
+// flavour; any plain static server gets the single-threaded one.
+//
+// LNX_FIXTURES=/some/dir (dev and preview only) serves /data/* and /wasm/* from that directory when
+// public/ has no such file — for developing against sample data before the engine's real output
+// exists. Nothing from it is ever copied into dist/.
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+const MIME: Record<string, string> = {
+  '.json': 'application/json',
+  '.mjs': 'text/javascript',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+};
+
+/** Dev/preview-only fallback for /data/* and /wasm/* from $LNX_FIXTURES (see header). */
+function fixtures(): Plugin {
+  const dir = process.env.LNX_FIXTURES;
+  const serve = (req: { url?: string }, res: any, next: () => void) => {
+    const url = (req.url ?? '').split('?')[0];
+    if (!dir || !/^\/(data|wasm)\/[\w.-]+$/.test(url)) return next();
+    if (existsSync(join(here, 'public', url))) return next();
+    const file = join(resolve(dir), url);
+    if (!existsSync(file) || !statSync(file).isFile()) return next();
+    res.setHeader('Content-Type', MIME[extname(file)] ?? 'application/octet-stream');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(readFileSync(file));
+  };
+  return {
+    name: 'lnx-fixtures',
+    configureServer: (s) => void s.middlewares.use(serve),
+    configurePreviewServer: (s) => void s.middlewares.use(serve),
+  };
+}
+
+export default defineConfig({
+  root: join(here, 'web'),
+  publicDir: join(here, 'public'),
+  base: process.env.LNX_BASE ?? '/', // e.g. LNX_BASE=/ln-explorable/ for a sub-path deployment
+  plugins: [svelte(), fixtures()],
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  worker: { format: 'es' },
+  build: {
+    outDir: join(here, 'dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    // KaTeX fonts are emitted as hashed assets next to the CSS; never inline them.
+    assetsInlineLimit: 0,
+  },
+  test: {
+    root: here,
+    environment: 'node',
+    include: ['tests/unit/**/*.test.ts', 'tests/wasm/**/*.test.ts'],
+    testTimeout: 60000,
+  },
+});

@@ -1,0 +1,185 @@
+// client.ts — the ONE typed facade the page imports to talk to the engine.
+//
+//   runProbe(config, onProgress?, signal?)  → Promise<ProbeResult>   (Figures 2–3)
+//   runGrid(config, onProgress?, signal?)   → Promise<GridResult>    (Figure 4; streams partials)
+//   engineInfo()                            → Promise<EngineReady>   (version, flavour, threads)
+//
+// One worker, created lazily on the first call. Cancel with an AbortSignal: the worker stops between
+// chunks and deletes the C++ object; the promise rejects with EngineError{kind:'cancelled'}.
+// Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
+// engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
+import type { Reply, Request } from './protocol';
+import type { Flavour } from './lnx-module';
+import { mergeGrid, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './results';
+
+export type EngineErrorKind = 'engine' | 'load' | 'cancelled' | 'worker';
+
+/** Every failure of a run: `kind` says why, `message` is the engine's own text for 'engine'. */
+export class EngineError extends Error {
+  readonly kind: EngineErrorKind;
+  constructor(kind: EngineErrorKind, message: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.kind = kind;
+  }
+}
+
+export interface Progress {
+  /** fraction done in [0, 1] */
+  fraction: number;
+  /** compute time so far, ms */
+  elapsedMs: number;
+  /** estimated remaining ms, null while unknown */
+  etaMs: number | null;
+  /** the tab is hidden and the worker idles */
+  paused: boolean;
+}
+
+export interface EngineReady {
+  version: string;
+  flavour: Flavour;
+  threads: number;
+  crossOriginIsolated: boolean;
+}
+
+interface Job {
+  onReply(r: Reply): void;
+  onPause(paused: boolean): void;
+  fail(e: EngineError): void;
+}
+
+let worker: Worker | null = null;
+let ready: Promise<EngineReady> | null = null;
+let nextId = 1;
+const jobs = new Map<number, Job>();
+let hidden = false;
+
+function ensureWorker(): Worker {
+  if (worker) return worker;
+  const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'lnx-engine' });
+  worker = w;
+  let resolveReady!: (r: EngineReady) => void;
+  let rejectReady!: (e: EngineError) => void;
+  ready = new Promise((res, rej) => ((resolveReady = res), (rejectReady = rej)));
+  ready.catch(() => {}); // observed by callers of engineInfo(); avoid an unhandled rejection here
+  w.onmessage = (ev: MessageEvent<Reply>) => {
+    const r = ev.data;
+    if (r.type === 'ready') return resolveReady({ version: r.version, flavour: r.flavour, threads: r.threads, crossOriginIsolated: r.crossOriginIsolated });
+    if (r.type === 'load-error') return rejectReady(new EngineError('load', r.message));
+    jobs.get(r.id)?.onReply(r);
+  };
+  w.onerror = (ev) => {
+    ev.preventDefault();
+    const e = new EngineError('worker', ev.message || 'the engine worker failed to start');
+    rejectReady(e);
+    for (const j of jobs.values()) j.fail(e);
+    jobs.clear();
+    worker = null; // the next call starts a fresh worker
+  };
+  if (typeof document !== 'undefined') {
+    const sync = () => {
+      const h = document.visibilityState === 'hidden';
+      if (h === hidden) return;
+      hidden = h;
+      w.postMessage({ type: h ? 'pause' : 'resume' } satisfies Request);
+      for (const j of jobs.values()) j.onPause(h);
+    };
+    document.addEventListener('visibilitychange', sync);
+    sync();
+  }
+  return w;
+}
+
+/** Version, flavour and thread count of the loaded engine (starts the worker if needed). */
+export function engineInfo(): Promise<EngineReady> {
+  ensureWorker();
+  return ready!;
+}
+
+function start<T>(
+  make: (id: number) => Request,
+  onProgress: ((p: Progress, r: Reply & { type: 'progress' }) => void) | undefined,
+  onDone: (r: Reply & { type: 'done' }) => T,
+  signal?: AbortSignal,
+): Promise<T> {
+  if (signal?.aborted) return Promise.reject(new EngineError('cancelled', 'cancelled'));
+  const w = ensureWorker();
+  const id = nextId++;
+  return new Promise<T>((resolve, reject) => {
+    let last: Progress = { fraction: 0, elapsedMs: 0, etaMs: null, paused: hidden };
+    const finish = () => {
+      jobs.delete(id);
+      signal?.removeEventListener('abort', abort);
+    };
+    const abort = () => w.postMessage({ type: 'cancel', id } satisfies Request);
+    jobs.set(id, {
+      onReply(r) {
+        switch (r.type) {
+          case 'progress':
+            last = { fraction: r.fraction, elapsedMs: r.elapsedMs, etaMs: r.etaMs, paused: hidden };
+            onProgress?.(last, r);
+            return;
+          case 'done':
+            finish();
+            try {
+              resolve(onDone(r));
+            } catch (e) {
+              reject(new EngineError('engine', `malformed result: ${(e as Error).message}`));
+            }
+            return;
+          case 'error':
+            finish();
+            return reject(new EngineError('engine', r.message));
+          case 'cancelled':
+            finish();
+            return reject(new EngineError('cancelled', 'cancelled'));
+        }
+      },
+      onPause(paused) {
+        last = { ...last, paused };
+        onProgress?.(last, { type: 'progress', id, fraction: last.fraction, elapsedMs: last.elapsedMs, etaMs: last.etaMs });
+      },
+      fail(e) {
+        finish();
+        reject(e);
+      },
+    });
+    signal?.addEventListener('abort', abort, { once: true });
+    w.postMessage(make(id));
+  });
+}
+
+/** Run the init-time probe (Figures 2–3). */
+export function runProbe(
+  config: Partial<ProbeConfig>,
+  onProgress?: (p: Progress) => void,
+  signal?: AbortSignal,
+): Promise<ProbeResult> {
+  return start<ProbeResult>(
+    (id) => ({ type: 'probe', id, config }),
+    onProgress && ((p) => onProgress(p)),
+    (r) => r.result as ProbeResult,
+    signal,
+  );
+}
+
+/**
+ * Run the toy training grid (Figure 4). `onProgress` receives the grid so far after every chunk
+ * (curves grow as they arrive); the promise resolves with the complete grid.
+ */
+export function runGrid(
+  config: Partial<GridConfig>,
+  onProgress?: (p: Progress, partial: GridResult) => void,
+  signal?: AbortSignal,
+): Promise<GridResult> {
+  let acc: GridResult | null = null;
+  return start<GridResult>(
+    (id) => ({ type: 'grid', id, config }),
+    (p, r) => {
+      if (r.partial) acc = mergeGrid(acc, r.partial);
+      if (acc) onProgress?.(p, acc);
+    },
+    (r) => (acc = mergeGrid(acc, r.result as GridResult)),
+    signal,
+  );
+}

@@ -1,0 +1,54 @@
+// protocol.ts — the messages between the page (client.ts) and the engine worker (worker.ts).
+//
+// One worker runs one job at a time; further jobs wait in a queue. Every job has a numeric `id`
+// chosen by the client; every reply about a job carries it. A job ends with exactly one of
+// `done`, `error` or `cancelled`. Progress messages are sent after each chunk of work.
+//
+//   page                               worker
+//   ──── (worker created) ───────────▶ loads lnx-mt.mjs if crossOriginIsolated else lnx-st.mjs
+//   ◀─────────────────────────────── ready | load-error
+//   probe{id,config} / grid{id,config} ▶
+//   ◀─────────────────────────────── progress{id,…}*  (grid: with a streamed partial document)
+//   cancel{id} ─────────────────────▶ (checked between chunks; the C++ object is deleted)
+//   ◀─────────────────────────────── done{id,result} | error{id,message} | cancelled{id}
+//   pause / resume ─────────────────▶ (tab hidden / visible: the worker idles between chunks)
+import type { Flavour } from './lnx-module';
+import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from './results';
+
+/** Page → worker. */
+export type Request =
+  /** Run the init-time probe (Figures 2–3); replies: progress*, then done{result: ProbeResult}. */
+  | { type: 'probe'; id: number; config: Partial<ProbeConfig> }
+  /** Run the toy training grid (Figure 4); progress carries `partial`, a delta Grid document. */
+  | { type: 'grid'; id: number; config: Partial<GridConfig> }
+  /** Stop a queued or running job at the next chunk boundary. */
+  | { type: 'cancel'; id: number }
+  /** Idle between chunks until `resume` (the page is hidden); elapsed time stops counting. */
+  | { type: 'pause' }
+  | { type: 'resume' };
+
+/** Worker → page. */
+export type Reply =
+  /** The module loaded. */
+  | { type: 'ready'; version: string; flavour: Flavour; threads: number; crossOriginIsolated: boolean }
+  /** The module could not be loaded; every job will fail with this message. */
+  | { type: 'load-error'; message: string }
+  | {
+      type: 'progress';
+      id: number;
+      /** fraction done in [0, 1] */
+      fraction: number;
+      /** compute time so far, ms (paused time excluded) */
+      elapsedMs: number;
+      /** estimated remaining time, ms; null until something is done */
+      etaMs: number | null;
+      /** grid jobs: every run's arrays from index `partial.from` (merge with mergeGrid) */
+      partial?: GridResult;
+    }
+  /** Grid jobs send a final delta document to merge, probe jobs the whole result. */
+  | { type: 'done'; id: number; result: ProbeResult | GridResult; elapsedMs: number }
+  /** The engine threw (invalid config: message starts with 'lnx: ') or the module failed. */
+  | { type: 'error'; id: number; message: string }
+  | { type: 'cancelled'; id: number };
+
+export type JobKind = 'probe' | 'grid';

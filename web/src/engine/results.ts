@@ -1,0 +1,133 @@
+// results.ts — TypeScript types for the engine's JSON documents (docs/json-schema.md), plus the
+// pure helpers that merge streamed partial grid documents. Types only describe what the page reads;
+// unknown extra keys are allowed and ignored.
+
+/** Header present in every document. */
+export interface EngineInfo {
+  version: string;
+  build: 'native' | 'wasm-mt' | 'wasm-st';
+  threads: number;
+}
+
+export interface MeanStd {
+  mean: number;
+  std: number;
+}
+export interface MeanStdArr {
+  mean: number[];
+  std: number[];
+}
+
+/** Model keys shared by probe and train configs. */
+export interface ModelConfig {
+  layers: number;
+  d: number;
+  d_ff: number;
+  vocab: number;
+  seq: number;
+  batch: number;
+  attention?: 'bidirectional' | 'causal';
+}
+
+export interface ProbeConfig extends ModelConfig {
+  seeds: number;
+  batches: number;
+  depth_batches: number;
+  depths: number[];
+}
+
+/** One placement's statistics in a probe document. Layer arrays run bottom (layer 1) to top (L). */
+export interface ProbeStats {
+  W2_per_layer: MeanStdArr;
+  W2_per_batch: MeanStdArr;
+  norm2_over_d: MeanStdArr;
+  final_ln_gain: MeanStd;
+  lemma2_band: { lo: number[]; hi: number[] };
+  /** keyed by depth as a string ("6", "8", …) */
+  lastW2_vs_L: Record<string, { W2_per_layer: MeanStd; W2_per_batch: MeanStd }>;
+}
+
+/** Provenance added to the files in public/data/ by scripts/precompute.mjs. */
+export interface Precomputed {
+  generated?: string;
+  precomputed?: boolean;
+}
+
+export interface ProbeResult extends Precomputed {
+  engine: EngineInfo;
+  config: ProbeConfig;
+  post: ProbeStats;
+  pre: ProbeStats;
+}
+
+export type Norm = 'post' | 'pre';
+/** 'nan': a loss or gradient stopped being finite; 'diverged': the loss rose above 4·ln V. Both stop the run at stop_step. */
+export type RunStatus = 'running' | 'ok' | 'nan' | 'diverged';
+
+export interface GridConfig extends Partial<ModelConfig> {
+  norms: Norm[];
+  warmups: number[];
+  lrs: number[];
+  seeds: number[];
+  steps: number;
+  [k: string]: unknown;
+}
+
+export interface GridRunDoc {
+  norm: Norm;
+  warmup: number;
+  lr: number;
+  seed: number;
+  status: RunStatus;
+  stop_step: number | null;
+  steps_done?: number;
+  from: number;
+  loss: number[];
+  grad_norm: number[];
+  lr_schedule: number[];
+}
+
+export interface GridResult extends Precomputed {
+  engine: EngineInfo;
+  config: GridConfig;
+  plateau_entropy: number;
+  optimal_loss: number;
+  uniform_loss: number;
+  progress: number;
+  from?: number;
+  runs: GridRunDoc[];
+}
+
+/** Identity of a grid run inside one grid (norm, warmup, lr, seed). */
+export const runKey = (r: Pick<GridRunDoc, 'norm' | 'warmup' | 'lr' | 'seed'>): string =>
+  `${r.norm}|${r.warmup}|${r.lr}|${r.seed}`;
+
+/**
+ * Merge a streamed grid document (arrays from index `from` per run) into the accumulated one.
+ * Each run's arrays are cut at its `from` and the delta appended, so re-sent tails are harmless.
+ * Returns a new object; `prev` is not mutated. With `prev` null the delta must start at 0.
+ */
+export function mergeGrid(prev: GridResult | null, delta: GridResult): GridResult {
+  const old = new Map((prev?.runs ?? []).map((r) => [runKey(r), r]));
+  const runs = delta.runs.map((d) => {
+    const p = old.get(runKey(d));
+    const from = d.from ?? delta.from ?? 0;
+    const cut = (a: number[] | undefined, b: number[]) => (a ?? []).slice(0, from).concat(b ?? []);
+    return {
+      ...d,
+      from: 0,
+      loss: cut(p?.loss, d.loss),
+      grad_norm: cut(p?.grad_norm, d.grad_norm),
+      lr_schedule: cut(p?.lr_schedule, d.lr_schedule),
+    };
+  });
+  return { ...delta, from: 0, runs };
+}
+
+/** The index from which the next streamed request needs arrays: the shortest still-running run. */
+export function nextFrom(g: GridResult | null): number {
+  if (!g) return 0;
+  const running = g.runs.filter((r) => r.status === 'running').map((r) => r.loss.length);
+  const lens = running.length ? running : g.runs.map((r) => r.loss.length);
+  return lens.length ? Math.min(...lens) : 0;
+}

@@ -1,0 +1,182 @@
+// fig4/transform.ts — grid result → the loss-curve panels of Figure 4, and the live-run settings.
+// Pure functions.
+//
+// One panel per peak lr (ascending). In each: one series per (placement, warm-up), drawn as the
+// seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
+// seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
+// "diverged at step s", and neither it nor the mean is drawn past it.
+import type { GridConfig, GridResult, GridRunDoc, Norm } from '../../engine/results';
+import { seedMean } from '../../lib/bindings';
+import { DASH } from '../../lib/palette';
+
+export interface XY {
+  x: number;
+  y: number;
+}
+export interface SeedLine {
+  seed: number;
+  points: XY[];
+  status: GridRunDoc['status'];
+  stopStep: number | null;
+}
+export interface Series {
+  key: string;
+  norm: Norm;
+  warmup: number;
+  lr: number;
+  dash: string;
+  mean: XY[];
+  seeds: SeedLine[];
+  /** diverged seeds: where, and the last finite loss to place the marker */
+  diverged: { seed: number; step: number; at: XY | null }[];
+  /** every seed finished ok */
+  complete: boolean;
+}
+export interface Panel {
+  lr: number;
+  series: Series[];
+}
+export interface Panels {
+  panels: Panel[];
+  warmups: number[];
+  norms: Norm[];
+  steps: number;
+  refs: { optimal: number; plateau: number; uniform: number } | null;
+  xDomain: [number, number];
+  yDomain: [number, number];
+}
+
+/** Dash pattern of a warm-up length: 0 → solid, first nonzero → dashed, the next → dash-dot. */
+export function warmupDash(warmup: number, warmups: readonly number[]): string {
+  if (warmup === 0) return DASH.solid;
+  const nz = [...new Set(warmups.filter((w) => w > 0))].sort((a, b) => a - b);
+  const i = nz.indexOf(warmup);
+  return i <= 0 ? DASH.dashed : i === 1 ? '8 3 1.5 3' : DASH.dotted;
+}
+
+const toXY = (loss: number[]): XY[] => loss.map((y, i) => ({ x: i + 1, y }));
+
+export function buildPanels(G: GridResult | null): Panels {
+  const empty: Panels = { panels: [], warmups: [], norms: [], steps: 0, refs: null, xDomain: [0, 1], yDomain: [0, 1] };
+  if (!G?.runs?.length) return empty;
+  const lrs = [...new Set(G.runs.map((r) => r.lr))].sort((a, b) => a - b);
+  const warmups = [...new Set(G.runs.map((r) => r.warmup))].sort((a, b) => a - b);
+  const norms = (['post', 'pre'] as Norm[]).filter((n) => G.runs.some((r) => r.norm === n));
+  const steps = G.config?.steps ?? Math.max(...G.runs.map((r) => r.loss.length));
+  const panels = lrs.map((lr) => ({
+    lr,
+    series: norms.flatMap((norm) =>
+      warmups.map((warmup): Series => {
+        const runs = G.runs.filter((r) => r.norm === norm && r.warmup === warmup && r.lr === lr);
+        return {
+          key: `${norm}|${warmup}|${lr}`,
+          norm,
+          warmup,
+          lr,
+          dash: warmupDash(warmup, warmups),
+          mean: toXY(seedMean(runs)),
+          seeds: runs.map((r) => ({ seed: r.seed, points: toXY(r.loss), status: r.status, stopStep: r.stop_step })),
+          diverged: runs
+            .filter((r) => r.status === 'nan' || r.status === 'diverged')
+            .map((r) => ({
+              seed: r.seed,
+              step: r.stop_step ?? r.loss.length + 1,
+              at: r.loss.length ? { x: r.loss.length, y: r.loss[r.loss.length - 1] } : null,
+            })),
+          complete: runs.length > 0 && runs.every((r) => r.status === 'ok'),
+        };
+      }),
+    ),
+  }));
+  const refs = { optimal: G.optimal_loss, plateau: G.plateau_entropy, uniform: G.uniform_loss };
+  const finite = (xs: number[]) => xs.filter(Number.isFinite);
+  const lo = Math.min(refs.optimal, ...finite(G.runs.flatMap((r) => r.loss.slice(-50))));
+  // the top shows the first steps' losses (often above ln V), but a spike never squashes the plot
+  const hi = Math.min(refs.uniform + 2, Math.max(refs.uniform + 0.3, ...finite(G.runs.flatMap((r) => r.loss.slice(0, 20)))));
+  return {
+    panels,
+    warmups,
+    norms,
+    steps,
+    refs,
+    xDomain: [0, steps],
+    yDomain: [Math.max(0, Math.floor((lo - 0.3) * 2) / 2), Math.ceil((hi + 0.15) * 2) / 2],
+  };
+}
+
+/** The series' values at a step (1-based), for the hover readout; null where not drawn. */
+export function valuesAt(panel: Panel, step: number): { series: Series; y: number | null }[] {
+  return panel.series.map((s) => ({ series: s, y: s.mean[step - 1]?.y ?? null }));
+}
+
+/** Steps at which the data table samples the seed-mean loss. */
+export function tableSteps(steps: number): number[] {
+  if (steps <= 0) return [];
+  const stride = steps <= 100 ? 10 : steps <= 500 ? 100 : 200;
+  const out = [1];
+  for (let s = stride; s < steps; s += stride) out.push(s);
+  out.push(steps);
+  return [...new Set(out)];
+}
+
+// ---- live-run settings ------------------------------------------------------------------------
+export interface GridInputs {
+  lrs: string;
+  warmups: string;
+  seeds: string;
+  steps: string;
+}
+export type GridField = keyof GridInputs;
+
+/** "1e-3, 3e-3" → [0.001, 0.003]; null when any item is not a number. */
+export function parseList(s: string): number[] | null {
+  const parts = s
+    .split(/[,，、\s]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (!parts.length) return null;
+  const xs = parts.map(Number);
+  return xs.every(Number.isFinite) ? xs : null;
+}
+
+/**
+ * Validate the settings; returns error keys (figure text) per field, and the engine config when
+ * valid. Bounds: 1–2 lrs in [1e-5, 0.1]; 1–3 warm-ups, integers in [0, 1000]; 1–4 seeds;
+ * 10–1000 steps.
+ */
+export function validateGrid(inp: GridInputs): {
+  errors: Partial<Record<GridField, string>>;
+  config: Partial<GridConfig> | null;
+} {
+  const errors: Partial<Record<GridField, string>> = {};
+  const lrs = parseList(inp.lrs);
+  if (!lrs || lrs.length > 2 || lrs.some((x) => !(x >= 1e-5 && x <= 0.1))) errors.lrs = 'err.lrs';
+  const ws = parseList(inp.warmups);
+  if (!ws || ws.length > 3 || ws.some((w) => !Number.isInteger(w) || w < 0 || w > 1000)) errors.warmups = 'err.warmups';
+  const seeds = Number(inp.seeds.trim());
+  if (!inp.seeds.trim() || !Number.isInteger(seeds) || seeds < 1 || seeds > 4) errors.seeds = 'err.seeds';
+  const steps = Number(inp.steps.trim());
+  if (!inp.steps.trim() || !Number.isInteger(steps) || steps < 10 || steps > 1000) errors.steps = 'err.steps';
+  if (Object.keys(errors).length) return { errors, config: null };
+  return {
+    errors,
+    config: {
+      norms: ['post', 'pre'],
+      lrs: [...new Set(lrs!)].sort((a, b) => a - b),
+      warmups: [...new Set(ws!)].sort((a, b) => a - b),
+      seeds: Array.from({ length: seeds }, (_, i) => i),
+      steps,
+    },
+  };
+}
+
+/** Settings shown initially: those of the drawn grid. */
+export function inputsFrom(G: GridResult | null): GridInputs {
+  const c = G?.config;
+  return {
+    lrs: (c?.lrs ?? [0.001, 0.003]).join(', '),
+    warmups: (c?.warmups ?? [0, 300]).join(', '),
+    seeds: String(c?.seeds?.length ?? 2),
+    steps: String(c?.steps ?? 500),
+  };
+}

@@ -1,0 +1,191 @@
+// bindings.ts — the numbers the prose quotes, computed from the same result objects the figures draw.
+//
+// bindingsFor(probe, grid, lang) → { key: display string } for every key in REGISTRY. The article
+// writes {{key}}; inline.ts looks the key up here. When a live recompute replaces the precomputed
+// result, the page recomputes this record, so prose and figures never disagree.
+// A key that cannot be computed (a missing depth, a diverged run, no data yet) shows '—'.
+// Keys are documented next to each entry; the prose writer's extra keys are listed in
+// web/src/content/bindings-keys.md.
+import type { Lang } from '../content/types';
+import type { GridResult, GridRunDoc, ProbeResult } from '../engine/results';
+import { fmt, fmtInt, fmtList, DASH_MISSING } from './format';
+
+type Val = string | number | null | undefined;
+type Entry = (ctx: Ctx) => Val;
+interface Ctx {
+  P: ProbeResult | null;
+  G: GridResult | null;
+  lang: Lang;
+}
+
+// ---- probe helpers ---------------------------------------------------------------------------
+const max = (xs?: number[]) => (xs && xs.length ? Math.max(...xs) : null);
+const min = (xs?: number[]) => (xs && xs.length ? Math.min(...xs) : null);
+const avg = (xs?: number[]) => (xs && xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const first = (xs?: number[]) => (xs && xs.length ? xs[0] : null);
+const last = (xs?: number[]) => (xs && xs.length ? xs[xs.length - 1] : null);
+const div = (a: number | null, b: number | null) => (a == null || b == null || b === 0 ? null : a / b);
+
+/** Depths present in the probe's lastW2_vs_L, ascending. */
+export function probeDepths(P: ProbeResult | null): number[] {
+  if (!P) return [];
+  const keys = new Set([...Object.keys(P.pre?.lastW2_vs_L ?? {}), ...Object.keys(P.post?.lastW2_vs_L ?? {})]);
+  return [...keys].map(Number).filter(Number.isFinite).sort((a, b) => a - b);
+}
+const depthW2 = (P: ProbeResult | null, norm: 'post' | 'pre', L: number | undefined) =>
+  P && L != null ? (P[norm]?.lastW2_vs_L?.[String(L)]?.W2_per_batch?.mean ?? null) : null;
+
+/** Smallest depth where Pre-LN's last-layer per-batch W² gradient is below Post-LN's. */
+export function crossoverDepth(P: ProbeResult | null): number | null {
+  for (const L of probeDepths(P)) {
+    const a = depthW2(P, 'pre', L);
+    const b = depthW2(P, 'post', L);
+    if (a != null && b != null && a < b) return L;
+  }
+  return null;
+}
+
+// ---- grid helpers ----------------------------------------------------------------------------
+export type Arm = 'w0' | 'w300';
+export type LrPick = 'lo' | 'hi';
+
+/** The grid's lrs sorted ascending: lo = smallest, hi = largest. */
+export const gridLrs = (G: GridResult | null): number[] =>
+  [...new Set((G?.runs ?? []).map((r) => r.lr))].sort((a, b) => a - b);
+
+/** 'w0' → warm-up 0; 'w300' → warm-up 300 if present, else the longest nonzero warm-up. */
+export function armWarmup(G: GridResult | null, arm: Arm): number | null {
+  const ws = [...new Set((G?.runs ?? []).map((r) => r.warmup))].sort((a, b) => a - b);
+  if (arm === 'w0') return ws.includes(0) ? 0 : null;
+  if (ws.includes(300)) return 300;
+  const nz = ws.filter((w) => w > 0);
+  return nz.length ? nz[nz.length - 1] : null;
+}
+
+/** The runs (all seeds) of one (norm, arm, lr) cell. */
+export function cellRuns(G: GridResult | null, norm: 'post' | 'pre', arm: Arm, lr: LrPick): GridRunDoc[] {
+  const lrs = gridLrs(G);
+  const w = armWarmup(G, arm);
+  if (!G || w == null || !lrs.length) return [];
+  const target = lr === 'lo' ? lrs[0] : lrs[lrs.length - 1];
+  return G.runs.filter((r) => r.norm === norm && r.warmup === w && r.lr === target);
+}
+
+/**
+ * The seed-mean loss curve of a set of runs, as long as every seed has a value
+ * (a diverged seed cuts it at its last finite step). Empty for no runs.
+ */
+export function seedMean(runs: GridRunDoc[]): number[] {
+  if (!runs.length) return [];
+  const n = Math.min(...runs.map((r) => r.loss.length));
+  const out: number[] = [];
+  for (let t = 0; t < n; t++) out.push(runs.reduce((a, r) => a + r.loss[t], 0) / runs.length);
+  return out;
+}
+
+/** Seed-mean final loss; null when any seed diverged or is unfinished or lengths differ. */
+export function finalLoss(runs: GridRunDoc[]): number | null {
+  if (!runs.length || runs.some((r) => r.status !== 'ok')) return null;
+  const lens = new Set(runs.map((r) => r.loss.length));
+  if (lens.size !== 1) return null;
+  return last(seedMean(runs));
+}
+
+/** 1-based first step where curve < threshold, or null. */
+export function firstBelow(curve: number[], threshold: number): number | null {
+  const i = curve.findIndex((v) => v < threshold);
+  return i < 0 ? null : i + 1;
+}
+
+const toyFinal = (norm: 'post' | 'pre', arm: Arm, lr: LrPick): Entry => ({ G }) =>
+  fmt(finalLoss(cellRuns(G, norm, arm, lr)));
+
+// ---- the registry ----------------------------------------------------------------------------
+/** Every binding key and how it is computed. */
+export const REGISTRY: Record<string, Entry> = {
+  // Probe config (so prose never types them)
+  'probe.layers': ({ P }) => fmtInt(P?.config.layers),
+  'probe.d': ({ P }) => fmtInt(P?.config.d),
+  'probe.d_ff': ({ P }) => fmtInt(P?.config.d_ff),
+  'probe.seeds': ({ P }) => fmtInt(P?.config.seeds),
+  'probe.batches': ({ P }) => fmtInt(P?.config.batches),
+  // Residual stream ‖h‖²/d per layer
+  'post.norm2': ({ P, lang }) => fmtList(P?.post.norm2_over_d.mean, lang),
+  'post.norm2.maxstd': ({ P }) => fmt(max(P?.post.norm2_over_d.std)),
+  'post.norm2.mean': ({ P }) => fmt(avg(P?.post.norm2_over_d.mean)),
+  'pre.norm2': ({ P, lang }) => fmtList(P?.pre.norm2_over_d.mean, lang),
+  'pre.norm2.first': ({ P }) => fmt(first(P?.pre.norm2_over_d.mean)),
+  'pre.norm2.last': ({ P }) => fmt(last(P?.pre.norm2_over_d.mean)),
+  'pre.norm2.step': ({ P }) => {
+    const m = P?.pre.norm2_over_d.mean;
+    return m && m.length > 1 ? fmt((m[m.length - 1] - m[0]) / (m.length - 1)) : null;
+  },
+  // Final-LN multiplier √d/‖h_L‖
+  'pre.gain': ({ P }) => fmt(P?.pre.final_ln_gain.mean),
+  'post.gain': ({ P }) => fmt(P?.post.final_ln_gain.mean),
+  // W² gradients of the L-layer model
+  'post.w2.paper': ({ P, lang }) => fmtList(P?.post.W2_per_layer.mean, lang),
+  'pre.w2.paper': ({ P, lang }) => fmtList(P?.pre.W2_per_layer.mean, lang),
+  'post.w2.batch.min': ({ P }) => fmt(min(P?.post.W2_per_batch.mean)),
+  'post.w2.batch.max': ({ P }) => fmt(max(P?.post.W2_per_batch.mean)),
+  'pre.w2.batch.first': ({ P }) => fmt(first(P?.pre.W2_per_batch.mean)),
+  'pre.w2.batch.last': ({ P }) => fmt(last(P?.pre.W2_per_batch.mean)),
+  'pre.w2.batch.ratio': ({ P }) =>
+    fmt(div(first(P?.pre.W2_per_batch.mean), last(P?.pre.W2_per_batch.mean)), 1),
+  // Last layer's W² gradient vs depth
+  'depth.min': ({ P }) => fmtInt(first(probeDepths(P))),
+  'depth.max': ({ P }) => fmtInt(last(probeDepths(P))),
+  'depth.pre.L6': ({ P }) => fmt(depthW2(P, 'pre', first(probeDepths(P)) ?? undefined)),
+  'depth.post.L6': ({ P }) => fmt(depthW2(P, 'post', first(probeDepths(P)) ?? undefined)),
+  'depth.crossover': ({ P }) => fmtInt(crossoverDepth(P)),
+  'depth.pre.ratio': ({ P }) => {
+    const ds = probeDepths(P);
+    return ds.length > 1 ? fmt(div(depthW2(P, 'pre', last(ds)!), depthW2(P, 'pre', first(ds)!))) : null;
+  },
+  'depth.sqrtL.ratio': ({ P }) => {
+    const ds = probeDepths(P);
+    return ds.length > 1 ? fmt(Math.sqrt(first(ds)! / last(ds)!)) : null;
+  },
+  // Toy training grid (Figure 4)
+  'toy.plateau': ({ G }) => fmt(G?.plateau_entropy),
+  'toy.lnV': ({ G }) => fmt(G?.uniform_loss),
+  'toy.opt': ({ G }) => fmt(G?.optimal_loss),
+  'toy.steps': ({ G }) => fmtInt(G?.config.steps),
+  'toy.seeds': ({ G }) => fmtInt(G?.config.seeds?.length),
+  'toy.post.w0.lo.final': toyFinal('post', 'w0', 'lo'),
+  'toy.post.w0.hi.final': toyFinal('post', 'w0', 'hi'),
+  'toy.post.w300.lo.final': toyFinal('post', 'w300', 'lo'),
+  'toy.post.w300.hi.final': toyFinal('post', 'w300', 'hi'),
+  'toy.pre.w0.lo.final': toyFinal('pre', 'w0', 'lo'),
+  'toy.pre.w0.hi.final': toyFinal('pre', 'w0', 'hi'),
+  'toy.pre.w300.lo.final': toyFinal('pre', 'w300', 'lo'),
+  'toy.pre.w300.hi.final': toyFinal('pre', 'w300', 'hi'),
+  'toy.pre.w0.lo.at100': ({ G }) => fmt(seedMean(cellRuns(G, 'pre', 'w0', 'lo'))[99]),
+  'toy.post.w300.lo.break': ({ G }) =>
+    G ? fmtInt(firstBelow(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy - 0.5)) : null,
+  'toy.pre.delay': ({ G }) => {
+    if (!G) return null;
+    const thr = (G.plateau_entropy + G.optimal_loss) / 2;
+    const a = firstBelow(seedMean(cellRuns(G, 'pre', 'w0', 'lo')), thr);
+    const b = firstBelow(seedMean(cellRuns(G, 'pre', 'w300', 'lo')), thr);
+    return a == null || b == null ? null : fmtInt(b - a);
+  },
+};
+
+export const BINDING_KEYS: readonly string[] = Object.keys(REGISTRY);
+
+/** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
+export function bindingsFor(P: ProbeResult | null, G: GridResult | null, lang: Lang): Record<string, string> {
+  const ctx: Ctx = { P, G, lang };
+  const out: Record<string, string> = {};
+  for (const [k, f] of Object.entries(REGISTRY)) {
+    let v: Val;
+    try {
+      v = f(ctx);
+    } catch {
+      v = null;
+    }
+    out[k] = v == null || v === '' ? DASH_MISSING : typeof v === 'number' ? fmt(v) : v;
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// format.ts — number and list formatting shared by prose bindings, readouts, tables and axes.
+// Pure functions; a value that is missing or not finite always prints as an em dash.
+import type { Lang } from '../content/types';
+
+export const DASH_MISSING = '—';
+
+/** Fixed-point with `digits` decimals; '—' for null/undefined/NaN/±Infinity. */
+export function fmt(x: number | null | undefined, digits = 2): string {
+  if (x == null || !Number.isFinite(x)) return DASH_MISSING;
+  const s = x.toFixed(digits);
+  return s === '-0' || /^-0\.0*$/.test(s) ? s.slice(1) : s;
+}
+
+/** Integer (rounded); '—' when missing. */
+export const fmtInt = (x: number | null | undefined): string => fmt(x == null ? x : Math.round(x), 0);
+
+/** A list of numbers: "1.45, 1.47" in English, "1.45、1.47" in Chinese. */
+export function fmtList(xs: readonly (number | null | undefined)[] | null | undefined, lang: Lang, digits = 2): string {
+  if (!xs || xs.length === 0) return DASH_MISSING;
+  return xs.map((x) => fmt(x, digits)).join(lang === 'zh' ? '、' : ', ');
+}
+
+const SUP: Record<string, string> = { '-': '⁻', '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹' };
+
+/** A learning rate like 0.003 as "3×10⁻³" (plain text, no TeX). */
+export function fmtLr(x: number): string {
+  if (!Number.isFinite(x) || x <= 0) return String(x);
+  const e = Math.floor(Math.log10(x) + 1e-9);
+  const m = +(x / 10 ** e).toPrecision(3);
+  const pow = `10${String(e).replace(/./g, (c) => SUP[c] ?? c)}`;
+  return m === 1 ? pow : `${m}×${pow}`;
+}
+
+/** A duration in ms as "0.4 s" / "12 s" / "3 min 05 s" (language-neutral units). */
+export function fmtDuration(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms)) return DASH_MISSING;
+  if (ms < 9950) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+export const mean = (xs: readonly number[]): number =>
+  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;

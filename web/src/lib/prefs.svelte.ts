@@ -1,0 +1,81 @@
+// prefs.svelte.ts — language and theme, the two page-wide preferences.
+//
+// Language: ?lang=zh|en overrides; else localStorage 'lnx.lang'; else navigator.language (zh* → zh).
+// Theme:    ?theme=light|dark overrides; else localStorage 'lnx.theme'; else prefers-color-scheme.
+// Toggling stores the choice and rewrites the query parameter so a reload keeps it.
+// The theme is applied as data-theme on <html> (styles/tokens.css switches on it).
+import type { Lang } from '../content/types';
+
+export type Theme = 'light' | 'dark';
+const isLang = (s: unknown): s is Lang => s === 'zh' || s === 'en';
+const isTheme = (s: unknown): s is Theme => s === 'light' || s === 'dark';
+
+function stored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function store(key: string, v: string) {
+  try {
+    localStorage.setItem(key, v);
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+function setParam(name: string, v: string) {
+  const u = new URL(location.href);
+  if (!u.searchParams.has(name)) return;
+  u.searchParams.set(name, v);
+  history.replaceState(history.state, '', u);
+}
+
+/** Pure: the initial language from the query string, storage and browser language. */
+export function initialLang(query: string, saved: string | null, navLang: string | undefined): Lang {
+  const q = new URLSearchParams(query).get('lang');
+  if (isLang(q)) return q;
+  if (isLang(saved)) return saved;
+  return (navLang ?? '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+/** Pure: the initial theme. */
+export function initialTheme(query: string, saved: string | null, prefersDark: boolean): Theme {
+  const q = new URLSearchParams(query).get('theme');
+  if (isTheme(q)) return q;
+  if (isTheme(saved)) return saved;
+  return prefersDark ? 'dark' : 'light';
+}
+
+export class Prefs {
+  lang = $state<Lang>('en');
+  theme = $state<Theme>('light');
+
+  constructor() {
+    this.lang = initialLang(location.search, stored('lnx.lang'), navigator.language);
+    this.theme = initialTheme(
+      location.search,
+      stored('lnx.theme'),
+      matchMedia?.('(prefers-color-scheme: dark)').matches ?? false,
+    );
+    this.applyTheme();
+  }
+
+  setLang(l: Lang) {
+    this.lang = l;
+    store('lnx.lang', l);
+    setParam('lang', l);
+  }
+  toggleLang() {
+    this.setLang(this.lang === 'zh' ? 'en' : 'zh');
+  }
+  toggleTheme() {
+    this.theme = this.theme === 'dark' ? 'light' : 'dark';
+    store('lnx.theme', this.theme);
+    setParam('theme', this.theme);
+    this.applyTheme();
+  }
+  private applyTheme() {
+    document.documentElement.dataset.theme = this.theme;
+  }
+}

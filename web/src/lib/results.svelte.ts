@@ -1,0 +1,137 @@
+// results.svelte.ts — the current results the figures draw and the prose quotes, and the live runs
+// that replace them.
+//
+// Two slots: `probe` (Figures 2 and 3 and their prose) and `grid` (Figure 4). Each slot first holds
+// the precomputed document from public/data/, then, after a successful live recompute, the live
+// one. A cancelled, failed or diverged run never replaces a complete result: the slot keeps the
+// last complete document and `run` says what happened. Figure 4 additionally shows `grid.partial`
+// (the growing live curves) while a run streams.
+// One instance is created by App.svelte and shared through context (getResults()).
+import { getContext, setContext } from 'svelte';
+import { EngineError, engineInfo, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
+import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/results';
+import { probeConfig, type ProbeControls } from '../figures/fig3/transform';
+
+export type Source = 'precomputed' | 'live';
+export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+
+export interface RunState {
+  phase: RunPhase;
+  progress: Progress | null;
+  /** engine message for 'error' */
+  message: string;
+  /** flavour etc. of the engine that produced the last live result */
+  engine: EngineReady | null;
+  elapsedMs: number;
+}
+
+const idle = (): RunState => ({ phase: 'idle', progress: null, message: '', engine: null, elapsedMs: 0 });
+
+/** One result slot: the current complete document, where it came from, and the live run's state. */
+export class Slot<T> {
+  data = $state.raw<T | null>(null);
+  /** the precomputed document, kept after a live result replaced it (its config is the default) */
+  precomputed = $state.raw<T | null>(null);
+  source = $state<Source | null>(null);
+  /** loading until a document arrived or loading failed */
+  loadState = $state<'loading' | 'ready' | 'error'>('loading');
+  loadError = $state('');
+  run = $state<RunState>(idle());
+  private abort: AbortController | null = null;
+
+  /** 'ready' when a complete result is drawn, 'error' when there is none and none is coming. */
+  get state(): 'loading' | 'ready' | 'error' {
+    if (this.data) return 'ready';
+    if (this.run.phase === 'running') return 'loading';
+    return this.loadState === 'loading' ? 'loading' : 'error';
+  }
+
+  async load(url: string) {
+    try {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const doc = (await res.json()) as T;
+      this.precomputed = doc;
+      if (!this.data) {
+        this.data = doc;
+        this.source = 'precomputed';
+      }
+      this.loadState = 'ready';
+    } catch (e) {
+      this.loadError = e instanceof Error ? e.message : String(e);
+      this.loadState = 'error';
+    }
+  }
+
+  /** Start a live run; `go` gets the progress callback and the signal. */
+  async start(go: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>) {
+    this.cancel();
+    const ac = new AbortController();
+    this.abort = ac;
+    this.run = { ...idle(), phase: 'running' };
+    try {
+      const result = await go((p) => {
+        if (this.abort === ac) this.run = { ...this.run, progress: p };
+      }, ac.signal);
+      if (this.abort !== ac) return;
+      const engine = await engineInfo().catch(() => null);
+      this.data = result;
+      this.source = 'live';
+      this.run = { phase: 'done', progress: null, message: '', engine, elapsedMs: this.run.progress?.elapsedMs ?? 0 };
+    } catch (e) {
+      if (this.abort !== ac) return;
+      const err = e instanceof EngineError ? e : new EngineError('engine', String(e));
+      this.run = { ...this.run, phase: err.kind === 'cancelled' ? 'cancelled' : 'error', message: err.message };
+    } finally {
+      if (this.abort === ac) this.abort = null;
+    }
+  }
+
+  cancel() {
+    this.abort?.abort();
+  }
+}
+
+export class GridSlot extends Slot<GridResult> {
+  /** the live grid so far while a run streams; null otherwise */
+  partial = $state.raw<GridResult | null>(null);
+}
+
+export class Results {
+  probe = new Slot<ProbeResult>();
+  grid = new GridSlot();
+  /** settings of the next live probe, shared by Figures 2 and 3 (edited in Figure 3) */
+  probeControls = $state<ProbeControls>({ seeds: 5, batches: 20, depths: [6, 8, 10, 12, 14], small: false });
+
+  /** Fetch public/data/{probe,grid}.json. */
+  loadPrecomputed(base = import.meta.env.BASE_URL) {
+    void this.probe.load(`${base}data/probe.json`);
+    void this.grid.load(`${base}data/grid.json`);
+  }
+
+  recomputeProbe(config: Partial<ProbeConfig> = probeConfig(this.probeControls, this.probe.precomputed?.config ?? null)) {
+    return this.probe.start((onP, signal) => runProbe(config, onP, signal));
+  }
+
+  recomputeGrid(config: Partial<GridConfig>) {
+    this.grid.partial = null;
+    return this.grid
+      .start((onP, signal) =>
+        runGrid(
+          config,
+          (p, partial) => {
+            this.grid.partial = partial;
+            onP(p);
+          },
+          signal,
+        ),
+      )
+      .finally(() => {
+        if (this.grid.run.phase !== 'running') this.grid.partial = null;
+      });
+  }
+}
+
+const KEY = Symbol('lnx.results');
+export const setResults = (r: Results) => setContext(KEY, r);
+export const getResults = (): Results => getContext<Results>(KEY);

@@ -1,0 +1,32 @@
+// tex.ts — KaTeX with the article's one custom macro, rendered to an HTML string.
+//
+// \role{r}{x} colours x by its role (r ∈ in|op|norm|param|loss) with the shared palette. It expands to
+// \htmlClass{role-r}{x}; KaTeX only emits \htmlClass when `trust` allows it, and our trust function
+// allows exactly the five role classes and nothing else (no \href, \url, \includegraphics, \htmlStyle,
+// \htmlData, \htmlId). Colours come from CSS (.role-in { color: var(--role-in) } in app.css), so
+// dark mode switches them. Invalid TeX renders as an escaped, visibly marked span instead of throwing.
+import katex from 'katex';
+import { ROLES } from './palette';
+
+const ROLE_CLASS = new RegExp(`^role-(${ROLES.join('|')})$`);
+
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Render TeX to HTML (KaTeX HTML + MathML). Never throws. */
+export function renderTex(tex: string, display = false): string {
+  try {
+    return katex.renderToString(tex, {
+      displayMode: display,
+      throwOnError: true,
+      output: 'htmlAndMathml',
+      strict: 'ignore',
+      maxExpand: 200,
+      macros: { '\\role': '\\htmlClass{role-#1}{#2}' }, // fresh object: KaTeX mutates it
+      trust: (ctx) => ctx.command === '\\htmlClass' && ROLE_CLASS.test(ctx.class),
+    });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return `<span class="tex-error" title="${escapeHtml(msg)}">${escapeHtml(tex)}</span>`;
+  }
+}
