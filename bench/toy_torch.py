@@ -92,10 +92,15 @@ def main():
     t0 = time.perf_counter()
     finals = [run(*c, a.steps, succ) for c in configs]
     sec = time.perf_counter() - t0
+    # Debian's torch links the generic libblas.so.3; which library that is depends on the
+    # alternatives system (reference BLAS, or OpenBLAS once libopenblas0-pthread is installed).
+    # Read the library actually mapped into this process.
     blas = "unknown"
     try:
-        cfg = torch.__config__.show()
-        blas = "openblas" if "openblas" in cfg.lower() else ("mkl" if "mkl" in cfg.lower() else cfg.split("BLAS_INFO=")[-1].split(",")[0])
+        maps = open("/proc/self/maps").read()
+        libs = sorted({l.split()[-1] for l in maps.splitlines() if "blas" in l.lower() and "/" in l})
+        real = [__import__("os").path.realpath(x) for x in libs]
+        blas = ", ".join(sorted(set(real))) or "none mapped"
     except Exception:
         pass
     print(json.dumps({"threads": a.threads, "steps": a.steps, "runs": len(configs), "seconds": sec,
