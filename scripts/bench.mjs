@@ -5,7 +5,8 @@
 //   step    seconds per toy training step: native 1/2 threads, wasm st (1) and mt (2) under Node
 //   probe   the full `lnx probe` (all seeds, all depths): native 1/2 threads, wasm 1/2 threads
 //   grid    the full 16-run toy grid: native 2 threads, wasm 1 and 2 threads, PyTorch 2 threads
-//   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium)
+//   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium);
+//           --page-grid also times the full Figure 4 grid in the browser (threaded build)
 // Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
 // its own. Timings are wall clock on a machine that may be shared: compare within one run.
 import { execFileSync } from 'node:child_process';
@@ -98,7 +99,7 @@ const run = {
   page() {
     if (!existsSync(`${root}dist/index.html`)) return { skipped: 'dist/ missing: run npx vite build first' };
     log('page: headless Chromium');
-    return JSON.parse(sh('node', [`${root}bench/page_bench.mjs`]).trim().split('\n').pop());
+    return JSON.parse(sh('node', [`${root}bench/page_bench.mjs`, ...(args.includes('--page-grid') ? ['--grid'] : [])]).trim().split('\n').pop());
   },
 };
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// page_bench.mjs — the page in headless Chromium, for scripts/bench.mjs (section "page"):
+//   - time from navigation start to all four figures at data-state="ready" (vite preview of dist/,
+//     localhost, COOP/COEP; median of 3 fresh browser contexts),
+//   - transfer size of the JS, CSS and each wasm flavour in dist/ (raw and gzip -9),
+//   - with --grid: the in-browser wall time of the full Figure 4 grid (16 runs × 500 steps) on the
+//     threaded build. That takes minutes; without --grid it is not measured.
+// Prints one JSON line.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import net from 'node:net';
+import { chromium } from 'playwright-core';
+
+const root = new URL('..', import.meta.url).pathname;
+const dist = join(root, 'dist');
+const withGrid = process.argv.includes('--grid');
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+}
+const size = (files) => {
+  const raw = files.reduce((a, f) => a + statSync(f).size, 0);
+  const gzip = files.reduce((a, f) => a + gzipSync(readFileSync(f), { level: 9 }).length, 0);
+  return { raw, gzip };
+};
+const files = walk(dist);
+const assets = [
+  { name: 'JavaScript (page + worker)', ...size(files.filter((f) => /\/assets\/.*\.js$/.test(f))) },
+  { name: 'CSS', ...size(files.filter((f) => f.endsWith('.css'))) },
+  { name: 'KaTeX fonts (woff2)', ...size(files.filter((f) => f.endsWith('.woff2'))) },
+  { name: 'wasm-st: lnx-st.wasm + glue', ...size(files.filter((f) => /lnx-st\.(wasm|mjs)$/.test(f))) },
+  { name: 'wasm-mt: lnx-mt.wasm + glue + worker', ...size(files.filter((f) => /lnx-mt\.(wasm|mjs|worker\.js)$/.test(f))) },
+  { name: 'precomputed data (JSON)', ...size(files.filter((f) => /\/data\/.*\.json$/.test(f))) },
+];
+
+const port = await new Promise((res) => {
+  const s = net.createServer();
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+});
+const server = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: 'ignore' });
+const url = `http://127.0.0.1:${port}/`;
+for (let i = 0; i < 100; i++) {
+  try { if ((await fetch(url)).ok) break; } catch {}
+  await new Promise((r) => setTimeout(r, 200));
+}
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const times = [];
+for (let i = 0; i < 3; i++) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(`${url}?lang=en`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => ['fig1', 'fig2', 'fig3', 'fig4'].every((id) => document.getElementById(id)?.dataset.state === 'ready'), null, { timeout: 60000 });
+  times.push(await page.evaluate(() => performance.now()));
+  await ctx.close();
+}
+times.sort((a, b) => a - b);
+const out = { measured: new Date().toISOString(), figures_ready_ms: times[1], figures_ready_all_ms: times, assets };
+if (withGrid) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(`${url}?lang=en`);
+  await page.waitForSelector('#fig4[data-state="ready"]');
+  const t0 = Date.now();
+  await page.click('#fig4 button.recompute');
+  await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"]', { timeout: 3 * 3600 * 1000 });
+  out.grid_seconds = (Date.now() - t0) / 1000;
+  out.grid_flavour = await page.$eval('#fig4 .badge', (el) => el.textContent.trim());
+  out.grid_threads = await page.evaluate(() => (self.crossOriginIsolated ? 'threaded build' : 'single-threaded build'));
+  await ctx.close();
+}
+await browser.close();
+server.kill();
+console.log(JSON.stringify(out));
+process.exit(0);
