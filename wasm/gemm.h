@@ -1,0 +1,44 @@
+// gemm.h — the engine's one matrix-multiply entry point (float hot path, double for checks).
+//
+// C = alpha * op(A) * op(B) + beta * C, all row-major with leading dimensions.
+// op(A) is M×K (A is M×K, or K×M when transA); op(B) is K×N (B is K×N, or N×K when transB).
+// beta == 0 means C is overwritten (never read, so NaNs in C are not propagated).
+// Parallel over row blocks of C with lnx::pool() (column blocks when M is too small to split);
+// runs inline when called from inside a parallel region or when the problem is small enough that
+// fork-join costs more than it saves.
+//
+// Kernels (see bench/README-gemm.md for the measurements behind the choice):
+//  - wasm (-msimd128): float uses a register-blocked 4×8 SIMD128 micro-kernel on packed A/B panels
+//    ("xnn-style"); double uses Eigen's SSE path translated to SIMD128.
+//  - native: Eigen, vectorised for whatever -march the build uses.
+// Determinism: every element's k-summation order depends only on K, never on the thread split,
+// so results with 1 and N threads are bit-identical (checked by bench/gemm_bench.cpp).
+#pragma once
+
+namespace lnx {
+
+template <class T>
+void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, int lda,
+          const T* B, int ldb, T beta, T* C, int ldc);
+
+extern template void gemm<float>(bool, bool, int, int, int, float, const float*, int,
+                                 const float*, int, float, float*, int);
+extern template void gemm<double>(bool, bool, int, int, int, double, const double*, int,
+                                  const double*, int, double, double*, int);
+
+// Name of the float kernel the dispatcher uses for large problems, e.g. "xnn-style-4x8-simd128".
+const char* gemm_kernel_name();
+
+// Benchmark/test hooks. The engine never calls these.
+namespace gemm_detail {
+enum class Kernel { Auto = 0, Eigen = 1, Simd128 = 2 };
+// Forces one float kernel for every call (Auto restores shape dispatch). Simd128 falls back to
+// Eigen where the build has no SIMD128 kernel (native).
+void force_kernel(Kernel k);
+bool has_simd128_kernel();
+// Minimum 2*M*N*K (flops) before a call is split over the pool; < 0 restores the default.
+void set_parallel_threshold(double flops);
+double parallel_threshold();
+}  // namespace gemm_detail
+
+}  // namespace lnx
