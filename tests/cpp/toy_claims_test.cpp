@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <map>
 #include <string>
 
 #include "api.h"
@@ -17,23 +16,19 @@
 namespace lnx {
 namespace {
 
-class ToyClaims : public testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    set_threads(0);
-    GridConfig g;
-    g.base.steps = 200;
-    g.seeds = {0};
-    GridRun run(g);
-    while (!run.done()) run.step(25);
-    result_ = new json::Value(json::parse(run.result_json()));
-  }
-  static void TearDownTestSuite() { delete result_; }
-
-  static double plateau() { return result_->obj.at("plateau_entropy").num; }
+// One test (ctest runs every gtest case in its own process; five cases would train the grid five times).
+TEST(ToyClaims, ShortenedGridReproducesTheArticlesClaims) {
+  set_threads(0);
+  GridConfig g;
+  g.base.steps = 200;
+  g.seeds = {0};
+  GridRun run(g);
+  while (!run.done()) run.step(25);
+  const json::Value result = json::parse(run.result_json());
+  const double plateau = result.obj.at("plateau_entropy").num;
   // 10-step moving average of the loss ending at `step` (1-based).
-  static double avg(const std::string& norm, int warmup, double lr, int step) {
-    for (const auto& r : result_->obj.at("runs").arr) {
+  auto avg = [&](const std::string& norm, int warmup, double lr, int step) {
+    for (const auto& r : result.obj.at("runs").arr) {
       const auto& o = r.obj;
       if (o.at("norm").str == norm && o.at("warmup").num == warmup && std::fabs(o.at("lr").num - lr) < 1e-12) {
         EXPECT_EQ(o.at("status").str, "ok") << norm << " " << warmup << " " << lr;
@@ -44,34 +39,26 @@ class ToyClaims : public testing::Test {
       }
     }
     ADD_FAILURE() << "run missing";
-    return NAN;
-  }
-  static json::Value* result_;
-};
-json::Value* ToyClaims::result_ = nullptr;
+    return double(NAN);
+  };
 
-TEST_F(ToyClaims, PlateauIsTheStationaryEntropyBetweenLn4AndLn256) {
-  EXPECT_GT(plateau(), 5.3);
-  EXPECT_LT(plateau(), std::log(256.0));
-}
+  // The plateau is the stationary entropy, between ln 4 and ln 256 (article: 5.38).
+  EXPECT_GT(plateau, 5.3);
+  EXPECT_LT(plateau, std::log(256.0));
 
-TEST_F(ToyClaims, PostLnWithoutWarmupSitsOnTheFrequencyPlateauAtBothLearningRates) {
+  // Post-LN without warm-up sits on the frequency plateau at both learning rates.
   for (double lr : {1e-3, 3e-3})
-    for (int step = 50; step <= 200; step += 10) EXPECT_NEAR(avg("post", 0, lr, step), plateau(), 0.15) << lr << " @" << step;
-}
+    for (int step = 50; step <= 200; step += 10) EXPECT_NEAR(avg("post", 0, lr, step), plateau, 0.15) << lr << " @" << step;
 
-TEST_F(ToyClaims, PreLnWithoutWarmupIsWellDownByStep100) {
-  EXPECT_LT(avg("pre", 0, 1e-3, 100), 2.5);  // article: 2.3
+  // Pre-LN without warm-up is well down by step 100 (article: 2.3).
+  EXPECT_LT(avg("pre", 0, 1e-3, 100), 2.5);
   EXPECT_LT(avg("pre", 0, 3e-3, 200), 2.0);
-}
 
-TEST_F(ToyClaims, PostLnWithWarmupWaitsOnThePlateauThenDropsSharply) {
-  EXPECT_NEAR(avg("post", 300, 1e-3, 100), plateau(), 0.15);
-  EXPECT_LT(avg("post", 300, 1e-3, 200), plateau() - 1.5);
-}
+  // Post-LN with warm-up waits on the plateau, then drops sharply.
+  EXPECT_NEAR(avg("post", 300, 1e-3, 100), plateau, 0.15);
+  EXPECT_LT(avg("post", 300, 1e-3, 200), plateau - 1.5);
 
-TEST_F(ToyClaims, WarmupOnlyDelaysPreLn) {
-  // With warm-up Pre-LN gets there later (article: ~100 steps), not to a different place.
+  // Warm-up only delays Pre-LN: later (article: ~100 steps), not somewhere else.
   EXPECT_GT(avg("pre", 300, 1e-3, 50), avg("pre", 0, 1e-3, 50) + 1.0);
   EXPECT_LT(avg("pre", 300, 1e-3, 200), 2.5);
 }
