@@ -26,8 +26,8 @@
 //   layernorm_forward / layernorm_backward        (ops/layernorm.h)
 //   attention_forward / attention_backward        (ops/attention.h)
 //   cross_entropy_forward / cross_entropy_backward (ops/cross_entropy.h; targets are an IntArray)
-//   embed_forward(x0, E, tokens, N, d)            x0 = √d·E[tok]
-//   embed_backward(dE, dx0, tokens, N, d)         dE[tok] += √d·dx0, rows summed in token order
+//   embed_forward(x0, E, tokens, N, d, V)         x0 = √d·E[tok]   (E is (V,d))
+//   embed_backward(dE, dx0, tokens, N, d, V)      dE[tok] += √d·dx0, rows summed in token order
 //   add(out, a, b, n), copy(dst, src, n), zero(dst, n)
 //
 // Leaves out: the optimizer and the statistics of the probes; those are not part of the model and

@@ -71,7 +71,7 @@ struct CpuBackend {
   }
 
   // x0 (N,d) = √d·E[tok] (E is (V,d)).
-  static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d) {
+  static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/) {
     const T scale = std::sqrt(T(d));
     const int* tok = tokens.data();
     for (int r = 0; r < N; ++r)
@@ -79,7 +79,7 @@ struct CpuBackend {
   }
   // dE[tok] += √d·dx0. Split over columns so rows that share a token are summed in a fixed order
   // whatever the thread count.
-  static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d) {
+  static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d, int /*V*/) {
     const T scale = std::sqrt(T(d));
     const int* tok = tokens.data();
     pool().parallel_for(d, [&](long c0, long c1, int) {

@@ -181,7 +181,7 @@ typename B::Loss Model<B>::forward(const int* tokens, const int* targets) {
   W.tokens.set(tokens, N);
   W.targets.set(targets, N);
   CPtr E = param(E_);
-  B::embed_forward(W.x0.data(), E, W.tokens, N, d);  // x0 = √d·E[tok], so ‖x0‖² ≈ d as the paper assumes
+  B::embed_forward(W.x0.data(), E, W.tokens, N, d, V);  // x0 = √d·E[tok], so ‖x0‖² ≈ d as the paper assumes
   CPtr x = W.x0.data();
   for (int l = 0; l < cfg_.layers; ++l) {
     layer_forward(l, x);
@@ -289,7 +289,7 @@ void Model<B>::backward(GradScope scope) {
   }
   if (!all) return;
   // x0 = √d·E[tok]: scatter-add into the embedding rows.
-  B::embed_backward(grad(E_), dcur, W.tokens, N, d);
+  B::embed_backward(grad(E_), dcur, W.tokens, N, d, V);
 }
 
 }  // namespace lnx
