@@ -3,6 +3,7 @@
 #   1. C++ (ctest): finite-difference gradient checks, LayerNorm lemmas, threads, validation
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
+#   4. WebGPU in headless Chromium (SwiftShader): the GPU path against the CPU path, fallbacks
 # Ends with the closing line of each runner; exits non-zero on the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +30,8 @@ npx vite build --logLevel warn
 
 stage "end-to-end (Chromium)"
 node tests/e2e/run.mjs
+
+stage "WebGPU end-to-end (Chromium, SwiftShader)"
+node tests/webgpu/run.mjs
 
 stage "done"

@@ -10,8 +10,10 @@
 //
 // Dimension letters: B sequences, n tokens each, N = B·n rows, d width, F = d_ff, V vocab, L layers.
 // All parameters live in one flat buffer (and the gradients in a second one of the same layout), so
-// Adam, the gradient norm and a GPU backend see one array. The model is written against the ops in
-// wasm/ops/ only. Leaves out: multi-head attention, dropout, an output projection, biases on logits.
+// Adam and the gradient norm see one array. The model is written once, against the op interface of
+// backend.h: Model<CpuBackend<T>> (= Transformer<T>) runs on the host, Model<gpu::GpuBackend> on the
+// GPU (wasm/gpu/); the definitions are in model_impl.h. Leaves out: multi-head attention, dropout,
+// an output projection, biases on logits.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "api.h"
+#include "cpu_backend.h"
 
 namespace lnx {
 
@@ -35,80 +38,96 @@ struct LayerParams {
   TensorRef Wq, bq, Wk, bk, Wv, bv, W1, b1, W2, b2, ln1_g, ln1_b, ln2_g, ln2_b;
 };
 
-// Activations one layer keeps for its backward, named as in the forward lines above.
-template <class T>
+// Activations one layer keeps for its backward, named as in the forward lines above. `A` is the
+// backend's Array type (host vectors on the CPU, device buffers on the GPU).
+template <class A>
 struct LayerCache {
-  std::vector<T> ln1_out, ln1_mean, ln1_rstd;  // Post: LN1(sum1) = x1 ; Pre: LN1(x_in)
-  std::vector<T> q, k, v, att_p, att_out;      // att_p: softmax probabilities (B, n, n)
-  std::vector<T> sum1;                         // Post: x_in + Attn(x_in) ; Pre: x_in + Attn(LN1(x_in))
-  std::vector<T> ln2_out, ln2_mean, ln2_rstd;  // Post: LN2(x5) = layer output ; Pre: LN2(sum1) = FFN input
-  std::vector<T> ffn_pre, ffn_h;               // W1·x + b1 and ReLU of it (N, F)
-  std::vector<T> sum2;                         // Post: x5 = x1 + FFN(x1) ; Pre: sum1 + FFN(..) = layer output
+  A ln1_out, ln1_mean, ln1_rstd;  // Post: LN1(sum1) = x1 ; Pre: LN1(x_in)
+  A q, k, v, att_p, att_out;      // att_p: softmax probabilities (B, n, n)
+  A sum1;                         // Post: x_in + Attn(x_in) ; Pre: x_in + Attn(LN1(x_in))
+  A ln2_out, ln2_mean, ln2_rstd;  // Post: LN2(x5) = layer output ; Pre: LN2(sum1) = FFN input
+  A ffn_pre, ffn_h;               // W1·x + b1 and ReLU of it (N, F)
+  A sum2;                         // Post: x5 = x1 + FFN(x1) ; Pre: sum1 + FFN(..) = layer output
 };
 
 // Everything a forward/backward pass writes besides the gradients: the per-layer caches and the
 // backward scratch. Kept apart from the parameters so that many models (the 16 runs of the toy grid)
 // can share one workspace per thread instead of holding 16 sets of activations.
-template <class T>
-struct Workspace {
-  explicit Workspace(const ModelConfig& cfg);
-  std::vector<int> tokens, targets;
-  std::vector<T> x0, final_out, final_mean, final_rstd, probs;
-  std::vector<LayerCache<T>> caches;
+template <class B>
+struct ModelWorkspace {
+  using Array = typename B::Array;
+  explicit ModelWorkspace(const ModelConfig& cfg);
+  typename B::IntArray tokens, targets;
+  Array x0, final_out, final_mean, final_rstd, probs;
+  std::vector<LayerCache<Array>> caches;
   // backward scratch: (N,d) ×6, the stream gradient ping-pong (N,d) ×2, (N,F) ×2, logits (N,V)
-  std::vector<T> d_a, d_b, d_c, d_q, d_k, d_v, d_h, d_pre, d_logits;
-  std::vector<T> d_stream[2];
+  Array d_a, d_b, d_c, d_q, d_k, d_v, d_h, d_pre, d_logits;
+  Array d_stream[2];
 };
 
-template <class T>
-class Transformer {
+// The model, written once against the op interface of backend.h; B = CpuBackend<T> or GpuBackend.
+template <class B>
+class Model {
  public:
-  Transformer(const ModelConfig& cfg, uint64_t seed);
+  using Ptr = typename B::Ptr;
+  using CPtr = typename B::CPtr;
+  using Array = typename B::Array;
+  using Loss = typename B::Loss;
+
+  Model(const ModelConfig& cfg, uint64_t seed);
 
   const ModelConfig& config() const { return cfg_; }
-  // Forward pass over N = B·n tokens; caches activations; returns the mean cross-entropy.
-  double forward(const int* tokens, const int* targets);
+  // Forward pass over N = B·n tokens; caches activations; returns the mean cross-entropy (CPU), or
+  // leaves it in the backend's loss slot (GPU).
+  Loss forward(const int* tokens, const int* targets);
   // Adds d(loss)/d(params) for `scope` into grads(); call zero_grad() first for a fresh gradient.
   void backward(GradScope scope = GradScope::All);
   void zero_grad();
   // Runs the next passes in `ws` (shape-compatible with this model) instead of the model's own
   // workspace; nullptr goes back to the own one, allocated on first use.
-  void use_workspace(Workspace<T>* ws) { ws_ = ws; }
+  void use_workspace(ModelWorkspace<B>* ws) { ws_ = ws; }
 
-  std::vector<T>& params() { return params_; }
-  std::vector<T>& grads() { return grads_; }
-  const std::vector<T>& grads() const { return grads_; }
-  T* param(const TensorRef& t) { return params_.data() + t.off; }
-  T* grad(const TensorRef& t) { return grads_.data() + t.off; }
+  Array& params() { return params_; }
+  Array& grads() { return grads_; }
+  const Array& grads() const { return grads_; }
+  Ptr param(const TensorRef& t) { return params_.data() + t.off; }
+  Ptr grad(const TensorRef& t) { return grads_.data() + t.off; }
   const LayerParams& layer(int l) const { return layers_[l]; }
   const TensorRef& embedding() const { return E_; }
   // Every parameter tensor with a readable name ("layer3.W2", "E", "final.gamma"), for checks.
   std::vector<std::pair<std::string, TensorRef>> named_tensors() const;
 
   // The residual stream the probes measure after layer l (0-based): Post-LN x5, Pre-LN the output.
-  const T* stream(int l) const { return ws_->caches[l].sum2.data(); }
+  CPtr stream(int l) const { return ws_->caches[l].sum2.data(); }
   // The input of the final LN (Pre-LN) or of the output layer (Post-LN): x_L.
-  const T* last_output() const;
+  CPtr last_output() const;
 
  private:
-  void layer_forward(int l, const T* x_in);
-  void layer_backward(int l, const T* x_in, const T* dout, T* dx_in, GradScope scope);
-  const T* layer_output(int l) const;
+  void layer_forward(int l, CPtr x_in);
+  void layer_backward(int l, CPtr x_in, CPtr dout, Ptr dx_in, GradScope scope);
+  CPtr layer_output(int l) const;
   TensorRef alloc(int rows, int cols);
-  Workspace<T>& ws();
+  ModelWorkspace<B>& ws();
 
   ModelConfig cfg_;
   int N_;
-  std::vector<T> params_, grads_;
+  size_t size_ = 0;  // parameter count, including alignment padding (none on the CPU)
+  Array params_, grads_;
   TensorRef E_, lnf_g_, lnf_b_;
   std::vector<LayerParams> layers_;
-  std::unique_ptr<Workspace<T>> own_ws_;
-  Workspace<T>* ws_ = nullptr;
+  std::unique_ptr<ModelWorkspace<B>> own_ws_;
+  ModelWorkspace<B>* ws_ = nullptr;
 };
 
-extern template struct Workspace<float>;
-extern template struct Workspace<double>;
-extern template class Transformer<float>;
-extern template class Transformer<double>;
+// The CPU model and its workspace under the names the rest of the engine uses.
+template <class T>
+using Transformer = Model<CpuBackend<T>>;
+template <class T>
+using Workspace = ModelWorkspace<CpuBackend<T>>;
+
+extern template struct ModelWorkspace<CpuBackend<float>>;
+extern template struct ModelWorkspace<CpuBackend<double>>;
+extern template class Model<CpuBackend<float>>;
+extern template class Model<CpuBackend<double>>;
 
 }  // namespace lnx

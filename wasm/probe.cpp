@@ -15,25 +15,12 @@
 #include "api.h"
 #include "json.h"
 #include "model.h"
+#include "probe_common.h"
 #include "rng.h"
 #include "stats.h"
 
 namespace lnx {
 namespace {
-
-struct Job {
-  Norm norm;
-  int seed_index;
-  int layers;
-  int batches;
-  bool depth_sweep;  // true: only the last layer's W², for lastW2_vs_L
-};
-
-// What one (placement, seed) measured.
-struct SeedResult {
-  std::vector<double> w2_paper, w2_batch, norm2;  // per layer
-  std::map<int, std::pair<double, double>> last_w2;  // depth → (paper, per-batch)
-};
 
 double frobenius(const std::vector<double>& v) {
   double s = 0;
@@ -43,11 +30,100 @@ double frobenius(const std::vector<double>& v) {
 
 }  // namespace
 
+namespace detail {
+
+ProbePlan::ProbePlan(const ProbeConfig& cfg) {
+  for (Norm norm : {Norm::Post, Norm::Pre})
+    for (int s = 0; s < cfg.seeds; ++s) {
+      jobs.push_back({norm, s, cfg.model.layers, cfg.batches, false});
+      for (int L : cfg.depths) jobs.push_back({norm, s, L, cfg.depth_batches, true});
+    }
+  for (const ProbeJob& j : jobs) {
+    // A depth-sweep batch is a forward pass plus a short backward; a full one roughly 3 forwards.
+    job_cost.push_back(j.layers * (j.depth_sweep ? 1.0 : 3.0));
+    total_cost += job_cost.back() * j.batches;
+  }
+}
+
+std::string probe_result_json(const ProbeConfig& cfg, const std::map<Norm, std::vector<SeedResult>>& results,
+                              const char* backend) {
+  json::Writer w;
+  w.begin_object();
+  w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
+  w.key("threads").value(threads());
+  if (backend) w.key("backend").value(backend);
+  w.end_object();
+  const ModelConfig& m = cfg.model;
+  w.key("config").begin_object();
+  w.key("layers").value(m.layers).key("d").value(m.d).key("d_ff").value(m.d_ff).key("vocab").value(m.vocab);
+  w.key("seq").value(m.seq).key("batch").value(m.batch).key("attention").value(to_string(m.attention));
+  w.key("seeds").value(cfg.seeds).key("batches").value(cfg.batches).key("depth_batches").value(cfg.depth_batches);
+  w.key("depths").array(cfg.depths.begin(), cfg.depths.end());
+  w.key("targets").value("(t+1) mod V");
+  w.end_object();
+  for (Norm norm : {Norm::Post, Norm::Pre}) {
+    const auto& seeds = results.at(norm);
+    auto per_layer = [&](const char* key, std::vector<double> SeedResult::*field) {
+      std::vector<double> mean, sd;
+      for (int l = 0; l < m.layers; ++l) {
+        std::vector<double> xs;
+        for (const SeedResult& s : seeds) xs.push_back((s.*field)[l]);
+        MeanStd ms = mean_std(xs);
+        mean.push_back(ms.mean);
+        sd.push_back(ms.std);
+      }
+      w.key(key).begin_object().key("mean").array(mean.begin(), mean.end());
+      w.key("std").array(sd.begin(), sd.end()).end_object();
+    };
+    auto scalar = [&](const char* key, const std::vector<double>& xs) {
+      MeanStd ms = mean_std(xs);
+      w.key(key).begin_object().key("mean").value(ms.mean).key("std").value(ms.std).end_object();
+    };
+    w.key(to_string(norm)).begin_object();
+    per_layer("W2_per_layer", &SeedResult::w2_paper);
+    per_layer("W2_per_batch", &SeedResult::w2_batch);
+    per_layer("norm2_over_d", &SeedResult::norm2);
+    std::vector<double> gains;  // √d/‖h_L‖ with ‖h_L‖² = d·(norm2 of the last layer)
+    for (const SeedResult& s : seeds) gains.push_back(1.0 / std::sqrt(s.norm2.back()));
+    scalar("final_ln_gain", gains);
+    std::vector<double> lo, hi;  // Lemma 2: (1 + l/2) d ≤ E‖x_l‖² ≤ (1 + 3l/2) d
+    for (int l = 1; l <= m.layers; ++l) lo.push_back(1 + l / 2.0), hi.push_back(1 + 1.5 * l);
+    w.key("lemma2_band").begin_object().key("lo").array(lo.begin(), lo.end());
+    w.key("hi").array(hi.begin(), hi.end()).end_object();
+    w.key("lastW2_vs_L").begin_object();
+    for (int L : cfg.depths) {
+      std::vector<double> paper, batch;
+      for (const SeedResult& s : seeds) {
+        paper.push_back(s.last_w2.at(L).first);
+        batch.push_back(s.last_w2.at(L).second);
+      }
+      w.key(std::to_string(L)).begin_object();
+      scalar("W2_per_layer", paper);
+      scalar("W2_per_batch", batch);
+      w.end_object();
+    }
+    w.end_object();
+    w.end_object();
+  }
+  w.end_object();
+  return w.str();
+}
+
+void probe_batch(Rng& rng, int N, int V, std::vector<int>& tokens, std::vector<int>& targets) {
+  tokens.resize(N);
+  targets.resize(N);
+  for (int r = 0; r < N; ++r) {
+    tokens[r] = static_cast<int>(rng.below(static_cast<uint32_t>(V)));
+    targets[r] = (tokens[r] + 1) % V;
+  }
+}
+
+}  // namespace detail
+
 struct ProbeRun::Impl {
   ProbeConfig cfg;
-  std::vector<Job> jobs;
-  std::vector<double> job_cost;  // relative cost of one batch of each job (∝ layers)
-  double total_cost = 0, done_cost = 0;
+  detail::ProbePlan plan;  // the jobs in order, and their relative costs
+  double done_cost = 0;
   size_t job = 0;
   int batch = 0;
   std::unique_ptr<Transformer<float>> model;
@@ -55,25 +131,14 @@ struct ProbeRun::Impl {
   std::vector<int> tokens, targets;
   std::vector<std::vector<double>> acc;  // per measured layer: Σ over batches of ∂ℒ/∂W² (d·F)
   std::vector<double> batch_norm_sum, norm2_sum;
-  std::map<Norm, std::vector<SeedResult>> results;
+  std::map<Norm, std::vector<detail::SeedResult>> results;
 
-  explicit Impl(const ProbeConfig& c) : cfg(c) {
-    cfg.validate();
-    for (Norm norm : {Norm::Post, Norm::Pre})
-      for (int s = 0; s < cfg.seeds; ++s) {
-        jobs.push_back({norm, s, cfg.model.layers, cfg.batches, false});
-        for (int L : cfg.depths) jobs.push_back({norm, s, L, cfg.depth_batches, true});
-      }
-    for (const Job& j : jobs) {
-      // A depth-sweep batch is a forward pass plus a short backward; a full one roughly 3 forwards.
-      job_cost.push_back(j.layers * (j.depth_sweep ? 1.0 : 3.0));
-      total_cost += job_cost.back() * j.batches;
-    }
+  explicit Impl(const ProbeConfig& c) : cfg((c.validate(), c)), plan(cfg) {
     for (Norm norm : {Norm::Post, Norm::Pre}) results[norm].resize(cfg.seeds);
   }
 
   void start_job() {
-    const Job& j = jobs[job];
+    const detail::ProbeJob& j = plan.jobs[job];
     ModelConfig mc = cfg.model;
     mc.norm = j.norm;
     mc.layers = j.layers;
@@ -88,15 +153,10 @@ struct ProbeRun::Impl {
   }
 
   void run_batch() {
-    const Job& j = jobs[job];
+    const detail::ProbeJob& j = plan.jobs[job];
     const ModelConfig& mc = model->config();
     const int N = mc.batch * mc.seq, V = mc.vocab, d = mc.d;
-    tokens.resize(N);
-    targets.resize(N);
-    for (int r = 0; r < N; ++r) {
-      tokens[r] = static_cast<int>(batch_rng->below(static_cast<uint32_t>(V)));
-      targets[r] = (tokens[r] + 1) % V;
-    }
+    detail::probe_batch(*batch_rng, N, V, tokens, targets);
     model->zero_grad();
     model->forward(tokens.data(), targets.data());
     model->backward(j.depth_sweep ? GradScope::LastW2Only : GradScope::W2Only);
@@ -120,8 +180,8 @@ struct ProbeRun::Impl {
   }
 
   void finish_job() {
-    const Job& j = jobs[job];
-    SeedResult& r = results[j.norm][j.seed_index];
+    const detail::ProbeJob& j = plan.jobs[job];
+    detail::SeedResult& r = results[j.norm][j.seed_index];
     const double nb = j.batches;
     if (j.depth_sweep) {
       for (double& x : acc[0]) x /= nb;
@@ -139,11 +199,11 @@ struct ProbeRun::Impl {
   }
 
   double step(int batches) {
-    for (int k = 0; k < batches && job < jobs.size(); ++k) {
+    for (int k = 0; k < batches && job < plan.jobs.size(); ++k) {
       if (batch == 0) start_job();
       run_batch();
-      done_cost += job_cost[job];
-      if (++batch == jobs[job].batches) {
+      done_cost += plan.job_cost[job];
+      if (++batch == plan.jobs[job].batches) {
         finish_job();
         ++job;
         batch = 0;
@@ -152,68 +212,11 @@ struct ProbeRun::Impl {
     return progress();
   }
 
-  double progress() const { return job >= jobs.size() ? 1.0 : done_cost / total_cost; }
+  double progress() const { return job >= plan.jobs.size() ? 1.0 : done_cost / plan.total_cost; }
 
   std::string json() const {
-    if (job < jobs.size()) throw ArgumentError("probe result requested before the probe is done");
-    json::Writer w;
-    w.begin_object();
-    w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
-    w.key("threads").value(threads()).end_object();
-    const ModelConfig& m = cfg.model;
-    w.key("config").begin_object();
-    w.key("layers").value(m.layers).key("d").value(m.d).key("d_ff").value(m.d_ff).key("vocab").value(m.vocab);
-    w.key("seq").value(m.seq).key("batch").value(m.batch).key("attention").value(to_string(m.attention));
-    w.key("seeds").value(cfg.seeds).key("batches").value(cfg.batches).key("depth_batches").value(cfg.depth_batches);
-    w.key("depths").array(cfg.depths.begin(), cfg.depths.end());
-    w.key("targets").value("(t+1) mod V");
-    w.end_object();
-    for (Norm norm : {Norm::Post, Norm::Pre}) {
-      const auto& seeds = results.at(norm);
-      auto per_layer = [&](const char* key, std::vector<double> SeedResult::*field) {
-        std::vector<double> mean, sd;
-        for (int l = 0; l < m.layers; ++l) {
-          std::vector<double> xs;
-          for (const SeedResult& s : seeds) xs.push_back((s.*field)[l]);
-          MeanStd ms = mean_std(xs);
-          mean.push_back(ms.mean);
-          sd.push_back(ms.std);
-        }
-        w.key(key).begin_object().key("mean").array(mean.begin(), mean.end());
-        w.key("std").array(sd.begin(), sd.end()).end_object();
-      };
-      auto scalar = [&](const char* key, const std::vector<double>& xs) {
-        MeanStd ms = mean_std(xs);
-        w.key(key).begin_object().key("mean").value(ms.mean).key("std").value(ms.std).end_object();
-      };
-      w.key(to_string(norm)).begin_object();
-      per_layer("W2_per_layer", &SeedResult::w2_paper);
-      per_layer("W2_per_batch", &SeedResult::w2_batch);
-      per_layer("norm2_over_d", &SeedResult::norm2);
-      std::vector<double> gains;  // √d/‖h_L‖ with ‖h_L‖² = d·(norm2 of the last layer)
-      for (const SeedResult& s : seeds) gains.push_back(1.0 / std::sqrt(s.norm2.back()));
-      scalar("final_ln_gain", gains);
-      std::vector<double> lo, hi;  // Lemma 2: (1 + l/2) d ≤ E‖x_l‖² ≤ (1 + 3l/2) d
-      for (int l = 1; l <= m.layers; ++l) lo.push_back(1 + l / 2.0), hi.push_back(1 + 1.5 * l);
-      w.key("lemma2_band").begin_object().key("lo").array(lo.begin(), lo.end());
-      w.key("hi").array(hi.begin(), hi.end()).end_object();
-      w.key("lastW2_vs_L").begin_object();
-      for (int L : cfg.depths) {
-        std::vector<double> paper, batch;
-        for (const SeedResult& s : seeds) {
-          paper.push_back(s.last_w2.at(L).first);
-          batch.push_back(s.last_w2.at(L).second);
-        }
-        w.key(std::to_string(L)).begin_object();
-        scalar("W2_per_layer", paper);
-        scalar("W2_per_batch", batch);
-        w.end_object();
-      }
-      w.end_object();
-      w.end_object();
-    }
-    w.end_object();
-    return w.str();
+    if (job < plan.jobs.size()) throw ArgumentError("probe result requested before the probe is done");
+    return detail::probe_result_json(cfg, results, nullptr);
   }
 };
 
@@ -223,7 +226,7 @@ double ProbeRun::step(int batches) {
   if (batches < 1) throw ArgumentError("step(batches): batches must be >= 1");
   return impl_->step(batches);
 }
-bool ProbeRun::done() const { return impl_->job >= impl_->jobs.size(); }
+bool ProbeRun::done() const { return impl_->job >= impl_->plan.jobs.size(); }
 double ProbeRun::progress() const { return impl_->progress(); }
 std::string ProbeRun::result_json() const { return impl_->json(); }
 

@@ -19,13 +19,16 @@
 #include "ops/adam.h"
 #include "rng.h"
 #include "thread_pool.h"
+#include "train_common.h"
 
 namespace lnx {
-namespace {
+namespace detail {
 
-void write_engine(json::Writer& w) {
+void write_engine(json::Writer& w, const char* backend) {
   w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
-  w.key("threads").value(threads()).end_object();
+  w.key("threads").value(threads());
+  if (backend) w.key("backend").value(backend);
+  w.end_object();
 }
 
 void write_model_config(json::Writer& w, const TrainConfig& c) {
@@ -42,7 +45,41 @@ void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& 
   w.key("uniform_loss").value(std::log(static_cast<double>(c.model.vocab)));
 }
 
-}  // namespace
+void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,
+                  const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr) {
+  const int n = static_cast<int>(loss.size());
+  from = std::max(0, std::min(from, n));
+  w.key("status").value(to_string(status));
+  const bool stopped = status == RunStatus::NaN || status == RunStatus::Diverged;
+  if (stopped)
+    w.key("stop_step").value(stop_step);
+  else
+    w.key("stop_step").null();
+  w.key("steps_done").value(n);
+  w.key("from").value(from);
+  w.key("loss").array(loss.begin() + from, loss.end());
+  w.key("grad_norm").array(grad_norm.begin() + from, grad_norm.end());
+  w.key(lr_key).array(lr.begin() + from, lr.end());
+}
+
+std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
+                              const std::vector<float>& loss, const std::vector<float>& grad_norm,
+                              const std::vector<float>& lr, int from, const char* backend) {
+  json::Writer w;
+  w.begin_object();
+  write_engine(w, backend);
+  w.key("config").begin_object();
+  w.key("norm").value(to_string(c.model.norm)).key("warmup").value(c.warmup).key("lr").value(c.lr);
+  w.key("seed").value(c.seed);
+  write_model_config(w, c);
+  w.end_object();
+  write_reference_losses(w, plateau, c);
+  write_series(w, from, "lr", status, stop_step, loss, grad_norm, lr);
+  w.end_object();
+  return w.str();
+}
+
+}  // namespace detail
 
 const char* to_string(RunStatus s) {
   switch (s) {
@@ -75,14 +112,11 @@ struct TrainRun::Impl {
         m(model.params().size(), 0.f),
         v(model.params().size(), 0.f) {
     plateau = chain.stationary_entropy();
-    diverge_loss = 4 * std::log(static_cast<double>(cfg.model.vocab));
+    diverge_loss = detail::diverge_loss(cfg);
     loss.reserve(cfg.steps), grad_norm.reserve(cfg.steps), lr.reserve(cfg.steps);
   }
 
-  double lr_at(int t) const {  // t counts from 1
-    if (cfg.warmup > 0 && t <= cfg.warmup) return cfg.lr * t / cfg.warmup;
-    return cfg.lr;
-  }
+  double lr_at(int t) const { return detail::warmup_lr(cfg, t); }  // t counts from 1
 
   void one_step() {
     const int t = static_cast<int>(loss.size()) + 1;
@@ -114,19 +148,7 @@ struct TrainRun::Impl {
 
   // The per-run fields shared by `lnx train` and each run of `lnx grid`.
   void write_series(json::Writer& w, int from, const char* lr_key) const {
-    const int n = static_cast<int>(loss.size());
-    from = std::max(0, std::min(from, n));
-    w.key("status").value(to_string(status));
-    const bool stopped = status == RunStatus::NaN || status == RunStatus::Diverged;
-    if (stopped)
-      w.key("stop_step").value(stop_step);
-    else
-      w.key("stop_step").null();
-    w.key("steps_done").value(n);
-    w.key("from").value(from);
-    w.key("loss").array(loss.begin() + from, loss.end());
-    w.key("grad_norm").array(grad_norm.begin() + from, grad_norm.end());
-    w.key(lr_key).array(lr.begin() + from, lr.end());
+    detail::write_series(w, from, lr_key, status, stop_step, loss, grad_norm, lr);
   }
 };
 
@@ -144,19 +166,8 @@ const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm;
 const std::vector<float>& TrainRun::lr() const { return impl_->lr; }
 double TrainRun::plateau_entropy() const { return impl_->plateau; }
 std::string TrainRun::result_json(int from) const {
-  const TrainConfig& c = impl_->cfg;
-  json::Writer w;
-  w.begin_object();
-  write_engine(w);
-  w.key("config").begin_object();
-  w.key("norm").value(to_string(c.model.norm)).key("warmup").value(c.warmup).key("lr").value(c.lr);
-  w.key("seed").value(c.seed);
-  write_model_config(w, c);
-  w.end_object();
-  write_reference_losses(w, impl_->plateau, c);
-  impl_->write_series(w, from, "lr");
-  w.end_object();
-  return w.str();
+  const Impl& r = *impl_;
+  return detail::train_result_json(r.cfg, r.plateau, r.status, r.stop_step, r.loss, r.grad_norm, r.lr, from, nullptr);
 }
 
 // ---- Grid ----
@@ -232,9 +243,9 @@ std::string GridRun::result_json(int from) const {
   const GridConfig& g = impl_->cfg;
   json::Writer w;
   w.begin_object();
-  write_engine(w);
+  detail::write_engine(w, nullptr);
   w.key("config").begin_object();
-  write_model_config(w, g.base);
+  detail::write_model_config(w, g.base);
   w.key("norms").begin_array();
   for (const auto& n : g.norms) w.value(n);
   w.end_array();
@@ -242,7 +253,7 @@ std::string GridRun::result_json(int from) const {
   w.key("lrs").array(g.lrs.begin(), g.lrs.end());
   w.key("seeds").array(g.seeds.begin(), g.seeds.end());
   w.end_object();
-  write_reference_losses(w, impl_->plateau, g.base);
+  detail::write_reference_losses(w, impl_->plateau, g.base);
   w.key("progress").value(impl_->progress());
   w.key("runs").begin_array();
   for (const auto& e : impl_->runs) {

@@ -1,0 +1,68 @@
+// lnx-gpu.d.ts — typings of lnx-gpu.mjs: the single-threaded engine (everything of lnx.d.ts) plus
+// the WebGPU classes of wasm/gpu/bindings_gpu.cpp. Hand-written: keep in step with that file.
+// Create the module with the page's device: `createLnx({ gpuDevice })`. GPU runs are stepped by a
+// JS async loop: `run.step(k); await module.lnxGpu.settled();` — step() records and submits GPU
+// work without waiting; settled() resolves when the scheduled readbacks (losses, statistics) have
+// landed. A lost or failing device makes any call throw `Error("lnx: gpu: …")`
+// (web/src/engine/backend.ts falls back to the CPU on it). docs/webgpu.md has the design.
+import type { EmbindObject, LnxModule, LnxFactoryOptions } from './lnx';
+
+/** The init-time probe on the GPU: same config and result document as ProbeRun
+ *  (engine.backend = "webgpu"). */
+export interface GpuProbeRun extends EmbindObject {
+  /** Records up to `batches` passes; returns the fraction done (< 1 until the statistics landed). */
+  step(batches: number): number;
+  done(): boolean;
+  progress(): number;
+  resultJson(): string;
+}
+
+/** One toy training run on the GPU: same config and result document as TrainRun. */
+export interface GpuTrainRun extends EmbindObject {
+  /** Records up to k more steps; returns the number of steps whose loss has landed. */
+  step(k: number): number;
+  /** Steps recorded on the GPU so far (≥ the steps whose results landed). */
+  stepsRecorded(): number;
+  status(): 'running' | 'ok' | 'nan' | 'diverged';
+  resultJson(from: number): string;
+}
+
+/** Results of a GPU-vs-CPU comparison, available once ready(). */
+export interface GpuCheck extends EmbindObject {
+  ready(): boolean;
+  /** MatmulCheck: {"cases":[{tA,tB,M,N,K,batch,beta,vec4,max_rel}],"max_rel"}; GradCheck:
+   *  {"loss_cpu","loss_gpu","loss_rel","grad_scale","tensors":[{name,max_rel,max_abs_cpu,max_abs_gpu,zero}],
+   *   "max_rel","zero_max_over_scale"} with max_rel = max|gpu − cpu| / max|cpu|. */
+  resultJson(): string;
+}
+
+export interface LnxGpuRuntime {
+  /** Resolves when every scheduled readback has landed or failed. */
+  settled(): Promise<void>;
+  /** Set once the device is lost / reported an error (the next engine call throws). */
+  lost: string | null;
+  error: string | null;
+  /** Running totals since the module was created. */
+  counters: { dispatches: number; submits: number; reads: number; writes: number; pipelines: number; bindGroups: number };
+}
+
+export interface LnxGpuModule extends Omit<LnxModule, 'buildFlavour'> {
+  buildFlavour(): 'wasm-st';
+  /** A device was given and is not lost. */
+  gpuAvailable(): boolean;
+  GpuProbeRun: new (configJson: string) => GpuProbeRun;
+  /** readbackEvery: read the losses back every this many steps (and at the end of each step() call). */
+  GpuTrainRun: new (configJson: string, readbackEvery: number) => GpuTrainRun;
+  GpuMatmulCheck: new () => GpuCheck;
+  /** configJson: a TrainRun config; its model and seed are used. */
+  GpuGradCheck: new (configJson: string) => GpuCheck;
+  lnxGpu: LnxGpuRuntime;
+}
+
+export interface LnxGpuFactoryOptions extends LnxFactoryOptions {
+  /** The GPUDevice the engine records its work on. */
+  gpuDevice?: unknown;
+}
+
+declare const createLnx: (options?: LnxGpuFactoryOptions) => Promise<LnxGpuModule>;
+export default createLnx;

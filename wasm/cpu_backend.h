@@ -1,0 +1,99 @@
+// cpu_backend.h — the CPU implementation of the op interface of backend.h: host memory, the free
+// functions of wasm/ops/ and the GEMM of gemm.h, unchanged. Every op here is the very loop the model
+// ran before the interface existed, so CPU results are bit-identical to it.
+// Leaves out: Adam and the probe statistics (trainer.cpp and probe.cpp call ops/ directly).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "gemm.h"
+#include "ops/attention.h"
+#include "ops/cross_entropy.h"
+#include "ops/layernorm.h"
+#include "ops/linear.h"
+#include "ops/reduce.h"
+#include "ops/relu.h"
+#include "thread_pool.h"
+
+namespace lnx {
+
+template <class T>
+struct CpuBackend {
+  using Scalar = T;
+  using Ptr = T*;
+  using CPtr = const T*;
+  using Array = std::vector<T>;
+  struct IntArray {
+    std::vector<int> host;
+    void set(const int* v, int n) { host.assign(v, v + n); }
+    const int* data() const { return host.data(); }
+  };
+  using Loss = double;
+  static constexpr size_t kAlign = 1;
+
+  static Array array(std::vector<T>&& host) { return std::move(host); }
+  static Array zeros(size_t n) { return Array(n, T(0)); }
+
+  static void gemm(bool tA, bool tB, int M, int N, int K, T alpha, CPtr A, int lda, CPtr B, int ldb, T beta, Ptr C,
+                   int ldc) {
+    lnx::gemm<T>(tA, tB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
+  static void linear_forward(Ptr out, CPtr inp, CPtr W, CPtr b, int N, int IC, int OC) {
+    ops::linear_forward(out, inp, W, b, N, IC, OC);
+  }
+  static void linear_backward(Ptr dinp, Ptr dW, Ptr db, CPtr dout, CPtr inp, CPtr W, int N, int IC, int OC,
+                              bool accumulate_dinp) {
+    ops::linear_backward<T>(dinp, dW, db, dout, inp, W, N, IC, OC, accumulate_dinp);
+  }
+  static void add_row_vector(Ptr x, CPtr b, int N, int C) { ops::add_row_vector(x, b, N, C); }
+  static void relu_forward(Ptr out, CPtr inp, long n) { ops::relu_forward(out, inp, n); }
+  static void relu_backward(Ptr dinp, CPtr dout, CPtr inp, long n) { ops::relu_backward(dinp, dout, inp, n); }
+  static void layernorm_forward(Ptr out, Ptr mean, Ptr rstd, CPtr inp, CPtr gamma, CPtr beta, int N, int C) {
+    ops::layernorm_forward(out, mean, rstd, inp, gamma, beta, N, C);
+  }
+  static void layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, CPtr dout, CPtr inp, CPtr mean, CPtr rstd,
+                                 CPtr gamma, int N, int C) {
+    ops::layernorm_backward(dinp, dgamma, dbeta, dout, inp, mean, rstd, gamma, N, C);
+  }
+  static void attention_forward(Ptr out, Ptr P, CPtr q, CPtr k, CPtr v, int B, int n, int d, bool causal) {
+    ops::attention_forward(out, P, q, k, v, B, n, d, causal);
+  }
+  static void attention_backward(Ptr dq, Ptr dk, Ptr dv, CPtr dout, CPtr q, CPtr k, CPtr v, CPtr P, int B, int n,
+                                 int d) {
+    ops::attention_backward(dq, dk, dv, dout, q, k, v, P, B, n, d);
+  }
+  static double cross_entropy_forward(Ptr probs, CPtr logits, const IntArray& target, int N, int V) {
+    return ops::cross_entropy_forward(probs, logits, target.data(), N, V);
+  }
+  static void cross_entropy_backward(Ptr dlogits, CPtr probs, const IntArray& target, int N, int V) {
+    ops::cross_entropy_backward(dlogits, probs, target.data(), N, V);
+  }
+
+  // x0 (N,d) = √d·E[tok] (E is (V,d)).
+  static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/) {
+    const T scale = std::sqrt(T(d));
+    const int* tok = tokens.data();
+    for (int r = 0; r < N; ++r)
+      for (int c = 0; c < d; ++c) x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
+  }
+  // dE[tok] += √d·dx0. Split over columns so rows that share a token are summed in a fixed order
+  // whatever the thread count.
+  static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d, int /*V*/) {
+    const T scale = std::sqrt(T(d));
+    const int* tok = tokens.data();
+    pool().parallel_for(d, [&](long c0, long c1, int) {
+      for (int r = 0; r < N; ++r)
+        for (long c = c0; c < c1; ++c)
+          dE[static_cast<size_t>(tok[r]) * d + c] += scale * dx0[static_cast<size_t>(r) * d + c];
+    }, 16);
+  }
+
+  static void add(Ptr out, CPtr a, CPtr b, size_t n) {
+    for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+  }
+  static void copy(Ptr dst, CPtr src, size_t n) { std::copy(src, src + n, dst); }
+  static void zero(Ptr dst, size_t n) { std::fill(dst, dst + n, T(0)); }
+};
+
+}  // namespace lnx

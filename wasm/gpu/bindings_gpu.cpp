@@ -1,0 +1,32 @@
+// bindings_gpu.cpp — the Embind registrations of the WebGPU classes, nothing else; linked into the
+// lnx-gpu module next to wasm/bindings.cpp (which registers the CPU classes). Adapters:
+// gpu/gpu_adapters.h. Typings: public/wasm/lnx-gpu.d.ts (hand-written; keep in step with this list).
+#include <emscripten/bind.h>
+
+#include "gpu_adapters.h"
+
+EMSCRIPTEN_BINDINGS(lnx_gpu) {
+  using namespace emscripten;
+  using namespace lnx::js;
+  function("gpuAvailable", &gpu_available);
+  class_<GpuProbe>("GpuProbeRun")
+      .constructor(&make_gpu_probe, allow_raw_pointers())
+      .function("step", &GpuProbe::step)
+      .function("done", &GpuProbe::done)
+      .function("progress", &GpuProbe::progress)
+      .function("resultJson", &GpuProbe::result_json);
+  class_<GpuTrain>("GpuTrainRun")
+      .constructor(&make_gpu_train, allow_raw_pointers())
+      .function("step", &GpuTrain::step)
+      .function("stepsRecorded", &GpuTrain::steps_recorded)
+      .function("status", &GpuTrain::status)
+      .function("resultJson", &GpuTrain::result_json);
+  class_<GpuMatmulCheck>("GpuMatmulCheck")
+      .constructor(&make_gpu_matmul_check, allow_raw_pointers())
+      .function("ready", &GpuMatmulCheck::ready)
+      .function("resultJson", &GpuMatmulCheck::result_json);
+  class_<GpuGradCheck>("GpuGradCheck")
+      .constructor(&make_gpu_grad_check, allow_raw_pointers())
+      .function("ready", &GpuGradCheck::ready)
+      .function("resultJson", &GpuGradCheck::result_json);
+}

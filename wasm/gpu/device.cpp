@@ -1,0 +1,104 @@
+// device.cpp — the C++ side of the WebGPU boundary; see device.h. The extern "C" functions are
+// implemented in lnx_webgpu.js (linked with --js-library).
+#include "device.h"
+
+#include <algorithm>
+#include <vector>
+
+extern "C" {
+int lnx_gpu_ready(void);
+double lnx_gpu_limit(int which);
+int lnx_gpu_status(char* buf, int len);
+uint32_t lnx_gpu_create_buffer(uint32_t bytes);
+void lnx_gpu_destroy_buffer(uint32_t id);
+void lnx_gpu_write(uint32_t id, uint32_t off, const void* src, uint32_t bytes);
+uint32_t lnx_gpu_pipeline(const char* src, const char* entry, const char* constants);
+void lnx_gpu_dispatch(uint32_t pipe, const uint32_t* bindings, int n, const void* uni, int ubytes, uint32_t gx,
+                      uint32_t gy, uint32_t gz);
+void lnx_gpu_submit(void);
+uint32_t lnx_gpu_read(uint32_t id, uint32_t off, uint32_t bytes, void* dst);
+int lnx_gpu_read_state(uint32_t ticket);
+void lnx_gpu_forget(uint32_t ticket);
+}
+
+namespace lnx::gpu {
+
+bool available() { return lnx_gpu_ready() != 0; }
+
+void check() {
+  char msg[512] = {};
+  if (lnx_gpu_status(msg, sizeof msg) != 0) throw DeviceError(msg);
+}
+
+size_t max_buffer_bytes() { return static_cast<size_t>(lnx_gpu_limit(0)); }
+size_t max_binding_bytes() { return static_cast<size_t>(lnx_gpu_limit(1)); }
+
+Buffer::Buffer(size_t bytes) {
+  check();
+  bytes = std::max<size_t>(kAlignBytes, (bytes + kAlignBytes - 1) / kAlignBytes * kAlignBytes);
+  if (bytes > max_buffer_bytes())
+    throw DeviceError("a GPU buffer of " + std::to_string(bytes >> 20) + " MiB is larger than this device allows (" +
+                      std::to_string(max_buffer_bytes() >> 20) + " MiB maxBufferSize)");
+  id_ = lnx_gpu_create_buffer(static_cast<uint32_t>(bytes));
+  if (!id_) throw DeviceError("could not create a GPU buffer of " + std::to_string(bytes) + " bytes");
+  bytes_ = bytes;
+}
+
+Buffer::~Buffer() {
+  if (id_) lnx_gpu_destroy_buffer(id_);
+}
+
+Buffer& Buffer::operator=(Buffer&& o) noexcept {
+  if (this != &o) {
+    if (id_) lnx_gpu_destroy_buffer(id_);
+    id_ = o.id_, bytes_ = o.bytes_;
+    o.id_ = 0, o.bytes_ = 0;
+  }
+  return *this;
+}
+
+void Buffer::write(size_t byte_off, const void* src, size_t bytes) const {
+  if (byte_off + bytes > bytes_ || bytes % 4 || byte_off % 4) throw std::logic_error("gpu::Buffer::write out of range");
+  if (bytes) lnx_gpu_write(id_, static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));
+}
+
+namespace {
+// Pipelines are cached in JS by the (source, entry, constants) pointers, which are static strings.
+uint32_t pipeline(const Kernel& k) {
+  const uint32_t id = lnx_gpu_pipeline(k.source, k.entry, k.constants);
+  if (!id) throw DeviceError("could not create the pipeline of kernel " + std::string(k.entry));
+  return id;
+}
+}  // namespace
+
+void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, uint32_t gx, uint32_t gy,
+              uint32_t gz) {
+  if (gx == 0 || gy == 0 || gz == 0) return;
+  uint32_t b[4 * 8];
+  int n = 0;
+  for (const Binding& x : bindings) {
+    if (n == 8) throw std::logic_error("too many bindings");
+    if (x.off % kAlignBytes) throw std::logic_error(std::string("unaligned binding in kernel ") + k.entry);
+    b[4 * n] = x.slot, b[4 * n + 1] = x.buf, b[4 * n + 2] = x.off, b[4 * n + 3] = x.size;
+    ++n;
+  }
+  lnx_gpu_dispatch(pipeline(k), b, n, u.w, 4 * std::max(4, (u.n + 3) / 4 * 4), gx, gy, gz);
+}
+
+void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, size_t groups) {
+  if (groups == 0) return;
+  const size_t gx = std::min<size_t>(groups, 65535);
+  const size_t gy = (groups + gx - 1) / gx;
+  dispatch(k, bindings, u, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy));
+}
+
+void submit() { lnx_gpu_submit(); }
+
+uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst) {
+  if (off + bytes > buf.bytes() || bytes % 4 || off % 4) throw std::logic_error("gpu::read out of range");
+  return lnx_gpu_read(buf.id(), static_cast<uint32_t>(off), static_cast<uint32_t>(bytes), dst);
+}
+int read_state(uint32_t ticket) { return lnx_gpu_read_state(ticket); }
+void forget(uint32_t ticket) { lnx_gpu_forget(ticket); }
+
+}  // namespace lnx::gpu

@@ -1,0 +1,81 @@
+// gpu_adapters.h — adapters between the GPU runs (gpu_train.h, gpu_probe.h, gpu_check.h) and
+// JavaScript, used only by gpu/bindings_gpu.cpp. As js_adapters.h: configs in as JSON strings, results
+// out as JSON strings, every C++ exception rethrown as a JS Error; a lost or failing device becomes
+// `Error("lnx: gpu: …")`, which the page recognises to fall back to the CPU (backend.ts).
+#pragma once
+#include "../js_adapters.h"
+#include "device.h"
+#include "gpu_check.h"
+#include "gpu_probe.h"
+#include "gpu_train.h"
+
+namespace lnx::js {
+
+// guarded() plus the device's errors under their own prefix.
+template <class F>
+auto gpu_guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const gpu::DeviceError& e) {
+    throw_js_error(std::string("gpu: ") + e.what());
+  } catch (const ArgumentError& e) {
+    throw_js_error(e.what());
+  } catch (const std::bad_alloc&) {
+    throw_js_error("out of memory (the configuration is too large for this browser tab)");
+  } catch (const std::exception& e) {
+    throw_js_error(std::string("internal error: ") + e.what());
+  }
+}
+
+class GpuProbe {
+ public:
+  explicit GpuProbe(const std::string& config) : run_(probe_config_from_json(config)) {}
+  double step(double batches) { return gpu_guarded([&] { return run_.step(check_count(batches, "batches")); }); }
+  bool done() { return gpu_guarded([&] { return run_.done(); }); }
+  double progress() { return gpu_guarded([&] { return run_.progress(); }); }
+  std::string result_json() { return gpu_guarded([&] { return run_.result_json(); }); }
+ private:
+  gpu::GpuProbeRun run_;
+};
+
+class GpuTrain {
+ public:
+  GpuTrain(const std::string& config, int readback_every) : run_(train_config_from_json(config), readback_every) {}
+  int step(double k) { return gpu_guarded([&] { return run_.step(check_count(k, "k")); }); }
+  int steps_recorded() const { return run_.steps_recorded(); }
+  std::string status() { return gpu_guarded([&] { return std::string(to_string(run_.status())); }); }
+  std::string result_json(double from) {
+    return gpu_guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
+  }
+ private:
+  gpu::GpuTrainRun run_;
+};
+
+class GpuMatmulCheck {
+ public:
+  bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
+  std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
+ private:
+  gpu::MatmulCheck check_;
+};
+
+class GpuGradCheck {
+ public:
+  explicit GpuGradCheck(const std::string& config) : check_(train_config_from_json(config)) {}
+  bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
+  std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
+ private:
+  gpu::GradCheck check_;
+};
+
+inline GpuProbe* make_gpu_probe(const std::string& c) { return gpu_guarded([&] { return new GpuProbe(c); }); }
+inline GpuTrain* make_gpu_train(const std::string& c, double every) {
+  return gpu_guarded([&] { return new GpuTrain(c, check_count(every, "readbackEvery")); });
+}
+inline GpuMatmulCheck* make_gpu_matmul_check() { return gpu_guarded([&] { return new GpuMatmulCheck(); }); }
+inline GpuGradCheck* make_gpu_grad_check(const std::string& c) {
+  return gpu_guarded([&] { return new GpuGradCheck(c); });
+}
+inline bool gpu_available() { return gpu::available(); }
+
+}  // namespace lnx::js

@@ -1,0 +1,44 @@
+// gpu_check.h — the GPU path against the CPU path inside one module: the start-up self-test of the
+// backend selection (web/src/engine/backend.ts) and the comparisons of `npm run test:webgpu`.
+//   MatmulCheck: every transposition case of the WGSL matmul, on the vec4 and the scalar path,
+//     batched and not, beta 0 and 1, against gemm<float>.
+//   GradCheck: one forward/backward of a model (TrainConfig's model and seed, one batch of random
+//     tokens) on both backends: the loss and every parameter gradient tensor. A tensor whose CPU
+//     gradient is zero up to rounding (below 1e-6 of the model's largest entry S: the key bias, as
+//     softmax ignores a common shift of a row's scores) is reported apart: "relative" error there is
+//     noise over noise, so its largest entry on either backend is given relative to S.
+// Both record their GPU work at construction and schedule readbacks; JS awaits
+// Module.lnxGpu.settled(), then ready() is true and result_json() reports
+//   per case / per tensor: max|gpu − cpu| / max|cpu| ("max_rel") and the overall maximum.
+// Leaves out: pass/fail thresholds (the caller decides; the test uses 1e-4).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "../api.h"
+
+namespace lnx::gpu {
+
+class MatmulCheck {
+ public:
+  MatmulCheck();
+  ~MatmulCheck();
+  bool ready();
+  std::string result_json();
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+class GradCheck {
+ public:
+  explicit GradCheck(const TrainConfig& cfg);
+  ~GradCheck();
+  bool ready();
+  std::string result_json();
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lnx::gpu

@@ -1,0 +1,170 @@
+// matmul.wgsl — C = alpha·op(A)·op(B) + beta·C, row-major with leading dimensions, batched over
+// workgroup z (per-batch element strides), as gemm.h on the CPU. op(A) is M×K (A is M×K, or K×M
+// when TA); op(B) is K×N (B is K×N, or N×K when TB). beta = 0 never reads C.
+//
+// Tiling: a workgroup computes a 64×64 tile of C with 16×16 threads, each a 4×4 block; K advances
+// 16 at a time through two workgroup tiles As (16×64) and Bs (16×64), stored as vec4 along m / n so
+// the inner loop is 16 vec4 multiply-adds per k. Global loads: `matmul_vec4` reads A and B as
+// vec4 along their contiguous dimension (needs that dimension, the leading dimension and the
+// offsets to be multiples of 4; the host checks); `matmul_scalar` reads the same tiles one float
+// at a time with bounds checks on every element, for any shape.
+// TA / TB are pipeline-overridable constants, so each transposition case is compiled on its own.
+// Leaves out: split-K, register double buffering, subgroup ops, f16.
+struct Params {
+  M: u32, N: u32, K: u32, lda: u32,
+  ldb: u32, ldc: u32, offA: u32, offB: u32,
+  offC: u32, strideA: u32, strideB: u32, strideC: u32,
+  alpha: f32, beta: f32, _p0: u32, _p1: u32,
+};
+override TA: bool = false;
+override TB: bool = false;
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> A4: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> B4: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> A1: array<f32>;
+@group(0) @binding(2) var<storage, read> B1: array<f32>;
+@group(0) @binding(3) var<storage, read_write> C: array<f32>;
+
+var<workgroup> As: array<vec4<f32>, 256>;  // [k * 16 + m / 4][m % 4]
+var<workgroup> Bs: array<vec4<f32>, 256>;  // [k * 16 + n / 4][n % 4]
+
+// Which element of a 64×16 (or 16×64) tile thread t loads: along the contiguous dimension 4 at a
+// time. "Row-contiguous" tiles (contiguous along k): row t / 4, k (t % 4)·4. "Column-contiguous"
+// (contiguous along m or n): k t / 16, column (t % 16)·4.
+fn store_k_contig(dst_is_a: bool, row: u32, k: u32, v: vec4<f32>) {
+  for (var i = 0u; i < 4u; i++) {
+    if (dst_is_a) { As[(k + i) * 16u + row / 4u][row % 4u] = v[i]; }
+    else { Bs[(k + i) * 16u + row / 4u][row % 4u] = v[i]; }
+  }
+}
+
+fn epilogue(m0: u32, n0: u32, tx: u32, ty: u32, z: u32, acc: array<vec4<f32>, 4>) {
+  for (var i = 0u; i < 4u; i++) {
+    let row = m0 + ty * 4u + i;
+    if (row >= P.M) { continue; }
+    for (var j = 0u; j < 4u; j++) {
+      let col = n0 + tx * 4u + j;
+      if (col >= P.N) { continue; }
+      let idx = P.offC + z * P.strideC + row * P.ldc + col;
+      var c = P.alpha * acc[i][j];
+      if (P.beta != 0.0) { c += P.beta * C[idx]; }
+      C[idx] = c;
+    }
+  }
+}
+
+@compute @workgroup_size(16, 16)
+fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let tx = lid.x;
+  let ty = lid.y;
+  let t = ty * 16u + tx;
+  let m0 = wid.y * 64u;
+  let n0 = wid.x * 64u;
+  let z = wid.z;
+  let baseA = P.offA + z * P.strideA;
+  let baseB = P.offB + z * P.strideB;
+  var acc: array<vec4<f32>, 4>;
+  for (var k0 = 0u; k0 < P.K; k0 += 16u) {
+    // A tile
+    if (TA) {  // A is K×M: contiguous along m
+      let k = t / 16u;
+      let m = (t % 16u) * 4u;
+      var v = vec4<f32>(0.0);
+      if (k0 + k < P.K && m0 + m < P.M) { v = A4[(baseA + (k0 + k) * P.lda + m0 + m) / 4u]; }
+      As[k * 16u + m / 4u] = v;
+    } else {  // A is M×K: contiguous along k
+      let m = t / 4u;
+      let k = (t % 4u) * 4u;
+      var v = vec4<f32>(0.0);
+      if (m0 + m < P.M && k0 + k < P.K) { v = A4[(baseA + (m0 + m) * P.lda + k0 + k) / 4u]; }
+      store_k_contig(true, m, k, v);
+    }
+    // B tile
+    if (TB) {  // B is N×K: contiguous along k
+      let n = t / 4u;
+      let k = (t % 4u) * 4u;
+      var v = vec4<f32>(0.0);
+      if (n0 + n < P.N && k0 + k < P.K) { v = B4[(baseB + (n0 + n) * P.ldb + k0 + k) / 4u]; }
+      store_k_contig(false, n, k, v);
+    } else {  // B is K×N: contiguous along n
+      let k = t / 16u;
+      let n = (t % 16u) * 4u;
+      var v = vec4<f32>(0.0);
+      if (k0 + k < P.K && n0 + n < P.N) { v = B4[(baseB + (k0 + k) * P.ldb + n0 + n) / 4u]; }
+      Bs[k * 16u + n / 4u] = v;
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < 16u; k++) {
+      let a = As[k * 16u + ty];
+      let b = Bs[k * 16u + tx];
+      acc[0] += a.x * b;
+      acc[1] += a.y * b;
+      acc[2] += a.z * b;
+      acc[3] += a.w * b;
+    }
+    workgroupBarrier();
+  }
+  epilogue(m0, n0, tx, ty, z, acc);
+}
+
+// op(A)[m][k] and op(B)[k][n] with zero outside the matrix.
+fn load_a(base: u32, m: u32, k: u32) -> f32 {
+  if (m >= P.M || k >= P.K) { return 0.0; }
+  if (TA) { return A1[base + k * P.lda + m]; }
+  return A1[base + m * P.lda + k];
+}
+fn load_b(base: u32, k: u32, n: u32) -> f32 {
+  if (k >= P.K || n >= P.N) { return 0.0; }
+  if (TB) { return B1[base + n * P.ldb + k]; }
+  return B1[base + k * P.ldb + n];
+}
+
+@compute @workgroup_size(16, 16)
+fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let tx = lid.x;
+  let ty = lid.y;
+  let t = ty * 16u + tx;
+  let m0 = wid.y * 64u;
+  let n0 = wid.x * 64u;
+  let z = wid.z;
+  let baseA = P.offA + z * P.strideA;
+  let baseB = P.offB + z * P.strideB;
+  var acc: array<vec4<f32>, 4>;
+  for (var k0 = 0u; k0 < P.K; k0 += 16u) {
+    // the same tile shapes as matmul_vec4, element by element
+    if (TA) {
+      let k = t / 16u;
+      let m = (t % 16u) * 4u;
+      As[k * 16u + m / 4u] = vec4<f32>(load_a(baseA, m0 + m, k0 + k), load_a(baseA, m0 + m + 1u, k0 + k),
+                                       load_a(baseA, m0 + m + 2u, k0 + k), load_a(baseA, m0 + m + 3u, k0 + k));
+    } else {
+      let m = t / 4u;
+      let k = (t % 4u) * 4u;
+      store_k_contig(true, m, k, vec4<f32>(load_a(baseA, m0 + m, k0 + k), load_a(baseA, m0 + m, k0 + k + 1u),
+                                           load_a(baseA, m0 + m, k0 + k + 2u), load_a(baseA, m0 + m, k0 + k + 3u)));
+    }
+    if (TB) {
+      let n = t / 4u;
+      let k = (t % 4u) * 4u;
+      store_k_contig(false, n, k, vec4<f32>(load_b(baseB, k0 + k, n0 + n), load_b(baseB, k0 + k + 1u, n0 + n),
+                                            load_b(baseB, k0 + k + 2u, n0 + n), load_b(baseB, k0 + k + 3u, n0 + n)));
+    } else {
+      let k = t / 16u;
+      let n = (t % 16u) * 4u;
+      Bs[k * 16u + n / 4u] = vec4<f32>(load_b(baseB, k0 + k, n0 + n), load_b(baseB, k0 + k, n0 + n + 1u),
+                                       load_b(baseB, k0 + k, n0 + n + 2u), load_b(baseB, k0 + k, n0 + n + 3u));
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < 16u; k++) {
+      let a = As[k * 16u + ty];
+      let b = Bs[k * 16u + tx];
+      acc[0] += a.x * b;
+      acc[1] += a.y * b;
+      acc[2] += a.z * b;
+      acc[3] += a.w * b;
+    }
+    workgroupBarrier();
+  }
+  epilogue(m0, n0, tx, ty, z, acc);
+}

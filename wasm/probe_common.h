@@ -1,0 +1,46 @@
+// probe_common.h — what the CPU probe (probe.cpp) and the GPU one (gpu/gpu_probe.cpp) share, so both
+// run the same jobs on the same batches and write the same document (docs/json-schema.md, "Probe"):
+// the job plan, the batch sampler, the per-seed results, the JSON writer.
+// Leaves out: the measurements themselves (the backends differ there).
+#pragma once
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api.h"
+#include "rng.h"
+
+namespace lnx::detail {
+
+struct ProbeJob {
+  Norm norm;
+  int seed_index;
+  int layers;
+  int batches;
+  bool depth_sweep;  // true: only the last layer's W², for lastW2_vs_L
+};
+
+// The jobs in the order they run (per placement, per seed: the full model, then each depth) and
+// the relative cost of one batch of each, for progress.
+struct ProbePlan {
+  explicit ProbePlan(const ProbeConfig& cfg);
+  std::vector<ProbeJob> jobs;
+  std::vector<double> job_cost;
+  double total_cost = 0;
+};
+
+// What one (placement, seed) measured.
+struct SeedResult {
+  std::vector<double> w2_paper, w2_batch, norm2;     // per layer
+  std::map<int, std::pair<double, double>> last_w2;  // depth → (paper, per-batch)
+};
+
+// N fresh random tokens and their targets (t+1) mod V.
+void probe_batch(Rng& rng, int N, int V, std::vector<int>& tokens, std::vector<int>& targets);
+
+// The Probe document; "engine" gets a "backend" key when backend is non-null ("webgpu").
+std::string probe_result_json(const ProbeConfig& cfg, const std::map<Norm, std::vector<SeedResult>>& results,
+                              const char* backend);
+
+}  // namespace lnx::detail

@@ -1,0 +1,37 @@
+// train_common.h — what the CPU toy run (trainer.cpp) and the GPU one (gpu/gpu_train.cpp) share, so
+// both follow the same schedule and stopping rule and write the same document
+// (docs/json-schema.md, "Train"): the warm-up learning rate, the divergence threshold, the JSON.
+// Leaves out: the training step itself (the backends differ there).
+#pragma once
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "api.h"
+#include "json.h"
+
+namespace lnx::detail {
+
+// lr(t) = t/T_warmup · peak for t ≤ T_warmup, then peak; t counts from 1.
+inline double warmup_lr(const TrainConfig& c, int t) {
+  if (c.warmup > 0 && t <= c.warmup) return c.lr * t / c.warmup;
+  return c.lr;
+}
+
+// A loss above this stops the run as "diverged" (4·ln V: a model that started near ln V and is now
+// confidently wrong).
+inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_cast<double>(c.model.vocab)); }
+
+// {"version","build","threads"} plus "backend" when non-null ("webgpu").
+void write_engine(json::Writer& w, const char* backend);
+void write_model_config(json::Writer& w, const TrainConfig& c);
+void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
+// status, stop_step, steps_done, from, and the arrays from index `from` on.
+void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,
+                  const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr);
+// The whole document of TrainRun::result_json.
+std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
+                              const std::vector<float>& loss, const std::vector<float>& grad_norm,
+                              const std::vector<float>& lr, int from, const char* backend);
+
+}  // namespace lnx::detail

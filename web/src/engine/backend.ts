@@ -1,0 +1,259 @@
+// backend.ts — which engine runs the page's jobs, and what happens when the GPU fails mid-run.
+//
+// Order (issue 6): WebGPU when an adapter exists and the start-up self-test passes (a small matmul
+// and one training step against the CPU result inside the same module); else the threaded CPU
+// build when the page is cross-origin isolated; else the single-threaded one. `?backend=cpu|webgpu`
+// overrides. A GPU failure during a run (device lost, a WebGPU error: the engine throws
+// `Error("lnx: gpu: …")`) falls back to the CPU and restarts the run, with a notice saying so.
+//
+// The decisions are pure functions (parseBackendOverride, chooseBackend, judgeSelfTest,
+// fallbackAfterGpuError), unit-tested in tests/unit/backend.test.ts. The steps that touch the
+// browser (acquireWebGpu, runSelfTest, selectBackend, driveGpuRun) take what they touch as
+// arguments (navigator.gpu, the module loader), so the tests drive them with fakes and the
+// end-to-end test (tests/webgpu/) with real headless Chromium.
+// Leaves out: loading the CPU modules and posting messages (worker.ts), drawing the notice (page).
+
+export type Backend = 'webgpu' | 'cpu-mt' | 'cpu-st';
+export type BackendOverride = 'cpu' | 'webgpu' | null;
+
+/** What probing WebGPU found. */
+export type GpuProbe =
+  | { kind: 'skipped' } // not probed (?backend=cpu)
+  | { kind: 'unsupported' } // no navigator.gpu
+  | { kind: 'no-adapter' }
+  | { kind: 'device-failed'; message: string }
+  | { kind: 'self-test-failed'; message: string; report?: SelfTestReport }
+  | { kind: 'ready'; adapter: string; report: SelfTestReport };
+
+export interface Selection {
+  backend: Backend;
+  /** One sentence for the page: which path runs and why. */
+  reason: string;
+}
+
+export interface SelfTestReport {
+  passed: boolean;
+  /** max over the WGSL matmul cases of max|gpu − cpu| / max|cpu| */
+  matmulMaxRel: number;
+  /** max over every parameter gradient tensor of one step, same measure */
+  gradMaxRel: number;
+  /** |loss_gpu − loss_cpu| / |loss_cpu| */
+  lossRel: number;
+  tolerance: number;
+}
+
+/** Self-test bound. Looser than the test suite's 1e-4: real GPUs may fuse and reorder float ops. */
+export const SELF_TEST_TOLERANCE = 1e-3;
+
+/** The model of the self-test's training step: small enough to take well under a second anywhere. */
+export const SELF_TEST_CONFIG = {
+  norm: 'pre', attention: 'causal', layers: 1, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, seed: 1,
+} as const;
+
+/** `?backend=cpu|webgpu` from a location.search string; anything else is no override. */
+export function parseBackendOverride(search: string): BackendOverride {
+  const v = new URLSearchParams(search).get('backend');
+  return v === 'cpu' || v === 'webgpu' ? v : null;
+}
+
+export function cpuBackend(crossOriginIsolated: boolean): Backend {
+  return crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
+}
+
+const CPU_WORDS: Record<Backend, string> = {
+  'cpu-mt': 'the threaded CPU engine (the page is cross-origin isolated)',
+  'cpu-st': 'the single-threaded CPU engine (the page is not cross-origin isolated, so no threads)',
+  webgpu: 'WebGPU',
+};
+
+function gpuProblem(p: GpuProbe): string {
+  switch (p.kind) {
+    case 'skipped': return 'WebGPU was not tried';
+    case 'unsupported': return 'this browser has no WebGPU';
+    case 'no-adapter': return 'no WebGPU adapter is available';
+    case 'device-failed': return `the WebGPU device could not be created (${p.message})`;
+    case 'self-test-failed': return `the WebGPU self-test failed (${p.message})`;
+    case 'ready': return '';
+  }
+}
+
+/** The backend for this page load. */
+export function chooseBackend(probe: GpuProbe, crossOriginIsolated: boolean, override: BackendOverride): Selection {
+  const cpu = cpuBackend(crossOriginIsolated);
+  if (override === 'cpu') return { backend: cpu, reason: `?backend=cpu: running on ${CPU_WORDS[cpu]}.` };
+  if (probe.kind === 'ready')
+    return {
+      backend: 'webgpu',
+      reason:
+        `Running on WebGPU (${probe.adapter}): its start-up self-test matched the CPU ` +
+        `(max relative difference ${fmt(Math.max(probe.report.matmulMaxRel, probe.report.gradMaxRel))}).`,
+    };
+  if (override === 'webgpu' && probe.kind === 'self-test-failed')
+    return { backend: 'webgpu', reason: `?backend=webgpu: running on WebGPU although ${gpuProblem(probe)}.` };
+  const asked = override === 'webgpu' ? '?backend=webgpu was asked for, but ' : '';
+  const why = gpuProblem(probe);
+  return { backend: cpu, reason: `${asked ? asked + why : cap(why)}; running on ${CPU_WORDS[cpu]}.` };
+}
+
+/** Whether to look for a GPU at all. */
+export function shouldProbeGpu(override: BackendOverride): boolean {
+  return override !== 'cpu';
+}
+
+/** Pass/fail of the self-test from the JSON of GpuMatmulCheck and GpuGradCheck. */
+export function judgeSelfTest(matmulJson: string, gradJson: string, tolerance = SELF_TEST_TOLERANCE): SelfTestReport {
+  const mm = JSON.parse(matmulJson) as { max_rel: number | null };
+  const gr = JSON.parse(gradJson) as { max_rel: number | null; loss_rel: number | null };
+  // The engine writes non-finite numbers as null: treat them as failures.
+  const num = (x: number | null) => (typeof x === 'number' && Number.isFinite(x) ? x : Infinity);
+  const r = { matmulMaxRel: num(mm.max_rel), gradMaxRel: num(gr.max_rel), lossRel: num(gr.loss_rel), tolerance };
+  return { ...r, passed: r.matmulMaxRel <= tolerance && r.gradMaxRel <= tolerance && r.lossRel <= tolerance };
+}
+
+/** True for the errors that mean "the GPU path is broken": device lost, WebGPU errors. */
+export function isGpuError(e: unknown): boolean {
+  const msg = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  return msg.startsWith('lnx: gpu:');
+}
+
+/** After an error during a WebGPU run: the CPU backend to restart on and the notice, or null when
+ *  the error is not the GPU's (an invalid config fails the same way on every backend). */
+export function fallbackAfterGpuError(e: unknown, crossOriginIsolated: boolean): (Selection & { restart: true }) | null {
+  if (!isGpuError(e)) return null;
+  const cpu = cpuBackend(crossOriginIsolated);
+  const detail = (e instanceof Error ? e.message : String(e)).replace(/^lnx: gpu: /, '');
+  return { backend: cpu, restart: true, reason: `The GPU failed during the run (${detail}); it restarted on ${CPU_WORDS[cpu]}.` };
+}
+
+// ---------------------------------------------------------------- browser steps (injectable)
+
+/** The parts of navigator.gpu / GPUAdapter this module uses. */
+export interface GpuLike {
+  requestAdapter(opts?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<AdapterLike | null>;
+}
+export interface AdapterLike {
+  info?: { vendor?: string; architecture?: string; description?: string };
+  limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+  requestDevice(desc?: { requiredLimits?: Record<string, number> }): Promise<unknown>;
+}
+
+/** The WebGPU classes of the lnx-gpu module (public/wasm/lnx-gpu.d.ts). */
+export interface GpuModule {
+  GpuMatmulCheck: new () => { ready(): boolean; resultJson(): string; delete(): void };
+  GpuGradCheck: new (configJson: string) => { ready(): boolean; resultJson(): string; delete(): void };
+  lnxGpu: { settled(): Promise<void> };
+}
+
+export type Acquired<Device> = { device: Device; adapter: string } | Extract<GpuProbe, { kind: 'unsupported' | 'no-adapter' | 'device-failed' }>;
+
+/** An adapter and a device with the adapter's largest buffer limits (the default 128 MiB binding
+ *  limit is too small for the largest probe models; the engine checks sizes against the device). */
+export async function acquireWebGpu<Device = unknown>(gpu: GpuLike | undefined): Promise<Acquired<Device>> {
+  if (!gpu) return { kind: 'unsupported' };
+  let adapter: AdapterLike | null;
+  try {
+    adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch {
+    adapter = null;
+  }
+  if (!adapter) return { kind: 'no-adapter' };
+  try {
+    const device = (await adapter.requestDevice({
+      requiredLimits: {
+        maxBufferSize: adapter.limits.maxBufferSize,
+        maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      },
+    })) as Device;
+    const i = adapter.info ?? {};
+    const name = [i.vendor, i.architecture || i.description].filter(Boolean).join(' ') || 'unknown adapter';
+    return { device, adapter: name };
+  } catch (e) {
+    return { kind: 'device-failed', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Runs the self-test in a module created with the device; never throws. */
+export async function runSelfTest(m: GpuModule, tolerance = SELF_TEST_TOLERANCE): Promise<GpuProbe | SelfTestReport> {
+  let mm: InstanceType<GpuModule['GpuMatmulCheck']> | null = null;
+  let gc: InstanceType<GpuModule['GpuGradCheck']> | null = null;
+  try {
+    mm = new m.GpuMatmulCheck();
+    gc = new m.GpuGradCheck(JSON.stringify(SELF_TEST_CONFIG));
+    await m.lnxGpu.settled();
+    if (!mm.ready() || !gc.ready()) return { kind: 'self-test-failed', message: 'its results never came back' };
+    const report = judgeSelfTest(mm.resultJson(), gc.resultJson(), tolerance);
+    return report.passed
+      ? report
+      : { kind: 'self-test-failed', report, message: `GPU and CPU differ by ${fmt(Math.max(report.matmulMaxRel, report.gradMaxRel, report.lossRel))} > ${tolerance}` };
+  } catch (e) {
+    return { kind: 'self-test-failed', message: e instanceof Error ? e.message : String(e) };
+  } finally {
+    mm?.delete();
+    gc?.delete();
+  }
+}
+
+export interface SelectOptions<Device, M extends GpuModule> {
+  gpu: GpuLike | undefined;
+  crossOriginIsolated: boolean;
+  /** location.search */
+  search: string;
+  /** Creates the lnx-gpu module bound to the device: createLnx({ gpuDevice: device }). */
+  loadGpuModule(device: Device): Promise<M>;
+}
+
+export interface Selected<Device, M> extends Selection {
+  probe: GpuProbe;
+  /** Set when backend === 'webgpu'. */
+  gpu?: { device: Device; module: M };
+}
+
+/** The whole start-up decision: override, adapter, device, module, self-test, choice. */
+export async function selectBackend<Device, M extends GpuModule>(o: SelectOptions<Device, M>): Promise<Selected<Device, M>> {
+  const override = parseBackendOverride(o.search);
+  let probe: GpuProbe = { kind: 'skipped' };
+  let gpu: { device: Device; module: M } | undefined;
+  if (shouldProbeGpu(override)) {
+    const acquired = await acquireWebGpu<Device>(o.gpu);
+    if ('kind' in acquired) probe = acquired;
+    else {
+      try {
+        const module = await o.loadGpuModule(acquired.device);
+        const r = await runSelfTest(module);
+        probe = 'kind' in r ? r : { kind: 'ready', adapter: acquired.adapter, report: r };
+        gpu = { device: acquired.device, module };
+      } catch (e) {
+        probe = { kind: 'device-failed', message: e instanceof Error ? e.message : String(e) };
+      }
+    }
+  }
+  const s = chooseBackend(probe, o.crossOriginIsolated, override);
+  return s.backend === 'webgpu' ? { ...s, probe, gpu } : { ...s, probe };
+}
+
+/** The JS loop around a synchronous GPU run: step a chunk, then wait for the readbacks. */
+export interface SteppedRun {
+  step(k: number): number;
+}
+export async function driveGpuRun(
+  run: SteppedRun,
+  done: () => boolean,
+  settled: () => Promise<void>,
+  opts: { chunk?: number; onChunk?: (stepResult: number) => void; cancelled?: () => boolean } = {},
+): Promise<boolean> {
+  const k = opts.chunk ?? 8;
+  while (!done()) {
+    if (opts.cancelled?.()) return false;
+    const r = run.step(k);
+    await settled();
+    opts.onChunk?.(r);
+  }
+  return true;
+}
+
+function fmt(x: number): string {
+  return Number.isFinite(x) ? x.toExponential(1) : String(x);
+}
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
