@@ -7,6 +7,10 @@
 //   grid    the full 16-run toy grid: native 2 threads, wasm 1 and 2 threads, PyTorch 2 threads
 //   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium);
 //           --page-grid also times the full Figure 4 grid in the browser (threaded build)
+//   webgpu  headless Chromium (bench/webgpu_bench.mjs): ms per toy step and probe pass on WebGPU and
+//           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
+//           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
+//           the full-size probe model on a software adapter
 // Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
 // its own. Timings are wall clock on a machine that may be shared: compare within one run.
 import { execFileSync } from 'node:child_process';
@@ -16,7 +20,7 @@ import os from 'node:os';
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice(7) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : null);
-const sections = onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'probe', 'grid', 'page'];
+const sections = onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'probe', 'grid', 'page', 'webgpu'];
 const jsonPath = `${root}docs/benchmarks.json`;
 const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
 const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
@@ -101,6 +105,17 @@ const run = {
     log('page: headless Chromium');
     return JSON.parse(sh('node', [`${root}bench/page_bench.mjs`, ...(args.includes('--page-grid') ? ['--grid'] : [])]).trim().split('\n').pop());
   },
+  webgpu() {
+    log('webgpu: headless Chromium (bench/webgpu_bench.mjs)');
+    const a = [];
+    if (args.includes('--gpu-flags')) a.push('--flags', args[args.indexOf('--gpu-flags') + 1]);
+    if (args.includes('--gpu-full')) a.push('--full');
+    try {
+      return JSON.parse(sh('node', [`${root}bench/webgpu_bench.mjs`, ...a], { stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop());
+    } catch (e) {
+      return { skipped: `bench/webgpu_bench.mjs failed: ${String(e.message).split('\n')[0]}` };
+    }
+  },
 };
 
 results.machine = machine();
@@ -154,6 +169,25 @@ if (results.page) {
     for (const a of p.assets) md.push(`| ${a.name} | ${a.raw} | ${a.gzip} |`);
     md.push('');
     if (p.grid_seconds) md.push(`Full Figure 4 grid in the browser (${p.grid_flavour}, ${p.grid_threads} threads): ${f(p.grid_seconds, 1)} s.`, '');
+  }
+}
+if (results.webgpu) {
+  const w = results.webgpu;
+  md.push(`## WebGPU (measured ${w.measured?.slice(0, 16) ?? '—'}Z)`, '');
+  if (w.skipped) md.push(w.skipped, '');
+  else {
+    const a = w.adapter;
+    md.push(`Headless Chromium, adapter ${a.vendor} ${a.architecture}${a.description ? ` (${a.description})` : ''}; \`bench/webgpu_bench.mjs\`, docs/webgpu.md.`, '');
+    if (a.software)
+      md.push('**Software adapter**: SwiftShader runs the WGSL kernels on the CPU, far slower than the wasm engine. These numbers are recorded to show the path works end to end; they say nothing about GPU speed. Run the benchmark on a machine with a GPU for that (docs/webgpu.md).', '');
+    const cfg = (c) => `${c.layers} layers, d = ${c.d}, d_ff = ${c.d_ff}, V = ${c.vocab}, ${c.batch} × ${c.seq} tokens`;
+    md.push('| job | model | CPU 1 thread ms | CPU ' + (w.cpu_threads ?? '—') + ' threads ms | WebGPU ms | dispatches | submits |', '|---|---|---|---|---|---|---|');
+    md.push(`| toy step (fwd + bwd + Adam) | ${cfg(w.toy_config)} | ${f(w.toy.cpu_st_ms, 1)} | ${f(w.toy.cpu_mt_ms, 1)} | ${f(w.toy.gpu_ms, 1)} | ${f(w.toy.gpu_dispatches, 0)} | ${f(w.toy.gpu_submits, 1)} |`);
+    md.push(`| probe pass (fwd + W² bwd + stats) | ${cfg(w.probe_config)} | ${f(w.probe.cpu_st_ms, 1)} | ${f(w.probe.cpu_mt_ms, 1)} | ${f(w.probe.gpu_ms, 1)} | ${f(w.probe.gpu_dispatches, 0)} | ${f(w.probe.gpu_submits, 1)} |`, '');
+    md.push('WGSL matmul alone (C = op(A)·op(B), timed to queue.onSubmittedWorkDone over repeated dispatches):', '');
+    md.push('| model | product | M × N × K | path | GFLOP/s |', '|---|---|---|---|---|');
+    for (const m of w.matmul) md.push(`| ${m.model} | ${m.op} | ${m.M} × ${m.N} × ${m.K} | ${m.vec4 ? 'vec4' : 'scalar'} | ${f(m.gflops, 2)} |`);
+    md.push('');
   }
 }
 writeFileSync(`${root}docs/benchmarks.md`, md.join('\n') + '\n');

@@ -36,9 +36,19 @@ export interface GpuCheck extends EmbindObject {
   resultJson(): string;
 }
 
+/** The WGSL matmul alone at one shape (bench/webgpu_bench.mjs). */
+export interface GpuMatmulBench extends EmbindObject {
+  /** Records `reps` dispatches of C = op(A)·op(B) and submits; time with lnxGpu.idle(). */
+  run(reps: number): void;
+  /** Whether this shape takes the vec4 path. */
+  vec4(): boolean;
+}
+
 export interface LnxGpuRuntime {
   /** Resolves when every scheduled readback has landed or failed. */
   settled(): Promise<void>;
+  /** Submits what is recorded; resolves when the GPU has finished it (for timing). */
+  idle(): Promise<void>;
   /** Set once the device is lost / reported an error (the next engine call throws). */
   lost: string | null;
   error: string | null;
@@ -56,6 +66,7 @@ export interface LnxGpuModule extends Omit<LnxModule, 'buildFlavour'> {
   GpuMatmulCheck: new () => GpuCheck;
   /** configJson: a TrainRun config; its model and seed are used. */
   GpuGradCheck: new (configJson: string) => GpuCheck;
+  GpuMatmulBench: new (tA: boolean, tB: boolean, M: number, N: number, K: number) => GpuMatmulBench;
   lnxGpu: LnxGpuRuntime;
 }
 

@@ -3,7 +3,7 @@
 // is tests/webgpu/run.mjs.
 import { describe, expect, it, vi } from 'vitest';
 import {
-  acquireWebGpu, chooseBackend, driveGpuRun, fallbackAfterGpuError, isGpuError, judgeSelfTest,
+  acquireWebGpu, chooseBackend, driveGpuRun, fallbackAfterGpuError, isGpuError, isSoftwareAdapter, judgeSelfTest,
   parseBackendOverride, runSelfTest, selectBackend, shouldProbeGpu,
   type GpuLike, type GpuModule, type GpuProbe, type SelfTestReport,
 } from '../../web/src/engine/backend';
@@ -34,6 +34,8 @@ describe('chooseBackend', () => {
     ['no WebGPU API', { kind: 'unsupported' }, true, null, 'cpu-mt', /no WebGPU/],
     ['a device error', { kind: 'device-failed', message: 'limits' }, true, null, 'cpu-mt', /could not be created \(limits\)/],
     ['a failed self-test', failed, true, null, 'cpu-mt', /self-test failed \(differ by 1e-2\)/],
+    ['a software adapter', { kind: 'software', adapter: 'google swiftshader' }, true, null, 'cpu-mt', /^The only WebGPU adapter \(google swiftshader\) is a software one.*threaded CPU/],
+    ['?backend=webgpu with a passing software adapter', ready, false, 'webgpu', 'webgpu', /^\?backend=webgpu: running on WebGPU \(acme\)/],
     ['?backend=cpu with a good GPU', ready, true, 'cpu', 'cpu-mt', /^\?backend=cpu/],
     ['?backend=cpu, not isolated', { kind: 'skipped' }, false, 'cpu', 'cpu-st', /^\?backend=cpu/],
     ['?backend=webgpu forces a failed self-test', failed, true, 'webgpu', 'webgpu', /^\?backend=webgpu: running on WebGPU although/],
@@ -81,23 +83,37 @@ describe('GPU errors during a run', () => {
   });
 });
 
-function fakeGpu(o: { adapter?: boolean; deviceThrows?: boolean; adapterThrows?: boolean } = {}) {
+function fakeGpu(o: { adapter?: boolean; deviceThrows?: boolean; adapterThrows?: boolean; architecture?: string } = {}) {
+  const destroy = vi.fn();
   const requestDevice = vi.fn(async () => {
     if (o.deviceThrows) throw new Error('limit too high');
-    return { label: 'device' };
+    return { label: 'device', destroy };
   });
   const gpu: GpuLike = {
     requestAdapter: vi.fn(async () => {
       if (o.adapterThrows) throw new Error('boom');
       return o.adapter === false ? null : {
-        info: { vendor: 'acme', architecture: 'rdna' },
+        info: { vendor: 'acme', architecture: o.architecture ?? 'rdna' },
         limits: { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 29 },
         requestDevice,
       };
     }),
   };
-  return { gpu, requestDevice };
+  return { gpu, requestDevice, destroy };
 }
+
+describe('isSoftwareAdapter', () => {
+  const a = (info: Record<string, unknown>, top: Record<string, unknown> = {}) =>
+    ({ info, limits: { maxBufferSize: 0, maxStorageBufferBindingSize: 0 }, requestDevice: async () => ({}), ...top });
+  it.each([
+    [{ vendor: 'google', architecture: 'swiftshader' }, {}, true],
+    [{ vendor: 'mesa', description: 'llvmpipe (LLVM 15.0.6, 256 bits)' }, {}, true],
+    [{ vendor: 'nvidia', architecture: 'ampere', isFallbackAdapter: true }, {}, true],
+    [{ vendor: 'nvidia', architecture: 'ampere' }, { isFallbackAdapter: true }, true],
+    [{ vendor: 'nvidia', architecture: 'ampere' }, {}, false],
+    [{ vendor: 'apple', architecture: 'metal-3' }, {}, false],
+  ])('%j %j → %s', (info, top, want) => expect(isSoftwareAdapter(a(info, top))).toBe(want));
+});
 
 describe('acquireWebGpu', () => {
   it('reports a browser without WebGPU', async () => expect(await acquireWebGpu(undefined)).toEqual({ kind: 'unsupported' }));
@@ -110,7 +126,7 @@ describe('acquireWebGpu', () => {
   });
   it('asks for the adapter\'s largest buffer limits', async () => {
     const { gpu, requestDevice } = fakeGpu();
-    expect(await acquireWebGpu(gpu)).toEqual({ device: { label: 'device' }, adapter: 'acme rdna' });
+    expect(await acquireWebGpu(gpu)).toMatchObject({ device: { label: 'device' }, adapter: 'acme rdna', software: false });
     expect(requestDevice).toHaveBeenCalledWith({ requiredLimits: { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 29 } });
   });
 });
@@ -166,8 +182,23 @@ describe('selectBackend', () => {
     const load = vi.fn(async () => m);
     const s = await selectBackend({ gpu, crossOriginIsolated: true, search: '', loadGpuModule: load });
     expect(s.backend).toBe('webgpu');
-    expect(s.gpu).toEqual({ device: { label: 'device' }, module: m });
-    expect(load).toHaveBeenCalledWith({ label: 'device' });
+    expect(s.gpu).toMatchObject({ device: { label: 'device' }, module: m });
+    expect(load).toHaveBeenCalledWith(expect.objectContaining({ label: 'device' }));
+  });
+  it('does not use (or self-test) a software adapter unless asked to', async () => {
+    const { gpu, destroy } = fakeGpu({ architecture: 'swiftshader' });
+    const load = vi.fn();
+    const s = await selectBackend({ gpu, crossOriginIsolated: true, search: '', loadGpuModule: load });
+    expect(s).toMatchObject({ backend: 'cpu-mt', probe: { kind: 'software', adapter: 'acme swiftshader' } });
+    expect(load).not.toHaveBeenCalled();
+    expect(destroy).toHaveBeenCalled();
+  });
+  it('self-tests and uses a software adapter under ?backend=webgpu', async () => {
+    const { m } = fakeModule();
+    const s = await selectBackend({
+      gpu: fakeGpu({ architecture: 'swiftshader' }).gpu, crossOriginIsolated: true, search: '?backend=webgpu', loadGpuModule: async () => m,
+    });
+    expect(s).toMatchObject({ backend: 'webgpu', probe: { kind: 'ready' } });
   });
   it('falls back when the module cannot be loaded on the device', async () => {
     const s = await selectBackend({

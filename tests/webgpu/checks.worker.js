@@ -90,9 +90,18 @@ const CHECKS = {
     return { pass: true, detail: `${adapter}; maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize >> 20} MiB` };
   },
 
-  async 'selection: WebGPU after the start-up self-test'() {
+  // SwiftShader is a software adapter: by default the CPU engine is chosen (it is ~100× faster).
+  async 'selection: a software adapter is not used by default'() {
     const s = await backend.selectBackend({
       gpu: navigator.gpu, crossOriginIsolated: self.crossOriginIsolated, search: '', loadGpuModule: gpuModule,
+    });
+    const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
+    return { pass: s.backend === want && s.probe.kind === 'software' && !s.gpu, detail: `${s.backend}: ${s.reason}` };
+  },
+
+  async 'selection: ?backend=webgpu self-tests and picks WebGPU'() {
+    const s = await backend.selectBackend({
+      gpu: navigator.gpu, crossOriginIsolated: self.crossOriginIsolated, search: '?backend=webgpu', loadGpuModule: gpuModule,
     });
     const r = s.probe.kind === 'ready' ? s.probe.report : null;
     const pass = s.backend === 'webgpu' && !!r?.passed && !!s.gpu;

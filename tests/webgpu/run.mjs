@@ -5,7 +5,8 @@
 // opens tests/webgpu/page.html in Chromium with --enable-unsafe-webgpu (a SwiftShader adapter on
 // a machine without a GPU: correct but slow, so this is a correctness test only) and runs each
 // check of checks.worker.js in a module worker: the matmul kernel, the gradients of one step, 20
-// Adam steps, the probe statistics, the backend selection, a diverging run, device loss. Then a
+// Adam steps, the probe statistics, the backend selection (SwiftShader is a software adapter: not
+// chosen by default, chosen and self-tested under ?backend=webgpu), a diverging run, device loss. Then a
 // second browser without the flag (navigator.gpu present, no adapter) runs the no-adapter check.
 // Prints one line per check, then "N passed, M failed"; exits 1 on any failure.
 // Needs public/wasm/lnx-gpu.* (scripts/build-wasm.sh) and /usr/bin/chromium (or $CHROMIUM).

@@ -68,6 +68,15 @@ class GpuGradCheck {
   gpu::GradCheck check_;
 };
 
+class GpuMatmulBench {
+ public:
+  GpuMatmulBench(bool tA, bool tB, int M, int N, int K) : bench_(tA, tB, M, N, K) {}
+  void run(double reps) { gpu_guarded([&] { bench_.run(check_count(reps, "reps")); return 0; }); }
+  bool vec4() const { return bench_.vec4(); }
+ private:
+  gpu::MatmulBench bench_;
+};
+
 inline GpuProbe* make_gpu_probe(const std::string& c) { return gpu_guarded([&] { return new GpuProbe(c); }); }
 inline GpuTrain* make_gpu_train(const std::string& c, double every) {
   return gpu_guarded([&] { return new GpuTrain(c, check_count(every, "readbackEvery")); });
@@ -75,6 +84,11 @@ inline GpuTrain* make_gpu_train(const std::string& c, double every) {
 inline GpuMatmulCheck* make_gpu_matmul_check() { return gpu_guarded([&] { return new GpuMatmulCheck(); }); }
 inline GpuGradCheck* make_gpu_grad_check(const std::string& c) {
   return gpu_guarded([&] { return new GpuGradCheck(c); });
+}
+inline GpuMatmulBench* make_gpu_matmul_bench(bool tA, bool tB, double M, double N, double K) {
+  return gpu_guarded([&] {
+    return new GpuMatmulBench(tA, tB, check_count(M, "M"), check_count(N, "N"), check_count(K, "K"));
+  });
 }
 inline bool gpu_available() { return gpu::available(); }
 

@@ -111,6 +111,39 @@ std::string MatmulCheck::result_json() {
   return w.str();
 }
 
+// ---- MatmulBench ----
+struct MatmulBench::Impl {
+  bool tA, tB;
+  int M, N, K;
+  Array a, b, c;
+};
+
+MatmulBench::MatmulBench(bool tA, bool tB, int M, int N, int K) {
+  check();
+  if (M < 1 || N < 1 || K < 1 || double(M) * N + double(M) * K + double(K) * N > 1e8)
+    throw ArgumentError("matmul benchmark: sizes must be >= 1 and the operands at most 1e8 floats");
+  Rng rng(7);
+  auto random = [&](size_t n) {
+    std::vector<float> v(n);
+    for (float& x : v) x = static_cast<float>(rng.normal());
+    return GpuBackend::array(std::move(v));
+  };
+  impl_ = std::make_unique<Impl>(Impl{tA, tB, M, N, K, random(size_t(M) * K), random(size_t(K) * N), Array(size_t(M) * N)});
+}
+MatmulBench::~MatmulBench() = default;
+bool MatmulBench::vec4() const {
+  const Impl& s = *impl_;
+  return matmul_uses_vec4(s.tA, s.tB, s.M, s.N, s.K, s.tA ? s.M : s.K, s.tB ? s.K : s.N, 1, 0, 0);
+}
+void MatmulBench::run(int reps) {
+  const Impl& s = *impl_;
+  for (int r = 0; r < reps; ++r)
+    matmul(s.tA, s.tB, s.M, s.N, s.K, 1.f, s.a.data(), s.tA ? s.M : s.K, s.b.data(), s.tB ? s.K : s.N, 0.f,
+           s.c.data(), s.N);
+  submit();
+  check();
+}
+
 // ---- GradCheck ----
 struct GradCheck::Impl {
   TrainConfig cfg;

@@ -30,6 +30,19 @@ class MatmulCheck {
   std::unique_ptr<Impl> impl_;
 };
 
+// The WGSL matmul alone at one shape, for the benchmark: buffers made once, run(reps) records reps
+// dispatches (C = A·B, beta 0) and submits; time it with Module.lnxGpu.idle().
+class MatmulBench {
+ public:
+  MatmulBench(bool tA, bool tB, int M, int N, int K);
+  ~MatmulBench();
+  void run(int reps);
+  bool vec4() const;
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 class GradCheck {
  public:
   explicit GradCheck(const TrainConfig& cfg);

@@ -72,8 +72,8 @@ struct GpuProbeRun::Impl {
     detail::probe_batch(*batch_rng, N, V, tokens, targets);
     const Ptr s = at(stats);
     GpuBackend::set_loss_target(s, 2 * M + L);
+    model->forward(tokens.data(), targets.data());  // uploads the tokens: one submit per batch
     model->zero_grad();
-    model->forward(tokens.data(), targets.data());
     model->backward(j.depth_sweep ? GradScope::LastW2Only : GradScope::W2Only);
     const int first = j.depth_sweep ? j.layers - 1 : 0;
     for (int m = 0; m < M; ++m) {

@@ -59,8 +59,10 @@ struct GpuTrainRun::Impl {
     chain.sample(batch_rng, cfg.model.batch, cfg.model.seq, inputs, targets);
     const Ptr hist = at(history);
     GpuBackend::set_loss_target(hist, loss_slot(t));
-    model.zero_grad();
+    // forward() uploads the tokens first, which submits whatever is recorded; zeroing the gradients
+    // after it (the forward pass does not read them) keeps the whole step in one submit.
     model.forward(inputs.data(), targets.data());
+    model.zero_grad();
     model.backward(GradScope::All);
     const size_t n = model.params().size();
     sumsq(hist, norm_slot(t), model.grads().data(), n, 1.f, true, false);  // global gradient norm

@@ -87,6 +87,12 @@ var LibraryLnxWebGpu = {
     settled: function() {
       return Promise.all(Array.from(LnxGpu.inflight)).then(function() {});
     },
+    // Submits what is recorded and resolves when the GPU has finished all of it (for timing).
+    idle: function() {
+      if (!LnxGpu.dev) return Promise.resolve();
+      LnxGpu.flush();
+      return LnxGpu.dev.queue.onSubmittedWorkDone();
+    },
   },
 
   // 1 when a device was given and is usable.

@@ -3,7 +3,8 @@
 // Order (issue 6): WebGPU when an adapter exists and the start-up self-test passes (a small matmul
 // and one training step against the CPU result inside the same module); else the threaded CPU
 // build when the page is cross-origin isolated; else the single-threaded one. `?backend=cpu|webgpu`
-// overrides. A GPU failure during a run (device lost, a WebGPU error: the engine throws
+// overrides. A software adapter (SwiftShader, llvmpipe: what Chromium offers without a GPU) runs
+// WGSL on the CPU about 100× slower than the wasm engine, so it is used only when asked for. A GPU failure during a run (device lost, a WebGPU error: the engine throws
 // `Error("lnx: gpu: …")`) falls back to the CPU and restarts the run, with a notice saying so.
 //
 // The decisions are pure functions (parseBackendOverride, chooseBackend, judgeSelfTest,
@@ -21,6 +22,7 @@ export type GpuProbe =
   | { kind: 'skipped' } // not probed (?backend=cpu)
   | { kind: 'unsupported' } // no navigator.gpu
   | { kind: 'no-adapter' }
+  | { kind: 'software'; adapter: string } // a CPU-emulated adapter: slower than the CPU engine
   | { kind: 'device-failed'; message: string }
   | { kind: 'self-test-failed'; message: string; report?: SelfTestReport }
   | { kind: 'ready'; adapter: string; report: SelfTestReport };
@@ -71,6 +73,7 @@ function gpuProblem(p: GpuProbe): string {
     case 'skipped': return 'WebGPU was not tried';
     case 'unsupported': return 'this browser has no WebGPU';
     case 'no-adapter': return 'no WebGPU adapter is available';
+    case 'software': return `the only WebGPU adapter (${p.adapter}) is a software one, slower than the CPU engine`;
     case 'device-failed': return `the WebGPU device could not be created (${p.message})`;
     case 'self-test-failed': return `the WebGPU self-test failed (${p.message})`;
     case 'ready': return '';
@@ -85,8 +88,8 @@ export function chooseBackend(probe: GpuProbe, crossOriginIsolated: boolean, ove
     return {
       backend: 'webgpu',
       reason:
-        `Running on WebGPU (${probe.adapter}): its start-up self-test matched the CPU ` +
-        `(max relative difference ${fmt(Math.max(probe.report.matmulMaxRel, probe.report.gradMaxRel))}).`,
+        `${override === 'webgpu' ? '?backend=webgpu: running' : 'Running'} on WebGPU (${probe.adapter}): its start-up ` +
+        `self-test matched the CPU (max relative difference ${fmt(Math.max(probe.report.matmulMaxRel, probe.report.gradMaxRel))}).`,
     };
   if (override === 'webgpu' && probe.kind === 'self-test-failed')
     return { backend: 'webgpu', reason: `?backend=webgpu: running on WebGPU although ${gpuProblem(probe)}.` };
@@ -132,7 +135,9 @@ export interface GpuLike {
   requestAdapter(opts?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<AdapterLike | null>;
 }
 export interface AdapterLike {
-  info?: { vendor?: string; architecture?: string; description?: string };
+  info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+  /** Older Chromium exposed it on the adapter. */
+  isFallbackAdapter?: boolean;
   limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
   requestDevice(desc?: { requiredLimits?: Record<string, number> }): Promise<unknown>;
 }
@@ -144,7 +149,16 @@ export interface GpuModule {
   lnxGpu: { settled(): Promise<void> };
 }
 
-export type Acquired<Device> = { device: Device; adapter: string } | Extract<GpuProbe, { kind: 'unsupported' | 'no-adapter' | 'device-failed' }>;
+export type Acquired<Device> =
+  | { device: Device; adapter: string; software: boolean }
+  | Extract<GpuProbe, { kind: 'unsupported' | 'no-adapter' | 'device-failed' }>;
+
+/** A fallback (CPU-emulated) adapter: flagged as such, or a known software rasteriser by name. */
+export function isSoftwareAdapter(a: AdapterLike): boolean {
+  const i = a.info ?? {};
+  if (i.isFallbackAdapter || a.isFallbackAdapter) return true;
+  return /swiftshader|llvmpipe|lavapipe|software/i.test(`${i.vendor ?? ''} ${i.architecture ?? ''} ${i.description ?? ''}`);
+}
 
 /** An adapter and a device with the adapter's largest buffer limits (the default 128 MiB binding
  *  limit is too small for the largest probe models; the engine checks sizes against the device). */
@@ -166,7 +180,7 @@ export async function acquireWebGpu<Device = unknown>(gpu: GpuLike | undefined):
     })) as Device;
     const i = adapter.info ?? {};
     const name = [i.vendor, i.architecture || i.description].filter(Boolean).join(' ') || 'unknown adapter';
-    return { device, adapter: name };
+    return { device, adapter: name, software: isSoftwareAdapter(adapter) };
   } catch (e) {
     return { kind: 'device-failed', message: e instanceof Error ? e.message : String(e) };
   }
@@ -208,7 +222,8 @@ export interface Selected<Device, M> extends Selection {
   gpu?: { device: Device; module: M };
 }
 
-/** The whole start-up decision: override, adapter, device, module, self-test, choice. */
+/** The whole start-up decision: override, adapter, device, module, self-test, choice. A software
+ *  adapter is not tested (nor used) unless ?backend=webgpu asks for WebGPU. */
 export async function selectBackend<Device, M extends GpuModule>(o: SelectOptions<Device, M>): Promise<Selected<Device, M>> {
   const override = parseBackendOverride(o.search);
   let probe: GpuProbe = { kind: 'skipped' };
@@ -216,7 +231,10 @@ export async function selectBackend<Device, M extends GpuModule>(o: SelectOption
   if (shouldProbeGpu(override)) {
     const acquired = await acquireWebGpu<Device>(o.gpu);
     if ('kind' in acquired) probe = acquired;
-    else {
+    else if (acquired.software && override !== 'webgpu') {
+      probe = { kind: 'software', adapter: acquired.adapter };
+      (acquired.device as { destroy?: () => void }).destroy?.();
+    } else {
       try {
         const module = await o.loadGpuModule(acquired.device);
         const r = await runSelfTest(module);
