@@ -6,7 +6,8 @@
 //   gemm_bench sweep      1 vs N threads at growing sizes (for the parallel threshold)
 //   options: quick (fewer/shorter runs), reps=N (timed runs per cell, median reported),
 //            ms=T (minimum milliseconds per timed run), threads=N (max threads to bench),
-//            timer=cpu (process CPU time instead of wall time: for single-thread numbers on a busy box)
+//            timer=cpu (process CPU time instead of wall time: for single-thread numbers on a busy box),
+//            only=toy|probe|misc (one group of shapes)
 //
 // The test checks every float kernel the build has (Eigen, and the SIMD128 kernel in wasm builds)
 // plus the Auto dispatch and gemm<double>, on 1 thread and on the pool with the parallel threshold
@@ -290,7 +291,12 @@ const Shape kShapes[] = {
     {"probe", "attn dV=P^T*dO", 32, 512, 32, true, false},
     // small/odd calls (not in the trainer's list; they decide the small-size dispatch)
     {"misc", "row vector", 1, 256, 128, false, true},
-    {"misc", "column vector", 128, 1, 128, false, false},
+    {"misc", "2 rows", 2, 256, 128, false, true},
+    {"misc", "3 rows", 3, 256, 128, false, true},
+    {"misc", "column vector", 256, 1, 128, false, false},
+    {"misc", "2 columns", 256, 2, 128, false, false},
+    {"misc", "4 columns", 256, 4, 128, false, false},
+    {"misc", "7 columns", 256, 7, 128, false, true},
     {"misc", "tiny", 8, 8, 8, false, false},
     {"misc", "odd", 17, 33, 65, true, true},
 };
@@ -352,7 +358,7 @@ double bench_one(const Shape& s, int reps, double min_ms) {
   return g[g.size() / 2];
 }
 
-void run_bench(bool quick, int reps, double min_ms, int maxt) {
+void run_bench(bool quick, int reps, double min_ms, int maxt, const char* only) {
   std::vector<Variant> vars = float_variants();
   std::vector<int> threads{1};
   if (maxt > 1) threads.push_back(maxt);
@@ -379,6 +385,7 @@ void run_bench(bool quick, int reps, double min_ms, int maxt) {
   std::printf("\n");
   for (const Shape& s : kShapes) {
     if (quick && std::strcmp(s.model, "probe") == 0) continue;
+    if (only && std::strcmp(s.model, only) != 0) continue;
     const char* op = s.tA ? (s.tB ? "TT" : "TN") : (s.tB ? "NT" : "NN");
     std::printf("| %s | %s | %s | %d×%d×%d |", s.model, s.what, op, s.M, s.N, s.K);
     std::fflush(stdout);
@@ -422,6 +429,7 @@ int main(int argc, char** argv) {
   bool do_test = true, do_bench = true, quick = false, do_sweep = false;
   int reps = 7, maxt = max_threads();
   double min_ms = 40;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "test") do_bench = false;
@@ -431,6 +439,7 @@ int main(int argc, char** argv) {
     else if (a.rfind("reps=", 0) == 0) reps = std::atoi(a.c_str() + 5);
     else if (a.rfind("ms=", 0) == 0) min_ms = std::atof(a.c_str() + 3);
     else if (a == "timer=cpu") g_cpu_timer = true;
+    else if (a.rfind("only=", 0) == 0) only = a.substr(5);
     else if (a.rfind("threads=", 0) == 0) maxt = std::min(maxt, std::atoi(a.c_str() + 8));
     else {
       std::printf("unknown argument %s\n", a.c_str());
@@ -444,7 +453,7 @@ int main(int argc, char** argv) {
   std::printf("gemm_kernel_name: %s, max threads: %d\n", lnx::gemm_kernel_name(), maxt);
   int failures = 0;
   if (do_test) failures = run_tests(quick);
-  if (do_bench) run_bench(quick, reps, min_ms, maxt);
+  if (do_bench) run_bench(quick, reps, min_ms, maxt, only.empty() ? nullptr : only.c_str());
   if (do_sweep) run_sweep(reps, min_ms, maxt);
   if (failures) {
     std::printf("gemm_bench: %d FAILURES\n", failures);

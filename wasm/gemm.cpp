@@ -436,7 +436,11 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
 #if LNX_GEMM_SIMD128
   if (std::is_same<T, float>::value) {
     const auto force = static_cast<gemm_detail::Kernel>(g_force.load(std::memory_order_relaxed));
-    if (force != gemm_detail::Kernel::Eigen) {
+    // Shape dispatch: the 4×8 tile wastes 3/4 of its work on a single row and 7/8 on a single
+    // column (plus packing B/A that is used once); Eigen's GEMV-like paths win there (measured:
+    // M=1 17 vs 7, N=1 16 vs 5, N=2 15 vs 9, N=4 tie, M=2 10 vs 15 GFLOP/s).
+    const bool thin = M == 1 || N <= 3;
+    if (force == gemm_detail::Kernel::Simd128 || (force == gemm_detail::Kernel::Auto && !thin)) {
       simd_gemm(transA, transB, M, N, K, static_cast<float>(alpha),
                 reinterpret_cast<const float*>(A), lda, reinterpret_cast<const float*>(B), ldb,
                 static_cast<float>(beta), reinterpret_cast<float*>(C), ldc);

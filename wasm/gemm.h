@@ -9,7 +9,8 @@
 //
 // Kernels (see bench/README-gemm.md for the measurements behind the choice):
 //  - wasm (-msimd128): float uses a register-blocked 4×8 SIMD128 micro-kernel on packed A/B panels
-//    ("xnn-style"); double uses Eigen's SSE path translated to SIMD128.
+//    ("xnn-style"), except thin shapes (M == 1 or N <= 3), which go to Eigen's GEMV-like paths;
+//    double uses Eigen's SSE path translated to SIMD128.
 //  - native: Eigen, vectorised for whatever -march the build uses.
 // Determinism: every element's k-summation order depends only on K, never on the thread split,
 // so results with 1 and N threads are bit-identical (checked by bench/gemm_bench.cpp).
