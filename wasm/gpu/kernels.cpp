@@ -82,11 +82,7 @@ bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, i
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
             int ldc, int batch, size_t sA, size_t sB, size_t sC) {
   if (M <= 0 || N <= 0 || batch <= 0) return;
-  if (K <= 0) {  // C = beta·C
-    if (beta == 0) for (int z = 0; z < batch; ++z) for (int r = 0; r < M; ++r) fill(C + z * sC + size_t(r) * ldc, N, 0);
-    else if (beta != 1) throw std::logic_error("matmul with K = 0 and beta ∉ {0, 1}");
-    return;
-  }
+  if (K <= 0) throw std::logic_error("matmul with K = 0 (the model never multiplies over an empty dimension)");
   // Extents of the three operands over all batches, in elements.
   const size_t extA = size_t(batch - 1) * sA + (tA ? size_t(K - 1) * lda + M : size_t(M - 1) * lda + K);
   const size_t extB = size_t(batch - 1) * sB + (tB ? size_t(N - 1) * ldb + K : size_t(K - 1) * ldb + N);
