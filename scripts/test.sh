@@ -3,7 +3,8 @@
 #   1. C++ (ctest): finite-difference gradient checks, LayerNorm lemmas, threads, validation
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
-#   4. WebGPU in headless Chromium (SwiftShader): the GPU path against the CPU path, fallbacks
+#   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
+#   5. WebGPU in headless Chromium (SwiftShader): the GPU path against the CPU path, fallbacks
 # Ends with the closing line of each runner; exits non-zero on the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,9 @@ npx vite build --logLevel warn
 
 stage "end-to-end (Chromium)"
 node tests/e2e/run.mjs
+
+stage "robustness corpus (Vitest + Chromium)"
+node tests/robustness/run.mjs
 
 stage "WebGPU end-to-end (Chromium, SwiftShader)"
 node tests/webgpu/run.mjs

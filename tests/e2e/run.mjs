@@ -2,145 +2,58 @@
 // the system's /usr/bin/chromium; no browser is ever downloaded).
 //
 // Expects dist/ to be built (`npm run build`); builds nothing itself. Starts
-//   1. `vite preview` (COOP/COEP → cross-origin isolated → threaded engine lnx-mt), and
-//   2. a plain static server over dist/ without those headers (→ single-threaded lnx-st),
-// both on free loopback ports, runs the checks, saves screenshots to test-artifacts/, prints
-// `N passed, M failed` as its last line and exits non-zero on any failure.
+//   1. `vite preview` (COOP/COEP → cross-origin isolated → threaded engine lnx-mt),
+//   2. a plain static server over dist/ without those headers (→ single-threaded lnx-st), and
+//   3. a plain static server over tests/embed/ on another port (another origin): a sample blog
+//      post embedding two figures (host.html) with an unrelated frame that sends bad messages,
+// runs the checks, saves screenshots and downloads to test-artifacts/, prints `N passed, M failed`
+// as its last line and exits non-zero on any failure.
+// Covers: the page and its figures; interactions; permalinks (a link rebuilds the view, the
+// address bar follows it, "copy link" per figure, a live Figure 4 run from a link is bit-identical);
+// exports (SVG, PNG, CSV, JSON per figure, with provenance); embeds (no chrome, height message,
+// iframe resize, messages from a non-parent or of a bad shape ignored); the citation block; the
+// print stylesheet; offline after the first visit; every asset self-hosted.
+// The bad-input corpus and the cancel/memory cycles are in tests/robustness/run.mjs.
 // Environment: LNX_FIXTURES=dir also serves /data and /wasm from dir on both servers (development
 // before the engine's real output exists); E2E_ONLY=substring runs only matching checks.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+import { mkdirSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+
+const readdirSyncSafe = (d) => (existsSync(d) ? readdirSync(d) : []);
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import {
+  CHROMIUM,
+  FIGS,
+  FLAGS,
+  artifacts,
+  assert,
+  dist,
+  freePort,
+  makeChecker,
+  openPage,
+  openSettings,
+  pythonServer,
+  readout,
+  root,
+  shoot,
+  staticServer,
+  summary,
+  vitePreview,
+  waitReady,
+} from './harness.mjs';
 
-const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const dist = join(root, 'dist');
-const artifacts = join(root, 'test-artifacts');
-const fixtures = process.env.LNX_FIXTURES ? resolve(process.env.LNX_FIXTURES) : null;
-const only = process.env.E2E_ONLY ?? '';
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const CJK = /[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]/;
+const { check, results } = makeChecker();
 
-// ---- servers -----------------------------------------------------------------------------------
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png',
-};
-
-/** A plain static server over dist/ with no COOP/COEP headers. */
-function staticServer(port) {
-  const server = createServer((req, res) => {
-    let p = decodeURIComponent((req.url ?? '/').split('?')[0]);
-    if (p.endsWith('/')) p += 'index.html';
-    const candidates = [join(dist, normalize(p))];
-    if (fixtures && /^\/(data|wasm)\//.test(p)) candidates.push(join(fixtures, normalize(p)));
-    const file = candidates.find((f) => f.startsWith(dist) || (fixtures && f.startsWith(fixtures)) ? existsSync(f) && statSync(f).isFile() : false);
-    if (!file) {
-      res.writeHead(404);
-      return res.end('not found');
-    }
-    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((r) => server.listen(port, '127.0.0.1', () => r(server)));
-}
-
-async function vitePreview(port) {
-  const child = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    cwd: root,
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return { child, url };
-    } catch {}
-    if (child.exitCode != null) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error(`vite preview did not start:\n${log}`);
-}
-
-// ---- test harness ------------------------------------------------------------------------------
-const results = [];
-async function check(name, fn) {
-  if (only && !name.includes(only)) return;
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`  ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    results.push({ name, ok: false, error: e });
-    console.log(`  FAIL  ${name}: ${(e && e.message) || e}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-
-async function openPage(browser, url, { width = 1280, height = 900, lang = 'en', theme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${url}?lang=${lang}&theme=${theme}`, { waitUntil: 'load' });
-  return { page, context, errors };
-}
-
-const FIGS = ['fig1', 'fig2', 'fig3', 'fig4'];
-async function waitReady(page, timeout = 30000) {
-  for (const id of FIGS) {
-    await page.waitForSelector(`#${id}[data-state="ready"]`, { timeout }).catch(async () => {
-      const s = await page.$eval(`#${id}`, (el) => el.getAttribute('data-state')).catch(() => 'absent');
-      throw new Error(`#${id} did not reach data-state=ready (state: ${s})`);
-    });
-  }
-}
-const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.textContent.trim());
-
-/** Open a figure's settings <details>. */
-async function openSettings(page, id) {
-  await page.$eval(`#${id} details`, (d) => (d.open = true));
-}
-
-/** Click Recompute and wait until the run is done; returns phases seen. */
+/** Click Recompute and wait until the run is done; returns the badge. */
 async function recomputeAndWait(page, id, timeout) {
   await page.click(`#${id} button.recompute`);
   await page.waitForSelector(`#${id}[data-run="running"], #${id}[data-run="done"], #${id}[data-run="error"]`, { timeout: 15000 });
+  return waitRunDone(page, id, timeout);
+}
+
+/** Wait for a figure's live run to end; throws unless it ended as done; returns the badge. */
+async function waitRunDone(page, id, timeout) {
   const h = await page.waitForSelector(`#${id}[data-run="done"], #${id}[data-run="error"], #${id}[data-run="cancelled"]`, { timeout });
   const phase = await h.getAttribute('data-run');
   if (phase !== 'done') {
@@ -150,20 +63,45 @@ async function recomputeAndWait(page, id, timeout) {
   return page.$eval(`#${id} .badge`, (el) => ({ source: el.getAttribute('data-source'), text: el.textContent }));
 }
 
-async function shoot(page, name, selector) {
-  const path = join(artifacts, `${name}.png`);
-  if (!selector) return page.screenshot({ path, fullPage: true, animations: 'disabled' });
-  const el = await page.$(selector);
-  try {
-    await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
-  } catch {
-    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead
-    const clip = await el.evaluate((e) => {
-      const r = e.getBoundingClientRect();
-      return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
-    });
-    await page.screenshot({ path, fullPage: true, clip, animations: 'disabled' });
+/** Open a figure's Share panel (idempotent). */
+async function openShare(page, id) {
+  const open = await page.$(`#${id} .share-panel`);
+  if (!open) await page.click(`#${id} .share-toggle`);
+  await page.waitForSelector(`#${id} .share-panel`);
+}
+
+/** Click one export button of a figure and return the saved download's path and bytes. */
+async function exportOf(page, id, kind, dir) {
+  await openShare(page, id);
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click(`#${id} .share-panel button.export[data-kind="${kind}"]`)]);
+  const path = join(dir, dl.suggestedFilename());
+  await dl.saveAs(path);
+  return { name: dl.suggestedFilename(), path, bytes: readFileSync(path) };
+}
+
+/** The provenance JSON inside a PNG's iTXt "Description" chunk. */
+function pngProvenance(buf) {
+  let o = 8;
+  while (o + 12 <= buf.length) {
+    const len = buf.readUInt32BE(o);
+    const type = buf.toString('latin1', o + 4, o + 8);
+    if (type === 'iTXt') {
+      const data = buf.subarray(o + 8, o + 8 + len);
+      const kw = data.toString('latin1', 0, data.indexOf(0));
+      if (kw === 'Description') return JSON.parse(data.subarray(data.indexOf(0) + 5).toString('utf8'));
+    }
+    if (type === 'IEND') break;
+    o += 12 + len;
   }
+  return null;
+}
+
+/** Copy the link from a figure's Share panel (clipboard permission granted) and return it. */
+async function copiedLink(page, id) {
+  await openShare(page, id);
+  await page.click(`#${id} .share-panel .copy-link-btn`);
+  await page.waitForFunction((fid) => /copied|复制/i.test(document.querySelector(`#${fid} .share-status`)?.textContent ?? ''), id, { timeout: 5000 });
+  return page.evaluate(() => navigator.clipboard.readText());
 }
 
 // ---- main --------------------------------------------------------------------------------------
@@ -174,16 +112,26 @@ async function main() {
     process.exit(1);
   }
   mkdirSync(artifacts, { recursive: true });
-  const [pPrev, pPlain] = [await freePort(), await freePort()];
+  const downloads = join(artifacts, 'exports');
+  mkdirSync(downloads, { recursive: true });
+  const [pPrev, pPlain, pHost] = [await freePort(), await freePort(), await freePort()];
   const preview = await vitePreview(pPrev);
-  const plain = await staticServer(pPlain);
+  // the plain host: `python3 -m http.server` over dist/ as the docs suggest (Node's static server
+  // when python3 is missing or fixtures are in use)
+  const plain = (!process.env.LNX_FIXTURES && (await pythonServer(pPlain))) || (await staticServer(pPlain));
   const plainUrl = `http://127.0.0.1:${pPlain}/`;
+  const host = await staticServer(pHost, {
+    dir: join(root, 'tests/embed'),
+    transform: (p, buf) => (p.endsWith('.html') ? Buffer.from(buf.toString('utf8').replaceAll('%SITE%', plainUrl)) : buf),
+  });
+  const hostUrl = `http://127.0.0.1:${pHost}/host.html`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-  console.log(`preview ${preview.url} (COOP/COEP), plain ${plainUrl}`);
+  const clip = { permissions: ['clipboard-read', 'clipboard-write'] };
+  console.log(`preview ${preview.url} (COOP/COEP), plain ${plainUrl} (${plain.kind ?? 'node static server'}), embed host ${hostUrl}`);
 
   try {
     // English page on the isolated server ------------------------------------------------------
-    const en = await openPage(browser, preview.url, { lang: 'en' });
+    const en = await openPage(browser, preview.url, { lang: 'en', contextOptions: clip });
     const { page } = en;
 
     await check('page loads (en) and every figure reaches data-state=ready', async () => {
@@ -319,7 +267,7 @@ async function main() {
     await check('Figure 4: a short live run (20 steps, 1 seed) streams and completes', async () => {
       await openSettings(page, 'fig4');
       await page.fill('#fig4 input[name="lrs"]', '0.001');
-      await page.fill('#fig4 input[name="warmups"]', '0, 300');
+      await page.fill('#fig4 input[name="warmups"]', '0');
       await page.fill('#fig4 input[name="steps"]', '20');
       await page.fill('#fig4 input[name="seeds"]', '1');
       await page.click('#fig4 button.recompute');
@@ -337,6 +285,147 @@ async function main() {
       const lens = await page.$$eval('#fig4 path.line[data-name^="p"]', (ps) => ps.map((p) => (p.getAttribute('d') ?? '').length));
       assert(lens.some((n) => n > 0), 'no curves drawn');
       await shoot(page, 'en-fig4-live', '#fig4');
+    });
+
+
+    // Permalinks, share, export ------------------------------------------------------------------
+    await check('permalink: the address bar follows the view (Figure 1 step, Figure 4 live settings)', async () => {
+      await page.waitForTimeout(400);
+      const q = new URL(page.url()).searchParams;
+      const step = await page.$eval('#fig1', (el) => el.dataset.step);
+      assert(q.get('lang') === 'en', `lang=${q.get('lang')}`);
+      assert(step === '1' ? !q.has('fig1.step') : q.get('fig1.step') === step, `fig1.step=${q.get('fig1.step')} but the figure is at ${step}`);
+      assert(q.get('fig4.lrs') === '0.001' && q.get('fig4.warmups') === '0' && q.get('fig4.seeds') === '1' && q.get('fig4.steps') === '20', `fig4 params: ${q}`);
+    });
+
+    const exportsByFig = {};
+    await check('export: SVG, PNG, CSV and JSON of every figure, each with provenance', async () => {
+      for (const id of FIGS) {
+        const got = {};
+        for (const kind of ['svg', 'png', 'csv', 'json']) got[kind] = await exportOf(page, id, kind, downloads);
+        exportsByFig[id] = got;
+        const svg = got.svg.bytes.toString('utf8');
+        assert(svg.startsWith('<svg') && svg.includes('id="lnx-provenance"'), `${id}.svg: no provenance metadata`);
+        assert((svg.match(/<(path|rect|line|circle)\b/g) ?? []).length > 10, `${id}.svg: nothing drawn`);
+        assert(!/var\(--/.test(svg), `${id}.svg: unresolved CSS variables`);
+        assert(got.png.bytes.subarray(1, 4).toString() === 'PNG', `${id}.png: not a PNG`);
+        const pp = pngProvenance(got.png.bytes);
+        assert(pp && pp.figure === id, `${id}.png: no provenance chunk`);
+        const csv = got.csv.bytes.toString('utf8').split('\r\n');
+        assert(csv[0] === '# generator: ln-explorable', `${id}.csv: first line ${csv[0]}`);
+        const header = csv.findIndex((l) => !l.startsWith('#'));
+        assert(csv.length - header > 3, `${id}.csv: no rows`);
+        const j = JSON.parse(got.json.bytes.toString('utf8'));
+        assert(j.provenance && j.data, `${id}.json: shape`);
+        for (const key of ['engine', 'config', 'seeds', 'computed', 'exported', 'source', 'url']) assert(key in j.provenance, `${id}.json: provenance lacks ${key}`);
+        if (id !== 'fig1') {
+          assert(j.provenance.engine?.version, `${id}: no engine version`);
+          assert(Array.isArray(j.provenance.seeds) && j.provenance.seeds.length > 0, `${id}: no seeds`);
+        }
+        if (id === 'fig4') {
+          assert(j.provenance.source === 'live' && /^wasm-/.test(j.provenance.engine.build), `fig4 should be the live run: ${JSON.stringify(j.provenance.engine)}`);
+          assert(j.provenance.config.steps === 20, `fig4 config.steps ${j.provenance.config.steps}`);
+        }
+        if (id === 'fig3') assert(j.provenance.source === 'live', 'fig3 should be the live small run');
+        if (id === 'fig2') assert(csv.some((l) => l.startsWith('final,')), 'fig2.csv: no Final LN row');
+      }
+    });
+    await check('export: the exported pictures look like the figures (screenshots of the PNGs)', async () => {
+      const vp = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const p2 = await vp.newPage();
+      for (const id of FIGS) {
+        if (!exportsByFig[id]) continue;
+        await p2.setContent(`<body style="margin:0;background:#888"><img src="data:image/png;base64,${exportsByFig[id].png.bytes.toString('base64')}" style="max-width:1400px"></body>`);
+        await p2.waitForTimeout(100);
+        await p2.screenshot({ path: join(artifacts, `export-${id}-png.png`), fullPage: true });
+        await p2.setContent(`<body style="margin:0;background:#888">${exportsByFig[id].svg.bytes.toString('utf8').replace(/^<svg/, '<svg style="max-width:1400px;height:auto"')}</body>`);
+        await p2.screenshot({ path: join(artifacts, `export-${id}-svg.png`), fullPage: true });
+      }
+      await vp.close();
+    });
+
+    let fig4Link = '';
+    await check('copy link: every figure’s Share panel copies a permalink to it; the embed snippet names it', async () => {
+      for (const id of FIGS) {
+        const url = await copiedLink(page, id);
+        const u = new URL(url);
+        assert(u.hash === `#${id}`, `${id}: hash ${u.hash}`);
+        assert(u.searchParams.get('lang') === 'en', `${id}: ${url}`);
+        const snippet = await page.$eval(`#${id} .share-panel textarea.snippet`, (t) => t.value);
+        assert(snippet.includes(`embed=${id}`) && snippet.includes('data-lnx-embed') && snippet.includes('embed.js'), `${id}: snippet ${snippet}`);
+        if (id === 'fig4') fig4Link = url;
+        if (id === 'fig2') await shoot(page, 'en-share-panel', '#fig2');
+        await page.click(`#${id} .share-toggle`);
+      }
+      assert(fig4Link.includes('fig4.steps=20'), `fig4 link lacks its run settings: ${fig4Link}`);
+    });
+
+    await check('permalink: a live Figure 4 run from a copied link gives the same curves bit for bit', async () => {
+      const a = JSON.parse(exportsByFig.fig4.json.bytes.toString('utf8'));
+      const b = await openPage(browser, '', { query: fig4Link, contextOptions: clip });
+      await waitRunDone(b.page, 'fig4', 120000);
+      const got = await exportOf(b.page, 'fig4', 'json', downloads);
+      const j = JSON.parse(got.bytes.toString('utf8'));
+      await b.context.close();
+      assert(j.provenance.engine.build === a.provenance.engine.build, 'different build flavour');
+      const key = (r) => `${r.norm}|${r.warmup}|${r.lr}|${r.seed}`;
+      const ra = new Map(a.data.grid.runs.map((r) => [key(r), r]));
+      assert(j.data.grid.runs.length === ra.size && ra.size > 0, `runs ${j.data.grid.runs.length} vs ${ra.size}`);
+      for (const r of j.data.grid.runs) {
+        const o = ra.get(key(r));
+        assert(o, `run ${key(r)} missing`);
+        assert(r.loss.length === o.loss.length && r.loss.every((x, i) => x === o.loss[i]), `run ${key(r)}: losses differ`);
+        assert(r.grad_norm.every((x, i) => x === o.grad_norm[i]), `run ${key(r)}: grad norms differ`);
+      }
+    });
+
+    await check('citation block: BibTeX for the explainer and for Xiong et al. 2020', async () => {
+      const bib = await page.$$eval('#cite pre', (ps) => ps.map((p) => p.textContent));
+      assert(bib.length === 2, `${bib.length} entries`);
+      assert(/@misc\{lnexplorable/.test(bib[0]) && bib[0].includes(new URL(preview.url).host), `explainer: ${bib[0]}`);
+      assert(bib[1].includes('@inproceedings{xiong2020layer') && bib[1].includes('2002.04745') && /ICML/.test(bib[1]), `paper: ${bib[1]}`);
+      await shoot(page, 'en-citation', '#cite');
+    });
+
+    await check('every request of the page goes to its own origin (no CDN)', async () => {
+      const ctx = await browser.newContext();
+      const p = await ctx.newPage();
+      const foreign = [];
+      p.on('request', (r) => {
+        const u = new URL(r.url());
+        if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== new URL(preview.url).origin) foreign.push(r.url());
+      });
+      await p.goto(`${preview.url}?lang=zh`);
+      await waitReady(p);
+      await p.evaluate(() => globalThis.__lnx.info());
+      await ctx.close();
+      assert(foreign.length === 0, `off-origin requests: ${foreign.join(', ')}`);
+      const built = ['index.html', ...readdirSyncSafe(join(dist, 'assets')).filter((f) => /\.(js|css|html)$/.test(f)).map((f) => `assets/${f}`)];
+      const cdn = built.filter((f) => /https?:\/\/(?!www\.w3\.org|127\.0\.0\.1|localhost)[\w.-]+\/[\w./-]*\.(js|css|woff2?|wasm)\b/.test(readFileSync(join(dist, f), 'utf8')));
+      assert(cdn.length === 0, `built files reference remote assets: ${cdn.join(', ')}`);
+    });
+
+    await check('print stylesheet: controls hidden, figures kept in their current state', async () => {
+      await page.$eval('#fig1', (el) => el.scrollIntoView());
+      const before = await page.$eval('#fig1', (el) => el.dataset.step);
+      await page.emulateMedia({ media: 'print' });
+      const hidden = await page.evaluate(() =>
+        ['.toolbar', '.run', '.share-toggle', '.table-toggle', '.fig1 .controls', '.copy-link', '.copy-bib'].map((sel) => {
+          const el = document.querySelector(sel);
+          return [sel, el ? getComputedStyle(el).display : 'absent'];
+        }),
+      );
+      const shown = await page.$$eval('#fig2 svg, #fig3 .chart svg, #fig4 .chart svg, #fig1 .canvas svg', (els) => els.filter((e) => e.getBoundingClientRect().width > 50).length);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await shoot(page, 'en-print', '#fig4');
+      await page.screenshot({ path: join(artifacts, 'en-print-full.png'), fullPage: true });
+      await page.pdf({ path: join(artifacts, 'en-print.pdf'), format: 'A4', printBackground: true }).catch(() => {});
+      await page.emulateMedia({ media: 'screen' });
+      const bad = hidden.filter(([, d]) => d !== 'none' && d !== 'absent');
+      assert(bad.length === 0, `still shown in print: ${bad.map(([s, d]) => `${s}:${d}`).join(', ')}`);
+      assert(shown >= 6, `only ${shown} chart SVGs visible in print`);
+      assert(bg === 'rgb(255, 255, 255)', `print background ${bg}`);
+      assert((await page.$eval('#fig1', (el) => el.dataset.step)) === before, 'printing changed Figure 1');
     });
 
     await check('language toggle switches all headings to Chinese', async () => {
@@ -357,6 +446,41 @@ async function main() {
     await en.context.close();
 
     // Chinese, dark, phone ----------------------------------------------------------------------
+
+    await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
+      const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';
+      const v = await openPage(browser, preview.url, { query: q });
+      await waitReady(v.page);
+      const st = await v.page.evaluate(() => ({
+        lang: document.querySelector('.page')?.getAttribute('data-lang'),
+        step: document.querySelector('#fig1')?.getAttribute('data-step'),
+        ln: document.querySelector('#fig1')?.getAttribute('data-final-ln'),
+        layer: document.querySelector('#fig2 svg[role="slider"]')?.getAttribute('aria-valuenow'),
+        stat: document.querySelector('#fig3 input[value="W2_per_batch"]')?.checked,
+        banner: !!document.querySelector('.url-banner'),
+      }));
+      await v.page.waitForTimeout(400);
+      const url = new URL(v.page.url());
+      await v.context.close();
+      assert(st.lang === 'zh' && st.step === '4' && st.ln === 'open' && st.layer === '3' && st.stat === true, JSON.stringify(st));
+      assert(!st.banner, 'a valid link showed the banner');
+      for (const [k, val] of new URLSearchParams(q)) assert(url.searchParams.get(k) === val, `address lost ${k}=${val}: ${url.search}`);
+      assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
+    });
+
+    await check('permalink: invalid parameters → a banner naming them, defaults for those only', async () => {
+      const v = await openPage(browser, preview.url, { query: '?lang=zh&fig1.step=9&fig2.layer=2&fig4.steps=abc' });
+      await waitReady(v.page);
+      const params = await v.page.$$eval('.url-banner li', (li) => li.map((l) => l.dataset.param));
+      const step = await v.page.$eval('#fig1', (el) => el.dataset.step);
+      const layer = await v.page.$eval('#fig2 svg[role="slider"]', (el) => el.getAttribute('aria-valuenow'));
+      const run = await v.page.$eval('#fig4', (el) => el.dataset.run);
+      await shoot(v.page, 'zh-url-banner', '.masthead');
+      await v.context.close();
+      assert(params.join() === 'fig1.step,fig4.steps', `banner names ${params}`);
+      assert(step === '1' && layer === '2' && run === 'idle', `step ${step}, layer ${layer}, fig4 run ${run}`);
+    });
+
     await check('screenshots (zh, desktop)', async () => {
       const zh = await openPage(browser, preview.url, { lang: 'zh' });
       await waitReady(zh.page);
@@ -380,6 +504,10 @@ async function main() {
         const over = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         await shoot(ph.page, `${lang}-phone-full`);
         for (const id of FIGS) await shoot(ph.page, `${lang}-phone-${id}`, `#${id}`);
+        await openShare(ph.page, 'fig3');
+        const wider = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        await shoot(ph.page, `${lang}-phone-share`, '#fig3');
+        assert(wider <= 1, `${lang}: the open Share panel makes the page ${wider}px too wide`);
         await ph.context.close();
         assert(over <= 1, `${lang}: page is ${over}px wider than the viewport`);
       }
@@ -397,14 +525,126 @@ async function main() {
       assert(st.errors.length === 0, `console errors:\n${st.errors.join('\n')}`);
       await st.context.close();
     });
+
+    // Embeds on another origin ---------------------------------------------------------------------
+    await check('embed: figures render without page chrome, report their height, the iframes resize', async () => {
+      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400 });
+      const frameOf = async (fig) => {
+        for (let i = 0; i < 100; i++) {
+          const f = h.page.frames().find((fr) => fr.url().includes(`embed=${fig}`));
+          if (f) return f;
+          await h.page.waitForTimeout(100);
+        }
+        throw new Error(`no frame for ${fig}`);
+      };
+      try {
+        for (const fig of ['fig2', 'fig4']) {
+          const f = await frameOf(fig);
+          await f.waitForSelector(`#${fig}[data-state="ready"]`, { timeout: 30000 });
+          const chrome = await f.evaluate(() => ({
+            masthead: !!document.querySelector('.masthead, h1, .toolbar, .colophon, .share-toggle'),
+            isolated: self.crossOriginIsolated,
+            embed: document.documentElement.dataset.embed,
+          }));
+          assert(!chrome.masthead && chrome.embed === fig && chrome.isolated === false, JSON.stringify(chrome));
+          await h.page.waitForFunction((fg) => document.querySelector(`iframe[src*="embed=${fg}"]`)?.getAttribute('data-lnx-state') === 'ready', fig, { timeout: 15000 });
+          const want = await f.evaluate(() => Math.ceil(document.querySelector('.embed').getBoundingClientRect().height));
+          await h.page.waitForFunction(([fg, w]) => Math.abs(parseFloat(document.querySelector(`iframe[src*="embed=${fg}"]`).style.height) - w) <= 2, [fig, want], { timeout: 10000 });
+        }
+        const f4 = await frameOf('fig4');
+        const flavour = await f4.evaluate(() => globalThis.__lnx.info().then((i) => i.flavour));
+        assert(flavour === 'wasm-st', `embed engine flavour ${flavour}`);
+        assert(/[\u4e00-\u9fff]/.test(await f4.$eval('#fig4 .fig-title', (e) => e.textContent)), 'fig4 embed is not in Chinese');
+        await shoot(h.page, 'embed-host-light');
+        assert(h.errors.length === 0, `console errors:\n${h.errors.join('\n')}`);
+      } finally {
+        await h.context.close();
+      }
+    });
+
+    await check('embed: messages from a non-parent frame or of a bad shape are ignored; the documented one is obeyed', async () => {
+      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400 });
+      try {
+        const f = await (async () => {
+          for (let i = 0; i < 100; i++) {
+            const fr = h.page.frames().find((x) => x.url().includes('embed=fig2'));
+            if (fr) return fr;
+            await h.page.waitForTimeout(100);
+          }
+          throw new Error('no fig2 frame');
+        })();
+        await f.waitForSelector('#fig2[data-state="ready"]', { timeout: 30000 });
+        await h.page.waitForFunction(() => document.querySelector('iframe[src*="embed=fig2"]')?.getAttribute('data-lnx-state') === 'ready', null, { timeout: 15000 });
+        const state = () => f.evaluate(() => ({ theme: document.documentElement.dataset.theme, ignored: Number(document.documentElement.dataset.lnxIgnored ?? 0), accepted: Number(document.documentElement.dataset.lnxAccepted ?? 0) }));
+        const heightBefore = await h.page.$eval('iframe[src*="embed=fig2"]', (e) => e.style.height);
+        const s0 = await state();
+        // 1. a documented message, but from an unrelated frame (not the embed's parent)
+        const intruder = h.page.frames().find((x) => x.url().endsWith('intruder.html'));
+        assert(intruder, 'no intruder frame');
+        await intruder.evaluate(() => window.attack());
+        // 2. the parent, but shapes that are not documented
+        await h.page.evaluate(() => {
+          const w = document.querySelector('iframe[src*="embed=fig2"]').contentWindow;
+          for (const m of [
+            { type: 'lnx:theme', v: 1, theme: '<img src=x onerror=alert(1)>' },
+            { type: 'lnx:theme', theme: 'dark' },
+            { type: 'lnx:theme', v: 1, theme: 'dark', extra: true },
+            { type: 'lnx:theme', v: 2, theme: 'dark' },
+            'lnx:theme dark',
+            null,
+            [1, 2],
+            { type: 'lnx:height', v: 1, figure: 'fig2', height: 10, state: 'ready' },
+          ])
+            w.postMessage(m, '*');
+        });
+        await f.waitForFunction((n) => Number(document.documentElement.dataset.lnxIgnored ?? 0) >= n, s0.ignored + 9, { timeout: 5000 });
+        const s1 = await state();
+        const heightAfter = await h.page.$eval('iframe[src*="embed=fig2"]', (e) => e.style.height);
+        assert(s1.theme === 'light' && s1.accepted === s0.accepted, `a bad message was obeyed: ${JSON.stringify(s1)}`);
+        assert(heightAfter === heightBefore, `embed.js obeyed a fake height: ${heightBefore} → ${heightAfter}`);
+        assert(h.dialogs.length === 0 && !(await f.$('img[src="x"]')), 'injected markup ran');
+        // 3. the documented message from the parent: obeyed
+        await h.page.click('button.theme');
+        await f.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+        await h.page.waitForTimeout(300);
+        await shoot(h.page, 'embed-host-dark');
+        assert(h.errors.length === 0, `console errors:\n${h.errors.join('\n')}`);
+      } finally {
+        await h.context.close();
+      }
+    });
+
+    // Offline after the first visit ----------------------------------------------------------------
+    await check('offline: after one visit the page reloads offline with every figure ready, both languages, and the engine', async () => {
+      const o = await openPage(browser, plainUrl, { lang: 'en' });
+      try {
+        await waitReady(o.page);
+        await o.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+        await o.context.setOffline(true);
+        await o.page.reload({ waitUntil: 'load' });
+        await waitReady(o.page);
+        assert(await o.page.evaluate(() => !!navigator.serviceWorker.controller), 'the reloaded page is not served by the service worker');
+        await o.page.click('.lang-toggle');
+        await o.page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''), null, { timeout: 15000 });
+        await openSettings(o.page, 'fig3');
+        await o.page.check('#fig3 input[name="small"]');
+        const badge = await recomputeAndWait(o.page, 'fig3', 120000);
+        assert(badge.source === 'live', `offline live run: ${badge.text}`);
+        await shoot(o.page, 'zh-offline-fig3', '#fig3');
+        const bad = o.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
+        assert(bad.length === 0, `console errors:\n${bad.join('\n')}`);
+      } finally {
+        await o.context.close();
+      }
+    });
   } finally {
     await browser.close().catch(() => {});
     preview.child.kill();
     plain.close();
+    host.close();
   }
 
-  const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
+  const { passed, failed } = summary(results);
   console.log(`screenshots in ${artifacts}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);

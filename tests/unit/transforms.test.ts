@@ -186,7 +186,11 @@ describe('fig4 live settings', () => {
   it.each([
     [{ lrs: '' }, ['lrs']],
     [{ lrs: 'abc' }, ['lrs']],
-    [{ lrs: '0.5' }, ['lrs']],
+    [{ lrs: '20' }, ['lrs']],
+    [{ lrs: '0x10' }, ['lrs']],
+    [{ lrs: 'Infinity' }, ['lrs']],
+    [{ steps: '1e2' }, []],
+    [{ seeds: ' 2 ' }, []],
     [{ lrs: '1e-3, 2e-3, 3e-3' }, ['lrs']],
     [{ warmups: '-1' }, ['warmups']],
     [{ warmups: '1.5' }, ['warmups']],

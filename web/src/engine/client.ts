@@ -3,6 +3,7 @@
 //   runProbe(config, onProgress?, signal?)  → Promise<ProbeResult>   (Figures 2–3)
 //   runGrid(config, onProgress?, signal?)   → Promise<GridResult>    (Figure 4; streams partials)
 //   engineInfo()                            → Promise<EngineReady>   (version, flavour, threads)
+//   engineMemory()                          → Promise<EngineMemory>  (wasm heap; tests and docs/robustness.md)
 //
 // One worker, created lazily on the first call. Cancel with an AbortSignal: the worker stops between
 // chunks and deletes the C++ object; the promise rejects with EngineError{kind:'cancelled'}.
@@ -53,6 +54,16 @@ let ready: Promise<EngineReady> | null = null;
 let nextId = 1;
 const jobs = new Map<number, Job>();
 let hidden = false;
+const memoryWaiters: ((m: EngineMemory) => void)[] = [];
+
+export interface EngineMemory {
+  /** HEAP8.length: the size of the wasm memory */
+  heapBytes: number;
+  /** bytes of the heap in use (see protocol.ts 'memory') */
+  usedBytes: number;
+  /** HEAP8.length after the measurement (the scan can grow the heap by one step) */
+  heapBytesAfter: number;
+}
 
 function ensureWorker(): Worker {
   if (worker) return worker;
@@ -66,6 +77,10 @@ function ensureWorker(): Worker {
     const r = ev.data;
     if (r.type === 'ready') return resolveReady({ version: r.version, flavour: r.flavour, threads: r.threads, crossOriginIsolated: r.crossOriginIsolated });
     if (r.type === 'load-error') return rejectReady(new EngineError('load', r.message));
+    if (r.type === 'memory') {
+      const { heapBytes, usedBytes, heapBytesAfter } = r;
+      return void memoryWaiters.splice(0).forEach((f) => f({ heapBytes, usedBytes, heapBytesAfter }));
+    }
     jobs.get(r.id)?.onReply(r);
   };
   w.onerror = (ev) => {
@@ -94,6 +109,15 @@ function ensureWorker(): Worker {
 export function engineInfo(): Promise<EngineReady> {
   ensureWorker();
   return ready!;
+}
+
+/** The engine worker's wasm heap (starts the worker if needed; waits for the module). */
+export function engineMemory(): Promise<EngineMemory> {
+  const w = ensureWorker();
+  return new Promise((resolve) => {
+    memoryWaiters.push(resolve);
+    w.postMessage({ type: 'memory' } satisfies Request);
+  });
 }
 
 function start<T>(

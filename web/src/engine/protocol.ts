@@ -12,6 +12,7 @@
 //   cancel{id} ─────────────────────▶ (checked between chunks; the C++ object is deleted)
 //   ◀─────────────────────────────── done{id,result} | error{id,message} | cancelled{id}
 //   pause / resume ─────────────────▶ (tab hidden / visible: the worker idles between chunks)
+//   memory ─────────────────────────▶ ◀── memory{heapBytes,usedBytes,heapBytesAfter} (tests, docs/robustness.md)
 import type { Flavour } from './lnx-module';
 import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from './results';
 
@@ -25,7 +26,9 @@ export type Request =
   | { type: 'cancel'; id: number }
   /** Idle between chunks until `resume` (the page is hidden); elapsed time stops counting. */
   | { type: 'pause' }
-  | { type: 'resume' };
+  | { type: 'resume' }
+  /** Report the wasm heap (after the module loaded); answered between chunks of a running job. */
+  | { type: 'memory' };
 
 /** Worker → page. */
 export type Reply =
@@ -49,6 +52,12 @@ export type Reply =
   | { type: 'done'; id: number; result: ProbeResult | GridResult; elapsedMs: number }
   /** The engine threw (invalid config: message starts with 'lnx: ') or the module failed. */
   | { type: 'error'; id: number; message: string }
-  | { type: 'cancelled'; id: number };
+  | { type: 'cancelled'; id: number }
+  /**
+   * The wasm heap: `heapBytes` = HEAP8.length; `usedBytes` = heapBytes minus what a scan of
+   * 64 KiB malloc blocks found free (allocator bookkeeping included); the scan may grow the heap
+   * by one step, `heapBytesAfter` is HEAP8.length after it.
+   */
+  | { type: 'memory'; heapBytes: number; usedBytes: number; heapBytesAfter: number };
 
 export type JobKind = 'probe' | 'grid';

@@ -41,9 +41,33 @@ const whilePaused = async () => {
   while (paused) await new Promise<void>((r) => (wake = r));
 };
 
+/**
+ * Heap in use: allocate 64 KiB blocks until the heap would grow, then free them. Exact to a block
+ * for leaks at the top or in the middle of the heap; see protocol.ts ('memory').
+ */
+function heapReport(m: LnxModule): Extract<Reply, { type: 'memory' }> {
+  const mod = m as unknown as { HEAP8: Int8Array; _malloc(n: number): number; _free(p: number): void };
+  const size = mod.HEAP8.length;
+  const B = 64 << 10;
+  const blocks: number[] = [];
+  let free = 0;
+  for (let i = 0; i < 40000; i++) {
+    const p = mod._malloc(B);
+    if (!p) break;
+    blocks.push(p);
+    if (mod.HEAP8.length !== size) break;
+    free += B;
+  }
+  for (const p of blocks) mod._free(p);
+  return { type: 'memory', heapBytes: size, usedBytes: size - free, heapBytesAfter: mod.HEAP8.length };
+}
+
 self.onmessage = (ev: MessageEvent<Request>) => {
   const req = ev.data;
   switch (req.type) {
+    case 'memory':
+      loaded.then((m) => post(heapReport(m)), () => {});
+      return;
     case 'cancel':
       cancelled.add(req.id);
       return;

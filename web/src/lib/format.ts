@@ -43,3 +43,17 @@ export function fmtDuration(ms: number | null | undefined): string {
 
 export const mean = (xs: readonly number[]): number =>
   xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Strict decimal parsing for user input (URL parameters, settings fields): "3e-3", "0.001", "500".
+ * null for anything else — "", "abc", "0x10", "1_000", "Infinity", "NaN", " 1" with inner junk —
+ * and for values that overflow to ±Infinity ("1e999"). Surrounding whitespace is ignored.
+ */
+export function parseDecimal(s: string | null | undefined): number | null {
+  const t = (s ?? '').trim();
+  if (!DECIMAL.test(t)) return null;
+  const x = Number(t);
+  return Number.isFinite(x) ? x : null;
+}

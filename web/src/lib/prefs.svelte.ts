@@ -51,10 +51,11 @@ export class Prefs {
   lang = $state<Lang>('en');
   theme = $state<Theme>('light');
 
-  constructor() {
-    this.lang = initialLang(location.search, stored('lnx.lang'), navigator.language);
+  /** `query`: the query string to read lang/theme from (App passes only what the link validated). */
+  constructor(query: string = location.search) {
+    this.lang = initialLang(query, stored('lnx.lang'), navigator.language);
     this.theme = initialTheme(
-      location.search,
+      query,
       stored('lnx.theme'),
       matchMedia?.('(prefers-color-scheme: dark)').matches ?? false,
     );
@@ -70,9 +71,15 @@ export class Prefs {
     this.setLang(this.lang === 'zh' ? 'en' : 'zh');
   }
   toggleTheme() {
-    this.theme = this.theme === 'dark' ? 'light' : 'dark';
-    store('lnx.theme', this.theme);
-    setParam('theme', this.theme);
+    this.setTheme(this.theme === 'dark' ? 'light' : 'dark');
+  }
+  /** Switch the theme; `persist` false (an embed told by its host) leaves storage and URL alone. */
+  setTheme(theme: Theme, persist = true) {
+    this.theme = theme;
+    if (persist) {
+      store('lnx.theme', theme);
+      setParam('theme', theme);
+    }
     this.applyTheme();
   }
   private applyTheme() {

@@ -11,6 +11,7 @@ import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
 import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/results';
 import { probeConfig, type ProbeControls } from '../figures/fig3/transform';
+import { inputsFrom, validateGrid, type GridInputs } from '../figures/fig4/transform';
 
 export type Source = 'precomputed' | 'live';
 export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
@@ -37,6 +38,10 @@ export class Slot<T> {
   loadState = $state<'loading' | 'ready' | 'error'>('loading');
   loadError = $state('');
   run = $state<RunState>(idle());
+  /** engine config of the run in progress (the URL names it while it runs); null when idle */
+  pending = $state.raw<Record<string, unknown> | null>(null);
+  /** ISO date the live result in `data` was completed (provenance of exports) */
+  liveAt = $state<string | null>(null);
   private abort: AbortController | null = null;
 
   /** 'ready' when a complete result is drawn, 'error' when there is none and none is coming. */
@@ -63,11 +68,12 @@ export class Slot<T> {
     }
   }
 
-  /** Start a live run; `go` gets the progress callback and the signal. */
-  async start(go: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>) {
+  /** Start a live run of `config`; `go` gets the progress callback and the signal. */
+  async start(go: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>, config: object | null = null) {
     this.cancel();
     const ac = new AbortController();
     this.abort = ac;
+    this.pending = config as Record<string, unknown> | null;
     this.run = { ...idle(), phase: 'running' };
     try {
       const result = await go((p) => {
@@ -77,13 +83,17 @@ export class Slot<T> {
       const engine = await engineInfo().catch(() => null);
       this.data = result;
       this.source = 'live';
+      this.liveAt = new Date().toISOString();
       this.run = { phase: 'done', progress: null, message: '', engine, elapsedMs: this.run.progress?.elapsedMs ?? 0 };
     } catch (e) {
       if (this.abort !== ac) return;
       const err = e instanceof EngineError ? e : new EngineError('engine', String(e));
       this.run = { ...this.run, phase: err.kind === 'cancelled' ? 'cancelled' : 'error', message: err.message };
     } finally {
-      if (this.abort === ac) this.abort = null;
+      if (this.abort === ac) {
+        this.abort = null;
+        this.pending = null;
+      }
     }
   }
 
@@ -102,15 +112,39 @@ export class Results {
   grid = new GridSlot();
   /** settings of the next live probe, shared by Figures 2 and 3 (edited in Figure 3) */
   probeControls = $state<ProbeControls>({ seeds: 5, batches: 20, depths: [6, 8, 10, 12, 14], small: false });
+  /** the text fields of Figure 4's live-run settings (edited in Figure 4, set by a permalink) */
+  gridInputs = $state<GridInputs>(inputsFrom(null));
+  /** the grid fields were edited (or set by a link): the precomputed file no longer fills them */
+  gridTouched = false;
 
-  /** Fetch public/data/{probe,grid}.json. */
-  loadPrecomputed(base = import.meta.env.BASE_URL) {
-    void this.probe.load(`${base}data/probe.json`);
-    void this.grid.load(`${base}data/grid.json`);
+  /** Fetch public/data/{probe,grid}.json. Resolves when both have loaded or failed. */
+  loadPrecomputed(base = import.meta.env.BASE_URL): Promise<void> {
+    const p = this.probe.load(`${base}data/probe.json`);
+    const g = this.grid.load(`${base}data/grid.json`).then(() => {
+      if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed);
+    });
+    return Promise.all([p, g]).then(() => undefined);
   }
 
   recomputeProbe(config: Partial<ProbeConfig> = probeConfig(this.probeControls, this.probe.precomputed?.config ?? null)) {
-    return this.probe.start((onP, signal) => runProbe(config, onP, signal));
+    return this.probe.start((onP, signal) => runProbe(config, onP, signal), config);
+  }
+
+  /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
+  gridConfig(): Partial<GridConfig> | null {
+    const checked = validateGrid(this.gridInputs);
+    if (!checked.config) return null;
+    const SWEEP = new Set(['norms', 'warmups', 'lrs', 'seeds', 'steps']);
+    const base = Object.fromEntries(Object.entries(this.grid.precomputed?.config ?? {}).filter(([k]) => !SWEEP.has(k)));
+    return { ...base, ...checked.config } as Partial<GridConfig>;
+  }
+
+  /** Run Figure 4's current settings; false when they are invalid. */
+  recomputeGridFromInputs(): boolean {
+    const c = this.gridConfig();
+    if (!c) return false;
+    void this.recomputeGrid(c);
+    return true;
   }
 
   recomputeGrid(config: Partial<GridConfig>) {
@@ -125,6 +159,7 @@ export class Results {
           },
           signal,
         ),
+        config,
       )
       .finally(() => {
         if (this.grid.run.phase !== 'running') this.grid.partial = null;

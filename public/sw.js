@@ -1,0 +1,118 @@
+/*
+ * sw.js — offline after the first visit. Registered by the page (web/src/lib/offline.ts) in
+ * production builds, not in embeds. Everything the page needs is self-hosted, so one cache holds
+ * the whole site:
+ *
+ *   install  → precache: the page, the engine (wasm/*), the precomputed results (data/*), embed.js,
+ *              and every built asset reachable from index.html (JS chunks of both languages, the
+ *              engine worker, CSS, the KaTeX woff2 fonts), found by reading the files for
+ *              "name-HASH.ext" references — no build step has to list them.
+ *   fetch    → same-origin GETs only. Hashed files under assets/: cache first. Everything else
+ *              (the page, data/, wasm/, embed.js): network first, falling back to the cache when
+ *              offline, so a redeploy is picked up on the next online visit. A navigation to any
+ *              query (?lang=zh, ?embed=fig2…) falls back to the cached page.
+ *   activate → drops caches of older versions.
+ * Leaves out: background sync, push, cross-origin requests (there are none).
+ */
+'use strict';
+const VERSION = 'lnx-v1';
+const SCOPE = new URL(self.registration.scope);
+const at = (p) => new URL(p, SCOPE).href;
+const PUBLIC = [
+  '',
+  'index.html',
+  'embed.js',
+  'data/probe.json',
+  'data/grid.json',
+  'wasm/lnx-st.mjs',
+  'wasm/lnx-st.wasm',
+  'wasm/lnx-mt.mjs',
+  'wasm/lnx-mt.wasm',
+  'wasm/lnx-mt.worker.js',
+  'wasm/package.json',
+];
+const HASHED = /[\w.-]+-[\w-]{8}\.(?:js|css|woff2)(?![\w.])/g;
+const MAX_FILES = 400;
+
+async function put(cache, url) {
+  try {
+    const res = await fetch(url, { cache: 'no-cache', credentials: 'same-origin' });
+    if (!res.ok) return null;
+    await cache.put(url, res.clone());
+    return res;
+  } catch {
+    return null;
+  }
+}
+
+async function precache() {
+  const cache = await caches.open(VERSION);
+  const seen = new Set();
+  const queue = [];
+  for (const p of PUBLIC) {
+    const res = await put(cache, at(p));
+    seen.add(at(p));
+    if (res && (p === '' || p === 'index.html')) queue.push(await res.text());
+  }
+  while (queue.length && seen.size < MAX_FILES) {
+    const text = queue.shift();
+    for (const name of new Set(text.match(HASHED) ?? [])) {
+      const url = at(`assets/${name}`);
+      if (seen.has(url)) continue;
+      seen.add(url);
+      const res = await put(cache, url);
+      if (res && /\.(js|css)$/.test(name)) queue.push(await res.text());
+    }
+  }
+}
+
+self.addEventListener('install', (ev) => {
+  ev.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (ev) => {
+  ev.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('lnx-') && k !== VERSION).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+/** Only the site's own files are stored (not, say, a dev server's modules on the same origin). */
+const KEEP = new RegExp(`^${SCOPE.pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(index\\.html|embed\\.js|data/[\\w.-]+|wasm/[\\w.-]+)?$`);
+
+async function networkFirst(req) {
+  const cache = await caches.open(VERSION);
+  try {
+    const res = await fetch(req);
+    if (res.ok && res.type === 'basic' && (req.mode === 'navigate' || KEEP.test(new URL(req.url).pathname))) await cache.put(req, res.clone());
+    return res;
+  } catch (e) {
+    const hit =
+      (await cache.match(req)) ||
+      (await cache.match(req, { ignoreSearch: true })) ||
+      (req.mode === 'navigate' ? (await cache.match(at(''))) || (await cache.match(at('index.html'))) : undefined);
+    if (hit) return hit;
+    throw e;
+  }
+}
+
+async function cacheFirst(req) {
+  const cache = await caches.open(VERSION);
+  const hit = await cache.match(req);
+  if (hit) return hit;
+  const res = await fetch(req);
+  if (res.ok && res.type === 'basic') await cache.put(req, res.clone());
+  return res;
+}
+
+self.addEventListener('fetch', (ev) => {
+  const req = ev.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
+  if (url.pathname.endsWith('/sw.js')) return;
+  const hashed = url.pathname.startsWith(SCOPE.pathname + 'assets/');
+  ev.respondWith(hashed ? cacheFirst(req) : networkFirst(req));
+});

@@ -1,0 +1,198 @@
+// tests/e2e/harness.mjs — what the end-to-end (run.mjs) and robustness (../robustness/run.mjs)
+// runners share: free ports, a plain static server (no COOP/COEP), `vite preview`, the Chromium
+// launch flags, a check() harness that records results, page helpers and screenshots.
+// Nothing here downloads a browser: Chromium is the system's /usr/bin/chromium (or $CHROMIUM).
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+
+export const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const dist = join(root, 'dist');
+export const artifacts = join(root, 'test-artifacts');
+export const fixtures = process.env.LNX_FIXTURES ? resolve(process.env.LNX_FIXTURES) : null;
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+export const FIGS = ['fig1', 'fig2', 'fig3', 'fig4'];
+
+// ---- servers -----------------------------------------------------------------------------------
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+    s.on('error', rej);
+  });
+}
+
+export const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png',
+};
+
+/**
+ * A plain static server over `dir` (default dist/) with no COOP/COEP headers, like any static
+ * host. `transform(path, buffer)` may rewrite a file (the embed host page fills in its site URL).
+ */
+export function staticServer(port, { dir = dist, transform } = {}) {
+  const server = createServer((req, res) => {
+    let p = '/';
+    try {
+      p = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    } catch {
+      res.writeHead(400);
+      return res.end('bad request');
+    }
+    if (p.endsWith('/')) p += 'index.html';
+    const candidates = [join(dir, normalize(p))];
+    if (fixtures && /^\/(data|wasm)\//.test(p)) candidates.push(join(fixtures, normalize(p)));
+    const file = candidates.find((f) => ((f.startsWith(dir) || (fixtures && f.startsWith(fixtures))) ? existsSync(f) && statSync(f).isFile() : false));
+    if (!file) {
+      res.writeHead(404);
+      return res.end('not found');
+    }
+    let body = readFileSync(file);
+    if (transform) body = transform(p, body);
+    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+    res.end(body);
+  });
+  return new Promise((r) => server.listen(port, '127.0.0.1', () => r(server)));
+}
+
+/**
+ * `python3 -m http.server` over `dir`: the plain static host the docs name (no COOP/COEP, so the
+ * page is not cross-origin isolated and uses the single-threaded engine). Null when python3 is
+ * missing; `close()` stops it.
+ */
+export async function pythonServer(port, dir = dist) {
+  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], { stdio: 'ignore' });
+  const failed = new Promise((r) => child.on('error', () => r(true)));
+  for (let i = 0; i < 100; i++) {
+    if (await Promise.race([failed, new Promise((r) => setTimeout(() => r(false), 100))])) return null;
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/`);
+      if (r.ok) return { close: () => child.kill(), kind: 'python3 -m http.server' };
+    } catch {}
+  }
+  child.kill();
+  return null;
+}
+
+export async function vitePreview(port) {
+  const child = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return { child, url };
+    } catch {}
+    if (child.exitCode != null) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error(`vite preview did not start:\n${log}`);
+}
+
+// ---- test harness ------------------------------------------------------------------------------
+/** A list of named checks; each runs once, is timed and recorded; failures do not stop the run. */
+export function makeChecker(only = process.env.E2E_ONLY ?? '') {
+  const results = [];
+  async function check(name, fn) {
+    if (only && !name.includes(only)) return;
+    const t0 = Date.now();
+    try {
+      await fn();
+      results.push({ name, ok: true, ms: Date.now() - t0 });
+      console.log(`  ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      results.push({ name, ok: false, error: e, ms: Date.now() - t0 });
+      console.log(`  FAIL  ${name}: ${(e && e.message) || e}`);
+    }
+  }
+  return { check, results };
+}
+
+export function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+/** Race `p` against a timeout (a hang becomes a failure with `what` in the message). */
+export function withTimeout(p, ms, what) {
+  let t;
+  return Promise.race([p, new Promise((_, rej) => (t = setTimeout(() => rej(new Error(`timed out after ${ms} ms: ${what}`)), ms)))]).finally(() => clearTimeout(t));
+}
+
+/** A fresh context and page that collect console errors, page errors and dialogs. */
+export async function openPage(browser, url, { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {} } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, locale: lang === 'zh' ? 'zh-CN' : 'en-US', acceptDownloads: true, ...contextOptions });
+  const page = await context.newPage();
+  const errors = [];
+  const dialogs = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  await page.goto(`${url}${query ?? `?lang=${lang}&theme=${theme}`}`, { waitUntil: 'load' });
+  return { page, context, errors, dialogs };
+}
+
+export async function waitReady(page, timeout = 30000, figs = FIGS) {
+  for (const id of figs) {
+    await page.waitForSelector(`#${id}[data-state="ready"]`, { timeout }).catch(async () => {
+      const s = await page.$eval(`#${id}`, (el) => el.getAttribute('data-state')).catch(() => 'absent');
+      throw new Error(`#${id} did not reach data-state=ready (state: ${s})`);
+    });
+  }
+}
+
+export const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.textContent.trim());
+
+/** Open a figure's settings <details>. */
+export async function openSettings(page, id) {
+  await page.$eval(`#${id} .run details`, (d) => (d.open = true));
+}
+
+export async function shoot(page, name, selector) {
+  const path = join(artifacts, `${name}.png`);
+  if (!selector) return page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  const el = await page.$(selector);
+  try {
+    await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
+  } catch {
+    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead
+    const clip = await el.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
+    });
+    await page.screenshot({ path, fullPage: true, clip, animations: 'disabled' });
+  }
+}
+
+export function summary(results) {
+  const passed = results.filter((r) => r.ok).length;
+  return { passed, failed: results.length - passed };
+}

@@ -1,0 +1,214 @@
+// tests/robustness/corpus.mjs — the bad-input corpus: URL parameters, UI values and engine API
+// arguments that are NaN, ±Infinity, 0, negative, huge (memory-exhausting), non-numeric, too many
+// seeds, unknown enum values, markup/script injection in anything that is shown, and malformed
+// input. Data only; run by engine.test.ts (Vitest, real wasm) and run.mjs (Chromium).
+//
+// URL case:    { id, category, query, banner: [params the banner must name], expect?: overrides }
+//              Everything not overridden must be at its default (fallback for that parameter only).
+// UI case:     { id, category, fig, field, value, error }   error: the inline message's text key
+// Engine case: { id, category, call, arg, config? }          must throw an Error 'lnx: …' without markup,
+//              quickly, without growing the heap; `call` says which entry point gets the bad value.
+
+const INJECT = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  '<svg onload=alert(1)>',
+  'javascript:alert(1)',
+  '{{probe.seeds}}',
+  '${7*7}',
+];
+
+// ---- URL ---------------------------------------------------------------------------------------
+/** @type {{id:string, category:string, query:string, banner:string[], expect?:Record<string, unknown>}[]} */
+export const URL_CASES = [
+  // NaN
+  { category: 'NaN', query: 'fig1.step=NaN', banner: ['fig1.step'] },
+  { category: 'NaN', query: 'fig2.layer=NaN', banner: ['fig2.layer'] },
+  { category: 'NaN', query: 'fig3.seeds=NaN', banner: ['fig3.seeds'] },
+  { category: 'NaN', query: 'fig4.lrs=NaN', banner: ['fig4.lrs'] },
+  { category: 'NaN', query: 'fig4.steps=NaN', banner: ['fig4.steps'] },
+  // ±Infinity
+  { category: '±Infinity', query: 'fig4.lrs=Infinity', banner: ['fig4.lrs'] },
+  { category: '±Infinity', query: 'fig4.steps=-Infinity', banner: ['fig4.steps'] },
+  { category: '±Infinity', query: 'fig3.batches=Infinity', banner: ['fig3.batches'] },
+  { category: '±Infinity', query: 'fig2.layer=%2BInfinity', banner: ['fig2.layer'] },
+  { category: '±Infinity', query: 'fig4.lrs=1e999', banner: ['fig4.lrs'] },
+  // zero
+  { category: 'zero', query: 'fig1.step=0', banner: ['fig1.step'] },
+  { category: 'zero', query: 'fig2.layer=0', banner: ['fig2.layer'] },
+  { category: 'zero', query: 'fig3.seeds=0', banner: ['fig3.seeds'] },
+  { category: 'zero', query: 'fig4.lrs=0', banner: ['fig4.lrs'] },
+  { category: 'zero', query: 'fig4.seeds=0', banner: ['fig4.seeds'] },
+  { category: 'zero', query: 'fig4.steps=0', banner: ['fig4.steps'] },
+  // negative
+  { category: 'negative', query: 'fig1.step=-1', banner: ['fig1.step'] },
+  { category: 'negative', query: 'fig3.depths=-6', banner: ['fig3.depths'] },
+  { category: 'negative', query: 'fig4.lrs=-0.001', banner: ['fig4.lrs'] },
+  { category: 'negative', query: 'fig4.warmups=-300', banner: ['fig4.warmups'] },
+  { category: 'negative', query: 'fig4.seeds=-2', banner: ['fig4.seeds'] },
+  // huge (would exhaust memory or time if taken)
+  { category: 'huge', query: 'fig4.steps=1e9', banner: ['fig4.steps'] },
+  { category: 'huge', query: 'fig3.batches=99999999', banner: ['fig3.batches'] },
+  { category: 'huge', query: 'fig3.depths=6,1000000', banner: ['fig3.depths'] },
+  { category: 'huge', query: 'fig4.warmups=1e300', banner: ['fig4.warmups'] },
+  { category: 'huge', query: `fig4.lrs=${Array(2000).fill('0.001').join(',')}`, banner: ['fig4.lrs'] },
+  { category: 'huge', query: `fig3.depths=${Array.from({ length: 40 }, (_, i) => i + 1).join(',')}`, banner: ['fig3.depths'] },
+  // non-numeric
+  { category: 'non-numeric', query: 'fig1.step=abc', banner: ['fig1.step'] },
+  { category: 'non-numeric', query: 'fig4.steps=ten', banner: ['fig4.steps'] },
+  { category: 'non-numeric', query: 'fig4.lrs=0x10', banner: ['fig4.lrs'] },
+  { category: 'non-numeric', query: 'fig3.seeds=1_0', banner: ['fig3.seeds'] },
+  { category: 'non-numeric', query: 'fig4.seeds=2.5', banner: ['fig4.seeds'] },
+  { category: 'non-numeric', query: 'fig4.lrs=', banner: ['fig4.lrs'] },
+  // too many seeds
+  { category: 'too many seeds', query: 'fig4.seeds=5', banner: ['fig4.seeds'] },
+  { category: 'too many seeds', query: 'fig4.seeds=1000', banner: ['fig4.seeds'] },
+  { category: 'too many seeds', query: 'fig3.seeds=6', banner: ['fig3.seeds'] },
+  { category: 'too many seeds', query: 'fig3.seeds=100000', banner: ['fig3.seeds'] },
+  // unknown enum values
+  { category: 'unknown enum', query: 'lang=fr', banner: ['lang'] },
+  { category: 'unknown enum', query: 'theme=blue', banner: ['theme'] },
+  { category: 'unknown enum', query: 'embed=fig9', banner: ['embed'] },
+  { category: 'unknown enum', query: 'fig1.ln=maybe', banner: ['fig1.ln'] },
+  { category: 'unknown enum', query: 'fig3.stat=median', banner: ['fig3.stat'] },
+  { category: 'unknown enum', query: 'fig3.model=huge', banner: ['fig3.model'] },
+  { category: 'unknown enum', query: 'fig2.layer=top', banner: ['fig2.layer'] },
+  // injection in shown strings (every value is shown in the banner)
+  ...INJECT.map((v, i) => ({ category: 'injection', query: `lang=${encodeURIComponent(v)}`, banner: ['lang'], tag: i })),
+  { category: 'injection', query: `theme=${encodeURIComponent(INJECT[1])}`, banner: ['theme'] },
+  { category: 'injection', query: `embed=${encodeURIComponent(INJECT[3])}`, banner: ['embed'] },
+  { category: 'injection', query: `fig4.lrs=${encodeURIComponent(INJECT[2])}`, banner: ['fig4.lrs'] },
+  { category: 'injection', query: `fig${encodeURIComponent(INJECT[1])}=1`, banner: [`fig${INJECT[1]}`] },
+  { category: 'injection', query: `fig1.step=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, banner: ['fig1.step'] },
+  // malformed
+  { category: 'malformed', query: 'fig1.step=2&fig1.step=3', banner: ['fig1.step'] },
+  { category: 'malformed', query: 'lang=zh&lang=en', banner: ['lang'] },
+  { category: 'malformed', query: 'lang=%E0%A4%A', banner: ['lang'] },
+  { category: 'malformed', query: 'fig2.zoom=2', banner: ['fig2.zoom'] },
+  // (10 000 characters: URLs much longer are refused by web servers before the page sees them)
+  { category: 'malformed', query: `fig4.steps=${'9'.repeat(10000)}`, banner: ['fig4.steps'] },
+  // a bad parameter next to good ones: only the bad one falls back
+  { category: 'mixed', query: 'fig1.step=3&fig4.steps=abc&lang=zh', banner: ['fig4.steps'], expect: { fig1Step: '3', lang: 'zh' } },
+  { category: 'mixed', query: 'embed=fig2&fig2.layer=99&theme=dark', banner: ['fig2.layer'], expect: { embed: 'fig2', theme: 'dark' } },
+].map((c, i) => ({ id: `url-${String(i + 1).padStart(2, '0')}`, ...c }));
+
+// ---- UI ----------------------------------------------------------------------------------------
+const ui = (fig, field, error, values, category) => values.map(([value, cat]) => ({ fig, field, error, value, category: cat ?? category }));
+/** @type {{id:string, category:string, fig:string, field:string, value:string, error:string}[]} */
+export const UI_CASES = [
+  ...ui('fig4', 'lrs', 'err.lrs', [
+    ['NaN', 'NaN'], ['Infinity', '±Infinity'], ['-Infinity', '±Infinity'], ['0', 'zero'], ['-1e-3', 'negative'],
+    ['1e999', 'huge'], ['20', 'huge'], ['abc', 'non-numeric'], ['0x10', 'non-numeric'], ['', 'non-numeric'],
+    ['1e-3, 2e-3, 3e-3', 'too many values'], [INJECT[1], 'injection'], ['1e-3;alert(1)', 'injection'],
+  ]),
+  ...ui('fig4', 'warmups', 'err.warmups', [
+    ['NaN', 'NaN'], ['-300', 'negative'], ['1.5', 'non-numeric'], ['1e9', 'huge'], ['x', 'non-numeric'],
+    ['0, 1, 2, 3', 'too many values'], [INJECT[0], 'injection'],
+  ]),
+  ...ui('fig4', 'seeds', 'err.seeds', [
+    ['NaN', 'NaN'], ['0', 'zero'], ['-1', 'negative'], ['5', 'too many seeds'], ['1000', 'too many seeds'],
+    ['2.5', 'non-numeric'], ['two', 'non-numeric'], ['', 'non-numeric'], ['1e400', '±Infinity'],
+  ]),
+  ...ui('fig4', 'steps', 'err.steps', [
+    ['NaN', 'NaN'], ['Infinity', '±Infinity'], ['0', 'zero'], ['-10', 'negative'], ['9', 'zero'], ['1001', 'huge'],
+    ['1e9', 'huge'], ['20.5', 'non-numeric'], ['abc', 'non-numeric'], ['', 'non-numeric'],
+  ]),
+  ...ui('fig3', 'seeds', 'err.seeds', [['0', 'zero'], ['-1', 'negative'], ['6', 'too many seeds'], ['2.5', 'non-numeric'], ['1e9', 'huge'], ['', 'non-numeric']]),
+  ...ui('fig3', 'batches', 'err.batches', [['0', 'zero'], ['-5', 'negative'], ['21', 'huge'], ['1.5', 'non-numeric'], ['1e9', 'huge'], ['', 'non-numeric']]),
+  { fig: 'fig3', field: 'depths', error: 'err.depths', value: '(none ticked)', category: 'zero' },
+].map((c, i) => ({ id: `ui-${String(i + 1).padStart(2, '0')}`, ...c }));
+
+// ---- engine API ----------------------------------------------------------------------------------
+const SMALL = { layers: 2, d: 16, d_ff: 32, vocab: 20, seq: 4, batch: 2 };
+const probe = (over) => JSON.stringify({ ...SMALL, seeds: 1, batches: 1, depth_batches: 1, depths: [2], ...over });
+const train = (over) => JSON.stringify({ ...SMALL, norm: 'pre', warmup: 0, lr: 0.001, steps: 5, seed: 0, ...over });
+const grid = (over) => JSON.stringify({ ...SMALL, norms: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 5, ...over });
+const raw = (s) => s; // a config text that is not valid JSON on purpose
+
+/** @type {{id:string, category:string, call:string, arg:unknown}[]} */
+export const ENGINE_CASES = [
+  // NaN (not JSON; and NaN as a step count)
+  { category: 'NaN', call: 'ProbeRun', arg: raw(probe({}).replace('"d":16', '"d":NaN')) },
+  { category: 'NaN', call: 'TrainRun', arg: raw(train({}).replace('"lr":0.001', '"lr":NaN')) },
+  { category: 'NaN', call: 'probe.step', arg: NaN },
+  { category: 'NaN', call: 'grid.step', arg: NaN },
+  { category: 'NaN', call: 'setThreads', arg: NaN },
+  // ±Infinity
+  { category: '±Infinity', call: 'ProbeRun', arg: raw(probe({}).replace('"d":16', '"d":Infinity')) },
+  { category: '±Infinity', call: 'TrainRun', arg: raw(train({}).replace('"lr":0.001', '"lr":-Infinity')) },
+  { category: '±Infinity', call: 'ProbeRun', arg: raw(probe({}).replace('"d":16', '"d":1e999')) },
+  { category: '±Infinity', call: 'GridRun', arg: raw(grid({}).replace('[0.001]', '[1e999]')) },
+  { category: '±Infinity', call: 'probe.step', arg: Infinity },
+  { category: '±Infinity', call: 'grid.step', arg: -Infinity },
+  // zero
+  ...['d', 'layers', 'd_ff', 'vocab', 'seq', 'batch', 'seeds', 'batches'].map((k) => ({ category: 'zero', call: 'ProbeRun', arg: probe({ [k]: 0 }) })),
+  { category: 'zero', call: 'TrainRun', arg: train({ lr: 0 }) },
+  { category: 'zero', call: 'TrainRun', arg: train({ steps: 0 }) },
+  { category: 'zero', call: 'GridRun', arg: grid({ seeds: [] }) },
+  { category: 'zero', call: 'probe.step', arg: 0 },
+  // negative
+  { category: 'negative', call: 'ProbeRun', arg: probe({ d: -16 }) },
+  { category: 'negative', call: 'ProbeRun', arg: probe({ depths: [-2] }) },
+  { category: 'negative', call: 'TrainRun', arg: train({ warmup: -1 }) },
+  { category: 'negative', call: 'TrainRun', arg: train({ lr: -0.001 }) },
+  { category: 'negative', call: 'GridRun', arg: grid({ warmups: [-300] }) },
+  { category: 'negative', call: 'grid.step', arg: -1 },
+  { category: 'negative', call: 'setThreads', arg: -1 },
+  // huge: refused before anything is allocated
+  { category: 'huge', call: 'ProbeRun', arg: probe({ d: 1e9 }) },
+  { category: 'huge', call: 'ProbeRun', arg: probe({ layers: 1e6 }) },
+  { category: 'huge', call: 'ProbeRun', arg: probe({ vocab: 1e7 }) },
+  { category: 'huge', call: 'ProbeRun', arg: probe({ seq: 1e6, batch: 1e6 }) },
+  { category: 'huge', call: 'ProbeRun', arg: probe({ layers: 48, d: 4096, d_ff: 16384, vocab: 60000, seq: 512, batch: 64 }) },
+  { category: 'huge', call: 'TrainRun', arg: train({ layers: 48, d: 4096, d_ff: 16384, vocab: 60000, seq: 512, batch: 64 }) },
+  { category: 'huge', call: 'ProbeRun', arg: probe({ depths: [1000] }) },
+  { category: 'huge', call: 'TrainRun', arg: train({ steps: 1e12 }) },
+  { category: 'huge', call: 'GridRun', arg: grid({ seeds: Array.from({ length: 40 }, (_, i) => i), warmups: [0, 1] }) },
+  { category: 'huge', call: 'ProbeRun', arg: raw(JSON.stringify({ pad: 'x'.repeat(2 << 20) })) },
+  { category: 'huge', call: 'ProbeRun', arg: raw('['.repeat(100000)) },
+  { category: 'huge', call: 'probe.step', arg: 1e12 },
+  { category: 'huge', call: 'setThreads', arg: 1e9 },
+  // non-numeric and wrong types
+  ...[['d', '16'], ['d', 'abc'], ['d', true], ['d', [16]], ['d', {}], ['seeds', '1'], ['depths', '2,4'], ['d', 16.5]].map(([k, v]) => ({
+    category: 'non-numeric',
+    call: 'ProbeRun',
+    arg: probe({ [k]: v }),
+  })),
+  { category: 'non-numeric', call: 'GridRun', arg: grid({ lrs: ['1e-3'] }) },
+  { category: 'non-numeric', call: 'probe.step', arg: 1.5 },
+  // too many seeds
+  { category: 'too many seeds', call: 'ProbeRun', arg: probe({ seeds: 1000 }) },
+  { category: 'too many seeds', call: 'GridRun', arg: grid({ seeds: Array.from({ length: 100 }, (_, i) => i) }) },
+  { category: 'too many seeds', call: 'GridRun', arg: grid({ seeds: [0, 0] }) },
+  // unknown enum values and unknown keys
+  { category: 'unknown enum', call: 'TrainRun', arg: train({ norm: 'mid' }) },
+  { category: 'unknown enum', call: 'ProbeRun', arg: probe({ attention: 'sideways' }) },
+  { category: 'unknown enum', call: 'GridRun', arg: grid({ norms: ['post', 'mid'] }) },
+  { category: 'unknown enum', call: 'ProbeRun', arg: probe({ NORM: 'post' }) },
+  // injection: the message is shown on the page; it must not echo markup
+  ...INJECT.slice(0, 3).map((v) => ({ category: 'injection', call: 'TrainRun', arg: train({ norm: v }) })),
+  { category: 'injection', call: 'ProbeRun', arg: probe({ attention: INJECT[1] }) },
+  { category: 'injection', call: 'ProbeRun', arg: probe({ [INJECT[0]]: 1 }) },
+  { category: 'injection', call: 'ProbeRun', arg: raw('{"attention":"\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"}') },
+  // malformed JSON
+  ...['', '{', 'null', '[]', '"str"', '{"d":16,}', '{"d":16}{}', '{"d":16 /* c */}', '\ufeff{}', '{"d":16,"d":32}'].map((s) => ({
+    category: 'malformed',
+    call: 'ProbeRun',
+    arg: raw(s),
+  })),
+  { category: 'malformed', call: 'probe.resultJson', arg: null },
+].map((c, i) => ({ id: `api-${String(i + 1).padStart(3, '0')}`, ...c }));
+
+/**
+ * Values the engine accepts on purpose: JSON null and the empty string mean "the default" (the
+ * parser treats a null key as absent). Checked to give exactly the default config, so they are
+ * never silently something else.
+ */
+export const ENGINE_DEFAULT_CASES = [
+  { category: 'null / empty = default', call: 'ProbeRun', key: 'd', value: null },
+  { category: 'null / empty = default', call: 'ProbeRun', key: 'seeds', value: null },
+  { category: 'null / empty = default', call: 'TrainRun', key: 'norm', value: '' },
+  { category: 'null / empty = default', call: 'TrainRun', key: 'lr', value: null },
+].map((c, i) => ({ id: `api-d${i + 1}`, ...c }));
+
+export const CORPUS_SIZE = URL_CASES.length + UI_CASES.length + ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length;

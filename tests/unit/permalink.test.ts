@@ -1,0 +1,209 @@
+// Permalinks: the URL ⇄ view-state module (web/src/lib/permalink.ts), table-driven.
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULTS,
+  displayValue,
+  embedLink,
+  embedSnippet,
+  foreignParams,
+  gridSettingsOf,
+  pageLink,
+  parseLink,
+  probeSettingsOf,
+  resolveGrid,
+  resolveProbe,
+  serializeView,
+  type ViewState,
+} from '../../web/src/lib/permalink';
+import { grid, probe } from './docs';
+
+const base: ViewState = {
+  lang: 'en',
+  fig1Step: 1,
+  fig1Ln: false,
+  fig2Layer: null,
+  fig3Stat: 'W2_per_layer',
+  probe: null,
+  grid: null,
+};
+
+describe('parseLink: valid parameters', () => {
+  it.each([
+    ['', {}],
+    ['?lang=zh', { lang: 'zh' }],
+    ['lang=en&theme=dark', { lang: 'en', theme: 'dark' }],
+    ['?embed=fig3', { embed: 'fig3' }],
+    ['?fig1.step=4&fig1.ln=open', { fig1Step: 4, fig1Ln: true }],
+    ['?fig1.ln=closed', { fig1Ln: false }],
+    ['?fig2.layer=3', { fig2Layer: 3 }],
+    ['?fig2.layer=final', { fig2Layer: 'final' }],
+    ['?fig3.stat=batch', { fig3Stat: 'W2_per_batch' }],
+    ['?fig3.stat=paper', { fig3Stat: 'W2_per_layer' }],
+    ['?fig3.seeds=2&fig3.batches=4&fig3.depths=10,6,6', { probe: { seeds: 2, batches: 4, depths: [6, 10] } }],
+    ['?fig3.model=small', { probe: { small: true } }],
+    ['?fig4.lrs=3e-3,1e-3&fig4.warmups=0&fig4.seeds=1&fig4.steps=20', { grid: { lrs: [0.001, 0.003], warmups: [0], seeds: 1, steps: 20 } }],
+    ['?fig4.lrs=0.001%2C0.003', { grid: { lrs: [0.001, 0.003] } }],
+    ['?fig4.steps=1e2', { grid: { steps: 100 } }],
+    ['?fig4.lrs=5', { grid: { lrs: [5] } }],
+    ['?utm_source=x&fbclid=y', {}],
+  ])('%s', (q, want) => {
+    const r = parseLink(q);
+    expect(r.issues).toEqual([]);
+    expect(r.state).toEqual(want);
+  });
+});
+
+describe('parseLink: invalid parameters fall back one by one', () => {
+  it.each([
+    ['?lang=fr', 'lang', 'url.lang', {}],
+    ['?lang=<script>alert(1)</script>', 'lang', 'url.lang', {}],
+    ['?theme=javascript:alert(1)', 'theme', 'url.theme', {}],
+    ['?embed=fig9', 'embed', 'url.embed', {}],
+    ['?fig1.step=0', 'fig1.step', 'url.fig1.step', {}],
+    ['?fig1.step=7', 'fig1.step', 'url.fig1.step', {}],
+    ['?fig1.step=NaN', 'fig1.step', 'url.fig1.step', {}],
+    ['?fig1.step=2.5', 'fig1.step', 'url.fig1.step', {}],
+    ['?fig1.ln=1', 'fig1.ln', 'url.fig1.ln', {}],
+    ['?fig2.layer=-1', 'fig2.layer', 'url.fig2.layer', {}],
+    ['?fig2.layer=Infinity', 'fig2.layer', 'url.fig2.layer', {}],
+    ['?fig3.stat=mean', 'fig3.stat', 'url.fig3.stat', {}],
+    ['?fig3.model=huge', 'fig3.model', 'url.fig3.model', {}],
+    ['?fig3.seeds=99', 'fig3.seeds', 'fig3:err.seeds', {}],
+    ['?fig3.batches=0', 'fig3.batches', 'fig3:err.batches', {}],
+    ['?fig3.depths=', 'fig3.depths', 'url.fig3.depths', {}],
+    ['?fig3.depths=6,1000', 'fig3.depths', 'url.fig3.depths', {}],
+    ['?fig3.depths=' + Array.from({ length: 17 }, (_, i) => i + 1).join(','), 'fig3.depths', 'url.fig3.depths', {}],
+    ['?fig4.lrs=0', 'fig4.lrs', 'fig4:err.lrs', {}],
+    ['?fig4.lrs=-1e-3', 'fig4.lrs', 'fig4:err.lrs', {}],
+    ['?fig4.lrs=1e999', 'fig4.lrs', 'fig4:err.lrs', {}],
+    ['?fig4.lrs=0x10', 'fig4.lrs', 'fig4:err.lrs', {}],
+    ['?fig4.lrs=1e-3,2e-3,3e-3', 'fig4.lrs', 'fig4:err.lrs', {}],
+    ['?fig4.warmups=1.5', 'fig4.warmups', 'fig4:err.warmups', {}],
+    ['?fig4.seeds=1000', 'fig4.seeds', 'fig4:err.seeds', {}],
+    ['?fig4.steps=1e12', 'fig4.steps', 'fig4:err.steps', {}],
+    ['?fig4.steps=abc&fig4.seeds=1', 'fig4.steps', 'fig4:err.steps', { grid: { seeds: 1 } }],
+    ['?fig1.step=x&lang=zh', 'fig1.step', 'url.fig1.step', { lang: 'zh' }],
+    ['?fig4.steps=' + '9'.repeat(300), 'fig4.steps', 'url.tooLong', {}],
+  ])('%s → issue on %s', (q, param, reason, state) => {
+    const r = parseLink(q);
+    expect(r.issues.map((i) => [i.param, i.kind, i.reason])).toEqual([[param, 'invalid', reason]]);
+    expect(r.state).toEqual(state);
+  });
+
+  it('a repeated parameter is reported and not used', () => {
+    const r = parseLink('?lang=zh&lang=en');
+    expect(r.issues).toEqual([{ param: 'lang', value: 'zh | en', kind: 'duplicate', reason: 'url.duplicate' }]);
+    expect(r.state).toEqual({});
+  });
+  it('an unknown parameter in our namespace is reported; others are left alone', () => {
+    const r = parseLink('?fig5.x=1&fig2.zoom=3&utm_medium=mail');
+    expect(r.issues.map((i) => [i.param, i.kind])).toEqual([
+      ['fig5.x', 'unknown'],
+      ['fig2.zoom', 'unknown'],
+    ]);
+  });
+  it('never throws on malformed escapes', () => {
+    expect(() => parseLink('?lang=%E0%A4%A&fig1.step=%')).not.toThrow();
+    expect(parseLink('?lang=%E0%A4%A').issues[0].param).toBe('lang');
+  });
+});
+
+describe('serializeView', () => {
+  it.each<[Partial<ViewState>, string]>([
+    [{}, 'lang=en'],
+    [{ lang: 'zh', theme: 'dark' }, 'lang=zh'],
+    [{ fig1Step: 3, fig1Ln: true }, 'lang=en&fig1.step=3&fig1.ln=open'],
+    [{ fig2Layer: 6 }, 'lang=en'],
+    [{ fig2Layer: 2 }, 'lang=en&fig2.layer=2'],
+    [{ fig2Layer: 'final' }, 'lang=en&fig2.layer=final'],
+    [{ fig3Stat: 'W2_per_batch' }, 'lang=en&fig3.stat=batch'],
+    [{ probe: DEFAULTS.probe }, 'lang=en'],
+    [{ probe: { seeds: 2, batches: 2, depths: [2, 4], small: true } }, 'lang=en&fig3.model=small'],
+    [{ probe: { seeds: 3, batches: 2, depths: [2, 4], small: true } }, 'lang=en&fig3.model=small&fig3.seeds=3'],
+    [{ probe: { seeds: 5, batches: 20, depths: [6, 8], small: false } }, 'lang=en&fig3.depths=6,8'],
+    [{ grid: DEFAULTS.grid }, 'lang=en'],
+    [{ grid: { lrs: [0.001], warmups: [0, 300], seeds: 1, steps: 20 } }, 'lang=en&fig4.lrs=0.001&fig4.seeds=1&fig4.steps=20'],
+    [{ grid: { lrs: [1e-5, 5], warmups: [0], seeds: 2, steps: 500 } }, 'lang=en&fig4.lrs=0.00001,5&fig4.warmups=0'],
+  ])('%j → %s', (over, want) => expect(serializeView({ ...base, ...over })).toBe(want));
+
+  it('embed options: theme and only one figure; Figure 2 carries the probe settings', () => {
+    const v: ViewState = { ...base, theme: 'dark', embed: 'fig2', fig1Step: 2, fig2Layer: 3, probe: { ...DEFAULTS.probe, seeds: 2 } };
+    expect(serializeView(v, DEFAULTS, { only: 'fig2', theme: true, embed: true })).toBe('embed=fig2&lang=en&theme=dark&fig2.layer=3&fig3.seeds=2');
+    expect(serializeView(v, DEFAULTS, { only: 'fig1' })).toBe('lang=en&fig1.step=2');
+  });
+});
+
+describe('round trip: parse(serialize(view)) rebuilds the view', () => {
+  const views: Partial<ViewState>[] = [
+    {},
+    { lang: 'zh', fig1Step: 6, fig1Ln: true, fig2Layer: 'final', fig3Stat: 'W2_per_batch' },
+    { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
+    { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
+    { grid: { lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10 } },
+    { grid: { lrs: [0.003], warmups: [300], seeds: 1, steps: 1000 } },
+  ];
+  it.each(views)('%j', (over) => {
+    const v = { ...base, ...over };
+    const { state, issues } = parseLink(serializeView(v));
+    expect(issues).toEqual([]);
+    expect(state.lang).toBe(v.lang);
+    expect(state.fig1Step ?? 1).toBe(v.fig1Step);
+    expect(state.fig1Ln ?? false).toBe(v.fig1Ln);
+    expect(state.fig2Layer ?? null).toBe(v.fig2Layer);
+    expect(state.fig3Stat ?? 'W2_per_layer').toBe(v.fig3Stat);
+    if (v.probe) expect(resolveProbe(state.probe)).toEqual(v.probe);
+    if (v.grid) expect(resolveGrid(state.grid)).toEqual(v.grid);
+  });
+});
+
+describe('settings of result documents', () => {
+  it('probe: config → settings; the small model is recognised', () => {
+    expect(probeSettingsOf(probe())).toEqual({ seeds: 2, batches: 2, depths: [6, 8, 10], small: false });
+    const p = probe();
+    Object.assign(p.config, { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 16, batch: 4 });
+    expect(probeSettingsOf(p)?.small).toBe(true);
+    expect(probeSettingsOf(null)).toBeNull();
+  });
+  it('grid: config → settings (seeds counted)', () => {
+    expect(gridSettingsOf(grid())).toEqual({ lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200 });
+    expect(gridSettingsOf(null)).toBeNull();
+  });
+  it('resolveProbe: a link with only the small model gets the small preset; fields override', () => {
+    expect(resolveProbe({ small: true })).toEqual({ seeds: 2, batches: 2, depths: [2, 4], small: true });
+    expect(resolveProbe({ seeds: 1 })).toEqual({ ...DEFAULTS.probe, seeds: 1 });
+    expect(resolveProbe(undefined)).toEqual(DEFAULTS.probe);
+  });
+});
+
+describe('links and the embed snippet', () => {
+  it('pageLink keeps foreign parameters and the hash', () => {
+    const v = { ...base, fig1Step: 2 };
+    expect(pageLink('https://x.org/ln/?old=1#top', v, DEFAULTS, 'fig1', [['utm_source', 'a b']])).toBe(
+      'https://x.org/ln/?lang=en&fig1.step=2&utm_source=a%20b#fig1',
+    );
+    expect(foreignParams('?lang=zh&utm_source=a&fig9=1&x=2')).toEqual([
+      ['utm_source', 'a'],
+      ['x', '2'],
+    ]);
+  });
+  it('embedLink names the figure and the theme and only that figure’s state', () => {
+    const v = { ...base, lang: 'zh' as const, fig1Step: 3, fig2Layer: 2 as const };
+    expect(embedLink('https://x.org/ln/index.html?a=1', 'fig1', v, 'dark')).toBe(
+      'https://x.org/ln/index.html?embed=fig1&lang=zh&theme=dark&fig1.step=3',
+    );
+  });
+  it('embedSnippet escapes attribute values and rounds the height', () => {
+    const s = embedSnippet('https://x.org/?a=1&b="2"', 'Fig <1>', 512.4, 'https://x.org/embed.js');
+    expect(s).toContain('src="https://x.org/?a=1&amp;b=&quot;2&quot;"');
+    expect(s).toContain('title="Fig &lt;1&gt;"');
+    expect(s).toContain('height:512px');
+    expect(s).toContain('<script async src="https://x.org/embed.js"></script>');
+    expect(embedSnippet('u', 't', NaN, 's')).toContain('height:480px');
+  });
+  it.each([
+    ['plain', 'plain'],
+    ['a\u0000b\nc', 'a\ufffdb\ufffdc'],
+    ['x'.repeat(50), 'x'.repeat(40) + '…'],
+    ['<img src=x onerror=alert(1)>', '<img src=x onerror=alert(1)>'],
+  ])('displayValue(%j)', (v, want) => expect(displayValue(v)).toBe(want));
+});
