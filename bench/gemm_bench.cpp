@@ -375,6 +375,16 @@ void run_bench(bool quick, int reps, double min_ms, int maxt, const char* only) 
     std::printf("pool fork-join, %d threads, empty tasks: median %.1f us, p90 %.1f us\n", maxt,
                 us[us.size() / 2], us[us.size() * 9 / 10]);
   }
+  // Global warm-up: in a browser the module starts on V8's baseline compiler (Liftoff) and tiers
+  // up to the optimising one in the background; without this the first cells measure Liftoff.
+  {
+    lnx::reset_pool(1);
+    const Shape w{"warmup", "", 256, 256, 256, false, true};
+    for (const Variant& v : vars) {
+      lnx::gemm_detail::force_kernel(v.kernel);
+      bench_one(w, 3, 100);
+    }
+  }
   std::printf("kernel: %s; GFLOP/s, median of %d runs of >= %.0f ms (%s time)\n\n", lnx::gemm_kernel_name(),
               reps, min_ms, g_cpu_timer ? "process CPU" : "wall");
   std::printf("| model | matmul | op | M×N×K |");

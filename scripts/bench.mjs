@@ -52,9 +52,9 @@ const run = {
     log('gemm: building the wasm benchmarks');
     sh('bash', [`${root}scripts/build-wasm.sh`], { env: { ...process.env, EXTRA_TARGETS: 'gemm_bench-st gemm_bench-mt' } });
     log('gemm: wasm 1 thread');
-    out.wasm_st = sh('node', [`${root}build-wasm/gemm_bench-st.js`, 'bench']);
+    out.wasm_st = sh('node', ['--no-experimental-fetch', `${root}build-wasm/gemm_bench-st.js`, 'bench']);
     log('gemm: wasm 2 threads');
-    out.wasm_mt = sh('node', [`${root}build-wasm/gemm_bench-mt.js`, 'bench', 'threads=2']);
+    out.wasm_mt = sh('node', ['--no-experimental-fetch', `${root}build-wasm/gemm_bench-mt.js`, 'bench', 'threads=2']);
     return out;
   },
   step() {

@@ -10,4 +10,6 @@ emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release > build-wasm.log 2>&
 cmake --build build-wasm -j"$JOBS" --target lnx-st lnx-mt lnx-gpu ${EXTRA_TARGETS:-} >> build-wasm.log 2>&1 || { tail -60 build-wasm.log; exit 1; }
 # The 3.1.6 pthread worker script is CommonJS; this marks it so under a "type": "module" package.
 echo '{"type":"commonjs"}' > public/wasm/package.json
+# The same for the plain Node programs built here (gemm_bench-st/mt.js and their worker scripts).
+echo '{"type":"commonjs"}' > build-wasm/package.json
 ls -l public/wasm/

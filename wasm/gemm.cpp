@@ -23,14 +23,13 @@
 #define LNX_GEMM_SIMD128 0
 #endif
 
-
 namespace lnx {
 namespace {
 
-// Below this many flops (2*M*N*K) a call runs on the calling thread only. With lnx::ThreadPool's
-// block-on-condvar workers a fork-join costs ~30-130 us end to end (wake-up of a sleeping worker),
-// so 2 threads only pay from ~4-8 MFLOP in Chrome, ~16 MFLOP in Node, ~16 MFLOP natively (where
-// the kernel is 3x faster); see the threshold sweep in bench/README-gemm.md.
+// Below this many flops (2*M*N*K) a call runs on the calling thread only. lnx::ThreadPool's workers
+// sleep on a condvar between tasks, and a woken worker often starts late (or first on the caller's
+// core), so 2 threads only pay from ~8 MFLOP in Chrome (~8-16 in Node) and ~16 MFLOP natively,
+// where the kernel is 3x faster; see the threshold sweep in bench/README-gemm.md.
 #if LNX_GEMM_SIMD128
 constexpr double kDefaultParallelThreshold = 8.0e6;
 #else
@@ -67,16 +66,17 @@ Split choose_split(int M, int N, int K, int row_unit, int col_unit) {
   if (threads <= 1) return s;
   const int row_units = M / row_unit;
   const int col_units = N / col_unit;
-  // Prefer rows (each thread reads all of the packed B once); fall back to columns when M is too
-  // small to give every thread a couple of row tiles.
-  if (row_units >= 2 * threads || row_units >= col_units) {
-    s.parts = std::min(threads, row_units);
-    s.by_rows = true;
-  } else {
-    s.parts = std::min(threads, col_units);
-    s.by_rows = false;
-  }
-  if (s.parts < 2) s.parts = 1;
+  const int p_rows = std::min(threads, row_units), p_cols = std::min(threads, col_units);
+  // Packing on the critical path, in floats. A row split packs all of op(B) (K×N: the SIMD kernel
+  // does it once before the fork, Eigen in every block) plus M×K/p of op(A) per thread; a column
+  // split packs all of op(A) in every thread plus K×N/p of op(B). Pick the cheaper (rows on a tie):
+  // e.g. the toy's dW = dyᵀ·x with M=128, N=K=512 is 1.1× on 2 threads split by rows.
+  const double inf = 1e300;
+  const double rows_cost = p_rows >= 2 ? double(K) * N + double(M) * K / p_rows : inf;
+  const double cols_cost = p_cols >= 2 ? double(M) * K + double(K) * N / p_cols : inf;
+  if (rows_cost >= inf && cols_cost >= inf) return s;
+  s.by_rows = rows_cost <= cols_cost;
+  s.parts = s.by_rows ? p_rows : p_cols;
   return s;
 }
 
@@ -187,29 +187,31 @@ inline void transpose4(v128_t& r0, v128_t& r1, v128_t& r2, v128_t& r3) {
   r3 = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
 }
 
-// Packs op(B)[k0:k0+kc, 0:N] into panels of 8 columns: panel j at out + j*kc*8, [k*8 + col].
-void pack_b(bool tB, const float* B, int ldb, int k0, int kc, int N, float* out) {
+// Packs panels [j0, j1) of op(B)[k0:k0+kc, 0:N] (8 columns each): panel j at out + j*kc*8,
+// [k*8 + col], zero-padded past N.
+void pack_b(bool tB, const float* B, int ldb, int k0, int kc, int N, int j0, int j1, float* out) {
   const std::ptrdiff_t lb = ldb;
   const std::ptrdiff_t panel = static_cast<std::ptrdiff_t>(kc) * kNR;
-  const int full = N / kNR, rem = N - full * kNR;
+  const int full = std::min(j1, N / kNR), rem = N - (N / kNR) * kNR;
+  const bool tail = rem != 0 && j1 * kNR > N;
   if (!tB) {
     // op(B)[k][n] = B[k*ldb + n]. Row by row, so B is read sequentially (reading one panel's
     // column strip down all k instead strides by ldb and thrashes L1 sets when ldb is 2^n).
     for (int k = 0; k < kc; ++k) {
-      const float* src = B + (k0 + k) * lb;
-      float* o = out + k * kNR;
-      for (int j = 0; j < full; ++j, src += kNR, o += panel) {
+      const float* src = B + (k0 + k) * lb + j0 * kNR;
+      float* o = out + j0 * panel + k * kNR;
+      for (int j = j0; j < full; ++j, src += kNR, o += panel) {
         wasm_v128_store(o, wasm_v128_load(src));
         wasm_v128_store(o + 4, wasm_v128_load(src + 4));
       }
-      if (rem) {
+      if (tail) {
         for (int q = 0; q < kNR; ++q) o[q] = q < rem ? src[q] : 0.0f;
       }
     }
     return;
   }
   // op(B)[k][n] = B[n*ldb + k]: rows n0..n0+7 of B are read along k and transposed 4×4 at a time.
-  for (int j = 0; j * kNR < N; ++j) {
+  for (int j = j0; j < j1; ++j) {
     float* o = out + j * panel;
     const int n0 = j * kNR, nv = std::min(kNR, N - n0);
     const float* r[kNR];
@@ -289,7 +291,7 @@ void pack_a(bool tA, const float* A, int lda, int i0, int mc, int k0, int kc, fl
 
 // C tile (mr×nr valid of kMR×8) = alpha*acc + beta*C; beta == 0: C not read.
 // The scalar edge path does the same float operations in the same order as the vector path.
-// Inlined into simd_region: as a separate (noinline) function it measured 20-30% slower on V8.
+// Inlined into simd_region: as a separate (noinline) function it measured slower on V8.
 __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __restrict a,
                                                         const float* __restrict b, float* c,
                                                         int ldc, int mr, int nr, float alpha,
@@ -401,22 +403,26 @@ void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* 
                const float* B, int ldb, float beta, float* C, int ldc) {
   const int npanels = (N + kNR - 1) / kNR;
   const int kcb = kc_block(K);
+  // Packed op(B), all K blocks; shared by the threads (written before or by disjoint panels).
   float* bpack = grow(t_bpack, static_cast<std::size_t>(K) * npanels * kNR);
-  for (int k0 = 0; k0 < K; k0 += kcb) {
-    const int kc = std::min(kcb, K - k0);
-    pack_b(tB, B, ldb, k0, kc, N, bpack + static_cast<std::ptrdiff_t>(k0) * npanels * kNR);
-  }
+  auto pack_panels = [&](int j0, int j1) {
+    for (int k0 = 0; k0 < K; k0 += kcb) {
+      const int kc = std::min(kcb, K - k0);
+      pack_b(tB, B, ldb, k0, kc, N, j0, j1, bpack + static_cast<std::ptrdiff_t>(k0) * npanels * kNR);
+    }
+  };
   const Split s = choose_split(M, N, K, kMR, kNR);
   if (s.parts <= 1) {
+    pack_panels(0, npanels);
     simd_region(tA, N, K, alpha, A, lda, bpack, beta, C, ldc, 0, M, 0, npanels);
-    return;
-  }
-  if (s.by_rows) {
+  } else if (s.by_rows) {
+    pack_panels(0, npanels);  // every thread reads all of B: pack it once, before the fork
     run_split(M, kMR, s.parts, [&](int r0, int r1) {
       simd_region(tA, N, K, alpha, A, lda, bpack, beta, C, ldc, r0, r1, 0, npanels);
     });
   } else {
     run_split(npanels, 1, s.parts, [&](int j0, int j1) {
+      pack_panels(j0, j1);  // each thread packs only its own panels
       simd_region(tA, N, K, alpha, A, lda, bpack, beta, C, ldc, 0, M, j0, j1);
     });
   }

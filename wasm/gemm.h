@@ -3,8 +3,8 @@
 // C = alpha * op(A) * op(B) + beta * C, all row-major with leading dimensions.
 // op(A) is M×K (A is M×K, or K×M when transA); op(B) is K×N (B is K×N, or N×K when transB).
 // beta == 0 means C is overwritten (never read, so NaNs in C are not propagated).
-// Parallel over row blocks of C with lnx::pool() (column blocks when M is too small to split);
-// runs inline when called from inside a parallel region or when the problem is small enough that
+// Parallel over row or column blocks of C with lnx::pool() (whichever split packs less); runs
+// inline when called from inside a parallel region or when the problem is small enough that
 // fork-join costs more than it saves.
 //
 // Kernels (see bench/README-gemm.md for the measurements behind the choice):
