@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — `npm test`: installs what is missing, builds everything, runs every test.
 #   1. C++ (ctest): finite-difference gradient checks, LayerNorm lemmas, threads, validation
+#   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test)
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
@@ -21,7 +22,11 @@ stage "C++ tests (ctest)"
 (cd build && ctest --output-on-failure -j2)
 
 stage "WebAssembly build"
-bash scripts/build-wasm.sh > /dev/null
+EXTRA_TARGETS="gemm_bench-st gemm_bench-mt" bash scripts/build-wasm.sh > /dev/null
+
+stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise)"
+node --no-experimental-fetch build-wasm/gemm_bench-st.js test
+node --no-experimental-fetch build-wasm/gemm_bench-mt.js test threads=2
 
 stage "Vitest (unit + wasm)"
 npx vitest run
