@@ -2,7 +2,8 @@
 // wasm_runner.mjs — runs one engine job in the WebAssembly module under Node and prints its wall
 // time as JSON, for scripts/bench.mjs. The module is loaded as in tests/wasm/load.ts.
 //   node bench/wasm_runner.mjs <st|mt> <threads> probe '<config json>'
-//   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step)
+//   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step, after
+//                                                     3 untimed steps that let V8 tier up)
 //   node bench/wasm_runner.mjs <st|mt> <threads> grid  '<config json>'
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +16,7 @@ globalThis.require ??= createRequire(glue);
 globalThis.__dirname ??= path.dirname(fileURLToPath(glue));
 const m = await (await import(glue.href)).default({ wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
 m.setThreads(Number(threads));
-const t0 = performance.now();
+let t0 = performance.now();
 let extra = {};
 if (job === 'probe') {
   const run = new m.ProbeRun(config);
@@ -23,9 +24,11 @@ if (job === 'probe') {
   run.delete();
 } else if (job === 'train') {
   const run = new m.TrainRun(config);
-  let steps = 0;
+  const warm = run.step(3);
+  t0 = performance.now();
+  let steps = warm;
   while (run.status() === 'running') steps = run.step(5);
-  extra = { steps };
+  extra = { steps: steps - warm, seconds_per_step: (performance.now() - t0) / 1000 / (steps - warm) };
   run.delete();
 } else if (job === 'grid') {
   const run = new m.GridRun(config);

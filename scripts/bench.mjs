@@ -42,7 +42,7 @@ const time = (fn) => { const t0 = performance.now(); fn(); return (performance.n
 const lnx = (a) => sh(`${root}build/lnx`, a);
 const wasm = (flavour, threads, job, cfg) => JSON.parse(sh('node', [`${root}bench/wasm_runner.mjs`, flavour, String(threads), job, JSON.stringify(cfg)]).trim().split('\n').pop());
 
-const STEP_CFG = { norm: 'pre', steps: 20 };
+const STEP_CFG = { steps: 43, short: 3 };
 
 const run = {
   gemm() {
@@ -58,16 +58,28 @@ const run = {
     return out;
   },
   step() {
+    // Each number is the median of 3 measurements (the machine may be shared).
+    const median3 = (fn) => [fn(), fn(), fn()].sort((a, b) => a - b)[1];
     const out = {};
+    // Native: the difference of a long and a short run, so process start and model set-up cancel.
     for (const t of [1, 2]) {
       log(`step: native ${t} thread(s)`);
-      const s = time(() => lnx(['train', '--norm', 'pre', '--steps', String(STEP_CFG.steps), '--threads', String(t), '--json']));
-      out[`native_${t}t`] = s / STEP_CFG.steps;
+      const run = (n) => time(() => lnx(['train', '--norm', 'pre', '--steps', String(n), '--threads', String(t), '--json']));
+      out[`native_${t}t`] = median3(() => (run(STEP_CFG.steps) - run(STEP_CFG.short)) / (STEP_CFG.steps - STEP_CFG.short));
     }
-    for (const [flavour, t] of [['st', 1], ['mt', 2]]) {
+    // wasm: wasm_runner times the steps after three untimed ones.
+    for (const [flavour, t] of [['st', 1], ['mt', 1], ['mt', 2]]) {
       log(`step: wasm-${flavour} ${t} thread(s)`);
-      out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'train', STEP_CFG).seconds / STEP_CFG.steps;
+      out[`wasm_${flavour}_${t}t`] = median3(() => wasm(flavour, t, 'train', { norm: 'pre', steps: STEP_CFG.steps }).seconds_per_step);
     }
+    // The ceiling on this machine: two independent single-threaded processes at once (no sharing,
+    // no synchronisation) slow each other down through the shared core resources and memory.
+    log('step: two wasm-st processes at once');
+    const pair = JSON.parse(sh('node', ['-e', `
+      const { execFile } = require('node:child_process');
+      const one = () => new Promise((ok, no) => execFile('node', [${JSON.stringify(`${root}bench/wasm_runner.mjs`)}, 'st', '1', 'train', '{"norm":"pre","steps":${STEP_CFG.steps}}'], (e, so) => e ? no(e) : ok(JSON.parse(so.trim().split('\\n').pop()).seconds_per_step)));
+      Promise.all([one(), one()]).then((r) => console.log(JSON.stringify(r)));`]).trim());
+    out.wasm_st_two_processes = (pair[0] + pair[1]) / 2;
     return out;
   },
   probe() {
@@ -137,10 +149,15 @@ md.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB; load average 
 md.push('Wall-clock times on a 2-core VM that other jobs may share; each section records when it was measured.', '');
 if (results.step) {
   const s = results.step;
-  md.push(`## Seconds per toy training step (${when(s)})`, '', '8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam.', '');
+  md.push(`## Seconds per toy training step (${when(s)})`, '', '8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam, 40 timed steps, median of 3 measurements. With two or more threads one run computes its two half-batches on two threads at once (wasm/trainer.cpp); the curve is bit-identical for any thread count. Target: 2 threads ≥ 1.6× faster than 1.', '');
   md.push('| build | threads | s / step |', '|---|---|---|');
-  md.push(`| native | 1 | ${f(s.native_1t, 3)} |`, `| native | 2 | ${f(s.native_2t, 3)} |`, `| wasm (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`, `| wasm (Node) | 2 | ${f(s.wasm_mt_2t, 3)} |`);
-  md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(s.wasm_st_1t / s.wasm_mt_2t)}×.`, '');
+  md.push(`| native | 1 | ${f(s.native_1t, 3)} |`, `| native | 2 | ${f(s.native_2t, 3)} |`, `| wasm single-threaded build (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`);
+  if (s.wasm_mt_1t) md.push(`| wasm threaded build (Node) | 1 | ${f(s.wasm_mt_1t, 3)} |`);
+  md.push(`| wasm threaded build (Node) | 2 | ${f(s.wasm_mt_2t, 3)} |`);
+  const wasm1 = s.wasm_mt_1t ?? s.wasm_st_1t;
+  md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(wasm1 / s.wasm_mt_2t)}× (threaded build, 1 vs 2 threads).`);
+  if (s.wasm_st_two_processes) md.push('', `Ceiling on this machine: two independent single-threaded wasm processes run at ${f(s.wasm_st_two_processes, 3)} s / step each when they run at the same time, against ${f(s.wasm_st_1t, 3)} alone, so two cores give at most ${f(2 * s.wasm_st_1t / s.wasm_st_two_processes)}× here whatever the engine does.`);
+  md.push('');
 }
 if (results.probe) {
   const p = results.probe;
