@@ -150,6 +150,11 @@ if (grid) {
         'The qualitative picture does hold: without warm-up Post-LN stalls at both learning rates, warm-up rescues it at 1e-3, ' +
         'and Pre-LN trains with or without warm-up. tests/cpp/toy_claims_test.cpp checks those claims and not this one.');
     say();
+    say('When a Post-LN run without warm-up leaves the plateau, if it does, is sensitive to float rounding. The engine ' +
+        'before the data-parallel half-batches (wasm/trainer.cpp, same seeds, same batches; only the order in which a ' +
+        'batch gradient is summed differs) had lr 1e-3 seed 1 leave the plateau at step 437 and end at 3.89; with ' +
+        'half-batches it stays on it for all 500 steps. Read single escapes as chance events, not as a property of a seed.');
+    say();
   }
 }
 

@@ -121,6 +121,11 @@ struct GridConfig {
 };
 GridConfig grid_config_from_json(const std::string& json);
 
+// The grid expanded without running it: {"config": the grid's config object as in GridRun's result,
+// "runs": [{"norm","warmup","lr","seed","train": a TrainRun config}]}, in GridRun's run order.
+// Validates like GridRun. For backends that run the grid's runs themselves (WebGPU, one run at a time).
+std::string grid_plan_json(const std::string& config_json);
+
 class GridRun {
  public:
   explicit GridRun(const GridConfig&);

@@ -11,6 +11,7 @@ EMSCRIPTEN_BINDINGS(lnx) {
   function("buildFlavour", &lnx::build_flavour);
   function("setThreads", &set_threads_js);
   function("threads", &lnx::threads);
+  function("gridPlanJson", &grid_plan_js);
   class_<Probe>("ProbeRun")
       .constructor(&make_probe, allow_raw_pointers())
       .function("step", &Probe::step)

@@ -80,6 +80,8 @@ inline Probe* make_probe(const std::string& c) { return guarded([&] { return new
 inline Train* make_train(const std::string& c) { return guarded([&] { return new Train(c); }); }
 inline Grid* make_grid(const std::string& c) { return guarded([&] { return new Grid(c); }); }
 
+inline std::string grid_plan_js(const std::string& c) { return guarded([&] { return grid_plan_json(c); }); }
+
 inline void set_threads_js(double n) {
   guarded([&] {
     if (!(n >= 0 && n <= 256) || n != static_cast<int>(n)) throw ArgumentError("threads must be an integer in [0, 256]");

@@ -25,6 +25,8 @@ inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_ca
 // {"version","build","threads"} plus "backend" when non-null ("webgpu").
 void write_engine(json::Writer& w, const char* backend);
 void write_model_config(json::Writer& w, const TrainConfig& c);
+// norm, warmup, lr, seed and the model config: a TrainRun config that train_config_from_json reads.
+void write_train_config(json::Writer& w, const TrainConfig& c);
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
 // status, stop_step, steps_done, from, and the arrays from index `from` on.
 void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,

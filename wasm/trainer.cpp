@@ -49,6 +49,41 @@ void write_model_config(json::Writer& w, const TrainConfig& c) {
   w.key("beta1").value(c.beta1).key("beta2").value(c.beta2).key("eps").value(c.eps);
 }
 
+// The keys of a TrainRun config (train_config_from_json reads them back).
+void write_train_config(json::Writer& w, const TrainConfig& c) {
+  w.key("norm").value(to_string(c.model.norm)).key("warmup").value(c.warmup).key("lr").value(c.lr);
+  w.key("seed").value(c.seed);
+  write_model_config(w, c);
+}
+
+void write_grid_config(json::Writer& w, const GridConfig& g) {
+  w.begin_object();
+  write_model_config(w, g.base);
+  w.key("norms").begin_array();
+  for (const auto& n : g.norms) w.value(n);
+  w.end_array();
+  w.key("warmups").array(g.warmups.begin(), g.warmups.end());
+  w.key("lrs").array(g.lrs.begin(), g.lrs.end());
+  w.key("seeds").array(g.seeds.begin(), g.seeds.end());
+  w.end_object();
+}
+
+// Calls f(norm, warmup, lr, seed, train config) for every run of the grid, in the grid's order.
+template <class F>
+void for_each_grid_run(const GridConfig& g, F&& f) {
+  for (const std::string& norm : g.norms)
+    for (int warmup : g.warmups)
+      for (double lr : g.lrs)
+        for (uint64_t seed : g.seeds) {
+          TrainConfig t = g.base;
+          t.model.norm = parse_norm(norm);
+          t.warmup = warmup;
+          t.lr = lr;
+          t.seed = seed;
+          f(norm, warmup, lr, seed, t);
+        }
+}
+
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c) {
   w.key("plateau_entropy").value(plateau);
   w.key("optimal_loss").value(std::log(static_cast<double>(c.successors)));
@@ -79,9 +114,7 @@ std::string train_result_json(const TrainConfig& c, double plateau, RunStatus st
   w.begin_object();
   write_engine(w, backend);
   w.key("config").begin_object();
-  w.key("norm").value(to_string(c.model.norm)).key("warmup").value(c.warmup).key("lr").value(c.lr);
-  w.key("seed").value(c.seed);
-  write_model_config(w, c);
+  write_train_config(w, c);
   w.end_object();
   write_reference_losses(w, plateau, c);
   write_series(w, from, "lr", status, stop_step, loss, grad_norm, lr);
@@ -274,17 +307,9 @@ struct GridRun::Impl {
 
   explicit Impl(const GridConfig& c) : cfg(c) {
     cfg.validate();
-    for (const std::string& norm : cfg.norms)
-      for (int warmup : cfg.warmups)
-        for (double lr : cfg.lrs)
-          for (uint64_t seed : cfg.seeds) {
-            TrainConfig t = cfg.base;
-            t.model.norm = parse_norm(norm);
-            t.warmup = warmup;
-            t.lr = lr;
-            t.seed = seed;
-            runs.push_back({norm, warmup, lr, seed, std::make_unique<TrainRun>(t)});
-          }
+    detail::for_each_grid_run(cfg, [&](const std::string& norm, int warmup, double lr, uint64_t seed, const TrainConfig& t) {
+      runs.push_back({norm, warmup, lr, seed, std::make_unique<TrainRun>(t)});
+    });
     plateau = runs.front().run->plateau_entropy();
   }
 
@@ -332,15 +357,8 @@ std::string GridRun::result_json(int from) const {
   json::Writer w;
   w.begin_object();
   detail::write_engine(w, nullptr);
-  w.key("config").begin_object();
-  detail::write_model_config(w, g.base);
-  w.key("norms").begin_array();
-  for (const auto& n : g.norms) w.value(n);
-  w.end_array();
-  w.key("warmups").array(g.warmups.begin(), g.warmups.end());
-  w.key("lrs").array(g.lrs.begin(), g.lrs.end());
-  w.key("seeds").array(g.seeds.begin(), g.seeds.end());
-  w.end_object();
+  w.key("config");
+  detail::write_grid_config(w, g);
   detail::write_reference_losses(w, impl_->plateau, g.base);
   w.key("progress").value(impl_->progress());
   w.key("runs").begin_array();
@@ -350,6 +368,26 @@ std::string GridRun::result_json(int from) const {
     e.run->impl_->write_series(w, from, "lr_schedule");
     w.end_object();
   }
+  w.end_array();
+  w.end_object();
+  return w.str();
+}
+
+std::string grid_plan_json(const std::string& config_json) {
+  const GridConfig g = grid_config_from_json(config_json);
+  json::Writer w;
+  w.begin_object();
+  w.key("config");
+  detail::write_grid_config(w, g);
+  w.key("runs").begin_array();
+  detail::for_each_grid_run(g, [&](const std::string& norm, int warmup, double lr, uint64_t seed, const TrainConfig& t) {
+    w.begin_object();
+    w.key("norm").value(norm).key("warmup").value(warmup).key("lr").value(lr).key("seed").value(seed);
+    w.key("train").begin_object();
+    detail::write_train_config(w, t);
+    w.end_object();
+    w.end_object();
+  });
   w.end_array();
   w.end_object();
   return w.str();

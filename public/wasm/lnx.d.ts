@@ -23,7 +23,7 @@ export interface ProbeRun extends EmbindObject {
 export interface TrainRun extends EmbindObject {
   /** Advances up to k optimizer steps; returns the number of steps done so far. */
   step(k: number): number;
-  status(): 'running' | 'ok' | 'nan';
+  status(): 'running' | 'ok' | 'nan' | 'diverged';
   /** The result document with the per-step arrays from index `from` on (for streaming). */
   resultJson(from: number): string;
 }
@@ -46,6 +46,9 @@ export interface LnxModule {
   ProbeRun: new (configJson: string) => ProbeRun;
   TrainRun: new (configJson: string) => TrainRun;
   GridRun: new (configJson: string) => GridRun;
+  /** The grid config expanded without running it (validated like GridRun):
+   *  {"config": the grid document's config, "runs": [{norm, warmup, lr, seed, train: a TrainRun config}]}. */
+  gridPlanJson(configJson: string): string;
 }
 
 export interface LnxFactoryOptions {

@@ -44,6 +44,10 @@ describe('chooseBackend', () => {
     const s = chooseBackend(probe, isolated, override);
     expect(s.backend).toBe(backend);
     expect(s.reason).toMatch(reason);
+    // the code the page words in its own language agrees with the sentence
+    const why = override === 'cpu' ? 'override-cpu' : override === 'webgpu' && probe.kind === 'self-test-failed' ? 'forced' : probe.kind;
+    expect(s.why).toBe(why);
+    expect(s.asked).toBe(override === 'webgpu');
   });
 
   it('probes the GPU unless ?backend=cpu', () => {

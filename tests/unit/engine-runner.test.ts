@@ -1,7 +1,7 @@
 // The worker's job loop (web/src/engine/runner.ts) driven with a stand-in module: progress,
 // streaming, cancel between chunks, engine errors, and delete() on every path.
 import { describe, expect, it } from 'vitest';
-import { errorMessage, eta, nextChunk, runJob } from '../../web/src/engine/runner';
+import { errorMessage, eta, nextChunk, runJob, type JobEngine } from '../../web/src/engine/runner';
 import type { Reply } from '../../web/src/engine/protocol';
 import type { LnxModule } from '../../web/src/engine/lnx-module';
 import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/results';
@@ -143,6 +143,32 @@ describe('runJob: probe', () => {
     await runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 5, config: {} }, h);
     expect(replies.at(-1)).toEqual({ type: 'error', id: 5, message: 'lnx: boom' });
     expect(log.deleted).toBe(1);
+  });
+});
+
+describe('runJob: the WebGPU engine hooks', () => {
+  it('awaits settled() after every chunk, before timing it and reading progress', async () => {
+    const log = log0();
+    const m = fakeModule(log, { total: 20 }) as unknown as JobEngine;
+    let settles = 0;
+    const { replies, h } = hooks();
+    await runJob({ ...m, ProbeRun: m.ProbeRun, GridRun: m.GridRun, settled: async () => void settles++ }, { type: 'probe', id: 2, config: {} }, h);
+    expect(settles).toBe(log.steps.length);
+    expect(replies.at(-1)?.type).toBe('done');
+  });
+  it('an error claimed by rethrow (a GPU failure) is thrown to the caller, not posted; the run is deleted', async () => {
+    const log = log0();
+    const { replies, h } = hooks();
+    const gpuError = (e: unknown) => e instanceof Error && e.message === 'lnx: boom';
+    await expect(runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 6, config: {} }, h, gpuError)).rejects.toThrow('lnx: boom');
+    expect(replies.some((r) => r.type === 'error' || r.type === 'done')).toBe(false);
+    expect(log.deleted).toBe(1);
+  });
+  it('errors not claimed by rethrow are posted as before', async () => {
+    const log = log0();
+    const { replies, h } = hooks();
+    await runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 8, config: {} }, h, () => false);
+    expect(replies.at(-1)).toEqual({ type: 'error', id: 8, message: 'lnx: boom' });
   });
 });
 

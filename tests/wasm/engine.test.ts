@@ -89,6 +89,28 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         grid.delete();
       });
 
+      it('expands a grid config (gridPlanJson) into the GridRun\'s runs, each a TrainRun config with the same curve', async () => {
+        const m = await loadEngine(flavour);
+        const cfg = { layers: 1, d: 16, d_ff: 32, vocab: 16, seq: 4, batch: 2, steps: 3, warmups: [0, 2], lrs: [1e-3], seeds: [0, 1] };
+        const plan = JSON.parse(m.gridPlanJson(JSON.stringify(cfg)));
+        const grid = new m.GridRun(JSON.stringify(cfg));
+        while (!grid.done()) grid.step(3);
+        const doc = JSON.parse(grid.resultJson(0));
+        grid.delete();
+        expect(plan.config).toEqual(doc.config);
+        expect(plan.runs.map((r: { norm: string; warmup: number; lr: number; seed: number }) => [r.norm, r.warmup, r.lr, r.seed])).toEqual(
+          doc.runs.map((r: { norm: string; warmup: number; lr: number; seed: number }) => [r.norm, r.warmup, r.lr, r.seed]),
+        );
+        plan.runs.forEach((r: { train: object }, i: number) => {
+          const run = new m.TrainRun(JSON.stringify(r.train));
+          run.step(3);
+          expect(JSON.parse(run.resultJson(0)).loss).toEqual(doc.runs[i].loss); // same code path: bit-identical
+          run.delete();
+        });
+        expect(() => m.gridPlanJson('{"lrs":[-1]}')).toThrowError(/lnx: lrs entry/);
+        expect(() => m.gridPlanJson('{"seeds":[0,0]}')).toThrowError(/lnx: seeds contains a duplicate/);
+      });
+
       it('turns invalid arguments into JS Errors with the engine message', async () => {
         const m = await loadEngine(flavour);
         expect(() => new m.ProbeRun('{"layers":0}')).toThrowError(/lnx: layers = 0 is out of range/);

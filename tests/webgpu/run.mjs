@@ -8,12 +8,16 @@
 // Adam steps, the probe statistics, the backend selection (SwiftShader is a software adapter: not
 // chosen by default, chosen and self-tested under ?backend=webgpu), a diverging run, device loss. Then a
 // second browser without the flag (navigator.gpu present, no adapter) runs the no-adapter check.
+// Last, the built page (dist/ under vite preview): the worker's backend choice and the footer's
+// sentence, Figure 3 on WebGPU with ?backend=webgpu, a tiny Figure-4 grid on WebGPU against the
+// CPU, and a device lost mid-run (the run restarts on the CPU and the page says so).
 // Prints one line per check, then "N passed, M failed"; exits 1 on any failure.
 // Needs public/wasm/lnx-gpu.* (scripts/build-wasm.sh) and /usr/bin/chromium (or $CHROMIUM).
 // Leaves out: timing (bench/webgpu_bench.mjs).
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ROOT, serve } from './server.mjs';
+import { freePort, openPage as openE2E, vitePreview } from '../e2e/harness.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BASE_ARGS = [
@@ -63,6 +67,82 @@ async function runChecks(page, names) {
   }
 }
 
+// ---- the page: backend selection, a figure on WebGPU, the grid on both paths, device loss ----
+const TINY_GRID = { layers: 2, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, steps: 6, norms: ['post', 'pre'], warmups: [0], lrs: [1e-3], seeds: [0] };
+const SMALL_FIG3 = 'fig3.model=small&fig3.seeds=1&fig3.batches=1&fig3.depths=2';
+
+async function pageChecks(launch) {
+  if (!existsSync(`${ROOT}/dist/index.html`)) {
+    report('page checks', { pass: false, detail: 'dist/ is missing: run npx vite build first' }, 0);
+    return;
+  }
+  const preview = await vitePreview(await freePort());
+  const browser = await launch(WEBGPU_ARGS);
+  const open = async (query) => {
+    const { page, errors } = await openE2E(browser, preview.url, { query });
+    return { page, errors };
+  };
+  const footer = (page) => page.$eval('.engine-line', (el) => ({ backend: el.dataset.backend, why: el.dataset.why, text: el.textContent }));
+  const check = async (name, fn) => {
+    const t0 = Date.now();
+    let r;
+    try {
+      r = await fn();
+    } catch (e) {
+      r = { pass: false, detail: String(e.message ?? e).split('\n')[0] };
+    }
+    report(name, r, Date.now() - t0);
+  };
+  try {
+    let cpuGrid = null;
+    await check('page: a software adapter is not chosen by default; the footer says why', async () => {
+      const { page } = await open(`?lang=en&${SMALL_FIG3}`);
+      await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: 120000 });
+      const f = await footer(page);
+      cpuGrid = await page.evaluate((c) => window.__lnx.grid(c), TINY_GRID);
+      await page.context().close();
+      const pass = f.backend === 'cpu-mt' && f.why === 'software' && /software one/.test(f.text);
+      return { pass, detail: f.text };
+    });
+    await check('page: ?backend=webgpu runs Figure 3 on WebGPU, shown in the badge and the footer', async () => {
+      const { page, errors } = await open(`?lang=en&backend=webgpu&${SMALL_FIG3}`);
+      await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: CHECK_TIMEOUT_MS });
+      const phase = await page.$eval('#fig3', (el) => el.dataset.run);
+      const badge = await page.$eval('#fig3 .badge', (el) => el.textContent);
+      const f = await footer(page);
+      const gpuGrid = await page.evaluate((c) => window.__lnx.grid(c), TINY_GRID);
+      await page.context().close();
+      // the tiny grid on WebGPU (gpu-grid.ts over GpuTrainRun) against the CPU engine's GridRun
+      let worst = 0;
+      for (const r of gpuGrid.runs) {
+        const c = cpuGrid?.runs.find((x) => x.norm === r.norm && x.seed === r.seed);
+        if (!c || c.loss.length !== r.loss.length || r.loss.length !== TINY_GRID.steps) return { pass: false, detail: `grid runs differ in shape: ${r.norm} ${r.loss.length} vs ${c?.loss.length}` };
+        r.loss.forEach((x, i) => (worst = Math.max(worst, Math.abs(x - c.loss[i]) / Math.abs(c.loss[i]))));
+      }
+      const pass = phase === 'done' && /WebGPU/.test(badge) && f.backend === 'webgpu' && /WebGPU on/.test(f.text) &&
+        gpuGrid.engine.backend === 'webgpu' && worst <= 1e-4 && errors.length === 0;
+      return { pass, detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4)${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}` };
+    });
+    await check('page: the device lost mid-run → the run restarts on the CPU, and the page says so', async () => {
+      const { page } = await open(`?lang=en&backend=webgpu&fig3.model=small&fig3.seeds=2&fig3.batches=3&fig3.depths=2`);
+      await page.waitForFunction(() => document.querySelector('#fig3')?.dataset.run === 'running' && Number(document.querySelector('#fig3 .run progress')?.value ?? 0) > 0, null, { timeout: CHECK_TIMEOUT_MS });
+      const before = await footer(page);
+      await page.evaluate(() => window.__lnx.loseGpu());
+      await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: CHECK_TIMEOUT_MS });
+      const phase = await page.$eval('#fig3', (el) => el.dataset.run);
+      const f = await footer(page);
+      const note = await page.$eval('#fig3 [data-fallback="cpu"]', (el) => el.textContent).catch(() => null);
+      const info = await page.evaluate(() => window.__lnx.info());
+      await page.context().close();
+      const pass = before.backend === 'webgpu' && phase === 'done' && f.backend === 'cpu-mt' && f.why === 'gpu-failed' && !!note && info.backend === 'cpu-mt';
+      return { pass, detail: `before: ${before.backend}; after: ${f.text} | figure note: ${note}` };
+    });
+  } finally {
+    await browser.close();
+    preview.child.kill();
+  }
+}
+
 const server = await serve();
 const launch = (extra) => chromium.launch({ executablePath: CHROMIUM, args: [...BASE_ARGS, ...extra], headless: true });
 try {
@@ -83,6 +163,10 @@ try {
   console.log('Without WebGPU');
   await runChecks(plain.page, ['no adapter: selection falls back to the CPU']);
   await plainBrowser.close();
+
+  // 3. The built page (dist/, vite preview: cross-origin isolated), whose worker picks the backend.
+  console.log('The page (dist/) on WebGPU');
+  await pageChecks(launch);
 } catch (e) {
   failed++;
   console.log(`FAIL  harness: ${e.stack ?? e}`);

@@ -27,10 +27,19 @@ export type GpuProbe =
   | { kind: 'self-test-failed'; message: string; report?: SelfTestReport }
   | { kind: 'ready'; adapter: string; report: SelfTestReport };
 
+/** Why this backend: a GpuProbe kind, or the override / forced / failed cases. The page words it
+ *  in its own language from this code (lib/engine-line.ts); `reason` is the English sentence. */
+export type BackendWhy = GpuProbe['kind'] | 'override-cpu' | 'forced' | 'gpu-failed';
+
 export interface Selection {
   backend: Backend;
   /** One sentence for the page: which path runs and why. */
   reason: string;
+  why: BackendWhy;
+  /** the adapter's name, or the error message, that goes with `why` ('' when none) */
+  detail: string;
+  /** ?backend=webgpu was asked for */
+  asked: boolean;
 }
 
 export interface SelfTestReport {
@@ -83,19 +92,30 @@ function gpuProblem(p: GpuProbe): string {
 /** The backend for this page load. */
 export function chooseBackend(probe: GpuProbe, crossOriginIsolated: boolean, override: BackendOverride): Selection {
   const cpu = cpuBackend(crossOriginIsolated);
-  if (override === 'cpu') return { backend: cpu, reason: `?backend=cpu: running on ${CPU_WORDS[cpu]}.` };
+  const asked = override === 'webgpu';
+  if (override === 'cpu')
+    return { backend: cpu, why: 'override-cpu', detail: '', asked, reason: `?backend=cpu: running on ${CPU_WORDS[cpu]}.` };
   if (probe.kind === 'ready')
     return {
       backend: 'webgpu',
+      why: 'ready',
+      detail: probe.adapter,
+      asked,
       reason:
-        `${override === 'webgpu' ? '?backend=webgpu: running' : 'Running'} on WebGPU (${probe.adapter}): its start-up ` +
+        `${asked ? '?backend=webgpu: running' : 'Running'} on WebGPU (${probe.adapter}): its start-up ` +
         `self-test matched the CPU (max relative difference ${fmt(Math.max(probe.report.matmulMaxRel, probe.report.gradMaxRel))}).`,
     };
-  if (override === 'webgpu' && probe.kind === 'self-test-failed')
-    return { backend: 'webgpu', reason: `?backend=webgpu: running on WebGPU although ${gpuProblem(probe)}.` };
-  const asked = override === 'webgpu' ? '?backend=webgpu was asked for, but ' : '';
+  if (asked && probe.kind === 'self-test-failed')
+    return {
+      backend: 'webgpu', why: 'forced', detail: probe.message, asked,
+      reason: `?backend=webgpu: running on WebGPU although ${gpuProblem(probe)}.`,
+    };
   const why = gpuProblem(probe);
-  return { backend: cpu, reason: `${asked ? asked + why : cap(why)}; running on ${CPU_WORDS[cpu]}.` };
+  const detail = probe.kind === 'software' ? probe.adapter : 'message' in probe ? probe.message : '';
+  return {
+    backend: cpu, why: probe.kind, detail, asked,
+    reason: `${asked ? `?backend=webgpu was asked for, but ${why}` : cap(why)}; running on ${CPU_WORDS[cpu]}.`,
+  };
 }
 
 /** Whether to look for a GPU at all. */
@@ -125,7 +145,10 @@ export function fallbackAfterGpuError(e: unknown, crossOriginIsolated: boolean):
   if (!isGpuError(e)) return null;
   const cpu = cpuBackend(crossOriginIsolated);
   const detail = (e instanceof Error ? e.message : String(e)).replace(/^lnx: gpu: /, '');
-  return { backend: cpu, restart: true, reason: `The GPU failed during the run (${detail}); it restarted on ${CPU_WORDS[cpu]}.` };
+  return {
+    backend: cpu, restart: true, why: 'gpu-failed', detail, asked: false,
+    reason: `The GPU failed during the run (${detail}); it restarted on ${CPU_WORDS[cpu]}.`,
+  };
 }
 
 // ---------------------------------------------------------------- browser steps (injectable)

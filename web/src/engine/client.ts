@@ -2,7 +2,8 @@
 //
 //   runProbe(config, onProgress?, signal?)  → Promise<ProbeResult>   (Figures 2–3)
 //   runGrid(config, onProgress?, signal?)   → Promise<GridResult>    (Figure 4; streams partials)
-//   engineInfo()                            → Promise<EngineReady>   (version, flavour, threads)
+//   engineInfo()                            → Promise<EngineReady>   (version, backend and why, flavour, threads)
+//   onEngineChange(cb)                      → unsubscribe            (the GPU failed: jobs moved to the CPU)
 //   engineMemory()                          → Promise<EngineMemory>  (wasm heap; tests and docs/robustness.md)
 //
 // One worker, created lazily on the first call. Cancel with an AbortSignal: the worker stops between
@@ -10,6 +11,7 @@
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
 import type { Reply, Request } from './protocol';
+import type { Backend, BackendWhy } from './backend';
 import type { Flavour } from './lnx-module';
 import { mergeGrid, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './results';
 
@@ -41,6 +43,14 @@ export interface EngineReady {
   flavour: Flavour;
   threads: number;
   crossOriginIsolated: boolean;
+  /** the engine running the jobs: WebGPU, threaded CPU or single-threaded CPU */
+  backend: Backend;
+  /** one English sentence: which path runs and why (including a GPU → CPU fallback) */
+  reason: string;
+  /** the same as a code plus its detail (adapter name or error), for the page's own wording */
+  why: BackendWhy;
+  detail: string;
+  asked: boolean;
 }
 
 interface Job {
@@ -55,6 +65,7 @@ let nextId = 1;
 const jobs = new Map<number, Job>();
 let hidden = false;
 const memoryWaiters: ((m: EngineMemory) => void)[] = [];
+const engineListeners = new Set<(e: EngineReady) => void>();
 
 export interface EngineMemory {
   /** HEAP8.length: the size of the wasm memory */
@@ -73,9 +84,22 @@ function ensureWorker(): Worker {
   let rejectReady!: (e: EngineError) => void;
   ready = new Promise((res, rej) => ((resolveReady = res), (rejectReady = rej)));
   ready.catch(() => {}); // observed by callers of engineInfo(); avoid an unhandled rejection here
+  let current: EngineReady | null = null;
   w.onmessage = (ev: MessageEvent<Reply>) => {
     const r = ev.data;
-    if (r.type === 'ready') return resolveReady({ version: r.version, flavour: r.flavour, threads: r.threads, crossOriginIsolated: r.crossOriginIsolated });
+    if (r.type === 'ready') {
+      const { version, flavour, threads, crossOriginIsolated, backend, reason, why, detail, asked } = r;
+      current = { version, flavour, threads, crossOriginIsolated, backend, reason, why, detail, asked };
+      resolveReady(current);
+      return engineListeners.forEach((f) => f(current!));
+    }
+    if (r.type === 'backend') {
+      const base = current ?? { version: '', crossOriginIsolated: false };
+      const { backend, reason, why, detail, asked, flavour, threads } = r;
+      current = { ...base, backend, reason, why, detail, asked, flavour, threads };
+      ready = Promise.resolve(current);
+      return engineListeners.forEach((f) => f(current!));
+    }
     if (r.type === 'load-error') return rejectReady(new EngineError('load', r.message));
     if (r.type === 'memory') {
       const { heapBytes, usedBytes, heapBytesAfter } = r;
@@ -91,6 +115,8 @@ function ensureWorker(): Worker {
     jobs.clear();
     worker = null; // the next call starts a fresh worker
   };
+  // The worker cannot see the page's URL: it needs ?backend= (backend.ts) from here.
+  w.postMessage({ type: 'init', search: typeof location !== 'undefined' ? location.search : '' } satisfies Request);
   if (typeof document !== 'undefined') {
     const sync = () => {
       const h = document.visibilityState === 'hidden';
@@ -109,6 +135,19 @@ function ensureWorker(): Worker {
 export function engineInfo(): Promise<EngineReady> {
   ensureWorker();
   return ready!;
+}
+
+/** Calls `cb` with the engine once it is ready (after the first run started it) and again whenever
+ *  the backend changes (a GPU failure moved the jobs to the CPU). Returns the unsubscribe function. */
+export function onEngineChange(cb: (e: EngineReady) => void): () => void {
+  engineListeners.add(cb);
+  ready?.then(cb, () => {}); // does not start the worker: the page loads the engine only for a run
+  return () => engineListeners.delete(cb);
+}
+
+/** Test hook (window.__lnx.loseGpu): destroys the worker's WebGPU device, if it has one. */
+export function loseGpu(): void {
+  ensureWorker().postMessage({ type: 'lose-gpu' } satisfies Request);
 }
 
 /** The engine worker's wasm heap (starts the worker if needed; waits for the module). */

@@ -5,19 +5,27 @@
 // `done`, `error` or `cancelled`. Progress messages are sent after each chunk of work.
 //
 //   page                               worker
-//   ──── (worker created) ───────────▶ loads lnx-mt.mjs if crossOriginIsolated else lnx-st.mjs
-//   ◀─────────────────────────────── ready | load-error
+//   init{search} ───────────────────▶ picks the backend (backend.ts: WebGPU if an adapter passes the
+//                                      self-test, else lnx-mt.mjs if crossOriginIsolated, else
+//                                      lnx-st.mjs; ?backend=cpu|webgpu in `search` overrides)
+//   ◀─────────────────────────────── ready{backend,reason} | load-error
+//   ◀─────────────────────────────── backend{backend,reason}  (the GPU failed: the job restarts on the CPU)
 //   probe{id,config} / grid{id,config} ▶
 //   ◀─────────────────────────────── progress{id,…}*  (grid: with a streamed partial document)
 //   cancel{id} ─────────────────────▶ (checked between chunks; the C++ object is deleted)
 //   ◀─────────────────────────────── done{id,result} | error{id,message} | cancelled{id}
 //   pause / resume ─────────────────▶ (tab hidden / visible: the worker idles between chunks)
 //   memory ─────────────────────────▶ ◀── memory{heapBytes,usedBytes,heapBytesAfter} (tests, docs/robustness.md)
+import type { Backend, BackendWhy } from './backend';
 import type { Flavour } from './lnx-module';
 import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from './results';
 
 /** Page → worker. */
 export type Request =
+  /** First message: the page's location.search (the worker cannot see the page's URL). */
+  | { type: 'init'; search: string }
+  /** Test hook (window.__lnx.loseGpu): destroys the WebGPU device to exercise the CPU fallback. */
+  | { type: 'lose-gpu' }
   /** Run the init-time probe (Figures 2–3); replies: progress*, then done{result: ProbeResult}. */
   | { type: 'probe'; id: number; config: Partial<ProbeConfig> }
   /** Run the toy training grid (Figure 4); progress carries `partial`, a delta Grid document. */
@@ -33,7 +41,21 @@ export type Request =
 /** Worker → page. */
 export type Reply =
   /** The module loaded. */
-  | { type: 'ready'; version: string; flavour: Flavour; threads: number; crossOriginIsolated: boolean }
+  | {
+      type: 'ready';
+      version: string;
+      flavour: Flavour;
+      threads: number;
+      crossOriginIsolated: boolean;
+      /** which engine runs the jobs, and why (backend.ts chooseBackend: a code and an English sentence) */
+      backend: Backend;
+      reason: string;
+      why: BackendWhy;
+      detail: string;
+      asked: boolean;
+    }
+  /** The GPU failed during a job: from now on the jobs run on `backend` (a CPU one); the job restarts. */
+  | { type: 'backend'; backend: Backend; reason: string; why: BackendWhy; detail: string; asked: boolean; flavour: Flavour; threads: number }
   /** The module could not be loaded; every job will fail with this message. */
   | { type: 'load-error'; message: string }
   | {

@@ -7,6 +7,8 @@ export interface EngineInfo {
   version: string;
   build: 'native' | 'wasm-mt' | 'wasm-st';
   threads: number;
+  /** present when the document was computed on the GPU */
+  backend?: 'webgpu';
 }
 
 export interface MeanStd {

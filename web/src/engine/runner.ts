@@ -5,7 +5,6 @@
 // each, so cancel/pause are noticed quickly and progress is smooth), progress with elapsed/ETA,
 // streaming partial grid documents, cancel between chunks, and always calling .delete().
 // Leaves out: choosing and loading the module (worker.ts), queueing (worker.ts).
-import type { LnxModule } from './lnx-module';
 import type { Reply, Request } from './protocol';
 import { mergeGrid, nextFrom, type GridResult, type ProbeResult } from './results';
 
@@ -36,8 +35,20 @@ export function eta(fraction: number, elapsedMs: number): number | null {
 
 type JobRequest = Extract<Request, { type: 'probe' | 'grid' }>;
 
-/** Run one job to completion, cancellation or error; posts exactly one terminal reply. */
-export async function runJob(m: LnxModule, req: JobRequest, h: JobHooks): Promise<void> {
+/**
+ * What a job needs of an engine: the CPU module (LnxModule) as it is, or the WebGPU one adapted by
+ * worker.ts (GpuProbeRun, gpu-grid.ts, and `settled`, which resolves when the work recorded by the
+ * last step() has been read back).
+ */
+export interface JobEngine {
+  ProbeRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
+  GridRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(from: number): string; delete(): void };
+  settled?: () => Promise<void>;
+}
+
+/** Run one job to completion, cancellation or error; posts exactly one terminal reply, unless
+ *  `rethrow(e)` claims the error (the worker's GPU → CPU fallback), in which case it throws it. */
+export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow?: (e: unknown) => boolean): Promise<void> {
   const { id } = req;
   let run: { step(k: number): number; done(): boolean; delete(): void } | null = null;
   try {
@@ -58,6 +69,7 @@ export async function runJob(m: LnxModule, req: JobRequest, h: JobHooks): Promis
       }
       const t0 = h.now();
       fraction = run.step(k);
+      if (m.settled) await m.settled();
       const dt = h.now() - t0;
       elapsed += dt;
       k = nextChunk(k, dt);
@@ -73,9 +85,14 @@ export async function runJob(m: LnxModule, req: JobRequest, h: JobHooks): Promis
       : (JSON.parse(grid!.resultJson(nextFrom(acc))) as GridResult);
     h.post({ type: 'done', id, result, elapsedMs: elapsed });
   } catch (e) {
+    if (rethrow?.(e)) throw e;
     h.post({ type: 'error', id, message: errorMessage(e) });
   } finally {
-    run?.delete();
+    try {
+      run?.delete();
+    } catch {
+      // a lost GPU device can make delete() throw too; the object is gone either way
+    }
   }
 }
 

@@ -1,34 +1,91 @@
 /// <reference lib="webworker" />
-// worker.ts — the engine's module worker. Loads the Emscripten glue from public/wasm/ (threaded
-// flavour when the page is cross-origin isolated, single-threaded otherwise; recipe:
-// /work/shared/research/wasm-worker-recipe.md), then runs jobs one at a time (runner.ts).
-// Messages: protocol.ts. The page never imports this file; client.ts creates it.
+// worker.ts — the engine's module worker. Picks the backend (backend.ts: WebGPU when an adapter
+// passes the start-up self-test, else the threaded CPU build when the page is cross-origin isolated,
+// else the single-threaded one; ?backend=cpu|webgpu overrides), loads the Emscripten glue from
+// public/wasm/ (recipe: /work/shared/research/wasm-worker-recipe.md), then runs jobs one at a time
+// (runner.ts). On WebGPU, the probe is GpuProbeRun and the grid gpu-grid.ts. When the GPU fails
+// during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
+// ('backend' reply) and restarts the job there. Messages: protocol.ts. The page never imports this
+// file; client.ts creates it.
+import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
+import { fallbackAfterGpuError, isGpuError, selectBackend, type GpuLike, type Selection } from './backend';
+import { GpuGrid } from './gpu-grid';
 import type { CreateLnx, LnxModule } from './lnx-module';
 import type { Reply, Request } from './protocol';
-import { errorMessage, runJob } from './runner';
+import { errorMessage, runJob, type JobEngine } from './runner';
 
 declare const self: DedicatedWorkerGlobalScope;
 const post = (r: Reply) => self.postMessage(r);
 
-const flavour = self.crossOriginIsolated ? 'mt' : 'st';
-const glueUrl = new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
+const glueUrl = (flavour: 'st' | 'mt' | 'gpu') =>
+  new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
+const cpuFlavour = self.crossOriginIsolated ? 'mt' : 'st';
 
-const loaded: Promise<LnxModule> = (async () => {
-  // Do not pass locateFile: the ES6 glue finds its .wasm / .worker.js next to itself.
-  const create = (await import(/* @vite-ignore */ glueUrl)).default as CreateLnx;
-  return create({ mainScriptUrlOrBlob: glueUrl });
+async function loadGlue<M>(flavour: 'st' | 'mt' | 'gpu', extra: Record<string, unknown> = {}): Promise<M> {
+  const url = glueUrl(flavour);
+  try {
+    // Do not pass locateFile: the ES6 glue finds its .wasm / .worker.js next to itself.
+    const create = (await import(/* @vite-ignore */ url)).default as CreateLnx;
+    return (await create({ mainScriptUrlOrBlob: url, ...extra })) as M;
+  } catch (e) {
+    throw new Error(`could not load ${url}: ${errorMessage(e)}`);
+  }
+}
+
+let cpuModule: Promise<LnxModule> | null = null;
+const loadCpu = () => (cpuModule ??= loadGlue<LnxModule>(cpuFlavour));
+
+/** The WebGPU module seen as a job engine: GPU probe, GPU grid, and the readback wait. */
+function gpuJobEngine(gm: LnxGpuModule): JobEngine {
+  return {
+    ProbeRun: gm.GpuProbeRun,
+    GridRun: class {
+      constructor(json: string) {
+        return new GpuGrid(gm, json);
+      }
+    } as unknown as JobEngine['GridRun'],
+    settled: () => gm.lnxGpu.settled(),
+  };
+}
+
+interface Active {
+  engine: JobEngine;
+  module: LnxModule | LnxGpuModule;
+  selection: Selection;
+  device?: { destroy(): void };
+}
+
+const describe = (a: Active) => ({
+  backend: a.selection.backend,
+  reason: a.selection.reason,
+  why: a.selection.why,
+  detail: a.selection.detail,
+  asked: a.selection.asked,
+  flavour: a.module.buildFlavour(),
+  threads: a.module.threads(),
+});
+
+let search: string | null = null;
+let initDone!: () => void;
+const init = new Promise<void>((r) => (initDone = r));
+
+let active: Promise<Active> = (async () => {
+  await init;
+  const sel = await selectBackend<{ destroy(): void }, LnxGpuModule>({
+    gpu: (self.navigator as unknown as { gpu?: GpuLike }).gpu,
+    crossOriginIsolated: self.crossOriginIsolated,
+    search: search ?? '',
+    loadGpuModule: (device) => loadGlue<LnxGpuModule>('gpu', { gpuDevice: device }),
+  });
+  if (sel.backend === 'webgpu' && sel.gpu)
+    return { engine: gpuJobEngine(sel.gpu.module), module: sel.gpu.module, selection: sel, device: sel.gpu.device };
+  const m = await loadCpu();
+  return { engine: m, module: m, selection: sel };
 })();
 
-loaded.then(
-  (m) =>
-    post({
-      type: 'ready',
-      version: m.engineVersion(),
-      flavour: m.buildFlavour(),
-      threads: m.threads(),
-      crossOriginIsolated: self.crossOriginIsolated,
-    }),
-  (e) => post({ type: 'load-error', message: `could not load ${glueUrl}: ${errorMessage(e)}` }),
+active.then(
+  (a) => post({ type: 'ready', version: a.module.engineVersion(), crossOriginIsolated: self.crossOriginIsolated, ...describe(a) }),
+  (e) => post({ type: 'load-error', message: errorMessage(e) }),
 );
 
 const cancelled = new Set<number>();
@@ -65,8 +122,17 @@ function heapReport(m: LnxModule): Extract<Reply, { type: 'memory' }> {
 self.onmessage = (ev: MessageEvent<Request>) => {
   const req = ev.data;
   switch (req.type) {
+    case 'init':
+      if (search === null) {
+        search = typeof req.search === 'string' ? req.search : '';
+        initDone();
+      }
+      return;
+    case 'lose-gpu':
+      active.then((a) => a.device?.destroy(), () => {});
+      return;
     case 'memory':
-      loaded.then((m) => post(heapReport(m)), () => {});
+      active.then((a) => post(heapReport(a.module as LnxModule)), () => {});
       return;
     case 'cancel':
       cancelled.add(req.id);
@@ -83,19 +149,36 @@ self.onmessage = (ev: MessageEvent<Request>) => {
     case 'grid':
       queue = queue.then(async () => {
         if (cancelled.has(req.id)) return post({ type: 'cancelled', id: req.id });
-        let m: LnxModule;
+        let a: Active;
         try {
-          m = await loaded;
+          a = await active;
         } catch (e) {
-          return post({ type: 'error', id: req.id, message: `could not load ${glueUrl}: ${errorMessage(e)}` });
+          return post({ type: 'error', id: req.id, message: errorMessage(e) });
         }
-        await runJob(m, req, {
+        const hooks = {
           post,
           cancelled: () => cancelled.has(req.id),
           whilePaused,
           yieldToEvents,
           now: () => performance.now(),
-        });
+        };
+        try {
+          await runJob(a.engine, req, hooks, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
+        } catch (e) {
+          // The GPU failed mid-job: switch every later job to the CPU, say so, restart this one.
+          const fb = fallbackAfterGpuError(e, self.crossOriginIsolated)!;
+          let m: LnxModule;
+          try {
+            m = await loadCpu();
+          } catch (le) {
+            post({ type: 'error', id: req.id, message: `${errorMessage(e)}; and the CPU engine failed to load: ${errorMessage(le)}` });
+            return;
+          }
+          const next: Active = { engine: m, module: m, selection: fb };
+          active = Promise.resolve(next);
+          post({ type: 'backend', ...describe(next) });
+          await runJob(m, req, hooks);
+        }
         cancelled.delete(req.id);
       });
       return;
