@@ -7,10 +7,19 @@ Adam β = (0.9, 0.98), ε = 1e-8, linear warm-up. Data: an order-1 Markov chain 
 per token, fresh random walks every step. It uses PyTorch's own RNG, so its curves are statistically
 like the engine's, not identical; the benchmark reads only its wall time.
 
-usage: toy_torch.py [--threads 2] [--steps 500] [--grid | --norm pre --warmup 0 --lr 1e-3 --seed 0]
-prints one JSON line: {"threads", "steps", "runs", "seconds", "seconds_per_step", "blas", "final_losses"}
+usage: toy_torch.py [--threads 1] [--blas-threads 2] [--steps 500] [--part I/N]
+                   [--grid | --norm pre --warmup 0 --lr 1e-3 --seed 0]
+  --threads       PyTorch's intra-op threads (torch.set_num_threads)
+  --blas-threads  OpenBLAS's threads (OPENBLAS_NUM_THREADS, set before torch loads). Both at 2 on a
+                  2-core machine oversubscribe it (measured 2.5x slower); scripts/bench.mjs runs
+                  torch 1 + OpenBLAS 2 in one process, and two processes of 1 + 1 on halves of the grid.
+  --part I/N      only the grid's runs I, I+N, I+2N, ... (to split the grid over processes)
+prints one JSON line: {"threads", "blas_threads", "steps", "runs", "seconds", "seconds_per_step", "blas", "final_losses"}
 """
-import argparse, json, math, time
+import argparse, json, math, os, sys, time
+
+if "--blas-threads" in sys.argv:
+    os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--blas-threads") + 1]
 import torch, torch.nn as nn, torch.nn.functional as F
 
 D, DFF, V, L, B, N = 128, 512, 256, 8, 8, 64
@@ -76,7 +85,9 @@ def run(norm, warmup, lr, seed, steps, succ):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--blas-threads", type=int, default=2)
+    ap.add_argument("--part", default="0/1")
     ap.add_argument("--steps", type=int, default=500)
     ap.add_argument("--grid", action="store_true")
     ap.add_argument("--norm", default="pre")
@@ -89,6 +100,8 @@ def main():
     succ = torch.stack([torch.randperm(V, generator=g)[:4] for _ in range(V)])
     configs = ([(n, w, lr, s) for n in ("post", "pre") for w in (0, 300) for lr in (1e-3, 3e-3) for s in (0, 1)]
                if a.grid else [(a.norm, a.warmup, a.lr, a.seed)])
+    part, parts = (int(x) for x in a.part.split("/"))
+    configs = configs[part::parts]
     t0 = time.perf_counter()
     finals = [run(*c, a.steps, succ) for c in configs]
     sec = time.perf_counter() - t0
@@ -103,7 +116,7 @@ def main():
         blas = ", ".join(sorted(set(real))) or "none mapped"
     except Exception:
         pass
-    print(json.dumps({"threads": a.threads, "steps": a.steps, "runs": len(configs), "seconds": sec,
+    print(json.dumps({"threads": a.threads, "blas_threads": a.blas_threads, "steps": a.steps, "runs": len(configs), "seconds": sec,
                       "seconds_per_step": sec / (a.steps * len(configs)), "torch": torch.__version__,
                       "blas": blas, "final_losses": finals}))
 
