@@ -5,7 +5,7 @@
 // message. Configs arrive as JSON strings and go through the same parsers as the CLI's flags, so the
 // page and `lnx` validate identically. Results leave as JSON strings (docs/json-schema.md).
 #pragma once
-#include <emscripten/val.h>
+#include <emscripten/em_asm.h>
 
 #include <memory>
 #include <string>
@@ -14,8 +14,15 @@
 
 namespace lnx::js {
 
-[[noreturn]] inline void throw_js_error(const std::string& message) {
-  emscripten::val::global("Error").new_(std::string("lnx: ") + message).throw_();
+// The message of the error being thrown to JavaScript. A JS exception unwinds the wasm frames
+// without running C++ destructors, so nothing that owns memory may be alive in the frame that
+// throws: the message waits here (one buffer per thread, reused), the C++ exception is destroyed
+// when its catch block ends, and only then does the JS throw happen (the Embind invoker's copy of
+// a string argument is the one allocation that still cannot be freed; docs/robustness.md).
+inline thread_local std::string t_js_error;
+
+[[noreturn]] inline void throw_pending_js_error() {
+  EM_ASM({ throw new Error(UTF8ToString($0)); }, t_js_error.c_str());
   __builtin_unreachable();
 }
 
@@ -25,12 +32,13 @@ auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const ArgumentError& e) {
-    throw_js_error(e.what());
+    t_js_error.assign("lnx: ").append(e.what());
   } catch (const std::bad_alloc&) {
-    throw_js_error("out of memory (the configuration is too large for this browser tab)");
+    t_js_error.assign("lnx: out of memory (the configuration is too large for this browser tab)");
   } catch (const std::exception& e) {
-    throw_js_error(std::string("internal error: ") + e.what());
+    t_js_error.assign("lnx: internal error: ").append(e.what());
   }
+  throw_pending_js_error();
 }
 
 inline int check_count(double k, const char* what) {

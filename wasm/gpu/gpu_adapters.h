@@ -17,14 +17,15 @@ auto gpu_guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const gpu::DeviceError& e) {
-    throw_js_error(std::string("gpu: ") + e.what());
+    t_js_error.assign("lnx: gpu: ").append(e.what());
   } catch (const ArgumentError& e) {
-    throw_js_error(e.what());
+    t_js_error.assign("lnx: ").append(e.what());
   } catch (const std::bad_alloc&) {
-    throw_js_error("out of memory (the configuration is too large for this browser tab)");
+    t_js_error.assign("lnx: out of memory (the configuration is too large for this browser tab)");
   } catch (const std::exception& e) {
-    throw_js_error(std::string("internal error: ") + e.what());
+    t_js_error.assign("lnx: internal error: ").append(e.what());
   }
+  throw_pending_js_error();  // after the catch blocks: see js_adapters.h
 }
 
 class GpuProbe {
