@@ -150,6 +150,23 @@ if (grid) {
         'The qualitative picture does hold: without warm-up Post-LN stalls at both learning rates, warm-up rescues it at 1e-3, ' +
         'and Pre-LN trains with or without warm-up. tests/cpp/toy_claims_test.cpp checks those claims and not this one.');
     say();
+    // An independent implementation of the same toy (bench/toy_torch.py: PyTorch, its own RNG and
+    // chain draw), run by `npm run bench` (grid section): its final losses, same run order.
+    const benchPath = `${root}docs/benchmarks.json`;
+    const torch = existsSync(benchPath) ? JSON.parse(readFileSync(benchPath, 'utf8')).grid?.pytorch : null;
+    if (torch?.final_losses_1proc?.length === grid.runs.length) {
+      say(`An independent PyTorch implementation of the same toy (bench/toy_torch.py, PyTorch ${torch.torch}, its own random numbers; ` +
+          'run by `npm run bench`, grid section) ends as follows (loss at step 500, one row per grid run, same order as the engine):');
+      say();
+      say('| norm | warm-up | peak lr | seed | engine | PyTorch |');
+      say('|---|---|---|---|---|---|');
+      grid.runs.forEach((r, i) => say(`| ${r.norm} | ${r.warmup} | ${r.lr} | ${r.seed} | ${f2(r.loss[r.loss.length - 1])} | ${f2(torch.final_losses_1proc[i])} |`));
+      say();
+      const tp = grid.runs.map((r, i) => ({ r, x: torch.final_losses_1proc[i] })).filter(({ r }) => r.norm === 'post' && r.warmup === 300 && r.lr === hi);
+      say(`It too leaves the plateau with Post-LN, warm-up 300, peak lr ${hi} (ends ${tp.map(({ x }) => f2(x)).join(', ')}), so this difference ` +
+          'from the article is not a defect of the engine.');
+      say();
+    }
     say('When a Post-LN run without warm-up leaves the plateau, if it does, is sensitive to float rounding. The engine ' +
         'before the data-parallel half-batches (wasm/trainer.cpp, same seeds, same batches; only the order in which a ' +
         'batch gradient is summed differs) had lr 1e-3 seed 1 leave the plateau at step 437 and end at 3.89; with ' +
