@@ -163,6 +163,8 @@ export const REGISTRY: Record<string, Entry> = {
   'toy.pre.w0.lo.at100': ({ G }) => fmt(seedMean(cellRuns(G, 'pre', 'w0', 'lo'))[99]),
   'toy.post.w300.lo.break': ({ G }) =>
     G ? fmtInt(firstBelow(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy - 0.5)) : null,
+  'toy.post.w300.hi.break': ({ G }) =>
+    G ? fmtInt(firstBelow(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy - 0.5)) : null,
   'toy.pre.delay': ({ G }) => {
     if (!G) return null;
     const thr = (G.plateau_entropy + G.optimal_loss) / 2;
