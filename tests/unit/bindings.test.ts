@@ -80,6 +80,16 @@ describe('bindingsFor: toy keys', () => {
     ['toy.seeds', '2'],
   ])('%s = %s', (k, v) => expect(b[k]).toBe(v));
 
+  it('toy.post.w300.hi.break: where the lr-3e-3 warm-up curve leaves the plateau, — when it never does', () => {
+    expect(b['toy.post.w300.hi.break']).toBe(bindingsFor(null, grid(), 'en')['toy.post.w300.hi.break']);
+    expect(b['toy.post.w300.hi.break'] ?? '—').toBe('—'); // the fixture's curve stays on the plateau
+    const g = grid();
+    const lo = g.runs.filter((x) => x.norm === 'post' && x.warmup !== 0 && x.lr === 0.001);
+    for (const r of g.runs.filter((x) => x.norm === 'post' && x.warmup !== 0 && x.lr === 0.003))
+      r.loss = [...lo.find((x) => x.seed === r.seed)!.loss];
+    expect(bindingsFor(null, g, 'en')['toy.post.w300.hi.break']).toBe('150');
+  });
+
   it('a diverged seed makes the final loss —, and the rest keeps going', () => {
     const g = grid();
     const r = g.runs.find((x) => x.norm === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;

@@ -843,7 +843,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     },
     fig4: {
       title: 'Warm-up at toy scale',
-      caption: r`Training loss of the toy model, averaged over 2 seeds. Solid lines: no warm-up; dashed lines: 300 warm-up steps. Grey: Post-LN; purple: Pre-LN. The dotted line is the optimal loss, $\ln 4$. One panel per peak learning rate: $10^{-3}$ and $3\times10^{-3}$. The numbers are illustrative only. (The original script is train_toy.py; here the runs come from the page’s engine.)`,
+      caption: r`Training loss of the toy model, each curve the mean over its seeds ({{toy.seeds}} per curve here). Solid lines: no warm-up; dashed lines: 300 warm-up steps. Grey: Post-LN; purple: Pre-LN. The dotted line is the optimal loss, $\ln 4$. One panel per peak learning rate (the article's: $10^{-3}$ and $3\times10^{-3}$). The numbers are illustrative only. (The original script is train_toy.py; here the runs come from the page’s engine.)`,
       panelLo: 'peak lr 10⁻³',
       panelHi: 'peak lr 3×10⁻³',
       axisStep: 'step',
