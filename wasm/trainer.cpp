@@ -187,10 +187,11 @@ struct TrainRun::Impl {
   // Leaves the whole batch's mean loss in the return value and its gradient in model.grads().
   double loss_and_gradient() {
     if (shards == 1) return half_batch(model, 0);
-    std::vector<float>& g0 = model.grads();
-    const long n = static_cast<long>(g0.size());
+    std::vector<float>& g = model.grads();
+    const long n = static_cast<long>(g.size());
     double l0 = 0, l1 = 0;
-    const float* g1 = nullptr;
+    const float* first = nullptr;   // the first half's gradient
+    const float* second = nullptr;  // the second half's
     ThreadPool& p = pool();
     if (p.size() >= 2 && !in_parallel_region()) {
       if (!replica) replica = std::make_unique<Transformer<float>>(detail::shard_model(cfg.model), cfg.seed);
@@ -203,23 +204,22 @@ struct TrainRun::Impl {
       p.parallel_for(2, [&](long s0, long s1, int) {
         for (long s = s0; s < s1; ++s) (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : *replica, static_cast<int>(s));
       }, 1, 2);
-      g1 = replica->grads().data();
+      first = g.data();
+      second = replica->grads().data();
     } else {
       // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
       // grid thread advances) while the second half reuses the model's.
       static thread_local std::vector<float> first_half;
       l0 = half_batch(model, 0);
-      first_half.assign(g0.begin(), g0.end());
+      first_half.assign(g.begin(), g.end());
       l1 = half_batch(model, 1);
-      // g0 now holds the second half; keep the sum's operand order of the two-thread branch.
-      float* g = g0.data();
-      const float* a = first_half.data();
-      for (long i = 0; i < n; ++i) g[i] = (a[i] + g[i]) * 0.5f;
-      return (l0 + l1) * 0.5;
+      first = first_half.data();
+      second = g.data();
     }
-    float* g = g0.data();
+    // Same operands in the same order on both paths (inline when on one thread or in the grid).
+    float* out = g.data();
     p.parallel_for(n, [&](long i0, long i1, int) {
-      for (long i = i0; i < i1; ++i) g[i] = (g[i] + g1[i]) * 0.5f;
+      for (long i = i0; i < i1; ++i) out[i] = (first[i] + second[i]) * 0.5f;
     }, 1 << 14);
     return (l0 + l1) * 0.5;
   }

@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Flavour } from '../wasm/load';
+import { heapInUse } from '../../web/src/engine/heap';
 import type { LnxModule } from '../../public/wasm/lnx';
 import { ENGINE_CASES, ENGINE_DEFAULT_CASES } from './corpus.mjs';
 
@@ -23,22 +24,8 @@ const FLAVOURS: Flavour[] = (process.env.LNX_FLAVOURS ?? 'st,mt').split(',') as 
 const ART = new URL('../../test-artifacts/', import.meta.url);
 const report: Record<string, unknown> = { flavours: FLAVOURS, cases: [] as unknown[], memory: {}, divergence: {}, leak: {} };
 
-/** Heap in use: allocate 64 KiB blocks until the heap would grow (same as the page's worker). */
-function heap(m: Mod) {
-  const size = m.HEAP8.length;
-  const B = 64 << 10;
-  const blocks: number[] = [];
-  let free = 0;
-  for (let i = 0; i < 40000; i++) {
-    const p = m._malloc(B);
-    if (!p) break;
-    blocks.push(p);
-    if (m.HEAP8.length !== size) break;
-    free += B;
-  }
-  for (const p of blocks) m._free(p);
-  return { heapBytes: size, usedBytes: size - free, heapBytesAfter: m.HEAP8.length };
-}
+/** Heap in use: the page's worker measures it the same way (web/src/engine/heap.ts). */
+const heap = (m: Mod) => heapInUse(m);
 
 const SMALL = { layers: 2, d: 16, d_ff: 32, vocab: 20, seq: 4, batch: 2 };
 const PROBE = JSON.stringify({ ...SMALL, seeds: 1, batches: 2, depth_batches: 1, depths: [2] });

@@ -11,8 +11,6 @@
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
 import type { Reply, Request } from './protocol';
-import type { Backend, BackendWhy } from './backend';
-import type { Flavour } from './lnx-module';
 import { mergeGrid, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './results';
 
 export type EngineErrorKind = 'engine' | 'load' | 'cancelled' | 'worker';
@@ -38,20 +36,8 @@ export interface Progress {
   paused: boolean;
 }
 
-export interface EngineReady {
-  version: string;
-  flavour: Flavour;
-  threads: number;
-  crossOriginIsolated: boolean;
-  /** the engine running the jobs: WebGPU, threaded CPU or single-threaded CPU */
-  backend: Backend;
-  /** one English sentence: which path runs and why (including a GPU → CPU fallback) */
-  reason: string;
-  /** the same as a code plus its detail (adapter name or error), for the page's own wording */
-  why: BackendWhy;
-  detail: string;
-  asked: boolean;
-}
+/** Version, backend and why, flavour and threads of the loaded engine (protocol.ts 'ready'). */
+export type EngineReady = Omit<Extract<Reply, { type: 'ready' }>, 'type'>;
 
 interface Job {
   onReply(r: Reply): void;
@@ -67,14 +53,8 @@ let hidden = false;
 const memoryWaiters: ((m: EngineMemory) => void)[] = [];
 const engineListeners = new Set<(e: EngineReady) => void>();
 
-export interface EngineMemory {
-  /** HEAP8.length: the size of the wasm memory */
-  heapBytes: number;
-  /** bytes of the heap in use (see protocol.ts 'memory') */
-  usedBytes: number;
-  /** HEAP8.length after the measurement (the scan can grow the heap by one step) */
-  heapBytesAfter: number;
-}
+/** The wasm heap of the engine worker (protocol.ts 'memory'). */
+export type EngineMemory = Omit<Extract<Reply, { type: 'memory' }>, 'type'>;
 
 function ensureWorker(): Worker {
   if (worker) return worker;
@@ -88,22 +68,22 @@ function ensureWorker(): Worker {
   w.onmessage = (ev: MessageEvent<Reply>) => {
     const r = ev.data;
     if (r.type === 'ready') {
-      const { version, flavour, threads, crossOriginIsolated, backend, reason, why, detail, asked } = r;
-      current = { version, flavour, threads, crossOriginIsolated, backend, reason, why, detail, asked };
+      const { type: _, ...info } = r;
+      current = info;
       resolveReady(current);
       return engineListeners.forEach((f) => f(current!));
     }
     if (r.type === 'backend') {
       const base = current ?? { version: '', crossOriginIsolated: false };
-      const { backend, reason, why, detail, asked, flavour, threads } = r;
-      current = { ...base, backend, reason, why, detail, asked, flavour, threads };
+      const { type: _, ...change } = r;
+      current = { ...base, ...change };
       ready = Promise.resolve(current);
       return engineListeners.forEach((f) => f(current!));
     }
     if (r.type === 'load-error') return rejectReady(new EngineError('load', r.message));
     if (r.type === 'memory') {
-      const { heapBytes, usedBytes, heapBytesAfter } = r;
-      return void memoryWaiters.splice(0).forEach((f) => f({ heapBytes, usedBytes, heapBytesAfter }));
+      const { type: _, ...memory } = r;
+      return void memoryWaiters.splice(0).forEach((f) => f(memory));
     }
     jobs.get(r.id)?.onReply(r);
   };

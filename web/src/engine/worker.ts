@@ -10,6 +10,7 @@
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
 import { fallbackAfterGpuError, isGpuError, selectBackend, type GpuLike, type Selection } from './backend';
 import { GpuGrid } from './gpu-grid';
+import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';
 import type { Reply, Request } from './protocol';
 import { errorMessage, runJob, type JobEngine } from './runner';
@@ -98,27 +99,6 @@ const whilePaused = async () => {
   while (paused) await new Promise<void>((r) => (wake = r));
 };
 
-/**
- * Heap in use: allocate 64 KiB blocks until the heap would grow, then free them. Exact to a block
- * for leaks at the top or in the middle of the heap; see protocol.ts ('memory').
- */
-function heapReport(m: LnxModule): Extract<Reply, { type: 'memory' }> {
-  const mod = m as unknown as { HEAP8: Int8Array; _malloc(n: number): number; _free(p: number): void };
-  const size = mod.HEAP8.length;
-  const B = 64 << 10;
-  const blocks: number[] = [];
-  let free = 0;
-  for (let i = 0; i < 40000; i++) {
-    const p = mod._malloc(B);
-    if (!p) break;
-    blocks.push(p);
-    if (mod.HEAP8.length !== size) break;
-    free += B;
-  }
-  for (const p of blocks) mod._free(p);
-  return { type: 'memory', heapBytes: size, usedBytes: size - free, heapBytesAfter: mod.HEAP8.length };
-}
-
 self.onmessage = (ev: MessageEvent<Request>) => {
   const req = ev.data;
   switch (req.type) {
@@ -132,7 +112,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       active.then((a) => a.device?.destroy(), () => {});
       return;
     case 'memory':
-      active.then((a) => post(heapReport(a.module as LnxModule)), () => {});
+      active.then((a) => post({ type: 'memory', ...heapInUse(a.module as unknown as HeapModule) }), () => {});
       return;
     case 'cancel':
       cancelled.add(req.id);
