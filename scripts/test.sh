@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — `npm test`: installs what is missing, builds everything, runs every test.
-#   1. C++ (ctest): finite-difference gradient checks, LayerNorm lemmas, threads, validation
+#   1. C++ (ctest -LE claims): finite-difference gradient checks per op and per placement, optimizers
+#      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test)
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
@@ -18,8 +19,8 @@ bash scripts/setup.sh --browser
 stage "native build"
 bash scripts/build-native.sh
 
-stage "C++ tests (ctest)"
-(cd build && ctest --output-on-failure -j2)
+stage "C++ tests (ctest; the toy-claims run is npm run test:claims)"
+(cd build && ctest --output-on-failure -j2 -LE claims)
 
 stage "WebAssembly build"
 EXTRA_TARGETS="gemm_bench-st gemm_bench-mt" bash scripts/build-wasm.sh > /dev/null

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "optim/optimizer.h"
+
 namespace lnx {
 
 // Thrown for any invalid argument (bad enum, non-finite or out-of-range number, oversized model).
@@ -19,22 +21,24 @@ struct ArgumentError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-enum class Norm { Post, Pre };
-enum class Attention { Bidirectional, Causal };
-
-const char* to_string(Norm);
+enum class Attention : int { Bidirectional = 0, Causal = 1 };  // the order of the schema's names
 const char* to_string(Attention);
-Norm parse_norm(const std::string&);            // "post" | "pre", else ArgumentError
-Attention parse_attention(const std::string&);  // "bidirectional" | "causal", else ArgumentError
 
 std::string engine_version();  // semantic version of the engine, recorded in every JSON result
 std::string build_flavour();   // "native", "wasm-mt" or "wasm-st"
+
+// Every config's fields (name, type, default, bounds, doc), the placements and the optimizers, as
+// one JSON document (`lnx schema --json`, `schemaJson()`; docs/json-schema.md is generated from it).
+std::string schema_json();
 
 // Size of the shared thread pool used by every op (GEMM row blocks, per-sequence attention, grid runs).
 // 0 = hardware concurrency. Results do not depend on it beyond float rounding.
 void set_threads(int n);
 int threads();
 
+// The fields of every config are declared once, with their bounds and docs, in configs.cpp (the
+// schema); the member initialisers below are the defaults. validate() checks a config against its
+// schema (bounds, choices, cross-field rules such as the memory limit) and throws ArgumentError.
 struct ModelConfig {
   int layers = 6;      // L
   int d = 512;         // model width
@@ -42,14 +46,15 @@ struct ModelConfig {
   int vocab = 1000;    // V
   int seq = 32;        // n, tokens per sequence
   int batch = 8;       // B, sequences per batch
-  Norm norm = Norm::Post;
+  std::string placement = "post";  // a name from the placement registry (placements/registry.cpp)
   Attention attention = Attention::Bidirectional;
   void validate() const;  // bounds every size before anything is allocated
 };
 
 // ---- Init-time probe (Figures 2 and 3) -------------------------------------------------------
 struct ProbeConfig {
-  ModelConfig model;                 // norm is ignored: the probe measures both placements
+  ModelConfig model;                 // model.placement is ignored: the probe measures `placements`
+  std::vector<std::string> placements = {"post", "pre"};
   int seeds = 5;
   int batches = 20;                  // batches per seed for the per-layer statistics
   int depth_batches = 10;            // batches per seed for the last-layer-vs-depth sweep
@@ -74,16 +79,21 @@ class ProbeRun {
 std::string run_probe_json(const ProbeConfig&);
 
 // ---- Toy warm-up experiment (Figure 4) -------------------------------------------------------
+// Every registered optimizer's hyperparameters at their defaults (optim/registry.h).
+Hyperparameters default_hyperparameters();
+
 struct TrainConfig {
-  ModelConfig model{8, 128, 512, 256, 64, 8, Norm::Post, Attention::Causal};
+  ModelConfig model{8, 128, 512, 256, 64, 8, "post", Attention::Causal};
   int warmup = 0;                    // T_warmup; 0 = peak lr from step 1
   double lr = 1e-3;                  // peak learning rate
   int steps = 500;
   uint64_t seed = 0;                 // model init and batch sampling
   uint64_t chain_seed = 1234;        // the Markov chain's own seed
   int successors = 4;                // distinct successors per token (optimal loss ln successors)
-  double beta1 = 0.9, beta2 = 0.98, eps = 1e-8;
+  std::string optimizer = "adam";    // a name from the optimizer registry (optim/registry.h)
+  Hyperparameters hyper = default_hyperparameters();  // only the chosen optimizer's are used
   void validate() const;
+  std::vector<std::string> warnings() const;  // e.g. a warm-up longer than the run
 };
 TrainConfig train_config_from_json(const std::string& json);
 
@@ -112,12 +122,13 @@ class TrainRun {
 };
 
 struct GridConfig {
-  TrainConfig base;                  // norm/warmup/lr/seed are overridden per run
-  std::vector<std::string> norms = {"post", "pre"};
+  TrainConfig base;                  // placement/warmup/lr/seed are overridden per run
+  std::vector<std::string> placements = {"post", "pre"};
   std::vector<int> warmups = {0, 300};
   std::vector<double> lrs = {1e-3, 3e-3};
   std::vector<uint64_t> seeds = {0, 1};
   void validate() const;
+  std::vector<std::string> warnings() const;
 };
 GridConfig grid_config_from_json(const std::string& json);
 

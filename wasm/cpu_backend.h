@@ -1,7 +1,7 @@
-// cpu_backend.h — the CPU implementation of the op interface of backend.h: host memory, the free
+// cpu_backend.h — the CPU implementation of the op interface of op_interface.h: host memory, the free
 // functions of wasm/ops/ and the GEMM of gemm.h, unchanged. Every op here is the very loop the model
 // ran before the interface existed, so CPU results are bit-identical to it.
-// Leaves out: Adam and the probe statistics (trainer.cpp and probe.cpp call ops/ directly).
+// Leaves out: the probe statistics (probe.cpp).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -89,8 +89,21 @@ struct CpuBackend {
     }, 16);
   }
 
+  // One optimizer step (optim/optimizer.h) over n parameters: O::update on fixed-size chunks.
+  template <class O>
+  static void optimizer_update(Ptr param, CPtr grad, Ptr const* states, size_t n, const T* k) {
+    pool().parallel_for(static_cast<long>(n), [&](long i0, long i1, int) { O::update(i0, i1, param, grad, states, k); },
+                        1 << 14);
+  }
+
   static void add(Ptr out, CPtr a, CPtr b, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+  }
+  static void accumulate(Ptr dst, CPtr src, size_t n) {
+    for (size_t i = 0; i < n; ++i) dst[i] += src[i];
+  }
+  static void scale(Ptr dst, CPtr src, T alpha, size_t n) {
+    for (size_t i = 0; i < n; ++i) dst[i] = alpha * src[i];
   }
   static void copy(Ptr dst, CPtr src, size_t n) { std::copy(src, src + n, dst); }
   static void zero(Ptr dst, size_t n) { std::fill(dst, dst + n, T(0)); }

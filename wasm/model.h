@@ -1,19 +1,19 @@
-// model.h — the reference Transformer of the article (Post-LN or Pre-LN), its forward and its
-// hand-written backward.
+// model.h — the reference Transformer of the article, its forward and its hand-written backward,
+// composed from the placement a config names (placements/placement.h: Post-LN, Pre-LN, …).
 //
 // Setup (article, "minimal implementation"; Xiong et al. 2020 §3 and Table 1): single-head attention
 // with biased Wq, Wk, Wv and no output projection, scores scaled by 1/√d; FFN W1 (d→d_ff), ReLU,
-// W2 (d_ff→d); LayerNorm γ = 1, β = 0, eps 1e-5. Xavier-normal weights, zero biases, embedding
-// E ~ N(0, 1/d), input x0 = √d·E[tok] (so ‖x0‖² ≈ d), tied output logits = final(x)·Eᵀ, mean
-// cross-entropy. Post-LN: x ← LN1(x + Attn(x)); x5 ← x + FFN(x); x ← LN2(x5). Pre-LN:
-// x ← x + Attn(LN1(x)); x ← x + FFN(LN2(x)); a final LN before the output.
+// W2 (d_ff→d); LayerNorm γ = 1, β = 0, eps 1e-5. Xavier-normal weights (times the placement's init
+// scale), zero biases, embedding E ~ N(0, 1/d), input x0 = √d·E[tok] (so ‖x0‖² ≈ d), tied output
+// logits = final(x)·Eᵀ, mean cross-entropy. Each layer is two sublayers, attention then FFN, each
+// wrapped in the placement's norms and residual (placement.h has the one formula).
 //
 // Dimension letters: B sequences, n tokens each, N = B·n rows, d width, F = d_ff, V vocab, L layers.
 // All parameters live in one flat buffer (and the gradients in a second one of the same layout), so
-// Adam and the gradient norm see one array. The model is written once, against the op interface of
-// backend.h: Model<CpuBackend<T>> (= Transformer<T>) runs on the host, Model<gpu::GpuBackend> on the
-// GPU (wasm/gpu/); the definitions are in model_impl.h. Leaves out: multi-head attention, dropout,
-// an output projection, biases on logits.
+// the optimizer and the gradient norm see one array. The model is written once, against the op
+// interface of op_interface.h: Model<CpuBackend<T>> (= Transformer<T>) runs on the host,
+// Model<GpuBackend> on the GPU (wasm/gpu/); the definitions are in model_impl.h. Leaves out:
+// multi-head attention, dropout, an output projection, biases on logits.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -22,6 +22,7 @@
 
 #include "api.h"
 #include "cpu_backend.h"
+#include "placements/placement.h"
 
 namespace lnx {
 
@@ -34,20 +35,36 @@ struct TensorRef {
   size_t size() const { return static_cast<size_t>(rows) * cols; }
 };
 
-struct LayerParams {
-  TensorRef Wq, bq, Wk, bk, Wv, bv, W1, b1, W2, b2, ln1_g, ln1_b, ln2_g, ln2_b;
+// The two sublayers of a layer, and where in a sublayer a norm sits (placement.h).
+enum SublayerIndex { kAttention = 0, kFfn = 1 };
+enum NormSlot { kNormInput = 0, kNormBranch = 1, kNormAfter = 2 };
+
+struct NormParams {
+  TensorRef gamma, beta;  // size 0 where the placement has no norm
 };
 
-// Activations one layer keeps for its backward, named as in the forward lines above. `A` is the
-// backend's Array type (host vectors on the CPU, device buffers on the GPU).
+struct LayerParams {
+  TensorRef Wq, bq, Wk, bk, Wv, bv, W1, b1, W2, b2;
+  NormParams norm[2][3];  // [sublayer][slot]
+};
+
+// Activations one layer keeps for its backward. `A` is the backend's Array type (host vectors on the
+// CPU, device buffers on the GPU); arrays of norms the placement lacks stay empty.
+template <class A>
+struct NormCache {
+  A out, mean, rstd;
+};
+template <class A>
+struct SublayerCache {
+  NormCache<A> norm[3];  // [slot]
+  A branch;              // the FFN's output before its branch norm (only with norm_branch)
+  A sum;                 // α·x + F(u): the residual stream before any norm after the add
+};
 template <class A>
 struct LayerCache {
-  A ln1_out, ln1_mean, ln1_rstd;  // Post: LN1(sum1) = x1 ; Pre: LN1(x_in)
-  A q, k, v, att_p, att_out;      // att_p: softmax probabilities (B, n, n)
-  A sum1;                         // Post: x_in + Attn(x_in) ; Pre: x_in + Attn(LN1(x_in))
-  A ln2_out, ln2_mean, ln2_rstd;  // Post: LN2(x5) = layer output ; Pre: LN2(sum1) = FFN input
-  A ffn_pre, ffn_h;               // W1·x + b1 and ReLU of it (N, F)
-  A sum2;                         // Post: x5 = x1 + FFN(x1) ; Pre: sum1 + FFN(..) = layer output
+  A q, k, v, att_p, att_out;  // att_p: softmax probabilities (B, n, n); att_out = F(u) of attention
+  A ffn_pre, ffn_h;           // W1·u + b1 and ReLU of it (N, F)
+  SublayerCache<A> sub[2];
 };
 
 // Everything a forward/backward pass writes besides the gradients: the per-layer caches and the
@@ -60,12 +77,14 @@ struct ModelWorkspace {
   typename B::IntArray tokens, targets;
   Array x0, final_out, final_mean, final_rstd, probs;
   std::vector<LayerCache<Array>> caches;
-  // backward scratch: (N,d) ×6, the stream gradient ping-pong (N,d) ×2, (N,F) ×2, logits (N,V)
-  Array d_a, d_b, d_c, d_q, d_k, d_v, d_h, d_pre, d_logits;
+  // backward scratch: d_sum (the gradient at a sublayer's residual sum), d_mid (between the two
+  // sublayers), d_u (at a normed sublayer input), d_branch (before a branch norm), dq/dk/dv (N,d);
+  // the stream gradient ping-pong (N,d) ×2, (N,F) ×2, logits (N,V)
+  Array d_sum, d_mid, d_u, d_branch, d_q, d_k, d_v, d_h, d_pre, d_logits;
   Array d_stream[2];
 };
 
-// The model, written once against the op interface of backend.h; B = CpuBackend<T> or GpuBackend.
+// The model, written once against the op interface of op_interface.h; B = CpuBackend<T> or GpuBackend.
 template <class B>
 class Model {
  public:
@@ -97,19 +116,30 @@ class Model {
   // Every parameter tensor with a readable name ("layer3.W2", "E", "final.gamma"), for checks.
   std::vector<std::pair<std::string, TensorRef>> named_tensors() const;
 
-  // The residual stream the probes measure after layer l (0-based): Post-LN x5, Pre-LN the output.
-  CPtr stream(int l) const { return ws_->caches[l].sum2.data(); }
+  // The residual stream the probes measure after layer l (0-based): the FFN sublayer's sum
+  // (Post-LN x5, before LN2; Pre-LN the layer output).
+  CPtr stream(int l) const { return ws_->caches[l].sub[kFfn].sum.data(); }
+  const Placement& placement() const { return *pl_; }
   // The input of the final LN (Pre-LN) or of the output layer (Post-LN): x_L.
   CPtr last_output() const;
+  // Layer l's FFN pre-activation W1·u + b1 (N, F) of the last forward pass; gradient checks keep
+  // it away from ReLU's kink.
+  CPtr ffn_preactivation(int l) const { return ws_->caches[l].ffn_pre.data(); }
 
  private:
   void layer_forward(int l, CPtr x_in);
-  void layer_backward(int l, CPtr x_in, CPtr dout, Ptr dx_in, GradScope scope);
+  CPtr sublayer_forward(int l, int k, CPtr x);
+  void norm_forward(NormCache<Array>& c, const NormParams& p, CPtr x);
+  void residual(Ptr dst, CPtr x, size_t n);
+  bool layer_backward(int l, CPtr x_in, CPtr dout, Ptr dx_in, GradScope scope);
+  bool sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradScope scope);
   CPtr layer_output(int l) const;
   TensorRef alloc(int rows, int cols);
   ModelWorkspace<B>& ws();
 
   ModelConfig cfg_;
+  const Placement* pl_;
+  double alpha_ = 1;  // the placement's residual scale at this depth
   int N_;
   size_t size_ = 0;  // parameter count, including alignment padding (none on the CPU)
   Array params_, grads_;

@@ -1,18 +1,21 @@
 // probe.cpp — the init-time measurements behind Figures 2 and 3 (ProbeRun in api.h).
 //
-// For each placement and seed: a model of `layers` layers at initialization sees `batches` batches
-// of fresh random tokens with targets t ↦ (t+1) mod V (a learnable rule, so the averaged gradient is
-// not pure noise). Per layer it records the W² gradient two ways — the paper's statistic (average
-// the gradient over batches, then the Frobenius norm; Xiong et al. §3.4 / Fig. 3) and Theorem 1's
-// (the mean over batches of each batch's norm) — and the residual-stream length ‖h‖²/d averaged over
-// tokens and batches (Post-LN: x5, the input of LN2; Pre-LN: the layer output x_l; Lemma 2). Then, for
-// each depth, only the last layer's W² gradient (`depth_batches` batches; backward stops there).
-// Post-LN and Pre-LN models of the same seed share their initial weights and their batches.
+// For each placement the config names, and each seed: a model of `layers` layers at initialization
+// sees `batches` batches of fresh random tokens with targets t ↦ (t+1) mod V (a learnable rule, so
+// the averaged gradient is not pure noise). Per layer it records the W² gradient two ways — the
+// paper's statistic (average the gradient over batches, then the Frobenius norm; Xiong et al. §3.4 /
+// Fig. 3) and Theorem 1's (the mean over batches of each batch's norm) — and the residual-stream
+// length ‖h‖²/d averaged over tokens and batches (the FFN sublayer's residual sum: Post-LN x5, the
+// input of LN2; Pre-LN the layer output x_l; Lemma 2). Then, for each depth, only the last layer's
+// W² gradient (`depth_batches` batches; backward stops there).
+// Models of the same seed draw the same random numbers whatever their placement: the same initial
+// weights (before a placement's init scale) and the same batches.
 #include <cmath>
 #include <map>
 #include <memory>
 
 #include "api.h"
+#include "configs.h"
 #include "json.h"
 #include "model.h"
 #include "probe_common.h"
@@ -33,10 +36,10 @@ double frobenius(const std::vector<double>& v) {
 namespace detail {
 
 ProbePlan::ProbePlan(const ProbeConfig& cfg) {
-  for (Norm norm : {Norm::Post, Norm::Pre})
+  for (const std::string& placement : cfg.placements)
     for (int s = 0; s < cfg.seeds; ++s) {
-      jobs.push_back({norm, s, cfg.model.layers, cfg.batches, false});
-      for (int L : cfg.depths) jobs.push_back({norm, s, L, cfg.depth_batches, true});
+      jobs.push_back({placement, s, cfg.model.layers, cfg.batches, false});
+      for (int L : cfg.depths) jobs.push_back({placement, s, L, cfg.depth_batches, true});
     }
   for (const ProbeJob& j : jobs) {
     // A depth-sweep batch is a forward pass plus a short backward; a full one roughly 3 forwards.
@@ -45,7 +48,7 @@ ProbePlan::ProbePlan(const ProbeConfig& cfg) {
   }
 }
 
-std::string probe_result_json(const ProbeConfig& cfg, const std::map<Norm, std::vector<SeedResult>>& results,
+std::string probe_result_json(const ProbeConfig& cfg, const std::map<std::string, std::vector<SeedResult>>& results,
                               const char* backend) {
   json::Writer w;
   w.begin_object();
@@ -55,14 +58,11 @@ std::string probe_result_json(const ProbeConfig& cfg, const std::map<Norm, std::
   w.end_object();
   const ModelConfig& m = cfg.model;
   w.key("config").begin_object();
-  w.key("layers").value(m.layers).key("d").value(m.d).key("d_ff").value(m.d_ff).key("vocab").value(m.vocab);
-  w.key("seq").value(m.seq).key("batch").value(m.batch).key("attention").value(to_string(m.attention));
-  w.key("seeds").value(cfg.seeds).key("batches").value(cfg.batches).key("depth_batches").value(cfg.depth_batches);
-  w.key("depths").array(cfg.depths.begin(), cfg.depths.end());
+  config::write_fields(w, cfg);
   w.key("targets").value("(t+1) mod V");
   w.end_object();
-  for (Norm norm : {Norm::Post, Norm::Pre}) {
-    const auto& seeds = results.at(norm);
+  for (const std::string& name : cfg.placements) {
+    const auto& seeds = results.at(name);
     auto per_layer = [&](const char* key, std::vector<double> SeedResult::*field) {
       std::vector<double> mean, sd;
       for (int l = 0; l < m.layers; ++l) {
@@ -79,7 +79,7 @@ std::string probe_result_json(const ProbeConfig& cfg, const std::map<Norm, std::
       MeanStd ms = mean_std(xs);
       w.key(key).begin_object().key("mean").value(ms.mean).key("std").value(ms.std).end_object();
     };
-    w.key(to_string(norm)).begin_object();
+    w.key(name).begin_object();
     per_layer("W2_per_layer", &SeedResult::w2_paper);
     per_layer("W2_per_batch", &SeedResult::w2_batch);
     per_layer("norm2_over_d", &SeedResult::norm2);
@@ -131,16 +131,16 @@ struct ProbeRun::Impl {
   std::vector<int> tokens, targets;
   std::vector<std::vector<double>> acc;  // per measured layer: Σ over batches of ∂ℒ/∂W² (d·F)
   std::vector<double> batch_norm_sum, norm2_sum;
-  std::map<Norm, std::vector<detail::SeedResult>> results;
+  std::map<std::string, std::vector<detail::SeedResult>> results;
 
   explicit Impl(const ProbeConfig& c) : cfg((c.validate(), c)), plan(cfg) {
-    for (Norm norm : {Norm::Post, Norm::Pre}) results[norm].resize(cfg.seeds);
+    for (const std::string& p : cfg.placements) results[p].resize(cfg.seeds);
   }
 
   void start_job() {
     const detail::ProbeJob& j = plan.jobs[job];
     ModelConfig mc = cfg.model;
-    mc.norm = j.norm;
+    mc.placement = j.placement;
     mc.layers = j.layers;
     model.reset();  // free the previous model before allocating the next
     model = std::make_unique<Transformer<float>>(mc, static_cast<uint64_t>(j.seed_index));
@@ -181,7 +181,7 @@ struct ProbeRun::Impl {
 
   void finish_job() {
     const detail::ProbeJob& j = plan.jobs[job];
-    detail::SeedResult& r = results[j.norm][j.seed_index];
+    detail::SeedResult& r = results[j.placement][j.seed_index];
     const double nb = j.batches;
     if (j.depth_sweep) {
       for (double& x : acc[0]) x /= nb;

@@ -14,7 +14,7 @@
 namespace lnx::detail {
 
 struct ProbeJob {
-  Norm norm;
+  std::string placement;
   int seed_index;
   int layers;
   int batches;
@@ -40,7 +40,7 @@ struct SeedResult {
 void probe_batch(Rng& rng, int N, int V, std::vector<int>& tokens, std::vector<int>& targets);
 
 // The Probe document; "engine" gets a "backend" key when backend is non-null ("webgpu").
-std::string probe_result_json(const ProbeConfig& cfg, const std::map<Norm, std::vector<SeedResult>>& results,
+std::string probe_result_json(const ProbeConfig& cfg, const std::map<std::string, std::vector<SeedResult>>& results,
                               const char* backend);
 
 }  // namespace lnx::detail

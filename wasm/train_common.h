@@ -1,6 +1,6 @@
 // train_common.h — what the CPU toy run (trainer.cpp) and the GPU one (gpu/gpu_train.cpp) share, so
 // both follow the same schedule and stopping rule and write the same document
-// (docs/json-schema.md, "Train"): the warm-up learning rate, the divergence threshold, the JSON.
+// (docs/json-schema.md, "Train"): the divergence threshold and the JSON (the schedule is optim/schedule.h).
 // Leaves out: the training step itself (the backends differ there).
 #pragma once
 #include <cmath>
@@ -9,14 +9,9 @@
 
 #include "api.h"
 #include "json.h"
+#include "optim/schedule.h"
 
 namespace lnx::detail {
-
-// lr(t) = t/T_warmup · peak for t ≤ T_warmup, then peak; t counts from 1.
-inline double warmup_lr(const TrainConfig& c, int t) {
-  if (c.warmup > 0 && t <= c.warmup) return c.lr * t / c.warmup;
-  return c.lr;
-}
 
 // A loss above this stops the run as "diverged" (4·ln V: a model that started near ln V and is now
 // confidently wrong).
@@ -24,9 +19,6 @@ inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_ca
 
 // {"version","build","threads"} plus "backend" when non-null ("webgpu").
 void write_engine(json::Writer& w, const char* backend);
-void write_model_config(json::Writer& w, const TrainConfig& c);
-// norm, warmup, lr, seed and the model config: a TrainRun config that train_config_from_json reads.
-void write_train_config(json::Writer& w, const TrainConfig& c);
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
 // status, stop_step, steps_done, from, and the arrays from index `from` on.
 void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,

@@ -1,12 +1,13 @@
 // trainer.cpp — the toy warm-up experiment of Figure 4 (TrainRun and GridRun in api.h).
 //
-// One run: the causal Transformer of TrainConfig trained with Adam (β = (0.9, 0.98), ε = 1e-8, no
-// weight decay) on fresh random walks of the Markov chain every step, learning rate
-// lr(t) = t/T_warmup · peak for t ≤ T_warmup, then peak (t from 1). Each step records the loss, the
+// One run: the causal Transformer of TrainConfig trained with the optimizer it names (optim/: Adam,
+// β = (0.9, 0.98), ε = 1e-8 by default, or SGD with momentum) on fresh random walks of the Markov
+// chain every step, with the warm-up schedule of optim/schedule.h. Each step records the loss, the
 // global gradient norm and the learning rate; a non-finite loss or gradient stops the run with
 // status "nan" at that step, a loss above 4·ln V with status "diverged" (the engine's softmax and
 // cross-entropy are overflow-safe, so a blown-up Post-LN run shows huge finite losses rather than
-// NaN); the stopping step is not recorded as a number. The grid advances its runs in
+// NaN); the stopping step is reported as stop_step and its loss is left out of the series, so a
+// curve never shows a non-finite or blown-up value. The grid advances its runs in
 // parallel, one run per pool thread at a time, each run's ops inline on its thread; the runs share
 // one workspace per thread.
 //
@@ -20,13 +21,15 @@
 // threads.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "api.h"
+#include "configs.h"
 #include "json.h"
 #include "markov.h"
 #include "model.h"
-#include "ops/adam.h"
+#include "optim/registry.h"
 #include "rng.h"
 #include "thread_pool.h"
 #include "train_common.h"
@@ -41,42 +44,21 @@ void write_engine(json::Writer& w, const char* backend) {
   w.end_object();
 }
 
-void write_model_config(json::Writer& w, const TrainConfig& c) {
-  const ModelConfig& m = c.model;
-  w.key("layers").value(m.layers).key("d").value(m.d).key("d_ff").value(m.d_ff).key("vocab").value(m.vocab);
-  w.key("seq").value(m.seq).key("batch").value(m.batch).key("attention").value(to_string(m.attention));
-  w.key("steps").value(c.steps).key("chain_seed").value(c.chain_seed).key("successors").value(c.successors);
-  w.key("beta1").value(c.beta1).key("beta2").value(c.beta2).key("eps").value(c.eps);
-}
-
-// The keys of a TrainRun config (train_config_from_json reads them back).
-void write_train_config(json::Writer& w, const TrainConfig& c) {
-  w.key("norm").value(to_string(c.model.norm)).key("warmup").value(c.warmup).key("lr").value(c.lr);
-  w.key("seed").value(c.seed);
-  write_model_config(w, c);
-}
-
 void write_grid_config(json::Writer& w, const GridConfig& g) {
   w.begin_object();
-  write_model_config(w, g.base);
-  w.key("norms").begin_array();
-  for (const auto& n : g.norms) w.value(n);
-  w.end_array();
-  w.key("warmups").array(g.warmups.begin(), g.warmups.end());
-  w.key("lrs").array(g.lrs.begin(), g.lrs.end());
-  w.key("seeds").array(g.seeds.begin(), g.seeds.end());
+  config::write_fields(w, g);
   w.end_object();
 }
 
 // Calls f(norm, warmup, lr, seed, train config) for every run of the grid, in the grid's order.
 template <class F>
 void for_each_grid_run(const GridConfig& g, F&& f) {
-  for (const std::string& norm : g.norms)
+  for (const std::string& norm : g.placements)
     for (int warmup : g.warmups)
       for (double lr : g.lrs)
         for (uint64_t seed : g.seeds) {
           TrainConfig t = g.base;
-          t.model.norm = parse_norm(norm);
+          t.model.placement = norm;
           t.warmup = warmup;
           t.lr = lr;
           t.seed = seed;
@@ -114,7 +96,7 @@ std::string train_result_json(const TrainConfig& c, double plateau, RunStatus st
   w.begin_object();
   write_engine(w, backend);
   w.key("config").begin_object();
-  write_train_config(w, c);
+  config::write_fields(w, c);
   w.end_object();
   write_reference_losses(w, plateau, c);
   write_series(w, from, "lr", status, stop_step, loss, grad_norm, lr);
@@ -152,7 +134,7 @@ struct TrainRun::Impl {
   std::unique_ptr<Transformer<float>> replica;   // the second half's model when two threads step
   bool replica_current = false;                  // replica's parameters equal model's
   Rng batch_rng;
-  std::vector<float> m, v;  // Adam moments
+  std::vector<std::vector<float>> opt_state;  // the optimizer's state arrays (optim/optimizer.h)
   std::vector<int> inputs, targets;
   std::vector<float> loss, grad_norm, lr;
   RunStatus status = RunStatus::Running;
@@ -165,15 +147,16 @@ struct TrainRun::Impl {
         shards(detail::train_shards(c.model)),
         chain(c.model.vocab, c.successors, c.chain_seed),
         model(detail::shard_model(c.model), c.seed),
-        batch_rng(stream_seed(c.seed, kStreamBatches)),
-        m(model.params().size(), 0.f),
-        v(model.params().size(), 0.f) {
+        batch_rng(stream_seed(c.seed, kStreamBatches)) {
+    with_optimizer(cfg.optimizer, [&](auto o) {
+      opt_state.assign(decltype(o)::kStates, std::vector<float>(model.params().size(), 0.f));
+    });
     plateau = chain.stationary_entropy();
     diverge_loss = detail::diverge_loss(cfg);
     loss.reserve(cfg.steps), grad_norm.reserve(cfg.steps), lr.reserve(cfg.steps);
   }
 
-  double lr_at(int t) const { return detail::warmup_lr(cfg, t); }  // t counts from 1
+  double lr_at(int t) const { return scheduled_lr(cfg, t); }  // t counts from 1
 
   // Forward and backward of half-batch `s` on `net`, into net's (zeroed) gradient buffer.
   double half_batch(Transformer<float>& net, int s) {
@@ -253,8 +236,15 @@ struct TrainRun::Impl {
       return;
     }
     const double rate = lr_at(t);
-    ops::adam_update(model.params().data(), model.grads().data(), m.data(), v.data(),
-                     static_cast<long>(m.size()), rate, cfg.beta1, cfg.beta2, cfg.eps, t);
+    with_optimizer(cfg.optimizer, [&](auto o) {
+      using O = decltype(o);
+      float k[O::kCoefficients];
+      O::coefficients(cfg.hyper, rate, t, k);
+      float* states[O::kStates];
+      for (int j = 0; j < O::kStates; ++j) states[j] = opt_state[j].data();
+      CpuBackend<float>::optimizer_update<O>(model.params().data(), model.grads().data(), states,
+                                              model.params().size(), k);
+    });
     replica_current = false;
     loss.push_back(static_cast<float>(l));
     grad_norm.push_back(static_cast<float>(gn));
@@ -302,7 +292,8 @@ struct GridRun::Impl {
     std::unique_ptr<TrainRun> run;
   };
   std::vector<Entry> runs;
-  std::vector<std::unique_ptr<Workspace<float>>> workspaces;  // one per pool thread
+  // One workspace per pool thread and placement (a placement decides which activations exist).
+  std::map<std::string, std::vector<std::unique_ptr<Workspace<float>>>> workspaces;
   double plateau = 0;
 
   explicit Impl(const GridConfig& c) : cfg(c) {
@@ -332,11 +323,15 @@ struct GridRun::Impl {
       if (e.run->status() == RunStatus::Running) active.push_back(e.run.get());
     if (active.empty()) return;
     ThreadPool& p = pool();
-    while (static_cast<int>(workspaces.size()) < p.size())
-      workspaces.push_back(std::make_unique<Workspace<float>>(detail::shard_model(cfg.base.model)));
+    for (TrainRun* r : active) {
+      const ModelConfig& m = r->impl_->model.config();
+      auto& per_thread = workspaces[m.placement];
+      while (static_cast<int>(per_thread.size()) < p.size()) per_thread.push_back(std::make_unique<Workspace<float>>(m));
+    }
     p.parallel_for(static_cast<long>(active.size()), [&](long r0, long r1, int chunk) {
       for (long r = r0; r < r1; ++r) {
-        active[r]->impl_->model.use_workspace(workspaces[chunk].get());
+        Transformer<float>& model = active[r]->impl_->model;
+        model.use_workspace(workspaces.at(model.config().placement)[chunk].get());
         active[r]->step(k);
       }
     });
@@ -384,7 +379,7 @@ std::string grid_plan_json(const std::string& config_json) {
     w.begin_object();
     w.key("norm").value(norm).key("warmup").value(warmup).key("lr").value(lr).key("seed").value(seed);
     w.key("train").begin_object();
-    detail::write_train_config(w, t);
+    config::write_fields(w, t);
     w.end_object();
     w.end_object();
   });

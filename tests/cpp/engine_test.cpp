@@ -48,7 +48,7 @@ TEST(Threads, ProbeAgreesWithOneAndTwoThreads) {
 // order, on one thread or two (trainer.cpp), so the curve is bit-identical for any thread count.
 TEST(Threads, TrainingCurveIsBitIdenticalForOneTwoAndFourThreads) {
   TrainConfig c;
-  c.model = {2, 32, 64, 64, 16, 4, Norm::Pre, Attention::Causal};
+  c.model = {2, 32, 64, 64, 16, 4, "pre", Attention::Causal};
   c.steps = 15;
   std::vector<std::vector<float>> loss, gnorm;
   for (int threads : {1, 2, 4}) {
@@ -72,7 +72,7 @@ TEST(Threads, TrainingCurveIsBitIdenticalForOneTwoAndFourThreads) {
 TEST(Trainer, HalfBatchStepEqualsTheWholeBatchStep) {
   for (int batch : {4, 3}) {
     TrainConfig c;
-    c.model = {2, 32, 64, 64, 16, batch, Norm::Post, Attention::Causal};
+    c.model = {2, 32, 64, 64, 16, batch, "post", Attention::Causal};
     c.steps = 1;
     c.seed = 7;
     for (int threads : {1, 2}) {
@@ -154,7 +154,7 @@ TEST(Markov, SuccessorsAreDistinctAndTheEntropySitsBelowLnV) {
 
 TEST(Trainer, WarmupScheduleIsLinearThenConstant) {
   TrainConfig c;
-  c.model = {1, 16, 32, 32, 8, 2, Norm::Pre, Attention::Causal};
+  c.model = {1, 16, 32, 32, 8, 2, "pre", Attention::Causal};
   c.steps = 8;
   c.warmup = 4;
   c.lr = 2e-3;
@@ -168,7 +168,7 @@ TEST(Trainer, WarmupScheduleIsLinearThenConstant) {
 
 TEST(Trainer, SameSeedSameCurveDifferentSeedDifferentCurve) {
   TrainConfig c;
-  c.model = {2, 16, 32, 32, 8, 2, Norm::Post, Attention::Causal};
+  c.model = {2, 16, 32, 32, 8, 2, "post", Attention::Causal};
   c.steps = 5;
   TrainRun a(c), b(c);
   a.step(5), b.step(5);
@@ -181,7 +181,7 @@ TEST(Trainer, SameSeedSameCurveDifferentSeedDifferentCurve) {
 
 TEST(Trainer, StreamingJsonReturnsTheTail) {
   TrainConfig c;
-  c.model = {1, 16, 32, 32, 8, 2, Norm::Pre, Attention::Causal};
+  c.model = {1, 16, 32, 32, 8, 2, "pre", Attention::Causal};
   c.steps = 6;
   TrainRun run(c);
   run.step(6);
@@ -196,7 +196,7 @@ TEST(Trainer, StreamingJsonReturnsTheTail) {
 // as "diverged" at that step and record no number for it.
 TEST(Trainer, ABlownUpRunStopsAsDivergedAtThatStep) {
   TrainConfig c;
-  c.model = {2, 32, 64, 64, 16, 2, Norm::Post, Attention::Causal};
+  c.model = {2, 32, 64, 64, 16, 2, "post", Attention::Causal};
   c.steps = 200;
   c.lr = 1.0;
   TrainRun run(c);

@@ -115,7 +115,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         const m = await loadEngine(flavour);
         expect(() => new m.ProbeRun('{"layers":0}')).toThrowError(/lnx: layers = 0 is out of range/);
         expect(() => new m.ProbeRun('not json')).toThrowError(/lnx: config JSON/);
-        expect(() => new m.GridRun('{"norms":["sideways"]}')).toThrowError(/lnx: norm must be/);
+        expect(() => new m.GridRun('{"norms":["sideways"]}')).toThrowError(/lnx: norms entry must be/);
         expect(() => new m.TrainRun('{"lr":-1}')).toThrowError(/lnx: lr/);
         const run = new m.TrainRun(JSON.stringify({ ...TRAIN, steps: 2 }));
         expect(() => run.step(0)).toThrowError(/lnx: k must be/);

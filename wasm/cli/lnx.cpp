@@ -1,7 +1,8 @@
-// lnx.cpp — the command-line front end of the engine: `lnx probe | train | grid | version`.
+// lnx.cpp — the command-line front end of the engine: `lnx probe | train | grid | schema | version`.
 //
-// Flags are turned into the same JSON config the WebAssembly module receives and parsed by the
-// same functions (api.h), so the CLI and the page validate identically. `--json` prints the result
+// The flags of a command are the fields of its config schema (configs.cpp), so adding a field adds a
+// flag and its usage text. Flags are turned into the same JSON config the WebAssembly module receives
+// and parsed by the same functions (api.h), so the CLI and the page validate identically. `--json` prints the result
 // document (docs/json-schema.md); without it a short human-readable summary is printed.
 #include <chrono>
 #include <cmath>
@@ -12,47 +13,49 @@
 #include <vector>
 
 #include "../api.h"
+#include "../configs.h"
 #include "../json.h"
+#include "../optim/registry.h"
+#include "../placements/placement.h"
+#include "../schema.h"
 
 namespace {
 
-const char* kUsage = R"(lnx — LayerNorm placement at initialization, and the toy warm-up experiment
+// The flags of each command are the fields of its config (configs.cpp): --d-ff sets "d_ff", a list
+// field takes comma-separated values, numbers stay numbers.
+struct Command {
+  const char* name;
+  const char* what;
+  std::string (*flags)();  // the usage line of its config's fields
+};
 
-usage:
-  lnx probe [--layers 6] [--d 512] [--d-ff 1024] [--vocab 1000] [--seq 32] [--batch 8]
-            [--seeds 5] [--batches 20] [--depth-batches 10] [--depths 6,8,10,12,14]
-            [--attention bidirectional|causal] [--threads N] [--json] [--progress]
-  lnx train [--norm post|pre] [--warmup 0] [--lr 1e-3] [--seed 0] [--steps 500] [--chain-seed 1234]
-            [--layers 8] [--d 128] [--d-ff 512] [--vocab 256] [--seq 64] [--batch 8]
-            [--threads N] [--json] [--progress]
-  lnx grid  [--norms post,pre] [--warmups 0,300] [--lrs 1e-3,3e-3] [--seeds 0,1] [--steps 500]
-            [--threads N] [--json] [--progress]
-  lnx version
-
---threads 0 (default) uses every core. --json prints the full result (docs/json-schema.md).
-)";
-
-bool is_number(const std::string& s) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size();
+template <class C>
+std::string flags_of(const lnx::schema::Schema<C>& s) {
+  return lnx::schema::usage(s, C{}, 12);
 }
 
-std::string json_scalar(const std::string& s) {
-  if (is_number(s)) return s;
-  lnx::json::Writer w;
-  w.value(s);
-  return w.str();
-}
+const Command kCommands[] = {
+    {"probe", "Figures 2-3: W2 gradients, residual-stream norms, Final-LN multiplier at initialization",
+     [] { return flags_of(lnx::config::probe_schema()); }},
+    {"train", "one toy run of Figure 4", [] { return flags_of(lnx::config::train_schema()); }},
+    {"grid", "Figure 4: the warm-up grid (placements x warm-ups x lrs x seeds), runs in parallel",
+     [] { return flags_of(lnx::config::grid_schema()); }},
+};
 
-// Keys whose value is always a list, even with one entry ("seeds" is a count for probe, a list for grid).
-bool is_list_key(const std::string& command, const std::string& k) {
-  if (command == "probe") return k == "depths";
-  if (command == "grid")
-    for (const char* l : {"norms", "warmups", "lrs", "seeds"})
-      if (k == l) return true;
-  return false;
+std::string usage() {
+  std::string u = "lnx — LayerNorm placement at initialization, and the toy warm-up experiment\n\nusage:\n";
+  for (const Command& c : kCommands) {
+    u += "  lnx " + std::string(c.name) + std::string(6 - std::strlen(c.name), ' ') + c.what + "\n";
+    u += c.flags() + "\n            [--threads N] [--json] [--progress]\n";
+  }
+  u += "  lnx schema [--json]   every config's fields: type, default, bounds, doc (docs/json-schema.md)\n";
+  u += "  lnx version\n\n";
+  u += "--threads 0 (default) uses every core. --json prints the full result (docs/json-schema.md).\n";
+  u += "Placements: ";
+  for (const auto& n : lnx::placement_names()) u += n + " ";
+  u += "\nOptimizers: ";
+  for (const auto& n : lnx::optimizer_names()) u += n + " ";
+  return u + "\n";
 }
 
 struct Args {
@@ -62,44 +65,55 @@ struct Args {
   int threads = 0;
 };
 
+template <class C>
+std::string flags_to_json(const lnx::schema::Schema<C>& s, const std::vector<std::pair<std::string, std::string>>& kv) {
+  std::string body;
+  for (const auto& [flag, val] : kv) {
+    const std::string key = lnx::schema::key_of_flag(flag);
+    const auto* f = s.find(key);
+    if (!f) {
+      std::string known;
+      for (const auto& g : s.fields) known += (known.empty() ? "" : ", ") + lnx::schema::flag_of(g.spec.name);
+      throw lnx::ArgumentError("unknown flag " + flag + " (flags of this command: " + known +
+                               ", --threads, --json, --progress)");
+    }
+    lnx::json::Writer k;
+    k.value(key);
+    body += (body.empty() ? "" : ",") + k.str() + ":" + lnx::schema::cli_value_json(f->spec, val);
+  }
+  return "{" + body + "}";
+}
+
 Args parse_args(int argc, char** argv) {
   Args a;
   if (argc < 2) throw lnx::ArgumentError("missing command");
   a.command = argv[1];
-  std::string body;
+  std::vector<std::pair<std::string, std::string>> kv;
   for (int i = 2; i < argc; ++i) {
     std::string f = argv[i];
     if (f == "--json") { a.json = true; continue; }
     if (f == "--progress") { a.progress = true; continue; }
     if (f.rfind("--", 0) != 0) throw lnx::ArgumentError("unexpected argument '" + f + "'");
     if (i + 1 >= argc) throw lnx::ArgumentError("flag " + f + " needs a value");
-    std::string key = f.substr(2), val = argv[++i];
-    for (char& c : key)
-      if (c == '-') c = '_';
-    if (key == "threads") {
-      if (!is_number(val)) throw lnx::ArgumentError("--threads needs a number");
-      a.threads = std::stoi(val);
+    const std::string val = argv[++i];
+    if (f == "--threads") {
+      char* end = nullptr;
+      const long n = std::strtol(val.c_str(), &end, 10);
+      if (val.empty() || *end || n < 0 || n > 256) throw lnx::ArgumentError("--threads needs an integer in [0, 256]");
+      a.threads = static_cast<int>(n);
       continue;
     }
-    std::string rendered;
-    if (is_list_key(a.command, key)) {
-      rendered = "[";
-      size_t start = 0;
-      for (;;) {
-        size_t comma = val.find(',', start);
-        rendered += json_scalar(val.substr(start, comma - start));
-        if (comma == std::string::npos) break;
-        rendered += ",";
-        start = comma + 1;
-      }
-      rendered += "]";
-    } else {
-      rendered = json_scalar(val);
-    }
-    body += (body.empty() ? "" : ",") + json_scalar(key) + ":" + rendered;
+    kv.emplace_back(f, val);
   }
-  a.config_json = "{" + body + "}";
+  if (a.command == "probe") a.config_json = flags_to_json(lnx::config::probe_schema(), kv);
+  else if (a.command == "train") a.config_json = flags_to_json(lnx::config::train_schema(), kv);
+  else if (a.command == "grid") a.config_json = flags_to_json(lnx::config::grid_schema(), kv);
+  else if (!kv.empty()) throw lnx::ArgumentError("lnx " + a.command + " takes no flags but --json");
   return a;
+}
+
+void print_warnings(const std::vector<std::string>& ws) {
+  for (const auto& w : ws) std::fprintf(stderr, "lnx: warning: %s\n", w.c_str());
 }
 
 void progress_line(double f, double elapsed) {
@@ -125,9 +139,9 @@ int cmd_probe(const Args& a) {
     return 0;
   }
   const lnx::json::Value v = lnx::json::parse(out);
-  for (const char* norm : {"post", "pre"}) {
+  for (const auto& norm : cfg.placements) {
     const auto& s = v.obj.at(norm).obj;
-    std::printf("%s-LN   layer  W2(paper)  W2(per-batch)  |h|^2/d\n", norm);
+    std::printf("%s   layer  W2(paper)  W2(per-batch)  |h|^2/d\n", lnx::placement(norm).label);
     const auto& wp = s.at("W2_per_layer").obj.at("mean").arr;
     const auto& wb = s.at("W2_per_batch").obj.at("mean").arr;
     const auto& nn = s.at("norm2_over_d").obj.at("mean").arr;
@@ -145,6 +159,7 @@ int cmd_probe(const Args& a) {
 
 int cmd_train(const Args& a) {
   const lnx::TrainConfig cfg = lnx::train_config_from_json(a.config_json);
+  print_warnings(cfg.warnings());
   lnx::TrainRun run(cfg);
   auto t0 = std::chrono::steady_clock::now();
   while (run.status() == lnx::RunStatus::Running) {
@@ -165,6 +180,7 @@ int cmd_train(const Args& a) {
 
 int cmd_grid(const Args& a) {
   const lnx::GridConfig cfg = lnx::grid_config_from_json(a.config_json);
+  print_warnings(cfg.warnings());
   lnx::GridRun run(cfg);
   auto t0 = std::chrono::steady_clock::now();
   while (!run.done()) {
@@ -181,11 +197,27 @@ int cmd_grid(const Args& a) {
   for (const auto& r : v.obj.at("runs").arr) {
     const auto& o = r.obj;
     const auto& loss = o.at("loss").arr;
-    std::printf("%-4s warmup %4.0f lr %.0e seed %.0f  %s  final loss %s\n", o.at("norm").str.c_str(),
+    std::printf("%-8s warmup %4.0f lr %.0e seed %.0f  %s  final loss %s\n", o.at("norm").str.c_str(),
                 o.at("warmup").num, o.at("lr").num, o.at("seed").num, o.at("status").str.c_str(),
                 loss.empty() ? "-" : std::to_string(loss.back().num).c_str());
   }
   std::printf("%.1f s (%d threads)\n", seconds_since(t0), lnx::threads());
+  return 0;
+}
+
+
+int cmd_schema(const Args& a) {
+  const lnx::json::Value v = lnx::json::parse(lnx::schema_json());
+  if (a.json) {
+    std::cout << lnx::schema_json() << "\n";
+    return 0;
+  }
+  for (const auto& c : v.obj.at("configs").arr) {
+    std::printf("%s — %s\n", c.obj.at("name").str.c_str(), c.obj.at("doc").str.c_str());
+    for (const auto& f : c.obj.at("fields").arr)
+      std::printf("  %-14s %-9s %s\n", f.obj.at("name").str.c_str(), f.obj.at("type").str.c_str(),
+                  f.obj.at("doc").str.c_str());
+  }
   return 0;
 }
 
@@ -194,7 +226,7 @@ int cmd_grid(const Args& a) {
 int main(int argc, char** argv) {
   try {
     if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help"))) {
-      std::cout << kUsage;
+      std::cout << usage();
       return 0;
     }
     Args a = parse_args(argc, argv);
@@ -203,12 +235,13 @@ int main(int argc, char** argv) {
       std::cout << "lnx " << lnx::engine_version() << " (" << lnx::build_flavour() << ")\n";
       return 0;
     }
+    if (a.command == "schema") return cmd_schema(a);
     if (a.command == "probe") return cmd_probe(a);
     if (a.command == "train") return cmd_train(a);
     if (a.command == "grid") return cmd_grid(a);
     throw lnx::ArgumentError("unknown command '" + a.command + "'");
   } catch (const lnx::ArgumentError& e) {
-    std::cerr << "lnx: " << e.what() << "\n\n" << kUsage;
+    std::cerr << "lnx: " << e.what() << "\n\n" << usage();
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "lnx: " << e.what() << "\n";

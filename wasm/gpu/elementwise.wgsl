@@ -1,5 +1,5 @@
 // elementwise.wgsl — the one-thread-per-element kernels: ReLU forward and backward (ops/relu.h),
-// residual add, copy, fill, in-place accumulate, and the bias add of a Linear (ops/reduce.h).
+// residual add, copy, scale, fill, in-place accumulate, and the bias add of a Linear (ops/reduce.h).
 // Every entry point reads n = P.n elements from offset 0 of its bindings; C is the row width of
 // add_row_vector. Leaves out: vector loads (these kernels are memory-bound and tiny here).
 struct Params { n: u32, C: u32, value: f32, _p0: u32 };
@@ -47,6 +47,15 @@ fn copy(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let i = index(wid, nwg, lid);
   if (i >= P.n) { return; }
   out[i] = x[i];
+}
+
+// out = value · x (a residual scale)
+@compute @workgroup_size(256)
+fn scale(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = index(wid, nwg, lid);
+  if (i >= P.n) { return; }
+  out[i] = P.value * x[i];
 }
 
 // out = value

@@ -81,6 +81,14 @@ struct GpuBackend {
     gpu::embed_backward(dE, dx0, tokens.data(), N, d, V);
   }
   static void add(Ptr out, Ptr a, Ptr b, size_t n) { gpu::add(out, a, b, n); }
+  // One optimizer step (optim/optimizer.h) over n parameters, skipped when stats[flag] ≠ 0.
+  template <class O>
+  static void optimizer_update(Ptr param, Ptr grad, const Ptr* states, size_t n, const float* k, Ptr stats,
+                               uint32_t flag) {
+    gpu::optimizer_update(O::kName, O::kWgsl, param, grad, states, O::kStates, n, k, O::kCoefficients, stats, flag);
+  }
+  static void accumulate(Ptr dst, Ptr src, size_t n) { gpu::accumulate(dst, src, n); }
+  static void scale(Ptr dst, Ptr src, float alpha, size_t n) { gpu::scale(dst, src, alpha, n); }
   static void copy(Ptr dst, Ptr src, size_t n) { gpu::copy(dst, src, n); }
   static void zero(Ptr dst, size_t n) { gpu::fill(dst, n, 0.f); }
 };

@@ -40,10 +40,10 @@ struct GpuProbeRun::Impl {
   Buffer stats;
   int M = 0, L = 0;
   std::deque<std::unique_ptr<JobRead>> reads;
-  std::map<Norm, std::vector<detail::SeedResult>> results;
+  std::map<std::string, std::vector<detail::SeedResult>> results;
 
   explicit Impl(const ProbeConfig& c) : cfg((c.validate(), c)), plan(cfg) {
-    for (Norm norm : {Norm::Post, Norm::Pre}) results[norm].resize(cfg.seeds);
+    for (const std::string& p : cfg.placements) results[p].resize(cfg.seeds);
   }
   ~Impl() {
     for (auto& r : reads) forget(r->ticket);
@@ -52,7 +52,7 @@ struct GpuProbeRun::Impl {
   void start_job() {
     const detail::ProbeJob& j = plan.jobs[job];
     ModelConfig mc = cfg.model;
-    mc.norm = j.norm;
+    mc.placement = j.placement;
     mc.layers = j.layers;
     model.reset();
     acc.clear();
@@ -112,7 +112,7 @@ struct GpuProbeRun::Impl {
         throw DeviceError("a GPU readback failed");
       }
       const detail::ProbeJob& j = plan.jobs[r.job];
-      detail::SeedResult& out = results[j.norm][j.seed_index];
+      detail::SeedResult& out = results[j.placement][j.seed_index];
       const double nb = j.batches;
       const int m_count = j.depth_sweep ? 1 : j.layers;
       if (j.depth_sweep) {

@@ -5,6 +5,7 @@
 
 #include "../markov.h"
 #include "../model.h"
+#include "../optim/registry.h"
 #include "../rng.h"
 #include "device.h"
 #include "gpu_backend.h"
@@ -25,7 +26,7 @@ struct GpuTrainRun::Impl {
   MarkovChain chain;
   Rng batch_rng;
   Model<GpuBackend> model;
-  Array m, v;      // Adam moments, the parameters' layout
+  std::vector<Array> opt_state;  // the optimizer's state arrays, the parameters' layout
   Buffer history;  // [0] halt flag, then (loss, grad norm) of step t at 2t−1, 2t
   std::vector<int> inputs, targets;
   int recorded = 0, scheduled = 0;  // steps recorded; steps whose readback is scheduled
@@ -41,9 +42,10 @@ struct GpuTrainRun::Impl {
         chain(c.model.vocab, c.successors, c.chain_seed),
         batch_rng(stream_seed(c.seed, kStreamBatches)),
         model(c.model, c.seed),
-        m(model.params().size()),
-        v(model.params().size()),
         history((2 * static_cast<size_t>(c.steps) + 1) * 4) {
+    with_optimizer(cfg.optimizer, [&](auto o) {
+      for (int j = 0; j < decltype(o)::kStates; ++j) opt_state.emplace_back(model.params().size());
+    });
     plateau = chain.stationary_entropy();
   }
 
@@ -67,8 +69,14 @@ struct GpuTrainRun::Impl {
     const size_t n = model.params().size();
     sumsq(hist, norm_slot(t), model.grads().data(), n, 1.f, true, false);  // global gradient norm
     check_step(hist, 0, loss_slot(t), norm_slot(t), static_cast<float>(detail::diverge_loss(cfg)));
-    adam(model.params().data(), m.data(), v.data(), model.grads().data(), n, hist, 0, detail::warmup_lr(cfg, t),
-         cfg.beta1, cfg.beta2, cfg.eps, t);
+    with_optimizer(cfg.optimizer, [&](auto o) {
+      using O = decltype(o);
+      float k[O::kCoefficients];
+      O::coefficients(cfg.hyper, scheduled_lr(cfg, t), t, k);
+      Ptr states[O::kStates];
+      for (int j = 0; j < O::kStates; ++j) states[j] = opt_state[j].data();
+      GpuBackend::optimizer_update<O>(model.params().data(), model.grads().data(), states, n, k, hist, 0);
+    });
     submit();
     recorded = t;
   }
@@ -104,7 +112,7 @@ struct GpuTrainRun::Impl {
         }
         loss.push_back(l);
         grad_norm.push_back(gn);
-        lr.push_back(static_cast<float>(detail::warmup_lr(cfg, t)));
+        lr.push_back(static_cast<float>(scheduled_lr(cfg, t)));
         if (static_cast<int>(loss.size()) == cfg.steps) status = RunStatus::Ok;
       }
       reads.pop_front();

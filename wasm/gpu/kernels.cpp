@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,7 @@ void relu_forward(Ptr out, Ptr inp, size_t n) { elementwise("relu_forward", out,
 void relu_backward(Ptr dinp, Ptr dout, Ptr inp, size_t n) { elementwise("relu_backward", dinp, dout, inp, n); }
 void add(Ptr out, Ptr a, Ptr b, size_t n) { elementwise("add", out, a, b, n); }
 void copy(Ptr dst, Ptr src, size_t n) { elementwise("copy", dst, src, Ptr{}, n); }
+void scale(Ptr dst, Ptr src, float alpha, size_t n) { elementwise("scale", dst, src, Ptr{}, n, 0, alpha); }
 void fill(Ptr dst, size_t n, float value) { elementwise("fill", dst, Ptr{}, Ptr{}, n, 0, value); }
 void accumulate(Ptr dst, Ptr src, size_t n) { elementwise("accumulate", dst, src, Ptr{}, n); }
 
@@ -204,27 +206,41 @@ void sum(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool accum) {
   finish(dst, slot, x, n, scale, false, accum);
 }
 
-void adam(Ptr param, Ptr m, Ptr v, Ptr grad, size_t n, Ptr stats, uint32_t flag, double lr, double beta1,
-          double beta2, double eps, long t) {
-  // The bias corrections exactly as ops/adam.h computes them (double, then rounded to float).
-  const float c1 = static_cast<float>(1.0 / (1.0 - std::pow(beta1, static_cast<double>(t))));
-  const float c2 = static_cast<float>(1.0 / (1.0 - std::pow(beta2, static_cast<double>(t))));
-  const Kernel k = K(wgsl::adam, "adam");
+void optimizer_update(const char* name, const char* body, Ptr param, Ptr grad, const Ptr* states, int n_states,
+                      size_t n, const float* k, int n_k, Ptr stats, uint32_t flag) {
+  if (n_k > 12 || n_states > 4) throw std::logic_error("optimizer_update: too many coefficients or states");
+  // One kernel source per optimizer, made once; its address keys the pipeline cache (device.cpp).
+  static std::map<std::string, std::string> sources;
+  auto it = sources.find(name);
+  if (it == sources.end()) {
+    std::string src = wgsl::optimizer, bindings;
+    for (int j = 0; j < n_states; ++j)
+      bindings += "@group(0) @binding(" + std::to_string(4 + j) + ") var<storage, read_write> s" + std::to_string(j) +
+                  ": array<f32>;\n";
+    src.replace(src.find("//STATES"), 8, bindings);
+    src.replace(src.find("//UPDATE"), 8, body);
+    it = sources.emplace(name, std::move(src)).first;
+  }
+  const Kernel kernel = K(it->second.c_str(), "update");
   for_chunks(n, [&](size_t off, size_t len) {
-    const Uniforms u = Uniforms()
-                           .u(static_cast<uint32_t>(len)).u(flag).u(0).u(0)
-                           .f(static_cast<float>(lr)).f(static_cast<float>(beta1)).f(static_cast<float>(beta2))
-                           .f(static_cast<float>(eps)).f(c1).f(c2).f(0);
-    dispatch_1d(k, {bind(1, param + off, len), bind(2, m + off, len), bind(3, v + off, len), bind(4, grad + off, len),
-                    bind(5, stats, flag + 1)}, u, groups(len, kWg));
+    Uniforms u = Uniforms().u(static_cast<uint32_t>(len)).u(flag).u(0).u(0);
+    for (int j = 0; j < 12; ++j) u.f(j < n_k ? k[j] : 0.f);
+    Binding b[8] = {bind(1, param + off, len), bind(2, grad + off, len), bind(3, stats, flag + 1)};
+    for (int j = 0; j < n_states; ++j) b[3 + j] = bind(4 + j, states[j] + off, len);
+    switch (n_states) {  // dispatch takes an initializer list
+      case 1: dispatch_1d(kernel, {b[0], b[1], b[2], b[3]}, u, groups(len, kWg)); break;
+      case 2: dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4]}, u, groups(len, kWg)); break;
+      case 3: dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4], b[5]}, u, groups(len, kWg)); break;
+      case 4: dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4], b[5], b[6]}, u, groups(len, kWg)); break;
+      default: dispatch_1d(kernel, {b[0], b[1], b[2]}, u, groups(len, kWg));
+    }
   });
 }
 
 void check_step(Ptr stats, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit) {
   const uint32_t n = std::max({flag, loss_slot, norm_slot}) + 1;
-  Uniforms u = Uniforms().u(0).u(flag).u(loss_slot).u(norm_slot);
-  for (int i = 0; i < 6; ++i) u.f(0);
-  dispatch(K(wgsl::adam, "check_step"), {bind(5, stats, n)}, u.f(limit), 1);
+  const Uniforms u = Uniforms().u(0).u(flag).u(loss_slot).u(norm_slot).f(limit).u(0).u(0).u(0);
+  dispatch(K(wgsl::check_step, "check_step"), {bind(5, stats, n)}, u, 1);
 }
 
 }  // namespace lnx::gpu

@@ -44,6 +44,7 @@ void relu_forward(Ptr out, Ptr inp, size_t n);
 void relu_backward(Ptr dinp, Ptr dout, Ptr inp, size_t n);
 void add(Ptr out, Ptr a, Ptr b, size_t n);
 void copy(Ptr dst, Ptr src, size_t n);
+void scale(Ptr dst, Ptr src, float alpha, size_t n);  // dst = alpha·src
 void fill(Ptr dst, size_t n, float value);
 void accumulate(Ptr dst, Ptr src, size_t n);       // dst += src
 void add_row_vector(Ptr x, Ptr b, int N, int C);   // x (N,C) += b (C)
@@ -54,9 +55,11 @@ void sumsq(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool root, bool
 // dst[slot] = (accum ? dst[slot] : 0) + scale·Σ x
 void sum(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool accum);
 
-// Adam over n elements of the four same-layout arrays; skipped when stats[flag] ≠ 0.
-void adam(Ptr param, Ptr m, Ptr v, Ptr grad, size_t n, Ptr stats, uint32_t flag, double lr, double beta1,
-          double beta2, double eps, long t);
+// One optimizer step over n parameters (optim/optimizer.h; optimizer.wgsl is the frame): `body` is
+// the optimizer's WGSL statements, `states` its n_states state arrays, k its n_k (≤ 12) per-step
+// coefficients; `name` keys the kernel. Skipped when stats[flag] ≠ 0.
+void optimizer_update(const char* name, const char* body, Ptr param, Ptr grad, const Ptr* states, int n_states,
+                      size_t n, const float* k, int n_k, Ptr stats, uint32_t flag);
 // stats[flag] = 1 when stats[loss_slot] or stats[norm_slot] is not finite, or the loss > limit.
 void check_step(Ptr stats, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit);
 

@@ -1,4 +1,4 @@
-// backend.h — the op interface the model (model.h) is written against, and nothing else.
+// op_interface.h — the op interface the model (model.h) is written against, and nothing else.
 //
 // A backend is a class with only static members. Two exist: CpuBackend<T> (cpu_backend.h, the free
 // functions of wasm/ops/ over host memory, float or double) and gpu::GpuBackend (gpu/gpu_backend.h,
@@ -28,7 +28,8 @@
 //   cross_entropy_forward / cross_entropy_backward (ops/cross_entropy.h; targets are an IntArray)
 //   embed_forward(x0, E, tokens, N, d, V)         x0 = √d·E[tok]   (E is (V,d))
 //   embed_backward(dE, dx0, tokens, N, d, V)      dE[tok] += √d·dx0, rows summed in token order
-//   add(out, a, b, n), copy(dst, src, n), zero(dst, n)
+//   add(out, a, b, n), accumulate(dst, src, n) (dst += src), scale(dst, src, alpha, n) (dst = α·src),
+//   copy(dst, src, n), zero(dst, n)
 //
 // Leaves out: the optimizer and the statistics of the probes; those are not part of the model and
 // each backend provides them where they are used (trainer.cpp / probe.cpp; wasm/gpu/).

@@ -1,0 +1,100 @@
+// model_gradcheck.h — the whole model's hand-written backward against central finite differences,
+// in double, for every parameter tensor; shared by gradcheck_test.cpp (the engine's placements) and
+// placement_test.cpp (placements registered by the test only).
+//
+// Metric per tensor: ‖g − g_fd‖ / max(‖g‖, ‖g_fd‖) (normalised, stable where entries cross zero,
+// as in ggml's test-backend-ops). Step h = 1e-5 gives a truncation error ~h² ≈ 1e-10 and a rounding
+// error ~ε/h ≈ 1e-11, so a correct backward lands near 1e-9; the acceptance bound is 1e-6.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "model.h"
+#include "rng.h"
+
+namespace lnx::testing_support {
+
+// Checks every tensor; returns how many were checked.
+// Central differences are meaningless across ReLU's kink: a pre-activation within about 1e-3 of 0
+// (what a step h moves it by, amplified by the norms) makes the estimate jump. The inputs are drawn
+// again, from the next seed, until every pre-activation is at least that far from 0.
+constexpr double kKinkMargin = 1e-3;
+
+inline int check_model_gradients(const ModelConfig& cfg) {
+  Transformer<double> model(cfg, 7);
+  const int N = cfg.batch * cfg.seq;
+  const size_t NF = static_cast<size_t>(N) * cfg.d_ff;
+  std::vector<int> tokens(N), targets(N);
+  const std::vector<double> init = model.params();
+  for (uint64_t draw = 0;; ++draw) {
+    if (draw == 50) {
+      ADD_FAILURE() << "no draw keeps the ReLU inputs away from the kink";
+      return 0;
+    }
+    model.params() = init;
+    // Move γ, β and the biases away from their initial 1/0 so their gradients are generic.
+    Rng rng(99 + draw);
+    for (auto& [nm, t] : model.named_tensors())
+      if (t.cols == 1)
+        for (size_t i = 0; i < t.size(); ++i) model.param(t)[i] += 0.3 * rng.normal();
+    for (int r = 0; r < N; ++r)
+      tokens[r] = static_cast<int>(rng.below(cfg.vocab)), targets[r] = static_cast<int>(rng.below(cfg.vocab));
+    model.forward(tokens.data(), targets.data());
+    double nearest = 1e30;
+    for (int l = 0; l < cfg.layers; ++l)
+      for (size_t i = 0; i < NF; ++i) nearest = std::min(nearest, std::fabs(model.ffn_preactivation(l)[i]));
+    if (nearest >= kKinkMargin) break;
+  }
+
+  model.zero_grad();
+  model.forward(tokens.data(), targets.data());
+  model.backward(GradScope::All);
+  const std::vector<double> analytic = model.grads();
+
+  const double h = 1e-5;
+  int checked = 0;
+  for (auto& [nm, t] : model.named_tensors()) {
+    double diff2 = 0, a2 = 0, f2 = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      double& p = model.param(t)[i];
+      const double saved = p;
+      p = saved + h;
+      const double lp = model.forward(tokens.data(), targets.data());
+      p = saved - h;
+      const double lm = model.forward(tokens.data(), targets.data());
+      p = saved;
+      const double fd = (lp - lm) / (2 * h);
+      const double an = analytic[t.off + i];
+      diff2 += (fd - an) * (fd - an);
+      a2 += an * an;
+      f2 += fd * fd;
+    }
+    ++checked;
+    const bool key_bias = nm.size() > 2 && nm.compare(nm.size() - 2, 2, "bk") == 0;
+    // The key bias adds q·b_k to every score of a row, and softmax ignores a constant shift: its
+    // gradient is exactly zero. A norm's β right before a LayerNorm of the same row is shifted away
+    // too. Both estimates must then be zero up to rounding.
+    if (key_bias) {
+      EXPECT_LT(std::sqrt(a2), 1e-12) << nm;
+      EXPECT_LT(std::sqrt(f2), 1e-8) << nm;
+      continue;
+    }
+    const double rel = std::sqrt(diff2) / std::max({std::sqrt(a2), std::sqrt(f2), 1e-30});
+    EXPECT_LT(rel, 1e-6) << cfg.placement << " " << nm << ": relative error " << rel << " (|g| = " << std::sqrt(a2) << ")";
+    EXPECT_GT(std::sqrt(a2), 1e-6) << cfg.placement << " " << nm << ": gradient is (nearly) zero, the check would be vacuous";
+  }
+  return checked;
+}
+
+// The number of parameter tensors a model of this placement has: E, 10 per layer (Wq, bq, Wk, bk,
+// Wv, bv, W1, b1, W2, b2), γ and β of each norm, and the final norm's.
+inline int expected_tensors(const ModelConfig& cfg) {
+  const Placement& p = placement(cfg.placement);
+  return 1 + cfg.layers * (10 + 2 * (p.attention.norms() + p.ffn.norms())) + (p.final_norm ? 2 : 0);
+}
+
+}  // namespace lnx::testing_support

@@ -1,0 +1,268 @@
+// configs.cpp — every field of every config, declared once (name, bounds, one-line doc; the default
+// is the member initialiser in api.h), and the rules across fields. Parsing, validation, writing,
+// the CLI's flags, `lnx schema --json`, the page's generated TypeScript module and the reference in
+// docs/json-schema.md all come from the declarations below (schema.h says how).
+//
+// Every size is bounded before anything is allocated: a config that would need more memory than
+// kMaxModelBytes is refused with a message that says how much it would take and which fields to
+// lower, so a URL or a UI value cannot make the page allocate gigabytes.
+#include "configs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "optim/registry.h"
+#include "placements/placement.h"
+
+namespace lnx {
+namespace config {
+namespace {
+
+using namespace schema;
+
+constexpr double kMaxModelBytes = 1.0 * (1 << 30);  // 1 GiB: fits a wasm32 heap with room to spare
+constexpr uint64_t kMaxSeed = 1ULL << 53;          // JSON numbers carry integers exactly up to here
+constexpr int kMaxSteps = 100000;
+constexpr int kMaxGridRuns = 64;
+
+// Where a config keeps its model and its training settings; the field accessors below go through
+// these, so one declaration of a model field serves every config that has a model.
+ModelConfig& model_of(ModelConfig& c) { return c; }
+ModelConfig& model_of(ProbeConfig& c) { return c.model; }
+ModelConfig& model_of(TrainConfig& c) { return c.model; }
+ModelConfig& model_of(GridConfig& c) { return c.base.model; }
+TrainConfig& train_of(TrainConfig& c) { return c; }
+TrainConfig& train_of(GridConfig& c) { return c.base; }
+
+template <class C, auto M>
+void* model_member(C& c, const Spec&) { return &(model_of(c).*M); }
+template <class C, auto M>
+void* train_member(C& c, const Spec&) { return &(train_of(c).*M); }
+template <class C, auto M>
+void* own_member(C& c, const Spec&) { return &(c.*M); }
+template <class C>
+void* hyperparameter(C& c, const Spec& s) { return &train_of(c).hyper.find(s.name)->second; }
+
+template <class C>
+void add_model_fields(Schema<C>& s, bool with_placement) {
+  s.fields.push_back({int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>});
+  s.fields.push_back({int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>});
+  s.fields.push_back({int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>});
+  s.fields.push_back({int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>});
+  s.fields.push_back({int_spec("seq", 1, 4096, "tokens per sequence n"), &model_member<C, &ModelConfig::seq>});
+  s.fields.push_back({int_spec("batch", 1, 4096, "sequences per batch B"), &model_member<C, &ModelConfig::batch>});
+  s.fields.push_back({enum_spec("attention", {"bidirectional", "causal"},
+                                "attention mask: every token sees every token, or only earlier ones"),
+                      &model_member<C, &ModelConfig::attention>});
+  if (with_placement)
+    s.fields.push_back({choice_spec("norm", placement_names, "where the LayerNorms sit (a placement's name)"),
+                        &model_member<C, &ModelConfig::placement>});
+}
+
+std::string mib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", bytes / (1 << 20));
+  return buf;
+}
+
+void check_size(const ModelConfig& m, int optimizer_states, const std::string& what, const std::string& lower) {
+  const double bytes = model_bytes(m, optimizer_states);
+  if (bytes > kMaxModelBytes)
+    throw ArgumentError(what + " too large: it would need about " + mib(bytes) + " MiB; the limit is " +
+                        mib(kMaxModelBytes) + " MiB (lower " + lower + ")");
+}
+
+const char* kModelKnobs = "layers, d, d_ff, vocab, seq or batch";
+
+// The optimizer and its hyperparameters: one field per name (a name two optimizers share once), each
+// applying to the optimizers that declare it.
+template <class C>
+void add_optimizer_fields(Schema<C>& s) {
+  s.fields.push_back({choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
+                      &train_member<C, &TrainConfig::optimizer>});
+  std::vector<std::string> seen;
+  for (const OwnedHyperparameter& oh : all_hyperparameters()) {
+    if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
+    seen.push_back(oh.h.name);
+    std::vector<std::string> owners;
+    for (const OwnedHyperparameter& o2 : all_hyperparameters())
+      if (seen.back() == o2.h.name) owners.push_back(o2.optimizer);
+    s.fields.push_back({only_when(number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer", owners),
+                        &hyperparameter<C>});
+  }
+  // A hyperparameter of another optimizer, set away from its default, would be silently ignored.
+  s.rules.push_back({"hyperparameters_match_optimizer",
+                     "a setting that belongs to another optimizer than the chosen one must keep its default",
+                     [](const C& c) {
+                       const TrainConfig& tc = train_of(const_cast<C&>(c));
+                       for (const OwnedHyperparameter& oh : all_hyperparameters()) {
+                         bool used = false;
+                         for (const OwnedHyperparameter& o2 : all_hyperparameters())
+                           used |= o2.optimizer == tc.optimizer && std::string(o2.h.name) == oh.h.name;
+                         if (!used && tc.hyper.at(oh.h.name) != oh.h.value)
+                           throw ArgumentError(std::string(oh.h.name) + " is a setting of " + oh.optimizer +
+                                               "; this run uses " + tc.optimizer);
+                       }
+                     },
+                     nullptr});
+}
+
+// The toy run's fields that a grid shares across its runs.
+template <class C>
+void add_shared_train_fields(Schema<C>& s) {
+  s.fields.push_back({int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>});
+  s.fields.push_back({uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
+                      &train_member<C, &TrainConfig::chain_seed>});
+  s.fields.push_back({int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
+                      &train_member<C, &TrainConfig::successors>});
+  add_optimizer_fields(s);
+  s.rules.push_back({"successors_within_vocab", "successors is at most vocab",
+                     [](const C& c) {
+                       const TrainConfig& tc = train_of(const_cast<C&>(c));
+                       if (tc.successors > tc.model.vocab)
+                         throw ArgumentError("successors = " + std::to_string(tc.successors) +
+                                             " is out of range [1, vocab = " + std::to_string(tc.model.vocab) + "]");
+                     },
+                     nullptr});
+}
+
+std::string warmup_warning(int warmup, int steps) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "warmup = %d is longer than the run (%d steps): the learning rate never reaches its peak (it ends "
+                "at %.2g%% of lr)",
+                warmup, steps, 100.0 * steps / warmup);
+  return buf;
+}
+
+}  // namespace
+
+double model_bytes(const ModelConfig& m, int optimizer_states) {
+  const double d = m.d, F = m.d_ff, V = m.vocab, N = static_cast<double>(m.batch) * m.seq, L = m.layers;
+  const double params = V * d + L * (3 * d * d + 2 * d * F + 9 * d + F) + 2 * d;
+  const double acts = L * (8 * N * d + 2 * N * F + N * m.seq + 4 * N) + N * (8 * d + 2 * F + 2 * V);
+  return 4.0 * ((2 + optimizer_states) * params + acts);
+}
+
+const Schema<ModelConfig>& model_schema() {
+  static const Schema<ModelConfig> s = [] {
+    Schema<ModelConfig> s{"model", "the Transformer: sizes, attention mask and placement"};
+    add_model_fields(s, true);
+    s.rules.push_back({"model_fits_in_memory", "the model's parameters and activations fit in 1 GiB",
+                       [](const ModelConfig& m) { check_size(m, 2, "model", kModelKnobs); }, nullptr});
+    return s;
+  }();
+  return s;
+}
+
+const Schema<ProbeConfig>& probe_schema() {
+  static const Schema<ProbeConfig> s = [] {
+    Schema<ProbeConfig> s{"probe", "the init-time probe of Figures 2 and 3 (ProbeRun, lnx probe)"};
+    using P = ProbeConfig;
+    add_model_fields(s, false);
+    s.fields.push_back({choice_list_spec("norms", placement_names, 16, "the placements to measure"),
+                        &own_member<P, &P::placements>});
+    s.fields.push_back({int_spec("seeds", 1, 16, "number of seeds (models 0 … seeds−1)"), &own_member<P, &P::seeds>});
+    s.fields.push_back({int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
+                        &own_member<P, &P::batches>});
+    s.fields.push_back({int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
+                        &own_member<P, &P::depth_batches>});
+    s.fields.push_back({int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"), &own_member<P, &P::depths>});
+    // The probe keeps no optimizer state; its largest job is the deepest model.
+    s.rules.push_back({"probe_fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
+                       [](const ProbeConfig& c) {
+                         ModelConfig m = c.model;
+                         check_size(m, 2, "model", kModelKnobs);
+                         for (int L : c.depths) {
+                           m.layers = L;
+                           check_size(m, 2, "the model at depth " + std::to_string(L), "depths, d, d_ff, vocab, seq or batch");
+                         }
+                       },
+                       nullptr});
+    return s;
+  }();
+  return s;
+}
+
+const Schema<TrainConfig>& train_schema() {
+  static const Schema<TrainConfig> s = [] {
+    Schema<TrainConfig> s{"train", "one toy training run of Figure 4 (TrainRun, lnx train)"};
+    using T = TrainConfig;
+    add_model_fields(s, true);
+    s.fields.push_back({int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
+                        &own_member<T, &T::warmup>});
+    s.fields.push_back({number_spec("lr", 0, 10, true, "peak learning rate"), &own_member<T, &T::lr>});
+    s.fields.push_back({uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
+                        &own_member<T, &T::seed>});
+    add_shared_train_fields(s);
+    s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
+                       [](const TrainConfig& c) { check_size(c.model, 2, "model", kModelKnobs); }, nullptr});
+    s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
+                       [](const TrainConfig& c) {
+                         std::vector<std::string> w;
+                         if (c.warmup > c.steps) w.push_back(warmup_warning(c.warmup, c.steps));
+                         return w;
+                       }});
+    return s;
+  }();
+  return s;
+}
+
+const Schema<GridConfig>& grid_schema() {
+  static const Schema<GridConfig> s = [] {
+    Schema<GridConfig> s{"grid", "the toy warm-up grid of Figure 4: placements × warm-ups × lrs × seeds (GridRun, lnx grid)"};
+    using G = GridConfig;
+    add_model_fields(s, false);
+    add_shared_train_fields(s);
+    s.fields.push_back({choice_list_spec("norms", placement_names, 16, "the placements, one set of runs each"),
+                        &own_member<G, &G::placements>});
+    s.fields.push_back({int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>});
+    s.fields.push_back({number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>});
+    s.fields.push_back({uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<G, &G::seeds>});
+    s.rules.push_back({"grid_size", "at most 64 runs",
+                       [](const GridConfig& g) {
+                         const size_t runs = g.placements.size() * g.warmups.size() * g.lrs.size() * g.seeds.size();
+                         if (runs > static_cast<size_t>(kMaxGridRuns))
+                           throw ArgumentError("the grid has " + std::to_string(runs) + " runs; at most " +
+                                               std::to_string(kMaxGridRuns) + " allowed");
+                       },
+                       nullptr});
+    s.rules.push_back({"model_fits_in_memory", "one run's model, gradients and optimizer state fit in 1 GiB",
+                       [](const GridConfig& g) { check_size(g.base.model, 2, "model", kModelKnobs); }, nullptr});
+    s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
+                       [](const GridConfig& g) {
+                         std::vector<std::string> w;
+                         for (int wu : g.warmups)
+                           if (wu > g.base.steps) w.push_back(warmup_warning(wu, g.base.steps));
+                         return w;
+                       }});
+    return s;
+  }();
+  return s;
+}
+
+void write_fields(json::Writer& w, const ProbeConfig& c) { schema::write_fields(w, probe_schema(), c); }
+void write_fields(json::Writer& w, const TrainConfig& c) { schema::write_fields(w, train_schema(), c); }
+void write_fields(json::Writer& w, const GridConfig& g) { schema::write_fields(w, grid_schema(), g); }
+
+}  // namespace config
+
+Hyperparameters default_hyperparameters() {
+  Hyperparameters out;
+  for (const auto& oh : all_hyperparameters()) out.emplace(oh.h.name, oh.h.value);
+  return out;
+}
+
+void ModelConfig::validate() const { schema::validate(config::model_schema(), *this); }
+void ProbeConfig::validate() const { schema::validate(config::probe_schema(), *this); }
+void TrainConfig::validate() const { schema::validate(config::train_schema(), *this); }
+void GridConfig::validate() const { schema::validate(config::grid_schema(), *this); }
+std::vector<std::string> TrainConfig::warnings() const { return schema::warnings(config::train_schema(), *this); }
+std::vector<std::string> GridConfig::warnings() const { return schema::warnings(config::grid_schema(), *this); }
+
+ProbeConfig probe_config_from_json(const std::string& text) { return schema::parse(config::probe_schema(), text); }
+TrainConfig train_config_from_json(const std::string& text) { return schema::parse(config::train_schema(), text); }
+GridConfig grid_config_from_json(const std::string& text) { return schema::parse(config::grid_schema(), text); }
+
+}  // namespace lnx

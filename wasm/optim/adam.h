@@ -1,0 +1,60 @@
+// adam.h — Adam (Kingma & Ba 2015), written as in PyTorch's documentation, no weight decay:
+//   m = β1·m + (1−β1)·g ; v = β2·v + (1−β2)·g² ; m̂ = m/(1−β1ᵗ) ; v̂ = v/(1−β2ᵗ) ; θ −= lr·m̂/(√v̂ + ε)
+// with t counted from 1. At t = 1, m̂/√v̂ = g/|g|: the first step moves every coordinate by ≈ lr
+// whatever the gradient's scale (the article's "sign-like first step"). The optimizer seam is
+// optimizer.h.
+#pragma once
+#include <cmath>
+#include <vector>
+
+#include "optimizer.h"
+
+namespace lnx {
+
+struct Adam {
+  static constexpr const char* kName = "adam";
+  static constexpr const char* kDoc = "Adam (PyTorch's formula, bias-corrected, no weight decay)";
+  static constexpr int kStates = 2;  // m, v
+  static constexpr int kCoefficients = 8;
+
+  static std::vector<Hyperparameter> hyperparameters() {
+    return {{"beta1", 0.9, 0, 0.999999, false, "Adam: decay of the first-moment estimate m"},
+            {"beta2", 0.98, 0, 0.999999999, false, "Adam: decay of the second-moment estimate v"},
+            {"eps", 1e-8, 0, 1, true, "Adam: added to sqrt(v-hat) in the denominator"}};
+  }
+
+  // k = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ), 1/(1−β2ᵗ), lr, ε}; the bias corrections in double, then T.
+  template <class T>
+  static void coefficients(const Hyperparameters& h, double lr, long t, T* k) {
+    const double beta1 = h.at("beta1"), beta2 = h.at("beta2");
+    k[0] = T(beta1), k[1] = T(1) - k[0];
+    k[2] = T(beta2), k[3] = T(1) - k[2];
+    k[4] = T(1.0 / (1.0 - std::pow(beta1, static_cast<double>(t))));
+    k[5] = T(1.0 / (1.0 - std::pow(beta2, static_cast<double>(t))));
+    k[6] = T(lr), k[7] = T(h.at("eps"));
+  }
+
+  template <class T>
+  static void update(long i0, long i1, T* param, const T* grad, T* const* s, const T* k) {
+    T* m = s[0];
+    T* v = s[1];
+    for (long i = i0; i < i1; ++i) {
+      const T g = grad[i];
+      m[i] = k[0] * m[i] + k[1] * g;
+      v[i] = k[2] * v[i] + k[3] * g * g;
+      const T m_hat = m[i] * k[4];
+      const T v_hat = v[i] * k[5];
+      param[i] -= k[6] * m_hat / (std::sqrt(v_hat) + k[7]);
+    }
+  }
+
+  static constexpr const char* kWgsl = R"(
+  s0[i] = k(0u) * s0[i] + k(1u) * g;
+  s1[i] = k(2u) * s1[i] + k(3u) * g * g;
+  let m_hat = s0[i] * k(4u);
+  let v_hat = s1[i] * k(5u);
+  param[i] -= k(6u) * m_hat / (sqrt(v_hat) + k(7u));
+)";
+};
+
+}  // namespace lnx
