@@ -150,4 +150,23 @@ class GridRun {
   std::unique_ptr<Impl> impl_;
 };
 
+// The Grid document of a grid whose runs the caller advances itself (the page's WebGPU grid, which
+// schedules one GpuTrainRun per run of grid_plan_json): each run's Train document, or its tail from
+// `from`, is appended as it arrives, and result_json writes the same Grid document as GridRun.
+class GridDocument {
+ public:
+  explicit GridDocument(const GridConfig&);
+  ~GridDocument();
+  int runs() const;
+  int steps_held(int run) const;  // the length of the run's series so far
+  // A Train document of run `run` (plan order) whose arrays start at its "from" (≤ steps_held(run)).
+  void append(int run, const std::string& train_json);
+  bool done() const;  // every run has a final status
+  double progress() const;
+  std::string result_json(int from, const char* backend) const;
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace lnx

@@ -12,6 +12,7 @@ EMSCRIPTEN_BINDINGS(lnx) {
   function("setThreads", &set_threads_js);
   function("threads", &lnx::threads);
   function("gridPlanJson", &grid_plan_js);
+  function("schemaJson", &schema_js);
   class_<Probe>("ProbeRun")
       .constructor(&make_probe, allow_raw_pointers())
       .function("step", &Probe::step)
@@ -29,4 +30,12 @@ EMSCRIPTEN_BINDINGS(lnx) {
       .function("done", &Grid::done)
       .function("progress", &Grid::progress)
       .function("resultJson", &Grid::result_json);
+  class_<GridDoc>("GridDocument")
+      .constructor(&make_grid_document, allow_raw_pointers())
+      .function("runs", &GridDoc::runs)
+      .function("stepsHeld", &GridDoc::steps_held)
+      .function("append", &GridDoc::append)
+      .function("done", &GridDoc::done)
+      .function("progress", &GridDoc::progress)
+      .function("resultJson", &GridDoc::result_json);
 }

@@ -1,10 +1,12 @@
 // cpu_backend.h — the CPU implementation of the op interface of op_interface.h: host memory, the free
 // functions of wasm/ops/ and the GEMM of gemm.h, unchanged. Every op here is the very loop the model
 // ran before the interface existed, so CPU results are bit-identical to it.
-// Leaves out: the probe statistics (probe.cpp).
+// Leaves out: the order of the steps of a run (probe_run.h, train_run.h).
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gemm.h"
@@ -89,12 +91,82 @@ struct CpuBackend {
     }, 16);
   }
 
-  // One optimizer step (optim/optimizer.h) over n parameters: O::update on fixed-size chunks.
+  // One optimizer step (optim/optimizer.h) over n parameters: O::update on fixed-size chunks;
+  // skipped when the run's halt flag stats[flag] is set (check_step).
+  template <class O>
+  static void optimizer_update(Ptr param, CPtr grad, Ptr const* states, size_t n, const T* k,
+                               const std::vector<double>& stats, uint32_t flag) {
+    if (stats[flag] != 0) return;
+    optimizer_update<O>(param, grad, states, n, k);
+  }
   template <class O>
   static void optimizer_update(Ptr param, CPtr grad, Ptr const* states, size_t n, const T* k) {
     pool().parallel_for(static_cast<long>(n), [&](long i0, long i1, int) { O::update(i0, i1, param, grad, states, k); },
                         1 << 14);
   }
+
+  // ---- run statistics and readback (probe_run.h, train_run.h; op_interface.h) ----
+  // On the CPU statistics are host doubles, summed in a fixed order, and a readback has landed at once.
+  using Stats = std::vector<double>;
+  using Accum = std::vector<double>;
+  struct Readback {
+    std::vector<double> values;
+  };
+  static Stats stats(size_t n) { return Stats(n, 0.0); }
+  static Accum accum(size_t n) { return Accum(n, 0.0); }
+  static void set_loss_target(Stats&, uint32_t) {}  // the CPU's forward() returns the loss
+  static void accumulate_sum(Accum& acc, CPtr x, size_t n) {
+    for (size_t i = 0; i < n; ++i) acc[i] += x[i];
+  }
+  // s[slot] += ‖x‖₂
+  static void add_norm(Stats& s, uint32_t slot, CPtr x, size_t n) {
+    double ss = 0;
+    for (size_t i = 0; i < n; ++i) ss += static_cast<double>(x[i]) * x[i];
+    s[slot] += std::sqrt(ss);
+  }
+  // s[slot] += ‖x‖²/cols averaged over the rows
+  static void add_mean_square(Stats& s, uint32_t slot, CPtr x, int rows, int cols) {
+    double ss = 0;
+    for (size_t i = 0; i < static_cast<size_t>(rows) * cols; ++i) ss += static_cast<double>(x[i]) * x[i];
+    s[slot] += ss / cols / rows;
+  }
+  // s[slot] = ‖acc / count‖₂ (acc is divided in place)
+  static void norm_of_mean(Stats& s, uint32_t slot, Accum& acc, size_t n, double count) {
+    double ss = 0;
+    for (size_t i = 0; i < n; ++i) {
+      acc[i] /= count;
+      ss += acc[i] * acc[i];
+    }
+    s[slot] = std::sqrt(ss);
+  }
+  // s[slot] = ‖g‖₂, summed in double over fixed blocks (partial sums in parallel, then added in
+  // block order), so the value does not depend on the thread count.
+  static void grad_norm(Stats& s, uint32_t slot, CPtr g, size_t size) {
+    constexpr long kBlock = 1 << 14;
+    const long n = static_cast<long>(size), blocks = (n + kBlock - 1) / kBlock;
+    std::vector<double> partial(blocks, 0.0);
+    pool().parallel_for(blocks, [&](long b0, long b1, int) {
+      for (long b = b0; b < b1; ++b) {
+        double ss = 0;
+        for (long i = b * kBlock, e = std::min(n, i + kBlock); i < e; ++i) ss += static_cast<double>(g[i]) * g[i];
+        partial[b] = ss;
+      }
+    });
+    double ss = 0;
+    for (double x : partial) ss += x;
+    s[slot] = std::sqrt(ss);
+  }
+  // s[flag] = 1 when the loss or the gradient norm is not finite or the loss is above `limit`.
+  static void check_step(Stats& s, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, double limit) {
+    const double l = s[loss_slot], gn = s[norm_slot];
+    if (!std::isfinite(l) || !std::isfinite(gn) || l > limit) s[flag] = 1;
+  }
+  static std::unique_ptr<Readback> read(const Stats& s, size_t first, size_t count) {
+    return std::make_unique<Readback>(Readback{std::vector<double>(s.begin() + first, s.begin() + first + count)});
+  }
+  static bool landed(Readback&) { return true; }
+  static double value(const Readback& r, size_t i) { return r.values[i]; }
+  static void flush() {}
 
   static void add(Ptr out, CPtr a, CPtr b, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];

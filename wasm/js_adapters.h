@@ -83,10 +83,43 @@ class Grid {
   GridRun run_;
 };
 
+class GridDoc {
+ public:
+  explicit GridDoc(const std::string& config) : doc_(grid_config_from_json(config)) {}
+  int runs() const { return doc_.runs(); }
+  int steps_held(double run) const { return guarded([&] { return doc_.steps_held(run_index(run)); }); }
+  void append(double run, const std::string& train_json) {
+    guarded([&] {
+      doc_.append(run_index(run), train_json);
+      return 0;
+    });
+  }
+  bool done() const { return doc_.done(); }
+  double progress() const { return doc_.progress(); }
+  // backend: "" (none) or "webgpu", recorded in the document's engine header
+  std::string result_json(double from, const std::string& backend) const {
+    return guarded([&] {
+      if (!backend.empty() && backend != "webgpu") throw ArgumentError("backend must be \"\" or \"webgpu\"");
+      return doc_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0,
+                              backend.empty() ? nullptr : "webgpu");
+    });
+  }
+ private:
+  int run_index(double run) const {
+    if (!(run >= 0 && run < doc_.runs()) || run != static_cast<int>(run))
+      throw ArgumentError("run must be an integer in [0, " + std::to_string(doc_.runs() - 1) + "]");
+    return static_cast<int>(run);
+  }
+  GridDocument doc_;
+};
+
+inline std::string schema_js() { return guarded([&] { return schema_json(); }); }
+
 // Factories used as Embind constructors, so an invalid config throws a JS Error from `new`.
 inline Probe* make_probe(const std::string& c) { return guarded([&] { return new Probe(c); }); }
 inline Train* make_train(const std::string& c) { return guarded([&] { return new Train(c); }); }
 inline Grid* make_grid(const std::string& c) { return guarded([&] { return new Grid(c); }); }
+inline GridDoc* make_grid_document(const std::string& c) { return guarded([&] { return new GridDoc(c); }); }
 
 inline std::string grid_plan_js(const std::string& c) { return guarded([&] { return grid_plan_json(c); }); }
 

@@ -19,20 +19,11 @@
 #include "json.h"
 #include "model.h"
 #include "probe_common.h"
+#include "probe_run.h"
 #include "rng.h"
 #include "stats.h"
 
 namespace lnx {
-namespace {
-
-double frobenius(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x * x;
-  return std::sqrt(s);
-}
-
-}  // namespace
-
 namespace detail {
 
 ProbePlan::ProbePlan(const ProbeConfig& cfg) {
@@ -120,104 +111,8 @@ void probe_batch(Rng& rng, int N, int V, std::vector<int>& tokens, std::vector<i
 
 }  // namespace detail
 
-struct ProbeRun::Impl {
-  ProbeConfig cfg;
-  detail::ProbePlan plan;  // the jobs in order, and their relative costs
-  double done_cost = 0;
-  size_t job = 0;
-  int batch = 0;
-  std::unique_ptr<Transformer<float>> model;
-  std::unique_ptr<Rng> batch_rng;
-  std::vector<int> tokens, targets;
-  std::vector<std::vector<double>> acc;  // per measured layer: Σ over batches of ∂ℒ/∂W² (d·F)
-  std::vector<double> batch_norm_sum, norm2_sum;
-  std::map<std::string, std::vector<detail::SeedResult>> results;
-
-  explicit Impl(const ProbeConfig& c) : cfg((c.validate(), c)), plan(cfg) {
-    for (const std::string& p : cfg.placements) results[p].resize(cfg.seeds);
-  }
-
-  void start_job() {
-    const detail::ProbeJob& j = plan.jobs[job];
-    ModelConfig mc = cfg.model;
-    mc.placement = j.placement;
-    mc.layers = j.layers;
-    model.reset();  // free the previous model before allocating the next
-    model = std::make_unique<Transformer<float>>(mc, static_cast<uint64_t>(j.seed_index));
-    batch_rng = std::make_unique<Rng>(stream_seed(static_cast<uint64_t>(j.seed_index), kStreamBatches));
-    const size_t wsize = static_cast<size_t>(mc.d) * mc.d_ff;
-    const int measured = j.depth_sweep ? 1 : j.layers;
-    acc.assign(measured, std::vector<double>(wsize, 0.0));
-    batch_norm_sum.assign(measured, 0.0);
-    norm2_sum.assign(j.layers, 0.0);
-  }
-
-  void run_batch() {
-    const detail::ProbeJob& j = plan.jobs[job];
-    const ModelConfig& mc = model->config();
-    const int N = mc.batch * mc.seq, V = mc.vocab, d = mc.d;
-    detail::probe_batch(*batch_rng, N, V, tokens, targets);
-    model->zero_grad();
-    model->forward(tokens.data(), targets.data());
-    model->backward(j.depth_sweep ? GradScope::LastW2Only : GradScope::W2Only);
-    const int first = j.depth_sweep ? j.layers - 1 : 0;
-    for (int m = 0; m < static_cast<int>(acc.size()); ++m) {
-      const float* g = model->grad(model->layer(first + m).W2);
-      double ss = 0;
-      for (size_t i = 0; i < acc[m].size(); ++i) {
-        acc[m][i] += g[i];
-        ss += static_cast<double>(g[i]) * g[i];
-      }
-      batch_norm_sum[m] += std::sqrt(ss);
-    }
-    if (!j.depth_sweep)
-      for (int l = 0; l < j.layers; ++l) {
-        const float* h = model->stream(l);
-        double ss = 0;
-        for (size_t i = 0; i < static_cast<size_t>(N) * d; ++i) ss += static_cast<double>(h[i]) * h[i];
-        norm2_sum[l] += ss / d / N;  // ‖h‖²/d averaged over the N tokens
-      }
-  }
-
-  void finish_job() {
-    const detail::ProbeJob& j = plan.jobs[job];
-    detail::SeedResult& r = results[j.placement][j.seed_index];
-    const double nb = j.batches;
-    if (j.depth_sweep) {
-      for (double& x : acc[0]) x /= nb;
-      r.last_w2[j.layers] = {frobenius(acc[0]), batch_norm_sum[0] / nb};
-    } else {
-      for (int l = 0; l < j.layers; ++l) {
-        for (double& x : acc[l]) x /= nb;
-        r.w2_paper.push_back(frobenius(acc[l]));
-        r.w2_batch.push_back(batch_norm_sum[l] / nb);
-        r.norm2.push_back(norm2_sum[l] / nb);
-      }
-    }
-    model.reset();
-    acc.clear();
-  }
-
-  double step(int batches) {
-    for (int k = 0; k < batches && job < plan.jobs.size(); ++k) {
-      if (batch == 0) start_job();
-      run_batch();
-      done_cost += plan.job_cost[job];
-      if (++batch == plan.jobs[job].batches) {
-        finish_job();
-        ++job;
-        batch = 0;
-      }
-    }
-    return progress();
-  }
-
-  double progress() const { return job >= plan.jobs.size() ? 1.0 : done_cost / plan.total_cost; }
-
-  std::string json() const {
-    if (job < plan.jobs.size()) throw ArgumentError("probe result requested before the probe is done");
-    return detail::probe_result_json(cfg, results, nullptr);
-  }
+struct ProbeRun::Impl : detail::ProbeRunner<CpuBackend<float>> {
+  using ProbeRunner::ProbeRunner;
 };
 
 ProbeRun::ProbeRun(const ProbeConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
@@ -226,9 +121,9 @@ double ProbeRun::step(int batches) {
   if (batches < 1) throw ArgumentError("step(batches): batches must be >= 1");
   return impl_->step(batches);
 }
-bool ProbeRun::done() const { return impl_->job >= impl_->plan.jobs.size(); }
+bool ProbeRun::done() const { return impl_->done(); }
 double ProbeRun::progress() const { return impl_->progress(); }
-std::string ProbeRun::result_json() const { return impl_->json(); }
+std::string ProbeRun::result_json() const { return impl_->result_json(nullptr); }
 
 std::string run_probe_json(const ProbeConfig& cfg) {
   ProbeRun run(cfg);

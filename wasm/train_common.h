@@ -23,6 +23,22 @@ void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& 
 // status, stop_step, steps_done, from, and the arrays from index `from` on.
 void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,
                   const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr);
+// One run of a Grid document, as the writer sees it.
+struct GridRunView {
+  const TrainConfig* train;  // its placement, warm-up, lr and seed
+  RunStatus status;
+  int stop_step;
+  const std::vector<float>* loss;
+  const std::vector<float>* grad_norm;
+  const std::vector<float>* lr;
+};
+// The fraction of a grid's steps done; a stopped run counts as complete.
+double grid_progress(const GridConfig& g, const std::vector<GridRunView>& runs);
+// The whole Grid document (GridRun::result_json, GridDocument::result_json).
+std::string grid_result_json(const GridConfig& g, double plateau, const std::vector<GridRunView>& runs, int from,
+                             const char* backend);
+RunStatus parse_run_status(const std::string& s);
+
 // The whole document of TrainRun::result_json.
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
                               const std::vector<float>& loss, const std::vector<float>& grad_norm,

@@ -33,6 +33,7 @@
 #include "rng.h"
 #include "thread_pool.h"
 #include "train_common.h"
+#include "train_run.h"
 
 namespace lnx {
 namespace detail {
@@ -50,21 +51,113 @@ void write_grid_config(json::Writer& w, const GridConfig& g) {
   w.end_object();
 }
 
-// Calls f(norm, warmup, lr, seed, train config) for every run of the grid, in the grid's order.
+// Calls f(train config) for every run of the grid, in the grid's order: placement-major, then
+// warm-up, then lr, then seed.
 template <class F>
 void for_each_grid_run(const GridConfig& g, F&& f) {
-  for (const std::string& norm : g.placements)
+  for (const std::string& placement : g.placements)
     for (int warmup : g.warmups)
       for (double lr : g.lrs)
         for (uint64_t seed : g.seeds) {
           TrainConfig t = g.base;
-          t.model.placement = norm;
+          t.model.placement = placement;
           t.warmup = warmup;
           t.lr = lr;
           t.seed = seed;
-          f(norm, warmup, lr, seed, t);
+          f(t);
         }
 }
+
+}  // namespace detail
+
+// ---- Grid document (runs advanced by the caller) ----
+struct GridDocument::Impl {
+  GridConfig cfg;
+  struct Run {
+    TrainConfig train;
+    RunStatus status = RunStatus::Running;
+    int stop_step = 0;
+    std::vector<float> loss, grad_norm, lr;
+  };
+  std::vector<Run> runs;
+  double plateau = 0;
+
+  explicit Impl(const GridConfig& c) : cfg(c) {
+    cfg.validate();
+    detail::for_each_grid_run(cfg, [&](const TrainConfig& t) { runs.push_back({t}); });
+    const TrainConfig& t = runs.front().train;
+    plateau = MarkovChain(t.model.vocab, t.successors, t.chain_seed).stationary_entropy();
+  }
+  Run& at(int run) {
+    if (run < 0 || run >= static_cast<int>(runs.size()))
+      throw ArgumentError("run = " + std::to_string(run) + " is out of range [0, " + std::to_string(runs.size() - 1) + "]");
+    return runs[run];
+  }
+  std::vector<detail::GridRunView> views() const {
+    std::vector<detail::GridRunView> out;
+    for (const Run& r : runs) out.push_back({&r.train, r.status, r.stop_step, &r.loss, &r.grad_norm, &r.lr});
+    return out;
+  }
+};
+
+GridDocument::GridDocument(const GridConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+GridDocument::~GridDocument() = default;
+int GridDocument::runs() const { return static_cast<int>(impl_->runs.size()); }
+int GridDocument::steps_held(int run) const { return static_cast<int>(impl_->at(run).loss.size()); }
+bool GridDocument::done() const {
+  for (const auto& r : impl_->runs)
+    if (r.status == RunStatus::Running) return false;
+  return true;
+}
+double GridDocument::progress() const { return detail::grid_progress(impl_->cfg, impl_->views()); }
+std::string GridDocument::result_json(int from, const char* backend) const {
+  return detail::grid_result_json(impl_->cfg, impl_->plateau, impl_->views(), from, backend);
+}
+void GridDocument::append(int run, const std::string& train_json) {
+  Impl::Run& r = impl_->at(run);
+  const json::Value v = json::parse(train_json);
+  auto number = [&](const char* key) -> double {
+    auto it = v.obj.find(key);
+    if (it == v.obj.end() || it->second.kind != json::Value::Kind::Number)
+      throw ArgumentError(std::string("a Train document needs a number \"") + key + "\"");
+    return it->second.num;
+  };
+  auto series = [&](const char* key) -> const std::vector<json::Value>& {
+    auto it = v.obj.find(key);
+    if (it == v.obj.end() || it->second.kind != json::Value::Kind::Array)
+      throw ArgumentError(std::string("a Train document needs a list \"") + key + "\"");
+    return it->second.arr;
+  };
+  auto status = v.obj.find("status");
+  if (status == v.obj.end() || status->second.kind != json::Value::Kind::String)
+    throw ArgumentError("a Train document needs a \"status\"");
+  const double from = number("from");
+  if (from < 0 || from > r.loss.size() || from != std::floor(from))
+    throw ArgumentError("the Train document starts at step " + std::to_string(static_cast<long>(from)) +
+                        ", after the " + std::to_string(r.loss.size()) + " steps held");
+  const auto& loss = series("loss");
+  const auto& grad_norm = series("grad_norm");
+  const auto& lr = series("lr");
+  if (grad_norm.size() != loss.size() || lr.size() != loss.size())
+    throw ArgumentError("a Train document's loss, grad_norm and lr must have the same length");
+  if (from + loss.size() > static_cast<size_t>(impl_->cfg.base.steps))
+    throw ArgumentError("a Train document has more steps than the grid's runs");
+  auto append_to = [&](std::vector<float>& dst, const std::vector<json::Value>& src) {
+    dst.resize(static_cast<size_t>(from));
+    for (const json::Value& x : src) {
+      if (x.kind != json::Value::Kind::Number) throw ArgumentError("a Train document's series must hold numbers");
+      dst.push_back(static_cast<float>(x.num));  // the document printed floats exactly (9 digits)
+    }
+  };
+  append_to(r.loss, loss);
+  append_to(r.grad_norm, grad_norm);
+  append_to(r.lr, lr);
+  r.status = detail::parse_run_status(status->second.str);
+  const auto stop = v.obj.find("stop_step");
+  r.stop_step = stop != v.obj.end() && stop->second.kind == json::Value::Kind::Number ? static_cast<int>(stop->second.num) : 0;
+}
+
+namespace detail {
 
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c) {
   w.key("plateau_entropy").value(plateau);
@@ -104,6 +197,43 @@ std::string train_result_json(const TrainConfig& c, double plateau, RunStatus st
   return w.str();
 }
 
+double grid_progress(const GridConfig& g, const std::vector<GridRunView>& runs) {
+  double total = 0, got = 0;
+  for (const GridRunView& r : runs) {
+    total += g.base.steps;
+    got += r.status == RunStatus::Running ? r.loss->size() : g.base.steps;
+  }
+  return total > 0 ? got / total : 1.0;
+}
+
+std::string grid_result_json(const GridConfig& g, double plateau, const std::vector<GridRunView>& runs, int from,
+                             const char* backend) {
+  json::Writer w;
+  w.begin_object();
+  write_engine(w, backend);
+  w.key("config");
+  write_grid_config(w, g);
+  write_reference_losses(w, plateau, g.base);
+  w.key("progress").value(grid_progress(g, runs));
+  w.key("runs").begin_array();
+  for (const GridRunView& r : runs) {
+    w.begin_object();
+    w.key("norm").value(r.train->model.placement).key("warmup").value(r.train->warmup).key("lr").value(r.train->lr);
+    w.key("seed").value(r.train->seed);
+    write_series(w, from, "lr_schedule", r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.str();
+}
+
+RunStatus parse_run_status(const std::string& s) {
+  for (RunStatus r : {RunStatus::Running, RunStatus::Ok, RunStatus::NaN, RunStatus::Diverged})
+    if (s == to_string(r)) return r;
+  throw ArgumentError("a run's status must be \"running\", \"ok\", \"nan\" or \"diverged\"");
+}
+
 // Half-batches per step (see the header): 2 for an even batch, else 1.
 int train_shards(const ModelConfig& m) { return m.batch % 2 == 0 ? 2 : 1; }
 
@@ -113,6 +243,69 @@ ModelConfig shard_model(const ModelConfig& m) {
   s.batch = m.batch / train_shards(m);
   return s;
 }
+
+// The CPU's loss and gradient of one batch (the primary template is in train_run.h): an even batch
+// as two half-batches whose gradients are averaged in a fixed order (see the header), on two model
+// replicas at once when the pool has two threads and no grid is running runs in parallel, one after
+// the other otherwise.
+template <>
+struct GradientStep<CpuBackend<float>> {
+  int shards;
+  const TrainConfig& cfg;
+  std::unique_ptr<Transformer<float>> replica;  // the second half's model when two threads step
+
+  GradientStep(const TrainConfig& c, Transformer<float>&) : shards(train_shards(c.model)), cfg(c) {}
+
+  // Forward and backward of half-batch `s` on `net`, into net's (zeroed) gradient buffer.
+  double half_batch(Transformer<float>& net, int s, const std::vector<int>& inputs, const std::vector<int>& targets) {
+    const long off = static_cast<long>(s) * (cfg.model.batch / shards) * cfg.model.seq;
+    net.zero_grad();
+    const double l = net.forward(inputs.data() + off, targets.data() + off);
+    net.backward(GradScope::All);
+    return l;
+  }
+
+  void run(Transformer<float>& model, const std::vector<int>& inputs, const std::vector<int>& targets,
+           std::vector<double>& hist, uint32_t loss_slot) {
+    if (shards == 1) {
+      hist[loss_slot] = half_batch(model, 0, inputs, targets);
+      return;
+    }
+    std::vector<float>& g = model.grads();
+    const long n = static_cast<long>(g.size());
+    double l0 = 0, l1 = 0;
+    const float* first = nullptr;   // the first half's gradient
+    const float* second = nullptr;  // the second half's
+    ThreadPool& p = pool();
+    if (p.size() >= 2 && !in_parallel_region()) {
+      if (!replica) replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
+      const float* src = model.params().data();
+      float* dst = replica->params().data();
+      p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
+      p.parallel_for(2, [&](long s0, long s1, int) {
+        for (long s = s0; s < s1; ++s)
+          (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : *replica, static_cast<int>(s), inputs, targets);
+      }, 1, 2);
+      first = g.data();
+      second = replica->grads().data();
+    } else {
+      // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
+      // grid thread advances) while the second half reuses the model's.
+      static thread_local std::vector<float> first_half;
+      l0 = half_batch(model, 0, inputs, targets);
+      first_half.assign(g.begin(), g.end());
+      l1 = half_batch(model, 1, inputs, targets);
+      first = first_half.data();
+      second = g.data();
+    }
+    // Same operands in the same order on both paths (inline when on one thread or in the grid).
+    float* out = g.data();
+    p.parallel_for(n, [&](long i0, long i1, int) {
+      for (long i = i0; i < i1; ++i) out[i] = (first[i] + second[i]) * 0.5f;
+    }, 1 << 14);
+    hist[loss_slot] = (l0 + l1) * 0.5;
+  }
+};
 
 }  // namespace detail
 
@@ -126,141 +319,9 @@ const char* to_string(RunStatus s) {
   return "?";
 }
 
-struct TrainRun::Impl {
-  TrainConfig cfg;
-  int shards;
-  MarkovChain chain;
-  Transformer<float> model;                      // one half-batch (detail::shard_model)
-  std::unique_ptr<Transformer<float>> replica;   // the second half's model when two threads step
-  bool replica_current = false;                  // replica's parameters equal model's
-  Rng batch_rng;
-  std::vector<std::vector<float>> opt_state;  // the optimizer's state arrays (optim/optimizer.h)
-  std::vector<int> inputs, targets;
-  std::vector<float> loss, grad_norm, lr;
-  RunStatus status = RunStatus::Running;
-  int stop_step = 0;
-  double plateau = 0;
-  double diverge_loss = 0;
-
-  explicit Impl(const TrainConfig& c)
-      : cfg((c.validate(), c)),
-        shards(detail::train_shards(c.model)),
-        chain(c.model.vocab, c.successors, c.chain_seed),
-        model(detail::shard_model(c.model), c.seed),
-        batch_rng(stream_seed(c.seed, kStreamBatches)) {
-    with_optimizer(cfg.optimizer, [&](auto o) {
-      opt_state.assign(decltype(o)::kStates, std::vector<float>(model.params().size(), 0.f));
-    });
-    plateau = chain.stationary_entropy();
-    diverge_loss = detail::diverge_loss(cfg);
-    loss.reserve(cfg.steps), grad_norm.reserve(cfg.steps), lr.reserve(cfg.steps);
-  }
-
-  double lr_at(int t) const { return scheduled_lr(cfg, t); }  // t counts from 1
-
-  // Forward and backward of half-batch `s` on `net`, into net's (zeroed) gradient buffer.
-  double half_batch(Transformer<float>& net, int s) {
-    const long off = static_cast<long>(s) * (cfg.model.batch / shards) * cfg.model.seq;
-    net.zero_grad();
-    const double l = net.forward(inputs.data() + off, targets.data() + off);
-    net.backward(GradScope::All);
-    return l;
-  }
-
-  // Leaves the whole batch's mean loss in the return value and its gradient in model.grads().
-  double loss_and_gradient() {
-    if (shards == 1) return half_batch(model, 0);
-    std::vector<float>& g = model.grads();
-    const long n = static_cast<long>(g.size());
-    double l0 = 0, l1 = 0;
-    const float* first = nullptr;   // the first half's gradient
-    const float* second = nullptr;  // the second half's
-    ThreadPool& p = pool();
-    if (p.size() >= 2 && !in_parallel_region()) {
-      if (!replica) replica = std::make_unique<Transformer<float>>(detail::shard_model(cfg.model), cfg.seed);
-      if (!replica_current) {
-        const float* src = model.params().data();
-        float* dst = replica->params().data();
-        p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
-        replica_current = true;
-      }
-      p.parallel_for(2, [&](long s0, long s1, int) {
-        for (long s = s0; s < s1; ++s) (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : *replica, static_cast<int>(s));
-      }, 1, 2);
-      first = g.data();
-      second = replica->grads().data();
-    } else {
-      // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
-      // grid thread advances) while the second half reuses the model's.
-      static thread_local std::vector<float> first_half;
-      l0 = half_batch(model, 0);
-      first_half.assign(g.begin(), g.end());
-      l1 = half_batch(model, 1);
-      first = first_half.data();
-      second = g.data();
-    }
-    // Same operands in the same order on both paths (inline when on one thread or in the grid).
-    float* out = g.data();
-    p.parallel_for(n, [&](long i0, long i1, int) {
-      for (long i = i0; i < i1; ++i) out[i] = (first[i] + second[i]) * 0.5f;
-    }, 1 << 14);
-    return (l0 + l1) * 0.5;
-  }
-
-  // ‖g‖₂ summed in double over fixed blocks (partial sums in parallel, then added in block order),
-  // so the value does not depend on the thread count.
-  static double grad_norm_of(const std::vector<float>& g) {
-    constexpr long kBlock = 1 << 14;
-    const long n = static_cast<long>(g.size()), blocks = (n + kBlock - 1) / kBlock;
-    std::vector<double> partial(blocks, 0.0);
-    pool().parallel_for(blocks, [&](long b0, long b1, int) {
-      for (long b = b0; b < b1; ++b) {
-        double ss = 0;
-        for (long i = b * kBlock, e = std::min(n, i + kBlock); i < e; ++i) ss += static_cast<double>(g[i]) * g[i];
-        partial[b] = ss;
-      }
-    });
-    double ss = 0;
-    for (double x : partial) ss += x;
-    return std::sqrt(ss);
-  }
-
-  void one_step() {
-    const int t = static_cast<int>(loss.size()) + 1;
-    chain.sample(batch_rng, cfg.model.batch, cfg.model.seq, inputs, targets);
-    const double l = loss_and_gradient();
-    const double gn = grad_norm_of(model.grads());
-    if (!std::isfinite(l) || !std::isfinite(gn) || l > diverge_loss) {
-      status = std::isfinite(l) && std::isfinite(gn) ? RunStatus::Diverged : RunStatus::NaN;
-      stop_step = t;
-      return;
-    }
-    const double rate = lr_at(t);
-    with_optimizer(cfg.optimizer, [&](auto o) {
-      using O = decltype(o);
-      float k[O::kCoefficients];
-      O::coefficients(cfg.hyper, rate, t, k);
-      float* states[O::kStates];
-      for (int j = 0; j < O::kStates; ++j) states[j] = opt_state[j].data();
-      CpuBackend<float>::optimizer_update<O>(model.params().data(), model.grads().data(), states,
-                                              model.params().size(), k);
-    });
-    replica_current = false;
-    loss.push_back(static_cast<float>(l));
-    grad_norm.push_back(static_cast<float>(gn));
-    lr.push_back(static_cast<float>(rate));
-    if (static_cast<int>(loss.size()) == cfg.steps) status = RunStatus::Ok;
-  }
-
-  int step(int k) {
-    for (int i = 0; i < k && status == RunStatus::Running; ++i) one_step();
-    return static_cast<int>(loss.size());
-  }
-
-  // The per-run fields shared by `lnx train` and each run of `lnx grid`.
-  void write_series(json::Writer& w, int from, const char* lr_key) const {
-    detail::write_series(w, from, lr_key, status, stop_step, loss, grad_norm, lr);
-  }
+// On the CPU a readback lands at once: every step is read back as it is recorded.
+struct TrainRun::Impl : detail::TrainRunner<CpuBackend<float>> {
+  explicit Impl(const TrainConfig& c) : TrainRunner(c, 1, (c.validate(), detail::shard_model(c.model))) {}
 };
 
 TrainRun::TrainRun(const TrainConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
@@ -269,26 +330,20 @@ int TrainRun::step(int k) {
   if (k < 1) throw ArgumentError("step(k): k must be >= 1");
   return impl_->step(k);
 }
-int TrainRun::steps_done() const { return static_cast<int>(impl_->loss.size()); }
-RunStatus TrainRun::status() const { return impl_->status; }
-int TrainRun::stop_step() const { return impl_->stop_step; }
-const std::vector<float>& TrainRun::loss() const { return impl_->loss; }
-const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm; }
-const std::vector<float>& TrainRun::lr() const { return impl_->lr; }
-double TrainRun::plateau_entropy() const { return impl_->plateau; }
-std::string TrainRun::result_json(int from) const {
-  const Impl& r = *impl_;
-  return detail::train_result_json(r.cfg, r.plateau, r.status, r.stop_step, r.loss, r.grad_norm, r.lr, from, nullptr);
-}
+int TrainRun::steps_done() const { return impl_->steps_done(); }
+RunStatus TrainRun::status() const { return impl_->status(); }
+int TrainRun::stop_step() const { return impl_->stop_step(); }
+const std::vector<float>& TrainRun::loss() const { return impl_->loss(); }
+const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm(); }
+const std::vector<float>& TrainRun::lr() const { return impl_->lr(); }
+double TrainRun::plateau_entropy() const { return impl_->plateau_entropy(); }
+std::string TrainRun::result_json(int from) const { return impl_->result_json(from, nullptr); }
 
 // ---- Grid ----
 struct GridRun::Impl {
   GridConfig cfg;
   struct Entry {
-    std::string norm;
-    int warmup;
-    double lr;
-    uint64_t seed;
+    TrainConfig train;
     std::unique_ptr<TrainRun> run;
   };
   std::vector<Entry> runs;
@@ -298,9 +353,7 @@ struct GridRun::Impl {
 
   explicit Impl(const GridConfig& c) : cfg(c) {
     cfg.validate();
-    detail::for_each_grid_run(cfg, [&](const std::string& norm, int warmup, double lr, uint64_t seed, const TrainConfig& t) {
-      runs.push_back({norm, warmup, lr, seed, std::make_unique<TrainRun>(t)});
-    });
+    detail::for_each_grid_run(cfg, [&](const TrainConfig& t) { runs.push_back({t, std::make_unique<TrainRun>(t)}); });
     plateau = runs.front().run->plateau_entropy();
   }
 
@@ -309,14 +362,13 @@ struct GridRun::Impl {
       if (e.run->status() == RunStatus::Running) return false;
     return true;
   }
-  double progress() const {
-    double total = 0, got = 0;
-    for (const Entry& e : runs) {
-      total += cfg.base.steps;
-      got += e.run->status() == RunStatus::Running ? e.run->steps_done() : cfg.base.steps;
-    }
-    return got / total;
+  std::vector<detail::GridRunView> views() const {
+    std::vector<detail::GridRunView> out;
+    for (const Entry& e : runs)
+      out.push_back({&e.train, e.run->status(), e.run->stop_step(), &e.run->loss(), &e.run->grad_norm(), &e.run->lr()});
+    return out;
   }
+  double progress() const { return detail::grid_progress(cfg, views()); }
   void step(int k) {
     std::vector<TrainRun*> active;
     for (Entry& e : runs)
@@ -324,13 +376,13 @@ struct GridRun::Impl {
     if (active.empty()) return;
     ThreadPool& p = pool();
     for (TrainRun* r : active) {
-      const ModelConfig& m = r->impl_->model.config();
+      const ModelConfig& m = r->impl_->model().config();
       auto& per_thread = workspaces[m.placement];
       while (static_cast<int>(per_thread.size()) < p.size()) per_thread.push_back(std::make_unique<Workspace<float>>(m));
     }
     p.parallel_for(static_cast<long>(active.size()), [&](long r0, long r1, int chunk) {
       for (long r = r0; r < r1; ++r) {
-        Transformer<float>& model = active[r]->impl_->model;
+        Transformer<float>& model = active[r]->impl_->model();
         model.use_workspace(workspaces.at(model.config().placement)[chunk].get());
         active[r]->step(k);
       }
@@ -348,24 +400,7 @@ double GridRun::step(int k) {
 bool GridRun::done() const { return impl_->done(); }
 double GridRun::progress() const { return impl_->progress(); }
 std::string GridRun::result_json(int from) const {
-  const GridConfig& g = impl_->cfg;
-  json::Writer w;
-  w.begin_object();
-  detail::write_engine(w, nullptr);
-  w.key("config");
-  detail::write_grid_config(w, g);
-  detail::write_reference_losses(w, impl_->plateau, g.base);
-  w.key("progress").value(impl_->progress());
-  w.key("runs").begin_array();
-  for (const auto& e : impl_->runs) {
-    w.begin_object();
-    w.key("norm").value(e.norm).key("warmup").value(e.warmup).key("lr").value(e.lr).key("seed").value(e.seed);
-    e.run->impl_->write_series(w, from, "lr_schedule");
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-  return w.str();
+  return detail::grid_result_json(impl_->cfg, impl_->plateau, impl_->views(), from, nullptr);
 }
 
 std::string grid_plan_json(const std::string& config_json) {
@@ -375,9 +410,9 @@ std::string grid_plan_json(const std::string& config_json) {
   w.key("config");
   detail::write_grid_config(w, g);
   w.key("runs").begin_array();
-  detail::for_each_grid_run(g, [&](const std::string& norm, int warmup, double lr, uint64_t seed, const TrainConfig& t) {
+  detail::for_each_grid_run(g, [&](const TrainConfig& t) {
     w.begin_object();
-    w.key("norm").value(norm).key("warmup").value(warmup).key("lr").value(lr).key("seed").value(seed);
+    w.key("norm").value(t.model.placement).key("warmup").value(t.warmup).key("lr").value(t.lr).key("seed").value(t.seed);
     w.key("train").begin_object();
     config::write_fields(w, t);
     w.end_object();

@@ -37,6 +37,24 @@ export interface GridRun extends EmbindObject {
   resultJson(from: number): string;
 }
 
+/**
+ * The Grid document of a grid whose runs the caller advances itself (the page's WebGPU grid steps
+ * one GpuTrainRun per entry of gridPlanJson): append each run's Train document, or its tail from
+ * `stepsHeld(run)`, as it arrives; resultJson is the document GridRun would write.
+ */
+export interface GridDocument extends EmbindObject {
+  runs(): number;
+  /** Length of run `run`'s series so far (plan order). */
+  stepsHeld(run: number): number;
+  /** A Train document of run `run` whose arrays start at its `from` (≤ stepsHeld(run)). */
+  append(run: number, trainJson: string): void;
+  /** Every run has a final status. */
+  done(): boolean;
+  progress(): number;
+  /** backend: '' or 'webgpu' (recorded in the engine header). */
+  resultJson(from: number, backend: '' | 'webgpu'): string;
+}
+
 export interface LnxModule {
   engineVersion(): string;
   buildFlavour(): 'wasm-mt' | 'wasm-st';
@@ -49,6 +67,10 @@ export interface LnxModule {
   /** The grid config expanded without running it (validated like GridRun):
    *  {"config": the grid document's config, "runs": [{norm, warmup, lr, seed, train: a TrainRun config}]}. */
   gridPlanJson(configJson: string): string;
+  GridDocument: new (configJson: string) => GridDocument;
+  /** Every config's fields (type, default, bounds, doc), the placements and the optimizers
+   *  (`lnx schema --json`; docs/json-schema.md). */
+  schemaJson(): string;
 }
 
 export interface LnxFactoryOptions {

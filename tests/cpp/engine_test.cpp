@@ -211,6 +211,40 @@ TEST(Trainer, ABlownUpRunStopsAsDivergedAtThatStep) {
   EXPECT_EQ(run.step(10), run.stop_step() - 1);  // a stopped run does not move again
 }
 
+// The Grid document of runs advanced one at a time (the page's WebGPU grid) is the document GridRun
+// writes, whether each run's Train document arrives whole or in tails.
+TEST(GridDocument, AssemblesTheSameDocumentAsGridRun) {
+  set_threads(2);
+  const std::string cfg =
+      R"({"layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":9,"warmups":[0,4],"lrs":[0.001],"seeds":[0,1]})";
+  GridRun grid(grid_config_from_json(cfg));
+  while (!grid.done()) grid.step(4);
+  GridDocument doc(grid_config_from_json(cfg));
+  const json::Value plan = json::parse(grid_plan_json(cfg));
+  ASSERT_EQ(doc.runs(), static_cast<int>(plan.obj.at("runs").arr.size()));
+  for (int i = 0; i < doc.runs(); ++i) {
+    json::Writer w;
+    w.begin_object();
+    for (const auto& kv : plan.obj.at("runs").arr[i].obj.at("train").obj) {
+      w.key(kv.first);
+      if (kv.second.kind == json::Value::Kind::String) w.value(kv.second.str); else w.value(kv.second.num);
+    }
+    w.end_object();
+    TrainRun run(train_config_from_json(w.str()));
+    while (run.status() == RunStatus::Running) {
+      run.step(4);
+      doc.append(i, run.result_json(doc.steps_held(i)));  // tails, as the page streams them
+    }
+    doc.append(i, run.result_json(0));  // a whole document again is harmless
+  }
+  EXPECT_TRUE(doc.done());
+  EXPECT_EQ(doc.result_json(0, nullptr), grid.result_json(0));
+  EXPECT_EQ(doc.result_json(5, nullptr), grid.result_json(5));
+  EXPECT_THROW(doc.append(99, "{}"), ArgumentError);
+  EXPECT_THROW(doc.append(0, R"({"status":"ok","from":50,"loss":[],"grad_norm":[],"lr":[]})"), ArgumentError);
+  EXPECT_THROW(doc.append(0, R"({"status":"sideways","from":0,"loss":[],"grad_norm":[],"lr":[]})"), ArgumentError);
+}
+
 TEST(Validation, RefusesBadArguments) {
   const char* bad[] = {
       R"({"layers":0})", R"({"layers":-3})", R"({"layers":1.5})", R"({"layers":"six"})", R"({"layers":1e400})",

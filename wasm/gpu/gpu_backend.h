@@ -8,6 +8,7 @@
 // binding alignment, so any tensor of the flat parameter buffer can be bound on its own.
 // Leaves out: f16, mixed precision, multiple devices, sub-allocating activations from one buffer.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "device.h"
@@ -83,11 +84,61 @@ struct GpuBackend {
   static void add(Ptr out, Ptr a, Ptr b, size_t n) { gpu::add(out, a, b, n); }
   // One optimizer step (optim/optimizer.h) over n parameters, skipped when stats[flag] ≠ 0.
   template <class O>
-  static void optimizer_update(Ptr param, Ptr grad, const Ptr* states, size_t n, const float* k, Ptr stats,
+  static void optimizer_update(Ptr param, Ptr grad, const Ptr* states, size_t n, const float* k, const gpu::Array& stats,
                                uint32_t flag) {
-    gpu::optimizer_update(O::kName, O::kWgsl, param, grad, states, O::kStates, n, k, O::kCoefficients, stats, flag);
+    gpu::optimizer_update(O::kName, O::kWgsl, param, grad, states, O::kStates, n, k, O::kCoefficients, stats.data(),
+                          flag);
   }
   static void accumulate(Ptr dst, Ptr src, size_t n) { gpu::accumulate(dst, src, n); }
+
+  // ---- run statistics and readback (probe_run.h, train_run.h; op_interface.h) ----
+  // Statistics stay in a small device buffer (reduce.wgsl) until an asynchronous readback lands.
+  using Stats = gpu::Array;
+  using Accum = gpu::Array;
+  struct Readback {
+    uint32_t ticket = 0;  // 0 once landed
+    std::vector<float> values;
+    Readback() = default;
+    Readback(const Readback&) = delete;
+    Readback& operator=(const Readback&) = delete;
+    ~Readback() {
+      if (ticket) forget(ticket);
+    }
+  };
+  static Stats stats(size_t n) { return Array(n); }  // device buffers start zeroed
+  static Accum accum(size_t n) { return Array(n); }
+  static void set_loss_target(Stats& s, uint32_t slot) { set_loss_target(s.data(), slot); }
+  static void accumulate_sum(Accum& acc, Ptr x, size_t n) { gpu::accumulate(acc.data(), x, n); }
+  static void add_norm(Stats& s, uint32_t slot, Ptr x, size_t n) { sumsq(s.data(), slot, x, n, 1.f, true, true); }
+  static void add_mean_square(Stats& s, uint32_t slot, Ptr x, int rows, int cols) {
+    sumsq(s.data(), slot, x, static_cast<size_t>(rows) * cols, 1.f / (static_cast<float>(cols) * rows), false, true);
+  }
+  static void norm_of_mean(Stats& s, uint32_t slot, Accum& acc, size_t n, double count) {
+    sumsq(s.data(), slot, acc.data(), n, static_cast<float>(1.0 / count), true, false);
+  }
+  static void grad_norm(Stats& s, uint32_t slot, Ptr g, size_t n) { sumsq(s.data(), slot, g, n, 1.f, true, false); }
+  static void check_step(Stats& s, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, double limit) {
+    gpu::check_step(s.data(), flag, loss_slot, norm_slot, static_cast<float>(limit));
+  }
+  static std::unique_ptr<Readback> read(const Stats& s, size_t first, size_t count) {
+    auto r = std::make_unique<Readback>();
+    r->values.resize(count);
+    r->ticket = gpu::read(s.buffer(), first * 4, count * 4, r->values.data());
+    return r;
+  }
+  // Throws DeviceError when the readback failed (a lost device).
+  static bool landed(Readback& r) {
+    if (!r.ticket) return true;
+    const int state = read_state(r.ticket);
+    if (state < 0) {
+      check();
+      throw DeviceError("a GPU readback failed");
+    }
+    if (state == 1) r.ticket = 0;
+    return state == 1;
+  }
+  static double value(const Readback& r, size_t i) { return r.values[i]; }
+  static void flush() { submit(); }
   static void scale(Ptr dst, Ptr src, float alpha, size_t n) { gpu::scale(dst, src, alpha, n); }
   static void copy(Ptr dst, Ptr src, size_t n) { gpu::copy(dst, src, n); }
   static void zero(Ptr dst, size_t n) { gpu::fill(dst, n, 0.f); }

@@ -1,12 +1,12 @@
-// gpu_train.h — one toy training run (Figure 4) resident on the GPU: the same model, chain, batches,
-// schedule and JSON as TrainRun (trainer.cpp), with parameters, gradients, activations and Adam
-// state in device buffers. A step is recorded and submitted without waiting; the loss and the
+// gpu_train.h — one toy training run (Figure 4) resident on the GPU: the same run as TrainRun
+// (train_run.h, written once over the backend), with parameters, gradients, activations and the
+// optimizer's state in device buffers. A step is recorded and submitted without waiting; the loss and the
 // gradient norm of every step go to a device history buffer, read back asynchronously every
 // `readback_every` steps (and at the end of each step() call). The JS loop alternates
 //   run.step(k); await Module.lnxGpu.settled();
 // and the recorded series grow as readbacks land.
-// A non-finite loss or gradient norm, or a loss above 4·ln V, sets a halt flag on the device (Adam
-// stops moving) and, once read back, ends the run with status "nan" / "diverged" at that step, as
+// A non-finite loss or gradient norm, or a loss above 4·ln V, sets a halt flag on the device (the
+// optimizer stops moving) and, once read back, ends the run with status "nan" / "diverged" at that step, as
 // on the CPU.
 // Leaves out: the grid of runs (GridRun stays on the CPU), checkpoints, resuming on another backend.
 #pragma once
@@ -25,7 +25,7 @@ class GpuTrainRun {
  public:
   GpuTrainRun(const TrainConfig& cfg, int readback_every);
   ~GpuTrainRun();
-  // Records up to k more steps (fewer when `max_in_flight` steps are not read back yet); returns the
+  // Records up to k more steps (fewer when 256 steps are not read back yet); returns the
   // number of steps whose results have landed. Throws gpu::DeviceError when the device is gone.
   int step(int k);
   int steps_done();       // landed
@@ -34,7 +34,6 @@ class GpuTrainRun {
   int stop_step() const;  // the 1-based step that stopped a NaN / Diverged run, else 0
   std::string result_json(int from);
   const std::vector<float>& loss() const;
-  static constexpr int kMaxInFlight = 256;
 
  private:
   struct Impl;

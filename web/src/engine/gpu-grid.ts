@@ -3,42 +3,20 @@
 //
 // Why not one C++ GridRun: the CPU grid advances its runs on pool threads; on the GPU each run is a
 // GpuTrainRun whose steps are recorded and submitted without waiting, and the JS loop awaits the
-// readbacks (docs/webgpu.md). The engine expands and validates the grid config (gridPlanJson), so
-// the runs, their order and every default are the engine's; this file only schedules them and
-// assembles their Train documents into one Grid document (docs/json-schema.md).
+// readbacks (docs/webgpu.md). The engine expands and validates the grid config (gridPlanJson) and
+// writes the Grid document (GridDocument: each run's Train document tails appended as they land),
+// so the runs, their order, every default and the document are the engine's; this file only
+// schedules the runs.
 //
-// At most `concurrent` runs live on the device at once (each holds its parameters, Adam state and
-// activations: ~70 MB at the toy's size); a finished run's document is kept and its GPU buffers
-// freed. Leaves out: the CPU fallback after a device loss (worker.ts restarts the job on the CPU).
-import type { EngineInfo, GridConfig, GridResult, GridRunDoc, Norm, RunStatus } from './results';
+// At most `concurrent` runs live on the device at once (each holds its parameters, optimizer state
+// and activations: ~70 MB at the toy's size); a finished run's series stay in the GridDocument and
+// its GPU buffers are freed. Leaves out: the CPU fallback after a device loss (worker.ts restarts
+// the job on the CPU).
+import type { RunStatus } from './results';
 
-/** One run of the plan: its place in the grid and the TrainRun config the engine wrote for it. */
-export interface PlanRun {
-  norm: Norm;
-  warmup: number;
-  lr: number;
-  seed: number;
-  train: Record<string, unknown>;
-}
+/** One run of the plan: the TrainRun config the engine wrote for it (its other keys are not read here). */
 export interface GridPlan {
-  config: GridConfig;
-  runs: PlanRun[];
-}
-
-/** The Train document of one run (the fields read here). */
-export interface TrainDoc {
-  engine: EngineInfo;
-  config: { steps: number };
-  plateau_entropy: number;
-  optimal_loss: number;
-  uniform_loss: number;
-  status: RunStatus;
-  stop_step: number | null;
-  steps_done: number;
-  from: number;
-  loss: number[];
-  grad_norm: number[];
-  lr: number[];
+  runs: { train: Record<string, unknown> }[];
 }
 
 export interface GpuTrainLike {
@@ -47,10 +25,18 @@ export interface GpuTrainLike {
   resultJson(from: number): string;
   delete(): void;
 }
+/** The engine's GridDocument (public/wasm/lnx.d.ts). */
+export interface GridDocumentLike {
+  stepsHeld(run: number): number;
+  append(run: number, trainJson: string): void;
+  progress(): number;
+  resultJson(from: number, backend: '' | 'webgpu'): string;
+  delete(): void;
+}
 export interface GpuGridModule {
   gridPlanJson(configJson: string): string;
+  GridDocument: new (configJson: string) => GridDocumentLike;
   GpuTrainRun: new (configJson: string, readbackEvery: number) => GpuTrainLike;
-  engineVersion(): string;
 }
 
 /** Runs on the device at once. */
@@ -58,69 +44,12 @@ export const GPU_GRID_CONCURRENT = 4;
 /** Losses are read back every this many steps (and at the end of every step() call). */
 export const GPU_GRID_READBACK = 8;
 
-/** A Train document cut to its arrays from `from` on (as resultJson(from) would return it). */
-export function sliceTrainDoc(d: TrainDoc, from: number): TrainDoc {
-  const f = Math.max(0, Math.min(from, d.loss.length));
-  return { ...d, from: f, loss: d.loss.slice(f), grad_norm: d.grad_norm.slice(f), lr: d.lr.slice(f) };
-}
-
-/** Fraction of the grid's steps done; a stopped (nan / diverged) run counts as complete. */
-export function gridProgress(plan: GridPlan, docs: (TrainDoc | null)[]): number {
-  const steps = plan.config.steps;
-  if (!plan.runs.length || !(steps > 0)) return 1;
-  let got = 0;
-  docs.forEach((d) => (got += !d ? 0 : d.status === 'running' ? Math.min(d.steps_done, steps) : steps));
-  return got / (plan.runs.length * steps);
-}
-
-/**
- * The Grid document from the plan and each run's latest Train document (null: not started yet, drawn
- * as a running run with no points). Reference losses come from any run's document (they depend on
- * the chain and the vocabulary only, which the grid shares); `fallback` supplies them before any run
- * has reported.
- */
-export function assembleGrid(
-  plan: GridPlan,
-  docs: (TrainDoc | null)[],
-  engine: EngineInfo,
-  fallback: Pick<GridResult, 'plateau_entropy' | 'optimal_loss' | 'uniform_loss'> | null = null,
-): GridResult {
-  const any = docs.find((d): d is TrainDoc => d != null);
-  const ref = any ?? fallback;
-  const runs: GridRunDoc[] = plan.runs.map((r, i) => {
-    const d = docs[i];
-    return {
-      norm: r.norm,
-      warmup: r.warmup,
-      lr: r.lr,
-      seed: r.seed,
-      status: d?.status ?? 'running',
-      stop_step: d?.stop_step ?? null,
-      steps_done: d?.steps_done ?? 0,
-      from: d?.from ?? 0,
-      loss: d?.loss ?? [],
-      grad_norm: d?.grad_norm ?? [],
-      lr_schedule: d?.lr ?? [],
-    };
-  });
-  return {
-    engine,
-    config: plan.config,
-    plateau_entropy: ref?.plateau_entropy ?? NaN,
-    optimal_loss: ref?.optimal_loss ?? NaN,
-    uniform_loss: ref?.uniform_loss ?? NaN,
-    progress: gridProgress(plan, docs),
-    runs,
-  };
-}
-
 /** The grid over GpuTrainRun objects; the caller awaits the module's settled() after each step(). */
 export class GpuGrid {
   readonly plan: GridPlan;
+  private readonly doc: GridDocumentLike;
   private readonly live = new Map<number, GpuTrainLike>();
-  private readonly finished: (TrainDoc | null)[];
   private next = 0;
-  private readonly engine: EngineInfo;
 
   constructor(
     private readonly m: GpuGridModule,
@@ -129,51 +58,42 @@ export class GpuGrid {
     private readonly readbackEvery = GPU_GRID_READBACK,
   ) {
     this.plan = JSON.parse(m.gridPlanJson(configJson)) as GridPlan; // throws "lnx: …" on a bad config
-    this.finished = this.plan.runs.map(() => null);
-    this.engine = { version: m.engineVersion(), build: 'wasm-st', threads: 1, backend: 'webgpu' };
+    this.doc = new m.GridDocument(configJson);
     this.fill();
   }
 
   /** Records up to k more steps of every live run; returns the fraction done so far. */
   step(k: number): number {
-    this.retire();
+    this.sync();
     for (const run of this.live.values()) run.step(k);
-    return gridProgress(this.plan, this.docs(0));
+    return this.doc.progress();
   }
 
   done(): boolean {
-    this.retire();
+    this.sync();
     return this.next >= this.plan.runs.length && this.live.size === 0;
   }
 
   progress(): number {
-    return gridProgress(this.plan, this.docs(0));
+    return this.doc.progress();
   }
 
   resultJson(from: number): string {
-    this.retire();
-    return JSON.stringify(assembleGrid(this.plan, this.docs(from), this.engine));
+    this.sync();
+    return this.doc.resultJson(from, 'webgpu');
   }
 
   delete(): void {
     for (const run of this.live.values()) run.delete();
     this.live.clear();
+    this.doc.delete();
   }
 
-  private docs(from: number): (TrainDoc | null)[] {
-    return this.plan.runs.map((_, i) => {
-      const f = this.finished[i];
-      if (f) return sliceTrainDoc(f, from);
-      const run = this.live.get(i);
-      return run ? (JSON.parse(run.resultJson(from)) as TrainDoc) : null;
-    });
-  }
-
-  /** Keeps the documents of runs that stopped and frees their device memory; starts queued runs. */
-  private retire(): void {
+  /** Appends what has landed to the document; frees the runs that stopped; starts queued runs. */
+  private sync(): void {
     for (const [i, run] of this.live) {
+      this.doc.append(i, run.resultJson(this.doc.stepsHeld(i)));
       if (run.status() === 'running') continue;
-      this.finished[i] = JSON.parse(run.resultJson(0)) as TrainDoc;
       run.delete();
       this.live.delete(i);
     }
@@ -187,7 +107,9 @@ export class GpuGrid {
         this.live.set(i, new this.m.GpuTrainRun(JSON.stringify(this.plan.runs[i].train), this.readbackEvery));
       }
     } catch (e) {
-      this.delete(); // a lost device: free what was created; the caller falls back to the CPU
+      for (const run of this.live.values()) run.delete(); // a lost device: free what was created; the caller falls back to the CPU
+      this.live.clear();
+      this.doc.delete();
       throw e;
     }
   }

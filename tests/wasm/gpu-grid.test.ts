@@ -1,0 +1,104 @@
+// gpu-grid.test.ts — the WebGPU grid's scheduling (web/src/engine/gpu-grid.ts) over the real engine
+// (gridPlanJson, GridDocument) with stand-in GPU runs: each wraps a CPU TrainRun of the same config
+// but lets its steps land only at settle(), as a GpuTrainRun's readbacks do. The document it
+// assembles must be the CPU GridRun's, bit for bit.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LnxModule, TrainRun } from '../../public/wasm/lnx';
+import { GpuGrid, type GpuGridModule } from '../../web/src/engine/gpu-grid';
+import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/results';
+import { loadEngine } from './load';
+
+const CONFIG = { layers: 2, d: 16, d_ff: 32, vocab: 32, seq: 8, batch: 2, steps: 10, warmups: [0, 4], lrs: [1e-3], seeds: [0, 1, 2] };
+
+let m: LnxModule;
+beforeAll(async () => {
+  m = await loadEngine('st');
+});
+
+/** GPU-like runs over CPU TrainRuns: step() records, settle() lands what was recorded. */
+function gpuModule(opts: { failAt?: number } = {}) {
+  const live = new Set<FakeRun>();
+  let created = 0, maxLive = 0;
+  class FakeRun {
+    cpu: TrainRun;
+    recorded = 0;
+    landed = 0;
+    constructor(json: string) {
+      if (opts.failAt != null && created + 1 === opts.failAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
+      this.cpu = new m.TrainRun(json);
+      live.add(this);
+      created++;
+      maxLive = Math.max(maxLive, live.size);
+    }
+    step(k: number) { this.recorded = Math.min(CONFIG.steps, this.recorded + k); return this.landed; }
+    status() { return this.cpu.status(); }
+    resultJson(from: number) { return this.cpu.resultJson(from); }
+    delete() { this.cpu.delete(); live.delete(this); }
+  }
+  const g: GpuGridModule = { gridPlanJson: (c) => m.gridPlanJson(c), GridDocument: m.GridDocument, GpuTrainRun: FakeRun as unknown as GpuGridModule['GpuTrainRun'] };
+  const settle = () => {
+    for (const r of live) if (r.recorded > r.landed) r.landed = r.cpu.step(r.recorded - r.landed);
+  };
+  return { g, settle, live, stats: () => ({ created, maxLive }) };
+}
+
+const cpuGrid = (config: object) => {
+  const grid = new m.GridRun(JSON.stringify(config));
+  while (!grid.done()) grid.step(5);
+  const doc = JSON.parse(grid.resultJson(0)) as GridResult;
+  grid.delete();
+  return doc;
+};
+const withoutEngine = ({ engine: _e, ...rest }: GridResult) => rest;
+
+describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
+  it('runs every run with at most `concurrent` alive, frees them all, and writes the CPU grid\'s document', () => {
+    const { g, settle, live, stats } = gpuModule();
+    const grid = new GpuGrid(g, JSON.stringify(CONFIG), 2, 4);
+    while (!grid.done()) { grid.step(4); settle(); }
+    expect(stats()).toEqual({ created: 12, maxLive: 2 }); // post, pre × 2 warm-ups × 3 seeds
+    expect(live.size).toBe(0);
+    const doc = JSON.parse(grid.resultJson(0)) as GridResult;
+    expect(doc.engine.backend).toBe('webgpu');
+    expect(withoutEngine(doc)).toEqual(withoutEngine(cpuGrid(CONFIG)));
+    grid.delete();
+  });
+
+  it('streams: merged partial documents equal the final one', () => {
+    const { g, settle } = gpuModule();
+    const grid = new GpuGrid(g, JSON.stringify(CONFIG), 3, 4);
+    let acc: GridResult | null = null;
+    while (!grid.done()) {
+      grid.step(3);
+      settle();
+      acc = mergeGrid(acc, JSON.parse(grid.resultJson(nextFrom(acc))) as GridResult);
+    }
+    acc = mergeGrid(acc, JSON.parse(grid.resultJson(nextFrom(acc))) as GridResult);
+    const whole = JSON.parse(grid.resultJson(0)) as GridResult;
+    expect(acc.runs.map((r) => r.loss)).toEqual(whole.runs.map((r) => r.loss));
+    grid.delete();
+  });
+
+  it('a run that stops keeps its status and stop step, and counts as complete', () => {
+    const { g, settle } = gpuModule();
+    const grid = new GpuGrid(g, JSON.stringify({ ...CONFIG, lrs: [10] }), 6, 4);
+    while (!grid.done()) { grid.step(2); settle(); }
+    const doc = JSON.parse(grid.resultJson(0)) as GridResult;
+    expect(doc.progress).toBe(1);
+    expect(doc.runs.some((r) => r.status === 'diverged' || r.status === 'nan')).toBe(true);
+    for (const r of doc.runs) if (r.status !== 'ok') expect(r.loss.length).toBe((r.stop_step ?? 0) - 1);
+    grid.delete();
+  });
+
+  it('an invalid config throws the engine error before anything is created', () => {
+    const { g, stats } = gpuModule();
+    expect(() => new GpuGrid(g, '{"lrs":[-1]}')).toThrow(/^lnx: lrs entry/);
+    expect(stats().created).toBe(0);
+  });
+
+  it('a device lost while creating runs frees the ones created and rethrows', () => {
+    const { g, live } = gpuModule({ failAt: 3 });
+    expect(() => new GpuGrid(g, JSON.stringify(CONFIG), 4)).toThrow(/^lnx: gpu:/);
+    expect(live.size).toBe(0);
+  });
+});

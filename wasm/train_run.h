@@ -1,0 +1,183 @@
+// train_run.h — one toy training run (Figure 4; trainer.cpp says what it does), written once over a
+// backend B: CpuBackend<float> for TrainRun (trainer.cpp), gpu::GpuBackend for GpuTrainRun
+// (gpu/gpu_train.cpp).
+//
+// A step: a fresh batch of the Markov chain; the loss and the gradient (GradientStep<B>: the one
+// part that differs, see below); the global gradient norm; the stopping rule (check_step: a
+// non-finite loss or norm, or a loss above 4·ln V, sets the run's halt flag and the optimizer then
+// skips the update); the optimizer's update at the schedule's learning rate (optim/). Each step's
+// loss and gradient norm go to a history on the backend — [0] the halt flag, step t at 2t−1 and 2t —
+// read back every `readback_every` steps and at the end of each step() call. On the CPU a readback
+// lands at once, so the run stops at the stopping step itself; on the GPU steps are recorded and
+// submitted without waiting (at most kMaxInFlight ahead of the landed ones), a halted run's further
+// steps change nothing, and the series grow as readbacks land. The stopping step is reported as
+// stop_step, and its loss is left out of the series.
+// Leaves out: checkpoints, moving a run between backends.
+#pragma once
+#include <cmath>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "markov.h"
+#include "model.h"
+#include "optim/registry.h"
+#include "optim/schedule.h"
+#include "rng.h"
+#include "train_common.h"
+
+namespace lnx::detail {
+
+// The loss and the gradient of one batch: hist[loss_slot] = the batch's mean loss, model.grads() =
+// its gradient. This primary template is one forward/backward over the whole batch, with the loss
+// written straight into the history (the GPU's way: nothing is read back); trainer.cpp specialises
+// it for the CPU, which computes an even batch as two half-batches.
+template <class B>
+struct GradientStep {
+  GradientStep(const TrainConfig&, Model<B>&) {}
+  void run(Model<B>& model, const std::vector<int>& inputs, const std::vector<int>& targets, typename B::Stats& hist,
+           uint32_t loss_slot) {
+    B::set_loss_target(hist, loss_slot);
+    // On the GPU forward() uploads the tokens first, which submits whatever is recorded; zeroing the
+    // gradients after it (the forward pass does not read them) keeps the whole step in one submit.
+    model.forward(inputs.data(), targets.data());
+    model.zero_grad();
+    model.backward(GradScope::All);
+  }
+};
+
+template <class B>
+class TrainRunner {
+ public:
+  static constexpr int kMaxInFlight = 256;  // steps recorded ahead of the landed ones
+
+  TrainRunner(const TrainConfig& c, int readback_every, ModelConfig model_shape)
+      : cfg_((c.validate(), c)),
+        every_(readback_every),
+        chain_(c.model.vocab, c.successors, c.chain_seed),
+        model_(model_shape, c.seed),
+        gradient_(cfg_, model_),
+        batch_rng_(stream_seed(c.seed, kStreamBatches)),
+        hist_(B::stats(2 * static_cast<size_t>(c.steps) + 1)) {
+    with_optimizer(cfg_.optimizer, [&](auto o) {
+      for (int j = 0; j < decltype(o)::kStates; ++j) opt_state_.push_back(B::zeros(model_.params().size()));
+    });
+    plateau_ = chain_.stationary_entropy();
+    loss_.reserve(cfg_.steps), grad_norm_.reserve(cfg_.steps), lr_.reserve(cfg_.steps);
+  }
+
+  // Records up to k more steps; returns the number of steps whose results have landed.
+  int step(int k) {
+    poll();
+    for (int i = 0; i < k && status_ == RunStatus::Running && recorded_ < cfg_.steps &&
+                    recorded_ - static_cast<int>(loss_.size()) < kMaxInFlight;
+         ++i) {
+      record_step();
+      if (recorded_ - scheduled_ >= every_) schedule_read();
+      poll();
+    }
+    schedule_read();
+    poll();
+    return static_cast<int>(loss_.size());
+  }
+
+  int steps_done() {
+    poll();
+    return static_cast<int>(loss_.size());
+  }
+  int steps_recorded() const { return recorded_; }
+  RunStatus status() {
+    poll();
+    return status_;
+  }
+  int stop_step() const { return stop_step_; }
+  const std::vector<float>& loss() const { return loss_; }
+  const std::vector<float>& grad_norm() const { return grad_norm_; }
+  const std::vector<float>& lr() const { return lr_; }
+  double plateau_entropy() const { return plateau_; }
+  const TrainConfig& config() const { return cfg_; }
+  Model<B>& model() { return model_; }
+
+  // The per-run fields of a Train document or of a Grid document's run.
+  void write_series(json::Writer& w, int from, const char* lr_key) {
+    poll();
+    detail::write_series(w, from, lr_key, status_, stop_step_, loss_, grad_norm_, lr_);
+  }
+  std::string result_json(int from, const char* backend) {
+    poll();
+    return train_result_json(cfg_, plateau_, status_, stop_step_, loss_, grad_norm_, lr_, from, backend);
+  }
+
+ private:
+  struct Pending {
+    int first, count;  // steps first … first + count − 1
+    std::unique_ptr<typename B::Readback> read;
+  };
+  static uint32_t loss_slot(int t) { return 2 * t - 1; }
+  static uint32_t norm_slot(int t) { return 2 * t; }
+
+  void record_step() {
+    const int t = recorded_ + 1;
+    chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+    gradient_.run(model_, inputs_, targets_, hist_, loss_slot(t));
+    const size_t n = model_.params().size();
+    B::grad_norm(hist_, norm_slot(t), model_.grads().data(), n);
+    B::check_step(hist_, 0, loss_slot(t), norm_slot(t), diverge_loss(cfg_));
+    with_optimizer(cfg_.optimizer, [&](auto o) {
+      using O = decltype(o);
+      typename B::Scalar k[O::kCoefficients];
+      O::coefficients(cfg_.hyper, scheduled_lr(cfg_, t), t, k);
+      typename B::Ptr states[O::kStates];
+      for (int j = 0; j < O::kStates; ++j) states[j] = opt_state_[j].data();
+      B::template optimizer_update<O>(model_.params().data(), model_.grads().data(), states, n, k, hist_, 0);
+    });
+    B::flush();
+    recorded_ = t;
+  }
+
+  void schedule_read() {
+    if (scheduled_ == recorded_) return;
+    const int first = scheduled_ + 1, count = recorded_ - scheduled_;
+    reads_.push_back({first, count, B::read(hist_, loss_slot(first), 2 * static_cast<size_t>(count))});
+    scheduled_ = recorded_;
+  }
+
+  // Moves landed readbacks into the series, in step order, applying the stopping rule.
+  void poll() {
+    while (!reads_.empty() && B::landed(*reads_.front().read)) {
+      const Pending& p = reads_.front();
+      for (int i = 0; i < p.count && status_ == RunStatus::Running; ++i) {
+        const int t = p.first + i;
+        const double l = B::value(*p.read, 2 * i), gn = B::value(*p.read, 2 * i + 1);
+        if (!std::isfinite(l) || !std::isfinite(gn) || l > diverge_loss(cfg_)) {
+          status_ = std::isfinite(l) && std::isfinite(gn) ? RunStatus::Diverged : RunStatus::NaN;
+          stop_step_ = t;
+          break;
+        }
+        loss_.push_back(static_cast<float>(l));
+        grad_norm_.push_back(static_cast<float>(gn));
+        lr_.push_back(static_cast<float>(scheduled_lr(cfg_, t)));
+        if (static_cast<int>(loss_.size()) == cfg_.steps) status_ = RunStatus::Ok;
+      }
+      reads_.pop_front();
+    }
+  }
+
+  TrainConfig cfg_;
+  int every_;
+  MarkovChain chain_;
+  Model<B> model_;
+  GradientStep<B> gradient_;
+  Rng batch_rng_;
+  std::vector<typename B::Array> opt_state_;  // the optimizer's state arrays (optim/optimizer.h)
+  typename B::Stats hist_;
+  std::vector<int> inputs_, targets_;
+  int recorded_ = 0, scheduled_ = 0;  // steps recorded; steps whose readback is scheduled
+  std::deque<Pending> reads_;
+  std::vector<float> loss_, grad_norm_, lr_;  // per landed step
+  RunStatus status_ = RunStatus::Running;
+  int stop_step_ = 0;
+  double plateau_ = 0;
+};
+
+}  // namespace lnx::detail
