@@ -1,20 +1,14 @@
 #!/usr/bin/env node
 // wasm_runner.mjs — runs one engine job in the WebAssembly module under Node and prints its wall
-// time as JSON, for scripts/bench.mjs. The module is loaded as in tests/wasm/load.ts.
+// time as JSON, for scripts/bench.mjs. The module is loaded by scripts/load-engine.mjs.
 //   node bench/wasm_runner.mjs <st|mt> <threads> probe '<config json>'
 //   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step, after
 //                                                     3 untimed steps that let V8 tier up)
 //   node bench/wasm_runner.mjs <st|mt> <threads> grid  '<config json>'
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadEngine } from '../scripts/load-engine.mjs';
 
 const [flavour, threads, job, config = '{}'] = process.argv.slice(2);
-const glue = new URL(`../public/wasm/lnx-${flavour}.mjs`, import.meta.url);
-globalThis.require ??= createRequire(glue);
-globalThis.__dirname ??= path.dirname(fileURLToPath(glue));
-const m = await (await import(glue.href)).default({ wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
+const m = await loadEngine(flavour);
 m.setThreads(Number(threads));
 let t0 = performance.now();
 let extra = {};

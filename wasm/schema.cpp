@@ -250,7 +250,11 @@ void describe_field(json::Writer& w, const Spec& p, const void* default_value) {
   w.begin_object().key("name").value(p.name).key("type").value(to_string(p.type));
   w.key("default");
   write_value(w, p, default_value);
-  if (!is_choice_type(p.type)) w.key("min").value(p.min).key("max").value(p.max).key("min_exclusive").value(p.min_exclusive);
+  if (is_integer_type(p.type))  // integers exactly (seeds go up to 2^53; value(double) keeps 9 digits)
+    w.key("min").value(static_cast<long long>(p.min)).key("max").value(static_cast<long long>(p.max));
+  else if (!is_choice_type(p.type))
+    w.key("min").value(p.min).key("max").value(p.max);
+  if (!is_choice_type(p.type)) w.key("min_exclusive").value(p.min_exclusive);
   if (is_list(p.type)) w.key("max_items").value(p.max_items);
   if (is_choice_type(p.type)) {
     w.key("choices").begin_array();

@@ -1,0 +1,43 @@
+// gen-fixtures.mjs — `npm run gen:fixtures`: the pinned short loss trajectories of
+// tests/fixtures/trajectories.json, one per placement × optimizer of the engine's registries, made
+// by the single-threaded WebAssembly engine (deterministic across CPUs, unlike the native build:
+// docs/engine.md). tests/wasm/trajectories.test.ts requires the wasm builds to reproduce them bit
+// for bit; tests/cpp/trajectory_test.cpp the native build to float precision. Regenerate only when a
+// change is meant to change the numbers, and say so in the commit.
+import { writeFileSync } from 'node:fs';
+import { loadEngine } from './load-engine.mjs';
+
+export const FIXTURE = 'tests/fixtures/trajectories.json';
+/** The model and run every trajectory shares; small enough for a fraction of a second. */
+export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, steps: 10, warmup: 3, seed: 3 };
+/** Per optimizer: a peak lr (and settings) at which it moves the loss in 10 steps. */
+export const OPTIMIZER_SETTINGS = { adam: { lr: 3e-3 }, sgd: { lr: 0.1, momentum: 0.9 } };
+
+export function fixtureConfigs(schema) {
+  return schema.placements.flatMap((p) =>
+    schema.optimizers.map((o) => {
+      const settings = OPTIMIZER_SETTINGS[o.name];
+      if (!settings) throw new Error(`gen-fixtures: no settings for optimizer ${o.name} (add them to OPTIMIZER_SETTINGS)`);
+      return { ...BASE, norm: p.name, optimizer: o.name, ...settings };
+    }),
+  );
+}
+
+export function trajectory(m, config) {
+  const run = new m.TrainRun(JSON.stringify(config));
+  run.step(config.steps);
+  const doc = JSON.parse(run.resultJson(0));
+  run.delete();
+  return { status: doc.status, loss: doc.loss, grad_norm: doc.grad_norm };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const m = await loadEngine('st');
+  const schema = JSON.parse(m.schemaJson());
+  const runs = fixtureConfigs(schema).map((config) => ({ config, ...trajectory(m, config) }));
+  writeFileSync(
+    new URL(`../${FIXTURE}`, import.meta.url),
+    JSON.stringify({ made_by: 'scripts/gen-fixtures.mjs (wasm-st)', engine: m.engineVersion(), runs }, null, 1) + '\n',
+  );
+  console.log(`wrote ${FIXTURE}: ${runs.length} trajectories`);
+}

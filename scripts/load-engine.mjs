@@ -1,0 +1,16 @@
+// load-engine.mjs — loads a WebAssembly flavour of the engine (public/wasm/lnx-{st,mt}.*) in Node;
+// the one loader of the scripts, the benchmarks and the Vitest tests (tests/wasm/load.ts types it).
+// The 3.1.6 glue needs `wasmBinary` (Node's fetch cannot read file: URLs) and `require`/`__dirname`
+// shims (its ES-module output still uses them for the pthread workers).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export async function loadEngine(flavour) {
+  const glue = new URL(`../public/wasm/lnx-${flavour}.mjs`, import.meta.url);
+  globalThis.require ??= createRequire(glue);
+  globalThis.__dirname ??= path.dirname(fileURLToPath(glue));
+  const factory = (await import(/* @vite-ignore */ glue.href)).default;
+  return factory({ wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
+}
