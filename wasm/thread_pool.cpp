@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <memory>
 
+#if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
+#include <emscripten/em_asm.h>
+#endif
+
 namespace lnx {
 namespace {
 thread_local bool t_in_region = false;
@@ -86,12 +90,18 @@ void ThreadPool::parallel_for(long n, const std::function<void(long, long, int)>
   task_ = nullptr;
 }
 
-// The most threads a pool may have. Under wasm pthreads every thread is a Web Worker that must be
-// started before a join can block (PTHREAD_POOL_SIZE, set in CMakeLists.txt to the same number);
-// a single-threaded wasm build cannot start threads at all.
+// The most threads a pool may have. Under wasm pthreads every thread but the caller is a Web Worker
+// that must be started before a join can block: the module starts a pool of them (PTHREAD_POOL_SIZE
+// in CMakeLists.txt, one per core up to LNX_MAX_THREADS), and the engine uses at most that many
+// plus the calling thread, so asking for more threads than the machine has never deadlocks. A
+// single-threaded wasm build cannot start threads at all.
 int max_threads() {
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
   return 1;
+#elif defined(__EMSCRIPTEN__)
+  // Read once, on the thread that makes pools (before any engine thread took a worker).
+  static const int workers = EM_ASM_INT({ return PThread.unusedWorkers.length + PThread.runningWorkers.length; });
+  return std::max(1, std::min(LNX_MAX_THREADS, workers + 1));
 #elif defined(LNX_MAX_THREADS)
   return LNX_MAX_THREADS;
 #else

@@ -47,7 +47,8 @@ bool in_parallel_region();
 // Replaces the engine-wide pool with one of `threads` threads (0 = hardware concurrency).
 // Must not be called while a parallel_for is running.
 void reset_pool(int threads);
-// Upper bound on the pool size in this build (1 in single-threaded wasm, PTHREAD_POOL_SIZE in threaded wasm).
+// Upper bound on the pool size in this build: 1 in single-threaded wasm; in threaded wasm the workers
+// the module started (one per core, at most LNX_MAX_THREADS = 16) plus the calling thread.
 int max_threads();
 
 }  // namespace lnx

@@ -58,7 +58,8 @@ export interface GridDocument extends EmbindObject {
 export interface LnxModule {
   engineVersion(): string;
   buildFlavour(): 'wasm-mt' | 'wasm-st';
-  /** Pool size for every op (0 = all cores, capped at the build's maximum: 1 for wasm-st, 4 for wasm-mt). */
+  /** Pool size for every op (0 = all cores). wasm-st: always 1; wasm-mt: at most the workers the
+   *  module started (one per core, up to 16) plus the calling thread — more is clamped, never a deadlock. */
   setThreads(n: number): void;
   threads(): number;
   ProbeRun: new (configJson: string) => ProbeRun;
