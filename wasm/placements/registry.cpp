@@ -9,12 +9,18 @@ namespace lnx {
 
 extern const Placement kPostLn;
 extern const Placement kPreLn;
+extern const Placement kPeriLn;
+extern const Placement kDeepNorm;
+extern const Placement kAdmin;
 
 namespace {
 std::vector<const Placement*>& list() {
   static std::vector<const Placement*> all = {
       &kPostLn,
       &kPreLn,
+      &kPeriLn,
+      &kDeepNorm,
+      &kAdmin,
   };
   return all;
 }

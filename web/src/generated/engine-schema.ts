@@ -82,7 +82,10 @@ export const ENGINE_SCHEMA = {
           "default": "post",
           "choices": [
             "post",
-            "pre"
+            "pre",
+            "peri",
+            "deepnorm",
+            "admin"
           ],
           "doc": "where the LayerNorms sit (a placement's name)"
         }
@@ -173,7 +176,10 @@ export const ENGINE_SCHEMA = {
           "max_items": 16,
           "choices": [
             "post",
-            "pre"
+            "pre",
+            "peri",
+            "deepnorm",
+            "admin"
           ],
           "doc": "the placements to measure"
         },
@@ -303,7 +309,10 @@ export const ENGINE_SCHEMA = {
           "default": "post",
           "choices": [
             "post",
-            "pre"
+            "pre",
+            "peri",
+            "deepnorm",
+            "admin"
           ],
           "doc": "where the LayerNorms sit (a placement's name)"
         },
@@ -622,7 +631,10 @@ export const ENGINE_SCHEMA = {
           "max_items": 16,
           "choices": [
             "post",
-            "pre"
+            "pre",
+            "peri",
+            "deepnorm",
+            "admin"
           ],
           "doc": "the placements, one set of runs each"
         },
@@ -731,6 +743,60 @@ export const ENGINE_SCHEMA = {
       "final_norm": true,
       "residual_scale": "1",
       "init_scale": "1"
+    },
+    {
+      "name": "peri",
+      "label": "Peri-LN",
+      "doc": "LayerNorm on each sublayer's input and output: x <- x + LN(F(LN(x))); a final LayerNorm",
+      "attention": {
+        "norm_input": true,
+        "norm_branch": true,
+        "norm_after": false
+      },
+      "ffn": {
+        "norm_input": true,
+        "norm_branch": true,
+        "norm_after": false
+      },
+      "final_norm": true,
+      "residual_scale": "1",
+      "init_scale": "1"
+    },
+    {
+      "name": "deepnorm",
+      "label": "DeepNorm",
+      "doc": "Post-LN with x <- LN(alpha*x + F(x)), alpha = (2L)^(1/4), and value/FFN weights scaled by (8L)^(-1/4)",
+      "attention": {
+        "norm_input": false,
+        "norm_branch": false,
+        "norm_after": true
+      },
+      "ffn": {
+        "norm_input": false,
+        "norm_branch": false,
+        "norm_after": true
+      },
+      "final_norm": false,
+      "residual_scale": "depends on layers",
+      "init_scale": "depends on layers"
+    },
+    {
+      "name": "admin",
+      "label": "Admin",
+      "doc": "Post-LN with x <- LN(omega*x + F(x)), omega^2 = (N+1)/ln(N+1) - 1, N = 2L sublayers (admin-torch's closed form)",
+      "attention": {
+        "norm_input": false,
+        "norm_branch": false,
+        "norm_after": true
+      },
+      "ffn": {
+        "norm_input": false,
+        "norm_branch": false,
+        "norm_after": true
+      },
+      "final_norm": false,
+      "residual_scale": "depends on layers",
+      "init_scale": "1"
     }
   ],
   "optimizers": [
@@ -756,7 +822,7 @@ export const ENGINE_SCHEMA = {
 } as const;
 
 /** Placement names, in registry order (wasm/placements/registry.cpp). */
-export const PLACEMENTS = ["post","pre"] as const;
+export const PLACEMENTS = ["post","pre","peri","deepnorm","admin"] as const;
 export type PlacementName = (typeof PLACEMENTS)[number];
 /** Optimizer names, in registry order (wasm/optim/registry.h). */
 export const OPTIMIZERS = ["adam","sgd"] as const;
@@ -788,7 +854,7 @@ export interface ModelConfig {
   /** attention mask: every token sees every token, or only earlier ones */
   attention: "bidirectional" | "causal";
   /** where the LayerNorms sit (a placement's name) */
-  norm: "post" | "pre";
+  norm: "post" | "pre" | "peri" | "deepnorm" | "admin";
 }
 /** The engine's defaults of a model config. */
 export const MODEL_DEFAULTS: ModelConfig = {"layers":6,"d":512,"d_ff":1024,"vocab":1000,"seq":32,"batch":8,"attention":"bidirectional","norm":"post"};
@@ -812,7 +878,7 @@ export interface ProbeConfig {
   /** attention mask: every token sees every token, or only earlier ones */
   attention: "bidirectional" | "causal";
   /** the placements to measure */
-  norms: ("post" | "pre")[];
+  norms: ("post" | "pre" | "peri" | "deepnorm" | "admin")[];
   /** number of seeds (models 0 … seeds−1) */
   seeds: number;
   /** batches per seed for the per-layer statistics */
@@ -844,7 +910,7 @@ export interface TrainConfig {
   /** attention mask: every token sees every token, or only earlier ones */
   attention: "bidirectional" | "causal";
   /** where the LayerNorms sit (a placement's name) */
-  norm: "post" | "pre";
+  norm: "post" | "pre" | "peri" | "deepnorm" | "admin";
   /** linear warm-up steps T_warmup (0 = the peak lr from step 1) */
   warmup: number;
   /** peak learning rate */
@@ -906,7 +972,7 @@ export interface GridConfig {
   /** SGD: momentum mu (0 = plain SGD) (only when optimizer is sgd) */
   momentum?: number;
   /** the placements, one set of runs each */
-  norms: ("post" | "pre")[];
+  norms: ("post" | "pre" | "peri" | "deepnorm" | "admin")[];
   /** warm-up lengths */
   warmups: number[];
   /** peak learning rates */
