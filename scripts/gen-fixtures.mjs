@@ -10,16 +10,10 @@ import { loadEngine } from './load-engine.mjs';
 export const FIXTURE = 'tests/fixtures/trajectories.json';
 /** The model and run every trajectory shares; small enough for a fraction of a second. */
 export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, steps: 10, warmup: 3, seed: 3 };
-/** Per optimizer: a peak lr (and settings) at which it moves the loss in 10 steps. */
-export const OPTIMIZER_SETTINGS = { adam: { lr: 3e-3 }, sgd: { lr: 0.1, momentum: 0.9 } };
-
+/** One run per placement × optimizer, each optimizer at its suggested lr and default settings. */
 export function fixtureConfigs(schema) {
   return schema.placements.flatMap((p) =>
-    schema.optimizers.map((o) => {
-      const settings = OPTIMIZER_SETTINGS[o.name];
-      if (!settings) throw new Error(`gen-fixtures: no settings for optimizer ${o.name} (add them to OPTIMIZER_SETTINGS)`);
-      return { ...BASE, norm: p.name, optimizer: o.name, ...settings };
-    }),
+    schema.optimizers.map((o) => ({ ...BASE, norm: p.name, optimizer: o.name, lr: o.suggested_lr })),
   );
 }
 

@@ -110,8 +110,8 @@ export function renderDocsSection(schema) {
   }
   out.push('', '### Placements', '', '| name | label | where the norms sit | final norm |', '|---|---|---|---|');
   for (const p of schema.placements) out.push(`| \`${p.name}\` | ${p.label} | ${p.doc} | ${p.final_norm ? 'yes' : 'no'} |`);
-  out.push('', '### Optimizers', '', '| name | what | state arrays | settings |', '|---|---|---|---|');
-  for (const o of schema.optimizers) out.push(`| \`${o.name}\` | ${o.doc} | ${o.states} | ${o.hyperparameters.map((h) => `\`${h}\``).join(', ')} |`);
+  out.push('', '### Optimizers', '', '| name | what | state arrays | settings | suggested lr |', '|---|---|---|---|---|');
+  for (const o of schema.optimizers) out.push(`| \`${o.name}\` | ${o.doc} | ${o.states} | ${o.hyperparameters.map((h) => `\`${h}\``).join(', ')} | ${o.suggested_lr} |`);
   out.push('', END);
   return out.join('\n');
 }

@@ -73,6 +73,7 @@ std::string schema_json() {
   for_each_optimizer([&](auto o) {
     using O = decltype(o);
     w.begin_object().key("name").value(O::kName).key("doc").value(O::kDoc).key("states").value(O::kStates);
+    w.key("suggested_lr").value(O::kSuggestedLr);
     w.key("hyperparameters").begin_array();
     for (const Hyperparameter& h : O::hyperparameters()) w.value(h.name);
     w.end_array().end_object();

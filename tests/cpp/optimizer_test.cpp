@@ -28,6 +28,24 @@ struct AdamReference {
     return p - lr * m_hat / (std::sqrt(v_hat) + eps);
   }
 };
+// torch.optim.RAdam (no weight decay, decoupled off).
+struct RAdamReference {
+  double m = 0, v = 0;
+  double step(double p, double g, double lr, long t, const Hyperparameters& h) {
+    const double b1 = h.at("beta1"), b2 = h.at("beta2"), eps = h.at("eps");
+    m = b1 * m + (1 - b1) * g;
+    v = b2 * v + (1 - b2) * g * g;
+    const double m_hat = m / (1 - std::pow(b1, t));
+    const double rho_inf = 2 / (1 - b2) - 1;
+    const double rho_t = rho_inf - 2 * t * std::pow(b2, t) / (1 - std::pow(b2, t));
+    if (rho_t > 5) {
+      const double l = std::sqrt(1 - std::pow(b2, t)) / (std::sqrt(v) + eps);
+      const double r = std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
+      return p - lr * m_hat * r * l;
+    }
+    return p - lr * m_hat;
+  }
+};
 // torch.optim.SGD (dampening 0, nesterov off, no weight decay).
 struct SgdReference {
   double b = 0;
@@ -59,8 +77,8 @@ std::vector<std::vector<T>> run(const std::vector<std::vector<double>>& grads, c
 }
 
 template <class O, class Ref>
-void check_against_reference(const Hyperparameters& h, double lr) {
-  const size_t n = 37, steps = 6;
+void check_against_reference(const Hyperparameters& h, double lr, size_t steps = 6) {
+  const size_t n = 37;
   Rng rng(5);
   std::vector<double> p0(n);
   for (double& x : p0) x = rng.normal();
@@ -87,6 +105,32 @@ TEST(Optimizer, AdamMatchesPyTorchsFormula) {
   check_against_reference<Adam, AdamReference>(h, 3e-3);
 }
 
+// Enough steps to cross from the un-adapted steps (ρ_t ≤ 5: steps 1–5 for any β2 ≥ 0.9) into the
+// rectified ones.
+TEST(Optimizer, RAdamMatchesPyTorchsFormula) {
+  Hyperparameters h = default_hyperparameters();
+  check_against_reference<RAdam, RAdamReference>(h, 1e-2, 12);
+  h["beta1"] = 0.5, h["beta2"] = 0.9, h["eps"] = 1e-3;
+  check_against_reference<RAdam, RAdamReference>(h, 3e-3, 12);
+  EXPECT_EQ(RAdam::rectification(0.98, 5), 0.0);
+  EXPECT_GT(RAdam::rectification(0.98, 6), 0.0);
+  EXPECT_LT(RAdam::rectification(0.98, 1000), 1.0);
+  EXPECT_GT(RAdam::rectification(0.98, 1000), 0.99);
+}
+
+// Optimizers that share a setting's name (Adam and RAdam: beta1, beta2, eps) share the setting, so
+// they must declare it alike.
+TEST(Optimizer, SharedSettingsAreDeclaredAlike) {
+  for (const auto& a : all_hyperparameters())
+    for (const auto& b : all_hyperparameters())
+      if (std::string(a.h.name) == b.h.name) {
+        EXPECT_EQ(a.h.value, b.h.value) << a.h.name;
+        EXPECT_EQ(a.h.min, b.h.min) << a.h.name;
+        EXPECT_EQ(a.h.max, b.h.max) << a.h.name;
+        EXPECT_EQ(a.h.min_exclusive, b.h.min_exclusive) << a.h.name;
+      }
+}
+
 TEST(Optimizer, SgdWithMomentumMatchesPyTorchsFormula) {
   Hyperparameters h = default_hyperparameters();
   check_against_reference<Sgd, SgdReference>(h, 0.1);
@@ -107,11 +151,12 @@ TEST(Optimizer, AdamsFirstStepIsSignLikeAndSgdsIsProportional) {
 }
 
 TEST(Optimizer, EveryRegisteredOptimizerIsTestedAbove) {
-  EXPECT_EQ(optimizer_names(), (std::vector<std::string>{"adam", "sgd"}));
+  EXPECT_EQ(optimizer_names(), (std::vector<std::string>{"adam", "sgd", "radam"}));
 }
 
 TEST(Optimizer, SettingsAreCheckedAndBelongToTheirOptimizer) {
   EXPECT_EQ(train_config_from_json(R"({"optimizer":"sgd","momentum":0.5})").hyper.at("momentum"), 0.5);
+  EXPECT_EQ(train_config_from_json(R"({"optimizer":"radam","beta2":0.99})").hyper.at("beta2"), 0.99);
   for (const char* bad : {R"({"optimizer":"lion"})", R"({"momentum":1})", R"({"momentum":-0.1})",
                           R"({"optimizer":"sgd","beta1":0.5})", R"({"momentum":0.5})", R"({"eps":0})"})
     EXPECT_THROW(train_config_from_json(bad), ArgumentError) << bad;

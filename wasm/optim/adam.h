@@ -16,6 +16,7 @@ struct Adam {
   static constexpr const char* kDoc = "Adam (PyTorch's formula, bias-corrected, no weight decay)";
   static constexpr int kStates = 2;  // m, v
   static constexpr int kCoefficients = 8;
+  static constexpr double kSuggestedLr = 1e-3;  // a peak lr at which the toy learns (the lab's default)
 
   static std::vector<Hyperparameter> hyperparameters() {
     return {{"beta1", 0.9, 0, 0.999999, false, "Adam: decay of the first-moment estimate m"},

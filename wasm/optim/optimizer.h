@@ -4,6 +4,8 @@
 //   kName, kDoc            its name in configs ("adam") and one line on what it is
 //   kStates                how many arrays of state it keeps, each the parameters' size (Adam: m, v)
 //   kCoefficients          how many per-step scalars its update reads
+//   kSuggestedLr           a peak learning rate at which the toy learns with it (the lab's default
+//                          when a reader picks it, and the tests' setting)
 //   hyperparameters()      its settings: name, default, bounds, doc (the config schema lists them)
 //   coefficients<T>(h, lr, t, k)  the step-t scalars, computed on the host (bias corrections…) and
 //                          given to every element in the scalar type T; lr is the schedule's value

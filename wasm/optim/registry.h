@@ -9,13 +9,14 @@
 #include "../api.h"
 #include "adam.h"
 #include "optimizer.h"
+#include "radam.h"
 #include "sgd.h"
 
 namespace lnx {
 
 template <class... Opts>
 struct OptimizerList {};
-using Optimizers = OptimizerList<Adam, Sgd>;
+using Optimizers = OptimizerList<Adam, Sgd, RAdam>;
 
 namespace detail {
 template <class F, class... Opts>

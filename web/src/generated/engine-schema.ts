@@ -376,7 +376,8 @@ export const ENGINE_SCHEMA = {
           "default": "adam",
           "choices": [
             "adam",
-            "sgd"
+            "sgd",
+            "radam"
           ],
           "doc": "the optimizer (a name from the optimizer registry)"
         },
@@ -389,7 +390,8 @@ export const ENGINE_SCHEMA = {
           "min_exclusive": false,
           "only_when": {
             "optimizer": [
-              "adam"
+              "adam",
+              "radam"
             ]
           },
           "doc": "Adam: decay of the first-moment estimate m"
@@ -403,7 +405,8 @@ export const ENGINE_SCHEMA = {
           "min_exclusive": false,
           "only_when": {
             "optimizer": [
-              "adam"
+              "adam",
+              "radam"
             ]
           },
           "doc": "Adam: decay of the second-moment estimate v"
@@ -417,7 +420,8 @@ export const ENGINE_SCHEMA = {
           "min_exclusive": true,
           "only_when": {
             "optimizer": [
-              "adam"
+              "adam",
+              "radam"
             ]
           },
           "doc": "Adam: added to sqrt(v-hat) in the denominator"
@@ -561,7 +565,8 @@ export const ENGINE_SCHEMA = {
           "default": "adam",
           "choices": [
             "adam",
-            "sgd"
+            "sgd",
+            "radam"
           ],
           "doc": "the optimizer (a name from the optimizer registry)"
         },
@@ -574,7 +579,8 @@ export const ENGINE_SCHEMA = {
           "min_exclusive": false,
           "only_when": {
             "optimizer": [
-              "adam"
+              "adam",
+              "radam"
             ]
           },
           "doc": "Adam: decay of the first-moment estimate m"
@@ -588,7 +594,8 @@ export const ENGINE_SCHEMA = {
           "min_exclusive": false,
           "only_when": {
             "optimizer": [
-              "adam"
+              "adam",
+              "radam"
             ]
           },
           "doc": "Adam: decay of the second-moment estimate v"
@@ -602,7 +609,8 @@ export const ENGINE_SCHEMA = {
           "min_exclusive": true,
           "only_when": {
             "optimizer": [
-              "adam"
+              "adam",
+              "radam"
             ]
           },
           "doc": "Adam: added to sqrt(v-hat) in the denominator"
@@ -804,6 +812,7 @@ export const ENGINE_SCHEMA = {
       "name": "adam",
       "doc": "Adam (PyTorch's formula, bias-corrected, no weight decay)",
       "states": 2,
+      "suggested_lr": 0.001,
       "hyperparameters": [
         "beta1",
         "beta2",
@@ -814,8 +823,20 @@ export const ENGINE_SCHEMA = {
       "name": "sgd",
       "doc": "SGD with momentum (PyTorch's formula, dampening 0, no Nesterov, no weight decay)",
       "states": 1,
+      "suggested_lr": 0.05,
       "hyperparameters": [
         "momentum"
+      ]
+    },
+    {
+      "name": "radam",
+      "doc": "RAdam (torch.optim.RAdam: un-adapted momentum steps while rho_t <= 5, then rectified Adam steps)",
+      "states": 2,
+      "suggested_lr": 0.001,
+      "hyperparameters": [
+        "beta1",
+        "beta2",
+        "eps"
       ]
     }
   ]
@@ -825,7 +846,7 @@ export const ENGINE_SCHEMA = {
 export const PLACEMENTS = ["post","pre","peri","deepnorm","admin"] as const;
 export type PlacementName = (typeof PLACEMENTS)[number];
 /** Optimizer names, in registry order (wasm/optim/registry.h). */
-export const OPTIMIZERS = ["adam","sgd"] as const;
+export const OPTIMIZERS = ["adam","sgd","radam"] as const;
 export type OptimizerName = (typeof OPTIMIZERS)[number];
 
 /** A numeric field's bounds: [min, max], or (min, max] when minExclusive; lists hold 1 … maxItems entries. */
@@ -924,12 +945,12 @@ export interface TrainConfig {
   /** distinct successors per token (the best loss is ln successors) */
   successors: number;
   /** the optimizer (a name from the optimizer registry) */
-  optimizer: "adam" | "sgd";
-  /** Adam: decay of the first-moment estimate m (only when optimizer is adam) */
+  optimizer: "adam" | "sgd" | "radam";
+  /** Adam: decay of the first-moment estimate m (only when optimizer is adam or radam) */
   beta1?: number;
-  /** Adam: decay of the second-moment estimate v (only when optimizer is adam) */
+  /** Adam: decay of the second-moment estimate v (only when optimizer is adam or radam) */
   beta2?: number;
-  /** Adam: added to sqrt(v-hat) in the denominator (only when optimizer is adam) */
+  /** Adam: added to sqrt(v-hat) in the denominator (only when optimizer is adam or radam) */
   eps?: number;
   /** SGD: momentum mu (0 = plain SGD) (only when optimizer is sgd) */
   momentum?: number;
@@ -962,12 +983,12 @@ export interface GridConfig {
   /** distinct successors per token (the best loss is ln successors) */
   successors: number;
   /** the optimizer (a name from the optimizer registry) */
-  optimizer: "adam" | "sgd";
-  /** Adam: decay of the first-moment estimate m (only when optimizer is adam) */
+  optimizer: "adam" | "sgd" | "radam";
+  /** Adam: decay of the first-moment estimate m (only when optimizer is adam or radam) */
   beta1?: number;
-  /** Adam: decay of the second-moment estimate v (only when optimizer is adam) */
+  /** Adam: decay of the second-moment estimate v (only when optimizer is adam or radam) */
   beta2?: number;
-  /** Adam: added to sqrt(v-hat) in the denominator (only when optimizer is adam) */
+  /** Adam: added to sqrt(v-hat) in the denominator (only when optimizer is adam or radam) */
   eps?: number;
   /** SGD: momentum mu (0 = plain SGD) (only when optimizer is sgd) */
   momentum?: number;

@@ -1,0 +1,75 @@
+// radam.h — Rectified Adam (Liu et al. 2019, "On the Variance of the Adaptive Learning Rate and
+// Beyond"), as torch.optim.RAdam (no weight decay): Adam's moments, and while the variance of the
+// adaptive step is intractable (ρ_t ≤ 5) an un-adapted step θ −= lr·m̂ (momentum SGD on the
+// bias-corrected mean), afterwards θ −= lr·r_t·m̂·√(1−β2ᵗ)/(√v + ε) with the rectification
+//   ρ∞ = 2/(1−β2) − 1,  ρ_t = ρ∞ − 2t·β2ᵗ/(1−β2ᵗ),  r_t = √((ρ_t−4)(ρ_t−2)ρ∞ / ((ρ∞−4)(ρ∞−2)ρ_t)).
+// This is torch's variant; the RAdam repository's `degenerated_to_sgd=False` (and Transformer-Clinic's
+// fairseq copy of it) skips the update instead while ρ_t is small. r_t rises from 0 towards 1 over
+// roughly 2/(1−β2) steps, the built-in warm-up the article contrasts with a scheduled one.
+// The optimizer seam is optimizer.h; beta1, beta2 and eps are the settings Adam has, shared.
+#pragma once
+#include <cmath>
+#include <vector>
+
+#include "optimizer.h"
+
+namespace lnx {
+
+struct RAdam {
+  static constexpr const char* kName = "radam";
+  static constexpr const char* kDoc =
+      "RAdam (torch.optim.RAdam: un-adapted momentum steps while rho_t <= 5, then rectified Adam steps)";
+  static constexpr int kStates = 2;  // m, v
+  static constexpr int kCoefficients = 8;
+  static constexpr double kSuggestedLr = 1e-3;  // a peak lr at which the toy learns (the lab's default)
+
+  static std::vector<Hyperparameter> hyperparameters() {
+    return {{"beta1", 0.9, 0, 0.999999, false, "Adam: decay of the first-moment estimate m"},
+            {"beta2", 0.98, 0, 0.999999999, false, "Adam: decay of the second-moment estimate v"},
+            {"eps", 1e-8, 0, 1, true, "Adam: added to sqrt(v-hat) in the denominator"}};
+  }
+
+  // ρ_t and r_t of step t (r_t = 0 while ρ_t ≤ 5: no adaptive step yet).
+  static double rho(double beta2, long t) {
+    const double b2t = std::pow(beta2, static_cast<double>(t));
+    return 2 / (1 - beta2) - 1 - 2 * t * b2t / (1 - b2t);
+  }
+  static double rectification(double beta2, long t) {
+    const double rho_inf = 2 / (1 - beta2) - 1, r = rho(beta2, t);
+    if (!(r > 5)) return 0;
+    return std::sqrt((r - 4) * (r - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * r));
+  }
+
+  // k = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ), lr, ε, r_t·√(1−β2ᵗ) or 0 (no adaptive step yet)}
+  template <class T>
+  static void coefficients(const Hyperparameters& h, double lr, long t, T* k) {
+    const double beta1 = h.at("beta1"), beta2 = h.at("beta2");
+    k[0] = T(beta1), k[1] = T(1) - k[0];
+    k[2] = T(beta2), k[3] = T(1) - k[2];
+    k[4] = T(1.0 / (1.0 - std::pow(beta1, static_cast<double>(t))));
+    k[5] = T(lr), k[6] = T(h.at("eps"));
+    k[7] = T(rectification(beta2, t) * std::sqrt(1.0 - std::pow(beta2, static_cast<double>(t))));
+  }
+
+  template <class T>
+  static void update(long i0, long i1, T* param, const T* grad, T* const* s, const T* k) {
+    T* m = s[0];
+    T* v = s[1];
+    for (long i = i0; i < i1; ++i) {
+      const T g = grad[i];
+      m[i] = k[0] * m[i] + k[1] * g;
+      v[i] = k[2] * v[i] + k[3] * g * g;
+      const T m_hat = m[i] * k[4];
+      param[i] -= k[7] > T(0) ? k[5] * k[7] * m_hat / (std::sqrt(v[i]) + k[6]) : k[5] * m_hat;
+    }
+  }
+
+  static constexpr const char* kWgsl = R"(
+  s0[i] = k(0u) * s0[i] + k(1u) * g;
+  s1[i] = k(2u) * s1[i] + k(3u) * g * g;
+  let m_hat = s0[i] * k(4u);
+  param[i] -= select(k(5u) * m_hat, k(5u) * k(7u) * m_hat / (sqrt(s1[i]) + k(6u)), k(7u) > 0.0);
+)";
+};
+
+}  // namespace lnx
