@@ -10,11 +10,25 @@ import { loadEngine } from './load-engine.mjs';
 export const FIXTURE = 'tests/fixtures/trajectories.json';
 /** The model and run every trajectory shares; small enough for a fraction of a second. */
 export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, steps: 10, warmup: 3, seed: 3 };
-/** One run per placement × optimizer, each optimizer at its suggested lr and default settings. */
+/**
+ * One run per placement × optimizer, each optimizer at its suggested lr and default settings; then,
+ * for Post-LN and Pre-LN with the first optimizer, one run per non-default value of every other
+ * model choice (attention, norm type, final norm, output layer, input scale: the variants).
+ */
 export function fixtureConfigs(schema) {
-  return schema.placements.flatMap((p) =>
+  const first = schema.optimizers[0];
+  const byPlacement = schema.placements.flatMap((p) =>
     schema.optimizers.map((o) => ({ ...BASE, norm: p.name, optimizer: o.name, lr: o.suggested_lr })),
   );
+  const train = schema.configs.find((c) => c.name === 'train');
+  const modelKeys = new Set(schema.configs.find((c) => c.name === 'model').fields.map((f) => f.name));
+  const knobs = train.fields.filter((f) => f.type === 'choice' && modelKeys.has(f.name) && f.name !== 'norm');
+  const variants = ['post', 'pre'].flatMap((norm) =>
+    knobs.flatMap((f) =>
+      f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, norm, optimizer: first.name, lr: first.suggested_lr, [f.name]: c })),
+    ),
+  );
+  return [...byPlacement, ...variants];
 }
 
 export function trajectory(m, config) {

@@ -21,7 +21,12 @@ struct ArgumentError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-enum class Attention : int { Bidirectional = 0, Causal = 1 };  // the order of the schema's names
+// The enums' values are 0, 1, … in the order of the schema's names (configs.cpp).
+enum class Attention : int { Bidirectional = 0, Causal = 1 };
+enum class NormType : int { LayerNorm = 0, RmsNorm = 1 };      // the norm every placement uses
+enum class FinalNorm : int { Auto = 0, On = 1, Off = 2 };      // Auto: as the placement says
+enum class OutputLayer : int { Tied = 0, Untied = 1 };         // logits = final·Eᵀ, or ·Uᵀ with its own U
+enum class InputScale : int { SqrtD = 0, None = 1 };           // x0 = √d·E[tok], or E[tok]
 const char* to_string(Attention);
 
 std::string engine_version();  // semantic version of the engine, recorded in every JSON result
@@ -48,6 +53,10 @@ struct ModelConfig {
   int batch = 8;       // B, sequences per batch
   std::string placement = "post";  // a name from the placement registry (placements/registry.cpp)
   Attention attention = Attention::Bidirectional;
+  NormType norm_type = NormType::LayerNorm;
+  FinalNorm final_norm = FinalNorm::Auto;
+  OutputLayer output = OutputLayer::Tied;
+  InputScale input_scale = InputScale::SqrtD;
   void validate() const;  // bounds every size before anything is allocated
 };
 

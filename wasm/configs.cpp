@@ -58,6 +58,17 @@ void add_model_fields(Schema<C>& s, bool with_placement) {
   if (with_placement)
     s.fields.push_back({choice_spec("norm", placement_names, "where the LayerNorms sit (a placement's name)"),
                         &model_member<C, &ModelConfig::placement>});
+  s.fields.push_back({enum_spec("norm_type", {"layernorm", "rmsnorm"},
+                                "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
+                      &model_member<C, &ModelConfig::norm_type>});
+  s.fields.push_back({enum_spec("final_norm", {"auto", "on", "off"},
+                                "a norm before the output layer: as the placement says (auto), or forced on or off"),
+                      &model_member<C, &ModelConfig::final_norm>});
+  s.fields.push_back({enum_spec("output", {"tied", "untied"},
+                                "the output layer: the embedding matrix E (tied), or a matrix of its own"),
+                      &model_member<C, &ModelConfig::output>});
+  s.fields.push_back({enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
+                      &model_member<C, &ModelConfig::input_scale>});
 }
 
 std::string mib(double bytes) {

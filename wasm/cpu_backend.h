@@ -16,6 +16,7 @@
 #include "ops/linear.h"
 #include "ops/reduce.h"
 #include "ops/relu.h"
+#include "ops/rmsnorm.h"
 #include "thread_pool.h"
 
 namespace lnx {
@@ -58,6 +59,12 @@ struct CpuBackend {
                                  CPtr gamma, int N, int C) {
     ops::layernorm_backward(dinp, dgamma, dbeta, dout, inp, mean, rstd, gamma, N, C);
   }
+  static void rmsnorm_forward(Ptr out, Ptr rstd, CPtr inp, CPtr gamma, int N, int C) {
+    ops::rmsnorm_forward(out, rstd, inp, gamma, N, C);
+  }
+  static void rmsnorm_backward(Ptr dinp, Ptr dgamma, CPtr dout, CPtr inp, CPtr rstd, CPtr gamma, int N, int C) {
+    ops::rmsnorm_backward(dinp, dgamma, dout, inp, rstd, gamma, N, C);
+  }
   static void attention_forward(Ptr out, Ptr P, CPtr q, CPtr k, CPtr v, int B, int n, int d, bool causal) {
     ops::attention_forward(out, P, q, k, v, B, n, d, causal);
   }
@@ -72,17 +79,15 @@ struct CpuBackend {
     ops::cross_entropy_backward(dlogits, probs, target.data(), N, V);
   }
 
-  // x0 (N,d) = √d·E[tok] (E is (V,d)).
-  static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/) {
-    const T scale = std::sqrt(T(d));
+  // x0 (N,d) = scale·E[tok] (E is (V,d)); the model's scale is √d (or 1, ModelConfig::input_scale).
+  static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
     const int* tok = tokens.data();
     for (int r = 0; r < N; ++r)
       for (int c = 0; c < d; ++c) x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
   }
-  // dE[tok] += √d·dx0. Split over columns so rows that share a token are summed in a fixed order
+  // dE[tok] += scale·dx0. Split over columns so rows that share a token are summed in a fixed order
   // whatever the thread count.
-  static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d, int /*V*/) {
-    const T scale = std::sqrt(T(d));
+  static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
     const int* tok = tokens.data();
     pool().parallel_for(d, [&](long c0, long c1, int) {
       for (int r = 0; r < N; ++r)

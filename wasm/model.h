@@ -40,7 +40,7 @@ enum SublayerIndex { kAttention = 0, kFfn = 1 };
 enum NormSlot { kNormInput = 0, kNormBranch = 1, kNormAfter = 2 };
 
 struct NormParams {
-  TensorRef gamma, beta;  // size 0 where the placement has no norm
+  TensorRef gamma, beta;  // size 0 where the placement has no norm (β also for RMSNorm)
 };
 
 struct LayerParams {
@@ -52,7 +52,7 @@ struct LayerParams {
 // CPU, device buffers on the GPU); arrays of norms the placement lacks stay empty.
 template <class A>
 struct NormCache {
-  A out, mean, rstd;
+  A out, mean, rstd;  // mean stays empty for RMSNorm
 };
 template <class A>
 struct SublayerCache {
@@ -75,7 +75,8 @@ struct ModelWorkspace {
   using Array = typename B::Array;
   explicit ModelWorkspace(const ModelConfig& cfg);
   typename B::IntArray tokens, targets;
-  Array x0, final_out, final_mean, final_rstd, probs;
+  Array x0, probs;
+  NormCache<Array> final;  // the norm before the output layer, where there is one
   std::vector<LayerCache<Array>> caches;
   // backward scratch: d_sum (the gradient at a sublayer's residual sum), d_mid (between the two
   // sublayers), d_u (at a normed sublayer input), d_branch (before a branch norm), dq/dk/dv (N,d);
@@ -113,6 +114,8 @@ class Model {
   Ptr grad(const TensorRef& t) { return grads_.data() + t.off; }
   const LayerParams& layer(int l) const { return layers_[l]; }
   const TensorRef& embedding() const { return E_; }
+  // The output matrix: E when tied, U when untied.
+  const TensorRef& output_matrix() const { return untied_ ? U_ : E_; }
   // Every parameter tensor with a readable name ("layer3.W2", "E", "final.gamma"), for checks.
   std::vector<std::pair<std::string, TensorRef>> named_tensors() const;
 
@@ -130,6 +133,8 @@ class Model {
   void layer_forward(int l, CPtr x_in);
   CPtr sublayer_forward(int l, int k, CPtr x);
   void norm_forward(NormCache<Array>& c, const NormParams& p, CPtr x);
+  void norm_backward(Ptr dinp, bool grads, const NormParams& p, const NormCache<Array>& c, CPtr dout, CPtr x);
+  typename B::Scalar input_scale() const;
   void residual(Ptr dst, CPtr x, size_t n);
   bool layer_backward(int l, CPtr x_in, CPtr dout, Ptr dx_in, GradScope scope);
   bool sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradScope scope);
@@ -139,11 +144,15 @@ class Model {
 
   ModelConfig cfg_;
   const Placement* pl_;
-  double alpha_ = 1;  // the placement's residual scale at this depth
+  double alpha_ = 1;           // the placement's residual scale at this depth
+  bool rms_ = false;           // RMSNorm instead of LayerNorm (no β)
+  bool final_norm_ = false;    // a norm before the output layer
+  bool untied_ = false;        // an output matrix U of its own
   int N_;
   size_t size_ = 0;  // parameter count, including alignment padding (none on the CPU)
   Array params_, grads_;
-  TensorRef E_, lnf_g_, lnf_b_;
+  TensorRef E_, U_;
+  NormParams final_;  // γ always allocated (and β for LayerNorm): one layout whether it is used or not
   std::vector<LayerParams> layers_;
   std::unique_ptr<ModelWorkspace<B>> own_ws_;
   ModelWorkspace<B>* ws_ = nullptr;

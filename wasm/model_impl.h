@@ -33,9 +33,7 @@ ModelWorkspace<B>::ModelWorkspace(const ModelConfig& cfg) {
     }
   }
   x0 = B::zeros(Nd);
-  final_out = B::zeros(Nd);
-  final_mean = B::zeros(N);
-  final_rstd = B::zeros(N);
+  final = {B::zeros(Nd), B::zeros(N), B::zeros(N)};
   probs = B::zeros(N * cfg.vocab);
   for (auto* v : {&d_sum, &d_mid, &d_u, &d_q, &d_k, &d_v, &d_stream[0], &d_stream[1]}) *v = B::zeros(Nd);
   if (pl.attention.norm_branch || pl.ffn.norm_branch) d_branch = B::zeros(Nd);
@@ -67,6 +65,9 @@ Model<B>::Model(const ModelConfig& cfg, uint64_t seed) : cfg_(cfg), pl_(&lnx::pl
   cfg_.validate();
   const int d = cfg_.d, F = cfg_.d_ff, V = cfg_.vocab, L = cfg_.layers;
   alpha_ = pl_->alpha(L);
+  rms_ = cfg_.norm_type == NormType::RmsNorm;
+  final_norm_ = cfg_.final_norm == FinalNorm::Auto ? pl_->final_norm : cfg_.final_norm == FinalNorm::On;
+  untied_ = cfg_.output == OutputLayer::Untied;
   N_ = cfg_.batch * cfg_.seq;
   E_ = alloc(V, d);
   layers_.resize(L);
@@ -80,10 +81,15 @@ Model<B>::Model(const ModelConfig& cfg, uint64_t seed) : cfg_(cfg), pl_(&lnx::pl
       const Sublayer& S = k == kAttention ? pl_->attention : pl_->ffn;
       const bool has[3] = {S.norm_input, S.norm_branch, S.norm_after};
       for (int slot = 0; slot < 3; ++slot)
-        if (has[slot]) p.norm[k][slot] = {alloc(d, 1), alloc(d, 1)};
+        if (has[slot]) {
+          p.norm[k][slot].gamma = alloc(d, 1);
+          if (!rms_) p.norm[k][slot].beta = alloc(d, 1);
+        }
     }
   }
-  lnf_g_ = alloc(d, 1), lnf_b_ = alloc(d, 1);  // always allocated: one layout for every placement
+  final_.gamma = alloc(d, 1);  // allocated whether used or not: one layout for every placement
+  if (!rms_) final_.beta = alloc(d, 1);
+  if (untied_) U_ = alloc(V, d);
   size_ = (size_ + B::kAlign - 1) / B::kAlign * B::kAlign;
 
   // Initialisation on the host, in a fixed order from one stream: E ~ N(0, 1/d) (fairseq), then per
@@ -108,7 +114,13 @@ Model<B>::Model(const ModelConfig& cfg, uint64_t seed) : cfg_(cfg), pl_(&lnx::pl
       for (auto& n : sub)
         if (n.gamma.size()) fill_ones(n.gamma);
   }
-  fill_ones(lnf_g_);
+  fill_ones(final_.gamma);
+  if (untied_) {  // U ~ N(0, 1/d) like E, from a stream of its own (a tied model draws the same as before)
+    Rng out_rng(stream_seed(seed, kStreamOutput));
+    T* u = init.data() + U_.off;
+    const double stddev = 1.0 / std::sqrt(static_cast<double>(d));
+    for (size_t i = 0; i < U_.size(); ++i) u[i] = static_cast<T>(stddev * out_rng.normal());
+  }
   params_ = B::array(std::move(init));
   grads_ = B::zeros(size_);
 }
@@ -132,15 +144,16 @@ std::vector<std::pair<std::string, TensorRef>> Model<B>::named_tensors() const {
         std::string name = "ln" + std::to_string(k + 1);
         if (nth > 0) name += static_cast<char>('a' + nth);
         out.emplace_back(s + name + ".gamma", n.gamma);
-        out.emplace_back(s + name + ".beta", n.beta);
+        if (n.beta.size()) out.emplace_back(s + name + ".beta", n.beta);
         ++nth;
       }
     }
   }
-  if (pl_->final_norm) {
-    out.emplace_back("final.gamma", lnf_g_);
-    out.emplace_back("final.beta", lnf_b_);
+  if (final_norm_) {
+    out.emplace_back("final.gamma", final_.gamma);
+    if (final_.beta.size()) out.emplace_back("final.beta", final_.beta);
   }
+  if (untied_) out.emplace_back("U", U_);
   return out;
 }
 
@@ -163,7 +176,27 @@ typename B::CPtr Model<B>::last_output() const {
 
 template <class B>
 void Model<B>::norm_forward(NormCache<Array>& c, const NormParams& p, CPtr x) {
-  B::layernorm_forward(c.out.data(), c.mean.data(), c.rstd.data(), x, param(p.gamma), param(p.beta), N_, cfg_.d);
+  if (rms_)
+    B::rmsnorm_forward(c.out.data(), c.rstd.data(), x, param(p.gamma), N_, cfg_.d);
+  else
+    B::layernorm_forward(c.out.data(), c.mean.data(), c.rstd.data(), x, param(p.gamma), param(p.beta), N_, cfg_.d);
+}
+
+// dinp += d norm(x) given d(out); γ (and β) gradients too when `grads`.
+template <class B>
+void Model<B>::norm_backward(Ptr dinp, bool grads, const NormParams& p, const NormCache<Array>& c, CPtr dout, CPtr x) {
+  if (rms_)
+    B::rmsnorm_backward(dinp, grads ? grad(p.gamma) : Ptr{}, dout, x, c.rstd.data(), param(p.gamma), N_, cfg_.d);
+  else
+    B::layernorm_backward(dinp, grads ? grad(p.gamma) : Ptr{}, grads ? grad(p.beta) : Ptr{}, dout, x, c.mean.data(),
+                          c.rstd.data(), param(p.gamma), N_, cfg_.d);
+}
+
+// The input scale: √d (Xiong et al.'s x0 = √d·E[tok], so ‖x0‖² ≈ d), or 1.
+template <class B>
+typename B::Scalar Model<B>::input_scale() const {
+  using T = typename B::Scalar;
+  return cfg_.input_scale == InputScale::SqrtD ? std::sqrt(T(cfg_.d)) : T(1);
 }
 
 // dst = α·x (the residual path of a sublayer; a plain copy for α = 1).
@@ -242,20 +275,19 @@ typename B::Loss Model<B>::forward(const int* tokens, const int* targets) {
   W.tokens.set(tokens, N);
   W.targets.set(targets, N);
   CPtr E = param(E_);
-  B::embed_forward(W.x0.data(), E, W.tokens, N, d, V);  // x0 = √d·E[tok], so ‖x0‖² ≈ d as the paper assumes
+  B::embed_forward(W.x0.data(), E, W.tokens, N, d, V, input_scale());  // x0 = √d·E[tok]: ‖x0‖² ≈ d as the paper assumes
   CPtr x = W.x0.data();
   for (int l = 0; l < cfg_.layers; ++l) {
     layer_forward(l, x);
     x = layer_output(l);
   }
   CPtr final_in = x;
-  if (pl_->final_norm) {
-    B::layernorm_forward(W.final_out.data(), W.final_mean.data(), W.final_rstd.data(), x, param(lnf_g_),
-                         param(lnf_b_), N, d);
-    final_in = W.final_out.data();
+  if (final_norm_) {
+    norm_forward(W.final, final_, x);
+    final_in = W.final.out.data();
   }
   Array& logits = W.d_logits;  // the logits are only needed until the softmax
-  B::linear_forward(logits.data(), final_in, E, CPtr{}, N, d, V);  // tied output layer
+  B::linear_forward(logits.data(), final_in, param(output_matrix()), CPtr{}, N, d, V);  // logits = final·Eᵀ (or ·Uᵀ)
   return B::cross_entropy_forward(W.probs.data(), logits.data(), W.targets, N, V);
 }
 
@@ -274,10 +306,7 @@ bool Model<B>::sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradSc
   const bool last_only = scope == GradScope::LastW2Only;
   auto g = [&](const TensorRef& t) { return all ? grad(t) : Ptr{}; };  // gradients outside W²
   auto norm_backward = [&](Ptr dinp, int slot, CPtr dnorm_out, CPtr norm_in) {  // dinp += d LN(norm_in)
-    const NormParams& np = p.norm[k][slot];
-    const NormCache<Array>& nc = sc.norm[slot];
-    B::layernorm_backward(dinp, g(np.gamma), g(np.beta), dnorm_out, norm_in, nc.mean.data(), nc.rstd.data(),
-                          param(np.gamma), N, d);
+    this->norm_backward(dinp, all, p.norm[k][slot], sc.norm[slot], dnorm_out, norm_in);
   };
   // out = LN(s)
   CPtr ds = dout;
@@ -339,15 +368,15 @@ void Model<B>::backward(GradScope scope) {
   const size_t Nd = static_cast<size_t>(N) * d;
   B::cross_entropy_backward(W.d_logits.data(), W.probs.data(), W.targets, N, V);
   CPtr x_L = last_output();
-  CPtr final_in = pl_->final_norm ? CPtr(W.final_out.data()) : x_L;
+  CPtr final_in = final_norm_ ? CPtr(W.final.out.data()) : x_L;
   Ptr dcur = W.d_stream[0].data();
   Ptr dnext = W.d_stream[1].data();
-  // logits = final·Eᵀ
-  B::linear_backward(dcur, all ? grad(E_) : Ptr{}, Ptr{}, W.d_logits.data(), final_in, param(E_), N, d, V, false);
-  if (pl_->final_norm) {  // final = LN_f(x_L): the gradient is scaled by ≈ √d/‖x_L‖ here (Lemma 3)
+  // logits = final·Eᵀ (tied) or final·Uᵀ
+  const TensorRef& out = output_matrix();
+  B::linear_backward(dcur, all ? grad(out) : Ptr{}, Ptr{}, W.d_logits.data(), final_in, param(out), N, d, V, false);
+  if (final_norm_) {  // final = LN_f(x_L): the gradient is scaled by ≈ √d/‖x_L‖ here (Lemma 3)
     B::zero(dnext, Nd);
-    B::layernorm_backward(dnext, all ? grad(lnf_g_) : Ptr{}, all ? grad(lnf_b_) : Ptr{}, dcur, x_L,
-                          W.final_mean.data(), W.final_rstd.data(), param(lnf_g_), N, d);
+    norm_backward(dnext, all, final_, W.final, dcur, x_L);
     std::swap(dcur, dnext);
   }
   for (int l = L - 1; l >= 0; --l) {
@@ -356,8 +385,8 @@ void Model<B>::backward(GradScope scope) {
     std::swap(dcur, dnext);
   }
   if (!all) return;
-  // x0 = √d·E[tok]: scatter-add into the embedding rows.
-  B::embed_backward(grad(E_), dcur, W.tokens, N, d, V);
+  // x0 = s·E[tok]: scatter-add into the embedding rows.
+  B::embed_backward(grad(E_), dcur, W.tokens, N, d, V, input_scale());
 }
 
 }  // namespace lnx

@@ -24,10 +24,11 @@
 //   add_row_vector(x, b, N, C)                    (ops/reduce.h)
 //   relu_forward / relu_backward                  (ops/relu.h)
 //   layernorm_forward / layernorm_backward        (ops/layernorm.h)
+//   rmsnorm_forward / rmsnorm_backward            (ops/rmsnorm.h; LayerNorm without centring or β)
 //   attention_forward / attention_backward        (ops/attention.h)
 //   cross_entropy_forward / cross_entropy_backward (ops/cross_entropy.h; targets are an IntArray)
-//   embed_forward(x0, E, tokens, N, d, V)         x0 = √d·E[tok]   (E is (V,d))
-//   embed_backward(dE, dx0, tokens, N, d, V)      dE[tok] += √d·dx0, rows summed in token order
+//   embed_forward(x0, E, tokens, N, d, V, s)      x0 = s·E[tok]   (E is (V,d); the model's s is √d or 1)
+//   embed_backward(dE, dx0, tokens, N, d, V, s)   dE[tok] += s·dx0, rows summed in token order
 //   add(out, a, b, n), accumulate(dst, src, n) (dst += src), scale(dst, src, alpha, n) (dst = α·src),
 //   copy(dst, src, n), zero(dst, n)
 //

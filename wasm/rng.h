@@ -26,7 +26,7 @@ inline uint64_t stream_seed(uint64_t seed, uint64_t purpose) {
   return splitmix64(s);
 }
 
-enum StreamPurpose : uint64_t { kStreamModel = 1, kStreamBatches = 2, kStreamChain = 3 };
+enum StreamPurpose : uint64_t { kStreamModel = 1, kStreamBatches = 2, kStreamChain = 3, kStreamOutput = 4 };
 
 class Rng {
  public:

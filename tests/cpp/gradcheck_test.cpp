@@ -37,6 +37,37 @@ INSTANTIATE_TEST_SUITE_P(EnginePlacements, GradCheck,
                                           testing::Values(Attention::Bidirectional, Attention::Causal)),
                          name);
 
+// The model's knobs (ModelConfig: norm type, final norm, output layer, input scale), each away from
+// its default on a placement that has a final norm and on one that has none.
+struct Knobs {
+  const char* name;
+  NormType norm_type;
+  FinalNorm final_norm;
+  OutputLayer output;
+  InputScale input_scale;
+};
+class KnobGradCheck : public testing::TestWithParam<std::tuple<std::string, Knobs>> {};
+
+TEST_P(KnobGradCheck, EveryParameterTensorMatchesFiniteDifferences) {
+  const Knobs& k = std::get<1>(GetParam());
+  ModelConfig cfg{2, 8, 12, 11, 5, 2, std::get<0>(GetParam()), Attention::Causal};
+  cfg.norm_type = k.norm_type, cfg.final_norm = k.final_norm, cfg.output = k.output, cfg.input_scale = k.input_scale;
+  EXPECT_EQ(testing_support::check_model_gradients(cfg), testing_support::expected_tensors(cfg));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Knobs, KnobGradCheck,
+    testing::Combine(testing::Values("post", "pre"),
+                     testing::Values(Knobs{"rmsnorm", NormType::RmsNorm, FinalNorm::Auto, OutputLayer::Tied, InputScale::SqrtD},
+                                     Knobs{"final_on", NormType::LayerNorm, FinalNorm::On, OutputLayer::Tied, InputScale::SqrtD},
+                                     Knobs{"final_off", NormType::LayerNorm, FinalNorm::Off, OutputLayer::Tied, InputScale::SqrtD},
+                                     Knobs{"untied", NormType::LayerNorm, FinalNorm::Auto, OutputLayer::Untied, InputScale::SqrtD},
+                                     Knobs{"unscaled_input", NormType::LayerNorm, FinalNorm::Auto, OutputLayer::Tied, InputScale::None},
+                                     Knobs{"all", NormType::RmsNorm, FinalNorm::On, OutputLayer::Untied, InputScale::None})),
+    [](const testing::TestParamInfo<std::tuple<std::string, Knobs>>& i) {
+      return std::get<0>(i.param) + "_" + std::get<1>(i.param).name;
+    });
+
 // The probe's reduced backward (W² only, or the last W² only) must give exactly the W² gradients of
 // the full backward: it skips work, never changes a number.
 TEST(GradScope, ReducedBackwardGivesTheSameW2Gradients) {

@@ -90,11 +90,14 @@ inline int check_model_gradients(const ModelConfig& cfg) {
   return checked;
 }
 
-// The number of parameter tensors a model of this placement has: E, 10 per layer (Wq, bq, Wk, bk,
-// Wv, bv, W1, b1, W2, b2), γ and β of each norm, and the final norm's.
+// The number of parameter tensors a model has: E, 10 per layer (Wq, bq, Wk, bk, Wv, bv, W1, b1, W2,
+// b2), γ (and β for LayerNorm) of each norm and of the final norm if there is one, and U if untied.
 inline int expected_tensors(const ModelConfig& cfg) {
   const Placement& p = placement(cfg.placement);
-  return 1 + cfg.layers * (10 + 2 * (p.attention.norms() + p.ffn.norms())) + (p.final_norm ? 2 : 0);
+  const int per_norm = cfg.norm_type == NormType::RmsNorm ? 1 : 2;
+  const bool final_norm = cfg.final_norm == FinalNorm::Auto ? p.final_norm : cfg.final_norm == FinalNorm::On;
+  return 1 + cfg.layers * (10 + per_norm * (p.attention.norms() + p.ffn.norms())) + (final_norm ? per_norm : 0) +
+         (cfg.output == OutputLayer::Untied ? 1 : 0);
 }
 
 }  // namespace lnx::testing_support

@@ -281,13 +281,13 @@ TEST(OpGradCheck, EmbeddingGradientMatchesAndSumsRowsOfRepeatedTokens) {
     const Vec R = normal(rng, size_t(c.N) * c.d);
     Vec x0(R.size());
     auto loss = [&] {
-      Cpu::embed_forward(x0.data(), E.data(), tokens, c.N, c.d, c.V);
+      Cpu::embed_forward(x0.data(), E.data(), tokens, c.N, c.d, c.V, std::sqrt(double(c.d)));
       return dot(R, x0);
     };
     loss();
     const Vec dE0 = normal(rng, E.size());
     Vec dE = dE0;
-    Cpu::embed_backward(dE.data(), R.data(), tokens, c.N, c.d, c.V);
+    Cpu::embed_backward(dE.data(), R.data(), tokens, c.N, c.d, c.V, std::sqrt(double(c.d)));
     check_grad(tag + " E", E, added(dE, dE0), loss);
   }
 }

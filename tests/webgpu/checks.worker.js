@@ -153,6 +153,30 @@ const CHECKS = {
     ),
   ),
 
+  // The model's knobs away from their defaults (RMSNorm, a final norm forced on, an untied output
+  // matrix, no √d input scale), and the other placements: one forward/backward on both paths.
+  ...Object.fromEntries(
+    [
+      ['post-LN, rmsnorm + final norm + untied output + unscaled input', { norm: 'post', norm_type: 'rmsnorm', final_norm: 'on', output: 'untied', input_scale: 'none' }],
+      ['pre-LN, rmsnorm + no final norm + untied output', { norm: 'pre', norm_type: 'rmsnorm', final_norm: 'off', output: 'untied' }],
+      ['peri-LN', { norm: 'peri' }],
+      ['deepnorm', { norm: 'deepnorm' }],
+      ['admin', { norm: 'admin' }],
+    ].map(([name, knobs]) => [
+      `gradients of one step: ${name}`,
+      async () => {
+        const { module: m } = await gpu();
+        const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, attention: 'causal', seed: 5, ...knobs }));
+        await m.lnxGpu.settled();
+        const r = JSON.parse(g.resultJson());
+        g.delete();
+        const zeroOk = r.tensors.filter((t) => t.zero).every((t) => /\.bk$/.test(t.name)) && r.zero_max_over_scale <= 1e-6;
+        const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 20;
+        return { pass, detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)}, loss ${e1(r.loss_rel)}` };
+      },
+    ]),
+  ),
+
   // 20 steps of every optimizer the engine registers (warm-up 5, then its suggested peak lr) on both
   // paths: every step's loss and gradient norm, |gpu − cpu| / |cpu|; the learning rates identical.
   ...Object.fromEntries(

@@ -69,17 +69,24 @@ struct GpuBackend {
   }
   static void layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, Ptr dout, Ptr inp, Ptr mean, Ptr rstd, Ptr gamma,
                                  int N, int C);
+  static void rmsnorm_forward(Ptr out, Ptr rstd, Ptr inp, Ptr gamma, int N, int C) {
+    gpu::rmsnorm_forward(out, rstd, inp, gamma, N, C);
+  }
+  static void rmsnorm_backward(Ptr dinp, Ptr dgamma, Ptr dout, Ptr inp, Ptr rstd, Ptr gamma, int N, int C) {
+    gpu::rmsnorm_backward(dinp, dout, inp, rstd, gamma, N, C);
+    if (dgamma) gpu::rmsnorm_param_backward(dgamma, dout, inp, rstd, N, C);
+  }
   static void attention_forward(Ptr out, Ptr P, Ptr q, Ptr k, Ptr v, int B, int n, int d, bool causal);
   static void attention_backward(Ptr dq, Ptr dk, Ptr dv, Ptr dout, Ptr q, Ptr k, Ptr v, Ptr P, int B, int n, int d);
   static void cross_entropy_forward(Ptr probs, Ptr logits, const IntArray& target, int N, int V);
   static void cross_entropy_backward(Ptr dlogits, Ptr probs, const IntArray& target, int N, int V) {
     gpu::cross_entropy_backward(dlogits, probs, target.data(), N, V);
   }
-  static void embed_forward(Ptr x0, Ptr E, const IntArray& tokens, int N, int d, int V) {
-    gpu::embed_forward(x0, E, tokens.data(), N, d, V);
+  static void embed_forward(Ptr x0, Ptr E, const IntArray& tokens, int N, int d, int V, float scale) {
+    gpu::embed_forward(x0, E, tokens.data(), N, d, V, scale);
   }
-  static void embed_backward(Ptr dE, Ptr dx0, const IntArray& tokens, int N, int d, int V) {
-    gpu::embed_backward(dE, dx0, tokens.data(), N, d, V);
+  static void embed_backward(Ptr dE, Ptr dx0, const IntArray& tokens, int N, int d, int V, float scale) {
+    gpu::embed_backward(dE, dx0, tokens.data(), N, d, V, scale);
   }
   static void add(Ptr out, Ptr a, Ptr b, size_t n) { gpu::add(out, a, b, n); }
   // One optimizer step (optim/optimizer.h) over n parameters, skipped when stats[flag] ≠ 0.

@@ -122,6 +122,26 @@ void layernorm_param_backward(Ptr dgamma, Ptr dbeta, Ptr dout, Ptr inp, Ptr mean
            Uniforms().u(N).u(C), static_cast<uint32_t>(groups(C, 64)));
 }
 
+void rmsnorm_forward(Ptr out, Ptr rstd, Ptr inp, Ptr gamma, int N, int C) {
+  const size_t NC = size_t(N) * C;
+  dispatch_1d(K(wgsl::layernorm, "rmsnorm_forward"),
+              {bind(1, out, NC), bind(3, rstd, N), bind(4, inp, NC), bind(5, gamma, C)}, Uniforms().u(N).u(C), N);
+}
+
+void rmsnorm_backward(Ptr dinp, Ptr dout, Ptr inp, Ptr rstd, Ptr gamma, int N, int C) {
+  const size_t NC = size_t(N) * C;
+  dispatch_1d(K(wgsl::layernorm, "rmsnorm_backward"),
+              {bind(1, dinp, NC), bind(2, dout, NC), bind(3, inp, NC), bind(5, rstd, N), bind(6, gamma, C)},
+              Uniforms().u(N).u(C), N);
+}
+
+void rmsnorm_param_backward(Ptr dgamma, Ptr dout, Ptr inp, Ptr rstd, int N, int C) {
+  const size_t NC = size_t(N) * C;
+  dispatch(K(wgsl::layernorm, "rmsnorm_param_backward"),
+           {bind(1, dgamma, C), bind(3, dout, NC), bind(4, inp, NC), bind(6, rstd, N)}, Uniforms().u(N).u(C),
+           static_cast<uint32_t>(groups(C, 64)));
+}
+
 void softmax_forward(Ptr S, int rows, int n, bool causal) {
   dispatch_1d(K(wgsl::attention, "softmax_forward"), {bind(1, S, size_t(rows) * n)},
               Uniforms().u(rows).u(n).u(causal ? 1 : 0), rows);
@@ -146,14 +166,12 @@ void cross_entropy_backward(Ptr dlogits, Ptr probs, Ptr target, int N, int V) {
               groups(NV, kWg));
 }
 
-void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V) {
-  const float scale = std::sqrt(static_cast<float>(d));
+void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V, float scale) {
   dispatch_1d(K(wgsl::embedding, "embed_forward"), {bind(1, x0, size_t(N) * d), bind(2, E, size_t(V) * d),
               bind(3, tokens, N)}, Uniforms().u(N).u(d).f(scale), groups(size_t(N) * d, kWg));
 }
 
-void embed_backward(Ptr dE, Ptr dx0, Ptr tokens, int N, int d, int V) {
-  const float scale = std::sqrt(static_cast<float>(d));
+void embed_backward(Ptr dE, Ptr dx0, Ptr tokens, int N, int d, int V, float scale) {
   dispatch(K(wgsl::embedding, "embed_backward"), {bind(1, dE, size_t(V) * d), bind(2, dx0, size_t(N) * d),
            bind(3, tokens, N)}, Uniforms().u(N).u(d).f(scale), static_cast<uint32_t>(groups(d, 64)));
 }

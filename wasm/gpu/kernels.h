@@ -31,14 +31,18 @@ void layernorm_forward(Ptr out, Ptr mean, Ptr rstd, Ptr inp, Ptr gamma, Ptr beta
 void layernorm_backward(Ptr dinp, Ptr dout, Ptr inp, Ptr mean, Ptr rstd, Ptr gamma, int N, int C);
 void layernorm_param_backward(Ptr dgamma, Ptr dbeta, Ptr dout, Ptr inp, Ptr mean, Ptr rstd, int N, int C);
 
+void rmsnorm_forward(Ptr out, Ptr rstd, Ptr inp, Ptr gamma, int N, int C);
+void rmsnorm_backward(Ptr dinp, Ptr dout, Ptr inp, Ptr rstd, Ptr gamma, int N, int C);
+void rmsnorm_param_backward(Ptr dgamma, Ptr dout, Ptr inp, Ptr rstd, int N, int C);
+
 void softmax_forward(Ptr S, int rows, int n, bool causal);  // in place, rows of n
 void softmax_backward(Ptr dS, Ptr P, int rows, int n);      // in place on dS (holding dP)
 
 void cross_entropy_forward(Ptr probs, Ptr row_loss, Ptr logits, Ptr target, int N, int V);
 void cross_entropy_backward(Ptr dlogits, Ptr probs, Ptr target, int N, int V);
 
-void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V);
-void embed_backward(Ptr dE, Ptr dx0, Ptr tokens, int N, int d, int V);
+void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V, float scale);   // x0 = scale·E[tok]
+void embed_backward(Ptr dE, Ptr dx0, Ptr tokens, int N, int d, int V, float scale);  // dE[tok] += scale·dx0
 
 void relu_forward(Ptr out, Ptr inp, size_t n);
 void relu_backward(Ptr dinp, Ptr dout, Ptr inp, size_t n);

@@ -101,3 +101,45 @@ fn layernorm_param_backward(@builtin(global_invocation_id) gid: vec3<u32>) {
   p_dgamma[c] += dg;
   p_dbeta[c] += db;
 }
+
+// ---- RMSNorm (ops/rmsnorm.h): LayerNorm without the centring and without β.
+// forward: out (N,C) = inp·rstd·γ, rstd = 1/sqrt(mean(inp²) + eps) ; bindings as the forward above
+// without mean and β
+@compute @workgroup_size(64)
+fn rmsnorm_forward(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+                   @builtin(num_workgroups) nwg: vec3<u32>) {
+  let r = flat_group(wid, nwg);
+  if (r >= P.N) { return; }
+  let base = r * P.C;
+  var ss = 0.0;
+  for (var c = lid.x; c < P.C; c += WG) { let x = f_inp[base + c]; ss += x * x; }
+  let rs = 1.0 / sqrt(wg_sum(lid.x, ss) / f32(P.C) + EPS);
+  for (var c = lid.x; c < P.C; c += WG) { f_out[base + c] = f_inp[base + c] * rs * f_gamma[c]; }
+  if (lid.x == 0u) { f_rstd[r] = rs; }
+}
+
+// input gradient: dinp (N,C) += rstd·(g − x̂·mean(g·x̂)), g = dout·γ, x̂ = inp·rstd
+@compute @workgroup_size(64)
+fn rmsnorm_backward(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+                    @builtin(num_workgroups) nwg: vec3<u32>) {
+  let r = flat_group(wid, nwg);
+  if (r >= P.N) { return; }
+  let base = r * P.C;
+  let s = b_rstd[r];
+  var gx_sum = 0.0;
+  for (var c = lid.x; c < P.C; c += WG) { gx_sum += b_dout[base + c] * b_gamma[c] * b_inp[base + c] * s; }
+  let gx_mean = wg_sum(lid.x, gx_sum) / f32(P.C);
+  for (var c = lid.x; c < P.C; c += WG) {
+    b_dinp[base + c] += s * (b_dout[base + c] * b_gamma[c] - b_inp[base + c] * s * gx_mean);
+  }
+}
+
+// parameter gradient: dγ (C) += Σ_r dout·x̂
+@compute @workgroup_size(64)
+fn rmsnorm_param_backward(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let c = gid.x;
+  if (c >= P.C) { return; }
+  var dg = 0.0;
+  for (var r = 0u; r < P.N; r++) { dg += p_dout[r * P.C + c] * p_inp[r * P.C + c] * p_rstd[r]; }
+  p_dgamma[c] += dg;
+}

@@ -88,6 +88,47 @@ export const ENGINE_SCHEMA = {
             "admin"
           ],
           "doc": "where the LayerNorms sit (a placement's name)"
+        },
+        {
+          "name": "norm_type",
+          "type": "choice",
+          "default": "layernorm",
+          "choices": [
+            "layernorm",
+            "rmsnorm"
+          ],
+          "doc": "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"
+        },
+        {
+          "name": "final_norm",
+          "type": "choice",
+          "default": "auto",
+          "choices": [
+            "auto",
+            "on",
+            "off"
+          ],
+          "doc": "a norm before the output layer: as the placement says (auto), or forced on or off"
+        },
+        {
+          "name": "output",
+          "type": "choice",
+          "default": "tied",
+          "choices": [
+            "tied",
+            "untied"
+          ],
+          "doc": "the output layer: the embedding matrix E (tied), or a matrix of its own"
+        },
+        {
+          "name": "input_scale",
+          "type": "choice",
+          "default": "sqrt_d",
+          "choices": [
+            "sqrt_d",
+            "none"
+          ],
+          "doc": "the input x0 = sqrt(d)*E[token], or E[token]"
         }
       ],
       "rules": [
@@ -165,6 +206,47 @@ export const ENGINE_SCHEMA = {
             "causal"
           ],
           "doc": "attention mask: every token sees every token, or only earlier ones"
+        },
+        {
+          "name": "norm_type",
+          "type": "choice",
+          "default": "layernorm",
+          "choices": [
+            "layernorm",
+            "rmsnorm"
+          ],
+          "doc": "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"
+        },
+        {
+          "name": "final_norm",
+          "type": "choice",
+          "default": "auto",
+          "choices": [
+            "auto",
+            "on",
+            "off"
+          ],
+          "doc": "a norm before the output layer: as the placement says (auto), or forced on or off"
+        },
+        {
+          "name": "output",
+          "type": "choice",
+          "default": "tied",
+          "choices": [
+            "tied",
+            "untied"
+          ],
+          "doc": "the output layer: the embedding matrix E (tied), or a matrix of its own"
+        },
+        {
+          "name": "input_scale",
+          "type": "choice",
+          "default": "sqrt_d",
+          "choices": [
+            "sqrt_d",
+            "none"
+          ],
+          "doc": "the input x0 = sqrt(d)*E[token], or E[token]"
         },
         {
           "name": "norms",
@@ -315,6 +397,47 @@ export const ENGINE_SCHEMA = {
             "admin"
           ],
           "doc": "where the LayerNorms sit (a placement's name)"
+        },
+        {
+          "name": "norm_type",
+          "type": "choice",
+          "default": "layernorm",
+          "choices": [
+            "layernorm",
+            "rmsnorm"
+          ],
+          "doc": "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"
+        },
+        {
+          "name": "final_norm",
+          "type": "choice",
+          "default": "auto",
+          "choices": [
+            "auto",
+            "on",
+            "off"
+          ],
+          "doc": "a norm before the output layer: as the placement says (auto), or forced on or off"
+        },
+        {
+          "name": "output",
+          "type": "choice",
+          "default": "tied",
+          "choices": [
+            "tied",
+            "untied"
+          ],
+          "doc": "the output layer: the embedding matrix E (tied), or a matrix of its own"
+        },
+        {
+          "name": "input_scale",
+          "type": "choice",
+          "default": "sqrt_d",
+          "choices": [
+            "sqrt_d",
+            "none"
+          ],
+          "doc": "the input x0 = sqrt(d)*E[token], or E[token]"
         },
         {
           "name": "warmup",
@@ -531,6 +654,47 @@ export const ENGINE_SCHEMA = {
             "causal"
           ],
           "doc": "attention mask: every token sees every token, or only earlier ones"
+        },
+        {
+          "name": "norm_type",
+          "type": "choice",
+          "default": "layernorm",
+          "choices": [
+            "layernorm",
+            "rmsnorm"
+          ],
+          "doc": "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"
+        },
+        {
+          "name": "final_norm",
+          "type": "choice",
+          "default": "auto",
+          "choices": [
+            "auto",
+            "on",
+            "off"
+          ],
+          "doc": "a norm before the output layer: as the placement says (auto), or forced on or off"
+        },
+        {
+          "name": "output",
+          "type": "choice",
+          "default": "tied",
+          "choices": [
+            "tied",
+            "untied"
+          ],
+          "doc": "the output layer: the embedding matrix E (tied), or a matrix of its own"
+        },
+        {
+          "name": "input_scale",
+          "type": "choice",
+          "default": "sqrt_d",
+          "choices": [
+            "sqrt_d",
+            "none"
+          ],
+          "doc": "the input x0 = sqrt(d)*E[token], or E[token]"
         },
         {
           "name": "steps",
@@ -876,9 +1040,17 @@ export interface ModelConfig {
   attention: "bidirectional" | "causal";
   /** where the LayerNorms sit (a placement's name) */
   norm: "post" | "pre" | "peri" | "deepnorm" | "admin";
+  /** the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta) */
+  norm_type: "layernorm" | "rmsnorm";
+  /** a norm before the output layer: as the placement says (auto), or forced on or off */
+  final_norm: "auto" | "on" | "off";
+  /** the output layer: the embedding matrix E (tied), or a matrix of its own */
+  output: "tied" | "untied";
+  /** the input x0 = sqrt(d)*E[token], or E[token] */
+  input_scale: "sqrt_d" | "none";
 }
 /** The engine's defaults of a model config. */
-export const MODEL_DEFAULTS: ModelConfig = {"layers":6,"d":512,"d_ff":1024,"vocab":1000,"seq":32,"batch":8,"attention":"bidirectional","norm":"post"};
+export const MODEL_DEFAULTS: ModelConfig = {"layers":6,"d":512,"d_ff":1024,"vocab":1000,"seq":32,"batch":8,"attention":"bidirectional","norm":"post","norm_type":"layernorm","final_norm":"auto","output":"tied","input_scale":"sqrt_d"};
 /** Bounds of the numeric fields of a model config (the engine refuses anything outside). */
 export const MODEL_BOUNDS: Partial<Record<keyof ModelConfig, Bounds>> = {"layers":{"min":1,"max":64,"minExclusive":false,"integer":true},"d":{"min":2,"max":4096,"minExclusive":false,"integer":true},"d_ff":{"min":1,"max":16384,"minExclusive":false,"integer":true},"vocab":{"min":2,"max":65536,"minExclusive":false,"integer":true},"seq":{"min":1,"max":4096,"minExclusive":false,"integer":true},"batch":{"min":1,"max":4096,"minExclusive":false,"integer":true}};
 
@@ -898,6 +1070,14 @@ export interface ProbeConfig {
   batch: number;
   /** attention mask: every token sees every token, or only earlier ones */
   attention: "bidirectional" | "causal";
+  /** the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta) */
+  norm_type: "layernorm" | "rmsnorm";
+  /** a norm before the output layer: as the placement says (auto), or forced on or off */
+  final_norm: "auto" | "on" | "off";
+  /** the output layer: the embedding matrix E (tied), or a matrix of its own */
+  output: "tied" | "untied";
+  /** the input x0 = sqrt(d)*E[token], or E[token] */
+  input_scale: "sqrt_d" | "none";
   /** the placements to measure */
   norms: ("post" | "pre" | "peri" | "deepnorm" | "admin")[];
   /** number of seeds (models 0 … seeds−1) */
@@ -910,7 +1090,7 @@ export interface ProbeConfig {
   depths: number[];
 }
 /** The engine's defaults of a probe config. */
-export const PROBE_DEFAULTS: ProbeConfig = {"layers":6,"d":512,"d_ff":1024,"vocab":1000,"seq":32,"batch":8,"attention":"bidirectional","norms":["post","pre"],"seeds":5,"batches":20,"depth_batches":10,"depths":[6,8,10,12,14]};
+export const PROBE_DEFAULTS: ProbeConfig = {"layers":6,"d":512,"d_ff":1024,"vocab":1000,"seq":32,"batch":8,"attention":"bidirectional","norm_type":"layernorm","final_norm":"auto","output":"tied","input_scale":"sqrt_d","norms":["post","pre"],"seeds":5,"batches":20,"depth_batches":10,"depths":[6,8,10,12,14]};
 /** Bounds of the numeric fields of a probe config (the engine refuses anything outside). */
 export const PROBE_BOUNDS: Partial<Record<keyof ProbeConfig, Bounds>> = {"layers":{"min":1,"max":64,"minExclusive":false,"integer":true},"d":{"min":2,"max":4096,"minExclusive":false,"integer":true},"d_ff":{"min":1,"max":16384,"minExclusive":false,"integer":true},"vocab":{"min":2,"max":65536,"minExclusive":false,"integer":true},"seq":{"min":1,"max":4096,"minExclusive":false,"integer":true},"batch":{"min":1,"max":4096,"minExclusive":false,"integer":true},"seeds":{"min":1,"max":16,"minExclusive":false,"integer":true},"batches":{"min":1,"max":1000,"minExclusive":false,"integer":true},"depth_batches":{"min":1,"max":1000,"minExclusive":false,"integer":true},"depths":{"min":1,"max":64,"minExclusive":false,"maxItems":16,"integer":true}};
 
@@ -932,6 +1112,14 @@ export interface TrainConfig {
   attention: "bidirectional" | "causal";
   /** where the LayerNorms sit (a placement's name) */
   norm: "post" | "pre" | "peri" | "deepnorm" | "admin";
+  /** the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta) */
+  norm_type: "layernorm" | "rmsnorm";
+  /** a norm before the output layer: as the placement says (auto), or forced on or off */
+  final_norm: "auto" | "on" | "off";
+  /** the output layer: the embedding matrix E (tied), or a matrix of its own */
+  output: "tied" | "untied";
+  /** the input x0 = sqrt(d)*E[token], or E[token] */
+  input_scale: "sqrt_d" | "none";
   /** linear warm-up steps T_warmup (0 = the peak lr from step 1) */
   warmup: number;
   /** peak learning rate */
@@ -956,7 +1144,7 @@ export interface TrainConfig {
   momentum?: number;
 }
 /** The engine's defaults of a train config. */
-export const TRAIN_DEFAULTS: TrainConfig = {"layers":8,"d":128,"d_ff":512,"vocab":256,"seq":64,"batch":8,"attention":"causal","norm":"post","warmup":0,"lr":0.001,"seed":0,"steps":500,"chain_seed":1234,"successors":4,"optimizer":"adam","beta1":0.9,"beta2":0.98,"eps":1e-8,"momentum":0.9};
+export const TRAIN_DEFAULTS: TrainConfig = {"layers":8,"d":128,"d_ff":512,"vocab":256,"seq":64,"batch":8,"attention":"causal","norm":"post","norm_type":"layernorm","final_norm":"auto","output":"tied","input_scale":"sqrt_d","warmup":0,"lr":0.001,"seed":0,"steps":500,"chain_seed":1234,"successors":4,"optimizer":"adam","beta1":0.9,"beta2":0.98,"eps":1e-8,"momentum":0.9};
 /** Bounds of the numeric fields of a train config (the engine refuses anything outside). */
 export const TRAIN_BOUNDS: Partial<Record<keyof TrainConfig, Bounds>> = {"layers":{"min":1,"max":64,"minExclusive":false,"integer":true},"d":{"min":2,"max":4096,"minExclusive":false,"integer":true},"d_ff":{"min":1,"max":16384,"minExclusive":false,"integer":true},"vocab":{"min":2,"max":65536,"minExclusive":false,"integer":true},"seq":{"min":1,"max":4096,"minExclusive":false,"integer":true},"batch":{"min":1,"max":4096,"minExclusive":false,"integer":true},"warmup":{"min":0,"max":100000,"minExclusive":false,"integer":true},"lr":{"min":0,"max":10,"minExclusive":true,"integer":false},"seed":{"min":0,"max":9007199254740992,"minExclusive":false,"integer":true},"steps":{"min":1,"max":100000,"minExclusive":false,"integer":true},"chain_seed":{"min":0,"max":9007199254740992,"minExclusive":false,"integer":true},"successors":{"min":1,"max":65536,"minExclusive":false,"integer":true},"beta1":{"min":0,"max":0.999999,"minExclusive":false,"integer":false},"beta2":{"min":0,"max":0.999999999,"minExclusive":false,"integer":false},"eps":{"min":0,"max":1,"minExclusive":true,"integer":false},"momentum":{"min":0,"max":0.999999,"minExclusive":false,"integer":false}};
 
@@ -976,6 +1164,14 @@ export interface GridConfig {
   batch: number;
   /** attention mask: every token sees every token, or only earlier ones */
   attention: "bidirectional" | "causal";
+  /** the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta) */
+  norm_type: "layernorm" | "rmsnorm";
+  /** a norm before the output layer: as the placement says (auto), or forced on or off */
+  final_norm: "auto" | "on" | "off";
+  /** the output layer: the embedding matrix E (tied), or a matrix of its own */
+  output: "tied" | "untied";
+  /** the input x0 = sqrt(d)*E[token], or E[token] */
+  input_scale: "sqrt_d" | "none";
   /** optimizer steps */
   steps: number;
   /** seed of the Markov chain the toy learns */
@@ -1002,6 +1198,6 @@ export interface GridConfig {
   seeds: number[];
 }
 /** The engine's defaults of a grid config. */
-export const GRID_DEFAULTS: GridConfig = {"layers":8,"d":128,"d_ff":512,"vocab":256,"seq":64,"batch":8,"attention":"causal","steps":500,"chain_seed":1234,"successors":4,"optimizer":"adam","beta1":0.9,"beta2":0.98,"eps":1e-8,"momentum":0.9,"norms":["post","pre"],"warmups":[0,300],"lrs":[0.001,0.003],"seeds":[0,1]};
+export const GRID_DEFAULTS: GridConfig = {"layers":8,"d":128,"d_ff":512,"vocab":256,"seq":64,"batch":8,"attention":"causal","norm_type":"layernorm","final_norm":"auto","output":"tied","input_scale":"sqrt_d","steps":500,"chain_seed":1234,"successors":4,"optimizer":"adam","beta1":0.9,"beta2":0.98,"eps":1e-8,"momentum":0.9,"norms":["post","pre"],"warmups":[0,300],"lrs":[0.001,0.003],"seeds":[0,1]};
 /** Bounds of the numeric fields of a grid config (the engine refuses anything outside). */
 export const GRID_BOUNDS: Partial<Record<keyof GridConfig, Bounds>> = {"layers":{"min":1,"max":64,"minExclusive":false,"integer":true},"d":{"min":2,"max":4096,"minExclusive":false,"integer":true},"d_ff":{"min":1,"max":16384,"minExclusive":false,"integer":true},"vocab":{"min":2,"max":65536,"minExclusive":false,"integer":true},"seq":{"min":1,"max":4096,"minExclusive":false,"integer":true},"batch":{"min":1,"max":4096,"minExclusive":false,"integer":true},"steps":{"min":1,"max":100000,"minExclusive":false,"integer":true},"chain_seed":{"min":0,"max":9007199254740992,"minExclusive":false,"integer":true},"successors":{"min":1,"max":65536,"minExclusive":false,"integer":true},"beta1":{"min":0,"max":0.999999,"minExclusive":false,"integer":false},"beta2":{"min":0,"max":0.999999999,"minExclusive":false,"integer":false},"eps":{"min":0,"max":1,"minExclusive":true,"integer":false},"momentum":{"min":0,"max":0.999999,"minExclusive":false,"integer":false},"warmups":{"min":0,"max":100000,"minExclusive":false,"maxItems":8,"integer":true},"lrs":{"min":0,"max":10,"minExclusive":true,"maxItems":8,"integer":false},"seeds":{"min":0,"max":9007199254740992,"minExclusive":false,"maxItems":8,"integer":true}};
