@@ -6,11 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { LnxModule } from '../../public/wasm/lnx';
 // @ts-expect-error — plain ES module
 import { DOCS_PATH, TS_PATH, renderDocs, renderTs } from '../../scripts/schema-codegen.mjs';
-import { ENGINE_SCHEMA } from '../../web/src/generated/engine-schema';
+import { GRID_FIELDS, PROBE_FIELDS, TRAIN_FIELDS, type FieldInfo } from '../../web/src/generated/engine-schema';
 import { loadEngine } from './load';
 
 let m: LnxModule;
-let schema: typeof ENGINE_SCHEMA;
+let schema: unknown;
 beforeAll(async () => {
   m = await loadEngine('st');
   schema = JSON.parse(m.schemaJson());
@@ -30,17 +30,19 @@ describe('the generated schema files', () => {
 
 describe('the engine enforces the bounds the schema states', () => {
   const ctor = { probe: 'ProbeRun', train: 'TrainRun', grid: 'GridRun' } as const;
+  const fieldsOf = { probe: PROBE_FIELDS, train: TRAIN_FIELDS, grid: GRID_FIELDS } as Record<string, Record<string, FieldInfo>>;
   for (const name of ['probe', 'train', 'grid'] as const) {
     it(`${name}: a value just outside each numeric bound is refused, naming the key`, () => {
-      const c = ENGINE_SCHEMA.configs.find((x) => x.name === name)!;
       const make = (cfg: object) => () => new m[ctor[name]](JSON.stringify(cfg)).delete();
-      for (const f of c.fields as readonly { name: string; type: string; min?: number; max?: number; min_exclusive?: boolean }[]) {
-        if (f.type.startsWith('choice') || f.min == null || f.max == null) continue;
-        const wrap = (x: number) => (f.type.endsWith('[]') ? [x] : x);
-        const below = f.min_exclusive ? f.min : f.type.startsWith('number') ? f.min - Math.abs(f.min) * 1e-9 - 1e-12 : f.min - 1;
+      for (const [key, f] of Object.entries(fieldsOf[name])) {
+        if (f.min == null || f.max == null) continue;
+        // a setting of another optimizer is refused for that reason: test it with its own optimizer
+        const opt = f.onlyWhen?.optimizer ? { optimizer: f.onlyWhen.optimizer[0] } : {};
+        const wrap = (x: number) => ({ ...opt, [key]: f.type.endsWith('[]') ? [x] : x });
+        const below = f.minExclusive ? f.min : f.type.startsWith('number') ? f.min - Math.abs(f.min) * 1e-9 - 1e-12 : f.min - 1;
         const above = f.type.startsWith('number') ? f.max * (1 + 1e-9) + 1e-12 : f.max + 1 > f.max ? f.max + 1 : f.max + 2; // 2^53 + 1 is not a double
-        expect(make({ [f.name]: wrap(below) }), `${name}.${f.name} = ${below}`).toThrowError(new RegExp(`lnx: ${f.name}`));
-        expect(make({ [f.name]: wrap(above) }), `${name}.${f.name} = ${above}`).toThrowError(new RegExp(`lnx: ${f.name}`));
+        expect(make(wrap(below)), `${name}.${key} = ${below}`).toThrowError(new RegExp(`lnx: ${key}`));
+        expect(make(wrap(above)), `${name}.${key} = ${above}`).toThrowError(new RegExp(`lnx: ${key}`));
       }
     });
   }
