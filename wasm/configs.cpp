@@ -8,6 +8,8 @@
 // lower, so a URL or a UI value cannot make the page allocate gigabytes.
 #include "configs.h"
 
+#include "config_fields.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,54 +24,7 @@ namespace {
 using namespace schema;
 
 constexpr double kMaxModelBytes = 1.0 * (1 << 30);  // 1 GiB: fits a wasm32 heap with room to spare
-constexpr uint64_t kMaxSeed = 1ULL << 53;          // JSON numbers carry integers exactly up to here
-constexpr int kMaxSteps = 100000;
 constexpr int kMaxGridRuns = 64;
-
-// Where a config keeps its model and its training settings; the field accessors below go through
-// these, so one declaration of a model field serves every config that has a model.
-ModelConfig& model_of(ModelConfig& c) { return c; }
-ModelConfig& model_of(ProbeConfig& c) { return c.model; }
-ModelConfig& model_of(TrainConfig& c) { return c.model; }
-ModelConfig& model_of(GridConfig& c) { return c.base.model; }
-TrainConfig& train_of(TrainConfig& c) { return c; }
-TrainConfig& train_of(GridConfig& c) { return c.base; }
-
-template <class C, auto M>
-void* model_member(C& c, const Spec&) { return &(model_of(c).*M); }
-template <class C, auto M>
-void* train_member(C& c, const Spec&) { return &(train_of(c).*M); }
-template <class C, auto M>
-void* own_member(C& c, const Spec&) { return &(c.*M); }
-template <class C>
-void* hyperparameter(C& c, const Spec& s) { return &train_of(c).hyper.find(s.name)->second; }
-
-template <class C>
-void add_model_fields(Schema<C>& s, bool with_placement) {
-  s.fields.push_back({int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>});
-  s.fields.push_back({int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>});
-  s.fields.push_back({int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>});
-  s.fields.push_back({int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>});
-  s.fields.push_back({int_spec("seq", 1, 4096, "tokens per sequence n"), &model_member<C, &ModelConfig::seq>});
-  s.fields.push_back({int_spec("batch", 1, 4096, "sequences per batch B"), &model_member<C, &ModelConfig::batch>});
-  s.fields.push_back({enum_spec("attention", {"bidirectional", "causal"},
-                                "attention mask: every token sees every token, or only earlier ones"),
-                      &model_member<C, &ModelConfig::attention>});
-  if (with_placement)
-    s.fields.push_back({choice_spec("norm", placement_names, "where the LayerNorms sit (a placement's name)"),
-                        &model_member<C, &ModelConfig::placement>});
-  s.fields.push_back({enum_spec("norm_type", {"layernorm", "rmsnorm"},
-                                "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
-                      &model_member<C, &ModelConfig::norm_type>});
-  s.fields.push_back({enum_spec("final_norm", {"auto", "on", "off"},
-                                "a norm before the output layer: as the placement says (auto), or forced on or off"),
-                      &model_member<C, &ModelConfig::final_norm>});
-  s.fields.push_back({enum_spec("output", {"tied", "untied"},
-                                "the output layer: the embedding matrix E (tied), or a matrix of its own"),
-                      &model_member<C, &ModelConfig::output>});
-  s.fields.push_back({enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
-                      &model_member<C, &ModelConfig::input_scale>});
-}
 
 std::string mib(double bytes) {
   char buf[32];
@@ -77,65 +32,13 @@ std::string mib(double bytes) {
   return buf;
 }
 
+}  // namespace
+
 void check_size(const ModelConfig& m, int optimizer_states, const std::string& what, const std::string& lower) {
   const double bytes = model_bytes(m, optimizer_states);
   if (bytes > kMaxModelBytes)
     throw ArgumentError(what + " too large: it would need about " + mib(bytes) + " MiB; the limit is " +
                         mib(kMaxModelBytes) + " MiB (lower " + lower + ")");
-}
-
-const char* kModelKnobs = "layers, d, d_ff, vocab, seq or batch";
-
-// The optimizer and its hyperparameters: one field per name (a name two optimizers share once), each
-// applying to the optimizers that declare it.
-template <class C>
-void add_optimizer_fields(Schema<C>& s) {
-  s.fields.push_back({choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
-                      &train_member<C, &TrainConfig::optimizer>});
-  std::vector<std::string> seen;
-  for (const OwnedHyperparameter& oh : all_hyperparameters()) {
-    if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
-    seen.push_back(oh.h.name);
-    std::vector<std::string> owners;
-    for (const OwnedHyperparameter& o2 : all_hyperparameters())
-      if (seen.back() == o2.h.name) owners.push_back(o2.optimizer);
-    s.fields.push_back({only_when(number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer", owners),
-                        &hyperparameter<C>});
-  }
-  // A hyperparameter of another optimizer, set away from its default, would be silently ignored.
-  s.rules.push_back({"hyperparameters_match_optimizer",
-                     "a setting that belongs to another optimizer than the chosen one must keep its default",
-                     [](const C& c) {
-                       const TrainConfig& tc = train_of(const_cast<C&>(c));
-                       for (const OwnedHyperparameter& oh : all_hyperparameters()) {
-                         bool used = false;
-                         for (const OwnedHyperparameter& o2 : all_hyperparameters())
-                           used |= o2.optimizer == tc.optimizer && std::string(o2.h.name) == oh.h.name;
-                         if (!used && tc.hyper.at(oh.h.name) != oh.h.value)
-                           throw ArgumentError(std::string(oh.h.name) + " is a setting of " + oh.optimizer +
-                                               "; this run uses " + tc.optimizer);
-                       }
-                     },
-                     nullptr});
-}
-
-// The toy run's fields that a grid shares across its runs.
-template <class C>
-void add_shared_train_fields(Schema<C>& s) {
-  s.fields.push_back({int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>});
-  s.fields.push_back({uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
-                      &train_member<C, &TrainConfig::chain_seed>});
-  s.fields.push_back({int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
-                      &train_member<C, &TrainConfig::successors>});
-  add_optimizer_fields(s);
-  s.rules.push_back({"successors_within_vocab", "successors is at most vocab",
-                     [](const C& c) {
-                       const TrainConfig& tc = train_of(const_cast<C&>(c));
-                       if (tc.successors > tc.model.vocab)
-                         throw ArgumentError("successors = " + std::to_string(tc.successors) +
-                                             " is out of range [1, vocab = " + std::to_string(tc.model.vocab) + "]");
-                     },
-                     nullptr});
 }
 
 std::string warmup_warning(int warmup, int steps) {
@@ -147,8 +50,6 @@ std::string warmup_warning(int warmup, int steps) {
   return buf;
 }
 
-}  // namespace
-
 double model_bytes(const ModelConfig& m, int optimizer_states) {
   const double d = m.d, F = m.d_ff, V = m.vocab, N = static_cast<double>(m.batch) * m.seq, L = m.layers;
   const double params = V * d + L * (3 * d * d + 2 * d * F + 9 * d + F) + 2 * d;
@@ -158,7 +59,7 @@ double model_bytes(const ModelConfig& m, int optimizer_states) {
 
 const Schema<ModelConfig>& model_schema() {
   static const Schema<ModelConfig> s = [] {
-    Schema<ModelConfig> s{"model", "the Transformer: sizes, attention mask and placement"};
+    Schema<ModelConfig> s{"model", "the Transformer: sizes, attention mask and placement", {}, {}};
     add_model_fields(s, true);
     s.rules.push_back({"model_fits_in_memory", "the model's parameters and activations fit in 1 GiB",
                        [](const ModelConfig& m) { check_size(m, 2, "model", kModelKnobs); }, nullptr});
@@ -169,7 +70,7 @@ const Schema<ModelConfig>& model_schema() {
 
 const Schema<ProbeConfig>& probe_schema() {
   static const Schema<ProbeConfig> s = [] {
-    Schema<ProbeConfig> s{"probe", "the init-time probe of Figures 2 and 3 (ProbeRun, lnx probe)"};
+    Schema<ProbeConfig> s{"probe", "the init-time probe of Figures 2 and 3 (ProbeRun, lnx probe)", {}, {}};
     using P = ProbeConfig;
     add_model_fields(s, false);
     s.fields.push_back({choice_list_spec("norms", placement_names, 16, "the placements to measure"),
@@ -198,14 +99,9 @@ const Schema<ProbeConfig>& probe_schema() {
 
 const Schema<TrainConfig>& train_schema() {
   static const Schema<TrainConfig> s = [] {
-    Schema<TrainConfig> s{"train", "one toy training run of Figure 4 (TrainRun, lnx train)"};
-    using T = TrainConfig;
+    Schema<TrainConfig> s{"train", "one toy training run of Figure 4 (TrainRun, lnx train)", {}, {}};
     add_model_fields(s, true);
-    s.fields.push_back({int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
-                        &own_member<T, &T::warmup>});
-    s.fields.push_back({number_spec("lr", 0, 10, true, "peak learning rate"), &own_member<T, &T::lr>});
-    s.fields.push_back({uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
-                        &own_member<T, &T::seed>});
+    add_run_fields(s);
     add_shared_train_fields(s);
     s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
                        [](const TrainConfig& c) { check_size(c.model, 2, "model", kModelKnobs); }, nullptr});
@@ -222,7 +118,7 @@ const Schema<TrainConfig>& train_schema() {
 
 const Schema<GridConfig>& grid_schema() {
   static const Schema<GridConfig> s = [] {
-    Schema<GridConfig> s{"grid", "the toy warm-up grid of Figure 4: placements × warm-ups × lrs × seeds (GridRun, lnx grid)"};
+    Schema<GridConfig> s{"grid", "the toy warm-up grid of Figure 4: placements × warm-ups × lrs × seeds (GridRun, lnx grid)", {}, {}};
     using G = GridConfig;
     add_model_fields(s, false);
     add_shared_train_fields(s);

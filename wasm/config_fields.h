@@ -1,0 +1,136 @@
+// config_fields.h — the building blocks of a config schema (schema.h) that several configs share:
+// the model's fields, the toy run's, the optimizer's, and the rules that go with them. configs.cpp
+// declares the engine's configs with them, and each experiment (experiments/) its own, so a model
+// field is declared once for every config that has a model.
+#pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "api.h"
+#include "optim/registry.h"
+#include "placements/placement.h"
+#include "schema.h"
+
+namespace lnx::config {
+
+constexpr uint64_t kMaxSeed = 1ULL << 53;  // JSON numbers carry integers exactly up to here
+constexpr int kMaxSteps = 100000;
+inline const char* kModelKnobs = "layers, d, d_ff, vocab, seq or batch";
+
+// Refuses a model over the memory limit, naming what to lower (`lower`) and how much it would need.
+void check_size(const ModelConfig& m, int optimizer_states, const std::string& what, const std::string& lower);
+// "warmup = 600 is longer than the run (500 steps): …"
+std::string warmup_warning(int warmup, int steps);
+
+// Where a config keeps its model and its toy-run settings: a member `model`, or a `base` TrainConfig
+// (a config has one or the other, or is one). The field accessors go through these.
+inline ModelConfig& model_of(ModelConfig& c) { return c; }
+template <class C>
+auto model_of(C& c) -> decltype((c.model)) { return c.model; }
+template <class C>
+auto model_of(C& c) -> decltype((c.base.model)) { return c.base.model; }
+inline TrainConfig& train_of(TrainConfig& c) { return c; }
+template <class C>
+auto train_of(C& c) -> decltype((c.base)) { return c.base; }
+
+template <class C, auto M>
+void* model_member(C& c, const schema::Spec&) { return &(model_of(c).*M); }
+template <class C, auto M>
+void* train_member(C& c, const schema::Spec&) { return &(train_of(c).*M); }
+template <class C, auto M>
+void* own_member(C& c, const schema::Spec&) { return &(c.*M); }
+template <class C>
+void* hyperparameter(C& c, const schema::Spec& s) { return &train_of(c).hyper.find(s.name)->second; }
+
+template <class C>
+void add_model_fields(schema::Schema<C>& s, bool with_placement) {
+  s.fields.push_back({schema::int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>});
+  s.fields.push_back({schema::int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>});
+  s.fields.push_back({schema::int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>});
+  s.fields.push_back({schema::int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>});
+  s.fields.push_back({schema::int_spec("seq", 1, 4096, "tokens per sequence n"), &model_member<C, &ModelConfig::seq>});
+  s.fields.push_back({schema::int_spec("batch", 1, 4096, "sequences per batch B"), &model_member<C, &ModelConfig::batch>});
+  s.fields.push_back({schema::enum_spec("attention", {"bidirectional", "causal"},
+                                "attention mask: every token sees every token, or only earlier ones"),
+                      &model_member<C, &ModelConfig::attention>});
+  if (with_placement)
+    s.fields.push_back({schema::choice_spec("norm", placement_names, "where the LayerNorms sit (a placement's name)"),
+                        &model_member<C, &ModelConfig::placement>});
+  s.fields.push_back({schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
+                                "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
+                      &model_member<C, &ModelConfig::norm_type>});
+  s.fields.push_back({schema::enum_spec("final_norm", {"auto", "on", "off"},
+                                "a norm before the output layer: as the placement says (auto), or forced on or off"),
+                      &model_member<C, &ModelConfig::final_norm>});
+  s.fields.push_back({schema::enum_spec("output", {"tied", "untied"},
+                                "the output layer: the embedding matrix E (tied), or a matrix of its own"),
+                      &model_member<C, &ModelConfig::output>});
+  s.fields.push_back({schema::enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
+                      &model_member<C, &ModelConfig::input_scale>});
+}
+
+// The optimizer and its hyperparameters: one field per name (a name two optimizers share once), each
+// applying to the optimizers that declare it.
+template <class C>
+void add_optimizer_fields(schema::Schema<C>& s) {
+  s.fields.push_back({schema::choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
+                      &train_member<C, &TrainConfig::optimizer>});
+  std::vector<std::string> seen;
+  for (const OwnedHyperparameter& oh : all_hyperparameters()) {
+    if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
+    seen.push_back(oh.h.name);
+    std::vector<std::string> owners;
+    for (const OwnedHyperparameter& o2 : all_hyperparameters())
+      if (seen.back() == o2.h.name) owners.push_back(o2.optimizer);
+    s.fields.push_back({schema::only_when(schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer", owners),
+                        &hyperparameter<C>});
+  }
+  // A hyperparameter of another optimizer, set away from its default, would be silently ignored.
+  s.rules.push_back({"hyperparameters_match_optimizer",
+                     "a setting that belongs to another optimizer than the chosen one must keep its default",
+                     [](const C& c) {
+                       const TrainConfig& tc = train_of(const_cast<C&>(c));
+                       for (const OwnedHyperparameter& oh : all_hyperparameters()) {
+                         bool used = false;
+                         for (const OwnedHyperparameter& o2 : all_hyperparameters())
+                           used |= o2.optimizer == tc.optimizer && std::string(o2.h.name) == oh.h.name;
+                         if (!used && tc.hyper.at(oh.h.name) != oh.h.value)
+                           throw ArgumentError(std::string(oh.h.name) + " is a setting of " + oh.optimizer +
+                                               "; this run uses " + tc.optimizer);
+                       }
+                     },
+                     nullptr});
+}
+
+// The toy run's fields that a grid shares across its runs.
+template <class C>
+void add_shared_train_fields(schema::Schema<C>& s) {
+  s.fields.push_back({schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>});
+  s.fields.push_back({schema::uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
+                      &train_member<C, &TrainConfig::chain_seed>});
+  s.fields.push_back({schema::int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
+                      &train_member<C, &TrainConfig::successors>});
+  add_optimizer_fields(s);
+  s.rules.push_back({"successors_within_vocab", "successors is at most vocab",
+                     [](const C& c) {
+                       const TrainConfig& tc = train_of(const_cast<C&>(c));
+                       if (tc.successors > tc.model.vocab)
+                         throw ArgumentError("successors = " + std::to_string(tc.successors) +
+                                             " is out of range [1, vocab = " + std::to_string(tc.model.vocab) + "]");
+                     },
+                     nullptr});
+}
+
+
+// The fields of one run that a grid varies (placement is a model field): warm-up, peak lr, seed.
+template <class C>
+void add_run_fields(schema::Schema<C>& s) {
+  s.fields.push_back({schema::int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
+                      &train_member<C, &TrainConfig::warmup>});
+  s.fields.push_back({schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>});
+  s.fields.push_back({schema::uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
+                      &train_member<C, &TrainConfig::seed>});
+}
+
+}  // namespace lnx::config
