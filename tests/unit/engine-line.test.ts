@@ -1,7 +1,7 @@
 // engine-line.test.ts — the footer's sentence about the engine (web/src/lib/engine-line.ts), in both
-// languages, from backend.ts's selection codes; and that every code has its strings.
+// languages, from backend-choice.ts's selection codes; and that every code has its strings.
 import { describe, expect, it } from 'vitest';
-import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend';
+import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend-choice';
 import { engineLine } from '../../web/src/lib/engine-line';
 import { uiString } from '../../web/src/lib/text';
 

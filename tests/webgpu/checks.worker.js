@@ -1,10 +1,10 @@
 // checks.worker.js — the checks of `npm run test:webgpu`, run inside a module worker of headless
 // Chromium (SwiftShader WebGPU). Each check compares the WebGPU path with the CPU path of the same
 // engine build (public/wasm/lnx-gpu.mjs holds both) or exercises the backend selection and the
-// fallbacks of web/src/engine/backend.ts, and answers { pass, detail }.
+// fallbacks of web/src/engine/backend-choice.ts, and answers { pass, detail }.
 // Tolerance: 1e-4 relative everywhere (issue 6); how "relative" is measured is written next to each
 // check. Leaves out: timing (bench/webgpu_bench.mjs), the page's UI.
-import * as backend from '../../web/src/engine/backend.ts';
+import * as backend from '../../web/src/engine/backend-choice.ts';
 
 const TOL = 1e-4;
 const GPU_GLUE = new URL('../../public/wasm/lnx-gpu.mjs', import.meta.url).href;

@@ -1,5 +1,5 @@
 // en.ts — the English text of ln-explorable. Prose only; measured numbers come in through {{key}}
-// bindings (web/src/lib/bindings.ts), TeX sits in String.raw templates (`r`) so backslashes stay literal.
+// bindings (web/src/lib/prose-numbers.ts), TeX sits in String.raw templates (`r`) so backslashes stay literal.
 import type { Article } from './types';
 
 const r = String.raw;

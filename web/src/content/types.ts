@@ -5,7 +5,7 @@
 //   $…$            inline KaTeX;  $$…$$ is not allowed inline (use a `math` block)
 //   \role{in|op|norm|param|loss}{…}   inside TeX: colour a symbol by its role (shared palette)
 //   **bold**, *italic*, `code`, [text](https://…)
-//   {{key}}        a number measured by the engine, looked up in web/src/lib/bindings.ts; never type
+//   {{key}}        a number measured by the engine, looked up in web/src/lib/prose-numbers.ts; never type
 //                  a measured number into the prose directly.
 
 export type Lang = 'zh' | 'en';

@@ -1,4 +1,4 @@
-// zh.ts — ln-explorable 的中文正文。只放文字；实测数字一律经 {{key}} 绑定（web/src/lib/bindings.ts）填入，
+// zh.ts — ln-explorable 的中文正文。只放文字；实测数字一律经 {{key}} 绑定（web/src/lib/prose-numbers.ts）填入，
 // TeX 写在 String.raw 模板（`r`）里，反斜杠原样保留。
 import type { Article } from './types';
 

@@ -6,7 +6,7 @@
 // streaming partial grid documents, cancel between chunks, and always calling .delete().
 // Leaves out: choosing and loading the module (worker.ts), queueing (worker.ts).
 import type { Reply, Request } from './protocol';
-import { mergeGrid, nextFrom, type GridResult, type ProbeResult } from './results';
+import { mergeGrid, nextFrom, type GridResult, type ProbeResult } from './documents';
 
 export interface JobHooks {
   post(reply: Reply): void;

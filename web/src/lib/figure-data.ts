@@ -8,11 +8,10 @@
 //   fig3  panel, placement, x_name, x, statistic, mean, std
 //   fig4  placement, warmup, peak_lr, seed, step, loss, grad_norm, lr, status, stop_step
 //         (seed "mean" rows are the drawn seed-mean curve)
-import type { GridResult, ProbeResult } from '../engine/results';
+import { probeDepths, seedMean, type GridResult, type ProbeResult } from '../engine/documents';
 import type { Table, Cell } from './export';
 import { STEPS, nodeById } from '../figures/fig1/path';
 import { plainInline } from '../figures/fig1/text';
-import { probeDepths, seedMean } from './bindings';
 
 // ---- Figure 1 -------------------------------------------------------------------------------------
 /** Figure 1's steps with the factor sentences as plain text ({{key}} filled from `bindings`). */

@@ -14,7 +14,7 @@
 //   fig3.stat=paper|batch  fig3.model=full|small  fig3.seeds=1…5  fig3.batches=1…20  fig3.depths=6,8,…
 //   fig4.lrs=0.001,0.003  fig4.warmups=0,300  fig4.seeds=1…4  fig4.steps=10…1000
 import type { FigureId, Lang } from '../content/types';
-import type { GridResult, ProbeResult } from '../engine/results';
+import type { GridResult, ProbeResult } from '../engine/documents';
 import { STEPS } from '../figures/fig1/path';
 import { SMALL_MODEL, SMALL_PRESET, type ProbeControls } from '../figures/fig3/transform';
 import { GRID_BOUNDS, checkInt, checkLrs, checkWarmups, parseList } from '../figures/fig4/transform';

@@ -4,8 +4,7 @@
 //   (b) ‖x_l‖²/d per layer, both placements, with the Lemma 2 band
 //   (c) last layer's W² gradient vs depth: per-batch (solid), paper (dashed), 1/√L extrapolation of
 //       Pre-LN from the shallowest depth (dotted)
-import type { MeanStdArr, ProbeConfig, ProbeResult } from '../../engine/results';
-import { probeDepths } from '../../lib/bindings';
+import { probeDepths, type MeanStdArr, type ProbeConfig, type ProbeResult } from '../../engine/documents';
 
 export type Stat = 'W2_per_layer' | 'W2_per_batch';
 export type NormKey = 'post' | 'pre';

@@ -5,8 +5,7 @@
 // seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
 // seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
 // "diverged at step s", and neither it nor the mean is drawn past it.
-import type { GridConfig, GridResult, GridRunDoc, Norm } from '../../engine/results';
-import { seedMean } from '../../lib/bindings';
+import { seedMean, type GridConfig, type GridResult, type GridRunDoc, type Norm } from '../../engine/documents';
 import { DASH } from '../../lib/palette';
 import { parseDecimal } from '../../lib/format';
 

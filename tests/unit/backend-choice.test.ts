@@ -1,12 +1,12 @@
-// backend.test.ts — the backend selection and GPU fallback of web/src/engine/backend.ts, with fake
-// navigator.gpu objects and fake engine modules. The real thing (SwiftShader in headless Chromium)
-// is tests/webgpu/run.mjs.
+// backend-choice.test.ts — the backend selection and GPU fallback of
+// web/src/engine/backend-choice.ts, with fake navigator.gpu objects and fake engine modules. The real
+// thing (SwiftShader in headless Chromium) is tests/webgpu/run.mjs.
 import { describe, expect, it, vi } from 'vitest';
 import {
   acquireWebGpu, chooseBackend, driveGpuRun, fallbackAfterGpuError, isGpuError, isSoftwareAdapter, judgeSelfTest,
   parseBackendOverride, runSelfTest, selectBackend, shouldProbeGpu,
   type GpuLike, type GpuModule, type GpuProbe, type SelfTestReport,
-} from '../../web/src/engine/backend';
+} from '../../web/src/engine/backend-choice';
 
 const REPORT: SelfTestReport = { passed: true, matmulMaxRel: 0, gradMaxRel: 6e-7, lossRel: 8e-8, tolerance: 1e-3 };
 const MM_OK = JSON.stringify({ cases: [], max_rel: 0 });

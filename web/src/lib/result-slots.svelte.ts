@@ -1,4 +1,4 @@
-// results.svelte.ts — the current results the figures draw and the prose quotes, and the live runs
+// result-slots.svelte.ts — the current results the figures draw and the prose quotes, and the live runs
 // that replace them.
 //
 // Two slots: `probe` (Figures 2 and 3 and their prose) and `grid` (Figure 4). Each slot first holds
@@ -9,7 +9,7 @@
 // One instance is created by App.svelte and shared through context (getResults()).
 import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
-import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/results';
+import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { probeConfig, type ProbeControls } from '../figures/fig3/transform';
 import { inputsFrom, validateGrid, type GridInputs } from '../figures/fig4/transform';
 

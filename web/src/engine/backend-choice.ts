@@ -1,4 +1,4 @@
-// backend.ts — which engine runs the page's jobs, and what happens when the GPU fails mid-run.
+// backend-choice.ts — which engine runs the page's jobs, and what happens when the GPU fails mid-run.
 //
 // Order (issue 6): WebGPU when an adapter exists and the start-up self-test passes (a small matmul
 // and one training step against the CPU result inside the same module); else the threaded CPU
@@ -8,7 +8,7 @@
 // `Error("lnx: gpu: …")`) falls back to the CPU and restarts the run, with a notice saying so.
 //
 // The decisions are pure functions (parseBackendOverride, chooseBackend, judgeSelfTest,
-// fallbackAfterGpuError), unit-tested in tests/unit/backend.test.ts. The steps that touch the
+// fallbackAfterGpuError), unit-tested in tests/unit/backend-choice.test.ts. The steps that touch the
 // browser (acquireWebGpu, runSelfTest, selectBackend, driveGpuRun) take what they touch as
 // arguments (navigator.gpu, the module loader), so the tests drive them with fakes and the
 // end-to-end test (tests/webgpu/) with real headless Chromium.
