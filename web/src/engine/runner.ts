@@ -1,5 +1,5 @@
 // runner.ts — the chunked job loop the worker runs over the Embind module, kept free of worker
-// globals so Vitest can drive it with a stand-in module (tests/unit/runner.test.ts).
+// globals so Vitest can drive it with a stand-in module (tests/unit/engine-runner.test.ts).
 //
 // Covers: creating the C++ run from a JSON config, stepping it in chunks of adaptive size (~120 ms
 // each, so cancel/pause are noticed quickly and progress is smooth), progress with elapsed/ETA,

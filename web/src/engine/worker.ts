@@ -2,7 +2,7 @@
 // worker.ts — the engine's module worker. Picks the backend (backend-choice.ts: WebGPU when an adapter
 // passes the start-up self-test, else the threaded CPU build when the page is cross-origin isolated,
 // else the single-threaded one; ?backend=cpu|webgpu overrides), loads the Emscripten glue from
-// public/wasm/ (recipe: /work/shared/research/wasm-worker-recipe.md), then runs jobs one at a time
+// public/wasm/ at run time (never bundled: vite.config.ts says why), then runs jobs one at a time
 // (runner.ts). On WebGPU, the probe is GpuProbeRun and the grid gpu-grid.ts. When the GPU fails
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
 // ('backend' reply) and restarts the job there. Messages: protocol.ts. The page never imports this
