@@ -11,7 +11,8 @@
 export type Lang = 'zh' | 'en';
 /** The article's evidence labels: from the paper / inferred / guess / measured. */
 export type Evidence = 'paper' | 'inferred' | 'guess' | 'measured';
-export type FigureId = 'fig1' | 'fig2' | 'fig3' | 'fig4';
+/** A figure's id: "fig" and its number; the figures are listed in web/src/figures/registry.ts. */
+export type FigureId = `fig${number}`;
 
 export type Block =
   | { kind: 'p'; text: string; evidence?: Evidence; evidenceNote?: string }
