@@ -6,7 +6,7 @@ import { checkInt } from '../../lib/format';
 import { enumParam, fieldParam, written } from '../../lib/permalink';
 import Figure1 from './Figure1.svelte';
 import { fig1Json, fig1Table } from './numbers';
-import { STEPS } from './path';
+import { STEPS, TEXT_KEYS } from './path';
 
 export interface Fig1View {
   /** 1…STEPS.length */
@@ -17,6 +17,7 @@ export interface Fig1View {
 export const fig1: FigureDef<Fig1View> = {
   id: 'fig1',
   component: Figure1,
+  strings: ['title', ...TEXT_KEYS],
   slot: null,
   view: {
     key: 'fig1',

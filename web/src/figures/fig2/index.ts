@@ -20,6 +20,21 @@ export interface Fig2View {
 export const fig2: FigureDef<Fig2View, ProbeResult> = {
   id: 'fig2',
   component: Figure2,
+  strings: [
+    'title',
+    'caption', // inline mini-language
+    'readoutLayer', // {l}
+    'readoutNorm', // {v} {l}
+    'readoutGain', // {g} (= {gain})
+    'readoutFinalOut',
+    'finalLn',
+    'hint',
+    'col.layer',
+    'col.norm2',
+    'col.std',
+    'col.lo',
+    'col.hi',
+  ],
   slot: 'probe',
   view: {
     key: 'fig2',

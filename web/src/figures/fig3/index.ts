@@ -28,6 +28,34 @@ export interface Fig3View {
 export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
   id: 'fig3',
   component: Figure3,
+  strings: [
+    'title',
+    'caption', // inline mini-language
+    'panelA',
+    'panelB',
+    'panelC',
+    'stat.label',
+    'paperStat',
+    'perBatch',
+    'axisLayer',
+    'axisGrad',
+    'axisNorm',
+    'axisDepth',
+    'band',
+    'extrapolation',
+    'ctl.seeds',
+    'ctl.batches',
+    'ctl.depths',
+    'ctl.small',
+    'err.seeds',
+    'err.batches',
+    'err.depths',
+    'readoutA', // {l} {post} {postStd} {pre} {preStd}
+    'readoutB', // {l} {post} {pre} {lo} {hi}
+    'readoutC', // {L} {post} {postPaper} {pre} {prePaper} {extrap}
+    'col.layer',
+    'col.depth',
+  ],
   slot: 'probe',
   view: {
     key: 'fig3',

@@ -27,6 +27,35 @@ const { seeds, steps } = GRID_BOUNDS;
 export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
   id: 'fig4',
   component: Figure4,
+  strings: [
+    'title',
+    'caption', // inline mini-language
+    'panel', // {lr}
+    'axisStep',
+    'axisLoss',
+    'noWarmup',
+    'warmup', // {w}; without {w} it is used as it is for 300 steps
+    'lnOpt',
+    'plateau',
+    'ref.uniform',
+    'diverged', // {s}
+    'seedsHint', // {n}
+    'seedsHintOne',
+    'readout', // {step} {lr} {values}
+    'ctl.lrs',
+    'ctl.warmups',
+    'ctl.seeds',
+    'ctl.steps',
+    'err.lrs',
+    'err.warmups',
+    'err.seeds',
+    'err.steps',
+    'col.norm',
+    'col.warmup',
+    'col.lr',
+    'col.status',
+    'col.at', // {s}
+  ],
   slot: 'grid',
   view: { key: 'fig4', initial: {}, params: {}, write: () => [] },
   run: {
