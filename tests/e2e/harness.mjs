@@ -25,9 +25,8 @@ export const FLAGS = [
 ];
 /** The figures in page order: the article's figure slots (tests/unit/content.test.ts keeps them
  *  equal to the registry, web/src/figures/registry.ts), so a new figure is shot and exported too. */
-export const FIGS = [...readFileSync(join(root, 'web/src/content/en.ts'), 'utf8').matchAll(/\{ kind: 'figure', id: '(fig\d+)' \}/g)].map(
-  (m) => m[1],
-);
+const SLOT = /\{ kind: 'figure', id: '(fig\d+)' \}/g;
+export const FIGS = [...readFileSync(join(root, 'web/src/content/en.ts'), 'utf8').matchAll(SLOT)].map((m) => m[1]);
 if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/en.ts');
 
 // ---- servers -----------------------------------------------------------------------------------

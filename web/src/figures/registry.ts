@@ -15,7 +15,6 @@ import { fig3 } from './fig3';
 import { fig4 } from './fig4';
 
 /** A figure of any view, document and settings types (each figure has its own). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFigure = FigureDef<any, any, any>;
 
 export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4];

@@ -144,8 +144,8 @@ export function parseLink(spec: LinkSpec, search: string): { state: LinkState; i
   const seen = new Map<string, string[]>();
   for (const [k, v] of q) seen.set(k, [...(seen.get(k) ?? []), v]);
   for (const [name, values] of seen) {
-    const spec = Object.hasOwn(known, name) ? known[name] : undefined;
-    if (!spec) {
+    const parser = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!parser) {
       if (OURS.test(name)) issues.push({ param: name, value: values[0], kind: 'unknown', reason: 'url.unknown' });
       continue;
     }
@@ -154,8 +154,8 @@ export function parseLink(spec: LinkSpec, search: string): { state: LinkState; i
       continue;
     }
     const v = values[0];
-    if (v.length > MAX_VALUE_LENGTH || !spec.parse(v.trim(), state))
-      issues.push({ param: name, value: v, kind: 'invalid', reason: v.length > MAX_VALUE_LENGTH ? 'url.tooLong' : spec.reason });
+    if (v.length > MAX_VALUE_LENGTH || !parser.parse(v.trim(), state))
+      issues.push({ param: name, value: v, kind: 'invalid', reason: v.length > MAX_VALUE_LENGTH ? 'url.tooLong' : parser.reason });
   }
   return { state, issues };
 }
