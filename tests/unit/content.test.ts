@@ -9,7 +9,7 @@ import en from '../../web/src/content/en';
 import zh from '../../web/src/content/zh';
 import type { Article, Block } from '../../web/src/content/types';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
-import { FIGURES, FIGURE_IDS } from '../../web/src/figures/registry';
+import { FIGURES, FIGURE_IDS, stringKeysOf } from '../../web/src/figures/registry';
 import { validateGrid } from '../../web/src/lib/grid-settings';
 import { validateProbe } from '../../web/src/lib/probe-settings';
 
@@ -61,8 +61,8 @@ describe.each(Object.entries(ARTICLES))('content/%s.ts and the registry', (_, a)
   });
   it.each(FIGURES.map((f) => [f.id, f]))('%s: exactly the keys its folder declares, none empty', (id, f) => {
     const t = a.figures[id];
-    expect(Object.keys(t).sort()).toEqual([...f.strings].sort());
-    for (const k of f.strings) expect(t[k]?.trim(), `${id}.${k}`).toBeTruthy();
+    expect(Object.keys(t).sort()).toEqual(stringKeysOf(f).sort());
+    for (const k of stringKeysOf(f)) expect(t[k]?.trim(), `${id}.${k}`).toBeTruthy();
   });
 });
 
@@ -72,7 +72,7 @@ describe('the same placeholders in both languages', () => {
     for (const k of Object.keys(UI_STRINGS.en)) expect(placeholders(UI_STRINGS.zh[k]), k).toEqual(placeholders(UI_STRINGS.en[k]));
   });
   it.each(FIGURES.map((f) => [f.id, f]))('%s: the same {name}s', (id, f) => {
-    for (const k of f.strings) expect(placeholders(zh.figures[id][k]), `${id}.${k}`).toEqual(placeholders(en.figures[id][k]));
+    for (const k of stringKeysOf(f)) expect(placeholders(zh.figures[id][k]), `${id}.${k}`).toEqual(placeholders(en.figures[id][k]));
   });
 });
 
@@ -80,7 +80,7 @@ describe('every text key the page can ask for exists', () => {
   /** 'url.lang' → a page string; 'fig4:err.lrs' → Figure 4's string */
   const exists = (key: string) => {
     const m = /^(fig\d+):(.+)$/.exec(key);
-    return m ? FIGURES.find((f) => f.id === m[1])!.strings.includes(m[2]) : key in UI_STRINGS.en;
+    return m ? stringKeysOf(FIGURES.find((f) => f.id === m[1])!).includes(m[2]) : key in UI_STRINGS.en;
   };
   it('the reason of every URL parameter', () => {
     const groups = FIGURES.flatMap((f) => (f.run ? [f.view, f.run] : [f.view]));
@@ -118,6 +118,6 @@ describe('ui-keys.md', () => {
     expect(listed('Page chrome').sort()).toEqual(Object.keys(UI_STRINGS.en).sort());
   });
   it.each(FIGURES.map((f, i) => [f.id, i + 1, f]))('lists exactly %s’s keys', (_, n, f) => {
-    expect(listed(`Figure ${n} `).sort()).toEqual([...f.strings].sort());
+    expect(listed(`Figure ${n} `).sort()).toEqual(stringKeysOf(f).sort());
   });
 });

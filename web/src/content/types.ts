@@ -33,7 +33,7 @@ export interface Section {
   blocks: Block[];
 }
 
-/** A figure's strings: exactly the keys its folder declares (figures/figN/index.ts `strings`). */
+/** A figure's strings: its title, caption and the keys its folder declares (figures/figN/index.ts). */
 export interface FigureText {
   title: string;
   caption: string; // inline mini-language allowed

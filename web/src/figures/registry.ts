@@ -23,6 +23,9 @@ export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 
 export const figureById = (id: string): AnyFigure | undefined => FIGURES.find((f) => f.id === id);
 
+/** Every key of a figure's strings: its title, its caption (inline mini-language), and those it declares. */
+export const stringKeysOf = (f: AnyFigure): string[] => ['title', 'caption', ...f.strings];
+
 /** The live-run settings group of a slot (declared by the figure that edits them). */
 export const runParamsOf = (slot: SlotName | null) => (slot ? FIGURES.find((f) => f.run?.key === slot)?.run : undefined);
 

@@ -61,7 +61,8 @@ export interface NumbersInput<V, D> {
 export interface FigureDef<V extends object = object, D = unknown, S extends object = object> {
   id: FigureId;
   component: Component<FigureProps<V>, object, 'view'>;
-  /** the keys of its strings: content/zh.ts and en.ts give exactly these in `figures[id]` */
+  /** the keys of its strings besides `title` and `caption` (every figure has those: FigureText):
+   *  content/zh.ts and en.ts give exactly these three kinds in `figures[id]` (registry stringKeysOf) */
   strings: readonly string[];
   /** the result slot it draws, or null: drawn from its strings alone */
   slot: SlotName | null;

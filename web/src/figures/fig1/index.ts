@@ -17,7 +17,7 @@ export interface Fig1View {
 export const fig1: FigureDef<Fig1View> = {
   id: 'fig1',
   component: Figure1,
-  strings: ['title', ...TEXT_KEYS],
+  strings: TEXT_KEYS,
   slot: null,
   view: {
     key: 'fig1',

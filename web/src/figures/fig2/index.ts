@@ -21,8 +21,6 @@ export const fig2: FigureDef<Fig2View, ProbeResult> = {
   id: 'fig2',
   component: Figure2,
   strings: [
-    'title',
-    'caption', // inline mini-language
     'readoutLayer', // {l}
     'readoutNorm', // {v} {l}
     'readoutGain', // {g} (= {gain})

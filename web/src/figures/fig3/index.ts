@@ -29,8 +29,6 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
   id: 'fig3',
   component: Figure3,
   strings: [
-    'title',
-    'caption', // inline mini-language
     'panelA',
     'panelB',
     'panelC',

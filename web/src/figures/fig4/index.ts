@@ -28,8 +28,6 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
   id: 'fig4',
   component: Figure4,
   strings: [
-    'title',
-    'caption', // inline mini-language
     'panel', // {lr}
     'axisStep',
     'axisLoss',
