@@ -2,7 +2,9 @@
 //
 // Layout: the page lives in web/ (Vite root), static assets (the Emscripten glue in public/wasm/,
 // the precomputed results in public/data/) in public/ at the repo root and are copied verbatim to
-// dist/. The glue is never bundled: see /work/shared/research/wasm-worker-recipe.md for why.
+// dist/. The glue is never bundled: Vite would rebundle the threaded glue's own pthread worker as an
+// ES module worker while the glue starts it as a classic one, and the threaded build would fail to
+// load (the worker imports the glue from public/wasm/ at run time instead: engine/worker.ts).
 // COOP/COEP on dev and preview make the page cross-origin isolated, so the worker picks the threaded
 // flavour; any plain static server gets the single-threaded one.
 //

@@ -39,7 +39,7 @@
       isFinite(d.height) &&
       d.height >= MIN &&
       d.height <= MAX &&
-      /^fig[1-4]$/.test(String(d.figure))
+      /^fig[1-9][0-9]*$/.test(String(d.figure))
     );
   }
 

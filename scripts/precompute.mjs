@@ -32,7 +32,7 @@ function run(name, args, dir = 'public/data') {
 
 if (which === 'probe' || which === 'all') run('probe', ['probe']);
 if (which === 'grid' || which === 'all') run('grid', ['grid']);
-// The one toy claim that does not reproduce with the settings (Post-LN, warm-up 300, lr 3e-3
+// The one toy claim that does not reproduce with the page's grid settings (Post-LN, warm-up 300, lr 3e-3
 // stays on the plateau in the article, descends here): more seeds and a longer warm-up.
 if (which === 'extra' || which === 'all')
   run('grid-extra', ['grid', '--norms', 'post', '--warmups', '300,500', '--lrs', '3e-3', '--seeds', '2,3,4,5'], 'docs/data');

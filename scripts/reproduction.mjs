@@ -136,7 +136,7 @@ if (grid) {
     const ex = JSON.parse(readFileSync(extraPath, 'utf8'));
     say('### What does not reproduce, and what we tried');
     say();
-    say(`With the issue's settings, Post-LN with a 300-step warm-up at peak lr ${hi} leaves the plateau (seeds ${hiPost[1].map((r) => r.seed).join(', ')} at step ` +
+    say(`With the page's grid settings, Post-LN with a 300-step warm-up at peak lr ${hi} leaves the plateau (seeds ${hiPost[1].map((r) => r.seed).join(', ')} at step ` +
         `${hiPost[1].map((r) => leaves(r) ?? 'never').join(', ')}) and ends at ${f2(endLoss(hiPost[1]))}; the article reports that it stays on the plateau. ` +
         'More seeds and a longer warm-up (`node scripts/precompute.mjs extra`, same engine):');
     say();

@@ -23,7 +23,11 @@ export const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-export const FIGS = ['fig1', 'fig2', 'fig3', 'fig4'];
+/** The figures in page order: the article's figure slots (tests/unit/content.test.ts keeps them
+ *  equal to the registry, web/src/figures/registry.ts), so a new figure is shot and exported too. */
+const SLOT = /\{ kind: 'figure', id: '(fig\d+)' \}/g;
+export const FIGS = [...readFileSync(join(root, 'web/src/content/en.ts'), 'utf8').matchAll(SLOT)].map((m) => m[1]);
+if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/en.ts');
 
 // ---- servers -----------------------------------------------------------------------------------
 export function freePort() {

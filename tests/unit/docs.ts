@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/results';
+import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/documents';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
 

@@ -1,12 +1,12 @@
 // engine-line.test.ts — the footer's sentence about the engine (web/src/lib/engine-line.ts), in both
-// languages, from backend.ts's selection codes; and that every code has its strings.
+// languages, from backend-choice.ts's selection codes; and that every code has its strings.
 import { describe, expect, it } from 'vitest';
-import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend';
+import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend-choice';
 import { engineLine } from '../../web/src/lib/engine-line';
 import { uiString } from '../../web/src/lib/text';
 
-const en = (k: string) => uiString(null, 'en', k);
-const zh = (k: string) => uiString(null, 'zh', k);
+const en = (k: string) => uiString('en', k);
+const zh = (k: string) => uiString('zh', k);
 const REPORT = { passed: true, matmulMaxRel: 1e-7, gradMaxRel: 2e-7, lossRel: 0, tolerance: 1e-3 };
 const line = (probe: GpuProbe, iso: boolean, override: 'cpu' | 'webgpu' | null, t = en, threads = 2) =>
   engineLine({ ...chooseBackend(probe, iso, override), threads }, t);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { errorMessage, eta, nextChunk, runJob, type JobEngine } from '../../web/src/engine/runner';
 import type { Reply } from '../../web/src/engine/protocol';
 import type { LnxModule } from '../../web/src/engine/lnx-module';
-import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/results';
+import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/documents';
 import { grid, probe } from './docs';
 
 interface Log {

@@ -1,7 +1,9 @@
-// fig1-helpers.test.ts — Figure 1's pure helpers: plain-text fallback of the inline mini-language
-// (text.ts), label widths, and the pixel geometry (geom.ts: scale, rows, rounded paths, arcs).
+// fig1-helpers.test.ts — Figure 1's pure helpers: the plain-text version of the inline
+// mini-language it uses (lib/plain-inline.ts), label widths (text.ts), and the pixel geometry
+// (geom.ts: scale, rows, rounded paths, arcs).
 import { describe, expect, it } from 'vitest';
-import { labelEm, plainInline } from '../../web/src/figures/fig1/text';
+import { labelEm } from '../../web/src/figures/fig1/text';
+import { plainInline } from '../../web/src/lib/plain-inline';
 import { COMPACT_BELOW, geometry, gradArc, roundedPath, toPx, trimEnd } from '../../web/src/figures/fig1/geom';
 
 describe('plainInline', () => {

@@ -35,18 +35,18 @@ describe('interface strings', () => {
   it('tpl fills known placeholders and keeps unknown ones visible', () => {
     expect(tpl('Layer {l} of {n}', { l: 3 })).toBe('Layer 3 of {n}');
   });
-  it('the article’s ui string wins over the default; defaults per language', () => {
-    expect(uiString({ ui: { recompute: 'Go' } }, 'en', 'recompute')).toBe('Go');
-    expect(uiString({ ui: {} }, 'zh', 'recompute')).toBe('在浏览器里重算');
-    expect(uiString(null, 'en', 'no.such.key')).toBe('no.such.key');
+  it('page-chrome strings per language; an unknown key shows as itself', () => {
+    expect(uiString('en', 'recompute')).toBe('Recompute in your browser');
+    expect(uiString('zh', 'recompute')).toBe('在浏览器里重新计算');
+    expect(uiString('en', 'no.such.key')).toBe('no.such.key');
   });
-  it('figureText merges the article’s figure strings over the defaults', () => {
-    const t = figureText({ figures: { fig2: { title: 'T', caption: 'C', finalLn: 'FLN' } } as never }, 'en', 'fig2');
+  it('figureText is the article’s figure strings; empty title and caption without an article', () => {
+    const t = figureText({ figures: { fig2: { title: 'T', caption: 'C', finalLn: 'FLN', readoutLayer: 'Layer {l}' } } }, 'fig2');
     expect(t.title).toBe('T');
     expect(t.finalLn).toBe('FLN');
-    expect(t.hint).toBeTruthy();
     expect(ft(t, 'readoutLayer', { l: 2 })).toBe('Layer 2');
     expect(ft(t, 'missing.key')).toBe('missing.key');
+    expect(figureText(null, 'fig2')).toEqual({ title: '', caption: '' });
   });
 });
 

@@ -1,31 +1,34 @@
-// Permalinks: the URL ⇄ view-state module (web/src/lib/permalink.ts), table-driven.
+// Permalinks: the URL ⇄ view-state machinery (web/src/lib/permalink.ts) with the parameters the
+// figures declare (web/src/figures/figN/index.ts, listed in figures/registry.ts), table-driven.
+// The parameter names and the serialised links are the page's public interface: they never change.
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULTS,
-  displayValue,
-  embedLink,
-  embedSnippet,
-  foreignParams,
-  gridSettingsOf,
-  pageLink,
-  parseLink,
-  probeSettingsOf,
-  resolveGrid,
-  resolveProbe,
-  serializeView,
-  type ViewState,
-} from '../../web/src/lib/permalink';
+import * as permalink from '../../web/src/lib/permalink';
+import { displayValue, embedSnippet, type ViewState } from '../../web/src/lib/permalink';
+import { FIGURES, LINKS, linkDefaults } from '../../web/src/figures/registry';
+import { PROBE_DEFAULTS, probeSettingsOf, resolveProbe } from '../../web/src/lib/probe-settings';
+import { GRID_DEFAULTS, gridSettingsOf, resolveGrid } from '../../web/src/lib/grid-settings';
 import { grid, probe } from './docs';
 
-const base: ViewState = {
-  lang: 'en',
-  fig1Step: 1,
-  fig1Ln: false,
-  fig2Layer: null,
-  fig3Stat: 'W2_per_layer',
-  probe: null,
-  grid: null,
-};
+const DEFAULTS = linkDefaults();
+const parseLink = (q: string) => permalink.parseLink(LINKS, q);
+const serializeView = (v: ViewState, d = DEFAULTS, o?: permalink.SerializeOptions) => permalink.serializeView(LINKS, v, d, o);
+const foreignParams = (q: string) => permalink.foreignParams(LINKS, q);
+
+type Over = Partial<Pick<ViewState, 'lang' | 'theme' | 'embed'>> & Record<string, unknown>;
+/** The default view with `over`'s page keys and group states (fig1, fig2, fig3, probe, grid). */
+function view({ lang = 'en', theme, embed, ...parts }: Over = {}): ViewState {
+  return {
+    lang,
+    theme,
+    embed,
+    parts: { fig1: { step: 1, finalLn: false }, fig2: { layer: null }, fig3: { stat: 'W2_per_layer' }, fig4: {}, probe: null, grid: null, ...parts } as ViewState['parts'],
+  };
+}
+
+/** A LinkState from the page keys and the group parts of `want`. */
+function state({ lang, theme, embed, ...parts }: Record<string, unknown>): permalink.LinkState {
+  return { ...(lang ? { lang } : {}), ...(theme ? { theme } : {}), ...(embed ? { embed } : {}), parts } as permalink.LinkState;
+}
 
 describe('parseLink: valid parameters', () => {
   it.each([
@@ -33,12 +36,12 @@ describe('parseLink: valid parameters', () => {
     ['?lang=zh', { lang: 'zh' }],
     ['lang=en&theme=dark', { lang: 'en', theme: 'dark' }],
     ['?embed=fig3', { embed: 'fig3' }],
-    ['?fig1.step=4&fig1.ln=open', { fig1Step: 4, fig1Ln: true }],
-    ['?fig1.ln=closed', { fig1Ln: false }],
-    ['?fig2.layer=3', { fig2Layer: 3 }],
-    ['?fig2.layer=final', { fig2Layer: 'final' }],
-    ['?fig3.stat=batch', { fig3Stat: 'W2_per_batch' }],
-    ['?fig3.stat=paper', { fig3Stat: 'W2_per_layer' }],
+    ['?fig1.step=4&fig1.ln=open', { fig1: { step: 4, finalLn: true } }],
+    ['?fig1.ln=closed', { fig1: { finalLn: false } }],
+    ['?fig2.layer=3', { fig2: { layer: 3 } }],
+    ['?fig2.layer=final', { fig2: { layer: 'final' } }],
+    ['?fig3.stat=batch', { fig3: { stat: 'W2_per_batch' } }],
+    ['?fig3.stat=paper', { fig3: { stat: 'W2_per_layer' } }],
     ['?fig3.seeds=2&fig3.batches=4&fig3.depths=10,6,6', { probe: { seeds: 2, batches: 4, depths: [6, 10] } }],
     ['?fig3.model=small', { probe: { small: true } }],
     ['?fig4.lrs=3e-3,1e-3&fig4.warmups=0&fig4.seeds=1&fig4.steps=20', { grid: { lrs: [0.001, 0.003], warmups: [0], seeds: 1, steps: 20 } }],
@@ -49,7 +52,7 @@ describe('parseLink: valid parameters', () => {
   ])('%s', (q, want) => {
     const r = parseLink(q);
     expect(r.issues).toEqual([]);
-    expect(r.state).toEqual(want);
+    expect(r.state).toEqual(state(want));
   });
 });
 
@@ -84,16 +87,16 @@ describe('parseLink: invalid parameters fall back one by one', () => {
     ['?fig4.steps=abc&fig4.seeds=1', 'fig4.steps', 'fig4:err.steps', { grid: { seeds: 1 } }],
     ['?fig1.step=x&lang=zh', 'fig1.step', 'url.fig1.step', { lang: 'zh' }],
     ['?fig4.steps=' + '9'.repeat(300), 'fig4.steps', 'url.tooLong', {}],
-  ])('%s → issue on %s', (q, param, reason, state) => {
+  ])('%s → issue on %s', (q, param, reason, want) => {
     const r = parseLink(q);
     expect(r.issues.map((i) => [i.param, i.kind, i.reason])).toEqual([[param, 'invalid', reason]]);
-    expect(r.state).toEqual(state);
+    expect(r.state).toEqual(state(want));
   });
 
   it('a repeated parameter is reported and not used', () => {
     const r = parseLink('?lang=zh&lang=en');
     expect(r.issues).toEqual([{ param: 'lang', value: 'zh | en', kind: 'duplicate', reason: 'url.duplicate' }]);
-    expect(r.state).toEqual({});
+    expect(r.state).toEqual({ parts: {} });
   });
   it('an unknown parameter in our namespace is reported; others are left alone', () => {
     const r = parseLink('?fig5.x=1&fig2.zoom=3&utm_medium=mail');
@@ -109,76 +112,73 @@ describe('parseLink: invalid parameters fall back one by one', () => {
 });
 
 describe('serializeView', () => {
-  it.each<[Partial<ViewState>, string]>([
+  it.each<[Over, string]>([
     [{}, 'lang=en'],
     [{ lang: 'zh', theme: 'dark' }, 'lang=zh'],
-    [{ fig1Step: 3, fig1Ln: true }, 'lang=en&fig1.step=3&fig1.ln=open'],
-    [{ fig2Layer: 6 }, 'lang=en'],
-    [{ fig2Layer: 2 }, 'lang=en&fig2.layer=2'],
-    [{ fig2Layer: 'final' }, 'lang=en&fig2.layer=final'],
-    [{ fig3Stat: 'W2_per_batch' }, 'lang=en&fig3.stat=batch'],
-    [{ probe: DEFAULTS.probe }, 'lang=en'],
+    [{ fig1: { step: 3, finalLn: true } }, 'lang=en&fig1.step=3&fig1.ln=open'],
+    [{ fig2: { layer: 6 } }, 'lang=en'],
+    [{ fig2: { layer: 2 } }, 'lang=en&fig2.layer=2'],
+    [{ fig2: { layer: 'final' } }, 'lang=en&fig2.layer=final'],
+    [{ fig3: { stat: 'W2_per_batch' } }, 'lang=en&fig3.stat=batch'],
+    [{ probe: PROBE_DEFAULTS }, 'lang=en'],
     [{ probe: { seeds: 2, batches: 2, depths: [2, 4], small: true } }, 'lang=en&fig3.model=small'],
     [{ probe: { seeds: 3, batches: 2, depths: [2, 4], small: true } }, 'lang=en&fig3.model=small&fig3.seeds=3'],
     [{ probe: { seeds: 5, batches: 20, depths: [6, 8], small: false } }, 'lang=en&fig3.depths=6,8'],
-    [{ grid: DEFAULTS.grid }, 'lang=en'],
+    [{ grid: GRID_DEFAULTS }, 'lang=en'],
     [{ grid: { lrs: [0.001], warmups: [0, 300], seeds: 1, steps: 20 } }, 'lang=en&fig4.lrs=0.001&fig4.seeds=1&fig4.steps=20'],
     [{ grid: { lrs: [1e-5, 5], warmups: [0], seeds: 2, steps: 500 } }, 'lang=en&fig4.lrs=0.00001,5&fig4.warmups=0'],
-  ])('%j → %s', (over, want) => expect(serializeView({ ...base, ...over })).toBe(want));
+  ])('%j → %s', (over, want) => expect(serializeView(view(over))).toBe(want));
 
   it('embed options: theme and only one figure; Figure 2 carries the probe settings', () => {
-    const v: ViewState = { ...base, theme: 'dark', embed: 'fig2', fig1Step: 2, fig2Layer: 3, probe: { ...DEFAULTS.probe, seeds: 2 } };
+    const v = view({ theme: 'dark', embed: 'fig2', fig1: { step: 2, finalLn: false }, fig2: { layer: 3 }, probe: { ...PROBE_DEFAULTS, seeds: 2 } });
     expect(serializeView(v, DEFAULTS, { only: 'fig2', theme: true, embed: true })).toBe('embed=fig2&lang=en&theme=dark&fig2.layer=3&fig3.seeds=2');
     expect(serializeView(v, DEFAULTS, { only: 'fig1' })).toBe('lang=en&fig1.step=2');
   });
 });
 
 describe('round trip: parse(serialize(view)) rebuilds the view', () => {
-  const views: Partial<ViewState>[] = [
+  const views: Over[] = [
     {},
-    { lang: 'zh', fig1Step: 6, fig1Ln: true, fig2Layer: 'final', fig3Stat: 'W2_per_batch' },
+    { lang: 'zh', fig1: { step: 6, finalLn: true }, fig2: { layer: 'final' }, fig3: { stat: 'W2_per_batch' } },
     { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
     { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
     { grid: { lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10 } },
     { grid: { lrs: [0.003], warmups: [300], seeds: 1, steps: 1000 } },
   ];
   it.each(views)('%j', (over) => {
-    const v = { ...base, ...over };
+    const v = view(over);
     const { state, issues } = parseLink(serializeView(v));
     expect(issues).toEqual([]);
     expect(state.lang).toBe(v.lang);
-    expect(state.fig1Step ?? 1).toBe(v.fig1Step);
-    expect(state.fig1Ln ?? false).toBe(v.fig1Ln);
-    expect(state.fig2Layer ?? null).toBe(v.fig2Layer);
-    expect(state.fig3Stat ?? 'W2_per_layer').toBe(v.fig3Stat);
-    if (v.probe) expect(resolveProbe(state.probe)).toEqual(v.probe);
-    if (v.grid) expect(resolveGrid(state.grid)).toEqual(v.grid);
+    for (const f of FIGURES) expect({ ...f.view.initial, ...state.parts[f.id] }).toEqual(v.parts[f.id]);
+    if (v.parts.probe) expect(resolveProbe(state.parts.probe)).toEqual(v.parts.probe);
+    if (v.parts.grid) expect(resolveGrid(state.parts.grid)).toEqual(v.parts.grid);
   });
 });
 
 describe('settings of result documents', () => {
   it('probe: config → settings; the small model is recognised', () => {
-    expect(probeSettingsOf(probe())).toEqual({ seeds: 2, batches: 2, depths: [6, 8, 10], small: false });
+    expect(probeSettingsOf(probe().config)).toEqual({ seeds: 2, batches: 2, depths: [6, 8, 10], small: false });
     const p = probe();
     Object.assign(p.config, { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 16, batch: 4 });
-    expect(probeSettingsOf(p)?.small).toBe(true);
+    expect(probeSettingsOf(p.config)?.small).toBe(true);
     expect(probeSettingsOf(null)).toBeNull();
   });
   it('grid: config → settings (seeds counted)', () => {
-    expect(gridSettingsOf(grid())).toEqual({ lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200 });
+    expect(gridSettingsOf(grid().config)).toEqual({ lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200 });
     expect(gridSettingsOf(null)).toBeNull();
   });
   it('resolveProbe: a link with only the small model gets the small preset; fields override', () => {
     expect(resolveProbe({ small: true })).toEqual({ seeds: 2, batches: 2, depths: [2, 4], small: true });
-    expect(resolveProbe({ seeds: 1 })).toEqual({ ...DEFAULTS.probe, seeds: 1 });
-    expect(resolveProbe(undefined)).toEqual(DEFAULTS.probe);
+    expect(resolveProbe({ seeds: 1 })).toEqual({ ...PROBE_DEFAULTS, seeds: 1 });
+    expect(resolveProbe(undefined)).toEqual(PROBE_DEFAULTS);
   });
 });
 
 describe('links and the embed snippet', () => {
   it('pageLink keeps foreign parameters and the hash', () => {
-    const v = { ...base, fig1Step: 2 };
-    expect(pageLink('https://x.org/ln/?old=1#top', v, DEFAULTS, 'fig1', [['utm_source', 'a b']])).toBe(
+    const v = view({ fig1: { step: 2, finalLn: false } });
+    expect(permalink.pageLink(LINKS, 'https://x.org/ln/?old=1#top', v, DEFAULTS, 'fig1', [['utm_source', 'a b']])).toBe(
       'https://x.org/ln/?lang=en&fig1.step=2&utm_source=a%20b#fig1',
     );
     expect(foreignParams('?lang=zh&utm_source=a&fig9=1&x=2')).toEqual([
@@ -187,8 +187,8 @@ describe('links and the embed snippet', () => {
     ]);
   });
   it('embedLink names the figure and the theme and only that figure’s state', () => {
-    const v = { ...base, lang: 'zh' as const, fig1Step: 3, fig2Layer: 2 as const };
-    expect(embedLink('https://x.org/ln/index.html?a=1', 'fig1', v, 'dark')).toBe(
+    const v = view({ lang: 'zh', fig1: { step: 3, finalLn: false }, fig2: { layer: 2 } });
+    expect(permalink.embedLink(LINKS, 'https://x.org/ln/index.html?a=1', 'fig1', v, 'dark', DEFAULTS)).toBe(
       'https://x.org/ln/index.html?embed=fig1&lang=zh&theme=dark&fig1.step=3',
     );
   });

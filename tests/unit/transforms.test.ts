@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
-import {
-  SMALL_PRESET,
-  nearest,
-  panelA,
-  panelB,
-  panelC,
-  probeConfig,
-  validateProbe,
-  yExtent,
-} from '../../web/src/figures/fig3/transform';
-import {
-  buildPanels,
-  inputsFrom,
-  parseList,
-  tableSteps,
-  validateGrid,
-  valuesAt,
-  warmupDash,
-} from '../../web/src/figures/fig4/transform';
+import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
+import { buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
+import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
+import { inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
+import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
 import { grid, probe } from './docs';
 
@@ -216,7 +202,7 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid())).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200' });
+    expect(inputsFrom(grid().config)).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200' });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });

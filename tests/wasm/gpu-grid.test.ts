@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LnxModule, TrainRun } from '../../public/wasm/lnx';
 import { GpuGrid, type GpuGridModule } from '../../web/src/engine/gpu-grid';
-import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/results';
+import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/documents';
 import { loadEngine } from './load';
 
 const CONFIG = { layers: 2, d: 16, d_ff: 32, vocab: 32, seq: 8, batch: 2, steps: 10, warmups: [0, 4], lrs: [1e-3], seeds: [0, 1, 2] };

@@ -1,7 +1,7 @@
 // server.mjs — a tiny static server for the WebGPU test and benchmark: serves the repository root
 // with COOP/COEP (so pages are cross-origin isolated, as under `vite preview`), the right MIME types
 // for .mjs/.wasm, and TypeScript sources (web/src/**/*.ts) transpiled on the fly with the
-// project's `typescript` package, so the page can import web/src/engine/backend.ts unbundled.
+// project's `typescript` package, so the page can import web/src/engine/backend-choice.ts unbundled.
 // Leaves out: caching, directory listings, anything but GET.
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';

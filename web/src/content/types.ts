@@ -1,17 +1,20 @@
 // types.ts — the shape of the article as data. One file per language (zh.ts, en.ts) exports an
-// `Article`; components render it and never hold prose of their own.
+// `Article`: its sections (the same ids, block kinds and figure slots in both languages:
+// tests/unit/content.test.ts) and each figure's strings; components render it and never hold prose
+// of their own. The page chrome's strings are content/ui-strings.ts.
 //
 // Inline text mini-language (rendered by web/src/lib/inline.ts):
 //   $…$            inline KaTeX;  $$…$$ is not allowed inline (use a `math` block)
 //   \role{in|op|norm|param|loss}{…}   inside TeX: colour a symbol by its role (shared palette)
 //   **bold**, *italic*, `code`, [text](https://…)
-//   {{key}}        a number measured by the engine, looked up in web/src/lib/bindings.ts; never type
-//                  a measured number into the prose directly.
+//   {{key}}        a number measured by the engine, looked up in web/src/lib/prose-numbers.ts;
+//                  never type a measured number into the prose directly.
 
 export type Lang = 'zh' | 'en';
 /** The article's evidence labels: from the paper / inferred / guess / measured. */
 export type Evidence = 'paper' | 'inferred' | 'guess' | 'measured';
-export type FigureId = 'fig1' | 'fig2' | 'fig3' | 'fig4';
+/** A figure's id: "fig" and its number; the figures are listed in web/src/figures/registry.ts. */
+export type FigureId = `fig${number}`;
 
 export type Block =
   | { kind: 'p'; text: string; evidence?: Evidence; evidenceNote?: string }
@@ -30,10 +33,11 @@ export interface Section {
   blocks: Block[];
 }
 
+/** A figure's strings: its title, caption and the keys its folder declares (figures/figN/index.ts). */
 export interface FigureText {
   title: string;
   caption: string; // inline mini-language allowed
-  [uiString: string]: string; // labels, button names, readout templates of this figure
+  [key: string]: string; // labels, axis names, readout templates of this figure
 }
 
 export interface Article {
@@ -43,5 +47,4 @@ export interface Article {
   evidenceLabels: Record<Evidence, string>;
   sections: Section[];
   figures: Record<FigureId, FigureText>;
-  ui: Record<string, string>; // page chrome: language toggle, "precomputed", "recompute", progress, errors…
 }

@@ -11,7 +11,7 @@
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
 import type { Reply, Request } from './protocol';
-import { mergeGrid, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './results';
+import { mergeGrid, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './documents';
 
 export type EngineErrorKind = 'engine' | 'load' | 'cancelled' | 'worker';
 
@@ -95,7 +95,7 @@ function ensureWorker(): Worker {
     jobs.clear();
     worker = null; // the next call starts a fresh worker
   };
-  // The worker cannot see the page's URL: it needs ?backend= (backend.ts) from here.
+  // The worker cannot see the page's URL: it needs ?backend= (backend-choice.ts) from here.
   w.postMessage({ type: 'init', search: typeof location !== 'undefined' ? location.search : '' } satisfies Request);
   if (typeof document !== 'undefined') {
     const sync = () => {

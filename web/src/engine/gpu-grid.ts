@@ -12,7 +12,7 @@
 // and activations: ~70 MB at the toy's size); a finished run's series stay in the GridDocument and
 // its GPU buffers are freed. Leaves out: the CPU fallback after a device loss (worker.ts restarts
 // the job on the CPU).
-import type { RunStatus } from './results';
+import type { RunStatus } from './documents';
 
 /** One run of the plan: the TrainRun config the engine wrote for it (its other keys are not read here). */
 export interface GridPlan {

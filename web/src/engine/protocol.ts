@@ -5,9 +5,9 @@
 // `done`, `error` or `cancelled`. Progress messages are sent after each chunk of work.
 //
 //   page                               worker
-//   init{search} ───────────────────▶ picks the backend (backend.ts: WebGPU if an adapter passes the
-//                                      self-test, else lnx-mt.mjs if crossOriginIsolated, else
-//                                      lnx-st.mjs; ?backend=cpu|webgpu in `search` overrides)
+//   init{search} ───────────────────▶ picks the backend (backend-choice.ts: WebGPU if an adapter
+//                                      passes the self-test, else lnx-mt.mjs if crossOriginIsolated,
+//                                      else lnx-st.mjs; ?backend=cpu|webgpu in `search` overrides)
 //   ◀─────────────────────────────── ready{backend,reason} | load-error
 //   ◀─────────────────────────────── backend{backend,reason}  (the GPU failed: the job restarts on the CPU)
 //   probe{id,config} / grid{id,config} ▶
@@ -16,9 +16,9 @@
 //   ◀─────────────────────────────── done{id,result} | error{id,message} | cancelled{id}
 //   pause / resume ─────────────────▶ (tab hidden / visible: the worker idles between chunks)
 //   memory ─────────────────────────▶ ◀── memory{heapBytes,usedBytes,heapBytesAfter} (tests, docs/robustness.md)
-import type { Backend, BackendWhy } from './backend';
+import type { Backend, BackendWhy } from './backend-choice';
 import type { Flavour } from './lnx-module';
-import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from './results';
+import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from './documents';
 
 /** Page → worker. */
 export type Request =
@@ -47,7 +47,8 @@ export type Reply =
       flavour: Flavour;
       threads: number;
       crossOriginIsolated: boolean;
-      /** which engine runs the jobs, and why (backend.ts chooseBackend: a code and an English sentence) */
+      /** which engine runs the jobs, and why (backend-choice.ts chooseBackend: a code and an English
+       *  sentence) */
       backend: Backend;
       reason: string;
       why: BackendWhy;

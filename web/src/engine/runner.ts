@@ -1,12 +1,12 @@
 // runner.ts — the chunked job loop the worker runs over the Embind module, kept free of worker
-// globals so Vitest can drive it with a stand-in module (tests/unit/runner.test.ts).
+// globals so Vitest can drive it with a stand-in module (tests/unit/engine-runner.test.ts).
 //
 // Covers: creating the C++ run from a JSON config, stepping it in chunks of adaptive size (~120 ms
 // each, so cancel/pause are noticed quickly and progress is smooth), progress with elapsed/ETA,
 // streaming partial grid documents, cancel between chunks, and always calling .delete().
 // Leaves out: choosing and loading the module (worker.ts), queueing (worker.ts).
 import type { Reply, Request } from './protocol';
-import { mergeGrid, nextFrom, type GridResult, type ProbeResult } from './results';
+import { mergeGrid, nextFrom, type GridResult, type ProbeResult } from './documents';
 
 export interface JobHooks {
   post(reply: Reply): void;

@@ -1,14 +1,14 @@
 /// <reference lib="webworker" />
-// worker.ts — the engine's module worker. Picks the backend (backend.ts: WebGPU when an adapter
+// worker.ts — the engine's module worker. Picks the backend (backend-choice.ts: WebGPU when an adapter
 // passes the start-up self-test, else the threaded CPU build when the page is cross-origin isolated,
 // else the single-threaded one; ?backend=cpu|webgpu overrides), loads the Emscripten glue from
-// public/wasm/ (recipe: /work/shared/research/wasm-worker-recipe.md), then runs jobs one at a time
+// public/wasm/ at run time (never bundled: vite.config.ts says why), then runs jobs one at a time
 // (runner.ts). On WebGPU, the probe is GpuProbeRun and the grid gpu-grid.ts. When the GPU fails
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
 // ('backend' reply) and restarts the job there. Messages: protocol.ts. The page never imports this
 // file; client.ts creates it.
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
-import { fallbackAfterGpuError, isGpuError, selectBackend, type GpuLike, type Selection } from './backend';
+import { fallbackAfterGpuError, isGpuError, selectBackend, type GpuLike, type Selection } from './backend-choice';
 import { GpuGrid } from './gpu-grid';
 import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';

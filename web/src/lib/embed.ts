@@ -2,7 +2,7 @@
 // page that hosts it. Documented in docs/sharing.md; public/embed.js is the host-side half.
 //
 // Embed → host (posted to window.parent with targetOrigin "*": it carries nothing private):
-//   { type: 'lnx:height', v: 1, figure: 'fig1'…'fig4', height: <CSS px, integer>, state: 'loading'|'ready'|'error' }
+//   { type: 'lnx:height', v: 1, figure: 'fig1', 'fig2', …, height: <CSS px, integer>, state: 'loading'|'ready'|'error' }
 //     sent when the embed's content changes height or its figure changes state, and on request.
 // Host → embed (accepted only from window.parent, only in exactly these shapes; everything else is
 // ignored and counted in <html data-lnx-ignored>):

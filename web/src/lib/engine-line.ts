@@ -1,7 +1,7 @@
 // engine-line.ts — the page's sentence about which engine runs the live computations and why, in
 // the page's language, from the worker's report (engine/client.ts EngineReady: a backend, a `why`
-// code from engine/backend.ts and its detail). Pure: the strings come in through `t`.
-import type { Backend, BackendWhy } from '../engine/backend';
+// code from engine/backend-choice.ts and its detail). Pure: the strings come in through `t`.
+import type { Backend, BackendWhy } from '../engine/backend-choice';
 import { tpl } from './text';
 
 export interface EngineReport {

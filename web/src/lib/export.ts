@@ -9,7 +9,7 @@
 //   JSON → {"provenance": {...}, "data": {...}}
 //   SVG  → <metadata> with the provenance JSON and a visible one-line footer
 //   PNG  → iTXt "Description" (the provenance JSON, UTF-8) and tEXt "Software" chunks
-import type { EngineInfo } from '../engine/results';
+import type { EngineInfo } from '../engine/documents';
 
 export type ExportKind = 'svg' | 'png' | 'csv' | 'json';
 export type DataSource = 'precomputed' | 'live' | 'static';

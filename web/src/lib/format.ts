@@ -57,3 +57,20 @@ export function parseDecimal(s: string | null | undefined): number | null {
   const x = Number(t);
   return Number.isFinite(x) ? x : null;
 }
+
+/** "1e-3, 3e-3" → [0.001, 0.003]; null when any item is not a plain decimal number (parseDecimal). */
+export function parseList(s: string): number[] | null {
+  const parts = (s ?? '')
+    .split(/[,，、\s]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (!parts.length || parts.length > 64) return null;
+  const xs = parts.map(parseDecimal);
+  return xs.every((x): x is number => x != null) ? xs : null;
+}
+
+/** An integer in [lo, hi] written as a plain decimal ("4", "1e3"); null otherwise. */
+export function checkInt(s: string, lo: number, hi: number): number | null {
+  const x = parseDecimal(s);
+  return x != null && Number.isInteger(x) && x >= lo && x <= hi ? x : null;
+}

@@ -11,7 +11,7 @@
 import { escapeHtml, renderTex } from './tex';
 
 export interface InlineOptions {
-  /** key → display string (from bindings.ts) */
+  /** key → display string (from prose-numbers.ts) */
   bindings?: Record<string, string>;
   /** called once per unknown {{key}} occurrence */
   onUnknownKey?: (key: string) => void;

@@ -1,22 +1,21 @@
-// text.ts — looking up interface strings: the article's own (zh.ts / en.ts) first, then the
-// defaults in content/ui-defaults.ts; `tpl` fills {name} placeholders. Pure functions.
+// text.ts — looking up interface strings: the page chrome's in content/ui-strings.ts, a figure's in
+// the article (content/zh.ts, en.ts: `figures.figN`); `tpl` fills {name} placeholders. Pure functions.
 import type { Article, FigureId, FigureText, Lang } from '../content/types';
-import { FIG_DEFAULTS, UI_DEFAULTS } from '../content/ui-defaults';
+import { UI_STRINGS } from '../content/ui-strings';
 
 /** Fill {name} placeholders; unknown names stay visible as {name}. */
 export function tpl(s: string, vars: Record<string, string | number> = {}): string {
   return s.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 }
 
-/** A page-chrome string. */
-export function uiString(article: Pick<Article, 'ui'> | null, lang: Lang, key: string): string {
-  return article?.ui?.[key] ?? UI_DEFAULTS[lang][key] ?? UI_DEFAULTS.en[key] ?? key;
+/** A page-chrome string (English when the language lacks it, the key itself when both do). */
+export function uiString(lang: Lang, key: string): string {
+  return UI_STRINGS[lang][key] ?? UI_STRINGS.en[key] ?? key;
 }
 
-/** A figure's strings: the article's FigureText over the defaults. */
-export function figureText(article: Pick<Article, 'figures'> | null, lang: Lang, id: FigureId): FigureText {
-  const d = FIG_DEFAULTS[lang][id] ?? FIG_DEFAULTS.en[id] ?? {};
-  return { title: '', caption: '', ...d, ...(article?.figures?.[id] ?? {}) } as FigureText;
+/** A figure's strings from the article (title and caption empty while there is no article). */
+export function figureText(article: Pick<Article, 'figures'> | null, id: FigureId): FigureText {
+  return { title: '', caption: '', ...(article?.figures?.[id] ?? {}) } as FigureText;
 }
 
 /** A string of a FigureText, falling back to the key itself (visible, never undefined). */

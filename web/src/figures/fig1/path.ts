@@ -64,9 +64,9 @@ export interface Step {
   factorKey: FactorKey;
 }
 
-/** Every `FigureText` key the figure reads (besides `title`). Missing keys render as the key name. */
+/** Every `FigureText` key the figure reads (besides `title` and `caption`, which every figure has).
+ *  Missing keys render as the key name. */
 export const UI_KEYS = [
-  'caption',
   'stepLabel', // "Step {i} of {n}"
   'stepPrev',
   'stepNext',

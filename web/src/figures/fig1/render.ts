@@ -4,7 +4,7 @@
 // so a bad string never takes the figure down.
 
 import { renderInline } from '../../lib/inline';
-import { plainInline } from './text';
+import { plainInline } from '../../lib/plain-inline';
 
 export type Rendered = { html: string } | { plain: string };
 

@@ -3,7 +3,7 @@
 // The stack has L layer slabs (bottom = layer 1) and the Final LN on top. A slab's width is
 // proportional to √(‖x_l‖²/d), the residual stream's length, so the stream visibly thickens; the
 // Final LN's output has ‖·‖²/d = 1 by construction. Widths are normalised to the widest slab.
-import type { ProbeResult } from '../../engine/results';
+import type { ProbeResult } from '../../engine/documents';
 
 export interface Slab {
   /** 0-based position in the stack, bottom first */

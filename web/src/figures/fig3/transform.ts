@@ -1,11 +1,10 @@
-// fig3/transform.ts — probe result → the three panels of Figure 3, and the live-run settings.
-// Pure functions.
+// fig3/transform.ts — probe result → the three panels of Figure 3. Pure functions.
+// (The live-run settings Figure 3 edits are lib/probe-settings.ts; its URL parameters index.ts.)
 //   (a) per-layer W² gradient, Post vs Pre, mean ± std (statistic: paper W2_per_layer or W2_per_batch)
 //   (b) ‖x_l‖²/d per layer, both placements, with the Lemma 2 band
 //   (c) last layer's W² gradient vs depth: per-batch (solid), paper (dashed), 1/√L extrapolation of
 //       Pre-LN from the shallowest depth (dotted)
-import type { MeanStdArr, ProbeConfig, ProbeResult } from '../../engine/results';
-import { probeDepths } from '../../lib/bindings';
+import { probeDepths, type MeanStdArr, type ProbeResult } from '../../engine/documents';
 
 export type Stat = 'W2_per_layer' | 'W2_per_batch';
 export type NormKey = 'post' | 'pre';
@@ -75,53 +74,9 @@ export function panelC(P: ProbeResult | null) {
   return { depths, postBatch, preBatch, postPaper, prePaper, extrap, xDomain, yDomain: yExtent(all) };
 }
 
-// ---- live-run settings ------------------------------------------------------------------------
+// ---- interaction --------------------------------------------------------------------------------
+/** The depths the live-run form offers as checkboxes (plus any the current settings hold). */
 export const DEPTH_CHOICES = [6, 8, 10, 12, 14] as const;
-
-export interface ProbeControls {
-  seeds: number;
-  batches: number;
-  depths: number[];
-  small: boolean;
-}
-
-/** The tests' and phones' fast preset. */
-export const SMALL_MODEL = { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 16, batch: 4 } as const;
-export const SMALL_PRESET: ProbeControls = { seeds: 2, batches: 2, depths: [2, 4], small: true };
-
-export type ProbeField = 'seeds' | 'batches' | 'depths';
-
-/** Field → error key (figure text) for out-of-range settings; empty when valid. */
-export function validateProbe(c: ProbeControls): Partial<Record<ProbeField, string>> {
-  const e: Partial<Record<ProbeField, string>> = {};
-  const int = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
-  if (!int(c.seeds, 1, 5)) e.seeds = 'err.seeds';
-  if (!int(c.batches, 1, 20)) e.batches = 'err.batches';
-  if (!c.depths.length || c.depths.some((d) => !int(d, 1, 48))) e.depths = 'err.depths';
-  return e;
-}
-
-/** The engine config for a live run; model keys from `base` (the drawn result) unless small. */
-export function probeConfig(c: ProbeControls, base: Partial<ProbeConfig> | null): Partial<ProbeConfig> {
-  const model = c.small
-    ? SMALL_MODEL
-    : {
-        layers: base?.layers ?? 6,
-        d: base?.d ?? 512,
-        d_ff: base?.d_ff ?? 1024,
-        vocab: base?.vocab ?? 1000,
-        seq: base?.seq ?? 32,
-        batch: base?.batch ?? 8,
-      };
-  const depths = [...new Set(c.depths)].sort((a, b) => a - b);
-  return {
-    ...model,
-    seeds: c.seeds,
-    batches: c.batches,
-    depth_batches: Math.max(1, Math.round(c.batches / 2)),
-    depths,
-  };
-}
 
 /** Nearest value in `xs` to `x` (for hover), or null. */
 export function nearest(xs: readonly number[], x: number): number | null {

@@ -1,14 +1,12 @@
-// fig4/transform.ts — grid result → the loss-curve panels of Figure 4, and the live-run settings.
-// Pure functions.
+// fig4/transform.ts — grid result → the loss-curve panels of Figure 4. Pure functions.
+// (The live-run settings Figure 4 edits are lib/grid-settings.ts; its URL parameters index.ts.)
 //
 // One panel per peak lr (ascending). In each: one series per (placement, warm-up), drawn as the
 // seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
 // seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
 // "diverged at step s", and neither it nor the mean is drawn past it.
-import type { GridConfig, GridResult, GridRunDoc, Norm } from '../../engine/results';
-import { seedMean } from '../../lib/bindings';
+import { seedMean, type GridResult, type GridRunDoc, type Norm } from '../../engine/documents';
 import { DASH } from '../../lib/palette';
-import { parseDecimal } from '../../lib/format';
 
 export interface XY {
   x: number;
@@ -118,99 +116,4 @@ export function tableSteps(steps: number): number[] {
   for (let s = stride; s < steps; s += stride) out.push(s);
   out.push(steps);
   return [...new Set(out)];
-}
-
-// ---- live-run settings ------------------------------------------------------------------------
-export interface GridInputs {
-  lrs: string;
-  warmups: string;
-  seeds: string;
-  steps: string;
-}
-export type GridField = keyof GridInputs;
-
-/** "1e-3, 3e-3" → [0.001, 0.003]; null when any item is not a plain decimal number (lib/format parseDecimal). */
-export function parseList(s: string): number[] | null {
-  const parts = (s ?? '')
-    .split(/[,，、\s]+/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  if (!parts.length || parts.length > 64) return null;
-  const xs = parts.map(parseDecimal);
-  return xs.every((x): x is number => x != null) ? xs : null;
-}
-
-/**
- * Bounds of the live-run settings (the engine accepts more; these keep a run short and the page
- * responsive). lr up to 10 — the engine's own limit — so that a divergent run can be shown.
- */
-export const GRID_BOUNDS = {
-  lrs: { min: 1e-5, max: 10, count: 2 },
-  warmups: { min: 0, max: 1000, count: 3 },
-  seeds: { min: 1, max: 4 },
-  steps: { min: 10, max: 1000 },
-} as const;
-
-/** 1–2 peak lrs in [1e-5, 10], deduplicated and ascending; null when invalid. */
-export function checkLrs(s: string): number[] | null {
-  const b = GRID_BOUNDS.lrs;
-  const xs = parseList(s);
-  if (!xs || xs.length > b.count || xs.some((x) => !(x >= b.min && x <= b.max))) return null;
-  return [...new Set(xs)].sort((a, c) => a - c);
-}
-
-/** 1–3 warm-up lengths, integers in [0, 1000], deduplicated and ascending; null when invalid. */
-export function checkWarmups(s: string): number[] | null {
-  const b = GRID_BOUNDS.warmups;
-  const xs = parseList(s);
-  if (!xs || xs.length > b.count || xs.some((w) => !Number.isInteger(w) || w < b.min || w > b.max)) return null;
-  return [...new Set(xs)].sort((a, c) => a - c);
-}
-
-/** An integer in [lo, hi] written as a plain decimal ("4", "1e3"); null otherwise. */
-export function checkInt(s: string, lo: number, hi: number): number | null {
-  const x = parseDecimal(s);
-  return x != null && Number.isInteger(x) && x >= lo && x <= hi ? x : null;
-}
-
-/**
- * Validate the settings; returns error keys (figure text) per field, and the engine config when
- * valid. Bounds: GRID_BOUNDS (1–2 lrs in [1e-5, 10]; 1–3 warm-ups, integers in [0, 1000];
- * 1–4 seeds; 10–1000 steps).
- */
-export function validateGrid(inp: GridInputs): {
-  errors: Partial<Record<GridField, string>>;
-  config: Partial<GridConfig> | null;
-} {
-  const errors: Partial<Record<GridField, string>> = {};
-  const lrs = checkLrs(inp.lrs);
-  if (!lrs) errors.lrs = 'err.lrs';
-  const ws = checkWarmups(inp.warmups);
-  if (!ws) errors.warmups = 'err.warmups';
-  const seeds = checkInt(inp.seeds, GRID_BOUNDS.seeds.min, GRID_BOUNDS.seeds.max);
-  if (seeds == null) errors.seeds = 'err.seeds';
-  const steps = checkInt(inp.steps, GRID_BOUNDS.steps.min, GRID_BOUNDS.steps.max);
-  if (steps == null) errors.steps = 'err.steps';
-  if (Object.keys(errors).length) return { errors, config: null };
-  return {
-    errors,
-    config: {
-      norms: ['post', 'pre'],
-      lrs: lrs!,
-      warmups: ws!,
-      seeds: Array.from({ length: seeds! }, (_, i) => i),
-      steps: steps!,
-    },
-  };
-}
-
-/** Settings shown initially: those of the drawn grid. */
-export function inputsFrom(G: GridResult | null): GridInputs {
-  const c = G?.config;
-  return {
-    lrs: (c?.lrs ?? [0.001, 0.003]).join(', '),
-    warmups: (c?.warmups ?? [0, 300]).join(', '),
-    seeds: String(c?.seeds?.length ?? 2),
-    steps: String(c?.steps ?? 500),
-  };
 }

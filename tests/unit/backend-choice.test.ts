@@ -1,12 +1,12 @@
-// backend.test.ts — the backend selection and GPU fallback of web/src/engine/backend.ts, with fake
-// navigator.gpu objects and fake engine modules. The real thing (SwiftShader in headless Chromium)
-// is tests/webgpu/run.mjs.
+// backend-choice.test.ts — the backend selection and GPU fallback of
+// web/src/engine/backend-choice.ts, with fake navigator.gpu objects and fake engine modules. The real
+// thing (SwiftShader in headless Chromium) is tests/webgpu/run.mjs.
 import { describe, expect, it, vi } from 'vitest';
 import {
-  acquireWebGpu, chooseBackend, driveGpuRun, fallbackAfterGpuError, isGpuError, isSoftwareAdapter, judgeSelfTest,
+  acquireWebGpu, chooseBackend, fallbackAfterGpuError, isGpuError, isSoftwareAdapter, judgeSelfTest,
   parseBackendOverride, runSelfTest, selectBackend, shouldProbeGpu,
   type GpuLike, type GpuModule, type GpuProbe, type SelfTestReport,
-} from '../../web/src/engine/backend';
+} from '../../web/src/engine/backend-choice';
 
 const REPORT: SelfTestReport = { passed: true, matmulMaxRel: 0, gradMaxRel: 6e-7, lossRel: 8e-8, tolerance: 1e-3 };
 const MM_OK = JSON.stringify({ cases: [], max_rel: 0 });
@@ -216,25 +216,5 @@ describe('selectBackend', () => {
     const { m } = fakeModule({ mm: JSON.stringify({ max_rel: 1 }) });
     const s = await selectBackend({ gpu: fakeGpu().gpu, crossOriginIsolated: false, search: '', loadGpuModule: async () => m });
     expect(s).toMatchObject({ backend: 'cpu-st', probe: { kind: 'self-test-failed' } });
-  });
-});
-
-describe('driveGpuRun', () => {
-  it('steps, waits for the readbacks after every chunk, and stops when done', async () => {
-    const order: string[] = [];
-    let landed = 0;
-    const run = { step: vi.fn((k: number) => (order.push(`step ${k}`), landed)) };
-    const settled = async () => void (order.push('settled'), (landed += 3));
-    expect(await driveGpuRun(run, () => landed >= 6, settled, { chunk: 3 })).toBe(true);
-    expect(order).toEqual(['step 3', 'settled', 'step 3', 'settled']);
-  });
-  it('stops between chunks when cancelled', async () => {
-    let n = 0;
-    const ok = await driveGpuRun({ step: () => ++n }, () => false, async () => {}, { cancelled: () => n >= 2 });
-    expect([ok, n]).toEqual([false, 2]);
-  });
-  it('lets a GPU error through for the fallback', async () => {
-    const run = { step: () => { throw new Error('lnx: gpu: WebGPU device lost (destroyed)'); } };
-    await expect(driveGpuRun(run, () => false, async () => {})).rejects.toThrow(/lnx: gpu:/);
   });
 });

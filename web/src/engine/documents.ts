@@ -1,6 +1,7 @@
-// results.ts — TypeScript types for the engine's JSON documents (docs/json-schema.md), plus the
-// pure helpers that merge streamed partial grid documents. Types only describe what the page reads;
-// unknown extra keys are allowed and ignored.
+// documents.ts — TypeScript types for the engine's JSON documents (docs/json-schema.md), plus the
+// pure helpers that read them (the depths of a probe, the seed mean of grid runs) and that merge
+// streamed partial grid documents. Types only describe what the page reads; unknown extra keys are
+// allowed and ignored.
 
 /** Header present in every document. */
 export interface EngineInfo {
@@ -132,4 +133,23 @@ export function nextFrom(g: GridResult | null): number {
   const running = g.runs.filter((r) => r.status === 'running').map((r) => r.loss.length);
   const lens = running.length ? running : g.runs.map((r) => r.loss.length);
   return lens.length ? Math.min(...lens) : 0;
+}
+
+/** Depths present in the probe's lastW2_vs_L, ascending. */
+export function probeDepths(P: ProbeResult | null): number[] {
+  if (!P) return [];
+  const keys = new Set([...Object.keys(P.pre?.lastW2_vs_L ?? {}), ...Object.keys(P.post?.lastW2_vs_L ?? {})]);
+  return [...keys].map(Number).filter(Number.isFinite).sort((a, b) => a - b);
+}
+
+/**
+ * The seed-mean loss curve of a set of runs, as long as every seed has a value
+ * (a diverged seed cuts it at its last finite step). Empty for no runs.
+ */
+export function seedMean(runs: GridRunDoc[]): number[] {
+  if (!runs.length) return [];
+  const n = Math.min(...runs.map((r) => r.loss.length));
+  const out: number[] = [];
+  for (let t = 0; t < n; t++) out.push(runs.reduce((a, r) => a + r.loss[t], 0) / runs.length);
+  return out;
 }

@@ -1,20 +1,22 @@
+// prose-numbers.test.ts — the numbers the prose quotes (web/src/lib/prose-numbers.ts), table-driven,
+// and the articles' {{key}}s against them and against content/prose-numbers.md.
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
-  BINDING_KEYS,
+  PROSE_NUMBER_KEYS,
   armWarmup,
-  bindingsFor,
+  proseNumbers,
   cellRuns,
   crossoverDepth,
   finalLoss,
   firstBelow,
-  seedMean,
-} from '../../web/src/lib/bindings';
+} from '../../web/src/lib/prose-numbers';
+import { seedMean } from '../../web/src/engine/documents';
 import { renderInline } from '../../web/src/lib/inline';
 import { grid, probe, run } from './docs';
 
-describe('bindingsFor: probe keys', () => {
-  const en = bindingsFor(probe(), null, 'en');
+describe('proseNumbers: probe keys', () => {
+  const en = proseNumbers(probe(), null, 'en');
   it.each([
     ['post.norm2', '1.50, 1.50, 1.50'],
     ['post.norm2.maxstd', '0.04'],
@@ -41,27 +43,27 @@ describe('bindingsFor: probe keys', () => {
   ])('%s = %s', (k, v) => expect(en[k]).toBe(v));
 
   it('lists use the Chinese enumeration comma in zh', () => {
-    expect(bindingsFor(probe(), null, 'zh')['pre.norm2']).toBe('2.00、3.00、4.00');
+    expect(proseNumbers(probe(), null, 'zh')['pre.norm2']).toBe('2.00、3.00、4.00');
   });
   it('no crossover → —', () => {
     const p = probe();
     for (const L of ['6', '8', '10']) p.pre.lastW2_vs_L[L].W2_per_batch.mean = 5;
     expect(crossoverDepth(p)).toBeNull();
-    expect(bindingsFor(p, null, 'en')['depth.crossover']).toBe('—');
+    expect(proseNumbers(p, null, 'en')['depth.crossover']).toBe('—');
   });
   it('a single depth → ratios are —', () => {
     const p = probe();
     p.pre.lastW2_vs_L = { '6': p.pre.lastW2_vs_L['6'] };
     p.post.lastW2_vs_L = { '6': p.post.lastW2_vs_L['6'] };
-    const b = bindingsFor(p, null, 'en');
+    const b = proseNumbers(p, null, 'en');
     expect(b['depth.pre.ratio']).toBe('—');
     expect(b['depth.sqrtL.ratio']).toBe('—');
     expect(b['depth.pre.L6']).toBe('1.60');
   });
 });
 
-describe('bindingsFor: toy keys', () => {
-  const b = bindingsFor(null, grid(), 'en');
+describe('proseNumbers: toy keys', () => {
+  const b = proseNumbers(null, grid(), 'en');
   it.each([
     ['toy.plateau', '5.00'],
     ['toy.lnV', '5.50'],
@@ -81,13 +83,13 @@ describe('bindingsFor: toy keys', () => {
   ])('%s = %s', (k, v) => expect(b[k]).toBe(v));
 
   it('toy.post.w300.hi.break: where the lr-3e-3 warm-up curve leaves the plateau, — when it never does', () => {
-    expect(b['toy.post.w300.hi.break']).toBe(bindingsFor(null, grid(), 'en')['toy.post.w300.hi.break']);
+    expect(b['toy.post.w300.hi.break']).toBe(proseNumbers(null, grid(), 'en')['toy.post.w300.hi.break']);
     expect(b['toy.post.w300.hi.break'] ?? '—').toBe('—'); // the fixture's curve stays on the plateau
     const g = grid();
     const lo = g.runs.filter((x) => x.norm === 'post' && x.warmup !== 0 && x.lr === 0.001);
     for (const r of g.runs.filter((x) => x.norm === 'post' && x.warmup !== 0 && x.lr === 0.003))
       r.loss = [...lo.find((x) => x.seed === r.seed)!.loss];
-    expect(bindingsFor(null, g, 'en')['toy.post.w300.hi.break']).toBe('150');
+    expect(proseNumbers(null, g, 'en')['toy.post.w300.hi.break']).toBe('150');
   });
 
   it('a diverged seed makes the final loss —, and the rest keeps going', () => {
@@ -96,14 +98,14 @@ describe('bindingsFor: toy keys', () => {
     r.status = 'nan';
     r.stop_step = 51;
     r.loss = r.loss.slice(0, 50);
-    const bb = bindingsFor(null, g, 'en');
+    const bb = proseNumbers(null, g, 'en');
     expect(bb['toy.post.w0.hi.final']).toBe('—');
     expect(bb['toy.pre.w0.lo.final']).toBe('1.55');
   });
   it('a missing step 100 → —', () => {
     const g = grid();
     for (const r of g.runs) r.loss = r.loss.slice(0, 60);
-    expect(bindingsFor(null, g, 'en')['toy.pre.w0.lo.at100']).toBe('—');
+    expect(proseNumbers(null, g, 'en')['toy.pre.w0.lo.at100']).toBe('—');
   });
 });
 
@@ -134,14 +136,14 @@ describe('grid helpers', () => {
   });
 });
 
-describe('the registry', () => {
+describe('the keys', () => {
   it('with no results every key is —', () => {
-    const b = bindingsFor(null, null, 'en');
-    expect(Object.keys(b).sort()).toEqual([...BINDING_KEYS].sort());
-    for (const k of BINDING_KEYS) expect(b[k]).toBe('—');
+    const b = proseNumbers(null, null, 'en');
+    expect(Object.keys(b).sort()).toEqual([...PROSE_NUMBER_KEYS].sort());
+    for (const k of PROSE_NUMBER_KEYS) expect(b[k]).toBe('—');
   });
   it('never throws on malformed documents', () => {
-    expect(() => bindingsFor({} as never, { runs: [] } as never, 'zh')).not.toThrow();
+    expect(() => proseNumbers({} as never, { runs: [] } as never, 'zh')).not.toThrow();
   });
 });
 
@@ -153,18 +155,18 @@ function keysIn(x: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-describe.each(['zh', 'en'] as const)('content/%s.ts uses only registered binding keys', (lang) => {
+describe.each(['zh', 'en'] as const)('content/%s.ts uses only keys of prose-numbers.ts', (lang) => {
   const file = new URL(`../../web/src/content/${lang}.ts`, import.meta.url);
-  it.skipIf(!existsSync(file))('every {{key}} is in the registry', async () => {
+  it.skipIf(!existsSync(file))('every {{key}} is in PROSE_NUMBERS', async () => {
     const mod = (await import(/* @vite-ignore */ file.href)) as Record<string, unknown>;
     const used = keysIn(mod.default ?? mod);
     expect(used.size).toBeGreaterThan(0);
-    const missing = [...used].filter((k) => !BINDING_KEYS.includes(k));
-    expect(missing, `add these to web/src/lib/bindings.ts REGISTRY`).toEqual([]);
+    const missing = [...used].filter((k) => !PROSE_NUMBER_KEYS.includes(k));
+    expect(missing, `add these to PROSE_NUMBERS in web/src/lib/prose-numbers.ts`).toEqual([]);
   });
   it.skipIf(!existsSync(file))('renders with no [?key] marker', async () => {
     const mod = (await import(/* @vite-ignore */ file.href)) as Record<string, unknown>;
-    const b = bindingsFor(probe(), grid(), lang);
+    const b = proseNumbers(probe(), grid(), lang);
     const unknown: string[] = [];
     const walk = (x: unknown) => {
       if (typeof x === 'string') renderInline(x, { bindings: b, onUnknownKey: (k) => unknown.push(k) });
@@ -172,5 +174,17 @@ describe.each(['zh', 'en'] as const)('content/%s.ts uses only registered binding
     };
     walk(mod.default ?? mod);
     expect(unknown).toEqual([]);
+  });
+});
+
+describe('content/prose-numbers.md', () => {
+  it('lists exactly the {{key}}s the two articles use', async () => {
+    const used = new Set<string>();
+    for (const lang of ['zh', 'en'])
+      keysIn((await import(`../../web/src/content/${lang}.ts`)).default, used);
+    const md = readFileSync(new URL('../../web/src/content/prose-numbers.md', import.meta.url), 'utf8');
+    const listed = new Set([...md.matchAll(/^\| `([\w.-]+)` \|/gm)].map((m) => m[1]));
+    expect([...used].filter((k) => !listed.has(k)), 'used but not listed').toEqual([]);
+    expect([...listed].filter((k) => !used.has(k)), 'listed but not used').toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
-// backend.ts — which engine runs the page's jobs, and what happens when the GPU fails mid-run.
+// backend-choice.ts — which engine runs the page's jobs, and what happens when the GPU fails mid-run.
 //
-// Order (issue 6): WebGPU when an adapter exists and the start-up self-test passes (a small matmul
+// Order: WebGPU when an adapter exists and the start-up self-test passes (a small matmul
 // and one training step against the CPU result inside the same module); else the threaded CPU
 // build when the page is cross-origin isolated; else the single-threaded one. `?backend=cpu|webgpu`
 // overrides. A software adapter (SwiftShader, llvmpipe: what Chromium offers without a GPU) runs
@@ -8,11 +8,12 @@
 // `Error("lnx: gpu: …")`) falls back to the CPU and restarts the run, with a notice saying so.
 //
 // The decisions are pure functions (parseBackendOverride, chooseBackend, judgeSelfTest,
-// fallbackAfterGpuError), unit-tested in tests/unit/backend.test.ts. The steps that touch the
-// browser (acquireWebGpu, runSelfTest, selectBackend, driveGpuRun) take what they touch as
-// arguments (navigator.gpu, the module loader), so the tests drive them with fakes and the
-// end-to-end test (tests/webgpu/) with real headless Chromium.
-// Leaves out: loading the CPU modules and posting messages (worker.ts), drawing the notice (page).
+// fallbackAfterGpuError), unit-tested in tests/unit/backend-choice.test.ts. The steps that touch the
+// browser (acquireWebGpu, runSelfTest, selectBackend) take what they touch as arguments
+// (navigator.gpu, the module loader), so the tests drive them with fakes and the end-to-end test
+// (tests/webgpu/) with real headless Chromium.
+// Leaves out: loading the CPU modules and posting messages (worker.ts), stepping a job (runner.ts
+// runJob, which awaits the GPU module's settled() after each step), drawing the notice (page).
 
 export type Backend = 'webgpu' | 'cpu-mt' | 'cpu-st';
 export type BackendOverride = 'cpu' | 'webgpu' | null;
@@ -270,26 +271,6 @@ export async function selectBackend<Device, M extends GpuModule>(o: SelectOption
   }
   const s = chooseBackend(probe, o.crossOriginIsolated, override);
   return s.backend === 'webgpu' ? { ...s, probe, gpu } : { ...s, probe };
-}
-
-/** The JS loop around a synchronous GPU run: step a chunk, then wait for the readbacks. */
-export interface SteppedRun {
-  step(k: number): number;
-}
-export async function driveGpuRun(
-  run: SteppedRun,
-  done: () => boolean,
-  settled: () => Promise<void>,
-  opts: { chunk?: number; onChunk?: (stepResult: number) => void; cancelled?: () => boolean } = {},
-): Promise<boolean> {
-  const k = opts.chunk ?? 8;
-  while (!done()) {
-    if (opts.cancelled?.()) return false;
-    const r = run.step(k);
-    await settled();
-    opts.onChunk?.(r);
-  }
-  return true;
 }
 
 function fmt(x: number): string {

@@ -1,13 +1,14 @@
-// bindings.ts — the numbers the prose quotes, computed from the same result objects the figures draw.
+// prose-numbers.ts — the numbers the prose quotes, computed from the same result objects the figures draw.
 //
-// bindingsFor(probe, grid, lang) → { key: display string } for every key in REGISTRY. The article
-// writes {{key}}; inline.ts looks the key up here. When a live recompute replaces the precomputed
-// result, the page recomputes this record, so prose and figures never disagree.
+// proseNumbers(probe, grid, lang) → { key: display string } for every key in PROSE_NUMBERS. The
+// article writes {{key}} (a "binding" in the inline mini-language, content/types.ts); inline.ts looks
+// the key up in this record. When a live recompute replaces the precomputed result, the page
+// recomputes this record, so prose and figures never disagree.
 // A key that cannot be computed (a missing depth, a diverged run, no data yet) shows '—'.
-// Keys are documented next to each entry; the prose writer's extra keys are listed in
-// web/src/content/bindings-keys.md.
+// Keys are documented next to each entry; where the article uses each one is listed in
+// web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
-import type { GridResult, GridRunDoc, ProbeResult } from '../engine/results';
+import { probeDepths, seedMean, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
 import { fmt, fmtInt, fmtList, DASH_MISSING } from './format';
 
 type Val = string | number | null | undefined;
@@ -26,12 +27,6 @@ const first = (xs?: number[]) => (xs && xs.length ? xs[0] : null);
 const last = (xs?: number[]) => (xs && xs.length ? xs[xs.length - 1] : null);
 const div = (a: number | null, b: number | null) => (a == null || b == null || b === 0 ? null : a / b);
 
-/** Depths present in the probe's lastW2_vs_L, ascending. */
-export function probeDepths(P: ProbeResult | null): number[] {
-  if (!P) return [];
-  const keys = new Set([...Object.keys(P.pre?.lastW2_vs_L ?? {}), ...Object.keys(P.post?.lastW2_vs_L ?? {})]);
-  return [...keys].map(Number).filter(Number.isFinite).sort((a, b) => a - b);
-}
 const depthW2 = (P: ProbeResult | null, norm: 'post' | 'pre', L: number | undefined) =>
   P && L != null ? (P[norm]?.lastW2_vs_L?.[String(L)]?.W2_per_batch?.mean ?? null) : null;
 
@@ -71,18 +66,6 @@ export function cellRuns(G: GridResult | null, norm: 'post' | 'pre', arm: Arm, l
   return G.runs.filter((r) => r.norm === norm && r.warmup === w && r.lr === target);
 }
 
-/**
- * The seed-mean loss curve of a set of runs, as long as every seed has a value
- * (a diverged seed cuts it at its last finite step). Empty for no runs.
- */
-export function seedMean(runs: GridRunDoc[]): number[] {
-  if (!runs.length) return [];
-  const n = Math.min(...runs.map((r) => r.loss.length));
-  const out: number[] = [];
-  for (let t = 0; t < n; t++) out.push(runs.reduce((a, r) => a + r.loss[t], 0) / runs.length);
-  return out;
-}
-
 /** Seed-mean final loss; null when any seed diverged or is unfinished or lengths differ. */
 export function finalLoss(runs: GridRunDoc[]): number | null {
   if (!runs.length || runs.some((r) => r.status !== 'ok')) return null;
@@ -100,9 +83,9 @@ export function firstBelow(curve: number[], threshold: number): number | null {
 const toyFinal = (norm: 'post' | 'pre', arm: Arm, lr: LrPick): Entry => ({ G }) =>
   fmt(finalLoss(cellRuns(G, norm, arm, lr)));
 
-// ---- the registry ----------------------------------------------------------------------------
-/** Every binding key and how it is computed. */
-export const REGISTRY: Record<string, Entry> = {
+// ---- the keys --------------------------------------------------------------------------------
+/** Every {{key}} the prose may quote and how it is computed. */
+export const PROSE_NUMBERS: Record<string, Entry> = {
   // Probe config (so prose never types them)
   'probe.layers': ({ P }) => fmtInt(P?.config.layers),
   'probe.d': ({ P }) => fmtInt(P?.config.d),
@@ -174,13 +157,13 @@ export const REGISTRY: Record<string, Entry> = {
   },
 };
 
-export const BINDING_KEYS: readonly string[] = Object.keys(REGISTRY);
+export const PROSE_NUMBER_KEYS: readonly string[] = Object.keys(PROSE_NUMBERS);
 
 /** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
-export function bindingsFor(P: ProbeResult | null, G: GridResult | null, lang: Lang): Record<string, string> {
+export function proseNumbers(P: ProbeResult | null, G: GridResult | null, lang: Lang): Record<string, string> {
   const ctx: Ctx = { P, G, lang };
   const out: Record<string, string> = {};
-  for (const [k, f] of Object.entries(REGISTRY)) {
+  for (const [k, f] of Object.entries(PROSE_NUMBERS)) {
     let v: Val;
     try {
       v = f(ctx);

@@ -1,17 +1,17 @@
-// results.svelte.ts — the current results the figures draw and the prose quotes, and the live runs
+// result-slots.svelte.ts — the current results the figures draw and the prose quotes, and the live runs
 // that replace them.
 //
 // Two slots: `probe` (Figures 2 and 3 and their prose) and `grid` (Figure 4). Each slot first holds
 // the precomputed document from public/data/, then, after a successful live recompute, the live
 // one. A cancelled, failed or diverged run never replaces a complete result: the slot keeps the
-// last complete document and `run` says what happened. Figure 4 additionally shows `grid.partial`
-// (the growing live curves) while a run streams.
+// last complete document and `run` says what happened. While a run streams, `partial` holds the
+// document so far (the grid's growing curves, which Figure 4 draws).
 // One instance is created by App.svelte and shared through context (getResults()).
 import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
-import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/results';
-import { probeConfig, type ProbeControls } from '../figures/fig3/transform';
-import { inputsFrom, validateGrid, type GridInputs } from '../figures/fig4/transform';
+import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
+import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
+import { inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 
 export type Source = 'precomputed' | 'live';
 export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
@@ -42,6 +42,8 @@ export class Slot<T> {
   pending = $state.raw<Record<string, unknown> | null>(null);
   /** ISO date the live result in `data` was completed (provenance of exports) */
   liveAt = $state<string | null>(null);
+  /** the live document so far while a run streams one (the grid's growing curves); null otherwise */
+  partial = $state.raw<T | null>(null);
   private abort: AbortController | null = null;
 
   /** 'ready' when a complete result is drawn, 'error' when there is none and none is coming. */
@@ -102,16 +104,14 @@ export class Slot<T> {
   }
 }
 
-export class GridSlot extends Slot<GridResult> {
-  /** the live grid so far while a run streams; null otherwise */
-  partial = $state.raw<GridResult | null>(null);
-}
+/** The result slots, by name (a figure says which one it draws: figures/types.ts). */
+export type SlotName = 'probe' | 'grid';
 
 export class Results {
   probe = new Slot<ProbeResult>();
-  grid = new GridSlot();
+  grid = new Slot<GridResult>();
   /** settings of the next live probe, shared by Figures 2 and 3 (edited in Figure 3) */
-  probeControls = $state<ProbeControls>({ seeds: 5, batches: 20, depths: [6, 8, 10, 12, 14], small: false });
+  probeControls = $state<ProbeSettings>({ ...PROBE_DEFAULTS, depths: [...PROBE_DEFAULTS.depths] });
   /** the text fields of Figure 4's live-run settings (edited in Figure 4, set by a permalink) */
   gridInputs = $state<GridInputs>(inputsFrom(null));
   /** the grid fields were edited (or set by a link): the precomputed file no longer fills them */
@@ -121,7 +121,7 @@ export class Results {
   loadPrecomputed(base = import.meta.env.BASE_URL): Promise<void> {
     const p = this.probe.load(`${base}data/probe.json`);
     const g = this.grid.load(`${base}data/grid.json`).then(() => {
-      if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed);
+      if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed.config);
     });
     return Promise.all([p, g]).then(() => undefined);
   }

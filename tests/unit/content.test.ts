@@ -1,0 +1,123 @@
+// content.test.ts — the article as data (web/src/content/): the two languages tell the same article
+// (same sections in the same order, the same blocks, figure slots and {{key}} numbers in each), each
+// registered figure has its slot and exactly its declared strings in both, the page chrome's strings
+// (ui-strings.ts) match across languages, every text key the page can ask for exists, and
+// ui-keys.md lists exactly the keys there are.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import en from '../../web/src/content/en';
+import zh from '../../web/src/content/zh';
+import type { Article, Block } from '../../web/src/content/types';
+import { UI_STRINGS } from '../../web/src/content/ui-strings';
+import { FIGURES, FIGURE_IDS, stringKeysOf } from '../../web/src/figures/registry';
+import { validateGrid } from '../../web/src/lib/grid-settings';
+import { validateProbe } from '../../web/src/lib/probe-settings';
+
+const ARTICLES = { zh, en } as const;
+
+/** The {{key}}s of any string in `x`, in order of appearance. */
+const numbersIn = (x: unknown): string[] =>
+  JSON.stringify(x).match(/\{\{\s*[A-Za-z][\w.-]*\s*\}\}/g)?.map((m) => m.replace(/[{}\s]/g, '')) ?? [];
+/** The {name} placeholders of a template, sorted. */
+const placeholders = (s: string) => [...new Set(s.match(/(?<!\{)\{(\w+)\}(?!\})/g) ?? [])].sort();
+
+/** What a block is, apart from its words: its kind, what it holds, and the numbers it quotes. */
+function shape(b: Block) {
+  return {
+    kind: b.kind,
+    ...(b.kind === 'figure' && { figure: b.id }),
+    ...(b.kind === 'p' && { evidence: b.evidence ?? null }),
+    ...(b.kind === 'list' && { items: b.items.length, ordered: !!b.ordered }),
+    ...(b.kind === 'table' && { columns: b.head.length, rows: b.rows.length }),
+    ...(b.kind === 'code' && { lang: b.lang }),
+    numbers: numbersIn(b),
+  };
+}
+const skeleton = (a: Article) => a.sections.map((s) => ({ id: s.id, titled: !!s.title, blocks: s.blocks.map(shape) }));
+
+describe('zh.ts and en.ts have the same structure', () => {
+  it('each declares its own language', () => {
+    expect([zh.lang, en.lang]).toEqual(['zh', 'en']);
+  });
+  it('the same section ids in the same order', () => {
+    expect(zh.sections.map((s) => s.id)).toEqual(en.sections.map((s) => s.id));
+  });
+  it.each(en.sections.map((s, i) => [s.id, i]))('section %s: the same blocks, figure slots and {{key}}s', (_, i) => {
+    expect(skeleton(zh)[i]).toEqual(skeleton(en)[i]);
+  });
+  it('the same {{key}}s in the title, subtitle and each figure’s strings', () => {
+    expect(numbersIn([zh.title, zh.subtitle])).toEqual(numbersIn([en.title, en.subtitle]));
+    for (const id of FIGURE_IDS) expect(numbersIn(zh.figures[id]), id).toEqual(numbersIn(en.figures[id]));
+  });
+});
+
+describe.each(Object.entries(ARTICLES))('content/%s.ts and the registry', (_, a) => {
+  const slots = a.sections.flatMap((s) => s.blocks).flatMap((b) => (b.kind === 'figure' ? [b.id] : []));
+  it('has one slot per registered figure, in registry order', () => {
+    expect(slots).toEqual(FIGURE_IDS);
+  });
+  it('has strings for registered figures only', () => {
+    expect(Object.keys(a.figures).sort()).toEqual([...FIGURE_IDS].sort());
+  });
+  it.each(FIGURES.map((f) => [f.id, f]))('%s: exactly the keys its folder declares, none empty', (id, f) => {
+    const t = a.figures[id];
+    expect(Object.keys(t).sort()).toEqual(stringKeysOf(f).sort());
+    for (const k of stringKeysOf(f)) expect(t[k]?.trim(), `${id}.${k}`).toBeTruthy();
+  });
+});
+
+describe('the same placeholders in both languages', () => {
+  it('page chrome: the same keys, the same {name}s', () => {
+    expect(Object.keys(UI_STRINGS.zh)).toEqual(Object.keys(UI_STRINGS.en));
+    for (const k of Object.keys(UI_STRINGS.en)) expect(placeholders(UI_STRINGS.zh[k]), k).toEqual(placeholders(UI_STRINGS.en[k]));
+  });
+  it.each(FIGURES.map((f) => [f.id, f]))('%s: the same {name}s', (id, f) => {
+    for (const k of stringKeysOf(f)) expect(placeholders(zh.figures[id][k]), `${id}.${k}`).toEqual(placeholders(en.figures[id][k]));
+  });
+});
+
+describe('every text key the page can ask for exists', () => {
+  /** 'url.lang' → a page string; 'fig4:err.lrs' → Figure 4's string */
+  const exists = (key: string) => {
+    const m = /^(fig\d+):(.+)$/.exec(key);
+    return m ? stringKeysOf(FIGURES.find((f) => f.id === m[1])!).includes(m[2]) : key in UI_STRINGS.en;
+  };
+  it('the reason of every URL parameter', () => {
+    const groups = FIGURES.flatMap((f) => (f.run ? [f.view, f.run] : [f.view]));
+    const reasons = groups.flatMap((g) => Object.values(g.params).map((p) => p.reason));
+    expect(reasons.filter((r) => !exists(r))).toEqual([]);
+    const page = ['url.lang', 'url.theme', 'url.embed', 'url.tooLong', 'url.unknown', 'url.duplicate'];
+    expect(page.filter((k) => !exists(k))).toEqual([]);
+  });
+  it('the live-run settings’ error keys (Figure 3: probe, Figure 4: grid)', () => {
+    const probe = Object.values(validateProbe({ seeds: 0, batches: 0, depths: [], small: false }));
+    const grid = Object.values(validateGrid({ lrs: '', warmups: '', seeds: '', steps: '' }).errors);
+    expect(probe.length).toBe(3);
+    expect(grid.length).toBe(4);
+    for (const k of probe) expect(exists(`fig3:${k}`), k).toBe(true);
+    for (const k of grid) expect(exists(`fig4:${k}`), k).toBe(true);
+  });
+  it.each(['zh', 'en'] as const)('%s: url.embed names every figure', (lang) => {
+    for (const id of FIGURE_IDS) expect(UI_STRINGS[lang]['url.embed']).toContain(id);
+  });
+});
+
+describe('ui-keys.md', () => {
+  const md = readFileSync(new URL('../../web/src/content/ui-keys.md', import.meta.url), 'utf8');
+  /** The keys in the first column of the table under the heading that starts with `heading`. */
+  const listed = (heading: string): string[] => {
+    const start = md.indexOf(`\n## ${heading}`);
+    expect(start, heading).toBeGreaterThan(-1);
+    const section = md.slice(start + 1).split(/\n## /)[0];
+    return section
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .flatMap((l) => [...l.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  };
+  it('lists exactly the page chrome’s keys', () => {
+    expect(listed('Page chrome').sort()).toEqual(Object.keys(UI_STRINGS.en).sort());
+  });
+  it.each(FIGURES.map((f, i) => [f.id, i + 1, f]))('lists exactly %s’s keys', (_, n, f) => {
+    expect(listed(`Figure ${n} `).sort()).toEqual(stringKeysOf(f).sort());
+  });
+});

@@ -1,0 +1,62 @@
+// registry.test.ts — the contract every figure of web/src/figures/registry.ts keeps, checked for each
+// figure (a new one is tested the day it is added): its id, its URL parameters (named after it,
+// unique, parse what they write, listed in docs/sharing.md), its run settings (keyed by the slot it
+// draws), and its downloads (a table and JSON even with no result yet).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FIGURES, FIGURE_IDS, LINKS, linkDefaults } from '../../web/src/figures/registry';
+import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
+import { grid, probe } from './docs';
+
+const docFor = { probe: probe(), grid: grid() } as const;
+const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
+
+describe('the registry', () => {
+  it('lists figures fig1, fig2, … in page order, each once', () => {
+    expect(FIGURE_IDS).toEqual(FIGURES.map((_, i) => `fig${i + 1}`));
+  });
+  it('no two groups share a URL parameter', () => {
+    const all = LINKS.groups().flatMap(names);
+    expect(all.length).toBe(new Set(all).size);
+  });
+  it('docs/sharing.md lists exactly the page’s parameters and the figures’', () => {
+    const md = readFileSync(new URL('../../docs/sharing.md', import.meta.url), 'utf8');
+    const listed = [...md.matchAll(/^\| `([\w.]+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(['lang', 'theme', 'embed', ...LINKS.groups().flatMap(names)]);
+  });
+});
+
+describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
+  it('its view group is keyed by its id; its run settings by the slot it draws', () => {
+    expect(f.view.key).toBe(id);
+    if (f.run) expect(f.run.key).toBe(f.slot);
+  });
+  it('its URL parameters are named after it', () => {
+    for (const n of [...names(f.view), ...(f.run ? names(f.run) : [])]) expect(n.startsWith(`${id}.`)).toBe(true);
+  });
+  it('writes nothing for its defaults', () => {
+    const d = linkDefaults();
+    expect(f.view.write(f.view.initial, f.view.initial)).toEqual([]);
+    if (f.run) expect(f.run.write(d[f.run.key] as never, d[f.run.key] as never)).toEqual([]);
+  });
+  it('an embed of it carries its view and the run settings of its slot, and reads back', () => {
+    const groups = LINKS.groups(id);
+    expect(groups[0]).toBe(f.view);
+    expect(groups.slice(1).map((g) => g.key)).toEqual(f.slot && LINKS.groups().some((g) => g.key === f.slot) ? [f.slot] : []);
+    const v: ViewState = { lang: 'zh', theme: 'dark', embed: id, parts: { [id]: f.view.initial } };
+    const { state, issues } = parseLink(LINKS, serializeView(LINKS, v, linkDefaults(), { only: id, embed: true, theme: true }));
+    expect(issues).toEqual([]);
+    expect(state).toEqual({ lang: 'zh', theme: 'dark', embed: id, parts: {} });
+  });
+  it('has a table and JSON for its downloads, with and without a result', () => {
+    for (const doc of [null, f.slot ? docFor[f.slot] : null]) {
+      const { table, json } = f.numbers({ text: { title: 'T', caption: 'C' }, bindings: {}, view: f.view.initial, doc });
+      expect(table.columns.length).toBeGreaterThan(0);
+      for (const r of table.rows) expect(r).toHaveLength(table.columns.length);
+      expect(() => JSON.stringify(json)).not.toThrow();
+    }
+  });
+  it('says what its view is in the provenance of a download', () => {
+    expect(typeof f.provenanceView(f.view.initial, { streaming: false })).toBe('object');
+  });
+});

@@ -1,0 +1,96 @@
+// fig3/index.ts — Figure 3 as the page sees it (figures/types.ts FigureDef): gradients at
+// initialisation, drawn from the probe slot, whose live-run settings it edits (shared with Figure 2).
+// Its view state is panel (a)'s statistic; URL: fig3.stat=paper|batch, and the probe's settings
+// fig3.model=full|small, fig3.seeds=1…5, fig3.batches=1…20, fig3.depths=6,8,… (each only when it
+// differs from the precomputed probe's, read against the small preset when fig3.model=small).
+import type { ProbeConfig, ProbeResult } from '../../engine/documents';
+import { checkInt } from '../../lib/format';
+import { enumParam, fieldParam, sameList, written } from '../../lib/permalink';
+import {
+  PROBE_DEFAULTS,
+  checkDepths,
+  probeBase,
+  probeSettingsOf,
+  resolveProbe,
+  sameProbe,
+  type ProbeSettings,
+} from '../../lib/probe-settings';
+import type { FigureDef } from '../types';
+import Figure3 from './Figure3.svelte';
+import { fig3Json, fig3Table } from './numbers';
+import type { Stat } from './transform';
+
+export interface Fig3View {
+  /** panel (a)'s statistic */
+  stat: Stat;
+}
+
+export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
+  id: 'fig3',
+  component: Figure3,
+  strings: [
+    'panelA',
+    'panelB',
+    'panelC',
+    'stat.label',
+    'paperStat',
+    'perBatch',
+    'axisLayer',
+    'axisGrad',
+    'axisNorm',
+    'axisDepth',
+    'band',
+    'extrapolation',
+    'ctl.seeds',
+    'ctl.batches',
+    'ctl.depths',
+    'ctl.small',
+    'err.seeds',
+    'err.batches',
+    'err.depths',
+    'readoutA', // {l} {post} {postStd} {pre} {preStd}
+    'readoutB', // {l} {post} {pre} {lo} {hi}
+    'readoutC', // {L} {post} {postPaper} {pre} {prePaper} {extrap}
+    'col.layer',
+    'col.depth',
+  ],
+  slot: 'probe',
+  view: {
+    key: 'fig3',
+    initial: { stat: 'W2_per_layer' },
+    params: {
+      'fig3.stat': enumParam<Fig3View, 'paper' | 'batch'>(
+        ['paper', 'batch'],
+        (v) => ({ stat: v === 'batch' ? 'W2_per_batch' : 'W2_per_layer' }),
+        'url.fig3.stat',
+      ),
+    },
+    write: (s) => written(s.stat === 'W2_per_batch' && ['fig3.stat', 'batch']),
+  },
+  run: {
+    key: 'probe',
+    params: {
+      'fig3.model': enumParam<ProbeSettings, 'full' | 'small'>(['full', 'small'], (v) => ({ small: v === 'small' }), 'url.fig3.model'),
+      'fig3.seeds': fieldParam<ProbeSettings, 'seeds'>('seeds', (v) => checkInt(v, 1, 5), 'fig3:err.seeds'),
+      'fig3.batches': fieldParam<ProbeSettings, 'batches'>('batches', (v) => checkInt(v, 1, 20), 'fig3:err.batches'),
+      'fig3.depths': fieldParam<ProbeSettings, 'depths'>('depths', checkDepths, 'url.fig3.depths'),
+    },
+    write: (s, d) => {
+      const base = probeBase(s.small, d);
+      return written(
+        s.small && ['fig3.model', 'small'],
+        s.seeds !== base.seeds && ['fig3.seeds', String(s.seeds)],
+        s.batches !== base.batches && ['fig3.batches', String(s.batches)],
+        !sameList(s.depths, base.depths) && ['fig3.depths', s.depths.join(',')],
+      );
+    },
+    of: (c) => probeSettingsOf(c as ProbeConfig | null | undefined),
+    fallback: PROBE_DEFAULTS,
+    resolve: resolveProbe,
+    same: sameProbe,
+    fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths] }),
+    start: (results) => void results.recomputeProbe(),
+  },
+  numbers: ({ doc, view }) => ({ table: fig3Table(doc), json: fig3Json(doc, view.stat) }),
+  provenanceView: (v) => ({ statistic: v.stat }),
+};

@@ -1,0 +1,59 @@
+// registry.ts — every figure of the page, in page order, and what the page derives from the list:
+// the figure ids, the permalink's parameter groups and its defaults. App.svelte, the permalink and
+// download code and the tests read FIGURES; nothing else names a figure.
+//
+// Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, numbers.ts, index.ts with its
+// FigureDef), one entry here, its strings and its slot in content/zh.ts and content/en.ts
+// (README.md, "Adding a figure").
+import type { FigureId } from '../content/types';
+import type { Defaults, LinkSpec, ParamGroup } from '../lib/permalink';
+import type { Results, SlotName } from '../lib/result-slots.svelte';
+import type { FigureDef } from './types';
+import { fig1 } from './fig1';
+import { fig2 } from './fig2';
+import { fig3 } from './fig3';
+import { fig4 } from './fig4';
+
+/** A figure of any view, document and settings types (each figure has its own). */
+export type AnyFigure = FigureDef<any, any, any>;
+
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4];
+
+export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
+
+export const figureById = (id: string): AnyFigure | undefined => FIGURES.find((f) => f.id === id);
+
+/** Every key of a figure's strings: its title, its caption (inline mini-language), and those it declares. */
+export const stringKeysOf = (f: AnyFigure): string[] => ['title', 'caption', ...f.strings];
+
+/** The live-run settings group of a slot (declared by the figure that edits them). */
+export const runParamsOf = (slot: SlotName | null) => (slot ? FIGURES.find((f) => f.run?.key === slot)?.run : undefined);
+
+/**
+ * The permalink's groups: every figure's view, then its run settings, in registry order; an embed
+ * of one figure carries its view and the run settings of the slot it draws.
+ */
+export const LINKS: LinkSpec = {
+  figures: FIGURE_IDS,
+  groups(only?: string): readonly ParamGroup[] {
+    if (only == null) return FIGURES.flatMap((f) => (f.run ? [f.view, f.run] : [f.view]));
+    const f = figureById(only);
+    const run = runParamsOf(f?.slot ?? null);
+    return f ? (run ? [f.view, run] : [f.view]) : [];
+  },
+};
+
+/** Each figure's initial view state, by figure id. */
+export const initialViews = (): Record<string, object> =>
+  Object.fromEntries(FIGURES.map((f) => [f.id, structuredClone(f.view.initial)]));
+
+/** What a link's settings are compared with: the initial views, and the run settings of the
+ *  precomputed results (the fallbacks until those have loaded). */
+export function linkDefaults(results?: Pick<Results, SlotName>): Defaults {
+  const d: Defaults = {};
+  for (const f of FIGURES) {
+    d[f.view.key] = f.view.initial;
+    if (f.run && f.slot) d[f.run.key] = f.run.of(results?.[f.slot].precomputed?.config) ?? f.run.fallback;
+  }
+  return d;
+}

@@ -1,0 +1,75 @@
+// types.ts — the contract of a figure: what its folder declares (figN/index.ts exports one
+// FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
+// the page (App.svelte), its permalinks and downloads, and the tests read that list, so adding a
+// figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
+import type { Component, Snippet } from 'svelte';
+import type { FigureId, FigureText } from '../content/types';
+import type { Table } from '../lib/export';
+import type { ParamGroup } from '../lib/permalink';
+import type { Results, SlotName } from '../lib/result-slots.svelte';
+
+/** Props every figure component gets from the page; a figure uses those it needs. */
+export interface FigureProps<V extends object = object> {
+  /** this figure's strings (article.figures[id]) */
+  text: FigureText;
+  /** page-chrome strings */
+  t: (key: string) => string;
+  /** the inline renderer (captions: KaTeX, \role colours, {{key}} numbers) */
+  inline: (s: string) => string;
+  /** "Figure N", shown before the title */
+  label: string;
+  /** the numbers the prose quotes, {{key}} → text (lib/prose-numbers.ts) */
+  bindings: Record<string, string>;
+  /** the figure's view state (bindable): what a permalink carries of it */
+  view: V;
+  /** the Share menu; absent in an embed */
+  tools?: Snippet;
+}
+
+/** A figure's view state in the URL: its parameters (group key = the figure id) and its default. */
+export interface ViewParams<V extends object> extends ParamGroup<V> {
+  initial: V;
+}
+
+/**
+ * The live-run settings of a result slot, as the figure that edits them names them in the URL
+ * (group key = the slot). An embed of any figure drawing that slot carries them too.
+ */
+export interface RunParams<S extends object> extends ParamGroup<S> {
+  /** the settings an engine config was run with; null when there is none */
+  of(config: object | null | undefined): S | null;
+  /** the settings until the precomputed document has loaded (or when it failed to) */
+  fallback: S;
+  /** a link's partial settings completed from the defaults `d` */
+  resolve(partial: Partial<S>, d: S): S;
+  same(a: S, b: S): boolean;
+  /** put settings into the slot's live-run form (a link asked for them) */
+  fill(results: Results, s: S): void;
+  /** start a live run of what the form holds */
+  start(results: Results): void;
+}
+
+/** What a figure's downloads are computed from. */
+export interface NumbersInput<V, D> {
+  text: FigureText;
+  bindings: Record<string, string>;
+  view: V;
+  /** the drawn document of the figure's slot (the growing one while a run streams); null if none */
+  doc: D | null;
+}
+
+export interface FigureDef<V extends object = object, D = unknown, S extends object = object> {
+  id: FigureId;
+  component: Component<FigureProps<V>, object, 'view'>;
+  /** the keys of its strings besides `title` and `caption` (every figure has those: FigureText):
+   *  content/zh.ts and en.ts give exactly these three kinds in `figures[id]` (registry stringKeysOf) */
+  strings: readonly string[];
+  /** the result slot it draws, or null: drawn from its strings alone */
+  slot: SlotName | null;
+  view: ViewParams<V>;
+  run?: RunParams<S>;
+  /** the numbers behind the figure: a long table (CSV) and a JSON object (lib/export.ts adds provenance) */
+  numbers(input: NumbersInput<V, D>): { table: Table; json: unknown };
+  /** the figure's state that is not in the engine config, for the provenance of its downloads */
+  provenanceView(view: V, live: { streaming: boolean }): Record<string, unknown>;
+}

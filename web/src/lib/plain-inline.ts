@@ -1,0 +1,50 @@
+// plain-inline.ts — the inline mini-language (content/types.ts) as plain text: for aria-labels,
+// document titles, CSV cells, and as the fallback when the inline renderer fails. Pure function.
+// Leaves out: rendering HTML and KaTeX (inline.ts).
+
+const TEX_SYMBOLS: [RegExp, string][] = [
+  [/\\lVert|\\rVert|\\Vert|\\\|/g, '‖'],
+  [/\\sqrt\{([^{}]*)\}/g, '√$1'],
+  [/\\sqrt/g, '√'],
+  [/\\tfrac\{([^{}]*)\}\{([^{}]*)\}|\\frac\{([^{}]*)\}\{([^{}]*)\}/g, '($1$3/$2$4)'],
+  [/\\approx/g, '≈'],
+  [/\\times/g, '×'],
+  [/\\cdot/g, '·'],
+  [/\\top/g, 'ᵀ'],
+  [/\\mu/g, 'μ'],
+  [/\\sigma/g, 'σ'],
+  [/\\gamma/g, 'γ'],
+  [/\\beta/g, 'β'],
+  [/\\delta/g, 'δ'],
+  [/\\epsilon/g, 'ε'],
+  [/\\ell/g, 'ℓ'],
+  [/\\ln/g, 'ln'],
+  [/\\mathcal\s*\{?L\}?/g, 'ℒ'],
+  [/\\leftarrow/g, '←'],
+  [/\\to|\\rightarrow/g, '→'],
+  [/\\le(q)?/g, '≤'],
+  [/\\ge(q)?/g, '≥'],
+  [/\\,|\\;|\\!|\\quad|\\qquad/g, ' '],
+];
+
+/**
+ * A readable plain-text version of the inline mini-language: `$…$` unwrapped, `\role{r}{…}` → `…`,
+ * common TeX commands → Unicode, `**b**`/`*i*`/`` `c` `` → their text, `[t](url)` → `t`.
+ * Not a TeX renderer: good enough for screen-reader labels and as a fallback.
+ */
+export function plainInline(s: string): string {
+  let out = s;
+  // \role{name}{body} and font wrappers: keep the body (repeat for one level of nesting)
+  for (let i = 0; i < 3; i++) {
+    out = out.replace(/\\role\{\w+\}\{((?:[^{}]|\{[^{}]*\})*)\}/g, '$1');
+    out = out.replace(/\\(?:mathrm|text|mathbf|operatorname|tilde|hat|bar|boldsymbol)\{((?:[^{}]|\{[^{}]*\})*)\}/g, '$1');
+  }
+  for (const [re, rep] of TEX_SYMBOLS) out = out.replace(re, rep);
+  out = out.replace(/\^\{([^{}]*)\}/g, '^$1').replace(/_\{([^{}]*)\}/g, '_$1');
+  out = out.replace(/\$/g, '');
+  out = out.replace(/\\([A-Za-z]+)/g, '$1'); // any other command: its name
+  out = out.replace(/[{}]/g, '');
+  out = out.replace(/\*\*([^*]+)\*\*/g, '$1').replace(/\*([^*]+)\*/g, '$1').replace(/`([^`]+)`/g, '$1');
+  out = out.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1');
+  return out.replace(/\s+/g, ' ').trim();
+}
