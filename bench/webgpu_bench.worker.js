@@ -70,7 +70,7 @@ async function timeGpuTrain(m, cfg, steps) {
 }
 
 // A probe of one seed whose first job has warm + passes + 1 batches; only `passes` are timed.
-const probeCfg = (model, warm, passes) => ({ ...model, seeds: 1, batches: warm + passes + 1, depth_batches: 1, depths: [1] });
+const probeCfg = (model, warm, passes) => ({ ...model, seeds: [0], batches: warm + passes + 1, depth_batches: 1, depths: [1] });
 
 async function timeCpuProbe(m, model, passes) {
   const run = new m.ProbeRun(JSON.stringify(probeCfg(model, 1, passes)));

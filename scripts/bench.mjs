@@ -64,20 +64,20 @@ const run = {
     // Native: the difference of a long and a short run, so process start and model set-up cancel.
     for (const t of [1, 2]) {
       log(`step: native ${t} thread(s)`);
-      const run = (n) => time(() => lnx(['train', '--norm', 'pre', '--steps', String(n), '--threads', String(t), '--json']));
+      const run = (n) => time(() => lnx(['train', '--placement', 'pre', '--steps', String(n), '--threads', String(t), '--json']));
       out[`native_${t}t`] = median3(() => (run(STEP_CFG.steps) - run(STEP_CFG.short)) / (STEP_CFG.steps - STEP_CFG.short));
     }
     // wasm: wasm_runner times the steps after three untimed ones.
     for (const [flavour, t] of [['st', 1], ['mt', 1], ['mt', 2]]) {
       log(`step: wasm-${flavour} ${t} thread(s)`);
-      out[`wasm_${flavour}_${t}t`] = median3(() => wasm(flavour, t, 'train', { norm: 'pre', steps: STEP_CFG.steps }).seconds_per_step);
+      out[`wasm_${flavour}_${t}t`] = median3(() => wasm(flavour, t, 'train', { placement: 'pre', steps: STEP_CFG.steps }).seconds_per_step);
     }
     // The ceiling on this machine: two independent single-threaded processes at once (no sharing,
     // no synchronisation) slow each other down through the shared core resources and memory.
     log('step: two wasm-st processes at once');
     const pair = JSON.parse(sh('node', ['-e', `
       const { execFile } = require('node:child_process');
-      const one = () => new Promise((ok, no) => execFile('node', [${JSON.stringify(`${root}bench/wasm_runner.mjs`)}, 'st', '1', 'train', '{"norm":"pre","steps":${STEP_CFG.steps}}'], (e, so) => e ? no(e) : ok(JSON.parse(so.trim().split('\\n').pop()).seconds_per_step)));
+      const one = () => new Promise((ok, no) => execFile('node', [${JSON.stringify(`${root}bench/wasm_runner.mjs`)}, 'st', '1', 'train', '{"placement":"pre","steps":${STEP_CFG.steps}}'], (e, so) => e ? no(e) : ok(JSON.parse(so.trim().split('\\n').pop()).seconds_per_step)));
       Promise.all([one(), one()]).then((r) => console.log(JSON.stringify(r)));`]).trim());
     out.wasm_st_two_processes = (pair[0] + pair[1]) / 2;
     return out;

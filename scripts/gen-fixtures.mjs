@@ -18,14 +18,14 @@ export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, 
 export function fixtureConfigs(schema) {
   const first = schema.optimizers[0];
   const byPlacement = schema.placements.flatMap((p) =>
-    schema.optimizers.map((o) => ({ ...BASE, norm: p.name, optimizer: o.name, lr: o.suggested_lr })),
+    schema.optimizers.map((o) => ({ ...BASE, placement: p.name, optimizer: o.name, lr: o.suggested_lr })),
   );
   const train = schema.configs.find((c) => c.name === 'train');
   const modelKeys = new Set(schema.configs.find((c) => c.name === 'model').fields.map((f) => f.name));
-  const knobs = train.fields.filter((f) => f.type === 'choice' && modelKeys.has(f.name) && f.name !== 'norm');
-  const variants = ['post', 'pre'].flatMap((norm) =>
+  const knobs = train.fields.filter((f) => f.type === 'choice' && modelKeys.has(f.name) && f.name !== 'placement');
+  const variants = ['post', 'pre'].flatMap((placement) =>
     knobs.flatMap((f) =>
-      f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, norm, optimizer: first.name, lr: first.suggested_lr, [f.name]: c })),
+      f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c })),
     ),
   );
   return [...byPlacement, ...variants];

@@ -1,27 +1,34 @@
 #!/usr/bin/env node
-// precompute.mjs — runs the native engine once and writes the results the page paints first:
-//   public/data/probe.json  (`lnx probe --json`, the article's full configuration: Figures 2, 3)
-//   public/data/grid.json   (`lnx grid --json`, the 16-run toy grid: Figure 4)
-// Each file records the engine version, build, thread count, config, the date, and
-// "precomputed": true, so the page can say where its numbers came from. Then regenerates
-// docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|all] (default all).
-import { execFileSync } from 'node:child_process';
+// precompute.mjs — runs the engine once and writes the results the page paints first:
+//   public/data/probe.json  (the probe at its defaults, the article's full configuration: Figures 2, 3)
+//   public/data/grid.json   (the grid at its defaults, the 16-run toy grid: Figure 4)
+//   docs/data/grid-extra.json (the one toy claim that does not reproduce with the page's grid settings)
+// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|all].
+//
+// The engine is the threaded WebAssembly build (public/wasm/lnx-mt.*) on every core: WebAssembly
+// arithmetic is the same on every CPU and the results do not depend on the thread count, so a
+// reader's "Recompute in your browser" with these settings reproduces these files bit for bit (the
+// native build's last bits depend on the CPU's vector units; docs/engine.md). Each file records the
+// engine version, build and thread count, the config, the date, and "precomputed": true.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadEngine } from './load-engine.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const lnx = `${root}build/lnx`;
 const which = process.argv[2] ?? 'all';
-mkdirSync(`${root}public/data`, { recursive: true });
+const m = await loadEngine('mt');
+m.setThreads(0);
 
-function run(name, args, dir = 'public/data') {
+function run(name, kind, config, dir = 'public/data') {
   const t0 = Date.now();
-  process.stderr.write(`precompute: lnx ${args.join(' ')}\n`);
-  const out = execFileSync(lnx, [...args, '--json', '--progress'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const doc = JSON.parse(out);
+  process.stderr.write(`precompute: ${kind} ${JSON.stringify(config)} on ${m.buildFlavour()}, ${m.threads()} threads\n`);
+  const r = kind === 'probe' ? new m.ProbeRun(JSON.stringify(config)) : new m.GridRun(JSON.stringify(config));
+  let last = 0;
+  while (!r.done()) {
+    const f = r.step(kind === 'probe' ? 4 : 10);
+    if (f - last >= 0.05) process.stderr.write(`  ${(100 * f).toFixed(0)}% ${((Date.now() - t0) / 1000).toFixed(0)} s\n`), (last = f);
+  }
+  const doc = JSON.parse(kind === 'probe' ? r.resultJson() : r.resultJson(0));
+  r.delete();
   doc.generated = new Date().toISOString();
   doc.precomputed = true;
   doc.wall_seconds = Math.round((Date.now() - t0) / 100) / 10;
@@ -30,10 +37,11 @@ function run(name, args, dir = 'public/data') {
   process.stderr.write(`precompute: wrote ${dir}/${name}.json in ${doc.wall_seconds} s\n`);
 }
 
-if (which === 'probe' || which === 'all') run('probe', ['probe']);
-if (which === 'grid' || which === 'all') run('grid', ['grid']);
-// The one toy claim that does not reproduce with the page's grid settings (Post-LN, warm-up 300, lr 3e-3
-// stays on the plateau in the article, descends here): more seeds and a longer warm-up.
+if (which === 'probe' || which === 'all') run('probe', 'probe', {});
+if (which === 'grid' || which === 'all') run('grid', 'grid', {});
+// Post-LN, warm-up 300, lr 3e-3 stays on the plateau in the article and descends here: more seeds
+// and a longer warm-up.
 if (which === 'extra' || which === 'all')
-  run('grid-extra', ['grid', '--norms', 'post', '--warmups', '300,500', '--lrs', '3e-3', '--seeds', '2,3,4,5'], 'docs/data');
-execFileSync('node', [`${root}scripts/reproduction.mjs`], { stdio: 'inherit' });
+  run('grid-extra', 'grid', { placements: ['post'], warmups: [300, 500], lrs: [3e-3], seeds: [2, 3, 4, 5] }, 'docs/data');
+await import('./reproduction.mjs');
+process.exit(0);

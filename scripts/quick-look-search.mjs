@@ -10,8 +10,11 @@
 // claim holds is written, with the whole search, to docs/data/quick-look-search.json, from which
 // scripts/reproduction.mjs writes its section of docs/reproduction.md. Nothing is tuned towards a
 // claim: the candidates, the seeds and the criteria are fixed before the search runs.
+// `--verify` reruns the chosen configuration with the threaded WebAssembly engine (what a reader's
+// browser runs; deterministic on every CPU, unlike the native build the search used) and records
+// whether the claims hold there too, with its time.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const SEEDS = [0, 1, 2, 3];
@@ -35,7 +38,7 @@ export function seedMean(runs) {
 /** The three claims on a grid document with placements post, pre and warm-ups [0, w]. */
 export function claims(grid) {
   const plateau = grid.plateau_entropy;
-  const curve = (norm, warmup) => seedMean(grid.runs.filter((r) => r.norm === norm && r.warmup === warmup));
+  const curve = (norm, warmup) => seedMean(grid.runs.filter((r) => r.placement === norm && r.warmup === warmup));
   const w = Math.max(...grid.config.warmups);
   const esc = {
     post0: escapeStep(curve('post', 0), plateau),
@@ -67,13 +70,35 @@ function candidates() {
 }
 
 function runGrid(c) {
-  const args = ['grid', '--json', '--threads', '0', '--norms', 'post,pre', '--lrs', String(LR), '--seeds', SEEDS.join(','),
+  const args = ['grid', '--json', '--threads', '0', '--placements', 'post,pre', '--lrs', String(LR), '--seeds', SEEDS.join(','),
     '--warmups', `0,${c.warmup}`, '--layers', c.layers, '--d', c.d, '--d-ff', c.d_ff, '--vocab', c.vocab, '--seq', c.seq,
     '--batch', c.batch, '--steps', c.steps].map(String);
   return JSON.parse(execFileSync(process.env.LNX_CLI ?? `${root}build/lnx`, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+async function verify() {
+  const path = `${root}docs/data/quick-look-search.json`;
+  const doc = JSON.parse(readFileSync(path, 'utf8'));
+  if (!doc.chosen) throw new Error('quick-look-search: nothing chosen to verify');
+  const { loadEngine } = await import('./load-engine.mjs');
+  const m = await loadEngine('mt');
+  m.setThreads(0);
+  const c = doc.chosen.config;
+  const cfg = { ...c, warmups: [0, c.warmup], lrs: [LR], seeds: SEEDS, placements: ['post', 'pre'] };
+  delete cfg.warmup;
+  const t0 = performance.now();
+  const g = new m.GridRun(JSON.stringify(cfg));
+  while (!g.done()) g.step(10);
+  const grid = JSON.parse(g.resultJson(0));
+  g.delete();
+  doc.verified_wasm = { build: m.buildFlavour(), threads: m.threads(), seconds: (performance.now() - t0) / 1000, ...claims(grid) };
+  writeFileSync(path, JSON.stringify(doc, null, 1) + '\n');
+  console.log(`verified with ${m.buildFlavour()}: ${JSON.stringify(doc.verified_wasm)}`);
+  process.exit(0);
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--verify')) await verify();
+else if (import.meta.url === `file://${process.argv[1]}`) {
   const full = { layers: 8, d: 128, d_ff: 512, vocab: VOCAB, seq: 64, batch: 8, steps: 500 };
   const tried = [];
   let chosen = null;

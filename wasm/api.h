@@ -64,7 +64,7 @@ struct ModelConfig {
 struct ProbeConfig {
   ModelConfig model;                 // model.placement is ignored: the probe measures `placements`
   std::vector<std::string> placements = {"post", "pre"};
-  int seeds = 5;
+  std::vector<uint64_t> seeds = {0, 1, 2, 3, 4};  // one model (and batch stream) per seed
   int batches = 20;                  // batches per seed for the per-layer statistics
   int depth_batches = 10;            // batches per seed for the last-layer-vs-depth sweep
   std::vector<int> depths = {6, 8, 10, 12, 14};
@@ -122,7 +122,7 @@ class TrainRun {
   const std::vector<float>& loss() const;
   const std::vector<float>& grad_norm() const;
   const std::vector<float>& lr() const;
-  std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr","status","stop_step"}
+  std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr_schedule","status","stop_step"}
   double plateau_entropy() const;    // entropy of the chain's stationary distribution
  private:
   friend class GridRun;  // the grid shares per-thread workspaces between its runs
@@ -131,7 +131,7 @@ class TrainRun {
 };
 
 struct GridConfig {
-  TrainConfig base;                  // placement/warmup/lr/seed are overridden per run
+  TrainConfig base;                  // placement, warmup, lr and seed are set per run
   std::vector<std::string> placements = {"post", "pre"};
   std::vector<int> warmups = {0, 300};
   std::vector<double> lrs = {1e-3, 3e-3};
@@ -142,7 +142,7 @@ struct GridConfig {
 GridConfig grid_config_from_json(const std::string& json);
 
 // The grid expanded without running it: {"config": the grid's config object as in GridRun's result,
-// "runs": [{"norm","warmup","lr","seed","train": a TrainRun config}]}, in GridRun's run order.
+// "runs": [{"placement","warmup","lr","seed","train": a TrainRun config}]}, in GridRun's run order.
 // Validates like GridRun. For backends that run the grid's runs themselves (WebGPU, one run at a time).
 std::string grid_plan_json(const std::string& config_json);
 

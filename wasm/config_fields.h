@@ -55,7 +55,7 @@ void add_model_fields(schema::Schema<C>& s, bool with_placement) {
                                 "attention mask: every token sees every token, or only earlier ones"),
                       &model_member<C, &ModelConfig::attention>});
   if (with_placement)
-    s.fields.push_back({schema::choice_spec("norm", placement_names, "where the LayerNorms sit (a placement's name)"),
+    s.fields.push_back({schema::choice_spec("placement", placement_names, "where the LayerNorms sit (a placement's name)"),
                         &model_member<C, &ModelConfig::placement>});
   s.fields.push_back({schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
                                 "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),

@@ -73,9 +73,10 @@ const Schema<ProbeConfig>& probe_schema() {
     Schema<ProbeConfig> s{"probe", "the init-time probe of Figures 2 and 3 (ProbeRun, lnx probe)", {}, {}};
     using P = ProbeConfig;
     add_model_fields(s, false);
-    s.fields.push_back({choice_list_spec("norms", placement_names, 16, "the placements to measure"),
+    s.fields.push_back({choice_list_spec("placements", placement_names, 16, "the placements to measure"),
                         &own_member<P, &P::placements>});
-    s.fields.push_back({int_spec("seeds", 1, 16, "number of seeds (models 0 … seeds−1)"), &own_member<P, &P::seeds>});
+    s.fields.push_back({uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch stream) each"),
+                        &own_member<P, &P::seeds>});
     s.fields.push_back({int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
                         &own_member<P, &P::batches>});
     s.fields.push_back({int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
@@ -122,7 +123,7 @@ const Schema<GridConfig>& grid_schema() {
     using G = GridConfig;
     add_model_fields(s, false);
     add_shared_train_fields(s);
-    s.fields.push_back({choice_list_spec("norms", placement_names, 16, "the placements, one set of runs each"),
+    s.fields.push_back({choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each"),
                         &own_member<G, &G::placements>});
     s.fields.push_back({int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>});
     s.fields.push_back({number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>});

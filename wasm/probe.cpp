@@ -28,9 +28,10 @@ namespace detail {
 
 ProbePlan::ProbePlan(const ProbeConfig& cfg) {
   for (const std::string& placement : cfg.placements)
-    for (int s = 0; s < cfg.seeds; ++s) {
-      jobs.push_back({placement, s, cfg.model.layers, cfg.batches, false});
-      for (int L : cfg.depths) jobs.push_back({placement, s, L, cfg.depth_batches, true});
+    for (size_t s = 0; s < cfg.seeds.size(); ++s) {
+      const int i = static_cast<int>(s);
+      jobs.push_back({placement, i, cfg.seeds[s], cfg.model.layers, cfg.batches, false});
+      for (int L : cfg.depths) jobs.push_back({placement, i, cfg.seeds[s], L, cfg.depth_batches, true});
     }
   for (const ProbeJob& j : jobs) {
     // A depth-sweep batch is a forward pass plus a short backward; a full one roughly 3 forwards.
@@ -52,6 +53,7 @@ std::string probe_result_json(const ProbeConfig& cfg, const std::map<std::string
   config::write_fields(w, cfg);
   w.key("targets").value("(t+1) mod V");
   w.end_object();
+  w.key("placements").begin_object();
   for (const std::string& name : cfg.placements) {
     const auto& seeds = results.at(name);
     auto per_layer = [&](const char* key, std::vector<double> SeedResult::*field) {
@@ -96,6 +98,7 @@ std::string probe_result_json(const ProbeConfig& cfg, const std::map<std::string
     w.end_object();
     w.end_object();
   }
+  w.end_object();
   w.end_object();
   return w.str();
 }

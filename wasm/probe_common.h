@@ -15,7 +15,8 @@ namespace lnx::detail {
 
 struct ProbeJob {
   std::string placement;
-  int seed_index;
+  int seed_index;  // the position of the seed in the config's list
+  uint64_t seed;
   int layers;
   int batches;
   bool depth_sweep;  // true: only the last layer's W², for lastW2_vs_L

@@ -30,7 +30,7 @@ template <class B>
 class ProbeRunner {
  public:
   explicit ProbeRunner(const ProbeConfig& c) : cfg_((c.validate(), c)), plan_(cfg_) {
-    for (const std::string& p : cfg_.placements) results_[p].resize(cfg_.seeds);
+    for (const std::string& p : cfg_.placements) results_[p].resize(cfg_.seeds.size());
   }
 
   // Records up to `batches` forward/backward passes; returns the progress.
@@ -79,8 +79,8 @@ class ProbeRunner {
     mc.layers = job().layers;
     model_.reset();  // free the previous model before allocating the next
     acc_.clear();
-    model_ = std::make_unique<Model<B>>(mc, static_cast<uint64_t>(job().seed_index));
-    batch_rng_ = std::make_unique<Rng>(stream_seed(static_cast<uint64_t>(job().seed_index), kStreamBatches));
+    model_ = std::make_unique<Model<B>>(mc, job().seed);
+    batch_rng_ = std::make_unique<Rng>(stream_seed(job().seed, kStreamBatches));
     for (int m = 0; m < measured(); ++m) acc_.push_back(B::accum(static_cast<size_t>(mc.d) * mc.d_ff));
     stats_ = B::stats(2 * measured() + job().layers + 1);
   }

@@ -21,7 +21,7 @@ inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_ca
 void write_engine(json::Writer& w, const char* backend);
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
 // status, stop_step, steps_done, from, and the arrays from index `from` on.
-void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,
+void write_series(json::Writer& w, int from, RunStatus status, int stop_step,
                   const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr);
 // One run of a Grid document, as the writer sees it.
 struct GridRunView {

@@ -99,9 +99,9 @@ class TrainRunner {
   Model<B>& model() { return model_; }
 
   // The per-run fields of a Train document or of a Grid document's run.
-  void write_series(json::Writer& w, int from, const char* lr_key) {
+  void write_series(json::Writer& w, int from) {
     poll();
-    detail::write_series(w, from, lr_key, status_, stop_step_, loss_, grad_norm_, lr_);
+    detail::write_series(w, from, status_, stop_step_, loss_, grad_norm_, lr_);
   }
   std::string result_json(int from, const char* backend) {
     poll();

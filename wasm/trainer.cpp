@@ -137,9 +137,9 @@ void GridDocument::append(int run, const std::string& train_json) {
                         ", after the " + std::to_string(r.loss.size()) + " steps held");
   const auto& loss = series("loss");
   const auto& grad_norm = series("grad_norm");
-  const auto& lr = series("lr");
+  const auto& lr = series("lr_schedule");
   if (grad_norm.size() != loss.size() || lr.size() != loss.size())
-    throw ArgumentError("a Train document's loss, grad_norm and lr must have the same length");
+    throw ArgumentError("a Train document's loss, grad_norm and lr_schedule must have the same length");
   if (from + loss.size() > static_cast<size_t>(impl_->cfg.base.steps))
     throw ArgumentError("a Train document has more steps than the grid's runs");
   auto append_to = [&](std::vector<float>& dst, const std::vector<json::Value>& src) {
@@ -165,7 +165,7 @@ void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& 
   w.key("uniform_loss").value(std::log(static_cast<double>(c.model.vocab)));
 }
 
-void write_series(json::Writer& w, int from, const char* lr_key, RunStatus status, int stop_step,
+void write_series(json::Writer& w, int from, RunStatus status, int stop_step,
                   const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr) {
   const int n = static_cast<int>(loss.size());
   from = std::max(0, std::min(from, n));
@@ -179,7 +179,7 @@ void write_series(json::Writer& w, int from, const char* lr_key, RunStatus statu
   w.key("from").value(from);
   w.key("loss").array(loss.begin() + from, loss.end());
   w.key("grad_norm").array(grad_norm.begin() + from, grad_norm.end());
-  w.key(lr_key).array(lr.begin() + from, lr.end());
+  w.key("lr_schedule").array(lr.begin() + from, lr.end());
 }
 
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
@@ -192,7 +192,7 @@ std::string train_result_json(const TrainConfig& c, double plateau, RunStatus st
   config::write_fields(w, c);
   w.end_object();
   write_reference_losses(w, plateau, c);
-  write_series(w, from, "lr", status, stop_step, loss, grad_norm, lr);
+  write_series(w, from, status, stop_step, loss, grad_norm, lr);
   w.end_object();
   return w.str();
 }
@@ -218,9 +218,9 @@ std::string grid_result_json(const GridConfig& g, double plateau, const std::vec
   w.key("runs").begin_array();
   for (const GridRunView& r : runs) {
     w.begin_object();
-    w.key("norm").value(r.train->model.placement).key("warmup").value(r.train->warmup).key("lr").value(r.train->lr);
+    w.key("placement").value(r.train->model.placement).key("warmup").value(r.train->warmup).key("lr").value(r.train->lr);
     w.key("seed").value(r.train->seed);
-    write_series(w, from, "lr_schedule", r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr);
+    write_series(w, from, r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr);
     w.end_object();
   }
   w.end_array();
@@ -412,7 +412,7 @@ std::string grid_plan_json(const std::string& config_json) {
   w.key("runs").begin_array();
   detail::for_each_grid_run(g, [&](const TrainConfig& t) {
     w.begin_object();
-    w.key("norm").value(t.model.placement).key("warmup").value(t.warmup).key("lr").value(t.lr).key("seed").value(t.seed);
+    w.key("placement").value(t.model.placement).key("warmup").value(t.warmup).key("lr").value(t.lr).key("seed").value(t.seed);
     w.key("train").begin_object();
     config::write_fields(w, t);
     w.end_object();

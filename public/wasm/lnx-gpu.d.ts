@@ -4,7 +4,7 @@
 // JS async loop: `run.step(k); await module.lnxGpu.settled();` — step() records and submits GPU
 // work without waiting; settled() resolves when the scheduled readbacks (losses, statistics) have
 // landed. A lost or failing device makes any call throw `Error("lnx: gpu: …")`
-// (web/src/engine/backend.ts falls back to the CPU on it). docs/webgpu.md has the design.
+// (web/src/engine/backend-choice.ts falls back to the CPU on it). docs/webgpu.md has the design.
 import type { EmbindObject, LnxModule, LnxFactoryOptions } from './lnx';
 
 /** The init-time probe on the GPU: same config and result document as ProbeRun

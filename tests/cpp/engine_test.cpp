@@ -24,7 +24,7 @@ json::Value probe(int threads, const std::string& cfg) {
 }
 
 const char* kSmallProbe =
-    R"({"layers":3,"d":32,"d_ff":64,"vocab":50,"seq":8,"batch":4,"seeds":2,"batches":3,"depth_batches":2,"depths":[2,3]})";
+    R"({"layers":3,"d":32,"d_ff":64,"vocab":50,"seq":8,"batch":4,"seeds":[0,1],"batches":3,"depth_batches":2,"depths":[2,3]})";
 
 std::vector<double> numbers(const json::Value& v) {
   std::vector<double> out;
@@ -98,16 +98,16 @@ TEST(Trainer, HalfBatchStepEqualsTheWholeBatchStep) {
 
 TEST(Probe, PostLnStreamStaysNear1Point44AndPreLnGrowsWithinTheLemma2Band) {
   // d_ff = 2d with Xavier init: Post-LN ‖x5‖²/d ≈ 1 + 4/9 in every layer (article, "residual stream").
-  auto v = probe(0, R"({"layers":4,"d":128,"d_ff":256,"vocab":200,"seq":16,"batch":8,"seeds":2,"batches":3,"depth_batches":1,"depths":[4]})");
-  const auto& post = v.obj.at("post").obj.at("norm2_over_d").obj.at("mean").arr;
+  auto v = probe(0, R"({"layers":4,"d":128,"d_ff":256,"vocab":200,"seq":16,"batch":8,"seeds":[0,1],"batches":3,"depth_batches":1,"depths":[4]})");
+  const auto& post = v.obj.at("placements").obj.at("post").obj.at("norm2_over_d").obj.at("mean").arr;
   for (const auto& x : post) EXPECT_NEAR(x.num, 1 + 4.0 / 9, 0.12);
-  const auto& pre = v.obj.at("pre").obj.at("norm2_over_d").obj.at("mean").arr;
+  const auto& pre = v.obj.at("placements").obj.at("pre").obj.at("norm2_over_d").obj.at("mean").arr;
   for (size_t l = 0; l < pre.size(); ++l) {
     EXPECT_GT(pre[l].num, 1 + (l + 1) / 2.0 - 0.1) << l;  // Lemma 2 lower edge (with sampling slack)
     EXPECT_LT(pre[l].num, 1 + 1.5 * (l + 1)) << l;
     if (l) EXPECT_GT(pre[l].num, pre[l - 1].num);
   }
-  const double gain = v.obj.at("pre").obj.at("final_ln_gain").obj.at("mean").num;
+  const double gain = v.obj.at("placements").obj.at("pre").obj.at("final_ln_gain").obj.at("mean").num;
   EXPECT_NEAR(gain, 1 / std::sqrt(pre.back().num), 0.02);
 }
 
@@ -124,7 +124,7 @@ TEST(Probe, IsSteppableAndReportsMonotoneProgress) {
   }
   EXPECT_DOUBLE_EQ(last, 1.0);
   EXPECT_GT(steps, 3);
-  EXPECT_EQ(json::parse(run.result_json()).obj.at("post").obj.at("lastW2_vs_L").obj.size(), 2u);
+  EXPECT_EQ(json::parse(run.result_json()).obj.at("placements").obj.at("post").obj.at("lastW2_vs_L").obj.size(), 2u);
 }
 
 // Golden values: the wasm build (tests/wasm) must draw exactly these.
@@ -241,25 +241,25 @@ TEST(GridDocument, AssemblesTheSameDocumentAsGridRun) {
   EXPECT_EQ(doc.result_json(0, nullptr), grid.result_json(0));
   EXPECT_EQ(doc.result_json(5, nullptr), grid.result_json(5));
   EXPECT_THROW(doc.append(99, "{}"), ArgumentError);
-  EXPECT_THROW(doc.append(0, R"({"status":"ok","from":50,"loss":[],"grad_norm":[],"lr":[]})"), ArgumentError);
-  EXPECT_THROW(doc.append(0, R"({"status":"sideways","from":0,"loss":[],"grad_norm":[],"lr":[]})"), ArgumentError);
+  EXPECT_THROW(doc.append(0, R"({"status":"ok","from":50,"loss":[],"grad_norm":[],"lr_schedule":[]})"), ArgumentError);
+  EXPECT_THROW(doc.append(0, R"({"status":"sideways","from":0,"loss":[],"grad_norm":[],"lr_schedule":[]})"), ArgumentError);
 }
 
 TEST(Validation, RefusesBadArguments) {
   const char* bad[] = {
       R"({"layers":0})", R"({"layers":-3})", R"({"layers":1.5})", R"({"layers":"six"})", R"({"layers":1e400})",
-      R"({"d":100000})", R"({"seeds":0})", R"({"seeds":17})", R"({"depths":[]})", R"({"depths":[6,6]})",
+      R"({"d":100000})", R"({"seeds":[]})", R"({"seeds":5})", R"({"seeds":[0,0]})", R"({"seeds":[-1]})", R"({"depths":[]})", R"({"depths":[6,6]})",
       R"({"depths":[6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38]})", R"({"layer":6})",
       R"({"attention":"sideways"})", R"({"d":4096,"d_ff":16384,"layers":64})", R"({"layers":6)", R"([1,2])",
       R"({"layers":6} trailing)", R"({"batches":NaN})", R"({"batches":Infinity})", R"({"vocab":1})",
       R"({"attention":"<script>alert(1)</script>"})"};
   for (const char* cfg : bad) EXPECT_THROW(probe_config_from_json(cfg), ArgumentError) << cfg;
-  const char* bad_train[] = {R"({"lr":0})", R"({"lr":-1})", R"({"lr":1e9})", R"({"norm":"mid"})",
+  const char* bad_train[] = {R"({"lr":0})", R"({"lr":-1})", R"({"lr":1e9})", R"({"placement":"mid"})",
                              R"({"steps":0})", R"({"warmup":-1})", R"({"beta1":1})", R"({"eps":0})",
                              R"({"successors":1000})", R"({"seed":-1})"};
   for (const char* cfg : bad_train) EXPECT_THROW(train_config_from_json(cfg), ArgumentError) << cfg;
-  const char* bad_grid[] = {R"({"seeds":[0,1,2,3,4,5,6,7,8]})", R"({"norms":["post","post"]})",
-                            R"({"lrs":[0.001,"x"]})", R"({"warmups":[]})", R"({"norms":["pre","both"]})"};
+  const char* bad_grid[] = {R"({"seeds":[0,1,2,3,4,5,6,7,8]})", R"({"placements":["post","post"]})",
+                            R"({"lrs":[0.001,"x"]})", R"({"warmups":[]})", R"({"placements":["pre","both"]})"};
   for (const char* cfg : bad_grid) EXPECT_THROW(grid_config_from_json(cfg), ArgumentError) << cfg;
   EXPECT_THROW(set_threads(-1), ArgumentError);
 }

@@ -58,22 +58,22 @@ TEST_P(TestPlacement, GradientsMatchFiniteDifferences) {
 TEST_P(TestPlacement, TrainsProbesAndRunsInAGridByName) {
   const std::string name = GetParam();
   const std::string model = R"("layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2)";
-  TrainRun run(train_config_from_json("{" + model + R"(,"norm":")" + name + R"(","steps":5})"));
+  TrainRun run(train_config_from_json("{" + model + R"(,"placement":")" + name + R"(","steps":5})"));
   run.step(5);
   ASSERT_EQ(run.status(), RunStatus::Ok);
   for (float l : run.loss()) EXPECT_TRUE(std::isfinite(l));
-  EXPECT_EQ(json::parse(run.result_json()).obj.at("config").obj.at("norm").str, name);
+  EXPECT_EQ(json::parse(run.result_json()).obj.at("config").obj.at("placement").str, name);
 
   const json::Value probe = json::parse(run_probe_json(probe_config_from_json(
-      "{" + model + R"(,"norms":["post",")" + name + R"("],"seeds":1,"batches":2,"depth_batches":1,"depths":[2]})")));
-  ASSERT_TRUE(probe.obj.count(name));
-  EXPECT_EQ(probe.obj.at(name).obj.at("norm2_over_d").obj.at("mean").arr.size(), 2u);
+      "{" + model + R"(,"placements":["post",")" + name + R"("],"seeds":[0],"batches":2,"depth_batches":1,"depths":[2]})")));
+  ASSERT_TRUE(probe.obj.at("placements").obj.count(name));
+  EXPECT_EQ(probe.obj.at("placements").obj.at(name).obj.at("norm2_over_d").obj.at("mean").arr.size(), 2u);
 
-  GridRun grid(grid_config_from_json("{" + model + R"(,"norms":[")" + name + R"("],"warmups":[0],"lrs":[0.001],"seeds":[0],"steps":3})"));
+  GridRun grid(grid_config_from_json("{" + model + R"(,"placements":[")" + name + R"("],"warmups":[0],"lrs":[0.001],"seeds":[0],"steps":3})"));
   while (!grid.done()) grid.step(3);
   const json::Value g = json::parse(grid.result_json());
   ASSERT_EQ(g.obj.at("runs").arr.size(), 1u);
-  EXPECT_EQ(g.obj.at("runs").arr[0].obj.at("norm").str, name);
+  EXPECT_EQ(g.obj.at("runs").arr[0].obj.at("placement").str, name);
   EXPECT_EQ(g.obj.at("runs").arr[0].obj.at("status").str, "ok");
 }
 
@@ -94,7 +94,7 @@ TEST(PlacementRegistry, RefusesUnknownAndDuplicateNames) {
   EXPECT_THROW(placement("sideways"), ArgumentError);
   EXPECT_THROW(register_placement(kPeriTest), ArgumentError);
   try {
-    train_config_from_json(R"({"norm":"sideways"})");
+    train_config_from_json(R"({"placement":"sideways"})");
     FAIL();
   } catch (const ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("\"post\""), std::string::npos) << e.what();
@@ -105,7 +105,7 @@ TEST(PlacementRegistry, RefusesUnknownAndDuplicateNames) {
 TEST(PlacementRegistry, ResidualAndInitScalesChangeTheModel) {
   register_test_placements();
   auto first_loss = [](const char* p) {
-    TrainRun r(train_config_from_json(std::string(R"({"layers":4,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":1,"norm":")") + p + "\"}"));
+    TrainRun r(train_config_from_json(std::string(R"({"layers":4,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":1,"placement":")") + p + "\"}"));
     r.step(1);
     return r.loss().at(0);
   };

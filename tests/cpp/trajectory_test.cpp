@@ -51,7 +51,7 @@ TEST(Trajectory, NativeBuildFollowsThePinnedTrajectories) {
     for (const json::Value& r : fixture.obj.at("runs").arr) {
       TrainRun run(train_config_from_json(config_json(r.obj.at("config"))));
       run.step(1000);
-      const std::string name = r.obj.at("config").obj.at("norm").str + "/" + r.obj.at("config").obj.at("optimizer").str;
+      const std::string name = r.obj.at("config").obj.at("placement").str + "/" + r.obj.at("config").obj.at("optimizer").str;
       ASSERT_EQ(run.status(), RunStatus::Ok) << name;
       const auto& loss = r.obj.at("loss").arr;
       const auto& gn = r.obj.at("grad_norm").arr;

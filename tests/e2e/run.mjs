@@ -203,7 +203,7 @@ async function main() {
 
     await check('Figure 4: out-of-range settings show an inline error and disable Recompute', async () => {
       await openSettings(page, 'fig4');
-      await page.fill('#fig4 input[name="steps"]', '5');
+      await page.fill('#fig4 input[name="steps"]', '0');
       await page.waitForSelector('#fig4 .err');
       assert(await page.$eval('#fig4 button.recompute', (b) => b.disabled), 'Recompute not disabled');
       await page.fill('#fig4 input[name="steps"]', '500');
@@ -264,9 +264,17 @@ async function main() {
       await shoot(page, 'en-fig3-live', '#fig3');
     });
 
-    await check('Figure 4: a short live run (20 steps, 1 seed) streams and completes', async () => {
+    await check('Figure 4: a short live run (SGD with momentum, 20 steps, 1 seed) streams and completes', async () => {
       await openSettings(page, 'fig4');
-      await page.fill('#fig4 input[name="lrs"]', '0.001');
+      await page.selectOption('#fig4 select[name="optimizer"]', 'sgd');
+      await page.waitForSelector('#fig4 input[name="momentum"]');
+      const hint = await page.$eval('#fig4 label:has(input[name="lrs"]) .hint', (el) => el.textContent ?? '');
+      assert(/0\.05|5×10⁻²/.test(hint), `the lr hint should name SGD's suggested lr: ${hint}`);
+      await page.fill('#fig4 input[name="momentum"]', '1.5');
+      await page.waitForSelector('#fig4 .err');
+      assert(await page.$eval('#fig4 button.recompute', (b) => b.disabled), 'Recompute not disabled for momentum 1.5');
+      await page.fill('#fig4 input[name="momentum"]', '0.8');
+      await page.fill('#fig4 input[name="lrs"]', '0.05');
       await page.fill('#fig4 input[name="warmups"]', '0');
       await page.fill('#fig4 input[name="steps"]', '20');
       await page.fill('#fig4 input[name="seeds"]', '1');
@@ -295,7 +303,8 @@ async function main() {
       const step = await page.$eval('#fig1', (el) => el.dataset.step);
       assert(q.get('lang') === 'en', `lang=${q.get('lang')}`);
       assert(step === '1' ? !q.has('fig1.step') : q.get('fig1.step') === step, `fig1.step=${q.get('fig1.step')} but the figure is at ${step}`);
-      assert(q.get('fig4.lrs') === '0.001' && q.get('fig4.warmups') === '0' && q.get('fig4.seeds') === '1' && q.get('fig4.steps') === '20', `fig4 params: ${q}`);
+      assert(q.get('fig4.lrs') === '0.05' && q.get('fig4.warmups') === '0' && q.get('fig4.seeds') === '1' && q.get('fig4.steps') === '20', `fig4 params: ${q}`);
+      assert(q.get('fig4.optimizer') === 'sgd' && q.get('fig4.momentum') === '0.8', `fig4 optimizer params: ${q}`);
     });
 
     const exportsByFig = {};
@@ -325,6 +334,8 @@ async function main() {
         if (id === 'fig4') {
           assert(j.provenance.source === 'live' && /^wasm-/.test(j.provenance.engine.build), `fig4 should be the live run: ${JSON.stringify(j.provenance.engine)}`);
           assert(j.provenance.config.steps === 20, `fig4 config.steps ${j.provenance.config.steps}`);
+          const c = j.provenance.config;
+          assert(c.optimizer === 'sgd' && c.momentum === 0.8 && !('beta1' in c), `fig4 optimizer config ${JSON.stringify(c)}`);
         }
         if (id === 'fig3') assert(j.provenance.source === 'live', 'fig3 should be the live small run');
         if (id === 'fig2') assert(csv.some((l) => l.startsWith('final,')), 'fig2.csv: no Final LN row');
@@ -368,7 +379,7 @@ async function main() {
       const j = JSON.parse(got.bytes.toString('utf8'));
       await b.context.close();
       assert(j.provenance.engine.build === a.provenance.engine.build, 'different build flavour');
-      const key = (r) => `${r.norm}|${r.warmup}|${r.lr}|${r.seed}`;
+      const key = (r) => `${r.placement}|${r.warmup}|${r.lr}|${r.seed}`;
       const ra = new Map(a.data.grid.runs.map((r) => [key(r), r]));
       assert(j.data.grid.runs.length === ra.size && ra.size > 0, `runs ${j.data.grid.runs.length} vs ${ra.size}`);
       for (const r of j.data.grid.runs) {

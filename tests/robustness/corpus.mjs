@@ -120,9 +120,9 @@ export const UI_CASES = [
 
 // ---- engine API ----------------------------------------------------------------------------------
 const SMALL = { layers: 2, d: 16, d_ff: 32, vocab: 20, seq: 4, batch: 2 };
-const probe = (over) => JSON.stringify({ ...SMALL, seeds: 1, batches: 1, depth_batches: 1, depths: [2], ...over });
-const train = (over) => JSON.stringify({ ...SMALL, norm: 'pre', warmup: 0, lr: 0.001, steps: 5, seed: 0, ...over });
-const grid = (over) => JSON.stringify({ ...SMALL, norms: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 5, ...over });
+const probe = (over) => JSON.stringify({ ...SMALL, seeds: [0], batches: 1, depth_batches: 1, depths: [2], ...over });
+const train = (over) => JSON.stringify({ ...SMALL, placement: 'pre', warmup: 0, lr: 0.001, steps: 5, seed: 0, ...over });
+const grid = (over) => JSON.stringify({ ...SMALL, placements: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 5, ...over });
 const raw = (s) => s; // a config text that is not valid JSON on purpose
 
 /** @type {{id:string, category:string, call:string, arg:unknown}[]} */
@@ -177,16 +177,16 @@ export const ENGINE_CASES = [
   { category: 'non-numeric', call: 'GridRun', arg: grid({ lrs: ['1e-3'] }) },
   { category: 'non-numeric', call: 'probe.step', arg: 1.5 },
   // too many seeds
-  { category: 'too many seeds', call: 'ProbeRun', arg: probe({ seeds: 1000 }) },
+  { category: 'too many seeds', call: 'ProbeRun', arg: probe({ seeds: Array.from({ length: 1000 }, (_, i) => i) }) },
   { category: 'too many seeds', call: 'GridRun', arg: grid({ seeds: Array.from({ length: 100 }, (_, i) => i) }) },
   { category: 'too many seeds', call: 'GridRun', arg: grid({ seeds: [0, 0] }) },
   // unknown enum values and unknown keys
-  { category: 'unknown enum', call: 'TrainRun', arg: train({ norm: 'mid' }) },
+  { category: 'unknown enum', call: 'TrainRun', arg: train({ placement: 'mid' }) },
   { category: 'unknown enum', call: 'ProbeRun', arg: probe({ attention: 'sideways' }) },
-  { category: 'unknown enum', call: 'GridRun', arg: grid({ norms: ['post', 'mid'] }) },
+  { category: 'unknown enum', call: 'GridRun', arg: grid({ placements: ['post', 'mid'] }) },
   { category: 'unknown enum', call: 'ProbeRun', arg: probe({ NORM: 'post' }) },
   // injection: the message is shown on the page; it must not echo markup
-  ...INJECT.slice(0, 3).map((v) => ({ category: 'injection', call: 'TrainRun', arg: train({ norm: v }) })),
+  ...INJECT.slice(0, 3).map((v) => ({ category: 'injection', call: 'TrainRun', arg: train({ placement: v }) })),
   { category: 'injection', call: 'ProbeRun', arg: probe({ attention: INJECT[1] }) },
   { category: 'injection', call: 'ProbeRun', arg: probe({ [INJECT[0]]: 1 }) },
   { category: 'injection', call: 'ProbeRun', arg: raw('{"attention":"\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"}') },
@@ -207,7 +207,7 @@ export const ENGINE_CASES = [
 export const ENGINE_DEFAULT_CASES = [
   { category: 'null / empty = default', call: 'ProbeRun', key: 'd', value: null },
   { category: 'null / empty = default', call: 'ProbeRun', key: 'seeds', value: null },
-  { category: 'null / empty = default', call: 'TrainRun', key: 'norm', value: '' },
+  { category: 'null / empty = default', call: 'TrainRun', key: 'placement', value: '' },
   { category: 'null / empty = default', call: 'TrainRun', key: 'lr', value: null },
 ].map((c, i) => ({ id: `api-d${i + 1}`, ...c }));
 

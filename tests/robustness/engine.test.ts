@@ -28,8 +28,8 @@ const report: Record<string, unknown> = { flavours: FLAVOURS, cases: [] as unkno
 const heap = (m: Mod) => heapInUse(m);
 
 const SMALL = { layers: 2, d: 16, d_ff: 32, vocab: 20, seq: 4, batch: 2 };
-const PROBE = JSON.stringify({ ...SMALL, seeds: 1, batches: 2, depth_batches: 1, depths: [2] });
-const GRID = JSON.stringify({ ...SMALL, norms: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 6 });
+const PROBE = JSON.stringify({ ...SMALL, seeds: [0], batches: 2, depth_batches: 1, depths: [2] });
+const GRID = JSON.stringify({ ...SMALL, placements: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 6 });
 
 /** Calls the entry point `call` with the bad `arg`; returns what it threw (or null). */
 function invoke(m: Mod, call: string, arg: unknown): unknown {
@@ -132,7 +132,7 @@ for (const flavour of FLAVOURS) {
       while (!p.done()) p.step(8);
       const doc = JSON.parse(p.resultJson());
       p.delete();
-      expect(doc.pre.W2_per_layer.mean.every(Number.isFinite)).toBe(true);
+      expect(doc.placements.pre.W2_per_layer.mean.every(Number.isFinite)).toBe(true);
       const g = new m.GridRun(GRID);
       while (!g.done()) g.step(8);
       const gd = JSON.parse(g.resultJson(0));
@@ -141,7 +141,7 @@ for (const flavour of FLAVOURS) {
     });
 
     it.each(ENGINE_DEFAULT_CASES.map((c) => [c.id, c.key, c.value, c] as const))('%s: %s = %j means the default, exactly', (_id, _k, _v, c) => {
-      const base = c.call === 'ProbeRun' ? { ...SMALL, seeds: 1, batches: 1, depth_batches: 1, depths: [2] } : { ...SMALL, warmup: 0, steps: 2, seed: 0 };
+      const base = c.call === 'ProbeRun' ? { ...SMALL, seeds: [0], batches: 1, depth_batches: 1, depths: [2] } : { ...SMALL, warmup: 0, steps: 2, seed: 0 };
       const make = (cfg: object) => {
         const r = c.call === 'ProbeRun' ? new m.ProbeRun(JSON.stringify(cfg)) : new m.TrainRun(JSON.stringify(cfg));
         const step = (k: number) => r.step(k);
@@ -190,23 +190,23 @@ for (const flavour of FLAVOURS) {
     it('a divergent configuration stops as diverged at its step; nothing after it is reported', () => {
       const out: Record<string, unknown>[] = [];
       for (const lr of [1, 5]) {
-        const t = new m.TrainRun(JSON.stringify({ ...SMALL, vocab: 64, seq: 16, norm: 'post', warmup: 0, lr, steps: 50, seed: 0 }));
+        const t = new m.TrainRun(JSON.stringify({ ...SMALL, vocab: 64, seq: 16, placement: 'post', warmup: 0, lr, steps: 50, seed: 0 }));
         while (t.status() === 'running') t.step(5);
         const doc = JSON.parse(t.resultJson(0));
         t.delete();
-        out.push({ norm: 'post', lr, status: doc.status, stop_step: doc.stop_step, losses: doc.loss.length });
+        out.push({ placement: 'post', lr, status: doc.status, stop_step: doc.stop_step, losses: doc.loss.length });
         expect(['diverged', 'nan']).toContain(doc.status);
         expect(doc.stop_step).toBeGreaterThanOrEqual(1);
         expect(doc.loss.length).toBe(doc.stop_step - 1);
         expect(doc.loss.every(Number.isFinite)).toBe(true);
         expect(doc.grad_norm.every(Number.isFinite)).toBe(true);
       }
-      const g = new m.GridRun(JSON.stringify({ ...SMALL, vocab: 64, seq: 16, norms: ['post', 'pre'], warmups: [0], lrs: [5], seeds: [0, 1], steps: 40 }));
+      const g = new m.GridRun(JSON.stringify({ ...SMALL, vocab: 64, seq: 16, placements: ['post', 'pre'], warmups: [0], lrs: [5], seeds: [0, 1], steps: 40 }));
       while (!g.done()) g.step(8);
       const gd = JSON.parse(g.resultJson(0));
       g.delete();
       for (const r of gd.runs) {
-        out.push({ norm: r.norm, lr: r.lr, seed: r.seed, status: r.status, stop_step: r.stop_step, losses: r.loss.length });
+        out.push({ placement: r.placement, lr: r.lr, seed: r.seed, status: r.status, stop_step: r.stop_step, losses: r.loss.length });
         if (r.status !== 'ok') expect(r.loss.length).toBe(r.stop_step - 1);
         expect(r.loss.every(Number.isFinite)).toBe(true);
       }

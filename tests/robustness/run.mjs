@@ -359,7 +359,7 @@ async function divergence(browser, base) {
   await page.$eval('#fig4', (e) => e.scrollIntoView());
   await page.screenshot({ path: join(artifacts, 'robustness-diverged.png') });
   await context.close();
-  const runs = doc.data.grid.runs.map((r) => ({ norm: r.norm, status: r.status, stop_step: r.stop_step, losses: r.loss.length }));
+  const runs = doc.data.grid.runs.map((r) => ({ norm: r.placement, status: r.status, stop_step: r.stop_step, losses: r.loss.length }));
   browserDivergence = { phase, drawn, runs, table };
   assert(phase === 'done', `run ended ${phase}`);
   const post = runs.find((r) => r.norm === 'post');

@@ -1,6 +1,7 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
 import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/documents';
+import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
 
@@ -20,7 +21,8 @@ function stats(over: Partial<ProbeStats>): ProbeStats {
 export function probe(): ProbeResult {
   return {
     engine,
-    config: { layers: 3, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, seeds: 2, batches: 2, depth_batches: 1, depths: [6, 8, 10] },
+    config: { ...PROBE_DEFAULTS, layers: 3, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, seeds: [0, 1], batches: 2, depth_batches: 1, depths: [6, 8, 10] },
+    placements: {
     post: stats({
       lastW2_vs_L: {
         '6': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
@@ -38,10 +40,11 @@ export function probe(): ProbeResult {
         '8': { W2_per_layer: { mean: 0.4, std: 0 }, W2_per_batch: { mean: 0.8, std: 0.1 } },
       },
     }),
+    },
   };
 }
 
-export function run(over: Partial<GridRunDoc> & Pick<GridRunDoc, 'norm' | 'warmup' | 'lr' | 'seed' | 'loss'>): GridRunDoc {
+export function run(over: Partial<GridRunDoc> & Pick<GridRunDoc, 'placement' | 'warmup' | 'lr' | 'seed' | 'loss'>): GridRunDoc {
   return {
     status: 'ok',
     stop_step: null,
@@ -67,11 +70,11 @@ export function grid(): GridResult {
           let loss: number[];
           if (norm === 'post') loss = warmup && lr === 0.001 ? curve(n, 5, 2, 150 + seed * 10) : curve(n, 5, 5, n + 1);
           else loss = curve(n, 5, 1.5 + seed * 0.1, warmup ? 90 : 40);
-          runs.push(run({ norm, warmup, lr, seed, loss }));
+          runs.push(run({ placement: norm, warmup, lr, seed, loss }));
         }
   return {
     engine,
-    config: { norms: ['post', 'pre'], warmups: [0, 100], lrs: [0.001, 0.003], seeds: [0, 1], steps: n },
+    config: { ...GRID_DEFAULTS, placements: ['post', 'pre'], warmups: [0, 100], lrs: [0.001, 0.003], seeds: [0, 1], steps: n },
     plateau_entropy: 5,
     optimal_loss: 1,
     uniform_loss: 5.5,

@@ -105,7 +105,7 @@ describe('runJob: probe', () => {
   it('reports increasing progress, then done with the parsed result, and deletes the run', async () => {
     const log = log0();
     const { replies, h } = hooks();
-    await runJob(fakeModule(log), { type: 'probe', id: 7, config: { seeds: 1 } }, h);
+    await runJob(fakeModule(log), { type: 'probe', id: 7, config: { seeds: [0] } }, h);
     const prog = replies.filter((r) => r.type === 'progress');
     expect(prog.length).toBeGreaterThan(1);
     const fr = prog.map((r) => (r.type === 'progress' ? r.fraction : 0));
@@ -133,7 +133,7 @@ describe('runJob: probe', () => {
   it('an invalid config → error with the engine message; nothing to delete', async () => {
     const log = log0();
     const { replies, h } = hooks();
-    await runJob(fakeModule(log, { badConfig: true }), { type: 'probe', id: 4, config: { seeds: 99 } }, h);
+    await runJob(fakeModule(log, { badConfig: true }), { type: 'probe', id: 4, config: { seeds: [99] } }, h);
     expect(replies).toEqual([{ type: 'error', id: 4, message: 'lnx: seeds must be in [1, 10]' }]);
     expect(log.deleted).toBe(0);
   });

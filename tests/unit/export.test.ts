@@ -165,7 +165,7 @@ describe('figure tables', () => {
     const t = fig4Table(G);
     const seedRows = t.rows.filter((r) => r[3] !== 'mean');
     expect(seedRows.length).toBe(16 * 200 - 197 - 1);
-    const means = t.rows.filter((r) => r[3] === 'mean' && r[0] === r0.norm && r[1] === r0.warmup && r[2] === r0.lr);
+    const means = t.rows.filter((r) => r[3] === 'mean' && r[0] === r0.placement && r[1] === r0.warmup && r[2] === r0.lr);
     expect(means.map((r) => r[4])).toEqual([1, 2, 3]);
     expect(means[0].slice(8)).toEqual(['diverged', 4]);
     expect(t.rows.every((r) => r[5] == null || Number.isFinite(r[5] as number))).toBe(true);

@@ -11,12 +11,14 @@ const SRC = fileURLToPath(new URL('../../web/src/', import.meta.url));
 const ROOT = resolve(SRC, '../..');
 
 /** folder of web/src → the folders (of web/src, or of the repository for '/public') it may import */
+// generated/ is what scripts/gen-schema.mjs writes from the engine's schema: every layer may read it.
 const MAY_IMPORT: [string, string[]][] = [
-  ['lib', ['lib', 'engine', 'content']],
-  ['engine', ['engine', '/public']],
-  ['content', ['content']],
-  ['components', ['components', 'lib', 'engine', 'content']],
-  ['figures', ['figures', 'components', 'lib', 'engine', 'content']],
+  ['lib', ['lib', 'engine', 'content', 'generated']],
+  ['engine', ['engine', '/public', 'generated']],
+  ['content', ['content', 'generated']],
+  ['components', ['components', 'lib', 'engine', 'content', 'generated']],
+  ['figures', ['figures', 'components', 'lib', 'engine', 'content', 'generated']],
+  ['generated', []],
 ];
 
 function files(dir: string): string[] {

@@ -47,14 +47,14 @@ describe('proseNumbers: probe keys', () => {
   });
   it('no crossover → —', () => {
     const p = probe();
-    for (const L of ['6', '8', '10']) p.pre.lastW2_vs_L[L].W2_per_batch.mean = 5;
+    for (const L of ['6', '8', '10']) p.placements.pre!.lastW2_vs_L[L].W2_per_batch.mean = 5;
     expect(crossoverDepth(p)).toBeNull();
     expect(proseNumbers(p, null, 'en')['depth.crossover']).toBe('—');
   });
   it('a single depth → ratios are —', () => {
     const p = probe();
-    p.pre.lastW2_vs_L = { '6': p.pre.lastW2_vs_L['6'] };
-    p.post.lastW2_vs_L = { '6': p.post.lastW2_vs_L['6'] };
+    p.placements.pre!.lastW2_vs_L = { '6': p.placements.pre!.lastW2_vs_L['6'] };
+    p.placements.post!.lastW2_vs_L = { '6': p.placements.post!.lastW2_vs_L['6'] };
     const b = proseNumbers(p, null, 'en');
     expect(b['depth.pre.ratio']).toBe('—');
     expect(b['depth.sqrtL.ratio']).toBe('—');
@@ -80,21 +80,35 @@ describe('proseNumbers: toy keys', () => {
     ['toy.pre.delay', '50'],
     ['toy.steps', '200'],
     ['toy.seeds', '2'],
+    ['toy.optimizer', 'Adam'],
+    ['toy.warmups', '0, 100'],
+    ['toy.lrs', '10⁻³, 3×10⁻³'],
   ])('%s = %s', (k, v) => expect(b[k]).toBe(v));
+
+  it('the caption keys follow the drawn grid: its optimizer by the page name, lists in the language', () => {
+    const g = grid();
+    g.config.optimizer = 'sgd';
+    for (const r of g.runs) r.warmup = r.warmup ? 250 : 0;
+    const zh = proseNumbers(null, g, 'zh');
+    expect(proseNumbers(null, g, 'en')['toy.optimizer']).toBe('SGD with momentum');
+    expect(zh['toy.warmups']).toBe('0、250');
+    expect(zh['toy.lrs']).toBe('10⁻³、3×10⁻³');
+    expect(proseNumbers(null, null, 'en')['toy.optimizer']).toBe('—');
+  });
 
   it('toy.post.w300.hi.break: where the lr-3e-3 warm-up curve leaves the plateau, — when it never does', () => {
     expect(b['toy.post.w300.hi.break']).toBe(proseNumbers(null, grid(), 'en')['toy.post.w300.hi.break']);
     expect(b['toy.post.w300.hi.break'] ?? '—').toBe('—'); // the fixture's curve stays on the plateau
     const g = grid();
-    const lo = g.runs.filter((x) => x.norm === 'post' && x.warmup !== 0 && x.lr === 0.001);
-    for (const r of g.runs.filter((x) => x.norm === 'post' && x.warmup !== 0 && x.lr === 0.003))
+    const lo = g.runs.filter((x) => x.placement === 'post' && x.warmup !== 0 && x.lr === 0.001);
+    for (const r of g.runs.filter((x) => x.placement === 'post' && x.warmup !== 0 && x.lr === 0.003))
       r.loss = [...lo.find((x) => x.seed === r.seed)!.loss];
     expect(proseNumbers(null, g, 'en')['toy.post.w300.hi.break']).toBe('150');
   });
 
   it('a diverged seed makes the final loss —, and the rest keeps going', () => {
     const g = grid();
-    const r = g.runs.find((x) => x.norm === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;
+    const r = g.runs.find((x) => x.placement === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;
     r.status = 'nan';
     r.stop_step = 51;
     r.loss = r.loss.slice(0, 50);
@@ -119,14 +133,14 @@ describe('grid helpers', () => {
     expect(cellRuns(grid(), 'pre', 'w0', 'lo')).toHaveLength(2);
   });
   it('seedMean stops at the shortest seed', () => {
-    const a = run({ norm: 'pre', warmup: 0, lr: 1, seed: 0, loss: [4, 2, 2] });
-    const c = run({ norm: 'pre', warmup: 0, lr: 1, seed: 1, loss: [2, 2] });
+    const a = run({ placement: 'pre', warmup: 0, lr: 1, seed: 0, loss: [4, 2, 2] });
+    const c = run({ placement: 'pre', warmup: 0, lr: 1, seed: 1, loss: [2, 2] });
     expect(seedMean([a, c])).toEqual([3, 2]);
     expect(seedMean([])).toEqual([]);
   });
   it('finalLoss needs every seed ok', () => {
-    const a = run({ norm: 'pre', warmup: 0, lr: 1, seed: 0, loss: [4, 2] });
-    const c = run({ norm: 'pre', warmup: 0, lr: 1, seed: 1, loss: [2, 4], status: 'running' });
+    const a = run({ placement: 'pre', warmup: 0, lr: 1, seed: 0, loss: [4, 2] });
+    const c = run({ placement: 'pre', warmup: 0, lr: 1, seed: 1, loss: [2, 4], status: 'running' });
     expect(finalLoss([a])).toBe(2);
     expect(finalLoss([a, c])).toBeNull();
   });

@@ -3,7 +3,8 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
+import { LAB_LIMITS, checkLrs, checkWarmups, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
+import { GRID_FIELDS } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
 import { grid, probe } from './docs';
@@ -50,11 +51,20 @@ describe('fig2 selection', () => {
 describe('fig3 panels', () => {
   it('(a) picks the statistic, with ± std', () => {
     const a = panelA(probe(), 'W2_per_batch');
-    expect(a.pre.map((p) => p.y)).toEqual([4, 3, 2]);
-    expect(a.pre[0]).toMatchObject({ x: 1, lo: 3.9, hi: 4.1 });
+    expect(a.series.map((s) => s.placement)).toEqual(['post', 'pre']); // the engine's order
+    const pre = a.series.find((s) => s.placement === 'pre')!.points;
+    expect(pre.map((p) => p.y)).toEqual([4, 3, 2]);
+    expect(pre[0]).toMatchObject({ x: 1, lo: 3.9, hi: 4.1 });
     expect(a.yDomain[0]).toBe(0);
     expect(a.yDomain[1]).toBeGreaterThan(4.1);
-    expect(panelA(probe(), 'W2_per_layer').post.map((p) => p.y)).toEqual([0.5, 0.5, 0.5]);
+    expect(panelA(probe(), 'W2_per_layer').series[0].points.map((p) => p.y)).toEqual([0.5, 0.5, 0.5]);
+  });
+  it('(a) has a series for every placement the probe measured, none for the others', () => {
+    const P = probe();
+    P.placements.deepnorm = P.placements.post;
+    delete P.placements.pre;
+    expect(panelA(P, 'W2_per_layer').series.map((s) => s.placement)).toEqual(['post', 'deepnorm']);
+    expect(panelC(P).extrap).toEqual([]); // no Pre-LN: no 1/√L line
   });
   it('(b) has the Lemma 2 band per layer', () => {
     const b = panelB(probe());
@@ -68,8 +78,8 @@ describe('fig3 panels', () => {
   it('(c) sorts depths numerically and extrapolates 1/√L from the shallowest Pre-LN value', () => {
     const c = panelC(probe());
     expect(c.depths).toEqual([6, 8, 10]);
-    expect(c.preBatch.map((p) => p.y)).toEqual([1.6, 0.8, 0.4]);
-    expect(c.prePaper.map((p) => p.y)).toEqual([0.8, 0.4, 0.2]);
+    expect(c.batch.find((s) => s.placement === 'pre')!.points.map((p) => p.y)).toEqual([1.6, 0.8, 0.4]);
+    expect(c.paper.find((s) => s.placement === 'pre')!.points.map((p) => p.y)).toEqual([0.8, 0.4, 0.2]);
     expect(c.extrap[0].y).toBeCloseTo(1.6);
     expect(c.extrap[2].y).toBeCloseTo(1.6 * Math.sqrt(6 / 10));
     expect(c.xDomain).toEqual([5, 11]);
@@ -99,17 +109,17 @@ describe('fig3 live settings', () => {
   ])('validateProbe %j', (c, fields) => expect(Object.keys(validateProbe(c)).sort()).toEqual(fields.sort()));
   it('the small preset is valid and small', () => {
     expect(validateProbe(SMALL_PRESET)).toEqual({});
-    expect(probeConfig(SMALL_PRESET, null)).toMatchObject({ d: 64, d_ff: 128, vocab: 100, seeds: 2, batches: 2, depths: [2, 4] });
+    expect(probeConfig(SMALL_PRESET, null)).toMatchObject({ d: 64, d_ff: 128, vocab: 100, seeds: [0, 1], batches: 2, depths: [2, 4] });
   });
   it('otherwise keeps the model of the precomputed config', () => {
     const cfg = probeConfig({ seeds: 3, batches: 10, depths: [8, 6, 8], small: false }, probe().config);
-    expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: 3, batches: 10, depth_batches: 5, depths: [6, 8] });
+    expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: [0, 1, 2], batches: 10, depth_batches: 5, depths: [6, 8] });
   });
 });
 
 describe('fig4 panels', () => {
   const m = buildPanels(grid());
-  it('one panel per lr, ascending; one series per (norm, warm-up)', () => {
+  it('one panel per lr, ascending; one series per (placement, warm-up)', () => {
     expect(m.panels.map((p) => p.lr)).toEqual([0.001, 0.003]);
     expect(m.panels[0].series.map((s) => s.key)).toEqual(['post|0|0.001', 'post|100|0.001', 'pre|0|0.001', 'pre|100|0.001']);
     expect(m.warmups).toEqual([0, 100]);
@@ -133,7 +143,7 @@ describe('fig4 panels', () => {
   });
   it('a diverged run is marked at its step and the mean is not drawn past it', () => {
     const g = grid();
-    const r = g.runs.find((x) => x.norm === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;
+    const r = g.runs.find((x) => x.placement === 'post' && x.warmup === 0 && x.lr === 0.003 && x.seed === 1)!;
     Object.assign(r, { status: 'diverged', stop_step: 51, loss: r.loss.slice(0, 50) });
     const s = buildPanels(g).panels[1].series[0];
     expect(s.diverged).toEqual([{ seed: 1, step: 51, at: { x: 50, y: 5 } }]);
@@ -162,12 +172,32 @@ describe('fig4 panels', () => {
 });
 
 describe('fig4 live settings', () => {
-  const ok = { lrs: '1e-3, 3e-3', warmups: '0, 300', seeds: '2', steps: '500' };
+  const ok = { lrs: '1e-3, 3e-3', warmups: '0, 300', seeds: '2', steps: '500', optimizer: 'adam', hyper: {} };
   it('valid settings → config', () => {
     expect(validateGrid(ok)).toEqual({
       errors: {},
-      config: { norms: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500 },
+      config: { placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500, optimizer: 'adam' },
     });
+  });
+  it('an optimizer and its settings (only its own; empty = the engine default)', () => {
+    const r = validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '0.5', beta1: '0.3' } });
+    expect(r.config).toMatchObject({ optimizer: 'sgd', momentum: 0.5 });
+    expect(r.config).not.toHaveProperty('beta1');
+    expect(validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '' } }).config).not.toHaveProperty('momentum');
+    expect(validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '1' } }).errors).toEqual({ 'hyper.momentum': 'err.hyper' });
+    expect(validateGrid({ ...ok, optimizer: 'lion' }).errors).toEqual({ optimizer: 'err.optimizer' });
+  });
+  it('the lab\'s limits lie within the engine\'s bounds (generated from its schema)', () => {
+    expect(LAB_LIMITS.lrs).toBeLessThanOrEqual(GRID_FIELDS.lrs.maxItems!);
+    expect(LAB_LIMITS.warmups).toBeLessThanOrEqual(GRID_FIELDS.warmups.maxItems!);
+    expect(LAB_LIMITS.seeds).toBeLessThanOrEqual(GRID_FIELDS.seeds.maxItems!);
+    expect(LAB_LIMITS.steps).toBeLessThanOrEqual(GRID_FIELDS.steps.max!);
+    // the value ranges are the engine's: lr in (0, 10], a warm-up any length the engine takes
+    expect(checkLrs('1e-7')).toEqual([1e-7]);
+    expect(checkLrs('0')).toBeNull();
+    expect(checkLrs(String(GRID_FIELDS.lrs.max))).toEqual([GRID_FIELDS.lrs.max]);
+    expect(checkWarmups(String(GRID_FIELDS.warmups.max))).toEqual([GRID_FIELDS.warmups.max]);
+    expect(checkWarmups(String(GRID_FIELDS.warmups.max! + 1))).toBeNull();
   });
   it.each([
     [{ lrs: '' }, ['lrs']],
@@ -181,11 +211,12 @@ describe('fig4 live settings', () => {
     [{ warmups: '-1' }, ['warmups']],
     [{ warmups: '1.5' }, ['warmups']],
     [{ warmups: '0,1,2,3' }, ['warmups']],
-    [{ warmups: '2000' }, ['warmups']],
+    [{ warmups: '2000' }, []], // longer than the run: allowed (the lr never reaches its peak)
     [{ seeds: '0' }, ['seeds']],
     [{ seeds: '5' }, ['seeds']],
     [{ seeds: '' }, ['seeds']],
     [{ steps: '9' }, ['steps']],
+    [{ steps: '0' }, ['steps']],
     [{ steps: '1001' }, ['steps']],
     [{ steps: '20.5' }, ['steps']],
     [{ steps: '10', seeds: '1', lrs: '0.001' }, []],
@@ -202,7 +233,7 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200' });
+    expect(inputsFrom(grid().config)).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {} });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });

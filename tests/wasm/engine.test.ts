@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { loadEngine, type Flavour } from './load';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
-const PROBE = { layers: 3, d: 32, d_ff: 64, vocab: 50, seq: 8, batch: 4, seeds: 2, batches: 3, depth_batches: 2, depths: [2, 3] };
-const TRAIN = { norm: 'pre', warmup: 4, lr: 0.003, steps: 10, layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4 };
+const PROBE = { layers: 3, d: 32, d_ff: 64, vocab: 50, seq: 8, batch: 4, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] };
+const TRAIN = { placement: 'pre', warmup: 4, lr: 0.003, steps: 10, layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4 };
 
 function native(args: string[]): any {
   return JSON.parse(execFileSync(LNX, [...args, '--json', '--threads', '1'], { encoding: 'utf8' }));
@@ -72,7 +72,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         const result = JSON.parse(run.resultJson(0));
         run.delete();
         expect(result.status).toBe('ok');
-        expect(result.lr).toEqual(nativeTrain.lr);
+        expect(result.lr_schedule).toEqual(nativeTrain.lr_schedule);
         expectClose(result.loss, nativeTrain.loss, 2e-4);
       });
 
@@ -98,8 +98,8 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         const doc = JSON.parse(grid.resultJson(0));
         grid.delete();
         expect(plan.config).toEqual(doc.config);
-        expect(plan.runs.map((r: { norm: string; warmup: number; lr: number; seed: number }) => [r.norm, r.warmup, r.lr, r.seed])).toEqual(
-          doc.runs.map((r: { norm: string; warmup: number; lr: number; seed: number }) => [r.norm, r.warmup, r.lr, r.seed]),
+        expect(plan.runs.map((r: { placement: string; warmup: number; lr: number; seed: number }) => [r.placement, r.warmup, r.lr, r.seed])).toEqual(
+          doc.runs.map((r: { placement: string; warmup: number; lr: number; seed: number }) => [r.placement, r.warmup, r.lr, r.seed]),
         );
         plan.runs.forEach((r: { train: object }, i: number) => {
           const run = new m.TrainRun(JSON.stringify(r.train));
@@ -115,7 +115,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         const m = await loadEngine(flavour);
         expect(() => new m.ProbeRun('{"layers":0}')).toThrowError(/lnx: layers = 0 is out of range/);
         expect(() => new m.ProbeRun('not json')).toThrowError(/lnx: config JSON/);
-        expect(() => new m.GridRun('{"norms":["sideways"]}')).toThrowError(/lnx: norms entry must be/);
+        expect(() => new m.GridRun('{"placements":["sideways"]}')).toThrowError(/lnx: placements entry must be/);
         expect(() => new m.TrainRun('{"lr":-1}')).toThrowError(/lnx: lr/);
         const run = new m.TrainRun(JSON.stringify({ ...TRAIN, steps: 2 }));
         expect(() => run.step(0)).toThrowError(/lnx: k must be/);

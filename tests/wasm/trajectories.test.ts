@@ -31,7 +31,7 @@ for (const flavour of ['st', 'mt'] as Flavour[]) {
         m.setThreads(threads);
         for (const r of fixture.runs) {
           const got = trajectory(m, r.config);
-          const name = `${r.config.norm}/${r.config.optimizer}`;
+          const name = `${r.config.placement}/${r.config.optimizer}`;
           expect(got.status, name).toBe('ok');
           expect(got.loss, name).toEqual(r.loss);
           expect(got.grad_norm, name).toEqual(r.grad_norm);

@@ -151,7 +151,7 @@ const CHECKS = {
         `gradients of one step: ${norm}-LN, ${attention}`,
         async () => {
           const { module: m } = await gpu();
-          const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, norm, attention, seed: 5 }));
+          const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, placement: norm, attention, seed: 5 }));
           await m.lnxGpu.settled();
           const r = JSON.parse(g.resultJson());
           g.delete();
@@ -169,11 +169,11 @@ const CHECKS = {
   // matrix, no √d input scale), and the other placements: one forward/backward on both paths.
   ...Object.fromEntries(
     [
-      ['post-LN, rmsnorm + final norm + untied output + unscaled input', { norm: 'post', norm_type: 'rmsnorm', final_norm: 'on', output: 'untied', input_scale: 'none' }],
-      ['pre-LN, rmsnorm + no final norm + untied output', { norm: 'pre', norm_type: 'rmsnorm', final_norm: 'off', output: 'untied' }],
-      ['peri-LN', { norm: 'peri' }],
-      ['deepnorm', { norm: 'deepnorm' }],
-      ['admin', { norm: 'admin' }],
+      ['post-LN, rmsnorm + final norm + untied output + unscaled input', { placement: 'post', norm_type: 'rmsnorm', final_norm: 'on', output: 'untied', input_scale: 'none' }],
+      ['pre-LN, rmsnorm + no final norm + untied output', { placement: 'pre', norm_type: 'rmsnorm', final_norm: 'off', output: 'untied' }],
+      ['peri-LN', { placement: 'peri' }],
+      ['deepnorm', { placement: 'deepnorm' }],
+      ['admin', { placement: 'admin' }],
     ].map(([name, knobs]) => [
       `gradients of one step: ${name}`,
       async () => {
@@ -199,12 +199,12 @@ const CHECKS = {
         const parts = [];
         let pass = true;
         for (const o of JSON.parse(m.schemaJson()).optimizers) {
-          const cfg = { ...SMALL, norm, warmup: 5, steps: 20, seed: 2, optimizer: o.name, lr: o.suggested_lr };
+          const cfg = { ...SMALL, placement: norm, warmup: 5, steps: 20, seed: 2, optimizer: o.name, lr: o.suggested_lr };
           const a = await cpuTrain(m, cfg);
           const b = await gpuTrain(m, cfg);
           const lossRel = relMax(b.loss, a.loss), gnRel = relMax(b.grad_norm, a.grad_norm);
           pass &&= a.status === 'ok' && b.status === 'ok' && b.loss.length === 20 && lossRel <= TOL && gnRel <= TOL &&
-            JSON.stringify(a.lr) === JSON.stringify(b.lr) && b.engine.backend === 'webgpu';
+            JSON.stringify(a.lr_schedule) === JSON.stringify(b.lr_schedule) && b.engine.backend === 'webgpu';
           parts.push(`${o.name}: loss ${e1(lossRel)}, grad-norm ${e1(gnRel)} (${a.loss[0].toFixed(3)} → ${a.loss[19].toFixed(3)})`);
         }
         return { pass, detail: `max_rel ${parts.join('; ')}` };
@@ -215,7 +215,7 @@ const CHECKS = {
   // A run that blows up stops at the same step on both paths (GPU: the halt flag freezes the update).
   async 'a diverging run stops at the same step on both paths'() {
     const { module: m } = await gpu();
-    const cfg = { ...SMALL, norm: 'post', warmup: 0, lr: 0.5, steps: 10, seed: 1 };
+    const cfg = { ...SMALL, placement: 'post', warmup: 0, lr: 0.5, steps: 10, seed: 1 };
     const a = await cpuTrain(m, cfg);
     const b = await gpuTrain(m, cfg, 3);
     const pass = a.status === 'diverged' && b.status === a.status && b.stop_step === a.stop_step &&
@@ -225,7 +225,7 @@ const CHECKS = {
 
   async 'probe statistics (Figures 2–3) on both paths'() {
     const { module: m } = await gpu();
-    const cfg = JSON.stringify({ ...SMALL, seeds: 2, batches: 3, depth_batches: 2, depths: [2, 3] });
+    const cfg = JSON.stringify({ ...SMALL, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] });
     const cpu = new m.ProbeRun(cfg);
     while (!cpu.done()) cpu.step(20);
     const a = JSON.parse(cpu.resultJson());
@@ -245,7 +245,7 @@ const CHECKS = {
     const a = await backend.acquireWebGpu(navigator.gpu);
     if ('kind' in a) return { pass: false, detail: a.kind };
     const m = await gpuModule(a.device);
-    const cfg = { ...SMALL, norm: 'pre', warmup: 2, lr: 1e-3, steps: 12, seed: 4 };
+    const cfg = { ...SMALL, placement: 'pre', warmup: 2, lr: 1e-3, steps: 12, seed: 4 };
     const run = new m.GpuTrainRun(JSON.stringify(cfg), 2);
     let chunks = 0, error = null;
     try {

@@ -68,7 +68,7 @@ async function runChecks(page, names) {
 }
 
 // ---- the page: backend selection, a figure on WebGPU, the grid on both paths, device loss ----
-const TINY_GRID = { layers: 2, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, steps: 6, norms: ['post', 'pre'], warmups: [0], lrs: [1e-3], seeds: [0] };
+const TINY_GRID = { layers: 2, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, steps: 6, placements: ['post', 'pre'], warmups: [0], lrs: [1e-3], seeds: [0] };
 const SMALL_FIG3 = 'fig3.model=small&fig3.seeds=1&fig3.batches=1&fig3.depths=2';
 
 async function pageChecks(launch) {
@@ -115,8 +115,8 @@ async function pageChecks(launch) {
       // the tiny grid on WebGPU (gpu-grid.ts over GpuTrainRun) against the CPU engine's GridRun
       let worst = 0;
       for (const r of gpuGrid.runs) {
-        const c = cpuGrid?.runs.find((x) => x.norm === r.norm && x.seed === r.seed);
-        if (!c || c.loss.length !== r.loss.length || r.loss.length !== TINY_GRID.steps) return { pass: false, detail: `grid runs differ in shape: ${r.norm} ${r.loss.length} vs ${c?.loss.length}` };
+        const c = cpuGrid?.runs.find((x) => x.placement === r.placement && x.seed === r.seed);
+        if (!c || c.loss.length !== r.loss.length || r.loss.length !== TINY_GRID.steps) return { pass: false, detail: `grid runs differ in shape: ${r.placement} ${r.loss.length} vs ${c?.loss.length}` };
         r.loss.forEach((x, i) => (worst = Math.max(worst, Math.abs(x - c.loss[i]) / Math.abs(c.loss[i]))));
       }
       const pass = phase === 'done' && /WebGPU/.test(badge) && f.backend === 'webgpu' && /WebGPU on/.test(f.text) &&

@@ -140,7 +140,7 @@ int cmd_probe(const Args& a) {
   }
   const lnx::json::Value v = lnx::json::parse(out);
   for (const auto& norm : cfg.placements) {
-    const auto& s = v.obj.at(norm).obj;
+    const auto& s = v.obj.at("placements").obj.at(norm).obj;
     std::printf("%s   layer  W2(paper)  W2(per-batch)  |h|^2/d\n", lnx::placement(norm).label);
     const auto& wp = s.at("W2_per_layer").obj.at("mean").arr;
     const auto& wb = s.at("W2_per_batch").obj.at("mean").arr;
@@ -197,7 +197,7 @@ int cmd_grid(const Args& a) {
   for (const auto& r : v.obj.at("runs").arr) {
     const auto& o = r.obj;
     const auto& loss = o.at("loss").arr;
-    std::printf("%-8s warmup %4.0f lr %.0e seed %.0f  %s  final loss %s\n", o.at("norm").str.c_str(),
+    std::printf("%-8s warmup %4.0f lr %.0e seed %.0f  %s  final loss %s\n", o.at("placement").str.c_str(),
                 o.at("warmup").num, o.at("lr").num, o.at("seed").num, o.at("status").str.c_str(),
                 loss.empty() ? "-" : std::to_string(loss.back().num).c_str());
   }

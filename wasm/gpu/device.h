@@ -12,7 +12,7 @@
 namespace lnx::gpu {
 
 // Thrown when the device is gone or reported an error; the message says which. The page falls back
-// to the CPU on it (web/src/engine/backend.ts).
+// to the CPU on it (web/src/engine/backend-choice.ts).
 struct DeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

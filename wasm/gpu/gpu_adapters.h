@@ -1,7 +1,7 @@
 // gpu_adapters.h — adapters between the GPU runs (gpu_train.h, gpu_probe.h, gpu_check.h) and
 // JavaScript, used only by gpu/bindings_gpu.cpp. As js_adapters.h: configs in as JSON strings, results
 // out as JSON strings, every C++ exception rethrown as a JS Error; a lost or failing device becomes
-// `Error("lnx: gpu: …")`, which the page recognises to fall back to the CPU (backend.ts).
+// `Error("lnx: gpu: …")`, which the page recognises to fall back to the CPU (web/src/engine/backend-choice.ts).
 #pragma once
 #include "../js_adapters.h"
 #include "device.h"

@@ -1,5 +1,5 @@
 // gpu_check.h — the GPU path against the CPU path inside one module: the start-up self-test of the
-// backend selection (web/src/engine/backend.ts) and the comparisons of `npm run test:webgpu`.
+// backend selection (web/src/engine/backend-choice.ts) and the comparisons of `npm run test:webgpu`.
 //   MatmulCheck: every transposition case of the WGSL matmul, on the vec4 and the scalar path,
 //     batched and not, beta 0 and 1, against gemm<float>.
 //   GradCheck: one forward/backward of a model (TrainConfig's model and seed, one batch of random

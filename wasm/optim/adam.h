@@ -24,14 +24,27 @@ struct Adam {
             {"eps", 1e-8, 0, 1, true, "Adam: added to sqrt(v-hat) in the denominator"}};
   }
 
-  // k = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ), 1/(1−β2ᵗ), lr, ε}; the bias corrections in double, then T.
+  // k[0..4] = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ)}: the moments' coefficients (RAdam's too); the bias
+  // correction in double, then T.
   template <class T>
-  static void coefficients(const Hyperparameters& h, double lr, long t, T* k) {
+  static void moment_coefficients(const Hyperparameters& h, long t, T* k) {
     const double beta1 = h.at("beta1"), beta2 = h.at("beta2");
     k[0] = T(beta1), k[1] = T(1) - k[0];
     k[2] = T(beta2), k[3] = T(1) - k[2];
     k[4] = T(1.0 / (1.0 - std::pow(beta1, static_cast<double>(t))));
-    k[5] = T(1.0 / (1.0 - std::pow(beta2, static_cast<double>(t))));
+  }
+  // m = β1·m + (1−β1)·g ; v = β2·v + (1−β2)·g²
+  template <class T>
+  static void update_moments(T& m, T& v, T g, const T* k) {
+    m = k[0] * m + k[1] * g;
+    v = k[2] * v + k[3] * g * g;
+  }
+
+  // k = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ), 1/(1−β2ᵗ), lr, ε}
+  template <class T>
+  static void coefficients(const Hyperparameters& h, double lr, long t, T* k) {
+    moment_coefficients(h, t, k);
+    k[5] = T(1.0 / (1.0 - std::pow(h.at("beta2"), static_cast<double>(t))));
     k[6] = T(lr), k[7] = T(h.at("eps"));
   }
 
@@ -40,9 +53,7 @@ struct Adam {
     T* m = s[0];
     T* v = s[1];
     for (long i = i0; i < i1; ++i) {
-      const T g = grad[i];
-      m[i] = k[0] * m[i] + k[1] * g;
-      v[i] = k[2] * v[i] + k[3] * g * g;
+      update_moments(m[i], v[i], grad[i], k);
       const T m_hat = m[i] * k[4];
       const T v_hat = v[i] * k[5];
       param[i] -= k[6] * m_hat / (std::sqrt(v_hat) + k[7]);

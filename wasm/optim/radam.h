@@ -11,6 +11,7 @@
 #include <cmath>
 #include <vector>
 
+#include "adam.h"
 #include "optimizer.h"
 
 namespace lnx {
@@ -23,11 +24,7 @@ struct RAdam {
   static constexpr int kCoefficients = 8;
   static constexpr double kSuggestedLr = 1e-3;  // a peak lr at which the toy learns (the lab's default)
 
-  static std::vector<Hyperparameter> hyperparameters() {
-    return {{"beta1", 0.9, 0, 0.999999, false, "Adam: decay of the first-moment estimate m"},
-            {"beta2", 0.98, 0, 0.999999999, false, "Adam: decay of the second-moment estimate v"},
-            {"eps", 1e-8, 0, 1, true, "Adam: added to sqrt(v-hat) in the denominator"}};
-  }
+  static std::vector<Hyperparameter> hyperparameters() { return Adam::hyperparameters(); }  // the same settings
 
   // ρ_t and r_t of step t (r_t = 0 while ρ_t ≤ 5: no adaptive step yet).
   static double rho(double beta2, long t) {
@@ -43,10 +40,8 @@ struct RAdam {
   // k = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ), lr, ε, r_t·√(1−β2ᵗ) or 0 (no adaptive step yet)}
   template <class T>
   static void coefficients(const Hyperparameters& h, double lr, long t, T* k) {
-    const double beta1 = h.at("beta1"), beta2 = h.at("beta2");
-    k[0] = T(beta1), k[1] = T(1) - k[0];
-    k[2] = T(beta2), k[3] = T(1) - k[2];
-    k[4] = T(1.0 / (1.0 - std::pow(beta1, static_cast<double>(t))));
+    Adam::moment_coefficients(h, t, k);  // k[0..4]: β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ)
+    const double beta2 = h.at("beta2");
     k[5] = T(lr), k[6] = T(h.at("eps"));
     k[7] = T(rectification(beta2, t) * std::sqrt(1.0 - std::pow(beta2, static_cast<double>(t))));
   }
@@ -56,9 +51,7 @@ struct RAdam {
     T* m = s[0];
     T* v = s[1];
     for (long i = i0; i < i1; ++i) {
-      const T g = grad[i];
-      m[i] = k[0] * m[i] + k[1] * g;
-      v[i] = k[2] * v[i] + k[3] * g * g;
+      Adam::update_moments(m[i], v[i], grad[i], k);
       const T m_hat = m[i] * k[4];
       param[i] -= k[7] > T(0) ? k[5] * k[7] * m_hat / (std::sqrt(v[i]) + k[6]) : k[5] * m_hat;
     }

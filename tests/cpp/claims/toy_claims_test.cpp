@@ -1,4 +1,4 @@
-// toy_claims_test.cpp — the article's toy warm-up claims (Figure 4), on a shortened run: the issue's
+// toy_claims_test.cpp — the article's toy warm-up claims (Figure 4), on a shortened run: the article's
 // settings (8 layers, d = 128, 8 × 64 tokens, Adam β = (0.9, 0.98)) for 200 of the 500 steps, seed 0.
 // The full 500-step, 2-seed grid and its comparison with the article are in docs/reproduction.md.
 //
@@ -30,7 +30,7 @@ TEST(ToyClaims, ShortenedGridReproducesTheArticlesClaims) {
   auto avg = [&](const std::string& norm, int warmup, double lr, int step) {
     for (const auto& r : result.obj.at("runs").arr) {
       const auto& o = r.obj;
-      if (o.at("norm").str == norm && o.at("warmup").num == warmup && std::fabs(o.at("lr").num - lr) < 1e-12) {
+      if (o.at("placement").str == norm && o.at("warmup").num == warmup && std::fabs(o.at("lr").num - lr) < 1e-12) {
         EXPECT_EQ(o.at("status").str, "ok") << norm << " " << warmup << " " << lr;
         const auto& loss = o.at("loss").arr;
         double s = 0;

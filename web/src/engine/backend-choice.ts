@@ -59,7 +59,7 @@ export const SELF_TEST_TOLERANCE = 1e-3;
 
 /** The model of the self-test's training step: small enough to take well under a second anywhere. */
 export const SELF_TEST_CONFIG = {
-  norm: 'pre', attention: 'causal', layers: 1, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, seed: 1,
+  placement: 'pre', attention: 'causal', layers: 1, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, seed: 1,
 } as const;
 
 /** `?backend=cpu|webgpu` from a location.search string; anything else is no override. */

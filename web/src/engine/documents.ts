@@ -1,7 +1,15 @@
 // documents.ts — TypeScript types for the engine's JSON documents (docs/json-schema.md), plus the
 // pure helpers that read them (the depths of a probe, the seed mean of grid runs) and that merge
 // streamed partial grid documents. Types only describe what the page reads; unknown extra keys are
-// allowed and ignored.
+// allowed and ignored. The configs' types come from the engine's schema (generated/engine-schema.ts).
+import {
+  PLACEMENTS,
+  type GridConfig as EngineGridConfig,
+  type PlacementName,
+  type ProbeConfig as EngineProbeConfig,
+} from '../generated/engine-schema';
+
+export type { PlacementName };
 
 /** Header present in every document. */
 export interface EngineInfo {
@@ -21,23 +29,9 @@ export interface MeanStdArr {
   std: number[];
 }
 
-/** Model keys shared by probe and train configs. */
-export interface ModelConfig {
-  layers: number;
-  d: number;
-  d_ff: number;
-  vocab: number;
-  seq: number;
-  batch: number;
-  attention?: 'bidirectional' | 'causal';
-}
-
-export interface ProbeConfig extends ModelConfig {
-  seeds: number;
-  batches: number;
-  depth_batches: number;
-  depths: number[];
-}
+/** A probe document's config: the engine's probe config (generated from its schema) and the rule
+ *  of its targets. */
+export type ProbeConfig = EngineProbeConfig & { targets?: string };
 
 /** One placement's statistics in a probe document. Layer arrays run bottom (layer 1) to top (L). */
 export interface ProbeStats {
@@ -59,25 +53,18 @@ export interface Precomputed {
 export interface ProbeResult extends Precomputed {
   engine: EngineInfo;
   config: ProbeConfig;
-  post: ProbeStats;
-  pre: ProbeStats;
+  /** one entry per placement of config.placements */
+  placements: Partial<Record<PlacementName, ProbeStats>>;
 }
 
-export type Norm = 'post' | 'pre';
 /** 'nan': a loss or gradient stopped being finite; 'diverged': the loss rose above 4·ln V. Both stop the run at stop_step. */
 export type RunStatus = 'running' | 'ok' | 'nan' | 'diverged';
 
-export interface GridConfig extends Partial<ModelConfig> {
-  norms: Norm[];
-  warmups: number[];
-  lrs: number[];
-  seeds: number[];
-  steps: number;
-  [k: string]: unknown;
-}
+/** A grid document's config: the engine's grid config (generated from its schema). */
+export type GridConfig = EngineGridConfig;
 
 export interface GridRunDoc {
-  norm: Norm;
+  placement: PlacementName;
   warmup: number;
   lr: number;
   seed: number;
@@ -101,9 +88,9 @@ export interface GridResult extends Precomputed {
   runs: GridRunDoc[];
 }
 
-/** Identity of a grid run inside one grid (norm, warmup, lr, seed). */
-export const runKey = (r: Pick<GridRunDoc, 'norm' | 'warmup' | 'lr' | 'seed'>): string =>
-  `${r.norm}|${r.warmup}|${r.lr}|${r.seed}`;
+/** Identity of a grid run inside one grid (placement, warmup, lr, seed). */
+export const runKey = (r: Pick<GridRunDoc, 'placement' | 'warmup' | 'lr' | 'seed'>): string =>
+  `${r.placement}|${r.warmup}|${r.lr}|${r.seed}`;
 
 /**
  * Merge a streamed grid document (arrays from index `from` per run) into the accumulated one.
@@ -135,10 +122,15 @@ export function nextFrom(g: GridResult | null): number {
   return lens.length ? Math.min(...lens) : 0;
 }
 
-/** Depths present in the probe's lastW2_vs_L, ascending. */
+/** The placements a probe document has statistics for, in the engine's order. */
+export function probePlacements(P: ProbeResult | null): PlacementName[] {
+  return PLACEMENTS.filter((p) => P?.placements?.[p]);
+}
+
+/** Depths present in the probe's lastW2_vs_L (of any placement), ascending. */
 export function probeDepths(P: ProbeResult | null): number[] {
   if (!P) return [];
-  const keys = new Set([...Object.keys(P.pre?.lastW2_vs_L ?? {}), ...Object.keys(P.post?.lastW2_vs_L ?? {})]);
+  const keys = new Set(probePlacements(P).flatMap((p) => Object.keys(P.placements[p]?.lastW2_vs_L ?? {})));
   return [...keys].map(Number).filter(Number.isFinite).sort((a, b) => a - b);
 }
 

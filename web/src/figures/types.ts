@@ -68,6 +68,9 @@ export interface FigureDef<V extends object = object, D = unknown, S extends obj
   slot: SlotName | null;
   view: ViewParams<V>;
   run?: RunParams<S>;
+  /** placeholders of its strings that are fixed values (e.g. `{max}` of an error from the engine's
+   *  bounds), filled before the strings reach the figure or the URL banner */
+  stringVars?: Record<string, Record<string, string | number>>;
   /** the numbers behind the figure: a long table (CSV) and a JSON object (lib/export.ts adds provenance) */
   numbers(input: NumbersInput<V, D>): { table: Table; json: unknown };
   /** the figure's state that is not in the engine config, for the provenance of its downloads */

@@ -1,99 +1,160 @@
-// grid-settings.ts — the settings of a live warm-up grid run (Figure 4): peak lrs, warm-ups, seeds
-// and steps, as the form's text fields and as checked numbers; their bounds, the engine config they
-// make, and the settings a grid config was run with. Pure functions.
+// grid-settings.ts — the settings of a live warm-up grid run (Figure 4): peak lrs, warm-ups, seeds,
+// steps, the optimizer and its settings, as the form's text fields and as checked numbers; their
+// bounds, the engine config they make, and the settings a grid config was run with. Pure functions.
+//
+// Every value range is the engine's (generated/engine-schema.ts, from wasm/configs.cpp): the engine
+// refuses exactly what this refuses. On top of that the page keeps a run short and its figure
+// legible with LAB_LIMITS (how many lrs, warm-ups and seeds, how many steps), each within the
+// engine's own (tests/unit/transforms.test.ts checks that they stay so).
 //
 // Covers what the live-run form, the permalink parameters (figures/fig4/index.ts names them
-// fig4.lrs, fig4.warmups, …) and the result slots (result-slots.svelte.ts) share. Leaves out the
-// form itself (Figure 4) and the parameter names.
+// fig4.lrs, fig4.warmups, …, fig4.optimizer and one per optimizer setting) and the result slots
+// (result-slots.svelte.ts) share. Leaves out the form itself (Figure 4) and the parameter names.
 import type { GridConfig } from '../engine/documents';
-import { checkInt, parseList } from './format';
+import {
+  GRID_DEFAULTS as ENGINE_GRID,
+  GRID_FIELDS,
+  OPTIMIZERS,
+  OPTIMIZER_INFO,
+  type FieldInfo,
+  type OptimizerName,
+} from '../generated/engine-schema';
+import { parseDecimal, parseList } from './format';
 
-/** The text fields of the form, as typed. */
+/** The text fields of the form, as typed. `hyper`: the chosen optimizer's settings, by name. */
 export interface GridInputs {
   lrs: string;
   warmups: string;
   seeds: string;
   steps: string;
+  optimizer: string;
+  hyper: Record<string, string>;
 }
-export type GridField = keyof GridInputs;
+export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer'>;
 
-/** A live grid run as the URL names it (seeds = how many, 0…n−1). */
+/** A live grid run as the URL names it (seeds = how many, 0…n−1; hyper: settings away from the engine's defaults). */
 export interface GridSettings {
   lrs: number[];
   warmups: number[];
   seeds: number;
   steps: number;
+  optimizer: OptimizerName;
+  hyper: Record<string, number>;
 }
 
 /** The precomputed grid's settings (public/data/grid.json); used until that file arrives. */
-export const GRID_DEFAULTS: GridSettings = { lrs: [0.001, 0.003], warmups: [0, 300], seeds: 2, steps: 500 };
+export const GRID_DEFAULTS: GridSettings = { lrs: [0.001, 0.003], warmups: [0, 300], seeds: 2, steps: 500, optimizer: 'adam', hyper: {} };
 
-/**
- * Bounds of the live-run settings (the engine accepts more; these keep a run short and the page
- * responsive). lr up to 10 — the engine's own limit — so that a divergent run can be shown.
- */
-export const GRID_BOUNDS = {
-  lrs: { min: 1e-5, max: 10, count: 2 },
-  warmups: { min: 0, max: 1000, count: 3 },
-  seeds: { min: 1, max: 4 },
-  steps: { min: 10, max: 1000 },
-} as const;
+/** How big a live run the lab offers (within the engine's bounds): panels, dash patterns, seeds,
+ *  steps (from 10: a shorter curve shows nothing of a warm-up; up to 1000: minutes in a browser). */
+export const LAB_LIMITS = { lrs: 2, warmups: 3, seeds: 4, minSteps: 10, steps: 1000 } as const;
 
-/** 1–2 peak lrs in [1e-5, 10], deduplicated and ascending; null when invalid. */
+/** The engine's bounds of a grid field (generated from its schema). */
+export const fieldBounds = (name: keyof typeof GRID_FIELDS): FieldInfo => GRID_FIELDS[name];
+
+/** "(0, 10]" / "[0, 100000]" */
+export const rangeText = (f: FieldInfo, max = f.max): string => `${f.minExclusive ? '(' : '['}${f.min}, ${max}]`;
+
+const within = (f: FieldInfo, x: number) =>
+  (f.minExclusive ? x > f.min! : x >= f.min!) && x <= f.max! && (!/^u?int/.test(f.type) || Number.isInteger(x));
+
+/** 1…LAB_LIMITS.lrs peak lrs in the engine's range, deduplicated and ascending; null when invalid. */
 export function checkLrs(s: string): number[] | null {
-  const b = GRID_BOUNDS.lrs;
   const xs = parseList(s);
-  if (!xs || xs.length > b.count || xs.some((x) => !(x >= b.min && x <= b.max))) return null;
+  if (!xs || xs.length > LAB_LIMITS.lrs || xs.some((x) => !within(GRID_FIELDS.lrs, x))) return null;
   return [...new Set(xs)].sort((a, c) => a - c);
 }
 
-/** 1–3 warm-up lengths, integers in [0, 1000], deduplicated and ascending; null when invalid. */
+/** 1…LAB_LIMITS.warmups warm-up lengths, integers in the engine's range, deduplicated and ascending; null when invalid. */
 export function checkWarmups(s: string): number[] | null {
-  const b = GRID_BOUNDS.warmups;
   const xs = parseList(s);
-  if (!xs || xs.length > b.count || xs.some((w) => !Number.isInteger(w) || w < b.min || w > b.max)) return null;
+  if (!xs || xs.length > LAB_LIMITS.warmups || xs.some((w) => !within(GRID_FIELDS.warmups, w))) return null;
   return [...new Set(xs)].sort((a, c) => a - c);
 }
+
+/** How many seeds: an integer in [1, LAB_LIMITS.seeds]. */
+export const checkSeeds = (s: string): number | null => {
+  const x = parseDecimal(s);
+  return x != null && Number.isInteger(x) && x >= 1 && x <= LAB_LIMITS.seeds ? x : null;
+};
+
+/** Steps: an integer in the engine's range and in [LAB_LIMITS.minSteps, LAB_LIMITS.steps]. */
+export const checkSteps = (s: string): number | null => {
+  const x = parseDecimal(s);
+  return x != null && within(GRID_FIELDS.steps, x) && x >= LAB_LIMITS.minSteps && x <= LAB_LIMITS.steps ? x : null;
+};
+
+export const isOptimizer = (s: string): s is OptimizerName => (OPTIMIZERS as readonly string[]).includes(s);
+
+/** The settings of an optimizer: the schema's fields that apply only when it is chosen. */
+export function optimizerFields(o: string): [string, FieldInfo][] {
+  return Object.entries(GRID_FIELDS as Record<string, FieldInfo>).filter(([, f]) => f.onlyWhen?.optimizer?.includes(o));
+}
+
+/** Every optimizer setting of any optimizer (its name → the schema's field). */
+export const ALL_OPTIMIZER_FIELDS: [string, FieldInfo][] = Object.entries(GRID_FIELDS as Record<string, FieldInfo>).filter(([, f]) => f.onlyWhen?.optimizer);
+
+/** One optimizer setting as typed: a number in the engine's range, or null. */
+export function checkHyper(name: string, s: string): number | null {
+  const f = (GRID_FIELDS as Record<string, FieldInfo>)[name];
+  const x = parseDecimal(s);
+  return f && x != null && within(f, x) ? x : null;
+}
+
+/** An optimizer's suggested peak lr (the engine's; its settings' defaults are the schema's). */
+export const suggestedLr = (o: string): number | null => OPTIMIZER_INFO.find((x) => x.name === o)?.suggested_lr ?? null;
 
 /**
- * Validate the settings; returns error keys (Figure 4's strings) per field, and the engine config
- * when valid. Bounds: GRID_BOUNDS (1–2 lrs in [1e-5, 10]; 1–3 warm-ups, integers in [0, 1000];
- * 1–4 seeds; 10–1000 steps).
+ * Validate the settings; returns error keys (Figure 4's strings) per field (`hyper.<name>` for an
+ * optimizer setting), and the engine config when valid.
  */
 export function validateGrid(inp: GridInputs): {
-  errors: Partial<Record<GridField, string>>;
+  errors: Partial<Record<string, string>>;
   config: Partial<GridConfig> | null;
 } {
-  const errors: Partial<Record<GridField, string>> = {};
+  const errors: Partial<Record<string, string>> = {};
   const lrs = checkLrs(inp.lrs);
   if (!lrs) errors.lrs = 'err.lrs';
   const ws = checkWarmups(inp.warmups);
   if (!ws) errors.warmups = 'err.warmups';
-  const seeds = checkInt(inp.seeds, GRID_BOUNDS.seeds.min, GRID_BOUNDS.seeds.max);
+  const seeds = checkSeeds(inp.seeds);
   if (seeds == null) errors.seeds = 'err.seeds';
-  const steps = checkInt(inp.steps, GRID_BOUNDS.steps.min, GRID_BOUNDS.steps.max);
+  const steps = checkSteps(inp.steps);
   if (steps == null) errors.steps = 'err.steps';
+  const optimizer = isOptimizer(inp.optimizer) ? inp.optimizer : null;
+  if (!optimizer) errors.optimizer = 'err.optimizer';
+  const hyper: Record<string, number> = {};
+  for (const [name] of optimizerFields(inp.optimizer)) {
+    const typed = inp.hyper?.[name];
+    if (typed == null || typed.trim() === '') continue; // empty = the engine's default
+    const x = checkHyper(name, typed);
+    if (x == null) errors[`hyper.${name}`] = 'err.hyper';
+    else hyper[name] = x;
+  }
   if (Object.keys(errors).length) return { errors, config: null };
   return {
     errors,
     config: {
-      norms: ['post', 'pre'],
+      placements: ['post', 'pre'],
       lrs: lrs!,
       warmups: ws!,
       seeds: Array.from({ length: seeds! }, (_, i) => i),
       steps: steps!,
+      optimizer: optimizer!,
+      ...hyper,
     },
   };
 }
 
+/** The keys of a grid config that Figure 4's settings choose (the rest come from the precomputed grid). */
+export const CHOSEN_KEYS = new Set(['placements', 'warmups', 'lrs', 'seeds', 'steps', 'optimizer', ...ALL_OPTIMIZER_FIELDS.map(([n]) => n)]);
+
+const fmtHyper = (h: Record<string, number>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]));
+
 /** The form's fields filled from a grid config (the drawn one); the defaults without one. */
 export function inputsFrom(c: GridConfig | null | undefined): GridInputs {
-  return {
-    lrs: (c?.lrs ?? [0.001, 0.003]).join(', '),
-    warmups: (c?.warmups ?? [0, 300]).join(', '),
-    seeds: String(c?.seeds?.length ?? 2),
-    steps: String(c?.steps ?? 500),
-  };
+  const s = gridSettingsOf(c) ?? GRID_DEFAULTS;
+  return gridInputsOf(s);
 }
 
 /** Settings → the form's fields. */
@@ -102,20 +163,34 @@ export const gridInputsOf = (g: GridSettings): GridInputs => ({
   warmups: g.warmups.join(', '),
   seeds: String(g.seeds),
   steps: String(g.steps),
+  optimizer: g.optimizer,
+  hyper: fmtHyper(g.hyper),
 });
 
-/** The settings a grid config was run with; null without a config. */
+/** The settings a grid config was run with (its optimizer settings that differ from the engine's defaults); null without a config. */
 export function gridSettingsOf(c: GridConfig | null | undefined): GridSettings | null {
   if (!c) return null;
-  return { lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps };
+  const optimizer = c.optimizer && isOptimizer(c.optimizer) ? c.optimizer : 'adam';
+  const hyper: Record<string, number> = {};
+  for (const [name, f] of optimizerFields(optimizer)) {
+    const v = (c as unknown as Record<string, unknown>)[name];
+    if (typeof v === 'number' && v !== f.default) hyper[name] = v;
+  }
+  return { lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameHyper = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
 
 export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
-  a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups);
+  a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
+  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {});
 
 /** A link's partial grid settings completed from the defaults. */
 export function resolveGrid(p: Partial<GridSettings> | undefined, d: GridSettings = GRID_DEFAULTS): GridSettings {
-  return { ...d, ...p };
+  return { ...d, ...p, hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper } };
 }
+
+/** The engine's default of every grid field (for the form's placeholders). */
+export const ENGINE_GRID_DEFAULTS = ENGINE_GRID;

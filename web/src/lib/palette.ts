@@ -5,7 +5,6 @@ export const ROLES = ['in', 'op', 'norm', 'param', 'loss'] as const;
 export type Role = (typeof ROLES)[number];
 export const roleVar = (r: Role): string => `var(--role-${r})`;
 
-export type Placement = 'post' | 'pre';
-export const seriesVar = (p: Placement): string => `var(--series-${p})`;
+// The colours, markers and labels of placements: lib/placements.ts.
 /** Dash patterns tell series apart without colour (SVG stroke-dasharray). */
 export const DASH = { solid: '', dashed: '6 4', dotted: '1.5 3.5' } as const;

@@ -102,6 +102,15 @@ const OURS = /^(fig|lnx|embed|lang|theme)/i;
 
 type Parser = { parse(v: string, st: LinkState): boolean; reason: string };
 
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x != null && !Array.isArray(x);
+/** One parameter's part added to what a group's other parameters set; an object value (Figure 4's
+ *  optimizer settings, one parameter each) merges with the one already there. */
+function mergePart(prev: object | undefined, part: object): object {
+  const out: Record<string, unknown> = { ...prev };
+  for (const [k, v] of Object.entries(part)) out[k] = isRecord(v) && isRecord(out[k]) ? { ...(out[k] as object), ...v } : v;
+  return out;
+}
+
 /** Every parameter name → how it sets a LinkState: the page's three, then each group's. */
 function parsers(spec: LinkSpec): Record<string, Parser> {
   const page = <K extends 'lang' | 'theme' | 'embed'>(key: K, values: readonly string[], reason: string): Parser => ({
@@ -119,7 +128,7 @@ function parsers(spec: LinkSpec): Record<string, Parser> {
         parse: (v, st) => {
           const part = p.parse(v);
           if (part == null) return false;
-          st.parts[g.key] = { ...st.parts[g.key], ...part };
+          st.parts[g.key] = mergePart(st.parts[g.key], part);
           return true;
         },
         reason: p.reason,

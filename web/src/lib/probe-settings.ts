@@ -10,6 +10,7 @@ import { parseList } from './format';
 
 /** A live probe run as the form and the URL describe it (small = the SMALL_MODEL shape). */
 export interface ProbeSettings {
+  /** how many seeds: the engine's seeds 0 … seeds − 1 */
   seeds: number;
   batches: number;
   depths: number[];
@@ -58,7 +59,7 @@ export function probeConfig(c: ProbeSettings, base: Partial<ProbeConfig> | null)
   const depths = [...new Set(c.depths)].sort((a, b) => a - b);
   return {
     ...model,
-    seeds: c.seeds,
+    seeds: Array.from({ length: c.seeds }, (_, i) => i),
     batches: c.batches,
     depth_batches: Math.max(1, Math.round(c.batches / 2)),
     depths,
@@ -69,7 +70,7 @@ export function probeConfig(c: ProbeSettings, base: Partial<ProbeConfig> | null)
 export function probeSettingsOf(c: ProbeConfig | null | undefined): ProbeSettings | null {
   if (!c) return null;
   const small = (Object.keys(SMALL_MODEL) as (keyof typeof SMALL_MODEL)[]).every((k) => c[k] === SMALL_MODEL[k]);
-  return { seeds: c.seeds, batches: c.batches, depths: [...(c.depths ?? [])], small };
+  return { seeds: c.seeds?.length ?? 0, batches: c.batches, depths: [...(c.depths ?? [])], small };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);

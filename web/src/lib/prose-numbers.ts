@@ -9,7 +9,8 @@
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
 import { probeDepths, seedMean, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
-import { fmt, fmtInt, fmtList, DASH_MISSING } from './format';
+import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
+import { UI_STRINGS } from '../content/ui-strings';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -18,6 +19,9 @@ interface Ctx {
   G: GridResult | null;
   lang: Lang;
 }
+
+/** "a, b" / "a、b"; null for none (shown as '—'). */
+const listOf = (xs: string[], lang: Lang) => (xs.length ? xs.join(lang === 'zh' ? '、' : ', ') : null);
 
 // ---- probe helpers ---------------------------------------------------------------------------
 const max = (xs?: number[]) => (xs && xs.length ? Math.max(...xs) : null);
@@ -28,7 +32,7 @@ const last = (xs?: number[]) => (xs && xs.length ? xs[xs.length - 1] : null);
 const div = (a: number | null, b: number | null) => (a == null || b == null || b === 0 ? null : a / b);
 
 const depthW2 = (P: ProbeResult | null, norm: 'post' | 'pre', L: number | undefined) =>
-  P && L != null ? (P[norm]?.lastW2_vs_L?.[String(L)]?.W2_per_batch?.mean ?? null) : null;
+  P && L != null ? (P.placements[norm]?.lastW2_vs_L?.[String(L)]?.W2_per_batch?.mean ?? null) : null;
 
 /** Smallest depth where Pre-LN's last-layer per-batch W² gradient is below Post-LN's. */
 export function crossoverDepth(P: ProbeResult | null): number | null {
@@ -63,7 +67,7 @@ export function cellRuns(G: GridResult | null, norm: 'post' | 'pre', arm: Arm, l
   const w = armWarmup(G, arm);
   if (!G || w == null || !lrs.length) return [];
   const target = lr === 'lo' ? lrs[0] : lrs[lrs.length - 1];
-  return G.runs.filter((r) => r.norm === norm && r.warmup === w && r.lr === target);
+  return G.runs.filter((r) => r.placement === norm && r.warmup === w && r.lr === target);
 }
 
 /** Seed-mean final loss; null when any seed diverged or is unfinished or lengths differ. */
@@ -90,31 +94,31 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'probe.layers': ({ P }) => fmtInt(P?.config.layers),
   'probe.d': ({ P }) => fmtInt(P?.config.d),
   'probe.d_ff': ({ P }) => fmtInt(P?.config.d_ff),
-  'probe.seeds': ({ P }) => fmtInt(P?.config.seeds),
+  'probe.seeds': ({ P }) => fmtInt(P?.config.seeds?.length),
   'probe.batches': ({ P }) => fmtInt(P?.config.batches),
   // Residual stream ‖h‖²/d per layer
-  'post.norm2': ({ P, lang }) => fmtList(P?.post.norm2_over_d.mean, lang),
-  'post.norm2.maxstd': ({ P }) => fmt(max(P?.post.norm2_over_d.std)),
-  'post.norm2.mean': ({ P }) => fmt(avg(P?.post.norm2_over_d.mean)),
-  'pre.norm2': ({ P, lang }) => fmtList(P?.pre.norm2_over_d.mean, lang),
-  'pre.norm2.first': ({ P }) => fmt(first(P?.pre.norm2_over_d.mean)),
-  'pre.norm2.last': ({ P }) => fmt(last(P?.pre.norm2_over_d.mean)),
+  'post.norm2': ({ P, lang }) => fmtList(P?.placements.post?.norm2_over_d.mean, lang),
+  'post.norm2.maxstd': ({ P }) => fmt(max(P?.placements.post?.norm2_over_d.std)),
+  'post.norm2.mean': ({ P }) => fmt(avg(P?.placements.post?.norm2_over_d.mean)),
+  'pre.norm2': ({ P, lang }) => fmtList(P?.placements.pre?.norm2_over_d.mean, lang),
+  'pre.norm2.first': ({ P }) => fmt(first(P?.placements.pre?.norm2_over_d.mean)),
+  'pre.norm2.last': ({ P }) => fmt(last(P?.placements.pre?.norm2_over_d.mean)),
   'pre.norm2.step': ({ P }) => {
-    const m = P?.pre.norm2_over_d.mean;
+    const m = P?.placements.pre?.norm2_over_d.mean;
     return m && m.length > 1 ? fmt((m[m.length - 1] - m[0]) / (m.length - 1)) : null;
   },
   // Final-LN multiplier √d/‖h_L‖
-  'pre.gain': ({ P }) => fmt(P?.pre.final_ln_gain.mean),
-  'post.gain': ({ P }) => fmt(P?.post.final_ln_gain.mean),
+  'pre.gain': ({ P }) => fmt(P?.placements.pre?.final_ln_gain.mean),
+  'post.gain': ({ P }) => fmt(P?.placements.post?.final_ln_gain.mean),
   // W² gradients of the L-layer model
-  'post.w2.paper': ({ P, lang }) => fmtList(P?.post.W2_per_layer.mean, lang),
-  'pre.w2.paper': ({ P, lang }) => fmtList(P?.pre.W2_per_layer.mean, lang),
-  'post.w2.batch.min': ({ P }) => fmt(min(P?.post.W2_per_batch.mean)),
-  'post.w2.batch.max': ({ P }) => fmt(max(P?.post.W2_per_batch.mean)),
-  'pre.w2.batch.first': ({ P }) => fmt(first(P?.pre.W2_per_batch.mean)),
-  'pre.w2.batch.last': ({ P }) => fmt(last(P?.pre.W2_per_batch.mean)),
+  'post.w2.paper': ({ P, lang }) => fmtList(P?.placements.post?.W2_per_layer.mean, lang),
+  'pre.w2.paper': ({ P, lang }) => fmtList(P?.placements.pre?.W2_per_layer.mean, lang),
+  'post.w2.batch.min': ({ P }) => fmt(min(P?.placements.post?.W2_per_batch.mean)),
+  'post.w2.batch.max': ({ P }) => fmt(max(P?.placements.post?.W2_per_batch.mean)),
+  'pre.w2.batch.first': ({ P }) => fmt(first(P?.placements.pre?.W2_per_batch.mean)),
+  'pre.w2.batch.last': ({ P }) => fmt(last(P?.placements.pre?.W2_per_batch.mean)),
   'pre.w2.batch.ratio': ({ P }) =>
-    fmt(div(first(P?.pre.W2_per_batch.mean), last(P?.pre.W2_per_batch.mean)), 1),
+    fmt(div(first(P?.placements.pre?.W2_per_batch.mean), last(P?.placements.pre?.W2_per_batch.mean)), 1),
   // Last layer's W² gradient vs depth
   'depth.min': ({ P }) => fmtInt(first(probeDepths(P))),
   'depth.max': ({ P }) => fmtInt(last(probeDepths(P))),
@@ -135,6 +139,10 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.opt': ({ G }) => fmt(G?.optimal_loss),
   'toy.steps': ({ G }) => fmtInt(G?.config.steps),
   'toy.seeds': ({ G }) => fmtInt(G?.config.seeds?.length),
+  // what the drawn grid ran, for the caption: the optimizer's name, the warm-ups, the peak lrs
+  'toy.optimizer': ({ G, lang }) => (G?.config.optimizer ? (UI_STRINGS[lang][`optimizer.${G.config.optimizer}`] ?? G.config.optimizer) : null),
+  'toy.warmups': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang),
+  'toy.lrs': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.lr))].sort((a, b) => a - b).map(fmtLr), lang),
   'toy.post.w0.lo.final': toyFinal('post', 'w0', 'lo'),
   'toy.post.w0.hi.final': toyFinal('post', 'w0', 'hi'),
   'toy.post.w300.lo.final': toyFinal('post', 'w300', 'lo'),

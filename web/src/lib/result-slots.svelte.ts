@@ -11,7 +11,7 @@ import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
 import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
-import { inputsFrom, validateGrid, type GridInputs } from './grid-settings';
+import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 
 export type Source = 'precomputed' | 'live';
 export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
@@ -134,8 +134,8 @@ export class Results {
   gridConfig(): Partial<GridConfig> | null {
     const checked = validateGrid(this.gridInputs);
     if (!checked.config) return null;
-    const SWEEP = new Set(['norms', 'warmups', 'lrs', 'seeds', 'steps']);
-    const base = Object.fromEntries(Object.entries(this.grid.precomputed?.config ?? {}).filter(([k]) => !SWEEP.has(k)));
+    // the model and the chain of the precomputed grid; the settings the form chooses from the form
+    const base = Object.fromEntries(Object.entries(this.grid.precomputed?.config ?? {}).filter(([k]) => !CHOSEN_KEYS.has(k)));
     return { ...base, ...checked.config } as Partial<GridConfig>;
   }
 

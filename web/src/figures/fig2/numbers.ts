@@ -7,7 +7,7 @@ import type { Cell, Table } from '../../lib/export';
 
 export function fig2Table(P: ProbeResult | null): Table {
   const columns = ['layer', 'norm2_over_d_mean', 'norm2_over_d_std', 'lemma2_lo', 'lemma2_hi', 'final_ln_gain_mean', 'final_ln_gain_std'];
-  const pre = P?.pre;
+  const pre = P?.placements?.pre;
   if (!pre) return { columns, rows: [] };
   const m = pre.norm2_over_d?.mean ?? [];
   const rows: Cell[][] = m.map((v, i) => [
@@ -24,10 +24,11 @@ export function fig2Table(P: ProbeResult | null): Table {
 }
 
 export function fig2Json(P: ProbeResult | null, selected: number | 'final' | null) {
+  const pre = P?.placements?.pre;
   return {
     selected_layer: selected,
     config: P?.config ?? null,
     engine: P?.engine ?? null,
-    pre: P?.pre ? { norm2_over_d: P.pre.norm2_over_d, final_ln_gain: P.pre.final_ln_gain, lemma2_band: P.pre.lemma2_band } : null,
+    pre: pre ? { norm2_over_d: pre.norm2_over_d, final_ln_gain: pre.final_ln_gain, lemma2_band: pre.lemma2_band } : null,
   };
 }

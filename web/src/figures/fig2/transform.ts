@@ -30,9 +30,10 @@ export interface Stack {
 export const MIN_FRAC = 0.3;
 
 export function buildStack(P: ProbeResult | null): Stack {
-  if (!P?.pre) return { slabs: [], L: 0, gain: null };
-  const m = P.pre.norm2_over_d.mean ?? [];
-  const s = P.pre.norm2_over_d.std ?? [];
+  const pre = P?.placements?.pre;  // Figure 2 is Pre-LN's residual stream (Lemma 2) and its final LN
+  if (!pre) return { slabs: [], L: 0, gain: null };
+  const m = pre.norm2_over_d.mean ?? [];
+  const s = pre.norm2_over_d.std ?? [];
   const L = m.length;
   const maxRoot = Math.sqrt(Math.max(1, ...m.filter(Number.isFinite)));
   const frac = (v: number) => Math.max(MIN_FRAC, Math.min(1, Math.sqrt(Math.max(0, v)) / maxRoot));
@@ -42,12 +43,12 @@ export function buildStack(P: ProbeResult | null): Stack {
     layer: i + 1,
     norm2: Number.isFinite(v) ? v : null,
     std: Number.isFinite(s[i]) ? s[i] : null,
-    lo: P.pre.lemma2_band?.lo?.[i] ?? null,
-    hi: P.pre.lemma2_band?.hi?.[i] ?? null,
+    lo: pre.lemma2_band?.lo?.[i] ?? null,
+    hi: pre.lemma2_band?.hi?.[i] ?? null,
     widthFrac: Number.isFinite(v) ? frac(v) : MIN_FRAC,
   }));
   slabs.push({ index: L, kind: 'final', layer: L + 1, norm2: 1, std: 0, lo: null, hi: null, widthFrac: frac(1) });
-  const g = P.pre.final_ln_gain;
+  const g = pre.final_ln_gain;
   return { slabs, L, gain: g && Number.isFinite(g.mean) ? { mean: g.mean, std: g.std } : null };
 }
 

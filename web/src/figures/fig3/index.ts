@@ -48,9 +48,12 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     'err.seeds',
     'err.batches',
     'err.depths',
-    'readoutA', // {l} {post} {postStd} {pre} {preStd}
-    'readoutB', // {l} {post} {pre} {lo} {hi}
-    'readoutC', // {L} {post} {postPaper} {pre} {prePaper} {extrap}
+    'readoutA', // {l} {values}: the placements' readoutA.item, joined
+    'readoutA.item', // {name} {v} {sd}
+    'readoutB', // {l} {values} {lo} {hi}
+    'readoutB.item', // {name} {v}
+    'readoutC', // {L} {values} {extrap}
+    'readoutC.item', // {name} {v} {paper}
     'col.layer',
     'col.depth',
   ],

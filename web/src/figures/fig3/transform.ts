@@ -1,13 +1,13 @@
 // fig3/transform.ts — probe result → the three panels of Figure 3. Pure functions.
 // (The live-run settings Figure 3 edits are lib/probe-settings.ts; its URL parameters index.ts.)
-//   (a) per-layer W² gradient, Post vs Pre, mean ± std (statistic: paper W2_per_layer or W2_per_batch)
-//   (b) ‖x_l‖²/d per layer, both placements, with the Lemma 2 band
+// Every panel has one series per placement the probe measured (engine order):
+//   (a) per-layer W² gradient, mean ± std (statistic: paper W2_per_layer or W2_per_batch)
+//   (b) ‖x_l‖²/d per layer, with the Lemma 2 band
 //   (c) last layer's W² gradient vs depth: per-batch (solid), paper (dashed), 1/√L extrapolation of
 //       Pre-LN from the shallowest depth (dotted)
-import { probeDepths, type MeanStdArr, type ProbeResult } from '../../engine/documents';
+import { probeDepths, probePlacements, type MeanStdArr, type PlacementName, type ProbeResult, type ProbeStats } from '../../engine/documents';
 
 export type Stat = 'W2_per_layer' | 'W2_per_batch';
-export type NormKey = 'post' | 'pre';
 export interface Pt {
   x: number;
   y: number;
@@ -32,47 +32,57 @@ export function yExtent(pts: Pt[], floor0 = true): [number, number] {
   return [lo, hi > lo ? hi * 1.08 : lo + 1];
 }
 
+/** One placement's points in a panel. */
+export interface PlacementSeries {
+  placement: PlacementName;
+  points: Pt[];
+}
+
+const perPlacement = (P: ProbeResult | null, f: (s: ProbeStats) => Pt[]): PlacementSeries[] =>
+  probePlacements(P).map((placement) => ({ placement, points: f(P!.placements[placement]!) }));
+const longest = (series: PlacementSeries[]) => Math.max(0, ...series.map((s) => s.points.length));
+
+/** (a): the per-layer W² gradient of every placement in the probe. */
 export function panelA(P: ProbeResult | null, stat: Stat) {
-  const post = layerPoints(P?.post?.[stat]);
-  const pre = layerPoints(P?.pre?.[stat]);
-  const L = Math.max(post.length, pre.length);
-  return { post, pre, L, yDomain: yExtent([...post, ...pre]) };
+  const series = perPlacement(P, (s) => layerPoints(s[stat]));
+  return { series, L: longest(series), yDomain: yExtent(series.flatMap((s) => s.points)) };
 }
 
+/** (b): ‖x_l‖²/d per layer, and the Lemma 2 band (l = 1…L). */
 export function panelB(P: ProbeResult | null) {
-  const post = layerPoints(P?.post?.norm2_over_d);
-  const pre = layerPoints(P?.pre?.norm2_over_d);
-  const b = P?.pre?.lemma2_band ?? P?.post?.lemma2_band;
+  const series = perPlacement(P, (s) => layerPoints(s.norm2_over_d));
+  const first = probePlacements(P)[0];
+  const b = P?.placements?.pre?.lemma2_band ?? (first ? P?.placements?.[first]?.lemma2_band : undefined);
   const band = (b?.lo ?? []).map((lo, i) => ({ x: i + 1, lo, hi: b!.hi[i] }));
-  const L = Math.max(post.length, pre.length);
-  const ext = yExtent([...post, ...pre, ...band.map((p) => ({ x: p.x, y: p.hi }))]);
-  return { post, pre, band, L, yDomain: ext };
+  const ext = yExtent([...series.flatMap((s) => s.points), ...band.map((p) => ({ x: p.x, y: p.hi }))]);
+  return { series, band, L: longest(series), yDomain: ext };
 }
 
+/** (c): the last layer's W² gradient against depth, both statistics; Theorem 1's 1/√L from Pre-LN's
+ *  shallowest depth where the probe has Pre-LN. */
 export function panelC(P: ProbeResult | null) {
   const depths = probeDepths(P);
-  const pick = (n: NormKey, stat: Stat): Pt[] =>
+  const pick = (stat: Stat) => (s: ProbeStats): Pt[] =>
     depths.map((L) => {
-      const v = P?.[n]?.lastW2_vs_L?.[String(L)]?.[stat];
+      const v = s.lastW2_vs_L?.[String(L)]?.[stat];
       const y = v?.mean ?? NaN;
       const sd = v?.std;
       const ok = sd != null && Number.isFinite(sd);
       return { x: L, y, std: ok ? sd : undefined, lo: ok ? y - sd! : undefined, hi: ok ? y + sd! : undefined };
     });
-  const postBatch = pick('post', 'W2_per_batch');
-  const preBatch = pick('pre', 'W2_per_batch');
-  const postPaper = pick('post', 'W2_per_layer');
-  const prePaper = pick('pre', 'W2_per_layer');
+  const batch = perPlacement(P, pick('W2_per_batch'));
+  const paper = perPlacement(P, pick('W2_per_layer'));
   const L0 = depths[0];
-  const y0 = preBatch[0]?.y;
+  const y0 = batch.find((s) => s.placement === 'pre')?.points[0]?.y;
   const extrap: Pt[] =
-    L0 != null && Number.isFinite(y0) ? depths.map((L) => ({ x: L, y: y0 * Math.sqrt(L0 / L) })) : [];
-  const all = [...postBatch, ...preBatch, ...postPaper, ...prePaper, ...extrap];
-  const xDomain: [number, number] = depths.length
-    ? [depths[0] - 1, depths[depths.length - 1] + 1]
-    : [0, 1];
-  return { depths, postBatch, preBatch, postPaper, prePaper, extrap, xDomain, yDomain: yExtent(all) };
+    L0 != null && y0 != null && Number.isFinite(y0) ? depths.map((L) => ({ x: L, y: y0 * Math.sqrt(L0 / L) })) : [];
+  const all = [...batch, ...paper].flatMap((s) => s.points).concat(extrap);
+  const xDomain: [number, number] = depths.length ? [depths[0] - 1, depths[depths.length - 1] + 1] : [0, 1];
+  return { depths, batch, paper, extrap, xDomain, yDomain: yExtent(all) };
 }
+
+/** A series' point at x (a layer or a depth), or undefined. */
+export const pointAt = (s: PlacementSeries | undefined, x: number): Pt | undefined => s?.points.find((p) => p.x === x);
 
 // ---- interaction --------------------------------------------------------------------------------
 /** The depths the live-run form offers as checkboxes (plus any the current settings hold). */

@@ -1,13 +1,19 @@
 // fig4/index.ts — Figure 4 as the page sees it (figures/types.ts FigureDef): the toy warm-up grid,
 // drawn from the grid slot, whose live-run settings it edits. No view state of its own in the URL;
 // the grid's settings: fig4.lrs=0.001,0.003 fig4.warmups=0,300 fig4.seeds=1…4 fig4.steps=10…1000
-// (each only when it differs from the precomputed grid's).
+// fig4.optimizer=adam|sgd|radam and fig4.<setting> for each optimizer setting of the engine's schema
+// (fig4.beta1, fig4.momentum, …), each only when it differs from the precomputed grid's.
 import type { GridConfig, GridResult } from '../../engine/documents';
-import { checkInt } from '../../lib/format';
 import {
-  GRID_BOUNDS,
+  ALL_OPTIMIZER_FIELDS,
   GRID_DEFAULTS,
+  LAB_LIMITS,
+  checkHyper,
+  fieldBounds,
+  rangeText,
   checkLrs,
+  checkSeeds,
+  checkSteps,
   checkWarmups,
   gridInputsOf,
   gridSettingsOf,
@@ -15,14 +21,22 @@ import {
   sameGrid,
   type GridSettings,
 } from '../../lib/grid-settings';
-import { fieldParam, sameList, written } from '../../lib/permalink';
+import { OPTIMIZERS } from '../../generated/engine-schema';
+import { enumParam, fieldParam, sameList, written, type Param } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure4 from './Figure4.svelte';
 import { fig4Json, fig4Table } from './numbers';
 
 export type Fig4View = Record<string, never>;
 
-const { seeds, steps } = GRID_BOUNDS;
+/** fig4.<setting>: one optimizer setting (the link's optimizer, or the default one, must have it). */
+const hyperParam = (name: string): Param<GridSettings> => ({
+  parse: (v) => {
+    const x = checkHyper(name, v);
+    return x == null ? null : ({ hyper: { [name]: x } } as Partial<GridSettings>);
+  },
+  reason: 'fig4:err.hyper',
+});
 
 export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
   id: 'fig4',
@@ -32,7 +46,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'axisStep',
     'axisLoss',
     'noWarmup',
-    'warmup', // {w}; without {w} it is used as it is for 300 steps
+    'warmup', // {w}: a warm-up length in steps
     'lnOpt',
     'plateau',
     'ref.uniform',
@@ -44,10 +58,14 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'ctl.warmups',
     'ctl.seeds',
     'ctl.steps',
+    'ctl.optimizer',
+    'lrHint', // {lr}: the chosen optimizer's suggested peak lr
     'err.lrs',
     'err.warmups',
     'err.seeds',
     'err.steps',
+    'err.optimizer',
+    'err.hyper',
     'col.norm',
     'col.warmup',
     'col.lr',
@@ -61,8 +79,10 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     params: {
       'fig4.lrs': fieldParam<GridSettings, 'lrs'>('lrs', checkLrs, 'fig4:err.lrs'),
       'fig4.warmups': fieldParam<GridSettings, 'warmups'>('warmups', checkWarmups, 'fig4:err.warmups'),
-      'fig4.seeds': fieldParam<GridSettings, 'seeds'>('seeds', (v) => checkInt(v, seeds.min, seeds.max), 'fig4:err.seeds'),
-      'fig4.steps': fieldParam<GridSettings, 'steps'>('steps', (v) => checkInt(v, steps.min, steps.max), 'fig4:err.steps'),
+      'fig4.seeds': fieldParam<GridSettings, 'seeds'>('seeds', checkSeeds, 'fig4:err.seeds'),
+      'fig4.steps': fieldParam<GridSettings, 'steps'>('steps', checkSteps, 'fig4:err.steps'),
+      'fig4.optimizer': enumParam<GridSettings, (typeof OPTIMIZERS)[number]>(OPTIMIZERS, (optimizer) => ({ optimizer }), 'fig4:err.optimizer'),
+      ...Object.fromEntries(ALL_OPTIMIZER_FIELDS.map(([name]) => [`fig4.${name}`, hyperParam(name)])),
     },
     write: (s, d) =>
       written(
@@ -70,6 +90,8 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
         !sameList(s.warmups, d.warmups) && ['fig4.warmups', s.warmups.map(String).join(',')],
         s.seeds !== d.seeds && ['fig4.seeds', String(s.seeds)],
         s.steps !== d.steps && ['fig4.steps', String(s.steps)],
+        s.optimizer !== d.optimizer && ['fig4.optimizer', s.optimizer],
+        ...ALL_OPTIMIZER_FIELDS.map(([name]): [string, string] | false => s.hyper?.[name] != null && s.hyper[name] !== d.hyper?.[name] && [`fig4.${name}`, String(s.hyper[name])]),
       ),
     of: (c) => gridSettingsOf(c as GridConfig | null | undefined),
     fallback: GRID_DEFAULTS,
@@ -80,6 +102,12 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       results.gridInputs = gridInputsOf(s);
     },
     start: (results) => void results.recomputeGridFromInputs(),
+  },
+  stringVars: {
+    'err.lrs': { count: LAB_LIMITS.lrs, range: rangeText(fieldBounds('lrs')) },
+    'err.warmups': { count: LAB_LIMITS.warmups, range: rangeText(fieldBounds('warmups')) },
+    'err.seeds': { max: LAB_LIMITS.seeds },
+    'err.steps': { min: LAB_LIMITS.minSteps, max: LAB_LIMITS.steps },
   },
   numbers: ({ doc }) => ({ table: fig4Table(doc), json: fig4Json(doc) }),
   provenanceView: (_, live) => ({ streaming: live.streaming }),

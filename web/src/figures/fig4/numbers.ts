@@ -11,16 +11,16 @@ export function fig4Table(G: GridResult | null): Table {
   if (!G?.runs) return { columns, rows };
   for (const r of G.runs)
     r.loss.forEach((loss, i) => {
-      if (Number.isFinite(loss)) rows.push([r.norm, r.warmup, r.lr, r.seed, i + 1, loss, r.grad_norm?.[i], r.lr_schedule?.[i], r.status, r.stop_step]);
+      if (Number.isFinite(loss)) rows.push([r.placement, r.warmup, r.lr, r.seed, i + 1, loss, r.grad_norm?.[i], r.lr_schedule?.[i], r.status, r.stop_step]);
     });
   // the drawn seed-mean curves: defined only while every seed has a loss
-  const keys = [...new Set(G.runs.map((r) => `${r.norm}|${r.warmup}|${r.lr}`))];
+  const keys = [...new Set(G.runs.map((r) => `${r.placement}|${r.warmup}|${r.lr}`))];
   for (const k of keys) {
-    const runs = G.runs.filter((r) => `${r.norm}|${r.warmup}|${r.lr}` === k);
+    const runs = G.runs.filter((r) => `${r.placement}|${r.warmup}|${r.lr}` === k);
     const stopped = runs.find((r) => r.status === 'nan' || r.status === 'diverged');
     seedMean(runs).forEach((loss, i) => {
       if (Number.isFinite(loss))
-        rows.push([runs[0].norm, runs[0].warmup, runs[0].lr, 'mean', i + 1, loss, null, runs[0].lr_schedule?.[i], stopped ? stopped.status : runs.every((r) => r.status === 'ok') ? 'ok' : 'running', stopped?.stop_step ?? null]);
+        rows.push([runs[0].placement, runs[0].warmup, runs[0].lr, 'mean', i + 1, loss, null, runs[0].lr_schedule?.[i], stopped ? stopped.status : runs.every((r) => r.status === 'ok') ? 'ok' : 'running', stopped?.stop_step ?? null]);
     });
   }
   return { columns, rows };

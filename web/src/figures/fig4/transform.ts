@@ -5,7 +5,8 @@
 // seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
 // seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
 // "diverged at step s", and neither it nor the mean is drawn past it.
-import { seedMean, type GridResult, type GridRunDoc, type Norm } from '../../engine/documents';
+import { seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
+import { inRegistryOrder } from '../../lib/placements';
 import { DASH } from '../../lib/palette';
 
 export interface XY {
@@ -20,7 +21,7 @@ export interface SeedLine {
 }
 export interface Series {
   key: string;
-  norm: Norm;
+  placement: PlacementName;
   warmup: number;
   lr: number;
   dash: string;
@@ -38,7 +39,8 @@ export interface Panel {
 export interface Panels {
   panels: Panel[];
   warmups: number[];
-  norms: Norm[];
+  /** the placements the grid ran, in the engine's order */
+  placements: PlacementName[];
   steps: number;
   refs: { optimal: number; plateau: number; uniform: number } | null;
   xDomain: [number, number];
@@ -56,20 +58,20 @@ export function warmupDash(warmup: number, warmups: readonly number[]): string {
 const toXY = (loss: number[]): XY[] => loss.map((y, i) => ({ x: i + 1, y }));
 
 export function buildPanels(G: GridResult | null): Panels {
-  const empty: Panels = { panels: [], warmups: [], norms: [], steps: 0, refs: null, xDomain: [0, 1], yDomain: [0, 1] };
+  const empty: Panels = { panels: [], warmups: [], placements: [], steps: 0, refs: null, xDomain: [0, 1], yDomain: [0, 1] };
   if (!G?.runs?.length) return empty;
   const lrs = [...new Set(G.runs.map((r) => r.lr))].sort((a, b) => a - b);
   const warmups = [...new Set(G.runs.map((r) => r.warmup))].sort((a, b) => a - b);
-  const norms = (['post', 'pre'] as Norm[]).filter((n) => G.runs.some((r) => r.norm === n));
+  const placements = inRegistryOrder(G.runs.map((r) => r.placement));
   const steps = G.config?.steps ?? Math.max(...G.runs.map((r) => r.loss.length));
   const panels = lrs.map((lr) => ({
     lr,
-    series: norms.flatMap((norm) =>
+    series: placements.flatMap((placement) =>
       warmups.map((warmup): Series => {
-        const runs = G.runs.filter((r) => r.norm === norm && r.warmup === warmup && r.lr === lr);
+        const runs = G.runs.filter((r) => r.placement === placement && r.warmup === warmup && r.lr === lr);
         return {
-          key: `${norm}|${warmup}|${lr}`,
-          norm,
+          key: `${placement}|${warmup}|${lr}`,
+          placement,
           warmup,
           lr,
           dash: warmupDash(warmup, warmups),
@@ -95,7 +97,7 @@ export function buildPanels(G: GridResult | null): Panels {
   return {
     panels,
     warmups,
-    norms,
+    placements,
     steps,
     refs,
     xDomain: [0, steps],

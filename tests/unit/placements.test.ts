@@ -1,0 +1,39 @@
+// placements.test.ts — the page's placements come from the engine's registry (generated schema):
+// every registered placement has a label (the engine's), a colour token in both themes and a
+// marker, and a placement the page has never heard of still gets a label, a colour and a marker.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UI_STRINGS } from '../../web/src/content/ui-strings';
+import { SHAPES } from '../../web/src/lib/marker';
+import { PLACEMENTS, inRegistryOrder, placementColor, placementLabel, placementShape } from '../../web/src/lib/placements';
+
+const css = readFileSync(new URL('../../web/src/styles/tokens.css', import.meta.url), 'utf8');
+const themes = css.split(":root[data-theme='dark']");
+
+describe('placements', () => {
+  it.each(PLACEMENTS.map((p) => [p]))('%s has a label in zh and en, a colour in both themes, a marker of its own', (p) => {
+    for (const lang of ['zh', 'en'] as const) {
+      const label = placementLabel(p, (k) => UI_STRINGS[lang][k] ?? k);
+      expect(label, lang).toBeTruthy();
+      expect(label, lang).not.toBe(p.startsWith('placement.') ? p : `placement.${p}`);
+    }
+    for (const theme of themes) expect(theme).toContain(`--series-${p}:`);
+    expect(placementColor(p)).toBe(`var(--series-${p}, var(--series-other))`);
+    expect(SHAPES).toContain(placementShape(p));
+  });
+  it('markers differ while there are shapes enough', () => {
+    const shapes = PLACEMENTS.slice(0, SHAPES.length).map(placementShape);
+    expect(new Set(shapes).size).toBe(shapes.length);
+  });
+  it('a placement without strings: the engine label, else its name; the fallback colour and a marker', () => {
+    const t = (k: string) => UI_STRINGS.en[k] ?? k;
+    expect(placementLabel('post', t)).toBe('Post-LN');
+    expect(placementLabel('sandwich-test', t)).toBe('sandwich-test');
+    expect(placementColor('sandwich-test')).toContain('--series-other');
+    expect(SHAPES).toContain(placementShape('sandwich-test'));
+    for (const theme of themes) expect(theme).toContain('--series-other:');
+  });
+  it('orders any set of names as the engine does, dropping unknown ones', () => {
+    expect(inRegistryOrder(['pre', 'admin', 'nope', 'post'])).toEqual(['post', 'pre', 'admin']);
+  });
+});
