@@ -176,6 +176,35 @@ if (grid) {
   }
 }
 
+// ---- the quick-look configuration (issue "The lab", item 5): docs/data/quick-look-search.json ----
+{
+  const qlPath = `${root}docs/data/quick-look-search.json`;
+  if (existsSync(qlPath)) {
+    const ql = JSON.parse(readFileSync(qlPath, 'utf8'));
+    const cfgText = (c) => `${c.layers} layers, d = ${c.d}, d_ff = ${c.d_ff}, B = ${c.batch}, n = ${c.seq}, ${c.steps} steps, warm-up ${c.warmup}`;
+    const esc = (e) => ['post0', 'postW', 'pre0', 'preW'].map((k) => e[k] ?? 'never').join(' | ');
+    say('## Quick look: the cheapest configuration in which the three toy claims hold');
+    say();
+    say(`Searched by \`node scripts/quick-look-search.mjs\` (${ql.date.slice(0, 10)}; native CLI) over candidates fixed before the search, cheapest first; ` +
+        `peak lr ${ql.lr}, seeds ${ql.seeds.join(', ')}; ${ql.criteria}. Claims: Post-LN without warm-up stalls (no escape step), ` +
+        'Post-LN with warm-up escapes, Pre-LN escapes with and without warm-up. Cost is relative to the article\'s grid (per step ∝ B·n·L·(6d² + 2d·d_ff + 2n·d) + B·n·d·V).');
+    say();
+    say('| configuration | relative cost | Post-LN no warm-up | Post-LN warm-up | Pre-LN no warm-up | Pre-LN warm-up | all hold |');
+    say('|---|---|---|---|---|---|---|');
+    for (const t of ql.tried) say(`| ${cfgText(t.config)} | ${t.relative_cost.toFixed(4)} | ${esc(t.escape_steps)} | ${t.all_hold ? '✔' : '✘'} |`);
+    say();
+    if (ql.chosen) {
+      say(`Chosen, and offered as the page's quick-look preset: **${cfgText(ql.chosen.config)}** (${(100 * ql.chosen.relative_cost).toFixed(1)}% of the full grid's cost; ` +
+          `${ql.chosen.seconds_native.toFixed(0)} s native here).`);
+      const v = ql.verified_wasm;
+      if (v) say(`Rerun with the ${v.build} engine (${v.threads} threads, Node): escape steps ${esc(v.escape_steps)}; the claims ${v.all_hold ? 'all hold' : 'do not all hold'}; ${v.seconds.toFixed(0)} s.`);
+      say('The margin is thin: Post-LN with warm-up escapes close to the end of the run, so a different chain or seed set could move it past the end. ' +
+          'The article\'s configuration stays the "full" preset.');
+    } else say('No candidate made all three claims hold.');
+    say();
+  }
+}
+
 // ---- the curves, as an SVG next to this file (two panels: peak lr low / high; seed means) ----
 if (grid) {
   const c = grid.config;
