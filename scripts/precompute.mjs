@@ -3,7 +3,9 @@
 //   public/data/probe.json  (the probe at its defaults, the article's full configuration: Figures 2, 3)
 //   public/data/grid.json   (the grid at its defaults, the 16-run toy grid: Figure 4)
 //   docs/data/grid-extra.json (the one toy claim that does not reproduce with the page's grid settings)
-// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|all].
+//   public/data/exp/NAME.json (every experiment on the article's inferences at its defaults,
+//                              docs/experiments.md; `experiments`, or `exp:NAME` for one)
+// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|experiments|exp:NAME|all].
 //
 // The engine is the threaded WebAssembly build (public/wasm/lnx-mt.*) on every core: WebAssembly
 // arithmetic is the same on every CPU and the results do not depend on the thread count, so a
@@ -21,13 +23,15 @@ m.setThreads(0);
 function run(name, kind, config, dir = 'public/data') {
   const t0 = Date.now();
   process.stderr.write(`precompute: ${kind} ${JSON.stringify(config)} on ${m.buildFlavour()}, ${m.threads()} threads\n`);
-  const r = kind === 'probe' ? new m.ProbeRun(JSON.stringify(config)) : new m.GridRun(JSON.stringify(config));
+  const exp = kind.startsWith('exp:') ? kind.slice(4) : null;
+  const r = exp ? new m.ExperimentRun(exp, JSON.stringify(config))
+    : kind === 'probe' ? new m.ProbeRun(JSON.stringify(config)) : new m.GridRun(JSON.stringify(config));
   let last = 0;
   while (!r.done()) {
-    const f = r.step(kind === 'probe' ? 4 : 10);
+    const f = r.step(kind === 'probe' ? 4 : exp ? 1 : 10);
     if (f - last >= 0.05) process.stderr.write(`  ${(100 * f).toFixed(0)}% ${((Date.now() - t0) / 1000).toFixed(0)} s\n`), (last = f);
   }
-  const doc = JSON.parse(kind === 'probe' ? r.resultJson() : r.resultJson(0));
+  const doc = JSON.parse(kind === 'probe' || exp ? r.resultJson() : r.resultJson(0));
   r.delete();
   doc.generated = new Date().toISOString();
   doc.precomputed = true;
@@ -43,5 +47,9 @@ if (which === 'grid' || which === 'all') run('grid', 'grid', {});
 // and a longer warm-up.
 if (which === 'extra' || which === 'all')
   run('grid-extra', 'grid', { placements: ['post'], warmups: [300, 500], lrs: [3e-3], seeds: [2, 3, 4, 5] }, 'docs/data');
+// The experiments on the article's inferences, each at its engine defaults (docs/experiments.md).
+const experiments = JSON.parse(m.experimentNamesJson());
+for (const name of experiments)
+  if (which === 'experiments' || which === 'all' || which === `exp:${name}`) run(name, `exp:${name}`, {}, 'public/data/exp');
 await import('./reproduction.mjs');
 process.exit(0);

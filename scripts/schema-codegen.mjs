@@ -109,6 +109,17 @@ export function renderTs(schema) {
     w(`export const ${key}_DEFAULTS: ${name}Config = ${JSON.stringify(Object.fromEntries(c.fields.map((f) => [f.name, f.default])))};`);
     w(`export const ${key}_RULES = ${JSON.stringify(c.rules)} as const;`);
   }
+  // The experiments' configs (wasm/experiments/): one table of fields and defaults per experiment.
+  w('', '/** The experiments on the article\'s inferences, in registry order (wasm/experiments/registry.cpp). */');
+  w(`export const EXPERIMENTS = ${JSON.stringify((schema.experiments ?? []).map((e) => e.name))} as const;`);
+  w('export type ExperimentName = (typeof EXPERIMENTS)[number];');
+  w('/** Each experiment: what it measures, the claim it tests, its config\'s fields and defaults. */');
+  w('export const EXPERIMENT_INFO: Readonly<Record<ExperimentName, { doc: string; claim: string; fields: Readonly<Record<string, FieldInfo>>; defaults: Readonly<Record<string, unknown>> }>> = ' +
+    JSON.stringify(Object.fromEntries((schema.experiments ?? []).map((e) => [e.name, {
+      doc: e.doc, claim: e.claim,
+      fields: Object.fromEntries(e.config.fields.map((f) => [f.name, fieldInfo(f)])),
+      defaults: Object.fromEntries(e.config.fields.map((f) => [f.name, f.default])),
+    }]))) + ';');
   w('');
   return out.join('\n');
 }
@@ -124,8 +135,8 @@ function range(f) {
 export function renderDocsSection(schema) {
   const out = [BEGIN, ''];
   out.push(`Engine ${schema.engine.version}. A missing key, \`null\`, or \`""\` for a choice, means the default.`);
-  for (const c of schema.configs) {
-    out.push('', `### ${c.name} — ${c.doc}`, '');
+  const table = (c, heading) => {
+    out.push('', heading, '');
     out.push('| key | type | default | allowed | doc |', '|---|---|---|---|---|');
     for (const f of c.fields) {
       const when = f.only_when ? ` (only when ${Object.entries(f.only_when).map(([k, v]) => `\`${k}\` is ${v.map((x) => `\`${x}\``).join(' or ')}`).join(', ')})` : '';
@@ -134,6 +145,14 @@ export function renderDocsSection(schema) {
     if (c.rules.length) {
       out.push('', 'Rules across fields:');
       for (const r of c.rules) out.push(`- \`${r.name}\` (${r.kind}): ${r.doc}`);
+    }
+  };
+  for (const c of schema.configs) table(c, `### ${c.name} — ${c.doc}`);
+  if (schema.experiments?.length) {
+    out.push('', '### Experiments', '', 'The configs of `lnx exp NAME` and `new ExperimentRun(NAME, config)` (docs/experiments.md says what each result holds).');
+    for (const e of schema.experiments) {
+      table(e.config, `#### exp ${e.name} — ${e.doc}`);
+      out.push('', `Tests: ${e.claim}.`);
     }
   }
   out.push('', '### Placements', '', '| name | label | where the norms sit | final norm |', '|---|---|---|---|');

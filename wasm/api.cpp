@@ -3,6 +3,7 @@
 #include "api.h"
 
 #include "configs.h"
+#include "experiments/experiment.h"
 #include "json.h"
 #include "optim/registry.h"
 #include "placements/placement.h"
@@ -66,6 +67,13 @@ std::string schema_json() {
     w.key("final_norm").value(p->final_norm);
     w.key("residual_scale").value(p->residual_scale ? "depends on layers" : "1");
     w.key("init_scale").value(p->init_scale ? "depends on layers" : "1");
+    w.end_object();
+  }
+  w.end_array();
+  w.key("experiments").begin_array();
+  for (const exp::ExperimentInfo& e : exp::experiments()) {
+    w.begin_object().key("name").value(e.name).key("doc").value(e.doc).key("claim").value(e.claim).key("config");
+    e.describe(w);
     w.end_object();
   }
   w.end_array();

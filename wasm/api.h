@@ -111,6 +111,10 @@ TrainConfig train_config_from_json(const std::string& json);
 enum class RunStatus { Running, Ok, NaN, Diverged };
 const char* to_string(RunStatus);
 
+namespace detail {
+struct TrainRunAccess;  // the experiments' look inside a CPU run (train_access.h)
+}
+
 class TrainRun {
  public:
   explicit TrainRun(const TrainConfig&);
@@ -126,6 +130,7 @@ class TrainRun {
   double plateau_entropy() const;    // entropy of the chain's stationary distribution
  private:
   friend class GridRun;  // the grid shares per-thread workspaces between its runs
+  friend struct detail::TrainRunAccess;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -173,6 +178,25 @@ class GridDocument {
   bool done() const;  // every run has a final status
   double progress() const;
   std::string result_json(int from, const char* backend) const;
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- Experiments on the article's own inferences (experiments/, docs/experiments.md) ----------
+// Each has a name (`lnx exp NAME`), a config schema of its own (in schema_json()) and a result
+// document {"experiment","engine","config",…} (docs/json-schema.md). CPU only.
+std::vector<std::string> experiment_names();
+
+class ExperimentRun {
+ public:
+  // ArgumentError for an unknown name or an invalid config (missing keys keep their defaults).
+  ExperimentRun(const std::string& name, const std::string& config_json);
+  ~ExperimentRun();
+  double step(int work);             // advance by at most `work` units (≥ 1); returns the progress
+  bool done() const;
+  double progress() const;
+  std::string result_json() const;   // valid only when done()
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -30,6 +30,13 @@ EMSCRIPTEN_BINDINGS(lnx) {
       .function("done", &Grid::done)
       .function("progress", &Grid::progress)
       .function("resultJson", &Grid::result_json);
+  function("experimentNamesJson", &experiment_names_js);
+  class_<Exp>("ExperimentRun")
+      .constructor(&make_experiment, allow_raw_pointers())
+      .function("step", &Exp::step)
+      .function("done", &Exp::done)
+      .function("progress", &Exp::progress)
+      .function("resultJson", &Exp::result_json);
   class_<GridDoc>("GridDocument")
       .constructor(&make_grid_document, allow_raw_pointers())
       .function("runs", &GridDoc::runs)

@@ -43,8 +43,10 @@ void* own_member(C& c, const schema::Spec&) { return &(c.*M); }
 template <class C>
 void* hyperparameter(C& c, const schema::Spec& s) { return &train_of(c).hyper.find(s.name)->second; }
 
+// `except`: model fields a config sets itself (an experiment that sweeps the depth, or the output layer).
 template <class C>
-void add_model_fields(schema::Schema<C>& s, bool with_placement) {
+void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vector<std::string>& except = {}) {
+  const size_t first = s.fields.size();
   s.fields.push_back({schema::int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>});
   s.fields.push_back({schema::int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>});
   s.fields.push_back({schema::int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>});
@@ -68,6 +70,12 @@ void add_model_fields(schema::Schema<C>& s, bool with_placement) {
                       &model_member<C, &ModelConfig::output>});
   s.fields.push_back({schema::enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
                       &model_member<C, &ModelConfig::input_scale>});
+  if (!except.empty())
+    s.fields.erase(std::remove_if(s.fields.begin() + first, s.fields.end(),
+                                  [&](const schema::Field<C>& f) {
+                                    return std::find(except.begin(), except.end(), f.spec.name) != except.end();
+                                  }),
+                   s.fields.end());
 }
 
 // The optimizer and its hyperparameters: one field per name (a name two optimizers share once), each
@@ -103,15 +111,13 @@ void add_optimizer_fields(schema::Schema<C>& s) {
                      nullptr});
 }
 
-// The toy run's fields that a grid shares across its runs.
+// The Markov chain the toy learns (and the experiments measure on): its seed and its successors.
 template <class C>
-void add_shared_train_fields(schema::Schema<C>& s) {
-  s.fields.push_back({schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>});
+void add_chain_fields(schema::Schema<C>& s) {
   s.fields.push_back({schema::uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
                       &train_member<C, &TrainConfig::chain_seed>});
   s.fields.push_back({schema::int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
                       &train_member<C, &TrainConfig::successors>});
-  add_optimizer_fields(s);
   s.rules.push_back({"successors_within_vocab", "successors is at most vocab",
                      [](const C& c) {
                        const TrainConfig& tc = train_of(const_cast<C&>(c));
@@ -122,15 +128,31 @@ void add_shared_train_fields(schema::Schema<C>& s) {
                      nullptr});
 }
 
+// The toy run's fields that a grid shares across its runs.
+template <class C>
+void add_steps_field(schema::Schema<C>& s) {
+  s.fields.push_back({schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>});
+}
+
+template <class C>
+void add_shared_train_fields(schema::Schema<C>& s) {
+  add_steps_field(s);
+  add_chain_fields(s);
+  add_optimizer_fields(s);
+}
 
 // The fields of one run that a grid varies (placement is a model field): warm-up, peak lr, seed.
 template <class C>
-void add_run_fields(schema::Schema<C>& s) {
-  s.fields.push_back({schema::int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
-                      &train_member<C, &TrainConfig::warmup>});
-  s.fields.push_back({schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>});
-  s.fields.push_back({schema::uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
-                      &train_member<C, &TrainConfig::seed>});
+void add_run_fields(schema::Schema<C>& s, const std::vector<std::string>& except = {}) {
+  auto wanted = [&](const char* k) { return std::find(except.begin(), except.end(), k) == except.end(); };
+  if (wanted("warmup"))
+    s.fields.push_back({schema::int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
+                        &train_member<C, &TrainConfig::warmup>});
+  if (wanted("lr"))
+    s.fields.push_back({schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>});
+  if (wanted("seed"))
+    s.fields.push_back({schema::uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
+                        &train_member<C, &TrainConfig::seed>});
 }
 
 }  // namespace lnx::config

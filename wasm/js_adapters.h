@@ -113,12 +113,33 @@ class GridDoc {
   GridDocument doc_;
 };
 
+// An experiment on the article's inferences (experiments/): name and JSON config, as `lnx exp`.
+class Exp {
+ public:
+  Exp(const std::string& name, const std::string& config) : run_(name, config) {}
+  double step(double work) { return guarded([&] { return run_.step(check_count(work, "work")); }); }
+  bool done() const { return run_.done(); }
+  double progress() const { return run_.progress(); }
+  std::string result_json() const { return guarded([&] { return run_.result_json(); }); }
+ private:
+  ExperimentRun run_;
+};
+
+inline std::string experiment_names_js() {
+  std::string out = "[";
+  for (const auto& n : experiment_names()) out += (out.size() > 1 ? ",\"" : "\"") + n + "\"";
+  return out + "]";
+}
+
 inline std::string schema_js() { return guarded([&] { return schema_json(); }); }
 
 // Factories used as Embind constructors, so an invalid config throws a JS Error from `new`.
 inline Probe* make_probe(const std::string& c) { return guarded([&] { return new Probe(c); }); }
 inline Train* make_train(const std::string& c) { return guarded([&] { return new Train(c); }); }
 inline Grid* make_grid(const std::string& c) { return guarded([&] { return new Grid(c); }); }
+inline Exp* make_experiment(const std::string& name, const std::string& c) {
+  return guarded([&] { return new Exp(name, c); });
+}
 inline GridDoc* make_grid_document(const std::string& c) { return guarded([&] { return new GridDoc(c); }); }
 
 inline std::string grid_plan_js(const std::string& c) { return guarded([&] { return grid_plan_json(c); }); }

@@ -17,6 +17,7 @@ constexpr int kMaxDepth = 16;
 struct Parser {
   const std::string& s;
   size_t i = 0;
+  std::string key_;  // the key whose value is being parsed (for error messages)
 
   [[noreturn]] void fail(const std::string& what) const {
     throw ArgumentError("config JSON: " + what + " at offset " + std::to_string(i));
@@ -54,7 +55,10 @@ struct Parser {
         if (i >= s.size() || s[i] != ':') fail("expected ':'");
         ++i;
         if (v.obj.count(k)) fail("duplicate key \"" + k + "\"");
+        const std::string outer = key_;
+        key_ = k;  // so that an error inside the value names its key
         v.obj[k] = parse_value(depth + 1);
+        key_ = outer;
         ws();
         if (i < s.size() && s[i] == ',') {
           ++i;
@@ -114,7 +118,8 @@ struct Parser {
       char* end = nullptr;
       double d = std::strtod(tok.c_str(), &end);
       if (end != tok.c_str() + tok.size()) fail("malformed number '" + tok + "'");
-      if (!std::isfinite(d)) fail("number out of range '" + tok + "'");
+      if (!std::isfinite(d))
+        fail("number out of range '" + tok + "'" + (key_.empty() ? std::string() : " (the value of \"" + key_ + "\")"));
       v.kind = Value::Kind::Number;
       v.num = d;
       return v;

@@ -128,6 +128,10 @@ class Model {
   // Layer l's FFN pre-activation W1·u + b1 (N, F) of the last forward pass; gradient checks keep
   // it away from ReLU's kink.
   CPtr ffn_preactivation(int l) const { return ws_->caches[l].ffn_pre.data(); }
+  // The logits (N, V) of the last forward pass; valid until the next backward(), which reuses the
+  // buffer for their gradient. The softmax probabilities (N, V) stay until the next forward.
+  CPtr logits() const { return ws_->d_logits.data(); }
+  CPtr probs() const { return ws_->probs.data(); }
 
  private:
   void layer_forward(int l, CPtr x_in);

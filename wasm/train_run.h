@@ -97,6 +97,9 @@ class TrainRunner {
   double plateau_entropy() const { return plateau_; }
   const TrainConfig& config() const { return cfg_; }
   Model<B>& model() { return model_; }
+  // The batch the last recorded step trained on (B·n inputs and targets).
+  const std::vector<int>& last_inputs() const { return inputs_; }
+  const std::vector<int>& last_targets() const { return targets_; }
 
   // The per-run fields of a Train document or of a Grid document's run.
   void write_series(json::Writer& w, int from) {

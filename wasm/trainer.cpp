@@ -33,6 +33,7 @@
 #include "rng.h"
 #include "thread_pool.h"
 #include "train_common.h"
+#include "train_access.h"
 #include "train_run.h"
 
 namespace lnx {
@@ -323,6 +324,10 @@ const char* to_string(RunStatus s) {
 struct TrainRun::Impl : detail::TrainRunner<CpuBackend<float>> {
   explicit Impl(const TrainConfig& c) : TrainRunner(c, 1, (c.validate(), detail::shard_model(c.model))) {}
 };
+
+Transformer<float>& detail::TrainRunAccess::model(TrainRun& r) { return r.impl_->model(); }
+const std::vector<int>& detail::TrainRunAccess::last_inputs(const TrainRun& r) { return r.impl_->last_inputs(); }
+const std::vector<int>& detail::TrainRunAccess::last_targets(const TrainRun& r) { return r.impl_->last_targets(); }
 
 TrainRun::TrainRun(const TrainConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
 TrainRun::~TrainRun() = default;

@@ -55,6 +55,16 @@ export interface GridDocument extends EmbindObject {
   resultJson(from: number, backend: '' | 'webgpu'): string;
 }
 
+/** An experiment on one of the article's own inferences (docs/experiments.md; `lnx exp NAME`). */
+export interface ExperimentRun extends EmbindObject {
+  /** Advances by up to `work` units (≥ 1; an experiment's unit is a forward pass, a seed or a step); returns the fraction done. */
+  step(work: number): number;
+  done(): boolean;
+  progress(): number;
+  /** The result document {"experiment","engine","config",…} (docs/json-schema.md); throws until done(). */
+  resultJson(): string;
+}
+
 export interface LnxModule {
   engineVersion(): string;
   buildFlavour(): 'wasm-mt' | 'wasm-st';
@@ -69,6 +79,9 @@ export interface LnxModule {
    *  {"config": the grid document's config, "runs": [{norm, warmup, lr, seed, train: a TrainRun config}]}. */
   gridPlanJson(configJson: string): string;
   GridDocument: new (configJson: string) => GridDocument;
+  /** The experiments' names, as a JSON array (the schema's "experiments" has their configs). */
+  experimentNamesJson(): string;
+  ExperimentRun: new (name: string, configJson: string) => ExperimentRun;
   /** Every config's fields (type, default, bounds, doc), the placements and the optimizers
    *  (`lnx schema --json`; docs/json-schema.md). */
   schemaJson(): string;

@@ -1,4 +1,4 @@
-// lnx.cpp — the command-line front end of the engine: `lnx probe | train | grid | schema | version`.
+// lnx.cpp — the command-line front end of the engine: `lnx probe | train | grid | exp NAME | schema | version`.
 //
 // The flags of a command are the fields of its config schema (configs.cpp), so adding a field adds a
 // flag and its usage text. Flags are turned into the same JSON config the WebAssembly module receives
@@ -14,6 +14,7 @@
 
 #include "../api.h"
 #include "../configs.h"
+#include "../experiments/experiment.h"
 #include "../json.h"
 #include "../optim/registry.h"
 #include "../placements/placement.h"
@@ -48,6 +49,10 @@ std::string usage() {
     u += "  lnx " + std::string(c.name) + std::string(6 - std::strlen(c.name), ' ') + c.what + "\n";
     u += c.flags() + "\n            [--threads N] [--json] [--progress]\n";
   }
+  u += "  lnx exp NAME  an experiment on one of the article's own inferences (docs/experiments.md):\n";
+  for (const lnx::exp::ExperimentInfo& e : lnx::exp::experiments())
+    u += "    " + std::string(e.name) + "\n" + e.usage(12) + "\n";
+  u += "            [--threads N] [--json] [--progress]\n";
   u += "  lnx schema [--json]   every config's fields: type, default, bounds, doc (docs/json-schema.md)\n";
   u += "  lnx version\n\n";
   u += "--threads 0 (default) uses every core. --json prints the full result (docs/json-schema.md).\n";
@@ -60,36 +65,64 @@ std::string usage() {
 
 struct Args {
   std::string command;
+  std::string experiment;  // lnx exp NAME
   std::string config_json = "{}";
   bool json = false, progress = false;
   int threads = 0;
 };
 
-template <class C>
-std::string flags_to_json(const lnx::schema::Schema<C>& s, const std::vector<std::pair<std::string, std::string>>& kv) {
+// Flags → the JSON config: `find` looks a key up in the command's schema, `keys` lists them all.
+template <class Find, class Keys>
+std::string flags_to_json(Find find, Keys keys, const std::vector<std::pair<std::string, std::string>>& kv) {
   std::string body;
   for (const auto& [flag, val] : kv) {
     const std::string key = lnx::schema::key_of_flag(flag);
-    const auto* f = s.find(key);
-    if (!f) {
+    const lnx::schema::Spec* spec = find(key);
+    if (!spec) {
       std::string known;
-      for (const auto& g : s.fields) known += (known.empty() ? "" : ", ") + lnx::schema::flag_of(g.spec.name);
+      for (const auto& k : keys()) known += (known.empty() ? "" : ", ") + lnx::schema::flag_of(k);
       throw lnx::ArgumentError("unknown flag " + flag + " (flags of this command: " + known +
                                ", --threads, --json, --progress)");
     }
     lnx::json::Writer k;
     k.value(key);
-    body += (body.empty() ? "" : ",") + k.str() + ":" + lnx::schema::cli_value_json(f->spec, val);
+    body += (body.empty() ? "" : ",") + k.str() + ":" + lnx::schema::cli_value_json(*spec, val);
   }
   return "{" + body + "}";
+}
+
+template <class C>
+std::string flags_to_json(const lnx::schema::Schema<C>& s, const std::vector<std::pair<std::string, std::string>>& kv) {
+  return flags_to_json(
+      [&](const std::string& key) -> const lnx::schema::Spec* {
+        const auto* f = s.find(key);
+        return f ? &f->spec : nullptr;
+      },
+      [&] {
+        std::vector<std::string> out;
+        for (const auto& f : s.fields) out.push_back(f.spec.name);
+        return out;
+      },
+      kv);
 }
 
 Args parse_args(int argc, char** argv) {
   Args a;
   if (argc < 2) throw lnx::ArgumentError("missing command");
   a.command = argv[1];
+  int first = 2;
+  if (a.command == "exp") {
+    if (argc < 3 || std::string(argv[2]).rfind("--", 0) == 0) {
+      std::string known;
+      for (const auto& e : lnx::exp::experiments()) known += (known.empty() ? "" : ", ") + std::string(e.name);
+      throw lnx::ArgumentError("lnx exp needs an experiment's name: " + known);
+    }
+    a.experiment = argv[2];
+    lnx::exp::experiment(a.experiment);  // an unknown name is refused before its flags are read
+    first = 3;
+  }
   std::vector<std::pair<std::string, std::string>> kv;
-  for (int i = 2; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     std::string f = argv[i];
     if (f == "--json") { a.json = true; continue; }
     if (f == "--progress") { a.progress = true; continue; }
@@ -108,6 +141,10 @@ Args parse_args(int argc, char** argv) {
   if (a.command == "probe") a.config_json = flags_to_json(lnx::config::probe_schema(), kv);
   else if (a.command == "train") a.config_json = flags_to_json(lnx::config::train_schema(), kv);
   else if (a.command == "grid") a.config_json = flags_to_json(lnx::config::grid_schema(), kv);
+  else if (a.command == "exp") {
+    const lnx::exp::ExperimentInfo& e = lnx::exp::experiment(a.experiment);
+    a.config_json = flags_to_json(e.find, e.keys, kv);
+  }
   else if (!kv.empty()) throw lnx::ArgumentError("lnx " + a.command + " takes no flags but --json");
   return a;
 }
@@ -205,6 +242,25 @@ int cmd_grid(const Args& a) {
   return 0;
 }
 
+// An experiment: the full document with --json; otherwise its name, claim and a note of where the
+// result's keys are documented (the numbers are for the docs' tables and the page's figures).
+int cmd_exp(const Args& a) {
+  const lnx::exp::ExperimentInfo& info = lnx::exp::experiment(a.experiment);
+  lnx::ExperimentRun run(a.experiment, a.config_json);
+  auto t0 = std::chrono::steady_clock::now();
+  while (!run.done()) {
+    const double f = run.step(1);
+    if (a.progress) progress_line(f, seconds_since(t0));
+  }
+  const std::string out = run.result_json();
+  if (a.json) {
+    std::cout << out << "\n";
+    return 0;
+  }
+  std::printf("%s: %s\nclaim: %s\n%.1f s (%d threads); %zu bytes of results (--json prints them; docs/json-schema.md)\n",
+              info.name, info.doc, info.claim, seconds_since(t0), lnx::threads(), out.size());
+  return 0;
+}
 
 int cmd_schema(const Args& a) {
   const lnx::json::Value v = lnx::json::parse(lnx::schema_json());
@@ -239,6 +295,7 @@ int main(int argc, char** argv) {
     if (a.command == "probe") return cmd_probe(a);
     if (a.command == "train") return cmd_train(a);
     if (a.command == "grid") return cmd_grid(a);
+    if (a.command == "exp") return cmd_exp(a);
     throw lnx::ArgumentError("unknown command '" + a.command + "'");
   } catch (const lnx::ArgumentError& e) {
     std::cerr << "lnx: " << e.what() << "\n\n" << usage();

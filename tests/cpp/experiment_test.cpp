@@ -1,0 +1,230 @@
+// experiment_test.cpp — the experiments on the article's inferences (wasm/experiments/): each runs at
+// a tiny setting and writes its document; bad input to every field is refused naming the field;
+// and each measures what it says, checked by a property that holds whatever the article claims
+// (Adam's first step, the perturbation's linear regime, the probe Figure 3c reproduces, …).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "api.h"
+#include "experiments/experiment.h"
+#include "experiments/measure.h"
+#include "json.h"
+#include "optim/radam.h"
+
+namespace {
+
+using lnx::json::Value;
+
+const char* kTiny = R"("d": 16, "d_ff": 32, "vocab": 32, "seq": 8, "batch": 2)";
+
+Value run(const std::string& name, const std::string& extra) {
+  lnx::ExperimentRun r(name, std::string("{") + kTiny + (extra.empty() ? "" : ", " + extra) + "}");
+  double last = -1;
+  int guard = 0;
+  while (!r.done()) {
+    const double p = r.step(1);
+    EXPECT_GE(p, last) << name << ": progress went back";
+    last = p;
+    if (++guard > 100000) ADD_FAILURE() << name << ": never done";
+    if (guard > 100000) break;
+  }
+  EXPECT_EQ(r.progress(), 1.0);
+  const Value v = lnx::json::parse(r.result_json());
+  EXPECT_EQ(v.obj.at("experiment").str, name);
+  EXPECT_TRUE(v.obj.count("engine") && v.obj.count("config"));
+  return v;
+}
+
+TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
+  const auto names = lnx::experiment_names();
+  EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
+                                             "plateau-share", "tied-output"}));
+  try {
+    lnx::ExperimentRun r("nope", "{}");
+    FAIL() << "an unknown experiment was accepted";
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("experiment must be one of \"adam-first-step\""), std::string::npos) << e.what();
+  }
+}
+
+TEST(Experiments, ResultBeforeDoneIsRefused) {
+  lnx::ExperimentRun r("output-sensitivity", std::string("{") + kTiny + R"(, "depths": [1, 2], "seeds": [0]})");
+  EXPECT_THROW(r.result_json(), lnx::ArgumentError);
+  EXPECT_THROW(r.step(0), lnx::ArgumentError);
+}
+
+// Every field of every experiment: values outside its bounds, non-finite numbers, unknown choices
+// and unknown keys are refused with a message that names the field.
+TEST(Experiments, BadInputToEveryFieldNamesTheField) {
+  const Value schema = lnx::json::parse(lnx::schema_json());
+  int checked = 0;
+  for (const Value& e : schema.obj.at("experiments").arr) {
+    const std::string name = e.obj.at("name").str;
+    for (const Value& f : e.obj.at("config").obj.at("fields").arr) {
+      const std::string key = f.obj.at("name").str, type = f.obj.at("type").str;
+      std::vector<std::string> bad;
+      const bool list = type.find("list") != std::string::npos;
+      auto wrap = [&](const std::string& x) { return list ? "[" + x + "]" : x; };
+      if (type.rfind("choice", 0) == 0 || type.rfind("enum", 0) == 0) {
+        bad = {wrap("\"nope\""), wrap("3")};
+      } else {
+        const double hi = f.obj.at("max").num;
+        bad = {wrap("1e999"), wrap("-1e999"), wrap("\"1\""), wrap(std::to_string(hi * 2 + 1)), wrap("-1")};
+        if (f.obj.at("min").num > 0 || f.obj.at("min_exclusive").b) bad.push_back(wrap("0"));
+      }
+      if (list) bad.push_back("[]");
+      for (const std::string& v : bad) {
+        try {
+          lnx::ExperimentRun r(name, "{\"" + key + "\": " + v + "}");
+          ADD_FAILURE() << name << ": " << key << " = " << v << " was accepted";
+        } catch (const lnx::ArgumentError& err) {
+          EXPECT_NE(std::string(err.what()).find(key), std::string::npos) << name << ": " << key << " = " << v << ": " << err.what();
+        }
+        ++checked;
+      }
+    }
+    EXPECT_THROW(lnx::ExperimentRun(name, R"({"no_such_key": 1})"), lnx::ArgumentError);
+  }
+  EXPECT_GT(checked, 150);
+}
+
+TEST(Experiments, ModelTooLargeNamesTheKnobsToLower) {
+  try {
+    lnx::ExperimentRun r("output-sensitivity", R"({"d": 4096, "d_ff": 16384, "depths": [64]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("depth 64 too large"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("lower depths, d"), std::string::npos) << e.what();
+  }
+}
+
+// Adam's first step is lr·g/(|g| + ε): a coordinate moves by lr when |g| ≫ ε and never by more, so
+// every tensor's ‖Δθ‖/(lr·√n) is at most 1, and 1 for tensors whose every coordinate has a gradient
+// (Wv, the embedding). The key bias bk moves by almost nothing: its gradient is zero up to rounding
+// (adding a constant to every score of a row leaves the softmax unchanged). The first-order change
+// g·Δθ is −lr·‖g‖₁ up to the coordinates with |g| ~ ε.
+TEST(Experiments, AdamFirstStepMovesEveryCoordinateByAtMostLr) {
+  const Value v = run("adam-first-step", R"("layers": 2, "steps": 3, "placements": ["post", "pre", "peri"])");
+  for (const char* p : {"post", "pre", "peri"}) {
+    const auto& s = v.obj.at("placements").obj.at(p).obj;
+    EXPECT_EQ(s.at("status").str, "ok");
+    ASSERT_EQ(s.at("update_rms").arr.size(), 3u);
+    // 1e-4: a float parameter near 1 (a norm's γ) moves by lr only to within its rounding, ~6e-8/lr.
+    EXPECT_LE(s.at("update_rms").arr[0].num, 1.0 + 1e-4) << p;
+    for (const Value& t : s.at("tensors").arr) {
+      const std::string name = t.obj.at("name").str;
+      const double r = t.obj.at("step_over_lr").arr[0].num;
+      EXPECT_LE(r, 1.0 + 1e-4) << p << " " << name;
+      if (name == "E" || name.find(".Wv") != std::string::npos) EXPECT_NEAR(r, 1.0, 1e-4) << p << " " << name;
+      if (name.find(".bk") != std::string::npos) EXPECT_LT(r, 0.5) << p << " " << name;
+    }
+    const auto& f = s.at("first_step").obj;
+    EXPECT_NEAR(f.at("predicted_linear").num, f.at("predicted_sign_step").num, 1e-3 * std::fabs(f.at("predicted_sign_step").num));
+    EXPECT_NEAR(f.at("loss_change").num, f.at("loss_after").num - f.at("loss_before").num, 1e-8);  // 9 digits written
+    EXPECT_LT(f.at("loss_change").num, 0) << p << ": a small enough first step lowers its own batch's loss";
+  }
+}
+
+// A sign step of size η → 0 leaves the loss where it was; η* is one of the grid's values; a layer's
+// step changes the logits.
+TEST(Experiments, StepSizeMeasuresTheLossAlongTheSignStep) {
+  const Value v = run("step-size", R"("depths": [1, 3], "etas": [1e-7, 1e-3, 1e-2], "seeds": [0, 1])");
+  for (const auto& [p, cells] : v.obj.at("placements").obj) {
+    ASSERT_EQ(cells.arr.size(), 2u);
+    for (const Value& c : cells.arr) {
+      const double l0 = c.obj.at("loss0").obj.at("mean").num;
+      EXPECT_NEAR(c.obj.at("loss").arr[0].obj.at("mean").num, l0, 1e-3) << p;
+      const double star = c.obj.at("eta_star_of_mean").num;
+      EXPECT_TRUE(star == 1e-7 || star == 1e-3 || star == 1e-2);
+      EXPECT_EQ(c.obj.at("layer_dlogits2").arr.size(), static_cast<size_t>(c.obj.at("layers").num));
+      for (const Value& d : c.obj.at("layer_dlogits2").arr) EXPECT_GT(d.obj.at("mean").num, 0);
+    }
+  }
+}
+
+// For a small random perturbation the logits move linearly: doubling δ quadruples dlogits2.
+TEST(Experiments, OutputSensitivityIsQuadraticInASmallPerturbation) {
+  const std::string base = R"("depths": [2, 4], "seeds": [0, 1], "placements": ["post", "pre", "deepnorm", "admin"])";
+  const Value a = run("output-sensitivity", base + R"(, "perturbation": 1e-4)");
+  const Value b = run("output-sensitivity", base + R"(, "perturbation": 2e-4)");
+  for (const char* p : {"post", "pre", "deepnorm", "admin"}) {
+    const auto& da = a.obj.at("placements").obj.at(p).obj.at("depths").arr;
+    const auto& db = b.obj.at("placements").obj.at(p).obj.at("depths").arr;
+    for (size_t i = 0; i < da.size(); ++i)
+      EXPECT_NEAR(db[i].obj.at("dlogits2").obj.at("mean").num / da[i].obj.at("dlogits2").obj.at("mean").num, 4.0, 0.05) << p;
+    EXPECT_TRUE(std::isfinite(a.obj.at("placements").obj.at(p).obj.at("slope").num));
+  }
+  const Value l = run("output-sensitivity", base + R"(, "perturb": "layers", "perturbation_kind": "sign_gradient")");
+  EXPECT_EQ(l.obj.at("config").obj.at("perturb").str, "layers");
+}
+
+// The tied, √d variant is Figure 3c itself: the probe's own numbers for the same model.
+TEST(Experiments, TiedOutputReproducesTheProbesDepthSweep) {
+  const std::string model = R"("d": 16, "d_ff": 32, "vocab": 32, "seq": 8, "batch": 2)";
+  const Value v = run("tied-output", R"("depths": [2, 3], "seeds": [0, 1], "depth_batches": 2)");
+  lnx::ProbeConfig pc = lnx::probe_config_from_json("{" + model + R"(, "layers": 2, "depths": [2, 3], "seeds": [0, 1], "depth_batches": 2, "batches": 1})");
+  const Value probe = lnx::json::parse(lnx::run_probe_json(pc));
+  ASSERT_EQ(v.obj.at("variants").arr.size(), 4u);
+  const Value& tied = v.obj.at("variants").arr[0];
+  EXPECT_EQ(tied.obj.at("output").str, "tied");
+  EXPECT_EQ(tied.obj.at("input_scale").str, "sqrt_d");
+  for (const char* p : {"post", "pre"})
+    for (const Value& c : tied.obj.at("placements").obj.at(p).obj.at("depths").arr) {
+      const std::string L = std::to_string(static_cast<int>(c.obj.at("layers").num));
+      EXPECT_EQ(c.obj.at("W2_per_batch").obj.at("mean").num,
+                probe.obj.at("placements").obj.at(p).obj.at("lastW2_vs_L").obj.at(L).obj.at("W2_per_batch").obj.at("mean").num);
+      const double pc_ = c.obj.at("p_current").obj.at("mean").num;
+      EXPECT_GT(pc_, 0);
+      EXPECT_LT(pc_, 1);
+    }
+}
+
+// Same initialisation, same fixed batch: the share at step 0 does not depend on the warm-up; every
+// share is in [0, 1].
+TEST(Experiments, PlateauShareIsAShareAndStartsFromTheSameModel) {
+  const Value v = run("plateau-share", R"("layers": 2, "steps": 12, "every": 4, "warmups": [0, 8])");
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 4u);
+  for (const Value& r : runs) {
+    ASSERT_EQ(r.obj.at("at").arr.size(), 4u);  // 0, 4, 8, 12
+    for (const Value& row : r.obj.at("share").arr) {
+      ASSERT_EQ(row.arr.size(), 2u);
+      for (const Value& s : row.arr) EXPECT_TRUE(s.num >= 0 && s.num <= 1) << s.num;
+    }
+    EXPECT_EQ(r.obj.at("loss").arr.size(), 12u);
+  }
+  EXPECT_EQ(runs[0].obj.at("share").arr[0].arr[0].num, runs[1].obj.at("share").arr[0].arr[0].num);
+  EXPECT_NE(runs[0].obj.at("share").arr[3].arr[1].num, runs[1].obj.at("share").arr[3].arr[1].num);
+}
+
+TEST(Experiments, WarmupLengthRunsEveryCombinationAtItsOptimizersLr) {
+  const Value v = run("warmup-length",
+                      R"("layers": 1, "steps": 15, "warmups": [0, 5], "lr_factors": [1, 2], "seeds": [0], "optimizers": ["adam", "sgd"])");
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 2u * 2 * 2 * 2);
+  for (const Value& r : runs) {
+    const double f = r.obj.at("optimizer").str == "sgd" ? 0.05 : 1e-3;
+    const double lr = r.obj.at("lr").num;
+    EXPECT_TRUE(std::fabs(lr - f) < 1e-12 || std::fabs(lr - 2 * f) < 1e-12) << lr;
+    EXPECT_EQ(r.obj.at("loss").arr.size(), 15u);
+  }
+  EXPECT_EQ(v.obj.at("groups").arr.size(), 16u);
+  const auto& rt = v.obj.at("radam_rectification").arr;
+  ASSERT_EQ(rt.size(), 15u);
+  for (int t = 1; t <= 15; ++t) EXPECT_NEAR(rt[t - 1].num, lnx::RAdam::rectification(0.98, t), 1e-8);  // written with 9 digits
+  EXPECT_EQ(rt[0].num, 0);  // ρ_1 ≤ 5: no adaptive step yet
+}
+
+TEST(Experiments, EscapeStepIsTheFirstWindowBelowThePlateau) {
+  std::vector<double> flat(30, 5.0), drop(30, 5.0);
+  for (size_t t = 12; t < 30; ++t) drop[t] = 3.0;
+  EXPECT_EQ(lnx::exp::escape_step(flat, 5.0), 0);
+  // The 10-step mean is 5 − 2·k/10 after k low steps; below 4.5 from k = 3, i.e. step 15.
+  EXPECT_EQ(lnx::exp::escape_step(drop, 5.0), 15);
+  EXPECT_NEAR(lnx::exp::log_log_slope({1, 2, 4}, {3, 6, 12}), 1.0, 1e-12);
+  EXPECT_TRUE(std::isnan(lnx::exp::log_log_slope({1}, {1})));
+}
+
+}  // namespace

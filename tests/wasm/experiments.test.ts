@@ -1,0 +1,94 @@
+// experiments.test.ts — the experiments (wasm/experiments/, docs/experiments.md) through Embind:
+// every registered experiment at a tiny setting gives the native CLI's numbers (`lnx exp NAME`),
+// the same to the last bit in both flavours and on 1 or 2 threads (WebAssembly arithmetic does not
+// depend on the CPU), and refuses bad input with the engine's message.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadEngine, type Flavour } from './load';
+import { EXPERIMENTS } from '../../web/src/generated/engine-schema';
+
+const LNX = new URL('../../build/lnx', import.meta.url).pathname;
+const TINY = { d: 16, d_ff: 32, vocab: 32, seq: 8, batch: 2 };
+/** A setting of each experiment that runs in well under a second. */
+const CONFIGS: Record<string, object> = {
+  'adam-first-step': { ...TINY, layers: 2, steps: 4 },
+  'step-size': { ...TINY, depths: [1, 2], etas: [1e-3, 1e-2], seeds: [0] },
+  'output-sensitivity': { ...TINY, depths: [1, 2], seeds: [0, 1] },
+  'warmup-length': { ...TINY, layers: 1, steps: 12, warmups: [0, 4], lr_factors: [1], seeds: [0], optimizers: ['adam', 'radam'] },
+  'plateau-share': { ...TINY, layers: 2, steps: 8, every: 4, warmups: [0, 4] },
+  'tied-output': { ...TINY, depths: [1, 2], seeds: [0], depth_batches: 1 },
+};
+
+function numbers(v: unknown, out: number[] = []): number[] {
+  if (typeof v === 'number') out.push(v);
+  else if (Array.isArray(v)) v.forEach((e) => numbers(e, out));
+  else if (v && typeof v === 'object')
+    for (const [k, e] of Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) if (k !== 'engine') numbers(e, out);
+  return out;
+}
+
+function withoutBk(doc: any): any {
+  const out = structuredClone(doc);
+  for (const p of Object.values<any>(out.placements ?? {}))
+    if (Array.isArray(p.tensors)) p.tensors = p.tensors.filter((t: { name: string }) => !t.name.endsWith('.bk'));
+  return out;
+}
+
+async function runIn(flavour: Flavour, name: string, threads: number): Promise<any> {
+  const m = await loadEngine(flavour);
+  if (flavour === 'mt') m.setThreads(threads);
+  const r = new m.ExperimentRun(name, JSON.stringify(CONFIGS[name]));
+  let last = 0;
+  while (!r.done()) {
+    const p = r.step(1);
+    expect(p).toBeGreaterThanOrEqual(last);
+    last = p;
+  }
+  const doc = JSON.parse(r.resultJson());
+  r.delete();
+  return doc;
+}
+
+describe('experiments in WebAssembly', () => {
+  it('covers every registered experiment', async () => {
+    const m = await loadEngine('st');
+    expect(JSON.parse(m.experimentNamesJson())).toEqual([...EXPERIMENTS]);
+    expect(Object.keys(CONFIGS).sort()).toEqual([...EXPERIMENTS].sort());
+  });
+
+  for (const name of Object.keys(CONFIGS)) {
+    it(`${name}: bit-identical across flavours and thread counts, and close to the native build`, async () => {
+      const st = await runIn('st', name, 1);
+      const mt1 = await runIn('mt', name, 1);
+      const mt2 = await runIn('mt', name, 2);
+      expect(st.experiment).toBe(name);
+      expect(numbers(mt1)).toEqual(numbers(st));
+      expect(numbers(mt2)).toEqual(numbers(st));
+      if (existsSync(LNX)) {
+        const flags = Object.entries(CONFIGS[name]).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
+        const native = JSON.parse(execFileSync(LNX, ['exp', name, ...flags, '--json', '--threads', '1'], { encoding: 'utf8' }));
+        expect(native.config).toEqual(st.config);
+        // Except the key bias's step: its gradient is zero up to rounding (softmax ignores a constant
+        // added to a row's scores), so Adam's step on it is rounding noise over ε.
+        const a = numbers(withoutBk(st)), b = numbers(withoutBk(native));
+        expect(a.length).toBe(b.length);
+        // Native last bits depend on the CPU's vector units; the tiny models stay within 1e-3.
+        a.forEach((x, i) => expect(Math.abs(x - b[i]), `entry ${i}: ${x} vs ${b[i]}`).toBeLessThanOrEqual(1e-3 * Math.max(1, Math.abs(x))));
+      }
+    });
+  }
+
+  it('refuses bad input with the engine message', async () => {
+    const m = await loadEngine('st');
+    expect(() => new m.ExperimentRun('nope', '{}')).toThrowError(/lnx: experiment must be one of "adam-first-step"/);
+    expect(() => new m.ExperimentRun('step-size', '{"depths":[65]}')).toThrowError(/lnx: depths entry/);
+    expect(() => new m.ExperimentRun('output-sensitivity', '{"perturbation":0}')).toThrowError(/lnx: perturbation = 0 is out of range/);
+    expect(() => new m.ExperimentRun('output-sensitivity', '{"perturbation":1e999}')).toThrowError(/value of "perturbation"/);
+    expect(() => new m.ExperimentRun('warmup-length', '{"optimizers":["lion"]}')).toThrowError(/lnx: optimizers entry/);
+    const r = new m.ExperimentRun('output-sensitivity', JSON.stringify(CONFIGS['output-sensitivity']));
+    expect(() => r.resultJson()).toThrowError(/before the experiment is done/);
+    expect(() => r.step(0)).toThrowError(/work must be an integer/);
+    r.delete();
+  });
+});

@@ -1,0 +1,106 @@
+// experiment.h — the seam every experiment sits behind (experiments.md in ../shared/research and
+// docs/experiments.md list what each one tests): a steppable computation over the CPU engine with a
+// config schema of its own and a JSON result.
+//
+// An experiment is a class with
+//   kName, kDoc, kClaim     its name (`lnx exp NAME`, ExperimentRun), what it measures, and the
+//                           article's claim it tests (with the article's tag)
+//   Config                  its config struct: a `TrainConfig base` (model and chain) plus its own fields
+//   schema()                the Config's schema (schema.h): fields declared once, with bounds and docs
+//   Exp(const Config&)      set up, cheap
+//   double step(int work)   advance by at most `work` units (forward passes, or training steps); returns progress
+//   bool done() const, double progress() const
+//   void write(json::Writer&) const   the result's own keys, once done()
+// and one line in registry.cpp. The result document is {"experiment", "engine", "config", …its keys}.
+// Experiments run on the CPU engine only: the GPU backend refuses them (the page says so and runs them
+// on the CPU), since each is a few hundred small passes whose results must be read every pass.
+// Leaves out: resuming an experiment from a partial result.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../api.h"
+#include "../json.h"
+#include "../schema.h"
+
+namespace lnx::exp {
+
+// What the registry and ExperimentRun ask of an experiment, whatever its type.
+class Experiment {
+ public:
+  virtual ~Experiment() = default;
+  virtual double step(int work) = 0;
+  virtual bool done() const = 0;
+  virtual double progress() const = 0;
+  virtual std::string result_json() const = 0;
+};
+
+struct ExperimentInfo {
+  const char* name;
+  const char* doc;
+  const char* claim;
+  void (*describe)(json::Writer&);         // the config's schema document (schema::describe)
+  const schema::Spec* (*find)(const std::string& key);  // a config field by key (the CLI's flags)
+  std::vector<std::string> (*keys)();      // every config key, in declaration order
+  std::string (*usage)(size_t indent);     // the CLI's usage items
+  std::unique_ptr<Experiment> (*make)(const std::string& config_json);
+};
+
+// The registered experiments (registry.cpp), and one by name (ArgumentError naming the known ones).
+const std::vector<ExperimentInfo>& experiments();
+const ExperimentInfo& experiment(const std::string& name);
+
+void write_engine(json::Writer& w);
+
+// The type-erased wrapper and the registry entry of an experiment class E.
+template <class E>
+class Erased final : public Experiment {
+ public:
+  explicit Erased(const typename E::Config& c) : e_(c), cfg_(c) {}
+  double step(int work) override {
+    if (work < 1) throw ArgumentError("step(work): work must be >= 1");
+    return e_.step(work);
+  }
+  bool done() const override { return e_.done(); }
+  double progress() const override { return e_.progress(); }
+  std::string result_json() const override {
+    if (!e_.done()) throw ArgumentError(std::string(E::kName) + ": result requested before the experiment is done");
+    json::Writer w;
+    w.begin_object().key("experiment").value(E::kName);
+    write_engine(w);
+    w.key("config").begin_object();
+    schema::write_fields(w, E::schema(), cfg_);
+    w.end_object();
+    e_.write(w);
+    w.end_object();
+    return w.str();
+  }
+
+ private:
+  E e_;
+  typename E::Config cfg_;
+};
+
+template <class E>
+ExperimentInfo info_of() {
+  return {E::kName,
+          E::kDoc,
+          E::kClaim,
+          [](json::Writer& w) { schema::describe(w, E::schema()); },
+          [](const std::string& key) -> const schema::Spec* {
+            const auto* f = E::schema().find(key);
+            return f ? &f->spec : nullptr;
+          },
+          [] {
+            std::vector<std::string> out;
+            for (const auto& f : E::schema().fields) out.push_back(f.spec.name);
+            return out;
+          },
+          [](size_t indent) { return schema::usage(E::schema(), typename E::Config{}, indent); },
+          [](const std::string& text) -> std::unique_ptr<Experiment> {
+            return std::make_unique<Erased<E>>(schema::parse(E::schema(), text));
+          }};
+}
+
+}  // namespace lnx::exp

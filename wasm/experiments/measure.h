@@ -1,0 +1,96 @@
+// measure.h — what several experiments do to a model at a point of its training: evaluate a batch
+// with given parameters, step some of its tensors along sign(g), perturb it, compare logits, find a
+// curve's escape from the plateau. Pure helpers over Transformer<float>; no experiment state.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../markov.h"
+#include "../model.h"
+#include "../rng.h"
+#include "../stats.h"
+
+namespace lnx::exp {
+
+// Streams of the engine's PRNG the experiments draw from, apart from the model's and the batches'.
+enum ExperimentStream : uint64_t { kStreamPerturbation = 101, kStreamFixedBatch = 102 };
+
+// The tensors of a model that the experiments step or perturb: every parameter tensor, or only
+// those of layer `l` (0-based).
+inline std::vector<TensorRef> tensors_of(const Transformer<float>& m, int layer = -1) {
+  std::vector<TensorRef> out;
+  const std::string prefix = "layer" + std::to_string(layer + 1) + ".";
+  for (const auto& [name, t] : m.named_tensors())
+    if (layer < 0 || name.rfind(prefix, 0) == 0) out.push_back(t);
+  return out;
+}
+
+// The tensors of the layers only (no embedding, final norm or output matrix).
+inline std::vector<TensorRef> layer_tensors_of(const Transformer<float>& m) {
+  std::vector<TensorRef> out;
+  for (const auto& [name, t] : m.named_tensors())
+    if (name.rfind("layer", 0) == 0) out.push_back(t);
+  return out;
+}
+
+// θ ← θ0 − η·sign(g) on `tensors` (every other parameter θ0): Adam's first step, when ε ≪ |g|.
+inline void sign_step(std::vector<float>& params, const std::vector<float>& theta0, const std::vector<float>& grad,
+                      const std::vector<TensorRef>& tensors, double eta) {
+  params = theta0;
+  const float e = static_cast<float>(eta);
+  for (const TensorRef& t : tensors)
+    for (size_t i = t.off; i < t.off + t.size(); ++i)
+      params[i] -= grad[i] > 0 ? e : grad[i] < 0 ? -e : 0.0f;
+}
+
+// Mean over the N·V entries of (a − b)².
+inline double mean_sq_diff(const float* a, const float* b, size_t n) {
+  double s = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double d = static_cast<double>(a[i]) - b[i];
+    s += d * d;
+  }
+  return n ? s / static_cast<double>(n) : 0;
+}
+
+// ‖v‖₁ over `tensors`.
+inline double l1_norm(const std::vector<float>& v, const std::vector<TensorRef>& tensors) {
+  double s = 0;
+  for (const TensorRef& t : tensors)
+    for (size_t i = t.off; i < t.off + t.size(); ++i) s += std::fabs(static_cast<double>(v[i]));
+  return s;
+}
+
+// The first step at which the `window`-step mean of a loss curve is `drop` below the plateau, or 0
+// when it never is (the experiments' and the quick look's escape step; scripts/quick-look-search.mjs).
+inline int escape_step(const std::vector<double>& loss, double plateau, int window = 10, double drop = 0.5) {
+  double s = 0;
+  for (size_t t = 0; t < loss.size(); ++t) {
+    s += loss[t];
+    if (t >= static_cast<size_t>(window)) s -= loss[t - window];
+    if (t + 1 >= static_cast<size_t>(window) && s / window < plateau - drop) return static_cast<int>(t + 1);
+  }
+  return 0;
+}
+
+// Least-squares slope of log y against log x (a power law's exponent); NaN with fewer than 2 points.
+inline double log_log_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int n = 0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    if (!(x[i] > 0) || !(y[i] > 0)) continue;
+    const double a = std::log(x[i]), b = std::log(y[i]);
+    sx += a, sy += b, sxx += a * a, sxy += a * b, ++n;
+  }
+  if (n < 2) return NAN;
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+inline void write_mean_std(json::Writer& w, const std::vector<double>& xs) {
+  const MeanStd m = mean_std(xs);
+  w.begin_object().key("mean").value(m.mean).key("std").value(m.std).key("per_seed").array(xs.begin(), xs.end()).end_object();
+}
+
+}  // namespace lnx::exp

@@ -1,0 +1,189 @@
+// warmup_length.cpp — `warmup-length`: when does Post-LN leave the plateau, against the warm-up's
+// length and the optimizer? (the article's reading of the paper's Fig. 4, 【推断】: failure needs both
+// large, noisy early updates and output sensitivity; warm-up, RAdam and Pre-LN each remove one.)
+//
+// The toy runs of placements × optimizers × warm-ups × lr factors × seeds; a run's peak lr is the
+// factor times its optimizer's suggested lr (optim/: 1e-3 for Adam and RAdam, so factors 1 and 3
+// are the article's 1e-3 and 3e-3; SGD's own scale otherwise). Per run its loss curve and
+// `escape_step`, the first step at which the 10-step mean loss is 0.5 below the plateau (null when
+// it never is); per group (all but the seed) the escape step of the seed-mean curve; and RAdam's
+// rectification r_t per step (optim/radam.h, torch's variant: un-adapted steps while ρ_t ≤ 5).
+// Defaults: the quick-look model (docs/reproduction.md, "Quick look"), 400 steps.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "../config_fields.h"
+#include "../configs.h"
+#include "../json.h"
+#include "../optim/radam.h"
+#include "../optim/registry.h"
+#include "experiment.h"
+#include "measure.h"
+
+namespace lnx::exp {
+namespace {
+
+struct WarmupLength {
+  static constexpr const char* kName = "warmup-length";
+  static constexpr const char* kDoc =
+      "toy runs over placements x optimizers x warm-up lengths x lr factors x seeds: loss curves, escape steps, and "
+      "RAdam's rectification per step";
+  static constexpr const char* kClaim =
+      "failure needs both large, noisy early updates and output sensitivity; warm-up, RAdam and Pre-LN each remove one "
+      "(inferred)";
+
+  struct Config {
+    TrainConfig base = [] {
+      TrainConfig t;
+      t.model.layers = 6, t.model.seq = 32, t.model.batch = 2;
+      t.steps = 400;
+      return t;
+    }();
+    std::vector<std::string> placements = {"post", "pre"};
+    std::vector<std::string> optimizers = {"adam", "radam", "sgd"};
+    std::vector<int> warmups = {0, 25, 50, 100, 300};
+    std::vector<double> lr_factors = {1, 3};
+    std::vector<uint64_t> seeds = {0, 1};
+  };
+
+  static const schema::Schema<Config>& schema() {
+    static const schema::Schema<Config> s = [] {
+      using namespace config;
+      schema::Schema<Config> s{kName, kDoc, {}, {}};
+      add_model_fields(s, false);
+      add_steps_field(s);
+      add_chain_fields(s);
+      s.fields.push_back({schema::choice_list_spec("placements", placement_names, 16, "the placements"),
+                          &own_member<Config, &Config::placements>});
+      s.fields.push_back({schema::choice_list_spec("optimizers", optimizer_names, 8,
+                                                   "the optimizers, each at its default settings"),
+                          &own_member<Config, &Config::optimizers>});
+      s.fields.push_back({schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"), &own_member<Config, &Config::warmups>});
+      s.fields.push_back({schema::number_list_spec("lr_factors", 0, 1000, true, 8,
+                                                   "peak lr = factor x the optimizer's suggested lr"),
+                          &own_member<Config, &Config::lr_factors>});
+      s.fields.push_back({schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>});
+      s.rules.push_back({"runs", "at most 64 runs per optimizer and 512 in all",
+                         [](const Config& c) {
+                           for (const auto& o : c.optimizers) grid_of(c, o).validate();
+                           const size_t n = c.optimizers.size() * c.placements.size() * c.warmups.size() *
+                                            c.lr_factors.size() * c.seeds.size();
+                           if (n > 512) throw ArgumentError("the experiment has " + std::to_string(n) + " runs; at most 512 allowed");
+                         },
+                         nullptr});
+      return s;
+    }();
+    return s;
+  }
+
+  static double suggested_lr(const std::string& o) {
+    double lr = 0;
+    with_optimizer(o, [&](auto opt) { lr = decltype(opt)::kSuggestedLr; });
+    return lr;
+  }
+
+  // One optimizer's runs as a grid (GridRun): placement-major, then warm-up, lr, seed.
+  static GridConfig grid_of(const Config& c, const std::string& optimizer) {
+    GridConfig g;
+    g.base = c.base;
+    g.base.optimizer = optimizer;
+    g.placements = c.placements;
+    g.warmups = c.warmups;
+    g.lrs.clear();
+    for (double f : c.lr_factors) g.lrs.push_back(f * suggested_lr(optimizer));
+    g.seeds = c.seeds;
+    return g;
+  }
+
+  explicit WarmupLength(const Config& c) : cfg_(c) {}
+
+  // A unit: one step of every unfinished run of the current optimizer's grid.
+  double step(int work) {
+    for (int k = 0; k < work && !done(); ++k) {
+      if (!grid_) grid_ = std::make_unique<GridRun>(grid_of(cfg_, cfg_.optimizers[opt_]));
+      grid_->step(1);
+      if (grid_->done()) results_.push_back(grid_->result_json()), grid_.reset(), ++opt_;
+    }
+    return progress();
+  }
+  bool done() const { return opt_ >= cfg_.optimizers.size(); }
+  double progress() const {
+    if (done()) return 1.0;
+    return std::min(0.999, (opt_ + (grid_ ? grid_->progress() : 0.0)) / cfg_.optimizers.size());
+  }
+
+  void write(json::Writer& w) const {
+    double plateau = 0;
+    w.key("runs").begin_array();
+    struct Group {
+      std::string placement, optimizer;
+      int warmup;
+      double lr;
+      std::vector<std::vector<double>> curves;
+    };
+    std::vector<Group> groups;
+    for (size_t o = 0; o < results_.size(); ++o) {
+      const json::Value g = json::parse(results_[o]);
+      plateau = g.obj.at("plateau_entropy").num;
+      for (const auto& r : g.obj.at("runs").arr) {
+        std::vector<double> loss;
+        for (const auto& x : r.obj.at("loss").arr) loss.push_back(x.num);
+        const std::string placement = r.obj.at("placement").str;
+        const int warmup = static_cast<int>(r.obj.at("warmup").num);
+        const double lr = r.obj.at("lr").num;
+        w.begin_object().key("placement").value(placement).key("optimizer").value(cfg_.optimizers[o]);
+        w.key("warmup").value(warmup).key("lr").value(lr).key("seed").value(r.obj.at("seed").num);
+        w.key("status").value(r.obj.at("status").str);
+        write_escape(w, loss, plateau);
+        w.key("loss").array(loss.begin(), loss.end());
+        w.end_object();
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& q) {
+          return q.placement == placement && q.optimizer == cfg_.optimizers[o] && q.warmup == warmup && q.lr == lr;
+        });
+        if (it == groups.end()) groups.push_back({placement, cfg_.optimizers[o], warmup, lr, {}}), it = groups.end() - 1;
+        if (r.obj.at("status").str == "ok") it->curves.push_back(std::move(loss));
+      }
+    }
+    w.end_array();
+    w.key("plateau_entropy").value(plateau);
+    w.key("groups").begin_array();
+    for (const Group& q : groups) {
+      w.begin_object().key("placement").value(q.placement).key("optimizer").value(q.optimizer);
+      w.key("warmup").value(q.warmup).key("lr").value(q.lr).key("seeds_ok").value(static_cast<int>(q.curves.size()));
+      std::vector<double> mean;
+      if (q.curves.size() == cfg_.seeds.size())
+        for (size_t t = 0; t < q.curves.front().size(); ++t) {
+          double s = 0;
+          for (const auto& c : q.curves) s += c[t];
+          mean.push_back(s / q.curves.size());
+        }
+      write_escape(w, mean, plateau);  // null unless every seed ran to the end
+      w.end_object();
+    }
+    w.end_array();
+    const double beta2 = cfg_.base.hyper.at("beta2");
+    w.key("radam_rectification").begin_array();
+    for (int t = 1; t <= cfg_.base.steps; ++t) w.value(RAdam::rectification(beta2, t));
+    w.end_array();
+  }
+
+ private:
+  static void write_escape(json::Writer& w, const std::vector<double>& loss, double plateau) {
+    const int e = escape_step(loss, plateau);
+    w.key("escape_step");
+    if (e > 0) w.value(e);
+    else w.null();
+  }
+
+  Config cfg_;
+  std::unique_ptr<GridRun> grid_;
+  size_t opt_ = 0;
+  std::vector<std::string> results_;  // one Grid document per optimizer done
+};
+
+}  // namespace
+
+ExperimentInfo warmup_length_info() { return info_of<WarmupLength>(); }
+
+}  // namespace lnx::exp
