@@ -49,7 +49,12 @@ if (which === 'extra' || which === 'all')
   run('grid-extra', 'grid', { placements: ['post'], warmups: [300, 500], lrs: [3e-3], seeds: [2, 3, 4, 5] }, 'docs/data');
 // The experiments on the article's inferences, each at its engine defaults (docs/experiments.md).
 const experiments = JSON.parse(m.experimentNamesJson());
+// Output sensitivity also under Adam's sign step (the perturbation its first step makes).
+const variants = { 'output-sensitivity': { 'output-sensitivity.sign_gradient': { perturbation_kind: 'sign_gradient' } } };
 for (const name of experiments)
-  if (which === 'experiments' || which === 'all' || which === `exp:${name}`) run(name, `exp:${name}`, {}, 'public/data/exp');
+  if (which === 'experiments' || which === 'all' || which === `exp:${name}`) {
+    run(name, `exp:${name}`, {}, 'public/data/exp');
+    for (const [file, config] of Object.entries(variants[name] ?? {})) run(file, `exp:${name}`, config, 'public/data/exp');
+  }
 await import('./reproduction.mjs');
 process.exit(0);

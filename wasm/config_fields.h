@@ -47,29 +47,29 @@ void* hyperparameter(C& c, const schema::Spec& s) { return &train_of(c).hyper.fi
 template <class C>
 void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vector<std::string>& except = {}) {
   const size_t first = s.fields.size();
-  s.fields.push_back({schema::int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>});
-  s.fields.push_back({schema::int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>});
-  s.fields.push_back({schema::int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>});
-  s.fields.push_back({schema::int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>});
-  s.fields.push_back({schema::int_spec("seq", 1, 4096, "tokens per sequence n"), &model_member<C, &ModelConfig::seq>});
-  s.fields.push_back({schema::int_spec("batch", 1, 4096, "sequences per batch B"), &model_member<C, &ModelConfig::batch>});
-  s.fields.push_back({schema::enum_spec("attention", {"bidirectional", "causal"},
+  schema::add_field(s, schema::int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>);
+  schema::add_field(s, schema::int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>);
+  schema::add_field(s, schema::int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>);
+  schema::add_field(s, schema::int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>);
+  schema::add_field(s, schema::int_spec("seq", 1, 4096, "tokens per sequence n"), &model_member<C, &ModelConfig::seq>);
+  schema::add_field(s, schema::int_spec("batch", 1, 4096, "sequences per batch B"), &model_member<C, &ModelConfig::batch>);
+  schema::add_field(s, schema::enum_spec("attention", {"bidirectional", "causal"},
                                 "attention mask: every token sees every token, or only earlier ones"),
-                      &model_member<C, &ModelConfig::attention>});
+                      &model_member<C, &ModelConfig::attention>);
   if (with_placement)
-    s.fields.push_back({schema::choice_spec("placement", placement_names, "where the LayerNorms sit (a placement's name)"),
-                        &model_member<C, &ModelConfig::placement>});
-  s.fields.push_back({schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
+    schema::add_field(s, schema::choice_spec("placement", placement_names, "where the LayerNorms sit (a placement's name)"),
+                        &model_member<C, &ModelConfig::placement>);
+  schema::add_field(s, schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
                                 "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
-                      &model_member<C, &ModelConfig::norm_type>});
-  s.fields.push_back({schema::enum_spec("final_norm", {"auto", "on", "off"},
+                      &model_member<C, &ModelConfig::norm_type>);
+  schema::add_field(s, schema::enum_spec("final_norm", {"auto", "on", "off"},
                                 "a norm before the output layer: as the placement says (auto), or forced on or off"),
-                      &model_member<C, &ModelConfig::final_norm>});
-  s.fields.push_back({schema::enum_spec("output", {"tied", "untied"},
+                      &model_member<C, &ModelConfig::final_norm>);
+  schema::add_field(s, schema::enum_spec("output", {"tied", "untied"},
                                 "the output layer: the embedding matrix E (tied), or a matrix of its own"),
-                      &model_member<C, &ModelConfig::output>});
-  s.fields.push_back({schema::enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
-                      &model_member<C, &ModelConfig::input_scale>});
+                      &model_member<C, &ModelConfig::output>);
+  schema::add_field(s, schema::enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
+                      &model_member<C, &ModelConfig::input_scale>);
   if (!except.empty())
     s.fields.erase(std::remove_if(s.fields.begin() + first, s.fields.end(),
                                   [&](const schema::Field<C>& f) {
@@ -82,8 +82,8 @@ void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vect
 // applying to the optimizers that declare it.
 template <class C>
 void add_optimizer_fields(schema::Schema<C>& s) {
-  s.fields.push_back({schema::choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
-                      &train_member<C, &TrainConfig::optimizer>});
+  schema::add_field(s, schema::choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
+                      &train_member<C, &TrainConfig::optimizer>);
   std::vector<std::string> seen;
   for (const OwnedHyperparameter& oh : all_hyperparameters()) {
     if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
@@ -91,8 +91,8 @@ void add_optimizer_fields(schema::Schema<C>& s) {
     std::vector<std::string> owners;
     for (const OwnedHyperparameter& o2 : all_hyperparameters())
       if (seen.back() == o2.h.name) owners.push_back(o2.optimizer);
-    s.fields.push_back({schema::only_when(schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer", owners),
-                        &hyperparameter<C>});
+    schema::add_field(s, schema::only_when(schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer", owners),
+                        &hyperparameter<C>);
   }
   // A hyperparameter of another optimizer, set away from its default, would be silently ignored.
   s.rules.push_back({"hyperparameters_match_optimizer",
@@ -114,10 +114,10 @@ void add_optimizer_fields(schema::Schema<C>& s) {
 // The Markov chain the toy learns (and the experiments measure on): its seed and its successors.
 template <class C>
 void add_chain_fields(schema::Schema<C>& s) {
-  s.fields.push_back({schema::uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
-                      &train_member<C, &TrainConfig::chain_seed>});
-  s.fields.push_back({schema::int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
-                      &train_member<C, &TrainConfig::successors>});
+  schema::add_field(s, schema::uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
+                      &train_member<C, &TrainConfig::chain_seed>);
+  schema::add_field(s, schema::int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
+                      &train_member<C, &TrainConfig::successors>);
   s.rules.push_back({"successors_within_vocab", "successors is at most vocab",
                      [](const C& c) {
                        const TrainConfig& tc = train_of(const_cast<C&>(c));
@@ -131,7 +131,7 @@ void add_chain_fields(schema::Schema<C>& s) {
 // The toy run's fields that a grid shares across its runs.
 template <class C>
 void add_steps_field(schema::Schema<C>& s) {
-  s.fields.push_back({schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>});
+  schema::add_field(s, schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>);
 }
 
 template <class C>
@@ -146,13 +146,13 @@ template <class C>
 void add_run_fields(schema::Schema<C>& s, const std::vector<std::string>& except = {}) {
   auto wanted = [&](const char* k) { return std::find(except.begin(), except.end(), k) == except.end(); };
   if (wanted("warmup"))
-    s.fields.push_back({schema::int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
-                        &train_member<C, &TrainConfig::warmup>});
+    schema::add_field(s, schema::int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
+                        &train_member<C, &TrainConfig::warmup>);
   if (wanted("lr"))
-    s.fields.push_back({schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>});
+    schema::add_field(s, schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>);
   if (wanted("seed"))
-    s.fields.push_back({schema::uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
-                        &train_member<C, &TrainConfig::seed>});
+    schema::add_field(s, schema::uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
+                        &train_member<C, &TrainConfig::seed>);
 }
 
 }  // namespace lnx::config

@@ -73,15 +73,15 @@ const Schema<ProbeConfig>& probe_schema() {
     Schema<ProbeConfig> s{"probe", "the init-time probe of Figures 2 and 3 (ProbeRun, lnx probe)", {}, {}};
     using P = ProbeConfig;
     add_model_fields(s, false);
-    s.fields.push_back({choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                        &own_member<P, &P::placements>});
-    s.fields.push_back({uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch stream) each"),
-                        &own_member<P, &P::seeds>});
-    s.fields.push_back({int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
-                        &own_member<P, &P::batches>});
-    s.fields.push_back({int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
-                        &own_member<P, &P::depth_batches>});
-    s.fields.push_back({int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"), &own_member<P, &P::depths>});
+    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements to measure"),
+                        &own_member<P, &P::placements>);
+    schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch stream) each"),
+                        &own_member<P, &P::seeds>);
+    schema::add_field(s, int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
+                        &own_member<P, &P::batches>);
+    schema::add_field(s, int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
+                        &own_member<P, &P::depth_batches>);
+    schema::add_field(s, int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"), &own_member<P, &P::depths>);
     // The probe keeps no optimizer state; its largest job is the deepest model.
     s.rules.push_back({"probe_fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
                        [](const ProbeConfig& c) {
@@ -123,11 +123,11 @@ const Schema<GridConfig>& grid_schema() {
     using G = GridConfig;
     add_model_fields(s, false);
     add_shared_train_fields(s);
-    s.fields.push_back({choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each"),
-                        &own_member<G, &G::placements>});
-    s.fields.push_back({int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>});
-    s.fields.push_back({number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>});
-    s.fields.push_back({uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<G, &G::seeds>});
+    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each"),
+                        &own_member<G, &G::placements>);
+    schema::add_field(s, int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>);
+    schema::add_field(s, number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>);
+    schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<G, &G::seeds>);
     s.rules.push_back({"grid_size", "at most 64 runs",
                        [](const GridConfig& g) {
                          const size_t runs = g.placements.size() * g.warmups.size() * g.lrs.size() * g.seeds.size();

@@ -122,45 +122,45 @@ void write_list(json::Writer& w, const std::vector<T>& xs) {
   w.end_array();
 }
 
-Spec make(std::string name, Type t, std::string doc, double lo = 0, double hi = 0, bool excl = false, int max_items = 0) {
+Spec make(const char* name, Type t, const char* doc, double lo = 0, double hi = 0, bool excl = false, int max_items = 0) {
   Spec s;
-  s.name = std::move(name), s.type = t, s.doc = std::move(doc), s.min = lo, s.max = hi, s.min_exclusive = excl;
+  s.name = name, s.type = t, s.doc = doc, s.min = lo, s.max = hi, s.min_exclusive = excl;
   s.max_items = max_items;
   return s;
 }
 
 }  // namespace
 
-Spec int_spec(std::string name, long lo, long hi, std::string doc) {
-  return make(std::move(name), Type::Int, std::move(doc), double(lo), double(hi));
+Spec int_spec(const char* name, long lo, long hi, const char* doc) {
+  return make(name, Type::Int, doc, double(lo), double(hi));
 }
-Spec uint_spec(std::string name, uint64_t hi, std::string doc) {
-  return make(std::move(name), Type::UInt, std::move(doc), 0, double(hi));
+Spec uint_spec(const char* name, uint64_t hi, const char* doc) {
+  return make(name, Type::UInt, doc, 0, double(hi));
 }
-Spec number_spec(std::string name, double lo, double hi, bool lo_exclusive, std::string doc) {
-  return make(std::move(name), Type::Number, std::move(doc), lo, hi, lo_exclusive);
+Spec number_spec(const char* name, double lo, double hi, bool lo_exclusive, const char* doc) {
+  return make(name, Type::Number, doc, lo, hi, lo_exclusive);
 }
-Spec choice_spec(std::string name, std::vector<std::string> (*choices)(), std::string doc) {
-  Spec s = make(std::move(name), Type::Choice, std::move(doc));
+Spec choice_spec(const char* name, std::vector<std::string> (*choices)(), const char* doc) {
+  Spec s = make(name, Type::Choice, doc);
   s.choices = choices;
   return s;
 }
-Spec enum_spec(std::string name, std::vector<std::string> names, std::string doc) {
-  Spec s = make(std::move(name), Type::Enum, std::move(doc));
-  s.names = std::move(names);
+Spec enum_spec(const char* name, std::initializer_list<const char*> names, const char* doc) {
+  Spec s = make(name, Type::Enum, doc);
+  s.names.assign(names.begin(), names.end());
   return s;
 }
-Spec int_list_spec(std::string name, long lo, long hi, int max_items, std::string doc) {
-  return make(std::move(name), Type::IntList, std::move(doc), double(lo), double(hi), false, max_items);
+Spec int_list_spec(const char* name, long lo, long hi, int max_items, const char* doc) {
+  return make(name, Type::IntList, doc, double(lo), double(hi), false, max_items);
 }
-Spec uint_list_spec(std::string name, uint64_t hi, int max_items, std::string doc) {
-  return make(std::move(name), Type::UIntList, std::move(doc), 0, double(hi), false, max_items);
+Spec uint_list_spec(const char* name, uint64_t hi, int max_items, const char* doc) {
+  return make(name, Type::UIntList, doc, 0, double(hi), false, max_items);
 }
-Spec number_list_spec(std::string name, double lo, double hi, bool lo_exclusive, int max_items, std::string doc) {
-  return make(std::move(name), Type::NumberList, std::move(doc), lo, hi, lo_exclusive, max_items);
+Spec number_list_spec(const char* name, double lo, double hi, bool lo_exclusive, int max_items, const char* doc) {
+  return make(name, Type::NumberList, doc, lo, hi, lo_exclusive, max_items);
 }
-Spec choice_list_spec(std::string name, std::vector<std::string> (*choices)(), int max_items, std::string doc) {
-  Spec s = make(std::move(name), Type::ChoiceList, std::move(doc), 0, 0, false, max_items);
+Spec choice_list_spec(const char* name, std::vector<std::string> (*choices)(), int max_items, const char* doc) {
+  Spec s = make(name, Type::ChoiceList, doc, 0, 0, false, max_items);
   s.choices = choices;
   return s;
 }

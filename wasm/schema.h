@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -46,15 +47,15 @@ struct Spec {
   std::vector<std::string> allowed() const { return choices ? choices() : names; }
 };
 
-Spec int_spec(std::string name, long lo, long hi, std::string doc);
-Spec uint_spec(std::string name, uint64_t hi, std::string doc);  // hi ≤ 2^53 (JSON numbers carry it exactly)
-Spec number_spec(std::string name, double lo, double hi, bool lo_exclusive, std::string doc);
-Spec choice_spec(std::string name, std::vector<std::string> (*choices)(), std::string doc);
-Spec enum_spec(std::string name, std::vector<std::string> names, std::string doc);
-Spec int_list_spec(std::string name, long lo, long hi, int max_items, std::string doc);
-Spec uint_list_spec(std::string name, uint64_t hi, int max_items, std::string doc);
-Spec number_list_spec(std::string name, double lo, double hi, bool lo_exclusive, int max_items, std::string doc);
-Spec choice_list_spec(std::string name, std::vector<std::string> (*choices)(), int max_items, std::string doc);
+Spec int_spec(const char* name, long lo, long hi, const char* doc);
+Spec uint_spec(const char* name, uint64_t hi, const char* doc);  // hi ≤ 2^53 (JSON numbers carry it exactly)
+Spec number_spec(const char* name, double lo, double hi, bool lo_exclusive, const char* doc);
+Spec choice_spec(const char* name, std::vector<std::string> (*choices)(), const char* doc);
+Spec enum_spec(const char* name, std::initializer_list<const char*> names, const char* doc);
+Spec int_list_spec(const char* name, long lo, long hi, int max_items, const char* doc);
+Spec uint_list_spec(const char* name, uint64_t hi, int max_items, const char* doc);
+Spec number_list_spec(const char* name, double lo, double hi, bool lo_exclusive, int max_items, const char* doc);
+Spec choice_list_spec(const char* name, std::vector<std::string> (*choices)(), int max_items, const char* doc);
 // The same spec, meaningful only when the choice field `key` has one of `values` (an optimizer's
 // hyperparameter); documents leave it out otherwise.
 Spec only_when(Spec s, std::string key, std::vector<std::string> values);
@@ -93,6 +94,14 @@ struct Schema {
     return nullptr;
   }
 };
+
+// Appends a field. Out of line on purpose: a schema is built once, and inlining every field's
+// construction (strings, vectors and their unwinding) into each config's builder cost the wasm
+// module tens of kilobytes per config.
+template <class C>
+[[gnu::noinline]] void add_field(Schema<C>& s, Spec spec, void* (*at)(C&, const Spec&)) {
+  s.fields.push_back({std::move(spec), at});
+}
 
 // ---- what a schema gives ---------------------------------------------------------------------
 

@@ -44,8 +44,8 @@ struct AdamFirstStep {
       add_model_fields(s, false);
       add_shared_train_fields(s);
       add_run_fields(s);
-      s.fields.push_back({schema::choice_list_spec("placements", placement_names, 16, "the placements, one run each"),
-                          &own_member<Config, &Config::placements>});
+      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements, one run each"),
+                          &own_member<Config, &Config::placements>);
       s.rules.push_back({"steps_recorded", "at most 1000 steps (every tensor's series is kept)",
                          [](const Config& c) {
                            if (c.base.steps > 1000)

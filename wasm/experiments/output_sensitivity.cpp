@@ -51,19 +51,19 @@ struct OutputSensitivity {
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false, {"layers"});
       add_chain_fields(s);
-      s.fields.push_back({schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                          &own_member<Config, &Config::placements>});
-      s.fields.push_back({schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>});
-      s.fields.push_back({schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model, batch and perturbation each"),
-                          &own_member<Config, &Config::seeds>});
-      s.fields.push_back({schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
-                          &own_member<Config, &Config::perturbation>});
-      s.fields.push_back({schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
+      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
+                          &own_member<Config, &Config::placements>);
+      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>);
+      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model, batch and perturbation each"),
+                          &own_member<Config, &Config::seeds>);
+      schema::add_field(s, schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
+                          &own_member<Config, &Config::perturbation>);
+      schema::add_field(s, schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
                                             "delta*N(0,1) per coordinate, or -delta*sign(g) (Adam's first step at lr delta)"),
-                          &own_member<Config, &Config::perturbation_kind>});
-      s.fields.push_back({schema::enum_spec("perturb", {"all", "layers"},
+                          &own_member<Config, &Config::perturbation_kind>);
+      schema::add_field(s, schema::enum_spec("perturb", {"all", "layers"},
                                             "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
-                          &own_member<Config, &Config::perturb>});
+                          &own_member<Config, &Config::perturb>);
       s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB",
                          [](const Config& c) {
                            ModelConfig m = c.base.model;

@@ -44,11 +44,11 @@ struct PlateauShare {
       add_model_fields(s, false);
       add_shared_train_fields(s);
       add_run_fields(s, {"warmup"});
-      s.fields.push_back({schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                          &own_member<Config, &Config::placements>});
-      s.fields.push_back({schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths, one run each"),
-                          &own_member<Config, &Config::warmups>});
-      s.fields.push_back({schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"), &own_member<Config, &Config::every>});
+      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
+                          &own_member<Config, &Config::placements>);
+      schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths, one run each"),
+                          &own_member<Config, &Config::warmups>);
+      schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"), &own_member<Config, &Config::every>);
       s.rules.push_back({"model_fits_in_memory", "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
                          [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
       s.rules.push_back({"recordings", "at most 2000 recordings per run",

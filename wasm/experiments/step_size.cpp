@@ -44,15 +44,15 @@ struct StepSize {
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false, {"layers"});
       add_chain_fields(s);
-      s.fields.push_back({schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                          &own_member<Config, &Config::placements>});
-      s.fields.push_back({schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>});
-      s.fields.push_back({schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
-                          &own_member<Config, &Config::etas>});
-      s.fields.push_back({schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
-                          &own_member<Config, &Config::layer_eta>});
-      s.fields.push_back({schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch) each"),
-                          &own_member<Config, &Config::seeds>});
+      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
+                          &own_member<Config, &Config::placements>);
+      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>);
+      schema::add_field(s, schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
+                          &own_member<Config, &Config::etas>);
+      schema::add_field(s, schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
+                          &own_member<Config, &Config::layer_eta>);
+      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch) each"),
+                          &own_member<Config, &Config::seeds>);
       s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB",
                          [](const Config& c) {
                            ModelConfig m = c.base.model;

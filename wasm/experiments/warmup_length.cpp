@@ -54,16 +54,16 @@ struct WarmupLength {
       add_model_fields(s, false);
       add_steps_field(s);
       add_chain_fields(s);
-      s.fields.push_back({schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                          &own_member<Config, &Config::placements>});
-      s.fields.push_back({schema::choice_list_spec("optimizers", optimizer_names, 8,
+      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
+                          &own_member<Config, &Config::placements>);
+      schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
                                                    "the optimizers, each at its default settings"),
-                          &own_member<Config, &Config::optimizers>});
-      s.fields.push_back({schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"), &own_member<Config, &Config::warmups>});
-      s.fields.push_back({schema::number_list_spec("lr_factors", 0, 1000, true, 8,
+                          &own_member<Config, &Config::optimizers>);
+      schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"), &own_member<Config, &Config::warmups>);
+      schema::add_field(s, schema::number_list_spec("lr_factors", 0, 1000, true, 8,
                                                    "peak lr = factor x the optimizer's suggested lr"),
-                          &own_member<Config, &Config::lr_factors>});
-      s.fields.push_back({schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>});
+                          &own_member<Config, &Config::lr_factors>);
+      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
       s.rules.push_back({"runs", "at most 64 runs per optimizer and 512 in all",
                          [](const Config& c) {
                            for (const auto& o : c.optimizers) grid_of(c, o).validate();

@@ -1,0 +1,28 @@
+// verdicts.d.ts — types of verdicts.js (the rules are documented there).
+export type Verdict = 'confirmed' | 'refuted' | 'qualified' | 'untested';
+export interface Judged<F> {
+  verdict: Verdict;
+  facts: F;
+}
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export function adamFirstStep(doc: any, a?: string, b?: string): Judged<{
+  rms1: number[]; g1: number[]; gradGap: number; stepGap: number; T: number; rmsT: number[]; laterGap: number;
+}>;
+export function stepSize(doc: any, post?: string, pre?: string): Judged<{
+  depths: number[]; r: number[]; etaPre: number[]; etaPost: number[]; rFirst: number; rLast: number;
+}>;
+export function outputSensitivity(random: any, sign?: any): Judged<{
+  post: number | null; pre: number | null; admin: number | null; deepnorm: number | null; peri: number | null;
+  signPost: number | null; signPre: number | null;
+}>;
+export function warmupLength(doc: any): Judged<{
+  lr: number; postAdam: Record<string, number | null>; postRadam0: number | null; preAdam0: number | null;
+  postSgd: Record<string, number | null>; firstWarmupThatEscapes: number | null;
+}>;
+export function plateauShare(doc: any): Judged<{
+  plateau: number; endLoss: number; status: string; share0: number; shareEnd: number;
+  others: { placement: string; warmup: number; shareEnd: number }[];
+}>;
+export function tiedOutput(doc: any, p?: string): Judged<{
+  tiedSqrt: number; tiedNone: number; untiedSqrt: number; untiedNone: number; pCurrent: number[]; depths: number[]; uniform: number;
+}>;

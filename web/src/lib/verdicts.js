@@ -1,0 +1,130 @@
+// verdicts.js — the verdict on each of the article's inferences, computed from the experiments'
+// documents (docs/experiments.md) by rules fixed here, before and whatever the data show. Each
+// function takes result documents and returns { verdict, facts }: verdict is 'confirmed', 'refuted',
+// 'qualified' (holds only under the conditions `facts` state) or 'untested' (this setting cannot
+// decide it); facts are the numbers the sentence in docs/reproduction.md and on the page bind.
+// Plain JavaScript (typed by verdicts.d.ts) so that scripts/reproduction.mjs, run by Node, and the
+// page share one set of rules. Pure functions; tests/unit/verdicts.test.ts drives every branch.
+
+const ratio = (a, b) => (b > 0 ? a / b : NaN);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const at = (doc, p) => doc.placements[p];
+
+/** Claim 1 (adam-first-step): the first Adam step moves every coordinate by ≈ lr whatever ‖g‖.
+ *  Confirmed when every placement's step-1 update RMS/lr is within 5% of 1 and the placements'
+ *  values are within 5% of each other while their gradient norms differ by ≥ 20%; qualified when
+ *  that holds but by the last recorded step the update RMS differs ≥ 1.5× between placements. */
+export function adamFirstStep(doc, a = 'post', b = 'pre') {
+  const A = at(doc, a), B = at(doc, b);
+  const rms1 = [A.update_rms[0], B.update_rms[0]];
+  const g1 = [A.grad_norm[0], B.grad_norm[0]];
+  const T = Math.min(A.update_rms.length, B.update_rms.length);
+  const rmsT = [A.update_rms[T - 1], B.update_rms[T - 1]];
+  const gradGap = Math.max(...g1) / Math.min(...g1);
+  const stepGap = Math.max(...rms1) / Math.min(...rms1);
+  const laterGap = Math.max(...rmsT) / Math.min(...rmsT);
+  const facts = { rms1, g1, gradGap, stepGap, T, rmsT, laterGap };
+  if (gradGap < 1.2) return { verdict: 'untested', facts };
+  const first = rms1.every((r) => Math.abs(r - 1) <= 0.05) && stepGap <= 1.05;
+  if (!first) return { verdict: 'refuted', facts };
+  return { verdict: laterGap >= 1.5 ? 'qualified' : 'confirmed', facts };
+}
+
+const layerMean = (cell) => mean(cell.layer_dlogits2.map((x) => x.mean));
+
+/** Claim 2 (step-size): the final LN shrinks an update's effect on the output. Rule: the ratio r(L)
+ *  of Pre-LN's to Post-LN's mean one-layer ‖Δlogits‖² at the largest depth is at most half its value
+ *  at the smallest (Pre-LN's layers move the output less and less, relative to Post-LN's); qualified
+ *  when it is but Pre-LN's η* (whole-model sign step) falls with depth all the same. */
+export function stepSize(doc, post = 'post', pre = 'pre') {
+  const P = at(doc, post), Q = at(doc, pre);
+  const r = Q.map((c, i) => ratio(layerMean(c), layerMean(P[i])));
+  const depths = Q.map((c) => c.layers);
+  const etaPre = Q.map((c) => c.eta_star_of_mean);
+  const etaPost = P.map((c) => c.eta_star_of_mean);
+  const facts = { depths, r, etaPre, etaPost, rFirst: r[0], rLast: r[r.length - 1] };
+  if (!(r[r.length - 1] <= 0.5 * r[0])) return { verdict: 'refuted', facts };
+  return { verdict: etaPre[etaPre.length - 1] < etaPre[0] ? 'qualified' : 'confirmed', facts };
+}
+
+/** Claim 3 (output-sensitivity): Post-LN's output change grows like O(L), Pre-LN's like O(log L)
+ *  (and Admin's like Pre-LN's). On a log–log fit over the depths, O(L) has slope 1 and ln L over
+ *  2…32 slope 0.58: confirmed when Post-LN's slope is ≥ 0.75 and Pre-LN's (and Admin's, when
+ *  measured) ≤ 0.6, for a random perturbation. With `sign` (the same for Adam's sign step), qualified
+ *  when the rule fails there. */
+export function outputSensitivity(random, sign = null) {
+  const slope = (doc, p) => doc?.placements[p]?.slope ?? null;
+  const facts = {
+    post: slope(random, 'post'), pre: slope(random, 'pre'), admin: slope(random, 'admin'),
+    deepnorm: slope(random, 'deepnorm'), peri: slope(random, 'peri'),
+    signPost: slope(sign, 'post'), signPre: slope(sign, 'pre'),
+  };
+  const holds = (p, q, adm) => p >= 0.75 && q <= 0.6 && (adm == null || adm <= 0.6);
+  if (!holds(facts.post, facts.pre, facts.admin)) return { verdict: 'refuted', facts };
+  if (sign && !holds(facts.signPost, facts.signPre, null)) return { verdict: 'qualified', facts };
+  return { verdict: 'confirmed', facts };
+}
+
+/** Claim 4 (warmup-length): warm-up, RAdam and Pre-LN each remove a condition of Post-LN's failure.
+ *  At the smallest lr factor: confirmed when Post-LN + Adam without warm-up never escapes while
+ *  Post-LN + Adam with some warm-up, Post-LN + RAdam without warm-up and Pre-LN + Adam without
+ *  warm-up each escape (seed-mean curves); refuted when one of the three remedies does not escape;
+ *  untested when Post-LN + Adam without warm-up escapes (no failure to remove). */
+export function warmupLength(doc) {
+  const g = (placement, optimizer, warmup, lr) =>
+    doc.groups.find((x) => x.placement === placement && x.optimizer === optimizer && x.warmup === warmup && x.lr === lr);
+  const lrOf = (o) => Math.min(...doc.groups.filter((x) => x.optimizer === o).map((x) => x.lr));
+  const warmups = [...new Set(doc.groups.map((x) => x.warmup))].sort((a, b) => a - b);
+  const esc = (p, o, w) => g(p, o, w, lrOf(o))?.escape_step ?? null;
+  const facts = {
+    lr: lrOf('adam'),
+    postAdam: Object.fromEntries(warmups.map((w) => [w, esc('post', 'adam', w)])),
+    postRadam0: esc('post', 'radam', 0),
+    preAdam0: esc('pre', 'adam', 0),
+    postSgd: Object.fromEntries(warmups.map((w) => [w, esc('post', 'sgd', w)])),
+  };
+  facts.firstWarmupThatEscapes = warmups.find((w) => w > 0 && facts.postAdam[w] != null) ?? null;
+  if (facts.postAdam[0] != null) return { verdict: 'untested', facts };
+  const remedies = [facts.firstWarmupThatEscapes != null, facts.postRadam0 != null, facts.preAdam0 != null];
+  return { verdict: remedies.every(Boolean) ? 'confirmed' : 'refuted', facts };
+}
+
+/** Claim 6 (plateau-share): Post-LN's stall is a frequency-only plateau, not divergence. For the
+ *  Post-LN run without warm-up: on the plateau at its end (mean of the last 50 losses within 0.3 of
+ *  the plateau entropy), status ok, and its last layer's token-specific share at the end below half
+ *  its value at step 0 → confirmed; on the plateau and ok but the share not halved → refuted;
+ *  the run left the plateau → untested. */
+export function plateauShare(doc) {
+  const run = doc.runs.find((r) => r.placement === 'post' && r.warmup === 0);
+  const last = (r) => r.share[r.share.length - 1][r.share[0].length - 1];
+  const tail = run.loss.slice(-50);
+  const facts = {
+    plateau: doc.plateau_entropy,
+    endLoss: tail.length ? mean(tail) : NaN,
+    status: run.status,
+    share0: run.share[0][run.share[0].length - 1],
+    shareEnd: last(run),
+    others: doc.runs.filter((r) => r !== run).map((r) => ({ placement: r.placement, warmup: r.warmup, shareEnd: last(r) })),
+  };
+  if (!(Math.abs(facts.endLoss - facts.plateau) <= 0.3) || run.status !== 'ok') return { verdict: 'untested', facts };
+  return { verdict: facts.shareEnd < 0.5 * facts.share0 ? 'confirmed' : 'refuted', facts };
+}
+
+/** Claim 7 (tied-output): Pre-LN's last-layer W² gradient falls faster than 1/√L because of the
+ *  tied embedding's share in the output. Confirmed when the tied, √d model's log–log slope is below
+ *  −0.75 and each other variant's (untied, or no √d) is within ±0.25 of −½; refuted when the
+ *  tied √d slope is not below −0.75, or the other variants fall as fast. */
+export function tiedOutput(doc, p = 'pre') {
+  const v = (output, input) => doc.variants.find((x) => x.output === output && x.input_scale === input);
+  const slope = (output, input) => v(output, input).placements[p].slope_per_batch;
+  const facts = {
+    tiedSqrt: slope('tied', 'sqrt_d'), tiedNone: slope('tied', 'none'),
+    untiedSqrt: slope('untied', 'sqrt_d'), untiedNone: slope('untied', 'none'),
+    pCurrent: v('tied', 'sqrt_d').placements[p].depths.map((c) => c.p_current.mean),
+    depths: v('tied', 'sqrt_d').placements[p].depths.map((c) => c.layers),
+    uniform: doc.uniform_p,
+  };
+  const others = [facts.tiedNone, facts.untiedSqrt, facts.untiedNone];
+  const ok = facts.tiedSqrt < -0.75 && others.every((s) => Math.abs(s + 0.5) <= 0.25);
+  return { verdict: ok ? 'confirmed' : 'refuted', facts };
+}
