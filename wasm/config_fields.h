@@ -20,6 +20,8 @@ inline const char* kModelKnobs = "layers, d, d_ff, vocab, seq or batch";
 
 // Refuses a model over the memory limit, naming what to lower (`lower`) and how much it would need.
 void check_size(const ModelConfig& m, int optimizer_states, const std::string& what, const std::string& lower);
+// Refuses a sweep whose model at one of `depths` is over the memory limit (the probe, the experiments).
+void check_depths_fit(ModelConfig m, const std::vector<int>& depths);
 // "warmup = 600 is longer than the run (500 steps): …"
 std::string warmup_warning(int warmup, int steps);
 
@@ -139,6 +141,23 @@ void add_shared_train_fields(schema::Schema<C>& s) {
   add_steps_field(s);
   add_chain_fields(s);
   add_optimizer_fields(s);
+}
+
+// The fields of an init-time sweep over placements × depths × seeds (the experiments'), C's members
+// `placements`, `depths` and `seeds`.
+template <class C>
+void add_sweep_fields(schema::Schema<C>& s, const char* seeds_doc) {
+  schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
+                    &own_member<C, &C::placements>);
+  schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<C, &C::depths>);
+  schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, seeds_doc), &own_member<C, &C::seeds>);
+}
+
+// The rule of a sweep whose model is `model_of(c)` at each of c.depths.
+template <class C>
+void add_depths_fit_rule(schema::Schema<C>& s) {
+  s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB",
+                     [](const C& c) { check_depths_fit(model_of(const_cast<C&>(c)), c.depths); }, nullptr});
 }
 
 // The fields of one run that a grid varies (placement is a model field): warm-up, peak lr, seed.

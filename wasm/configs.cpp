@@ -41,6 +41,13 @@ void check_size(const ModelConfig& m, int optimizer_states, const std::string& w
                         mib(kMaxModelBytes) + " MiB (lower " + lower + ")");
 }
 
+void check_depths_fit(ModelConfig m, const std::vector<int>& depths) {
+  for (int L : depths) {
+    m.layers = L;
+    check_size(m, 2, "the model at depth " + std::to_string(L), "depths, d, d_ff, vocab, seq or batch");
+  }
+}
+
 std::string warmup_warning(int warmup, int steps) {
   char buf[200];
   std::snprintf(buf, sizeof buf,
@@ -85,12 +92,8 @@ const Schema<ProbeConfig>& probe_schema() {
     // The probe keeps no optimizer state; its largest job is the deepest model.
     s.rules.push_back({"probe_fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
                        [](const ProbeConfig& c) {
-                         ModelConfig m = c.model;
-                         check_size(m, 2, "model", kModelKnobs);
-                         for (int L : c.depths) {
-                           m.layers = L;
-                           check_size(m, 2, "the model at depth " + std::to_string(L), "depths, d, d_ff, vocab, seq or batch");
-                         }
+                         check_size(c.model, 2, "model", kModelKnobs);
+                         check_depths_fit(c.model, c.depths);
                        },
                        nullptr});
     return s;

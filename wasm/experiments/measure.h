@@ -2,6 +2,7 @@
 // with given parameters, step some of its tensors along sign(g), perturb it, compare logits, find a
 // curve's escape from the plateau. Pure helpers over Transformer<float>; no experiment state.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -87,6 +88,59 @@ inline double log_log_slope(const std::vector<double>& x, const std::vector<doub
   if (n < 2) return NAN;
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
+
+// The (placement, depth) × seed sweep of the init-time experiments: one unit of work is one seed
+// of one job, in job order (placement-major, then depth), costed ∝ `passes(L)`·L for progress.
+class DepthSweep {
+ public:
+  struct Job {
+    std::string placement;
+    int layers;
+  };
+  template <class Passes>
+  DepthSweep(const std::vector<std::string>& placements, const std::vector<int>& depths, size_t seeds, Passes passes)
+      : seeds_(seeds) {
+    for (const auto& p : placements)
+      for (int L : depths) {
+        jobs_.push_back({p, L});
+        cost_.push_back(static_cast<double>(L) * passes(L));
+        total_ += cost_.back() * seeds;
+      }
+  }
+  bool done() const { return job_ >= jobs_.size(); }
+  double progress() const { return done() ? 1.0 : std::min(0.999, done_ / total_); }
+  const Job& job() const { return jobs_[job_]; }
+  size_t job_index() const { return job_; }
+  size_t seed_index() const { return seed_; }
+  const std::vector<Job>& jobs() const { return jobs_; }
+  void advance() {
+    done_ += cost_[job_];
+    if (++seed_ == seeds_) seed_ = 0, ++job_;
+  }
+
+ private:
+  std::vector<Job> jobs_;
+  std::vector<double> cost_;
+  size_t seeds_, job_ = 0, seed_ = 0;
+  double done_ = 0, total_ = 0;
+};
+
+// A freshly initialised model of `placement` and depth L (seed `seed`), and one toy batch of the
+// chain from the seed's batch stream (the same batch for every placement and depth).
+struct InitModel {
+  InitModel(ModelConfig mc, const std::string& placement, int layers, uint64_t seed, const MarkovChain& chain)
+      : model((mc.placement = placement, mc.layers = layers, mc), seed) {
+    Rng rng(stream_seed(seed, kStreamBatches));
+    chain.sample(rng, mc.batch, mc.seq, in, tg);
+  }
+  double forward() { return model.forward(in.data(), tg.data()); }
+  size_t logits_size() const {
+    const ModelConfig& c = model.config();
+    return static_cast<size_t>(c.batch) * c.seq * c.vocab;
+  }
+  Transformer<float> model;
+  std::vector<int> in, tg;
+};
 
 inline void write_mean_std(json::Writer& w, const std::vector<double>& xs) {
   const MeanStd m = mean_std(xs);

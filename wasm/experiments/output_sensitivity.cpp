@@ -51,11 +51,7 @@ struct OutputSensitivity {
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false, {"layers"});
       add_chain_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                          &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>);
-      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model, batch and perturbation each"),
-                          &own_member<Config, &Config::seeds>);
+      add_sweep_fields(s, "seeds, one model, batch and perturbation each");
       schema::add_field(s, schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
                           &own_member<Config, &Config::perturbation>);
       schema::add_field(s, schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
@@ -64,44 +60,35 @@ struct OutputSensitivity {
       schema::add_field(s, schema::enum_spec("perturb", {"all", "layers"},
                                             "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
                           &own_member<Config, &Config::perturb>);
-      s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB",
-                         [](const Config& c) {
-                           ModelConfig m = c.base.model;
-                           for (int L : c.depths) {
-                             m.layers = L;
-                             check_size(m, 2, "the model at depth " + std::to_string(L), "depths, d, d_ff, vocab, seq or batch");
-                           }
-                         },
-                         nullptr});
+      add_depths_fit_rule(s);
       return s;
     }();
     return s;
   }
 
-  explicit OutputSensitivity(const Config& c) : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed) {
-    for (const auto& p : c.placements)
-      for (int L : c.depths) jobs_.push_back({p, L}), total_ += L * static_cast<double>(c.seeds.size());
-    out_.resize(jobs_.size());
-  }
+  explicit OutputSensitivity(const Config& c)
+      : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
+        sweep_(c.placements, c.depths, c.seeds.size(), [](int) { return 2; }), out_(sweep_.jobs().size()) {}
 
   double step(int work) {
     for (int k = 0; k < work && !done(); ++k) run_seed();
     return progress();
   }
-  bool done() const { return job_ >= jobs_.size(); }
-  double progress() const { return done() ? 1.0 : std::min(0.999, done_ / total_); }
+  bool done() const { return sweep_.done(); }
+  double progress() const { return sweep_.progress(); }
 
   void write(json::Writer& w) const {
     w.key("placements").begin_object();
     for (const auto& p : cfg_.placements) {
       std::vector<double> Ls, means;
       w.key(p).begin_object().key("depths").begin_array();
-      for (size_t j = 0; j < jobs_.size(); ++j) {
-        if (jobs_[j].placement != p) continue;
-        w.begin_object().key("layers").value(jobs_[j].layers).key("dlogits2");
+      const auto& jobs = sweep_.jobs();
+      for (size_t j = 0; j < jobs.size(); ++j) {
+        if (jobs[j].placement != p) continue;
+        w.begin_object().key("layers").value(jobs[j].layers).key("dlogits2");
         write_mean_std(w, out_[j]);
         w.end_object();
-        Ls.push_back(jobs_[j].layers);
+        Ls.push_back(jobs[j].layers);
         means.push_back(mean_std(out_[j]).mean);
       }
       w.end_array();
@@ -113,23 +100,12 @@ struct OutputSensitivity {
   }
 
  private:
-  struct Job {
-    std::string placement;
-    int layers;
-  };
-
   void run_seed() {
-    const Job& j = jobs_[job_];
-    const uint64_t seed = cfg_.seeds[seed_];
-    ModelConfig mc = cfg_.base.model;
-    mc.placement = j.placement;
-    mc.layers = j.layers;
-    Transformer<float> m(mc, seed);
-    Rng rng(stream_seed(seed, kStreamBatches));
-    std::vector<int> in, tg;
-    chain_.sample(rng, mc.batch, mc.seq, in, tg);
-    const size_t NV = static_cast<size_t>(mc.batch) * mc.seq * mc.vocab;
-    m.forward(in.data(), tg.data());
+    const uint64_t seed = cfg_.seeds[sweep_.seed_index()];
+    InitModel im(cfg_.base.model, sweep_.job().placement, sweep_.job().layers, seed, chain_);
+    Transformer<float>& m = im.model;
+    const size_t NV = im.logits_size();
+    im.forward();
     const std::vector<float> logits0(m.logits(), m.logits() + NV);
     const std::vector<TensorRef> tensors = cfg_.perturb == Perturbed::All ? tensors_of(m) : layer_tensors_of(m);
     if (cfg_.perturbation_kind == PerturbationKind::SignGradient) {
@@ -143,18 +119,15 @@ struct OutputSensitivity {
       for (const TensorRef& t : tensors)
         for (size_t i = t.off; i < t.off + t.size(); ++i) p[i] += static_cast<float>(cfg_.perturbation * noise.normal());
     }
-    m.forward(in.data(), tg.data());
-    out_[job_].push_back(mean_sq_diff(m.logits(), logits0.data(), NV));
-    done_ += j.layers;
-    if (++seed_ == cfg_.seeds.size()) seed_ = 0, ++job_;
+    im.forward();
+    out_[sweep_.job_index()].push_back(mean_sq_diff(m.logits(), logits0.data(), NV));
+    sweep_.advance();
   }
 
   Config cfg_;
   MarkovChain chain_;
-  std::vector<Job> jobs_;
+  DepthSweep sweep_;
   std::vector<std::vector<double>> out_;  // [job][seed]
-  size_t job_ = 0, seed_ = 0;
-  double done_ = 0, total_ = 0;
 };
 
 }  // namespace

@@ -44,24 +44,12 @@ struct StepSize {
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false, {"layers"});
       add_chain_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                          &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>);
+      add_sweep_fields(s, "seeds, one model (and batch) each");
       schema::add_field(s, schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
                           &own_member<Config, &Config::etas>);
       schema::add_field(s, schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
                           &own_member<Config, &Config::layer_eta>);
-      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch) each"),
-                          &own_member<Config, &Config::seeds>);
-      s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB",
-                         [](const Config& c) {
-                           ModelConfig m = c.base.model;
-                           for (int L : c.depths) {
-                             m.layers = L;
-                             check_size(m, 2, "the model at depth " + std::to_string(L), "depths, d, d_ff, vocab, seq or batch");
-                           }
-                         },
-                         nullptr});
+      add_depths_fit_rule(s);
       return s;
     }();
     return s;
@@ -75,31 +63,28 @@ struct StepSize {
     std::vector<std::vector<double>> layer_dlogits2;  // [layer][seed]
   };
 
-  explicit StepSize(const Config& c) : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed) {
-    for (const auto& p : c.placements)
-      for (int L : c.depths) {
-        jobs_.push_back({p, L});
-        total_ += static_cast<double>(L) * (1 + c.etas.size() + L) * c.seeds.size();
-      }
-    cells_.resize(jobs_.size());
-  }
+  explicit StepSize(const Config& c)
+      : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
+        sweep_(c.placements, c.depths, c.seeds.size(), [&](int L) { return 1.0 + c.etas.size() + L; }),
+        cells_(sweep_.jobs().size()) {}
 
   double step(int work) {
     for (int k = 0; k < work && !done(); ++k) run_seed();
     return progress();
   }
-  bool done() const { return job_ >= jobs_.size(); }
-  double progress() const { return done() ? 1.0 : std::min(0.999, done_ / total_); }
+  bool done() const { return sweep_.done(); }
+  double progress() const { return sweep_.progress(); }
 
   void write(json::Writer& w) const {
     w.key("plateau_entropy").value(chain_.stationary_entropy());
     w.key("placements").begin_object();
     for (const auto& p : cfg_.placements) {
       w.key(p).begin_array();
-      for (size_t j = 0; j < jobs_.size(); ++j) {
-        if (jobs_[j].placement != p) continue;
+      const auto& jobs = sweep_.jobs();
+      for (size_t j = 0; j < jobs.size(); ++j) {
+        if (jobs[j].placement != p) continue;
         const Cell& c = cells_[j];
-        w.begin_object().key("layers").value(jobs_[j].layers);
+        w.begin_object().key("layers").value(jobs[j].layers);
         w.key("loss0");
         write_mean_std(w, c.loss0);
         std::vector<double> mean_curve;
@@ -124,26 +109,15 @@ struct StepSize {
   }
 
  private:
-  struct Job {
-    std::string placement;
-    int layers;
-  };
-
   // One seed of the current job: 1 + |etas| + L forward passes.
   void run_seed() {
-    const Job& j = jobs_[job_];
-    const uint64_t seed = cfg_.seeds[seed_];
-    ModelConfig mc = cfg_.base.model;
-    mc.placement = j.placement;
-    mc.layers = j.layers;
-    Transformer<float> m(mc, seed);
-    Rng rng(stream_seed(seed, kStreamBatches));
-    std::vector<int> in, tg;
-    chain_.sample(rng, mc.batch, mc.seq, in, tg);
-    const size_t NV = static_cast<size_t>(mc.batch) * mc.seq * mc.vocab;
-    Cell& c = cells_[job_];
-    if (c.loss.empty()) c.loss.resize(cfg_.etas.size()), c.layer_dlogits2.resize(j.layers);
-    const double l0 = m.forward(in.data(), tg.data());
+    const int L = sweep_.job().layers;
+    InitModel im(cfg_.base.model, sweep_.job().placement, L, cfg_.seeds[sweep_.seed_index()], chain_);
+    Transformer<float>& m = im.model;
+    const size_t NV = im.logits_size();
+    Cell& c = cells_[sweep_.job_index()];
+    if (c.loss.empty()) c.loss.resize(cfg_.etas.size()), c.layer_dlogits2.resize(L);
+    const double l0 = im.forward();
     const std::vector<float> logits0(m.logits(), m.logits() + NV);
     m.zero_grad();
     m.backward(GradScope::All);
@@ -153,26 +127,23 @@ struct StepSize {
     double best = INFINITY, best_eta = cfg_.etas[0];
     for (size_t e = 0; e < cfg_.etas.size(); ++e) {
       sign_step(m.params(), theta0, g, all, cfg_.etas[e]);
-      const double l = m.forward(in.data(), tg.data());
+      const double l = im.forward();
       c.loss[e].push_back(l);
       if (l < best) best = l, best_eta = cfg_.etas[e];
     }
     c.eta_star.push_back(best_eta);
-    for (int l = 0; l < j.layers; ++l) {
+    for (int l = 0; l < L; ++l) {
       sign_step(m.params(), theta0, g, tensors_of(m, l), cfg_.layer_eta);
-      m.forward(in.data(), tg.data());
+      im.forward();
       c.layer_dlogits2[l].push_back(mean_sq_diff(m.logits(), logits0.data(), NV));
     }
-    done_ += static_cast<double>(j.layers) * (1 + cfg_.etas.size() + j.layers);
-    if (++seed_ == cfg_.seeds.size()) seed_ = 0, ++job_;
+    sweep_.advance();
   }
 
   Config cfg_;
   MarkovChain chain_;
-  std::vector<Job> jobs_;
+  DepthSweep sweep_;
   std::vector<Cell> cells_;
-  size_t job_ = 0, seed_ = 0;
-  double done_ = 0, total_ = 0;
 };
 
 }  // namespace

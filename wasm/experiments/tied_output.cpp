@@ -43,13 +43,9 @@ struct TiedOutput {
       using namespace config;
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false, {"layers", "output", "input_scale"});
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                          &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch stream) each"),
-                          &own_member<Config, &Config::seeds>);
+      add_sweep_fields(s, "seeds, one model (and batch stream) each");
       schema::add_field(s, schema::int_spec("depth_batches", 1, 1000, "batches per seed and depth"),
                           &own_member<Config, &Config::depth_batches>);
-      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<Config, &Config::depths>);
       s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB (untied: one more V x d matrix)",
                          [](const Config& c) { probe_of(c, OutputLayer::Untied, InputScale::SqrtD).validate(); }, nullptr});
       return s;
