@@ -305,8 +305,17 @@ if (grid) {
     say();
     say(`Verdict: **${mark[verdict]}.** Rule, at lr ${f.lr}: Post-LN with Adam and no warm-up never escapes, and each remedy alone escapes — a warm-up (shortest that does: ${f.firstWarmupThatEscapes ?? 'none'}), ` +
         `RAdam without warm-up (${f.postRadam0 ?? 'never'}), Pre-LN without warm-up (${f.preAdam0 ?? 'never'}).` +
+        (f.lrHi !== f.lr ? ` At lr ${f.lrHi} Post-LN with RAdam and no warm-up ${f.postRadam0Hi == null ? 'does not escape' : `escapes at ${f.postRadam0Hi}`}, and the shortest warm-up that rescues Post-LN with Adam is ${f.firstWarmupThatEscapesHi ?? 'none of those tried'}: at the higher lr RAdam's built-in warm-up ${f.postRadam0Hi == null ? 'is not enough' : 'still suffices'}.` : '') +
         (Object.keys(f.postSgd).length ? ` With SGD and momentum, Post-LN escapes at ${Object.entries(f.postSgd).map(([w, e]) => `${e ?? 'never'} (warm-up ${w})`).join(', ')}.` : ''));
     say();
+    const sg = V.sgdControl(wl);
+    if (sg.verdict !== 'untested' || Object.keys(sg.facts).length) {
+      say('The SGD control (the article reads the paper\'s "without Adam, warm-up is still needed" as weak evidence, since SGD trains Transformers badly anyway, 【推断】): ' +
+          `verdict on that reading: **${mark[sg.verdict]}.** At SGD's lr ${sg.facts.lr}, Pre-LN with SGD escapes without warm-up at step ${sg.facts.pre0 ?? 'never'}, ` +
+          `Post-LN with SGD ${sg.facts.post?.[0] == null ? 'stalls without warm-up' : `escapes without warm-up at ${sg.facts.post[0]}`} and escapes first with a warm-up of ${sg.facts.firstWarmupThatEscapes ?? 'none of those tried'}` +
+          (sg.verdict === 'refuted' ? ': SGD does train this model, and Post-LN needs warm-up with it too, so in the toy the control says what the paper says.' : '.'));
+      say();
+    }
   }
 
   const ps = exp('plateau-share');

@@ -264,6 +264,21 @@ async function main() {
       await shoot(page, 'en-fig3-live', '#fig3');
     });
 
+    // The experiments on the article's inferences (Figures 5 and 6): their small setting recomputes
+    // live in seconds, the badge says so, and the bound verdict sentence follows the live document.
+    for (const id of ['fig5', 'fig6'])
+      await check(`${id === 'fig5' ? 'Figure 5' : 'Figure 6'}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
+        const verdictBefore = await page.$eval(`#${id}`, (f) => f.previousElementSibling?.textContent ?? '');
+        await openSettings(page, id);
+        await page.check(`#${id} input[name="small"]`);
+        const badge = await recomputeAndWait(page, id, 180000);
+        assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
+        const verdictAfter = await page.$eval(`#${id}`, (f) => f.previousElementSibling?.textContent ?? '');
+        assert(/Verdict/.test(verdictAfter), `no verdict sentence next to ${id}: ${verdictAfter.slice(0, 200)}`);
+        assert(verdictAfter !== verdictBefore, `the paragraph before ${id} did not change with the live run`);
+        await shoot(page, `en-${id}-live`, `#${id}`);
+      });
+
     await check('Figure 4: a short live run (SGD with momentum, 20 steps, 1 seed) streams and completes', async () => {
       await openSettings(page, 'fig4');
       await page.selectOption('#fig4 select[name="optimizer"]', 'sgd');

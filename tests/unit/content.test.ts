@@ -101,7 +101,8 @@ describe('every text key the page can ask for exists', () => {
     for (const k of grid) expect(exists(`fig4:${k}`), k).toBe(true);
   });
   it.each(['zh', 'en'] as const)('%s: url.embed names every figure', (lang) => {
-    for (const id of FIGURE_IDS) expect(UI_STRINGS[lang]['url.embed']).toContain(id);
+    // the banner fills {figures} with the registry's ids (UrlBanner.svelte), so a new figure is named by itself
+    expect(UI_STRINGS[lang]['url.embed']).toContain('{figures}');
   });
 });
 

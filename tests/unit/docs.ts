@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats } from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -80,5 +80,45 @@ export function grid(): GridResult {
     uniform_loss: 5.5,
     progress: 1,
     runs,
+  };
+}
+
+/** A small output-sensitivity document (docs/experiments.md): three placements, depths 2, 4, 8. */
+export function outputSensitivity(kind: 'random' | 'sign_gradient' = 'random'): OutputSensitivityResult {
+  const cell = (layers: number, mean: number) => ({ layers, dlogits2: { mean, std: mean / 10, per_seed: [mean * 0.9, mean * 1.1] } });
+  return {
+    experiment: 'output-sensitivity',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { d: 128, depths: [2, 4, 8], seeds: [0, 1], perturbation: 0.001, perturbation_kind: kind, placements: ['post', 'pre', 'admin'] },
+    placements: {
+      post: { depths: [cell(2, 1e-3), cell(4, 2e-3), cell(8, 4e-3)], slope: 1, growth: 4 },
+      pre: { depths: [cell(2, 1e-3), cell(4, 1.5e-3), cell(8, 2e-3)], slope: 0.5, growth: 2 },
+      admin: { depths: [cell(2, 8e-4), cell(4, 1e-3), cell(8, 1.2e-3)], slope: 0.29, growth: 1.5 },
+    },
+  };
+}
+
+/** A small tied-output document: four variants, Post-LN and Pre-LN, depths 6 and 12. */
+export function tiedOutput(): TiedOutputResult {
+  const cell = (layers: number, g: number, p: number) => ({
+    layers,
+    W2_per_batch: { mean: g, std: g / 10 },
+    W2_per_layer: { mean: g / 2, std: g / 20 },
+    p_current: { mean: p, std: p / 10, per_seed: [p, p] },
+  });
+  const variant = (output: 'tied' | 'untied', input_scale: 'sqrt_d' | 'none', fast: boolean) => ({
+    output,
+    input_scale,
+    placements: {
+      post: { depths: [cell(6, 1.1, 0.01), cell(12, 1.1, 0.002)], slope_per_batch: 0 },
+      pre: { depths: [cell(6, 1.6, fast ? 0.8 : 0.001), cell(12, fast ? 0.5 : 1.6 * Math.SQRT1_2, fast ? 0.3 : 0.001)], slope_per_batch: fast ? -1.7 : -0.5 },
+    },
+  });
+  return {
+    experiment: 'tied-output',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { d: 512, depths: [6, 12], seeds: [0, 1], placements: ['post', 'pre'] },
+    uniform_p: 0.001,
+    variants: [variant('tied', 'sqrt_d', true), variant('tied', 'none', false), variant('untied', 'sqrt_d', false), variant('untied', 'none', false)],
   };
 }

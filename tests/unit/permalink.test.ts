@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import * as permalink from '../../web/src/lib/permalink';
 import { displayValue, embedSnippet, type ViewState } from '../../web/src/lib/permalink';
-import { FIGURES, LINKS, linkDefaults } from '../../web/src/figures/registry';
+import { FIGURES, LINKS, initialViews, linkDefaults } from '../../web/src/figures/registry';
 import { PROBE_DEFAULTS, probeSettingsOf, resolveProbe } from '../../web/src/lib/probe-settings';
 import { GRID_DEFAULTS, gridSettingsOf, resolveGrid } from '../../web/src/lib/grid-settings';
 import { grid, probe } from './docs';
@@ -21,7 +21,7 @@ function view({ lang = 'en', theme, embed, ...parts }: Over = {}): ViewState {
     lang,
     theme,
     embed,
-    parts: { fig1: { step: 1, finalLn: false }, fig2: { layer: null }, fig3: { stat: 'W2_per_layer' }, fig4: {}, probe: null, grid: null, ...parts } as ViewState['parts'],
+    parts: { ...initialViews(), probe: null, grid: null, ...parts } as ViewState['parts'],
   };
 }
 
@@ -141,6 +141,7 @@ describe('round trip: parse(serialize(view)) rebuilds the view', () => {
   const views: Over[] = [
     {},
     { lang: 'zh', fig1: { step: 6, finalLn: true }, fig2: { layer: 'final' }, fig3: { stat: 'W2_per_batch' } },
+    { fig5: { perturbation: 'sign' } },
     { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
     { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
     { grid: { lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {} } },

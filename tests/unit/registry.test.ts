@@ -6,9 +6,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIGURES, FIGURE_IDS, LINKS, linkDefaults } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
-import { grid, probe } from './docs';
+import { grid, outputSensitivity, probe, tiedOutput } from './docs';
+import type { SlotName } from '../../web/src/lib/result-slots.svelte';
 
-const docFor = { probe: probe(), grid: grid() } as const;
+const docFor: Record<SlotName, unknown> = {
+  probe: probe(),
+  grid: grid(),
+  outputSensitivity: outputSensitivity(),
+  outputSensitivitySign: outputSensitivity('sign_gradient'),
+  tiedOutput: tiedOutput(),
+};
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
 describe('the registry', () => {

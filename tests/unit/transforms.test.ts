@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sensitivityChart } from '../../web/src/figures/fig5/transform';
+import { logTicks } from '../../web/src/lib/axis';
+import { fig5Table } from '../../web/src/figures/fig5/numbers';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
@@ -7,7 +10,9 @@ import { LAB_LIMITS, checkLrs, checkWarmups, inputsFrom, validateGrid } from '..
 import { GRID_FIELDS } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { grid, probe } from './docs';
+import { grid, outputSensitivity, probe, tiedOutput } from './docs';
+import { tiedChart } from '../../web/src/figures/fig6/transform';
+import { fig6Table } from '../../web/src/figures/fig6/numbers';
 
 describe('fig2 buildStack', () => {
   const s = buildStack(probe());
@@ -235,5 +240,92 @@ describe('fig4 live settings', () => {
   it('inputsFrom the drawn grid', () => {
     expect(inputsFrom(grid().config)).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {} });
     expect(inputsFrom(null).steps).toBe('500');
+  });
+});
+
+describe('fig5 sensitivityChart', () => {
+  it('draws one series per placement in the engine order, with both guides through their anchors', () => {
+    const c = sensitivityChart(outputSensitivity());
+    expect(c.series.map((s) => s.placement)).toEqual(['post', 'pre', 'admin']);
+    expect(c.depths).toEqual([2, 4, 8]);
+    expect(c.linear.map((p) => p.y)).toEqual([1e-3, 2e-3, 4e-3]); // O(L) through Post-LN's (2, 1e-3)
+    expect(c.log[0].y).toBeCloseTo(1e-3, 12); // O(log L) through Pre-LN's (2, 1e-3)
+    expect(c.log[2].y).toBeCloseTo(3e-3, 12); // ln 8 / ln 2 = 3
+    expect(c.series[0].slope).toBe(1);
+    expect(c.xDomain[0]).toBeLessThan(2);
+    expect(c.yDomain[0]).toBeGreaterThan(0); // a log axis
+  });
+  it.each([
+    ['no document', null, 0],
+    ['no placements', { ...outputSensitivity(), placements: {} }, 0],
+  ])('%s: an empty chart with a valid log domain', (_, doc, n) => {
+    const c = sensitivityChart(doc as never);
+    expect(c.series).toHaveLength(n);
+    expect(c.yDomain[0]).toBeGreaterThan(0);
+  });
+  it('leaves out values a log axis cannot show, and a spread that would cross zero', () => {
+    const d = outputSensitivity();
+    d.placements.pre.depths[1].dlogits2 = { mean: 0, std: 0, per_seed: [0, 0] };
+    d.placements.post.depths[0].dlogits2 = { mean: 1e-3, std: 2e-3, per_seed: [0, 2e-3] };
+    const c = sensitivityChart(d);
+    expect(c.series[1].points.map((p) => p.x)).toEqual([2, 8]);
+    expect(c.series[0].points[0].lo).toBeUndefined();
+    expect(c.series[0].points[0].hi).toBeCloseTo(3e-3, 12);
+  });
+  it('has no log guide when Pre-LN starts at L = 1 (ln 1 = 0)', () => {
+    const d = outputSensitivity();
+    d.placements.pre.depths[0].layers = 1;
+    expect(sensitivityChart(d).log).toEqual([]);
+  });
+  it('exports one row per drawn value', () => {
+    const t = fig5Table(outputSensitivity());
+    expect(t.columns).toEqual(['placement', 'layers', 'dlogits2_mean', 'dlogits2_std', 'slope']);
+    expect(t.rows).toHaveLength(9);
+    expect(t.rows[0]).toEqual(['post', 2, 1e-3, 1e-4, 1]);
+  });
+});
+
+describe('lib/axis logTicks', () => {
+  it.each([
+    [[3e-4, 2e-2], [5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2]],
+    [[1e-4, 1e-3], [1e-4, 2e-4, 5e-4, 1e-3]],
+    [[1.5e-3, 9e-3], [2e-3, 3e-3, 5e-3, 7e-3]],
+    [[1e-4, 1e-1], [1e-4, 1e-3, 1e-2, 1e-1]],
+    [[8e-3, 2.5], [1e-2, 1e-1, 1]],
+    [[0, 1], []],
+    [[1, 1], []],
+  ])('%j → %j', (d, want) => expect(logTicks(d as [number, number])).toEqual(want));
+});
+
+describe('fig6 tiedChart', () => {
+  it('draws the chosen variant: both placements, the 1/√L line through Pre-LN\'s first value, p on a positive domain', () => {
+    const c = tiedChart(tiedOutput(), 'tied', 'sqrt_d');
+    expect(c.series.map((s) => s.placement)).toEqual(['post', 'pre']);
+    expect(c.depths).toEqual([6, 12]);
+    expect(c.extrap[1].y).toBeCloseTo(1.6 * Math.SQRT1_2, 12);
+    expect(c.series[1].grad[1].y).toBe(0.5);
+    expect(c.series[1].p.map((q) => q.y)).toEqual([0.8, 0.3]);
+    expect(c.pDomain[0]).toBeGreaterThan(0);
+    expect(c.pDomain[1]).toBeLessThanOrEqual(1);
+    expect(c.uniform).toBe(0.001);
+    expect(c.slopes.map((s) => s.slope)).toEqual([-1.7, -0.5, -0.5, -0.5]);
+  });
+  it.each([
+    ['untied', 'none', 1.6 * Math.SQRT1_2],
+    ['tied', 'none', 1.6 * Math.SQRT1_2],
+  ] as const)('%s/%s: that variant\'s values', (o, i, y) => {
+    expect(tiedChart(tiedOutput(), o, i).series[1].grad[1].y).toBeCloseTo(y, 12);
+  });
+  it('an absent variant or document draws nothing but keeps the slopes it has', () => {
+    const d = tiedOutput();
+    d.variants = d.variants.slice(0, 1);
+    expect(tiedChart(d, 'untied', 'none').series).toEqual([]);
+    expect(tiedChart(d, 'untied', 'none').slopes).toHaveLength(1);
+    expect(tiedChart(null, 'tied', 'sqrt_d').series).toEqual([]);
+  });
+  it('exports one row per variant, placement and depth', () => {
+    const t = fig6Table(tiedOutput());
+    expect(t.rows).toHaveLength(4 * 2 * 2);
+    expect(t.rows[2]).toEqual(['tied', 'sqrt_d', 'pre', 6, 1.6, 0.16, 0.8, -1.7]);
   });
 });

@@ -94,3 +94,20 @@ describe('tied-output', () => {
     ['refuted', { ...base, 'untied:none': -1.6 }],
   ])('%s', (verdict, s) => expect(V.tiedOutput(to(s)).verdict).toBe(verdict));
 });
+
+const sgd = (esc: Record<string, number | null>) => ({
+  groups: Object.entries(esc).map(([k, e]) => {
+    const [placement, warmup] = k.split(':');
+    return { placement, optimizer: 'sgd', warmup: Number(warmup), lr: 0.05, escape_step: e };
+  }),
+});
+describe('sgd control', () => {
+  const base = { 'post:0': null, 'post:100': 380, 'pre:0': 60 };
+  it.each([
+    ['refuted', base],
+    ['confirmed', { ...base, 'pre:0': null }],
+    ['qualified', { ...base, 'post:100': null }],
+    ['untested', { ...base, 'post:0': 90 }],
+  ])('%s', (verdict, esc) => expect(V.sgdControl(sgd(esc)).verdict).toBe(verdict));
+  it('untested without SGD runs', () => expect(V.sgdControl({ groups: [] }).verdict).toBe('untested'));
+});

@@ -43,6 +43,16 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.adam': 'Adam',
     'optimizer.sgd': 'SGD with momentum',
     'optimizer.radam': 'RAdam',
+    'verdict.os.confirmed':
+      'Verdict: confirmed. Post-LN’s output change grows about linearly with depth (slope {post}), Pre-LN’s far more slowly (slope {pre}), for a random perturbation and for Adam’s sign step alike.',
+    'verdict.os.qualified':
+      'Verdict: holds for random directions only. For a random perturbation Post-LN’s output change grows about linearly with depth (slope {post}) and Pre-LN’s slowly (slope {pre}; Admin {admin}). Under Adam’s sign step, the perturbation an Adam update actually makes, Pre-LN’s grows with depth as fast as Post-LN’s or faster (slope {signPre}, Post-LN {signPost}).',
+    'verdict.os.refuted':
+      'Verdict: not confirmed at this setting. The slopes are {post} for Post-LN and {pre} for Pre-LN (Admin {admin}); the rule asks for at least 0.75 and at most 0.6.',
+    'verdict.tied.confirmed':
+      'Verdict: supported. With the output tied to the embedding and the √d input scale (the article’s model), Pre-LN’s last-layer gradient falls with slope {tiedSqrt} on log–log axes, much faster than 1/√L (slope −0.5). Remove either ingredient and it falls about as 1/√L: {tiedNone} without √d, {untiedSqrt} untied, {untiedNone} with neither. The article’s model also starts out predicting the current token (probability {pCurrent} from the shallowest to the deepest model), which the deeper trunk dilutes.',
+    'verdict.tied.refuted':
+      'Verdict: not supported at this setting. Pre-LN’s slopes are {tiedSqrt} for the article’s model (tied, √d), and {tiedNone}, {untiedSqrt}, {untiedNone} without √d, untied, or with neither; the rule asks for below −0.75 for the first and −0.5 ± 0.25 for the others.',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -85,10 +95,13 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.dismiss': 'Dismiss',
     'url.lang': 'the language must be zh or en',
     'url.theme': 'the theme must be light or dark',
-    'url.embed': 'the figure to embed must be fig1, fig2, fig3 or fig4',
+    'url.embed': 'the figure to embed must be one of {figures}',
     'url.fig1.step': 'the step must be an integer from 1 to 6',
     'url.fig1.ln': 'the Final LN must be open or closed',
     'url.fig2.layer': 'the layer must be an integer from 1 to 6, or final',
+    'url.fig5.perturbation': 'the perturbation must be random or sign',
+    'url.fig6.output': 'the output layer must be tied or untied',
+    'url.fig6.input': 'the input scale must be sqrt_d or none',
     'url.fig3.stat': 'the statistic must be paper or batch',
     'url.fig3.model': 'the model must be full or small',
     'url.fig3.depths': 'one to 16 depths, integers from 1 to 48, comma-separated',
@@ -137,6 +150,16 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.adam': 'Adam',
     'optimizer.sgd': '带动量的 SGD',
     'optimizer.radam': 'RAdam',
+    'verdict.os.confirmed':
+      '结论：成立。Post-LN 的输出变化大致随深度线性增长（斜率 {post}），Pre-LN 增长得慢得多（斜率 {pre}）；随机扰动和 Adam 的符号步都是如此。',
+    'verdict.os.qualified':
+      '结论：只对随机方向成立。随机扰动下，Post-LN 的输出变化大致随深度线性增长（斜率 {post}），Pre-LN 增长得慢（斜率 {pre}；Admin {admin}）。换成 Adam 的符号步——Adam 一次更新实际造成的扰动——Pre-LN 的输出变化随深度增长得和 Post-LN 一样快甚至更快（斜率 {signPre}，Post-LN {signPost}）。',
+    'verdict.os.refuted':
+      '结论：在这个设定下不成立。Post-LN 的斜率是 {post}，Pre-LN 是 {pre}（Admin {admin}）；判据要求前者至少 0.75、后者至多 0.6。',
+    'verdict.tied.confirmed':
+      '结论：得到支持。输出层与词嵌入共享、输入乘 √d（文中的模型）时，Pre-LN 最后一层的梯度在双对数坐标里以斜率 {tiedSqrt} 下降，比 1/√L（斜率 −0.5）快得多。去掉其中任何一样，它都大致按 1/√L 下降：去掉 √d 是 {tiedNone}，不共享是 {untiedSqrt}，两样都去掉是 {untiedNone}。文中的模型在初始化时还会预测“当前这个词”（概率从最浅到最深的模型依次为 {pCurrent}），主干越深，这一项被稀释得越多。',
+    'verdict.tied.refuted':
+      '结论：在这个设定下得不到支持。Pre-LN 的斜率：文中的模型（共享、√d）是 {tiedSqrt}；去掉 √d、不共享、两样都去掉分别是 {tiedNone}、{untiedSqrt}、{untiedNone}；判据要求前者低于 −0.75，其余在 −0.5 ± 0.25 之内。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',
@@ -179,10 +202,13 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.dismiss': '知道了',
     'url.lang': '语言只能是 zh 或 en',
     'url.theme': '主题只能是 light 或 dark',
-    'url.embed': '要嵌入的图只能是 fig1、fig2、fig3 或 fig4',
+    'url.embed': '要嵌入的图只能是 {figures} 之一',
     'url.fig1.step': '步数须为 1 到 6 的整数',
     'url.fig1.ln': 'Final LN 只能是 open 或 closed',
     'url.fig2.layer': '层号须为 1 到 6 的整数，或 final',
+    'url.fig5.perturbation': '扰动须为 random 或 sign',
+    'url.fig6.output': '输出层须为 tied 或 untied',
+    'url.fig6.input': '输入缩放须为 sqrt_d 或 none',
     'url.fig3.stat': '统计量只能是 paper 或 batch',
     'url.fig3.model': '模型只能是 full 或 small',
     'url.fig3.depths': '一到十六个层数，1 到 48 的整数，用逗号分隔',

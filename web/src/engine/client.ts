@@ -2,6 +2,7 @@
 //
 //   runProbe(config, onProgress?, signal?)  → Promise<ProbeResult>   (Figures 2–3)
 //   runGrid(config, onProgress?, signal?)   → Promise<GridResult>    (Figure 4; streams partials)
+//   runExperiment(name, config, onProgress?, signal?) → Promise<ExperimentResult> (docs/experiments.md; CPU)
 //   engineInfo()                            → Promise<EngineReady>   (version, backend and why, flavour, threads)
 //   onEngineChange(cb)                      → unsubscribe            (the GPU failed: jobs moved to the CPU)
 //   engineMemory()                          → Promise<EngineMemory>  (wasm heap; tests and docs/robustness.md)
@@ -11,7 +12,7 @@
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
 import type { Reply, Request } from './protocol';
-import { mergeGrid, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './documents';
+import { mergeGrid, type ExperimentResult, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './documents';
 
 export type EngineErrorKind = 'engine' | 'load' | 'cancelled' | 'worker';
 
@@ -223,6 +224,21 @@ export function runGrid(
       if (acc) onProgress?.(p, acc);
     },
     (r) => (acc = mergeGrid(acc, r.result as GridResult)),
+    signal,
+  );
+}
+
+/** Run an experiment on the article's inferences (docs/experiments.md), on the CPU engine. */
+export function runExperiment<T extends ExperimentResult = ExperimentResult>(
+  name: string,
+  config: Record<string, unknown>,
+  onProgress?: (p: Progress) => void,
+  signal?: AbortSignal,
+): Promise<T> {
+  return start<T>(
+    (id) => ({ type: 'experiment', id, name, config }),
+    onProgress && ((p) => onProgress(p)),
+    (r) => r.result as T,
     signal,
   );
 }

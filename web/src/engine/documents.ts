@@ -57,6 +57,36 @@ export interface ProbeResult extends Precomputed {
   placements: Partial<Record<PlacementName, ProbeStats>>;
 }
 
+/** A mean and standard deviation over seeds, with each seed's value (the experiments' documents). */
+export interface SeedStat extends MeanStd {
+  per_seed: number[];
+}
+
+/** Every experiment document (docs/experiments.md): its name, engine, config and its own keys. */
+export interface ExperimentResult extends Precomputed {
+  experiment: string;
+  engine: EngineInfo;
+  config: Record<string, unknown> & { placements?: string[]; depths?: number[]; seeds?: number[] };
+}
+
+/** `output-sensitivity`: per placement, the logits' mean squared change against depth. */
+export interface OutputSensitivityResult extends ExperimentResult {
+  placements: Record<string, { depths: { layers: number; dlogits2: SeedStat }[]; slope: number | null; growth: number | null }>;
+}
+
+/** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
+export interface TiedOutputResult extends ExperimentResult {
+  uniform_p: number;
+  variants: {
+    output: 'tied' | 'untied';
+    input_scale: 'sqrt_d' | 'none';
+    placements: Record<string, {
+      depths: { layers: number; W2_per_batch: MeanStd; W2_per_layer: MeanStd; p_current: SeedStat }[];
+      slope_per_batch: number | null;
+    }>;
+  }[];
+}
+
 /** 'nan': a loss or gradient stopped being finite; 'diverged': the loss rose above 4·ln V. Both stop the run at stop_step. */
 export type RunStatus = 'running' | 'ok' | 'nan' | 'diverged';
 

@@ -10,7 +10,7 @@
 //                                      else lnx-st.mjs; ?backend=cpu|webgpu in `search` overrides)
 //   ◀─────────────────────────────── ready{backend,reason} | load-error
 //   ◀─────────────────────────────── backend{backend,reason}  (the GPU failed: the job restarts on the CPU)
-//   probe{id,config} / grid{id,config} ▶
+//   probe{id,config} / grid{id,config} / experiment{id,name,config} ▶ (experiments: always on the CPU engine)
 //   ◀─────────────────────────────── progress{id,…}*  (grid: with a streamed partial document)
 //   cancel{id} ─────────────────────▶ (checked between chunks; the C++ object is deleted)
 //   ◀─────────────────────────────── done{id,result} | error{id,message} | cancelled{id}
@@ -18,7 +18,7 @@
 //   memory ─────────────────────────▶ ◀── memory{heapBytes,usedBytes,heapBytesAfter} (tests, docs/robustness.md)
 import type { Backend, BackendWhy } from './backend-choice';
 import type { Flavour } from './lnx-module';
-import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from './documents';
+import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from './documents';
 
 /** Page → worker. */
 export type Request =
@@ -30,6 +30,8 @@ export type Request =
   | { type: 'probe'; id: number; config: Partial<ProbeConfig> }
   /** Run the toy training grid (Figure 4); progress carries `partial`, a delta Grid document. */
   | { type: 'grid'; id: number; config: Partial<GridConfig> }
+  /** Run an experiment on the article's inferences (docs/experiments.md) by its engine name. */
+  | { type: 'experiment'; id: number; name: string; config: Record<string, unknown> }
   /** Stop a queued or running job at the next chunk boundary. */
   | { type: 'cancel'; id: number }
   /** Idle between chunks until `resume` (the page is hidden); elapsed time stops counting. */
@@ -72,7 +74,7 @@ export type Reply =
       partial?: GridResult;
     }
   /** Grid jobs send a final delta document to merge, probe jobs the whole result. */
-  | { type: 'done'; id: number; result: ProbeResult | GridResult; elapsedMs: number }
+  | { type: 'done'; id: number; result: ProbeResult | GridResult | ExperimentResult; elapsedMs: number }
   /** The engine threw (invalid config: message starts with 'lnx: ') or the module failed. */
   | { type: 'error'; id: number; message: string }
   | { type: 'cancelled'; id: number }
@@ -83,4 +85,4 @@ export type Reply =
    */
   | { type: 'memory'; heapBytes: number; usedBytes: number; heapBytesAfter: number };
 
-export type JobKind = 'probe' | 'grid';
+export type JobKind = 'probe' | 'grid' | 'experiment';

@@ -6,7 +6,7 @@
 // streaming partial grid documents, cancel between chunks, and always calling .delete().
 // Leaves out: choosing and loading the module (worker.ts), queueing (worker.ts).
 import type { Reply, Request } from './protocol';
-import { mergeGrid, nextFrom, type GridResult, type ProbeResult } from './documents';
+import { mergeGrid, nextFrom, type ExperimentResult, type GridResult, type ProbeResult } from './documents';
 
 export interface JobHooks {
   post(reply: Reply): void;
@@ -33,7 +33,7 @@ export function eta(fraction: number, elapsedMs: number): number | null {
   return (elapsedMs * (1 - fraction)) / fraction;
 }
 
-type JobRequest = Extract<Request, { type: 'probe' | 'grid' }>;
+type JobRequest = Extract<Request, { type: 'probe' | 'grid' | 'experiment' }>;
 
 /**
  * What a job needs of an engine: the CPU module (LnxModule) as it is, or the WebGPU one adapted by
@@ -44,6 +44,8 @@ export interface JobEngine {
   ProbeRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
   GridRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(from: number): string; delete(): void };
   settled?: () => Promise<void>;
+  /** the experiments (CPU modules only; worker.ts runs them on the CPU engine) */
+  ExperimentRun?: new (name: string, configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
 }
 
 /** Run one job to completion, cancellation or error; posts exactly one terminal reply, unless
@@ -55,7 +57,9 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
     const json = JSON.stringify(req.config);
     const probe = req.type === 'probe' ? new m.ProbeRun(json) : null;
     const grid = req.type === 'grid' ? new m.GridRun(json) : null;
-    run = (probe ?? grid)!;
+    if (req.type === 'experiment' && !m.ExperimentRun) throw new Error('lnx: this engine does not run experiments');
+    const exp = req.type === 'experiment' ? new m.ExperimentRun!(req.name, json) : null;
+    run = (probe ?? grid ?? exp)!;
     let acc: GridResult | null = null; // the worker's merged copy, only to know where to stream from
     let elapsed = 0;
     let k = 1;
@@ -82,7 +86,9 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
     }
     const result = probe
       ? (JSON.parse(probe.resultJson()) as ProbeResult)
-      : (JSON.parse(grid!.resultJson(nextFrom(acc))) as GridResult);
+      : exp
+        ? (JSON.parse(exp.resultJson()) as ExperimentResult)
+        : (JSON.parse(grid!.resultJson(nextFrom(acc))) as GridResult);
     h.post({ type: 'done', id, result, elapsedMs: elapsed });
   } catch (e) {
     if (rethrow?.(e)) throw e;

@@ -127,11 +127,18 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       return;
     case 'probe':
     case 'grid':
+    case 'experiment':
       queue = queue.then(async () => {
         if (cancelled.has(req.id)) return post({ type: 'cancelled', id: req.id });
         let a: Active;
         try {
           a = await active;
+          // The WebGPU backend does not run experiments (each is hundreds of small passes whose
+          // results are read every pass): they run on the CPU build, whose name their document carries.
+          if (req.type === 'experiment' && a.selection.backend === 'webgpu') {
+            const m = await loadCpu();
+            a = { engine: m, module: m, selection: a.selection };
+          }
         } catch (e) {
           return post({ type: 'error', id: req.id, message: errorMessage(e) });
         }

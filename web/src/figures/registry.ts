@@ -13,11 +13,13 @@ import { fig1 } from './fig1';
 import { fig2 } from './fig2';
 import { fig3 } from './fig3';
 import { fig4 } from './fig4';
+import { fig5 } from './fig5';
+import { fig6 } from './fig6';
 
 /** A figure of any view, document and settings types (each figure has its own). */
 export type AnyFigure = FigureDef<any, any, any>;
 
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4];
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4, fig5, fig6];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 
@@ -49,11 +51,11 @@ export const initialViews = (): Record<string, object> =>
 
 /** What a link's settings are compared with: the initial views, and the run settings of the
  *  precomputed results (the fallbacks until those have loaded). */
-export function linkDefaults(results?: Pick<Results, SlotName>): Defaults {
+export function linkDefaults(results?: Pick<Results, 'slot'>): Defaults {
   const d: Defaults = {};
   for (const f of FIGURES) {
     d[f.view.key] = f.view.initial;
-    if (f.run && f.slot) d[f.run.key] = f.run.of(results?.[f.slot].precomputed?.config) ?? f.run.fallback;
+    if (f.run && f.slot) d[f.run.key] = f.run.of(results?.slot(f.slot).precomputed?.config) ?? f.run.fallback;
   }
   return d;
 }

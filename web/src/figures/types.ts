@@ -66,6 +66,9 @@ export interface FigureDef<V extends object = object, D = unknown, S extends obj
   strings: readonly string[];
   /** the result slot it draws, or null: drawn from its strings alone */
   slot: SlotName | null;
+  /** when the view chooses which slot is drawn (a toggle between two documents): that slot; its
+   *  downloads and provenance follow it. Absent: always `slot`. */
+  slotOf?(view: V): SlotName;
   view: ViewParams<V>;
   run?: RunParams<S>;
   /** placeholders of its strings that are fixed values (e.g. `{max}` of an error from the engine's

@@ -1,6 +1,6 @@
 // prose-numbers.ts — the numbers the prose quotes, computed from the same result objects the figures draw.
 //
-// proseNumbers(probe, grid, lang) → { key: display string } for every key in PROSE_NUMBERS. The
+// proseNumbers(probe, grid, lang, experiments) → { key: display string } for every key in PROSE_NUMBERS. The
 // article writes {{key}} (a "binding" in the inline mini-language, content/types.ts); inline.ts looks
 // the key up in this record. When a live recompute replaces the precomputed result, the page
 // recomputes this record, so prose and figures never disagree.
@@ -8,7 +8,10 @@
 // Keys are documented next to each entry; where the article uses each one is listed in
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
-import { probeDepths, seedMean, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
+import { probeDepths, seedMean, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
+import type { ExperimentSlot } from './result-slots.svelte';
+import * as verdicts from './verdicts.js';
+import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
 
@@ -18,7 +21,24 @@ interface Ctx {
   P: ProbeResult | null;
   G: GridResult | null;
   lang: Lang;
+  /** the experiment documents the figures draw (result-slots EXPERIMENT_SLOTS) */
+  E: Partial<Record<ExperimentSlot, ExperimentResult | null>>;
 }
+
+/** The page's sentence for a verdict: UI_STRINGS `verdict.<claim>.<verdict>` filled with the facts
+ *  (numbers formatted to two decimals, lists joined), computed by the rules of verdicts.js. */
+function verdictSentence(claim: string, judged: { verdict: string; facts: object } | null, lang: Lang): string | null {
+  if (!judged) return null;
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(judged.facts))
+    vars[k] = typeof v === 'number' ? fmt(v) : Array.isArray(v) ? listOf(v.map((x) => (typeof x === 'number' ? fmt(x) : String(x))), lang) ?? '' : String(v);
+  const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
+  return t ? tpl(t, vars) : null;
+}
+
+/** A slope of an output-sensitivity document (slot `outputSensitivity` or `outputSensitivitySign`). */
+const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
+  (E[slot] as { placements?: Record<string, { slope?: number | null }> } | null | undefined)?.placements?.[p]?.slope ?? null;
 
 /** "a, b" / "a、b"; null for none (shown as '—'). */
 const listOf = (xs: string[], lang: Lang) => (xs.length ? xs.join(lang === 'zh' ? '、' : ', ') : null);
@@ -142,6 +162,29 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // what the drawn grid ran, for the caption: the optimizer's name, the warm-ups, the peak lrs
   'toy.optimizer': ({ G, lang }) => (G?.config.optimizer ? (UI_STRINGS[lang][`optimizer.${G.config.optimizer}`] ?? G.config.optimizer) : null),
   'toy.warmups': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang),
+  // Figure 5 (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
+  'exp.os.post': ({ E }) => osSlope(E, 'outputSensitivity', 'post'),
+  'exp.os.pre': ({ E }) => osSlope(E, 'outputSensitivity', 'pre'),
+  'exp.os.admin': ({ E }) => osSlope(E, 'outputSensitivity', 'admin'),
+  'exp.os.deepnorm': ({ E }) => osSlope(E, 'outputSensitivity', 'deepnorm'),
+  'exp.os.sign.post': ({ E }) => osSlope(E, 'outputSensitivitySign', 'post'),
+  'exp.os.sign.pre': ({ E }) => osSlope(E, 'outputSensitivitySign', 'pre'),
+  'exp.os.delta': ({ E }) => {
+    const d = E.outputSensitivity?.config?.perturbation;
+    return typeof d === 'number' ? fmtLr(d) : null;
+  },
+  'exp.os.depths': ({ E, lang }) => {
+    const d = E.outputSensitivity?.config?.depths;
+    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
+  },
+  'exp.os.verdict': ({ E, lang }) =>
+    E.outputSensitivity ? verdictSentence('os', verdicts.outputSensitivity(E.outputSensitivity, E.outputSensitivitySign ?? null), lang) : null,
+  // Figure 6 (tied-output): the depths and the verdict (whose sentence carries the slopes).
+  'exp.tied.depths': ({ E, lang }) => {
+    const d = E.tiedOutput?.config?.depths;
+    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
+  },
+  'exp.tied.verdict': ({ E, lang }) => (E.tiedOutput ? verdictSentence('tied', verdicts.tiedOutput(E.tiedOutput), lang) : null),
   'toy.lrs': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.lr))].sort((a, b) => a - b).map(fmtLr), lang),
   'toy.post.w0.lo.final': toyFinal('post', 'w0', 'lo'),
   'toy.post.w0.hi.final': toyFinal('post', 'w0', 'hi'),
@@ -168,8 +211,13 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
 export const PROSE_NUMBER_KEYS: readonly string[] = Object.keys(PROSE_NUMBERS);
 
 /** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
-export function proseNumbers(P: ProbeResult | null, G: GridResult | null, lang: Lang): Record<string, string> {
-  const ctx: Ctx = { P, G, lang };
+export function proseNumbers(
+  P: ProbeResult | null,
+  G: GridResult | null,
+  lang: Lang,
+  E: Partial<Record<ExperimentSlot, ExperimentResult | null>> = {},
+): Record<string, string> {
+  const ctx: Ctx = { P, G, lang, E };
   const out: Record<string, string> = {};
   for (const [k, f] of Object.entries(PROSE_NUMBERS)) {
     let v: Val;

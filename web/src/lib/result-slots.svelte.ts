@@ -1,15 +1,16 @@
 // result-slots.svelte.ts — the current results the figures draw and the prose quotes, and the live runs
 // that replace them.
 //
-// Two slots: `probe` (Figures 2 and 3 and their prose) and `grid` (Figure 4). Each slot first holds
+// The slots: `probe` (Figures 2 and 3 and their prose), `grid` (Figure 4), and one per experiment
+// document a figure draws (EXPERIMENT_SLOTS: Figures 5 and 6). Each slot first holds
 // the precomputed document from public/data/, then, after a successful live recompute, the live
 // one. A cancelled, failed or diverged run never replaces a complete result: the slot keeps the
 // last complete document and `run` says what happened. While a run streams, `partial` holds the
 // document so far (the grid's growing curves, which Figure 4 draws).
 // One instance is created by App.svelte and shared through context (getResults()).
 import { getContext, setContext } from 'svelte';
-import { EngineError, engineInfo, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
-import type { GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
+import { EngineError, engineInfo, runExperiment, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
+import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 
@@ -104,8 +105,38 @@ export class Slot<T> {
   }
 }
 
+/**
+ * The experiment documents the figures draw, by slot name: the engine's experiment, the config of a
+ * recompute (the engine's defaults but what is listed), the precomputed file
+ * (public/data/exp/<file>.json, written by scripts/precompute.mjs with the same config), and the
+ * small setting a reader can recompute in seconds (the figure's "small" setting).
+ */
+export const EXPERIMENT_SLOTS = {
+  outputSensitivity: { experiment: 'output-sensitivity', file: 'output-sensitivity', config: {}, small: { depths: [2, 4, 8], seeds: [0] } },
+  outputSensitivitySign: {
+    experiment: 'output-sensitivity',
+    file: 'output-sensitivity.sign_gradient',
+    config: { perturbation_kind: 'sign_gradient' },
+    small: { perturbation_kind: 'sign_gradient', depths: [2, 4, 8], seeds: [0] },
+  },
+  tiedOutput: {
+    experiment: 'tied-output',
+    file: 'tied-output',
+    config: {},
+    small: { d: 64, d_ff: 128, vocab: 200, depths: [2, 4, 6], seeds: [0], depth_batches: 2 },
+  },
+} as const satisfies Record<string, { experiment: string; file: string; config: Record<string, unknown>; small: Record<string, unknown> }>;
+export type ExperimentSlot = keyof typeof EXPERIMENT_SLOTS;
+
+/** A small setting's values for its label ({depths}, {seeds}, {d}). */
+export const smallVars = (c: { depths?: readonly number[]; seeds?: readonly number[]; d?: number }): Record<string, string | number> => ({
+  depths: (c.depths ?? []).join(', '),
+  seeds: c.seeds?.length ?? '',
+  d: c.d ?? '',
+});
+
 /** The result slots, by name (a figure says which one it draws: figures/types.ts). */
-export type SlotName = 'probe' | 'grid';
+export type SlotName = 'probe' | 'grid' | ExperimentSlot;
 
 export class Results {
   probe = new Slot<ProbeResult>();
@@ -116,14 +147,35 @@ export class Results {
   gridInputs = $state<GridInputs>(inputsFrom(null));
   /** the grid fields were edited (or set by a link): the precomputed file no longer fills them */
   gridTouched = false;
+  /** the experiment documents (EXPERIMENT_SLOTS) */
+  readonly exp = Object.fromEntries(Object.keys(EXPERIMENT_SLOTS).map((k) => [k, new Slot<ExperimentResult>()])) as Record<
+    ExperimentSlot,
+    Slot<ExperimentResult>
+  >;
 
-  /** Fetch public/data/{probe,grid}.json. Resolves when both have loaded or failed. */
+  /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
+  expSmall = $state<Record<ExperimentSlot, boolean>>({ outputSensitivity: false, outputSensitivitySign: false, tiedOutput: false });
+
+  /** A slot by name. */
+  slot(name: SlotName): Slot<ProbeResult> | Slot<GridResult> | Slot<ExperimentResult> {
+    return name === 'probe' ? this.probe : name === 'grid' ? this.grid : this.exp[name];
+  }
+
+  /** Fetch public/data/{probe,grid}.json and the experiments' files. Resolves when all have loaded or failed. */
   loadPrecomputed(base = import.meta.env.BASE_URL): Promise<void> {
     const p = this.probe.load(`${base}data/probe.json`);
     const g = this.grid.load(`${base}data/grid.json`).then(() => {
       if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed.config);
     });
-    return Promise.all([p, g]).then(() => undefined);
+    const e = (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => this.exp[k].load(`${base}data/exp/${EXPERIMENT_SLOTS[k].file}.json`));
+    return Promise.all([p, g, ...e]).then(() => undefined);
+  }
+
+  /** Recompute an experiment slot in this browser with its config, or its small one (EXPERIMENT_SLOTS). */
+  recomputeExperiment(name: ExperimentSlot) {
+    const { experiment } = EXPERIMENT_SLOTS[name];
+    const config: Record<string, unknown> = this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config;
+    return this.exp[name].start((onP, signal) => runExperiment(experiment, config, onP, signal), config);
   }
 
   recomputeProbe(config: Partial<ProbeConfig> = probeConfig(this.probeControls, this.probe.precomputed?.config ?? null)) {

@@ -18,6 +18,7 @@ export function outputSensitivity(random: any, sign?: any): Judged<{
 export function warmupLength(doc: any): Judged<{
   lr: number; postAdam: Record<string, number | null>; postRadam0: number | null; preAdam0: number | null;
   postSgd: Record<string, number | null>; firstWarmupThatEscapes: number | null;
+  lrHi: number; postRadam0Hi: number | null; firstWarmupThatEscapesHi: number | null;
 }>;
 export function plateauShare(doc: any): Judged<{
   plateau: number; endLoss: number; status: string; share0: number; shareEnd: number;
@@ -25,4 +26,7 @@ export function plateauShare(doc: any): Judged<{
 }>;
 export function tiedOutput(doc: any, p?: string): Judged<{
   tiedSqrt: number; tiedNone: number; untiedSqrt: number; untiedNone: number; pCurrent: number[]; depths: number[]; uniform: number;
+}>;
+export function sgdControl(doc: any): Judged<{
+  lr?: number; post?: Record<string, number | null>; pre0?: number | null; firstWarmupThatEscapes?: number | null;
 }>;

@@ -84,6 +84,11 @@ export function warmupLength(doc) {
     postSgd: Object.fromEntries(warmups.map((w) => [w, esc('post', 'sgd', w)])),
   };
   facts.firstWarmupThatEscapes = warmups.find((w) => w > 0 && facts.postAdam[w] != null) ?? null;
+  // The same remedies at the largest lr factor (reported, not part of the rule).
+  const hi = (o) => Math.max(...doc.groups.filter((x) => x.optimizer === o).map((x) => x.lr));
+  facts.lrHi = hi('adam');
+  facts.postRadam0Hi = g('post', 'radam', 0, hi('radam'))?.escape_step ?? null;
+  facts.firstWarmupThatEscapesHi = warmups.find((w) => w > 0 && g('post', 'adam', w, facts.lrHi)?.escape_step != null) ?? null;
   if (facts.postAdam[0] != null) return { verdict: 'untested', facts };
   const remedies = [facts.firstWarmupThatEscapes != null, facts.postRadam0 != null, facts.preAdam0 != null];
   return { verdict: remedies.every(Boolean) ? 'confirmed' : 'refuted', facts };
@@ -127,4 +132,27 @@ export function tiedOutput(doc, p = 'pre') {
   const others = [facts.tiedNone, facts.untiedSqrt, facts.untiedNone];
   const ok = facts.tiedSqrt < -0.75 && others.every((s) => Math.abs(s + 0.5) <= 0.25);
   return { verdict: ok ? 'confirmed' : 'refuted', facts };
+}
+
+/** Claim 5 (warmup-length, SGD rows): the paper's SGD control ("without Adam, warm-up is still
+ *  needed") is weak because SGD trains Transformers badly anyway. At SGD's smallest lr: refuted
+ *  when Pre-LN with SGD escapes without warm-up (SGD can train this model) while Post-LN with SGD
+ *  stalls without warm-up and escapes with some warm-up (the control shows what the paper says);
+ *  confirmed when Pre-LN with SGD does not escape either (SGD fails regardless of the norm);
+ *  untested without SGD runs, or when Post-LN with SGD escapes without warm-up. */
+export function sgdControl(doc) {
+  const sgd = doc.groups.filter((x) => x.optimizer === 'sgd');
+  if (!sgd.length) return { verdict: 'untested', facts: {} };
+  const lr = Math.min(...sgd.map((x) => x.lr));
+  const warmups = [...new Set(sgd.map((x) => x.warmup))].sort((a, b) => a - b);
+  const esc = (p, w) => sgd.find((x) => x.placement === p && x.warmup === w && x.lr === lr)?.escape_step ?? null;
+  const facts = {
+    lr,
+    post: Object.fromEntries(warmups.map((w) => [w, esc('post', w)])),
+    pre0: esc('pre', 0),
+    firstWarmupThatEscapes: warmups.find((w) => w > 0 && esc('post', w) != null) ?? null,
+  };
+  if (facts.post[0] != null) return { verdict: 'untested', facts };
+  if (facts.pre0 == null) return { verdict: 'confirmed', facts };
+  return { verdict: facts.firstWarmupThatEscapes != null ? 'refuted' : 'qualified', facts };
 }

@@ -88,9 +88,4 @@ export const pointAt = (s: PlacementSeries | undefined, x: number): Pt | undefin
 /** The depths the live-run form offers as checkboxes (plus any the current settings hold). */
 export const DEPTH_CHOICES = [6, 8, 10, 12, 14] as const;
 
-/** Nearest value in `xs` to `x` (for hover), or null. */
-export function nearest(xs: readonly number[], x: number): number | null {
-  let best: number | null = null;
-  for (const v of xs) if (best == null || Math.abs(v - x) < Math.abs(best - x)) best = v;
-  return best;
-}
+export { nearest } from '../../lib/axis';
