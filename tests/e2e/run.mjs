@@ -279,6 +279,25 @@ async function main() {
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
 
+    await check('Figure 4: a preset fills the form; every placement is offered; more runs than the engine takes disable Recompute', async () => {
+      await openSettings(page, 'fig4');
+      await page.click('#fig4 button[data-preset="deepnorm"]');
+      const ticked = () => page.$$eval('#fig4 input[name="placement"]', (xs) => xs.filter((x) => x.checked).map((x) => x.value));
+      const offered = await page.$$eval('#fig4 input[name="placement"]', (xs) => xs.map((x) => x.value));
+      assert(JSON.stringify(offered) === JSON.stringify(['post', 'pre', 'peri', 'deepnorm', 'admin']), `offered ${offered}`);
+      assert(JSON.stringify(await ticked()) === JSON.stringify(['post', 'deepnorm']), `after the preset: ${await ticked()}`);
+      assert((await page.$eval('#fig4 input[name="warmups"]', (x) => x.value)) === '0', 'the preset sets no warm-up');
+      for (const v of ['pre', 'peri', 'admin']) await page.check(`#fig4 input[name="placement"][value="${v}"]`);
+      await page.fill('#fig4 input[name="warmups"]', '0, 100, 300');
+      await page.fill('#fig4 input[name="seeds"]', '4');
+      await page.waitForSelector('#fig4 .err');
+      assert(await page.$eval('#fig4 button.recompute', (b) => b.disabled), 'Recompute not disabled for 5 × 2 × 3 × 4 runs');
+      for (const v of ['peri', 'deepnorm', 'admin']) await page.uncheck(`#fig4 input[name="placement"][value="${v}"]`);
+      await page.fill('#fig4 input[name="warmups"]', '0, 300');
+      await page.fill('#fig4 input[name="seeds"]', '2');
+      assert(JSON.stringify(await ticked()) === JSON.stringify(['post', 'pre']), 'placements restored');
+    });
+
     await check('Figure 4: a short live run (SGD with momentum, 20 steps, 1 seed) streams and completes', async () => {
       await openSettings(page, 'fig4');
       await page.selectOption('#fig4 select[name="optimizer"]', 'sgd');

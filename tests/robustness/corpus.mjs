@@ -73,6 +73,12 @@ export const URL_CASES = [
   { category: 'unknown enum', query: 'fig3.stat=median', banner: ['fig3.stat'] },
   { category: 'unknown enum', query: 'fig3.model=huge', banner: ['fig3.model'] },
   { category: 'unknown enum', query: 'fig2.layer=top', banner: ['fig2.layer'] },
+  { category: 'unknown enum', query: 'fig4.placements=post,sideways', banner: ['fig4.placements'] },
+  { category: 'unknown enum', query: 'fig4.placements=', banner: ['fig4.placements'] },
+  { category: 'unknown enum', query: 'fig5.perturbation=huge', banner: ['fig5.perturbation'] },
+  { category: 'unknown enum', query: 'fig6.output=both', banner: ['fig6.output'] },
+  { category: 'unknown enum', query: 'fig6.input=NaN', banner: ['fig6.input'] },
+  { category: 'injection', query: `fig4.placements=${encodeURIComponent(INJECT[0])}`, banner: ['fig4.placements'] },
   // injection in shown strings (every value is shown in the banner)
   ...INJECT.map((v, i) => ({ category: 'injection', query: `lang=${encodeURIComponent(v)}`, banner: ['lang'], tag: i })),
   { category: 'injection', query: `theme=${encodeURIComponent(INJECT[1])}`, banner: ['theme'] },

@@ -92,11 +92,12 @@ describe('every text key the page can ask for exists', () => {
   it('the live-run settings’ error keys (Figure 3: probe, Figure 4: grid)', () => {
     const probe = Object.values(validateProbe({ seeds: 0, batches: 0, depths: [], small: false }));
     const grid = [
-      ...Object.values(validateGrid({ lrs: '', warmups: '', seeds: '', steps: '', optimizer: 'x', hyper: {} }).errors),
-      ...Object.values(validateGrid({ lrs: '1', warmups: '0', seeds: '1', steps: '10', optimizer: 'sgd', hyper: { momentum: '7' } }).errors),
+      ...Object.values(validateGrid({ placements: [], lrs: '', warmups: '', seeds: '', steps: '', optimizer: 'x', hyper: {} }).errors),
+      ...Object.values(validateGrid({ placements: ['post'], lrs: '1', warmups: '0', seeds: '1', steps: '10', optimizer: 'sgd', hyper: { momentum: '7' } }).errors),
+      ...Object.values(validateGrid({ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], lrs: '1,2', warmups: '0,1,2', seeds: '4', steps: '10', optimizer: 'adam', hyper: {} }).errors),
     ];
     expect(probe.length).toBe(3);
-    expect(grid.length).toBe(6);
+    expect(grid.length).toBe(8);
     for (const k of probe) expect(exists(`fig3:${k}`), k).toBe(true);
     for (const k of grid) expect(exists(`fig4:${k}`), k).toBe(true);
   });

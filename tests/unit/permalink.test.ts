@@ -125,8 +125,8 @@ describe('serializeView', () => {
     [{ probe: { seeds: 3, batches: 2, depths: [2, 4], small: true } }, 'lang=en&fig3.model=small&fig3.seeds=3'],
     [{ probe: { seeds: 5, batches: 20, depths: [6, 8], small: false } }, 'lang=en&fig3.depths=6,8'],
     [{ grid: GRID_DEFAULTS }, 'lang=en'],
-    [{ grid: { lrs: [0.001], warmups: [0, 300], seeds: 1, steps: 20, optimizer: 'adam' as const, hyper: {} } }, 'lang=en&fig4.lrs=0.001&fig4.seeds=1&fig4.steps=20'],
-    [{ grid: { lrs: [1e-5, 5], warmups: [0], seeds: 2, steps: 500, optimizer: 'adam' as const, hyper: {} } }, 'lang=en&fig4.lrs=0.00001,5&fig4.warmups=0'],
+    [{ grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0, 300], seeds: 1, steps: 20, optimizer: 'adam' as const, hyper: {} } }, 'lang=en&fig4.lrs=0.001&fig4.seeds=1&fig4.steps=20'],
+    [{ grid: { placements: ['post', 'pre'], lrs: [1e-5, 5], warmups: [0], seeds: 2, steps: 500, optimizer: 'adam' as const, hyper: {} } }, 'lang=en&fig4.lrs=0.00001,5&fig4.warmups=0'],
     [{ grid: { ...GRID_DEFAULTS, optimizer: 'sgd' as const, hyper: { momentum: 0.5 } } }, 'lang=en&fig4.optimizer=sgd&fig4.momentum=0.5'],
   ])('%j → %s', (over, want) => expect(serializeView(view(over))).toBe(want));
 
@@ -144,10 +144,11 @@ describe('round trip: parse(serialize(view)) rebuilds the view', () => {
     { fig5: { perturbation: 'sign' } },
     { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
     { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
-    { grid: { lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {} } },
-    { grid: { lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {} } },
-    { grid: { lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 } } },
-    { grid: { lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 } } },
+    { grid: { placements: ['post', 'pre'], lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {} } },
+    { grid: { ...GRID_DEFAULTS, placements: ['pre', 'deepnorm', 'admin'] } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 } } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 } } },
   ];
   it.each(views)('%j', (over) => {
     const v = view(over);
@@ -169,7 +170,7 @@ describe('settings of result documents', () => {
     expect(probeSettingsOf(null)).toBeNull();
   });
   it('grid: config → settings (seeds counted)', () => {
-    expect(gridSettingsOf(grid().config)).toEqual({ lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {} });
+    expect(gridSettingsOf(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {} });
     expect(gridSettingsOf(null)).toBeNull();
   });
   it('resolveProbe: a link with only the small model gets the small preset; fields override', () => {

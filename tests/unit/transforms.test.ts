@@ -6,8 +6,8 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { LAB_LIMITS, checkLrs, checkWarmups, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
-import { GRID_FIELDS } from '../../web/src/generated/engine-schema';
+import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
+import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
 import { grid, outputSensitivity, probe, tiedOutput } from './docs';
@@ -177,7 +177,7 @@ describe('fig4 panels', () => {
 });
 
 describe('fig4 live settings', () => {
-  const ok = { lrs: '1e-3, 3e-3', warmups: '0, 300', seeds: '2', steps: '500', optimizer: 'adam', hyper: {} };
+  const ok = { placements: ['post', 'pre'], lrs: '1e-3, 3e-3', warmups: '0, 300', seeds: '2', steps: '500', optimizer: 'adam', hyper: {} };
   it('valid settings → config', () => {
     expect(validateGrid(ok)).toEqual({
       errors: {},
@@ -197,6 +197,8 @@ describe('fig4 live settings', () => {
     expect(LAB_LIMITS.warmups).toBeLessThanOrEqual(GRID_FIELDS.warmups.maxItems!);
     expect(LAB_LIMITS.seeds).toBeLessThanOrEqual(GRID_FIELDS.seeds.maxItems!);
     expect(LAB_LIMITS.steps).toBeLessThanOrEqual(GRID_FIELDS.steps.max!);
+    // the run limit is the engine's rule grid_size ("at most 64 runs")
+    expect(GRID_RULES.find((r) => r.name === 'grid_size')?.doc).toBe(`at most ${LAB_LIMITS.runs} runs`);
     // the value ranges are the engine's: lr in (0, 10], a warm-up any length the engine takes
     expect(checkLrs('1e-7')).toEqual([1e-7]);
     expect(checkLrs('0')).toBeNull();
@@ -225,6 +227,11 @@ describe('fig4 live settings', () => {
     [{ steps: '1001' }, ['steps']],
     [{ steps: '20.5' }, ['steps']],
     [{ steps: '10', seeds: '1', lrs: '0.001' }, []],
+    [{ placements: [] }, ['placements']],
+    [{ placements: ['post', 'sideways'] }, ['placements']],
+    [{ placements: ['admin', 'post', 'post'] }, []],
+    [{ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: '0, 100, 300', seeds: '2' }, []], // 5 × 2 × 3 × 2 = 60
+    [{ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: '0, 100, 300', seeds: '3' }, ['runs']], // 90 > 64
   ])('%j → errors in %j', (over, fields) => {
     const r = validateGrid({ ...ok, ...over });
     expect(Object.keys(r.errors).sort()).toEqual(fields);
@@ -238,7 +245,7 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({ lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {} });
+    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {} });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });
@@ -327,5 +334,19 @@ describe('fig6 tiedChart', () => {
     const t = fig6Table(tiedOutput());
     expect(t.rows).toHaveLength(4 * 2 * 2);
     expect(t.rows[2]).toEqual(['tied', 'sqrt_d', 'pre', 6, 1.6, 0.16, 0.8, -1.7]);
+  });
+});
+
+describe('fig4 lab presets and placements', () => {
+  it('placements come back in the registry order, deduplicated', () => {
+    expect(checkPlacements(['admin', 'post', 'admin'])).toEqual(['post', 'admin']);
+    expect(checkPlacements([])).toBeNull();
+  });
+  it('every preset is a valid grid within the lab\'s limits', () => {
+    for (const p of LAB_PRESETS) {
+      const s = { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 500, optimizer: 'adam', hyper: {}, ...p.settings };
+      const r = validateGrid({ placements: [...s.placements], lrs: s.lrs.join(','), warmups: s.warmups.join(','), seeds: String(s.seeds), steps: String(s.steps), optimizer: s.optimizer, hyper: {} });
+      expect(r.errors, p.key).toEqual({});
+    }
   });
 });

@@ -16,13 +16,17 @@ import {
   GRID_FIELDS,
   OPTIMIZERS,
   OPTIMIZER_INFO,
+  PLACEMENTS,
   type FieldInfo,
   type OptimizerName,
+  type PlacementName,
 } from '../generated/engine-schema';
 import { parseDecimal, parseList } from './format';
 
 /** The text fields of the form, as typed. `hyper`: the chosen optimizer's settings, by name. */
 export interface GridInputs {
+  /** the placements ticked, in the registry's order */
+  placements: string[];
   lrs: string;
   warmups: string;
   seeds: string;
@@ -30,10 +34,11 @@ export interface GridInputs {
   optimizer: string;
   hyper: Record<string, string>;
 }
-export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer'>;
+export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements'>;
 
 /** A live grid run as the URL names it (seeds = how many, 0…n−1; hyper: settings away from the engine's defaults). */
 export interface GridSettings {
+  placements: PlacementName[];
   lrs: number[];
   warmups: number[];
   seeds: number;
@@ -43,11 +48,43 @@ export interface GridSettings {
 }
 
 /** The precomputed grid's settings (public/data/grid.json); used until that file arrives. */
-export const GRID_DEFAULTS: GridSettings = { lrs: [0.001, 0.003], warmups: [0, 300], seeds: 2, steps: 500, optimizer: 'adam', hyper: {} };
+export const GRID_DEFAULTS: GridSettings = {
+  placements: ['post', 'pre'],
+  lrs: [0.001, 0.003],
+  warmups: [0, 300],
+  seeds: 2,
+  steps: 500,
+  optimizer: 'adam',
+  hyper: {},
+};
 
 /** How big a live run the lab offers (within the engine's bounds): panels, dash patterns, seeds,
  *  steps (from 10: a shorter curve shows nothing of a warm-up; up to 1000: minutes in a browser). */
-export const LAB_LIMITS = { lrs: 2, warmups: 3, seeds: 4, minSteps: 10, steps: 1000 } as const;
+export const LAB_LIMITS = { lrs: 2, warmups: 3, seeds: 4, minSteps: 10, steps: 1000, runs: 64 } as const;
+
+/** Runs of a grid (placements × lrs × warm-ups × seeds); the engine takes at most LAB_LIMITS.runs
+ *  (its rule grid_size, checked against the schema by tests/unit/transforms.test.ts). */
+export const gridRuns = (s: Pick<GridSettings, 'placements' | 'lrs' | 'warmups' | 'seeds'>) =>
+  s.placements.length * s.lrs.length * s.warmups.length * s.seeds;
+
+export const isPlacement = (s: string): s is PlacementName => (PLACEMENTS as readonly string[]).includes(s);
+
+/** 1 or more registered placements, deduplicated, in the registry's order; null when invalid. */
+export function checkPlacements(xs: readonly string[]): PlacementName[] | null {
+  if (!xs.length || xs.some((p) => !isPlacement(p))) return null;
+  return PLACEMENTS.filter((p) => xs.includes(p));
+}
+
+/**
+ * Presets of the lab for the article's remaining claims: the settings they put in the form (the rest
+ * stay as they are). Their labels are Figure 4's strings `preset.<key>`.
+ */
+export const LAB_PRESETS: readonly { key: string; settings: Partial<GridSettings> }[] = [
+  // "DeepNorm works in the same direction as Pre-LN's final LN": DeepNorm next to Post-LN, no warm-up.
+  { key: 'deepnorm', settings: { placements: ['post', 'deepnorm'], warmups: [0], lrs: [0.001, 0.003], optimizer: 'adam', hyper: {} } },
+  // "For Pre-LN warm-up is insurance": Pre-LN at high peak lrs, with and without warm-up.
+  { key: 'preHighLr', settings: { placements: ['pre'], warmups: [0, 100], lrs: [0.01, 0.03], optimizer: 'adam', hyper: {} } },
+];
 
 /** The engine's bounds of a grid field (generated from its schema). */
 export const fieldBounds = (name: keyof typeof GRID_FIELDS): FieldInfo => GRID_FIELDS[name];
@@ -113,6 +150,8 @@ export function validateGrid(inp: GridInputs): {
   config: Partial<GridConfig> | null;
 } {
   const errors: Partial<Record<string, string>> = {};
+  const placements = checkPlacements(inp.placements ?? []);
+  if (!placements) errors.placements = 'err.placements';
   const lrs = checkLrs(inp.lrs);
   if (!lrs) errors.lrs = 'err.lrs';
   const ws = checkWarmups(inp.warmups);
@@ -131,11 +170,13 @@ export function validateGrid(inp: GridInputs): {
     if (x == null) errors[`hyper.${name}`] = 'err.hyper';
     else hyper[name] = x;
   }
+  if (!Object.keys(errors).length && gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! }) > LAB_LIMITS.runs)
+    errors.runs = 'err.runs';
   if (Object.keys(errors).length) return { errors, config: null };
   return {
     errors,
     config: {
-      placements: ['post', 'pre'],
+      placements: placements!,
       lrs: lrs!,
       warmups: ws!,
       seeds: Array.from({ length: seeds! }, (_, i) => i),
@@ -159,6 +200,7 @@ export function inputsFrom(c: GridConfig | null | undefined): GridInputs {
 
 /** Settings → the form's fields. */
 export const gridInputsOf = (g: GridSettings): GridInputs => ({
+  placements: [...g.placements],
   lrs: g.lrs.join(', '),
   warmups: g.warmups.join(', '),
   seeds: String(g.seeds),
@@ -176,14 +218,18 @@ export function gridSettingsOf(c: GridConfig | null | undefined): GridSettings |
     const v = (c as unknown as Record<string, unknown>)[name];
     if (typeof v === 'number' && v !== f.default) hyper[name] = v;
   }
-  return { lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper };
+  const placements = (c.placements ?? []).filter(isPlacement);
+  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sameHyper = (a: Record<string, number>, b: Record<string, number>) =>
   Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
 
+const sameNames = (a: readonly string[] = [], b: readonly string[] = []) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
+  sameNames(a.placements, b.placements) &&
   a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
   a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {});
 

@@ -1,6 +1,6 @@
 // fig4/index.ts — Figure 4 as the page sees it (figures/types.ts FigureDef): the toy warm-up grid,
 // drawn from the grid slot, whose live-run settings it edits. No view state of its own in the URL;
-// the grid's settings: fig4.lrs=0.001,0.003 fig4.warmups=0,300 fig4.seeds=1…4 fig4.steps=10…1000
+// the grid's settings: fig4.placements=post,pre,… fig4.lrs=0.001,0.003 fig4.warmups=0,300 fig4.seeds=1…4 fig4.steps=10…1000
 // fig4.optimizer=adam|sgd|radam and fig4.<setting> for each optimizer setting of the engine's schema
 // (fig4.beta1, fig4.momentum, …), each only when it differs from the precomputed grid's.
 import type { GridConfig, GridResult } from '../../engine/documents';
@@ -12,6 +12,7 @@ import {
   fieldBounds,
   rangeText,
   checkLrs,
+  checkPlacements,
   checkSeeds,
   checkSteps,
   checkWarmups,
@@ -54,6 +55,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'seedsHint', // {n}
     'seedsHintOne',
     'readout', // {step} {lr} {values}
+    'ctl.placements',
     'ctl.lrs',
     'ctl.warmups',
     'ctl.seeds',
@@ -66,6 +68,11 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'err.steps',
     'err.optimizer',
     'err.hyper',
+    'err.placements',
+    'err.runs', // {max}
+    'preset.label',
+    'preset.deepnorm',
+    'preset.preHighLr',
     'col.norm',
     'col.warmup',
     'col.lr',
@@ -77,6 +84,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
   run: {
     key: 'grid',
     params: {
+      'fig4.placements': fieldParam<GridSettings, 'placements'>('placements', (v) => checkPlacements(v.split(',').map((x) => x.trim())), 'fig4:err.placements'),
       'fig4.lrs': fieldParam<GridSettings, 'lrs'>('lrs', checkLrs, 'fig4:err.lrs'),
       'fig4.warmups': fieldParam<GridSettings, 'warmups'>('warmups', checkWarmups, 'fig4:err.warmups'),
       'fig4.seeds': fieldParam<GridSettings, 'seeds'>('seeds', checkSeeds, 'fig4:err.seeds'),
@@ -86,6 +94,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     },
     write: (s, d) =>
       written(
+        s.placements.join(',') !== d.placements.join(',') && ['fig4.placements', s.placements.join(',')],
         !sameList(s.lrs, d.lrs) && ['fig4.lrs', s.lrs.map(String).join(',')],
         !sameList(s.warmups, d.warmups) && ['fig4.warmups', s.warmups.map(String).join(',')],
         s.seeds !== d.seeds && ['fig4.seeds', String(s.seeds)],
@@ -108,6 +117,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'err.warmups': { count: LAB_LIMITS.warmups, range: rangeText(fieldBounds('warmups')) },
     'err.seeds': { max: LAB_LIMITS.seeds },
     'err.steps': { min: LAB_LIMITS.minSteps, max: LAB_LIMITS.steps },
+    'err.runs': { max: LAB_LIMITS.runs },
   },
   numbers: ({ doc }) => ({ table: fig4Table(doc), json: fig4Json(doc) }),
   provenanceView: (_, live) => ({ streaming: live.streaming }),
