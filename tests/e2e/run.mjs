@@ -266,8 +266,8 @@ async function main() {
 
     // The experiments on the article's inferences (Figures 5 and 6): their small setting recomputes
     // live in seconds, the badge says so, and the bound verdict sentence follows the live document.
-    for (const id of ['fig5', 'fig6'])
-      await check(`${id === 'fig5' ? 'Figure 5' : 'Figure 6'}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
+    for (const id of ['fig5', 'fig6', 'fig7'])
+      await check(`Figure ${id.slice(3)}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
         const verdictBefore = await page.$eval(`#${id}`, (f) => f.previousElementSibling?.textContent ?? '');
         await openSettings(page, id);
         await page.check(`#${id} input[name="small"]`);

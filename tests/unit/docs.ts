@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats } from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats } from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -120,5 +120,23 @@ export function tiedOutput(): TiedOutputResult {
     config: { d: 512, depths: [6, 12], seeds: [0, 1], placements: ['post', 'pre'] },
     uniform_p: 0.001,
     variants: [variant('tied', 'sqrt_d', true), variant('tied', 'none', false), variant('untied', 'sqrt_d', false), variant('untied', 'none', false)],
+  };
+}
+
+/** A small adam-first-step document: Post-LN and Pre-LN, 3 steps. */
+export function adamFirstStep(): AdamFirstStepResult {
+  const s = (g: number[], r: number[]) => ({
+    status: 'ok',
+    update_rms: r,
+    grad_norm: g,
+    lr_schedule: [1e-3, 1e-3, 1e-3],
+    tensors: [{ name: 'E', size: 10, step_over_lr: r }],
+    first_step: { loss_before: 6, loss_after: 5.5, loss_change: -0.5, grad_l1: 1000, predicted_sign_step: -1, predicted_linear: -1 },
+  });
+  return {
+    experiment: 'adam-first-step',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 8, lr: 1e-3, steps: 3, placements: ['post', 'pre'] },
+    placements: { post: s([2.6, 2.2, 1.5], [0.99, 0.7, 0.05]), pre: s([1.76, 1.2, 1.0], [1, 0.73, 0.27]) },
   };
 }

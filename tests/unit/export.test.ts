@@ -47,6 +47,8 @@ describe('provenance', () => {
     [{ seeds: [0, 3] }, [0, 3]],
     [{ seeds: 3 }, [0, 1, 2]],
     [{ seeds: -1 }, null],
+    [{ seed: 7 }, [7]],
+    [{ seed: 7, seeds: [1, 2] }, [1, 2]],
     [{ seeds: 1e9 }, null],
     [{}, null],
     [null, null],

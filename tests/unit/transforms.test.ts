@@ -10,7 +10,9 @@ import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, input
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { grid, outputSensitivity, probe, tiedOutput } from './docs';
+import { adamFirstStep, grid, outputSensitivity, probe, tiedOutput } from './docs';
+import { adamChart, valueAt } from '../../web/src/figures/fig7/transform';
+import { fig7Table } from '../../web/src/figures/fig7/numbers';
 import { tiedChart } from '../../web/src/figures/fig6/transform';
 import { fig6Table } from '../../web/src/figures/fig6/numbers';
 
@@ -348,5 +350,30 @@ describe('fig4 lab presets and placements', () => {
       const r = validateGrid({ placements: [...s.placements], lrs: s.lrs.join(','), warmups: s.warmups.join(','), seeds: String(s.seeds), steps: String(s.steps), optimizer: s.optimizer, hyper: {} });
       expect(r.errors, p.key).toEqual({});
     }
+  });
+});
+
+describe('fig7 adamChart', () => {
+  it('one series per placement, per step, with the reference 1 inside the update panel', () => {
+    const c = adamChart(adamFirstStep());
+    expect(c.series.map((s) => s.placement)).toEqual(['post', 'pre']);
+    expect(c.steps).toBe(3);
+    expect(valueAt(c.series[0], 'grad', 1)).toBe(2.6);
+    expect(valueAt(c.series[1], 'rms', 3)).toBe(0.27);
+    expect(c.rmsDomain[1]).toBeGreaterThanOrEqual(1);
+    expect(c.gradDomain[1]).toBeCloseTo(2.6 * 1.08, 12);
+  });
+  it('no document: an empty chart', () => expect(adamChart(null).series).toEqual([]));
+  it('a run stopped early: its series is as long as its steps', () => {
+    const d = adamFirstStep();
+    d.placements.post = { ...d.placements.post, status: 'nan', update_rms: [0.99], grad_norm: [2.6] };
+    const c = adamChart(d);
+    expect(c.series[0].rms).toHaveLength(1);
+    expect(c.steps).toBe(3);
+  });
+  it('exports one row per placement and step', () => {
+    const t = fig7Table(adamFirstStep());
+    expect(t.rows).toHaveLength(6);
+    expect(t.rows[0]).toEqual(['post', 1, 2.6, 0.99, 1e-3]);
   });
 });

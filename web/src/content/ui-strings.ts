@@ -53,6 +53,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: supported. With the output tied to the embedding and the √d input scale (the article’s model), Pre-LN’s last-layer gradient falls with slope {tiedSqrt} on log–log axes, much faster than 1/√L (slope −0.5). Remove either ingredient and it falls about as 1/√L: {tiedNone} without √d, {untiedSqrt} untied, {untiedNone} with neither. The article’s model also starts out predicting the current token (probability {pCurrent} from the shallowest to the deepest model), which the deeper trunk dilutes.',
     'verdict.tied.refuted':
       'Verdict: not supported at this setting. Pre-LN’s slopes are {tiedSqrt} for the article’s model (tied, √d), and {tiedNone}, {untiedSqrt}, {untiedNone} without √d, untied, or with neither; the rule asks for below −0.75 for the first and −0.5 ± 0.25 for the others.',
+    'verdict.afs.confirmed':
+      'Verdict: confirmed. Step 1 moves every coordinate by about lr (update RMS / lr {rms1}) although the gradient norms differ {gradGap}-fold, and the update sizes stay within 1.5× of each other up to step {T} ({rmsT}).',
+    'verdict.afs.qualified':
+      'Verdict: holds for the first steps only. Step 1 moves every coordinate by about lr (update RMS / lr {rms1}) although the gradient norms differ {gradGap}-fold; but by step {T} the update sizes differ {laterGap}-fold ({rmsT}): Adam equalises the first step, not the run.',
+    'verdict.afs.refuted':
+      'Verdict: not confirmed at this setting. Step 1’s update RMS / lr is {rms1}; the rule asks for 1 ± 5% in every placement.',
+    'verdict.afs.untested':
+      'Verdict: not decided at this setting. The gradient norms at step 1 differ only {gradGap}-fold, so there is no scale for Adam to hide.',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -160,6 +168,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：得到支持。输出层与词嵌入共享、输入乘 √d（文中的模型）时，Pre-LN 最后一层的梯度在双对数坐标里以斜率 {tiedSqrt} 下降，比 1/√L（斜率 −0.5）快得多。去掉其中任何一样，它都大致按 1/√L 下降：去掉 √d 是 {tiedNone}，不共享是 {untiedSqrt}，两样都去掉是 {untiedNone}。文中的模型在初始化时还会预测“当前这个词”（概率从最浅到最深的模型依次为 {pCurrent}），主干越深，这一项被稀释得越多。',
     'verdict.tied.refuted':
       '结论：在这个设定下得不到支持。Pre-LN 的斜率：文中的模型（共享、√d）是 {tiedSqrt}；去掉 √d、不共享、两样都去掉分别是 {tiedNone}、{untiedSqrt}、{untiedNone}；判据要求前者低于 −0.75，其余在 −0.5 ± 0.25 之内。',
+    'verdict.afs.confirmed':
+      '结论：成立。第 1 步每个坐标都挪动约 lr（更新的 RMS / lr 为 {rms1}），尽管两者的梯度范数相差 {gradGap} 倍；直到第 {T} 步，更新幅度仍相差不到 1.5 倍（{rmsT}）。',
+    'verdict.afs.qualified':
+      '结论：只对最初几步成立。第 1 步每个坐标都挪动约 lr（更新的 RMS / lr 为 {rms1}），尽管梯度范数相差 {gradGap} 倍；但到第 {T} 步，更新幅度已相差 {laterGap} 倍（{rmsT}）：Adam 拉平的是第一步，不是整个训练。',
+    'verdict.afs.refuted':
+      '结论：在这个设定下不成立。第 1 步更新的 RMS / lr 是 {rms1}；判据要求每种放法都在 1 ± 5% 之内。',
+    'verdict.afs.untested':
+      '结论：这个设定决定不了。第 1 步两者的梯度范数只差 {gradGap} 倍，Adam 没有尺度可以掩盖。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',

@@ -74,6 +74,18 @@ export interface OutputSensitivityResult extends ExperimentResult {
   placements: Record<string, { depths: { layers: number; dlogits2: SeedStat }[]; slope: number | null; growth: number | null }>;
 }
 
+/** `adam-first-step`: per placement, the first steps of a toy run. */
+export interface AdamFirstStepResult extends ExperimentResult {
+  placements: Record<string, {
+    status: string;
+    update_rms: number[];
+    grad_norm: number[];
+    lr_schedule: number[];
+    tensors: { name: string; size: number; step_over_lr: number[] }[];
+    first_step: { loss_before: number; loss_after: number; loss_change: number; grad_l1: number; predicted_sign_step: number; predicted_linear: number };
+  }>;
+}
+
 /** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
 export interface TiedOutputResult extends ExperimentResult {
   uniform_p: number;

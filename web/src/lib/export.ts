@@ -48,9 +48,11 @@ export interface ProvenanceInput {
   view?: Record<string, unknown>;
 }
 
-/** Seeds a config averages over: a list (grid) or a count (probe: seeds 0…n−1). */
+/** Seeds a config averages over: a list (grid), a count (probe: seeds 0…n−1), or the one seed of a
+ *  single run (`seed`: a training run, the adam-first-step experiment). */
 export function seedsOf(config: Record<string, unknown> | null | undefined): number[] | null {
   const s = config?.seeds;
+  if (s == null && typeof config?.seed === 'number') return [config.seed];
   if (Array.isArray(s)) return s.filter((x): x is number => typeof x === 'number');
   if (typeof s === 'number' && Number.isInteger(s) && s >= 0 && s <= 1000) return Array.from({ length: s }, (_, i) => i);
   return null;

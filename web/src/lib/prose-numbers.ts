@@ -27,14 +27,19 @@ interface Ctx {
 
 /** The page's sentence for a verdict: UI_STRINGS `verdict.<claim>.<verdict>` filled with the facts
  *  (numbers formatted to two decimals, lists joined), computed by the rules of verdicts.js. */
+const num = (x: number) => (Number.isInteger(x) ? String(x) : fmt(x));
 function verdictSentence(claim: string, judged: { verdict: string; facts: object } | null, lang: Lang): string | null {
   if (!judged) return null;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(judged.facts))
-    vars[k] = typeof v === 'number' ? fmt(v) : Array.isArray(v) ? listOf(v.map((x) => (typeof x === 'number' ? fmt(x) : String(x))), lang) ?? '' : String(v);
+    vars[k] = typeof v === 'number' ? num(v) : Array.isArray(v) ? listOf(v.map((x) => (typeof x === 'number' ? num(x) : String(x))), lang) ?? '' : String(v);
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
   return t ? tpl(t, vars) : null;
 }
+
+/** Step 1's value of a per-step series of the adam-first-step document. */
+const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') =>
+  (E.adamFirstStep as { placements?: Record<string, Record<string, number[]>> } | null | undefined)?.placements?.[p]?.[key]?.[0] ?? null;
 
 /** A slope of an output-sensitivity document (slot `outputSensitivity` or `outputSensitivitySign`). */
 const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
@@ -179,6 +184,16 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   },
   'exp.os.verdict': ({ E, lang }) =>
     E.outputSensitivity ? verdictSentence('os', verdicts.outputSensitivity(E.outputSensitivity, E.outputSensitivitySign ?? null), lang) : null,
+  // Figure 7 (adam-first-step): step 1's update RMS / lr and gradient norm, and the verdict.
+  'exp.afs.rms1.post': ({ E }) => afs(E, 'post', 'update_rms'),
+  'exp.afs.rms1.pre': ({ E }) => afs(E, 'pre', 'update_rms'),
+  'exp.afs.g1.post': ({ E }) => afs(E, 'post', 'grad_norm'),
+  'exp.afs.g1.pre': ({ E }) => afs(E, 'pre', 'grad_norm'),
+  'exp.afs.lr': ({ E }) => {
+    const lr = E.adamFirstStep?.config?.lr;
+    return typeof lr === 'number' ? fmtLr(lr) : null;
+  },
+  'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
   // Figure 6 (tied-output): the depths and the verdict (whose sentence carries the slopes).
   'exp.tied.depths': ({ E, lang }) => {
     const d = E.tiedOutput?.config?.depths;

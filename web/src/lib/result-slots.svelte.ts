@@ -119,6 +119,7 @@ export const EXPERIMENT_SLOTS = {
     config: { perturbation_kind: 'sign_gradient' },
     small: { perturbation_kind: 'sign_gradient', depths: [2, 4, 8], seeds: [0] },
   },
+  adamFirstStep: { experiment: 'adam-first-step', file: 'adam-first-step', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 20 } },
   tiedOutput: {
     experiment: 'tied-output',
     file: 'tied-output',
@@ -154,7 +155,9 @@ export class Results {
   >;
 
   /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
-  expSmall = $state<Record<ExperimentSlot, boolean>>({ outputSensitivity: false, outputSensitivitySign: false, tiedOutput: false });
+  expSmall = $state<Record<ExperimentSlot, boolean>>(
+    Object.fromEntries(Object.keys(EXPERIMENT_SLOTS).map((k) => [k, false])) as Record<ExperimentSlot, boolean>,
+  );
 
   /** A slot by name. */
   slot(name: SlotName): Slot<ProbeResult> | Slot<GridResult> | Slot<ExperimentResult> {

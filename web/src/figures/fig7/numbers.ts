@@ -1,0 +1,18 @@
+// fig7/numbers.ts — what Figure 7's CSV and JSON downloads hold. Pure.
+// Long table: one row per (placement, step) with the gradient norm, the update's RMS / lr and the
+// step's lr; the JSON adds each placement's first-step loss change and the config and engine.
+import type { AdamFirstStepResult } from '../../engine/documents';
+import type { Cell, Table } from '../../lib/export';
+
+export function fig7Table(doc: AdamFirstStepResult | null): Table {
+  const columns = ['placement', 'step', 'grad_norm', 'update_rms_over_lr', 'lr'];
+  const rows: Cell[][] = [];
+  for (const [p, s] of Object.entries(doc?.placements ?? {}))
+    s.update_rms.forEach((r, i) => rows.push([p, i + 1, s.grad_norm[i], r, s.lr_schedule?.[i]]));
+  return { columns, rows };
+}
+
+export function fig7Json(doc: AdamFirstStepResult | null) {
+  const first = Object.fromEntries(Object.entries(doc?.placements ?? {}).map(([p, s]) => [p, s.first_step]));
+  return { config: doc?.config ?? null, engine: doc?.engine ?? null, first_step: first };
+}

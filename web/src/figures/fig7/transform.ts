@@ -1,0 +1,44 @@
+// fig7/transform.ts — adam-first-step document → Figure 7's two panels. Pure functions.
+// One series per placement the document ran (engine order), against the step t:
+//   (a) the global gradient norm ‖g_t‖;
+//   (b) the update's RMS over every coordinate divided by the step's lr (for Adam the RMS of
+//       m̂/(√v̂ + ε)), with 1 — "every coordinate moves by lr" — as the reference line.
+import { PLACEMENTS } from '../../generated/engine-schema';
+import type { AdamFirstStepResult } from '../../engine/documents';
+
+export interface StepPt {
+  x: number;
+  y: number;
+}
+export interface StepSeries {
+  placement: string;
+  grad: StepPt[];
+  rms: StepPt[];
+  status: string;
+}
+export interface AdamChart {
+  steps: number;
+  series: StepSeries[];
+  gradDomain: [number, number];
+  rmsDomain: [number, number];
+}
+
+const EMPTY: AdamChart = { steps: 0, series: [], gradDomain: [0, 1], rmsDomain: [0, 1.05] };
+const pts = (ys: readonly number[] | undefined): StepPt[] => (ys ?? []).map((y, i) => ({ x: i + 1, y })).filter((p) => Number.isFinite(p.y));
+
+export function adamChart(doc: AdamFirstStepResult | null): AdamChart {
+  if (!doc?.placements) return EMPTY;
+  const names = PLACEMENTS.filter((p) => doc.placements[p]) as string[];
+  const series = names.map((placement) => {
+    const s = doc.placements[placement];
+    return { placement, grad: pts(s.grad_norm), rms: pts(s.update_rms), status: s.status };
+  });
+  const steps = Math.max(0, ...series.map((s) => s.rms.length));
+  if (!steps) return EMPTY;
+  const gmax = Math.max(...series.flatMap((s) => s.grad.map((p) => p.y)));
+  const rmax = Math.max(1, ...series.flatMap((s) => s.rms.map((p) => p.y)));
+  return { steps, series, gradDomain: [0, gmax * 1.08], rmsDomain: [0, rmax * 1.05] };
+}
+
+/** A series' value at step t in panel `which`, or undefined. */
+export const valueAt = (s: StepSeries | undefined, which: 'grad' | 'rms', t: number) => s?.[which][t - 1]?.y;
