@@ -5,14 +5,15 @@
 //   docs/data/grid-extra.json (the one toy claim that does not reproduce with the page's grid settings)
 //   public/data/exp/NAME.json (every experiment on the article's inferences at its defaults,
 //                              docs/experiments.md; `experiments`, or `exp:NAME` for one)
-// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|experiments|exp:NAME|all].
+//   public/data/exp/warmup-length.summary.json (the same without its loss curves: what the page loads)
+// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|experiments|exp:NAME|summaries|all].
 //
 // The engine is the threaded WebAssembly build (public/wasm/lnx-mt.*) on every core: WebAssembly
 // arithmetic is the same on every CPU and the results do not depend on the thread count, so a
 // reader's "Recompute in your browser" with these settings reproduces these files bit for bit (the
 // native build's last bits depend on the CPU's vector units; docs/engine.md). Each file records the
 // engine version, build and thread count, the config, the date, and "precomputed": true.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadEngine } from './load-engine.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -49,12 +50,23 @@ if (which === 'extra' || which === 'all')
   run('grid-extra', 'grid', { placements: ['post'], warmups: [300, 500], lrs: [3e-3], seeds: [2, 3, 4, 5] }, 'docs/data');
 // The experiments on the article's inferences, each at its engine defaults (docs/experiments.md).
 const experiments = JSON.parse(m.experimentNamesJson());
+// The page draws warmup-length's escape steps, not its 120 loss curves: it loads a summary without
+// them (the same document, each run's `loss` left out), written next to the full file.
+const SUMMARIES = { 'warmup-length': (doc) => ({ ...doc, runs: doc.runs.map(({ loss, ...r }) => ({ ...r, steps_done: loss.length })) }) };
+function summarize(name) {
+  const f = `${root}public/data/exp/${name}.json`;
+  const doc = JSON.parse(readFileSync(f, 'utf8'));
+  writeFileSync(`${root}public/data/exp/${name}.summary.json`, JSON.stringify(SUMMARIES[name](doc)) + '\n');
+  process.stderr.write(`precompute: wrote public/data/exp/${name}.summary.json\n`);
+}
 // Output sensitivity also under Adam's sign step (the perturbation its first step makes).
 const variants = { 'output-sensitivity': { 'output-sensitivity.sign_gradient': { perturbation_kind: 'sign_gradient' } } };
 for (const name of experiments)
   if (which === 'experiments' || which === 'all' || which === `exp:${name}`) {
     run(name, `exp:${name}`, {}, 'public/data/exp');
     for (const [file, config] of Object.entries(variants[name] ?? {})) run(file, `exp:${name}`, config, 'public/data/exp');
+    if (SUMMARIES[name]) summarize(name);
   }
+if (which === 'summaries') for (const name of Object.keys(SUMMARIES)) summarize(name);
 await import('./reproduction.mjs');
 process.exit(0);

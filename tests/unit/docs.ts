@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats } from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult } from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -138,5 +138,19 @@ export function adamFirstStep(): AdamFirstStepResult {
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
     config: { layers: 8, lr: 1e-3, steps: 3, placements: ['post', 'pre'] },
     placements: { post: s([2.6, 2.2, 1.5], [0.99, 0.7, 0.05]), pre: s([1.76, 1.2, 1.0], [1, 0.73, 0.27]) },
+  };
+}
+
+/** A small warmup-length summary: Post-LN and Pre-LN with Adam, warm-ups 0 and 100, two lrs. */
+export function warmupLength(): WarmupLengthResult {
+  const g = (placement: string, warmup: number, lr: number, escape_step: number | null) => ({ placement, optimizer: 'adam', warmup, lr, seeds_ok: 2, escape_step });
+  return {
+    experiment: 'warmup-length',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { steps: 400, placements: ['post', 'pre'], seeds: [0, 1] },
+    plateau_entropy: 5.36,
+    runs: [],
+    groups: [g('post', 0, 1e-3, null), g('post', 100, 1e-3, 190), g('pre', 0, 1e-3, 54), g('pre', 100, 1e-3, 90), g('post', 0, 3e-3, null), g('post', 100, 3e-3, null), g('pre', 0, 3e-3, 45), g('pre', 100, 3e-3, 64)],
+    radam_rectification: [0, 0, 0],
   };
 }

@@ -10,7 +10,9 @@ import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, input
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, grid, outputSensitivity, probe, tiedOutput } from './docs';
+import { adamFirstStep, grid, outputSensitivity, probe, tiedOutput, warmupLength } from './docs';
+import { escapeChart } from '../../web/src/figures/fig8/transform';
+import { fig8Table } from '../../web/src/figures/fig8/numbers';
 import { adamChart, valueAt } from '../../web/src/figures/fig7/transform';
 import { fig7Table } from '../../web/src/figures/fig7/numbers';
 import { tiedChart } from '../../web/src/figures/fig6/transform';
@@ -375,5 +377,28 @@ describe('fig7 adamChart', () => {
     const t = fig7Table(adamFirstStep());
     expect(t.rows).toHaveLength(6);
     expect(t.rows[0]).toEqual(['post', 1, 2.6, 0.99, 1e-3]);
+  });
+});
+
+describe('fig8 escapeChart', () => {
+  it('one series per placement and optimizer at the chosen lr; never-escaping runs break the line', () => {
+    const lo = escapeChart(warmupLength(), 'lo');
+    expect(lo.warmups).toEqual([0, 100]);
+    expect(lo.series.map((s) => s.key)).toEqual(['post-adam', 'pre-adam']);
+    expect(lo.series[0].lr).toBe(1e-3);
+    expect(lo.series[0].points.map((p) => p.never)).toEqual([true, false]);
+    expect(Number.isNaN(lo.series[0].points[0].y)).toBe(true);
+    expect(lo.series[0].points[1]).toMatchObject({ x: 1, y: 190, warmup: 100 });
+    expect(lo.steps).toBe(400);
+    expect(lo.yDomain[1]).toBeGreaterThan(400);
+    const hi = escapeChart(warmupLength(), 'hi');
+    expect(hi.series[0].lr).toBe(3e-3);
+    expect(hi.series[0].points.every((p) => p.never)).toBe(true);
+  });
+  it('no document: an empty chart', () => expect(escapeChart(null, 'lo').series).toEqual([]));
+  it('exports one row per group, never as an empty cell', () => {
+    const t = fig8Table(warmupLength());
+    expect(t.rows).toHaveLength(8);
+    expect(t.rows[0]).toEqual(['post', 'adam', 0, 1e-3, null, 2]);
   });
 });

@@ -61,6 +61,20 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: not confirmed at this setting. Step 1’s update RMS / lr is {rms1}; the rule asks for 1 ± 5% in every placement.',
     'verdict.afs.untested':
       'Verdict: not decided at this setting. The gradient norms at step 1 differ only {gradGap}-fold, so there is no scale for Adam to hide.',
+    'verdict.wl.confirmed':
+      'Verdict: confirmed at peak lr {lr}. Post-LN with Adam and no warm-up never leaves the plateau, and each remedy alone gets it off: a warm-up of {firstWarmupThatEscapes} steps, RAdam without warm-up (step {postRadam0}), Pre-LN without warm-up (step {preAdam0}). At peak lr {lrHi} RAdam without warm-up escapes at step {postRadam0Hi} and the shortest warm-up that rescues Post-LN with Adam is {firstWarmupThatEscapesHi} steps (— = never, none).',
+    'verdict.wl.refuted':
+      'Verdict: not confirmed at peak lr {lr}. A remedy does not get Post-LN off the plateau: shortest rescuing warm-up {firstWarmupThatEscapes}, RAdam without warm-up {postRadam0}, Pre-LN without warm-up {preAdam0} (— = never).',
+    'verdict.wl.untested':
+      'Verdict: not decided at this setting. Post-LN with Adam leaves the plateau without warm-up too, so there is no failure to remove.',
+    'verdict.sgd.refuted':
+      'The SGD control: with SGD and momentum at peak lr {lr}, Pre-LN trains without warm-up (it leaves the plateau at step {pre0}) while Post-LN stalls without warm-up and needs one of {firstWarmupThatEscapes} steps. In the toy the paper’s control shows what it claims; the doubt about it is refuted here.',
+    'verdict.sgd.confirmed':
+      'The SGD control: Pre-LN does not train with SGD either (peak lr {lr}), so the control says little about warm-up; the doubt about it is confirmed here.',
+    'verdict.sgd.qualified':
+      'The SGD control: Pre-LN trains with SGD (peak lr {lr}), but no warm-up tried rescues Post-LN; the control holds only in part.',
+    'verdict.sgd.untested':
+      'The SGD control is not decided at this setting (no SGD runs, or Post-LN with SGD leaves the plateau without warm-up).',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -110,6 +124,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig5.perturbation': 'the perturbation must be random or sign',
     'url.fig6.output': 'the output layer must be tied or untied',
     'url.fig6.input': 'the input scale must be sqrt_d or none',
+    'url.fig8.lr': 'the lr must be low or high',
     'url.fig3.stat': 'the statistic must be paper or batch',
     'url.fig3.model': 'the model must be full or small',
     'url.fig3.depths': 'one to 16 depths, integers from 1 to 48, comma-separated',
@@ -176,6 +191,20 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：在这个设定下不成立。第 1 步更新的 RMS / lr 是 {rms1}；判据要求每种放法都在 1 ± 5% 之内。',
     'verdict.afs.untested':
       '结论：这个设定决定不了。第 1 步两者的梯度范数只差 {gradGap} 倍，Adam 没有尺度可以掩盖。',
+    'verdict.wl.confirmed':
+      '结论：在峰值学习率 {lr} 下成立。Post-LN 用 Adam、不预热，始终离不开平台；三种补救各自都能让它离开：预热 {firstWarmupThatEscapes} 步，不预热的 RAdam（第 {postRadam0} 步），不预热的 Pre-LN（第 {preAdam0} 步）。峰值学习率 {lrHi} 时，不预热的 RAdam 在第 {postRadam0Hi} 步离开，能救回 Post-LN + Adam 的最短预热是 {firstWarmupThatEscapesHi} 步（— 表示从未、没有）。',
+    'verdict.wl.refuted':
+      '结论：在峰值学习率 {lr} 下不成立。有一种补救没能让 Post-LN 离开平台：最短的有效预热 {firstWarmupThatEscapes}，不预热的 RAdam {postRadam0}，不预热的 Pre-LN {preAdam0}（— 表示从未）。',
+    'verdict.wl.untested':
+      '结论：这个设定决定不了。Post-LN 用 Adam 不预热也离开了平台，没有失败可以去除。',
+    'verdict.sgd.refuted':
+      'SGD 对照：用带动量的 SGD、峰值学习率 {lr} 时，Pre-LN 不预热也能训练（第 {pre0} 步离开平台），Post-LN 不预热就停在平台上，需要 {firstWarmupThatEscapes} 步预热。在玩具模型里，论文的对照说明了它要说明的事；对它的怀疑在这里不成立。',
+    'verdict.sgd.confirmed':
+      'SGD 对照：Pre-LN 用 SGD 也训练不起来（峰值学习率 {lr}），所以这个对照说明不了预热；对它的怀疑在这里成立。',
+    'verdict.sgd.qualified':
+      'SGD 对照：Pre-LN 用 SGD 能训练（峰值学习率 {lr}），但试过的预热都救不回 Post-LN；对照只部分成立。',
+    'verdict.sgd.untested':
+      'SGD 对照在这个设定下决定不了（没有 SGD 的运行，或 Post-LN 用 SGD 不预热也离开了平台）。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',
@@ -225,6 +254,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig5.perturbation': '扰动须为 random 或 sign',
     'url.fig6.output': '输出层须为 tied 或 untied',
     'url.fig6.input': '输入缩放须为 sqrt_d 或 none',
+    'url.fig8.lr': '学习率须为 low 或 high',
     'url.fig3.stat': '统计量只能是 paper 或 batch',
     'url.fig3.model': '模型只能是 full 或 small',
     'url.fig3.depths': '一到十六个层数，1 到 48 的整数，用逗号分隔',

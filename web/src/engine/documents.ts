@@ -86,6 +86,14 @@ export interface AdamFirstStepResult extends ExperimentResult {
   }>;
 }
 
+/** `warmup-length` (the page's summary: runs without their loss curves). */
+export interface WarmupLengthResult extends ExperimentResult {
+  plateau_entropy: number;
+  runs: { placement: string; optimizer: string; warmup: number; lr: number; seed: number; status: string; escape_step: number | null; loss?: number[] }[];
+  groups: { placement: string; optimizer: string; warmup: number; lr: number; seeds_ok: number; escape_step: number | null }[];
+  radam_rectification: number[];
+}
+
 /** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
 export interface TiedOutputResult extends ExperimentResult {
   uniform_p: number;

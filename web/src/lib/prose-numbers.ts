@@ -28,11 +28,12 @@ interface Ctx {
 /** The page's sentence for a verdict: UI_STRINGS `verdict.<claim>.<verdict>` filled with the facts
  *  (numbers formatted to two decimals, lists joined), computed by the rules of verdicts.js. */
 const num = (x: number) => (Number.isInteger(x) ? String(x) : fmt(x));
+// facts that are null (an escape that never came, a warm-up none of those tried) read as '—'
 function verdictSentence(claim: string, judged: { verdict: string; facts: object } | null, lang: Lang): string | null {
   if (!judged) return null;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(judged.facts))
-    vars[k] = typeof v === 'number' ? num(v) : Array.isArray(v) ? listOf(v.map((x) => (typeof x === 'number' ? num(x) : String(x))), lang) ?? '' : String(v);
+    vars[k] = /^lr/.test(k) && typeof v === 'number' ? fmtLr(v) : v == null ? DASH_MISSING : typeof v === 'number' ? num(v) : Array.isArray(v) ? listOf(v.map((x) => (typeof x === 'number' ? num(x) : String(x))), lang) ?? '' : String(v);
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
   return t ? tpl(t, vars) : null;
 }
@@ -194,6 +195,10 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return typeof lr === 'number' ? fmtLr(lr) : null;
   },
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
+  // Figure 8 (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
+  'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
+  'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
+  'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
   // Figure 6 (tied-output): the depths and the verdict (whose sentence carries the slopes).
   'exp.tied.depths': ({ E, lang }) => {
     const d = E.tiedOutput?.config?.depths;

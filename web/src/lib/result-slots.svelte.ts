@@ -120,6 +120,13 @@ export const EXPERIMENT_SLOTS = {
     small: { perturbation_kind: 'sign_gradient', depths: [2, 4, 8], seeds: [0] },
   },
   adamFirstStep: { experiment: 'adam-first-step', file: 'adam-first-step', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 20 } },
+  // 120 toy runs at its defaults (about 25 minutes in a browser): a live run is the small setting unless unticked.
+  warmupLength: {
+    experiment: 'warmup-length',
+    file: 'warmup-length.summary',
+    config: {},
+    small: { layers: 2, d: 32, d_ff: 64, steps: 150, warmups: [0, 25, 100], seeds: [0], optimizers: ['adam', 'radam'] },
+  },
   tiedOutput: {
     experiment: 'tied-output',
     file: 'tied-output',
@@ -156,7 +163,7 @@ export class Results {
 
   /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
   expSmall = $state<Record<ExperimentSlot, boolean>>(
-    Object.fromEntries(Object.keys(EXPERIMENT_SLOTS).map((k) => [k, false])) as Record<ExperimentSlot, boolean>,
+    Object.fromEntries(Object.keys(EXPERIMENT_SLOTS).map((k) => [k, k === 'warmupLength'])) as Record<ExperimentSlot, boolean>,
   );
 
   /** A slot by name. */

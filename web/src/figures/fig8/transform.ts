@@ -1,0 +1,54 @@
+// fig8/transform.ts — warmup-length document → Figure 8: when Post-LN leaves the plateau, against
+// the warm-up's length, per placement and optimizer. Pure functions.
+// One series per (placement, optimizer) at the chosen lr factor (the optimizer's smallest lr, or
+// its largest): the escape step of the seed-mean curve at each warm-up length. The warm-ups sit at
+// even spacing (index on the x axis, their lengths as tick labels: 0, 25, 50, 100, 300 would crowd
+// on a linear axis and 0 has no place on a log one); a run that never escapes is drawn at the top
+// as a "never" marker, and its line is broken there.
+import { OPTIMIZERS, PLACEMENTS } from '../../generated/engine-schema';
+import type { WarmupLengthResult } from '../../engine/documents';
+
+export type LrPick = 'lo' | 'hi';
+export interface EscPt {
+  x: number;
+  /** the escape step, NaN where it never escapes (the line breaks) */
+  y: number;
+  warmup: number;
+  never: boolean;
+}
+export interface EscSeries {
+  key: string;
+  placement: string;
+  optimizer: string;
+  lr: number;
+  points: EscPt[];
+}
+export interface EscapeChart {
+  warmups: number[];
+  steps: number;
+  series: EscSeries[];
+  xDomain: [number, number];
+  yDomain: [number, number];
+}
+
+const EMPTY: EscapeChart = { warmups: [], steps: 0, series: [], xDomain: [-0.5, 0.5], yDomain: [0, 1] };
+
+export function escapeChart(doc: WarmupLengthResult | null, pick: LrPick): EscapeChart {
+  if (!doc?.groups?.length) return EMPTY;
+  const warmups = [...new Set(doc.groups.map((g) => g.warmup))].sort((a, b) => a - b);
+  const steps = Number(doc.config?.steps) || Math.max(...doc.groups.map((g) => g.escape_step ?? 0), 1);
+  const series: EscSeries[] = [];
+  for (const placement of PLACEMENTS)
+    for (const optimizer of OPTIMIZERS) {
+      const gs = doc.groups.filter((g) => g.placement === placement && g.optimizer === optimizer);
+      if (!gs.length) continue;
+      const lrs = [...new Set(gs.map((g) => g.lr))].sort((a, b) => a - b);
+      const lr = pick === 'lo' ? lrs[0] : lrs[lrs.length - 1];
+      const points = warmups.map((w, i): EscPt => {
+        const e = gs.find((g) => g.lr === lr && g.warmup === w)?.escape_step ?? null;
+        return { x: i, y: e ?? NaN, warmup: w, never: e == null };
+      });
+      series.push({ key: `${placement}-${optimizer}`, placement, optimizer, lr, points });
+    }
+  return { warmups, steps, series, xDomain: [-0.4, warmups.length - 0.6], yDomain: [0, steps * 1.08] };
+}
