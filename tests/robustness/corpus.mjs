@@ -68,7 +68,7 @@ export const URL_CASES = [
   // unknown enum values
   { category: 'unknown enum', query: 'lang=fr', banner: ['lang'] },
   { category: 'unknown enum', query: 'theme=blue', banner: ['theme'] },
-  { category: 'unknown enum', query: 'embed=fig9', banner: ['embed'] },
+  { category: 'unknown enum', query: 'embed=fig99', banner: ['embed'] },
   { category: 'unknown enum', query: 'fig1.ln=maybe', banner: ['fig1.ln'] },
   { category: 'unknown enum', query: 'fig3.stat=median', banner: ['fig3.stat'] },
   { category: 'unknown enum', query: 'fig3.model=huge', banner: ['fig3.model'] },

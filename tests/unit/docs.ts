@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult } from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult, PlateauShareResult } from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -152,5 +152,19 @@ export function warmupLength(): WarmupLengthResult {
     runs: [],
     groups: [g('post', 0, 1e-3, null), g('post', 100, 1e-3, 190), g('pre', 0, 1e-3, 54), g('pre', 100, 1e-3, 90), g('post', 0, 3e-3, null), g('post', 100, 3e-3, null), g('pre', 0, 3e-3, 45), g('pre', 100, 3e-3, 64)],
     radam_rectification: [0, 0, 0],
+  };
+}
+
+/** A small plateau-share document: two runs, 2 layers, 3 recordings. */
+export function plateauShare(): PlateauShareResult {
+  return {
+    experiment: 'plateau-share',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { steps: 20, every: 10, seed: 0, placements: ['post', 'pre'], warmups: [0] },
+    plateau_entropy: 5.36,
+    runs: [
+      { placement: 'post', warmup: 0, status: 'ok', at: [0, 10, 20], share: [[0.9, 0.2], [0.5, 0.01], [0.4, 0]], loss: [6, 5.5, 5.4] },
+      { placement: 'pre', warmup: 0, status: 'ok', at: [0, 10, 20], share: [[0.9, 0.5], [0.9, 0.8], [0.95, 0.95]], loss: [6, 4, 2] },
+    ],
   };
 }

@@ -10,7 +10,9 @@ import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, input
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, grid, outputSensitivity, probe, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, tiedOutput, warmupLength } from './docs';
+import { cellAt, recordingTicks, sharePanels } from '../../web/src/figures/fig9/transform';
+import { fig9Table } from '../../web/src/figures/fig9/numbers';
 import { escapeChart } from '../../web/src/figures/fig8/transform';
 import { fig8Table } from '../../web/src/figures/fig8/numbers';
 import { adamChart, valueAt } from '../../web/src/figures/fig7/transform';
@@ -400,5 +402,27 @@ describe('fig8 escapeChart', () => {
     const t = fig8Table(warmupLength());
     expect(t.rows).toHaveLength(8);
     expect(t.rows[0]).toEqual(['post', 'adam', 0, 1e-3, null, 2]);
+  });
+});
+
+describe('fig9 sharePanels', () => {
+  it('one panel per run; a cell per recording and layer', () => {
+    const ps = sharePanels(plateauShare());
+    expect(ps.map((p) => `${p.placement}:${p.warmup}`)).toEqual(['post:0', 'pre:0']);
+    expect(ps[0].layers).toBe(2);
+    expect(ps[0].cells).toHaveLength(6);
+    expect(cellAt(ps[0], 1, 2)?.v).toBe(0.01);
+    expect(ps[1].endLoss).toBe(2);
+    expect(sharePanels(null)).toEqual([]);
+  });
+  it.each([
+    [0, []],
+    [3, [0, 1, 2]],
+    [51, [0, 13, 25, 38, 50]],
+  ])('recordingTicks(%i) → %j', (n, want) => expect(recordingTicks(n)).toEqual(want));
+  it('exports one row per cell', () => {
+    const t = fig9Table(plateauShare());
+    expect(t.rows).toHaveLength(12);
+    expect(t.rows[3]).toEqual(['post', 0, 10, 2, 0.01]);
   });
 });

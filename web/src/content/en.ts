@@ -645,6 +645,19 @@ if __name__ == '__main__':                              # 5 seeds per configurat
           evidenceNote: 'the engine’s warmup-length experiment (docs/experiments.md)',
         },
         { kind: 'figure', id: 'fig8' },
+        { kind: 'h3', text: 'What the plateau is made of' },
+        {
+          kind: 'p',
+          text: r`The observation (The same effect at toy scale): Post-LN without warm-up does not diverge; it parks at the loss of a model that knows only how often each token occurs. If so, its hidden states should stop depending on the token: every position would carry the same vector.`,
+          evidence: 'measured',
+        },
+        {
+          kind: 'p',
+          text: r`Figure 9 records, during the Figure-4 runs, how much of each layer’s hidden state is specific to the token, $s = 1-\lVert\text{mean}_t\,h_t\rVert^2/\text{mean}_t\lVert h_t\rVert^2$, on a fixed batch. {{exp.ps.verdict}}`,
+          evidence: 'measured',
+          evidenceNote: 'the engine’s plateau-share experiment (docs/experiments.md)',
+        },
+        { kind: 'figure', id: 'fig9' },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────
@@ -1031,6 +1044,17 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.item': '{name} {v}',
       'col.series': 'run',
       'ctl.small': 'Small setting ({layers} layers, {steps} steps, one seed, Adam and RAdam: seconds; the full setting takes about 25 minutes)',
+    },
+    fig9: {
+      title: 'The token-specific share of the hidden state during training',
+      caption: r`For each run of Figure 4’s model (Adam, peak lr $10^{-3}$, one seed), the share of each layer’s hidden state that differs between tokens, on a fixed batch, against the training step; the stronger the colour, the more token-specific (one colour per placement). A faint column over every layer means every token carries the same vector.`,
+      panel: '{placement}, warm-up {warmup}',
+      axisStep: 'step',
+      axisLayer: 'layer',
+      scale: 'token-specific share, 0 → 1',
+      readout: 'Step {step}, layer {layer}: {values}',
+      'readout.item': '{name} {v}',
+      'ctl.small': 'Small setting ({layers} layers, d = {d}, {steps} steps: seconds)',
     },
   },
 };

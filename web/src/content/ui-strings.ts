@@ -75,6 +75,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'The SGD control: Pre-LN trains with SGD (peak lr {lr}), but no warm-up tried rescues Post-LN; the control holds only in part.',
     'verdict.sgd.untested':
       'The SGD control is not decided at this setting (no SGD runs, or Post-LN with SGD leaves the plateau without warm-up).',
+    'verdict.ps.confirmed':
+      'Verdict: confirmed. The Post-LN run without warm-up ends on the plateau (loss {endLoss}; the plateau is {plateau}) without diverging, and its last layer’s token-specific share falls from {share0} to {shareEnd}: every token ends up carrying the same vector, all a model needs to predict the frequencies alone.',
+    'verdict.ps.refuted':
+      'Verdict: not confirmed at this setting. The Post-LN run without warm-up ends on the plateau (loss {endLoss}), but its last layer’s token-specific share goes from {share0} to {shareEnd}, not below half.',
+    'verdict.ps.untested':
+      'Verdict: not decided at this setting. The Post-LN run without warm-up leaves the plateau or stops (loss {endLoss}, status {status}), so there is no stall to look into.',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -205,6 +211,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'SGD 对照：Pre-LN 用 SGD 能训练（峰值学习率 {lr}），但试过的预热都救不回 Post-LN；对照只部分成立。',
     'verdict.sgd.untested':
       'SGD 对照在这个设定下决定不了（没有 SGD 的运行，或 Post-LN 用 SGD 不预热也离开了平台）。',
+    'verdict.ps.confirmed':
+      '结论：成立。不预热的 Post-LN 停在平台上（损失 {endLoss}，平台为 {plateau}），没有发散；它最后一层的词特异份额从 {share0} 降到 {shareEnd}：每个词最后都带着同一个向量，而这正是只预测词频所需要的全部。',
+    'verdict.ps.refuted':
+      '结论：在这个设定下不成立。不预热的 Post-LN 停在平台上（损失 {endLoss}），但它最后一层的词特异份额从 {share0} 变到 {shareEnd}，没有降到一半以下。',
+    'verdict.ps.untested':
+      '结论：这个设定决定不了。不预热的 Post-LN 离开了平台或中途停止（损失 {endLoss}，状态 {status}），没有停滞可看。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',

@@ -645,6 +645,19 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
           evidenceNote: '引擎的 warmup-length 实验（docs/experiments.md）',
         },
         { kind: 'figure', id: 'fig8' },
+        { kind: 'h3', text: '平台由什么构成' },
+        {
+          kind: 'p',
+          text: r`观察（“玩具规模上的同一个现象”）：不预热的 Post-LN 并不发散，而是停在一个只知道每个词出现频率的模型的损失上。若真如此，它的隐藏状态应当不再依赖于词本身：每个位置都带着同一个向量。`,
+          evidence: 'measured',
+        },
+        {
+          kind: 'p',
+          text: r`图 9 在图 4 的训练过程中，于一个固定批次上记录每层隐藏状态里词特异部分所占的份额 $s = 1-\lVert\text{mean}_t\,h_t\rVert^2/\text{mean}_t\lVert h_t\rVert^2$。{{exp.ps.verdict}}`,
+          evidence: 'measured',
+          evidenceNote: '引擎的 plateau-share 实验（docs/experiments.md）',
+        },
+        { kind: 'figure', id: 'fig9' },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────
@@ -1031,6 +1044,17 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'readout.item': '{name} {v}',
       'col.series': '运行',
       'ctl.small': '小设定（{layers} 层，{steps} 步，一个种子，Adam 与 RAdam：几秒；完整设定约需 25 分钟）',
+    },
+    fig9: {
+      title: '训练中隐藏状态的词特异份额',
+      caption: r`图 4 的模型（Adam，峰值学习率 $10^{-3}$，一个种子）的每次运行中，固定批次上每层隐藏状态里因词而异的份额，对训练步作图；颜色越浓越因词而异（每种放法一种颜色）。整列都淡，表示每个词都带着同一个向量。`,
+      panel: '{placement}，预热 {warmup}',
+      axisStep: '步',
+      axisLayer: '层',
+      scale: '词特异份额，0 → 1',
+      readout: '第 {step} 步，第 {layer} 层：{values}',
+      'readout.item': '{name} {v}',
+      'ctl.small': '小设定（{layers} 层，d = {d}，{steps} 步：几秒）',
     },
   },
 };

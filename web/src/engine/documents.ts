@@ -94,6 +94,12 @@ export interface WarmupLengthResult extends ExperimentResult {
   radam_rectification: number[];
 }
 
+/** `plateau-share`: per run, the token-specific share per layer at every recording. */
+export interface PlateauShareResult extends ExperimentResult {
+  plateau_entropy: number;
+  runs: { placement: string; warmup: number; status: string; at: number[]; share: number[][]; loss: number[] }[];
+}
+
 /** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
 export interface TiedOutputResult extends ExperimentResult {
   uniform_p: number;

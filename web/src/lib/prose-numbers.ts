@@ -199,6 +199,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
   'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
+  // Figure 9 (plateau-share): the verdict on claim 6 (a frequency-only plateau).
+  'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure 6 (tied-output): the depths and the verdict (whose sentence carries the slopes).
   'exp.tied.depths': ({ E, lang }) => {
     const d = E.tiedOutput?.config?.depths;

@@ -1,0 +1,27 @@
+// fig9/index.ts — Figure 9 as the page sees it (figures/types.ts FigureDef): the token-specific
+// share of the hidden state, layer × step, for Post-LN and Pre-LN with and without warm-up (the
+// `plateau-share` experiment, docs/experiments.md). No view state of its own.
+import type { PlateauShareResult } from '../../engine/documents';
+import type { FigureDef } from '../types';
+import Figure9 from './Figure9.svelte';
+import { fig9Json, fig9Table } from './numbers';
+
+export type Fig9View = Record<string, never>;
+
+export const fig9: FigureDef<Fig9View, PlateauShareResult> = {
+  id: 'fig9',
+  component: Figure9,
+  strings: [
+    'panel', // {placement} {warmup}
+    'axisStep',
+    'axisLayer',
+    'scale', // the colour ramp's legend
+    'readout', // {step} {layer} {values}
+    'readout.item', // {name} {v}
+    'ctl.small', // {layers} {d} {steps}
+  ],
+  slot: 'plateauShare',
+  view: { key: 'fig9', initial: {}, params: {}, write: () => [] },
+  numbers: ({ doc }) => ({ table: fig9Table(doc), json: fig9Json(doc) }),
+  provenanceView: () => ({}),
+};
