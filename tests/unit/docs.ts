@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult, PlateauShareResult } from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult, PlateauShareResult, StepSizeResult } from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -166,5 +166,24 @@ export function plateauShare(): PlateauShareResult {
       { placement: 'post', warmup: 0, status: 'ok', at: [0, 10, 20], share: [[0.9, 0.2], [0.5, 0.01], [0.4, 0]], loss: [6, 5.5, 5.4] },
       { placement: 'pre', warmup: 0, status: 'ok', at: [0, 10, 20], share: [[0.9, 0.5], [0.9, 0.8], [0.95, 0.95]], loss: [6, 4, 2] },
     ],
+  };
+}
+
+/** A small step-size document: Post-LN and Pre-LN at depths 2 and 8. */
+export function stepSize(): StepSizeResult {
+  const st = (mean: number) => ({ mean, std: 0, per_seed: [mean] });
+  const cell = (layers: number, eta: number, perLayer: number) => ({
+    layers,
+    loss0: st(6),
+    loss: [st(6), st(5.5)],
+    eta_star: st(eta),
+    eta_star_of_mean: eta,
+    layer_dlogits2: Array.from({ length: layers }, () => st(perLayer)),
+  });
+  return {
+    experiment: 'step-size',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { etas: [1e-4, 1e-3, 3e-2], depths: [2, 8], seeds: [0], placements: ['post', 'pre'] },
+    placements: { post: [cell(2, 0.03, 0.03), cell(8, 0.001, 0.12)], pre: [cell(2, 0.03, 0.02), cell(8, 0.005, 0.024)] },
   };
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIGURES, FIGURE_IDS, LINKS, linkDefaults } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
-import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
 import type { SlotName } from '../../web/src/lib/result-slots.svelte';
 
 const docFor: Record<SlotName, unknown> = {
@@ -18,6 +18,7 @@ const docFor: Record<SlotName, unknown> = {
   adamFirstStep: adamFirstStep(),
   warmupLength: warmupLength(),
   plateauShare: plateauShare(),
+  stepSize: stepSize(),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 

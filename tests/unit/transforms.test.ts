@@ -10,7 +10,9 @@ import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, input
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
+import { stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
+import { fig10Table } from '../../web/src/figures/fig10/numbers';
 import { cellAt, recordingTicks, sharePanels } from '../../web/src/figures/fig9/transform';
 import { fig9Table } from '../../web/src/figures/fig9/numbers';
 import { escapeChart } from '../../web/src/figures/fig8/transform';
@@ -424,5 +426,23 @@ describe('fig9 sharePanels', () => {
     const t = fig9Table(plateauShare());
     expect(t.rows).toHaveLength(12);
     expect(t.rows[3]).toEqual(['post', 0, 10, 2, 0.01]);
+  });
+});
+
+describe('fig10 stepSizeChart', () => {
+  it('η* and the mean one-layer effect per placement and depth, on log domains from the η grid', () => {
+    const c = stepSizeChart(stepSize());
+    expect(c.series.map((s) => s.placement)).toEqual(['post', 'pre']);
+    expect(c.depths).toEqual([2, 8]);
+    expect(ssAt(c.series[1], 'eta', 8)?.y).toBe(0.005);
+    expect(ssAt(c.series[0], 'perLayer', 8)?.y).toBeCloseTo(0.12, 12);
+    expect(c.etaDomain[0]).toBeCloseTo(1e-4 / 1.5, 12);
+    expect(c.etaDomain[1]).toBeCloseTo(3e-2 * 1.5, 12);
+    expect(stepSizeChart(null).series).toEqual([]);
+  });
+  it('exports one row per placement and depth', () => {
+    const t = fig10Table(stepSize());
+    expect(t.rows).toHaveLength(4);
+    expect(t.rows[3]).toEqual(['pre', 8, 0.005, 6, expect.closeTo(0.024, 12)]);
   });
 });

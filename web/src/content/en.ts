@@ -520,7 +520,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
         },
         {
           kind: 'p',
-          text: r`Then how does Pre-LN’s advantage make it through Adam? Look in a different space. If Adam moves every parameter by about $\mathrm{lr}$, what decides stability is how much the network’s *output* changes after that move. In Pre-LN, a change to the parameters of any layer has to pass through the final LN before it can touch the output, and Lemma 3 says that this LN multiplies forward perturbations and backward gradients by the same $\sqrt d/\lVert \role{in}{x_L}\rVert$. While it shrinks the gradients by $\sqrt L$, it shrinks the effect of each update on the output by the same factor. The paper’s mechanism survives under Adam; it just has to be told in function space rather than in gradient space.`,
+          text: r`Then how does Pre-LN’s advantage make it through Adam? Look in a different space. If Adam moves every parameter by about $\mathrm{lr}$, what decides stability is how much the network’s *output* changes after that move. In Pre-LN, a change to the parameters of any layer has to pass through the final LN before it can touch the output, and Lemma 3 says that this LN multiplies forward perturbations and backward gradients by the same $\sqrt d/\lVert \role{in}{x_L}\rVert$. While it shrinks the gradients by $\sqrt L$, it shrinks the effect of each update on the output by the same factor. The paper’s mechanism survives under Adam; it just has to be told in function space rather than in gradient space. (Figure 10, after the toy experiment, tests this.)`,
           evidence: 'inferred',
         },
         {
@@ -658,6 +658,19 @@ if __name__ == '__main__':                              # 5 seeds per configurat
           evidenceNote: 'the engine’s plateau-share experiment (docs/experiments.md)',
         },
         { kind: 'figure', id: 'fig9' },
+        { kind: 'h3', text: 'An update’s effect on the output' },
+        {
+          kind: 'p',
+          text: r`The inference (Between gradient scale and Adam there is one more step): under Adam the mechanism lives in function space; Pre-LN’s final LN shrinks the effect of each update on the output as it shrinks the gradient.`,
+          evidence: 'inferred',
+        },
+        {
+          kind: 'p',
+          text: r`Figure 10 takes Adam’s first step as a sign step $\theta-\eta\,\mathrm{sign}(g)$ at initialization and measures, against depth, the $\eta$ with the lowest loss and how much one layer’s step moves the logits. {{exp.ss.verdict}}`,
+          evidence: 'measured',
+          evidenceNote: 'the engine’s step-size experiment (docs/experiments.md)',
+        },
+        { kind: 'figure', id: 'fig10' },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────
@@ -1055,6 +1068,18 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       readout: 'Step {step}, layer {layer}: {values}',
       'readout.item': '{name} {v}',
       'ctl.small': 'Small setting ({layers} layers, d = {d}, {steps} steps: seconds)',
+    },
+    fig10: {
+      title: 'Adam’s first step in function space, against depth',
+      caption: r`At initialization, the toy model’s gradient $g$ on one batch and the sign step $\theta-\eta\,\mathrm{sign}(g)$, Adam’s first step at lr $\eta$; one colour per placement, mean over seeds, log axes. **(a)** $\eta^*$, the step size with the lowest loss on that batch. **(b)** The mean squared change of the logits when only one layer takes the step, averaged over the layers.`,
+      panelA: '(a) Best sign-step size η*',
+      panelB: '(b) One layer’s effect on the logits',
+      axisDepth: 'layers L',
+      axisEta: 'η*',
+      axisLayer: 'mean ‖Δlogits‖²',
+      readout: 'L = {L}: η* {eta}; one layer’s effect {layer}',
+      'readout.item': '{name} {v}',
+      'ctl.small': 'Small setting (depths {depths}, {seeds} seed: seconds)',
     },
   },
 };

@@ -81,6 +81,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: not confirmed at this setting. The Post-LN run without warm-up ends on the plateau (loss {endLoss}), but its last layer’s token-specific share goes from {share0} to {shareEnd}, not below half.',
     'verdict.ps.untested':
       'Verdict: not decided at this setting. The Post-LN run without warm-up leaves the plateau or stops (loss {endLoss}, status {status}), so there is no stall to look into.',
+    'verdict.ss.confirmed':
+      'Verdict: confirmed. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, and Pre-LN’s best sign step η* does not shrink with depth ({etaPre}).',
+    'verdict.ss.qualified':
+      'Verdict: holds only in part. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, as the damping predicts; but Pre-LN’s best whole-model sign step η* shrinks with depth all the same ({etaPre}), so the damping does not let a deep Pre-LN model take larger Adam steps.',
+    'verdict.ss.refuted':
+      'Verdict: not confirmed at this setting. Relative to Post-LN’s, one Pre-LN layer’s effect on the logits goes from {rFirst} to {rLast} of it between the shallowest and the deepest model; the rule asks for it to halve.',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -217,6 +223,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：在这个设定下不成立。不预热的 Post-LN 停在平台上（损失 {endLoss}），但它最后一层的词特异份额从 {share0} 变到 {shareEnd}，没有降到一半以下。',
     'verdict.ps.untested':
       '结论：这个设定决定不了。不预热的 Post-LN 离开了平台或中途停止（损失 {endLoss}，状态 {status}），没有停滞可看。',
+    'verdict.ss.confirmed':
+      '结论：成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，而 Pre-LN 的最佳符号步 η* 并不随深度变小（{etaPre}）。',
+    'verdict.ss.qualified':
+      '结论：只部分成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，正如“衰减”所预言；但 Pre-LN 整体符号步的最佳步长 η* 照样随深度变小（{etaPre}），这种衰减并没有让深的 Pre-LN 模型承受更大的 Adam 步。',
+    'verdict.ss.refuted':
+      '结论：在这个设定下不成立。相对 Post-LN，Pre-LN 单层对 logits 的影响从最浅到最深的模型由 {rFirst} 变到 {rLast}；判据要求它减半。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',

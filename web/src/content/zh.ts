@@ -520,7 +520,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
         },
         {
           kind: 'p',
-          text: r`那么 Pre-LN 的好处在 Adam 底下是怎么传过去的？换个空间来看。既然 Adam 让每个参数都走出大约 $\mathrm{lr}$ 的距离，决定稳不稳的，其实是这一步迈出去以后，网络的*输出*被改动了多少。Pre-LN 中，不论哪一层的参数动了，这个改动都得先经过末尾的 LN 才能传到输出；而引理 3 告诉我们，这个 LN 对前向的扰动和反向的梯度乘的是同一个 $\sqrt d/\lVert \role{in}{x_L}\rVert$。它在把梯度缩小 $\sqrt L$ 倍时，顺带把每次更新在输出端引起的变化也缩小了同样的倍数。所以论文的机制在 Adam 下依然成立，只不过该放在函数空间里讲，而不是梯度空间。`,
+          text: r`那么 Pre-LN 的好处在 Adam 底下是怎么传过去的？换个空间来看。既然 Adam 让每个参数都走出大约 $\mathrm{lr}$ 的距离，决定稳不稳的，其实是这一步迈出去以后，网络的*输出*被改动了多少。Pre-LN 中，不论哪一层的参数动了，这个改动都得先经过末尾的 LN 才能传到输出；而引理 3 告诉我们，这个 LN 对前向的扰动和反向的梯度乘的是同一个 $\sqrt d/\lVert \role{in}{x_L}\rVert$。它在把梯度缩小 $\sqrt L$ 倍时，顺带把每次更新在输出端引起的变化也缩小了同样的倍数。所以论文的机制在 Adam 下依然成立，只不过该放在函数空间里讲，而不是梯度空间。（玩具实验之后的图 10 检验了这一点。）`,
           evidence: 'inferred',
         },
         {
@@ -658,6 +658,19 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
           evidenceNote: '引擎的 plateau-share 实验（docs/experiments.md）',
         },
         { kind: 'figure', id: 'fig9' },
+        { kind: 'h3', text: '一次更新对输出的影响' },
+        {
+          kind: 'p',
+          text: r`推断（“梯度尺度和 Adam 之间隔着一层”）：在 Adam 下，机制要放到函数空间里讲；Pre-LN 的最后一个 LN 在缩小梯度的同时，也按同样的比例缩小了每次更新对输出的影响。`,
+          evidence: 'inferred',
+        },
+        {
+          kind: 'p',
+          text: r`图 10 把 Adam 的第一步当作初始化时的符号步 $\theta-\eta\,\mathrm{sign}(g)$，对深度测量损失最低的 $\eta$，以及只让一层走这一步时 logits 变化多少。{{exp.ss.verdict}}`,
+          evidence: 'measured',
+          evidenceNote: '引擎的 step-size 实验（docs/experiments.md）',
+        },
+        { kind: 'figure', id: 'fig10' },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────
@@ -1055,6 +1068,18 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       readout: '第 {step} 步，第 {layer} 层：{values}',
       'readout.item': '{name} {v}',
       'ctl.small': '小设定（{layers} 层，d = {d}，{steps} 步：几秒）',
+    },
+    fig10: {
+      title: '函数空间里的 Adam 第一步，对深度',
+      caption: r`初始化时，玩具模型在一个批次上的梯度 $g$ 与符号步 $\theta-\eta\,\mathrm{sign}(g)$，即学习率为 $\eta$ 的 Adam 第一步；每种放法一种颜色，对种子取平均，双对数坐标。**(a)** $\eta^*$：这个批次上损失最低的步长。**(b)** 只让一层走这一步时 logits 的均方变化，对各层取平均。`,
+      panelA: '(a) 最佳符号步长 η*',
+      panelB: '(b) 单层对 logits 的影响',
+      axisDepth: '层数 L',
+      axisEta: 'η*',
+      axisLayer: '平均 ‖Δlogits‖²',
+      readout: 'L = {L}：η* {eta}；单层影响 {layer}',
+      'readout.item': '{name} {v}',
+      'ctl.small': '小设定（深度 {depths}，{seeds} 个种子：几秒）',
     },
   },
 };

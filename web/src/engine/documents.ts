@@ -100,6 +100,18 @@ export interface PlateauShareResult extends ExperimentResult {
   runs: { placement: string; warmup: number; status: string; at: number[]; share: number[][]; loss: number[] }[];
 }
 
+/** `step-size`: per placement, one entry per depth. */
+export interface StepSizeResult extends ExperimentResult {
+  placements: Record<string, {
+    layers: number;
+    loss0: SeedStat;
+    loss: SeedStat[];
+    eta_star: SeedStat;
+    eta_star_of_mean: number;
+    layer_dlogits2: SeedStat[];
+  }[]>;
+}
+
 /** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
 export interface TiedOutputResult extends ExperimentResult {
   uniform_p: number;

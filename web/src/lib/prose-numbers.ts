@@ -32,8 +32,11 @@ const num = (x: number) => (Number.isInteger(x) ? String(x) : fmt(x));
 function verdictSentence(claim: string, judged: { verdict: string; facts: object } | null, lang: Lang): string | null {
   if (!judged) return null;
   const vars: Record<string, string> = {};
-  for (const [k, v] of Object.entries(judged.facts))
-    vars[k] = /^lr/.test(k) && typeof v === 'number' ? fmtLr(v) : v == null ? DASH_MISSING : typeof v === 'number' ? num(v) : Array.isArray(v) ? listOf(v.map((x) => (typeof x === 'number' ? num(x) : String(x))), lang) ?? '' : String(v);
+  for (const [k, v] of Object.entries(judged.facts)) {
+    // learning rates and step sizes (lr…, eta…) read as powers of ten; other numbers with 2 decimals
+    const one = (x: unknown) => (typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : num(x)) : String(x));
+    vars[k] = v == null ? DASH_MISSING : Array.isArray(v) ? (listOf(v.map(one), lang) ?? '') : one(v);
+  }
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
   return t ? tpl(t, vars) : null;
 }
@@ -199,6 +202,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
   'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
+  // Figure 10 (step-size): the verdict on claim 2 (an update's effect lives in function space).
+  'exp.ss.verdict': ({ E, lang }) => (E.stepSize ? verdictSentence('ss', verdicts.stepSize(E.stepSize), lang) : null),
   // Figure 9 (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure 6 (tied-output): the depths and the verdict (whose sentence carries the slopes).

@@ -127,6 +127,7 @@ export const EXPERIMENT_SLOTS = {
     config: {},
     small: { layers: 2, d: 32, d_ff: 64, steps: 150, warmups: [0, 25, 100], seeds: [0], optimizers: ['adam', 'radam'] },
   },
+  stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [2, 4, 8], seeds: [0] } },
   plateauShare: { experiment: 'plateau-share', file: 'plateau-share', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 120, every: 5, warmups: [0, 60] } },
   tiedOutput: {
     experiment: 'tied-output',

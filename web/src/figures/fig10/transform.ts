@@ -1,0 +1,52 @@
+// fig10/transform.ts — step-size document → Figure 10's two panels against depth L. Pure.
+// One series per placement the document measured (engine order):
+//   (a) η*, the sign-step size (Adam's first step at lr η) with the lowest loss of the seed mean,
+//       on a log axis (the grid of η the run tried sets its range);
+//   (b) the mean over layers of ‖Δlogits‖² when only one layer takes the sign step at layer_eta
+//       (log axis): how much one layer's update moves the output.
+import { PLACEMENTS } from '../../generated/engine-schema';
+import type { StepSizeResult } from '../../engine/documents';
+
+export interface DepthPt {
+  x: number;
+  y: number;
+}
+export interface DepthSeries {
+  placement: string;
+  eta: DepthPt[];
+  perLayer: DepthPt[];
+}
+export interface StepSizeChart {
+  depths: number[];
+  series: DepthSeries[];
+  etaDomain: [number, number];
+  layerDomain: [number, number];
+}
+
+const EMPTY: StepSizeChart = { depths: [], series: [], etaDomain: [1e-4, 1e-1], layerDomain: [1e-3, 1] };
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+
+export function stepSizeChart(doc: StepSizeResult | null): StepSizeChart {
+  if (!doc?.placements) return EMPTY;
+  const names = PLACEMENTS.filter((p) => doc.placements[p]) as string[];
+  const series = names.map((placement) => {
+    const cells = doc.placements[placement];
+    return {
+      placement,
+      eta: cells.map((c) => ({ x: c.layers, y: c.eta_star_of_mean })),
+      perLayer: cells.map((c) => ({ x: c.layers, y: mean(c.layer_dlogits2.map((d) => d.mean)) })).filter((p) => p.y > 0),
+    };
+  });
+  const depths = [...new Set(series.flatMap((s) => s.eta.map((p) => p.x)))].sort((a, b) => a - b);
+  const etas = (doc.config?.etas as number[] | undefined) ?? series.flatMap((s) => s.eta.map((p) => p.y));
+  const lv = series.flatMap((s) => s.perLayer.map((p) => p.y));
+  if (!depths.length || !etas.length) return EMPTY;
+  return {
+    depths,
+    series,
+    etaDomain: [Math.min(...etas) / 1.5, Math.max(...etas) * 1.5],
+    layerDomain: lv.length ? [Math.min(...lv) / 1.5, Math.max(...lv) * 1.5] : EMPTY.layerDomain,
+  };
+}
+
+export const pointAt = (s: DepthSeries | undefined, which: 'eta' | 'perLayer', L: number) => s?.[which].find((p) => p.x === L);
