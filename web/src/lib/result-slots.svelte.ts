@@ -125,7 +125,7 @@ export const EXPERIMENT_SLOTS = {
     experiment: 'warmup-length',
     file: 'warmup-length.summary',
     config: {},
-    small: { layers: 2, d: 32, d_ff: 64, steps: 150, warmups: [0, 25, 100], seeds: [0], optimizers: ['adam', 'radam'] },
+    small: { layers: 6, d: 64, d_ff: 256, steps: 200, warmups: [0, 50, 100], seeds: [0], optimizers: ['adam', 'radam'], lr_factors: [1] },
   },
   stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [2, 4, 8], seeds: [0] } },
   plateauShare: { experiment: 'plateau-share', file: 'plateau-share', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 120, every: 5, warmups: [0, 60] } },
@@ -138,11 +138,19 @@ export const EXPERIMENT_SLOTS = {
 } as const satisfies Record<string, { experiment: string; file: string; config: Record<string, unknown>; small: Record<string, unknown> }>;
 export type ExperimentSlot = keyof typeof EXPERIMENT_SLOTS;
 
-/** A small setting's values for its label ({depths}, {seeds}, {d}). */
-export const smallVars = (c: { depths?: readonly number[]; seeds?: readonly number[]; d?: number }): Record<string, string | number> => ({
+/** A small setting's values for its label ({depths}, {seeds}, {d}, {layers}, {steps}). */
+export const smallVars = (c: {
+  depths?: readonly number[];
+  seeds?: readonly number[];
+  d?: number;
+  layers?: number;
+  steps?: number;
+}): Record<string, string | number> => ({
   depths: (c.depths ?? []).join(', '),
   seeds: c.seeds?.length ?? '',
   d: c.d ?? '',
+  layers: c.layers ?? '',
+  steps: c.steps ?? '',
 });
 
 /** The result slots, by name (a figure says which one it draws: figures/types.ts). */
