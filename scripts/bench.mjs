@@ -11,7 +11,8 @@
 //           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
 //           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
 //           the full-size probe model on a software adapter
-// Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
+// docs/benchmarks.md also shows the last record of scripts/gpu-check.sh (bench/gpu-check.json, else
+// build/gpu-check.json) without rerunning it. Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
 // its own. Timings are wall clock on a machine that may be shared: compare within one run.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -241,6 +242,32 @@ if (results.webgpu) {
     md.push('| model | product | M × N × K | path | GFLOP/s |', '|---|---|---|---|---|');
     for (const m of w.matmul) md.push(`| ${m.model} | ${m.op} | ${m.M} × ${m.N} × ${m.K} | ${m.vec4 ? 'vec4' : 'scalar'} | ${f(m.gflops, 2)} |`);
     md.push('');
+  }
+}
+// scripts/gpu-check.sh's record (Node over Dawn): bench/gpu-check.json when one from a real GPU was
+// committed, else the last local run, build/gpu-check.json. Not rerun here (it can take minutes).
+{
+  const file = [`${root}bench/gpu-check.json`, `${root}build/gpu-check.json`].find((x) => existsSync(x));
+  md.push('## WebGPU in Node (`scripts/gpu-check.sh`)', '');
+  if (!file) md.push('No record: run `scripts/gpu-check.sh` (docs/webgpu.md, "A real GPU"). **No real GPU has been measured.**', '');
+  else {
+    const g = JSON.parse(readFileSync(file, 'utf8'));
+    const a = g.adapter ?? {};
+    md.push(`Measured ${g.measured?.slice(0, 16)}Z on ${g.host?.cpu} (${g.host?.cores} cores), ${g.host?.node}; adapter **${a.name ?? '—'}**${a.description ? ` (${a.description})` : ''}, Vulkan driver ${g.vulkan?.driver} (\`${file.slice(root.length)}\`).`, '');
+    if (g.error) md.push(`The run failed: ${g.error}`, '');
+    if (!g.speed_meaningful)
+      md.push('**Software adapter (SwiftShader)**: the timings below are the CPU emulating a GPU and say nothing about GPU speed. **No real GPU has been measured.**', '');
+    const c = g.correctness;
+    if (c) md.push(`Correctness against the CPU engine (tests/webgpu/engine-checks.js): ${c.passed} passed, ${c.failed} failed.`, '');
+    const sp = g.speed;
+    if (sp) {
+      md.push(`| job | CPU 1 thread ms | CPU ${sp.cpu_threads ?? '—'} threads ms | WebGPU ms | dispatches | submits |`, '|---|---|---|---|---|---|');
+      md.push(`| toy step | ${f(sp.toy.cpu_st_ms, 1)} | ${f(sp.toy.cpu_mt_ms, 1)} | ${f(sp.toy.gpu_ms, 1)} | ${f(sp.toy.gpu_dispatches, 0)} | ${f(sp.toy.gpu_submits, 1)} |`);
+      md.push(`| probe pass | ${f(sp.probe.cpu_st_ms, 1)} | ${f(sp.probe.cpu_mt_ms, 1)} | ${f(sp.probe.gpu_ms, 1)} | ${f(sp.probe.gpu_dispatches, 0)} | ${f(sp.probe.gpu_submits, 1)} |`, '');
+      md.push(`WGSL matmul GFLOP/s: ${sp.matmul.map((m) => `${m.M}×${m.N}×${m.K} ${f(m.gflops, 2)}`).join(', ')}.`, '');
+    }
+    const gr = g.grid;
+    if (gr) md.push(gr.measured ? `Figure 4's grid (${gr.runs} runs × ${gr.steps_per_run} steps, ${gr.concurrent} on the device at once): ${f(gr.seconds, 1)} s.` : `Figure 4's grid (${gr.runs} runs × ${gr.steps_per_run} steps) was not run: ${gr.why}; estimate from the step time ${f(gr.estimate_s, 0)} s.`, '');
   }
 }
 writeFileSync(`${root}docs/benchmarks.md`, md.join('\n') + '\n');

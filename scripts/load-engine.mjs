@@ -1,16 +1,17 @@
-// load-engine.mjs — loads a WebAssembly flavour of the engine (public/wasm/lnx-{st,mt}.*) in Node;
+// load-engine.mjs — loads a WebAssembly flavour of the engine (public/wasm/lnx-{st,mt,gpu}.*) in Node;
 // the one loader of the scripts, the benchmarks and the Vitest tests (tests/wasm/load.ts types it).
 // The 3.1.6 glue needs `wasmBinary` (Node's fetch cannot read file: URLs) and `require`/`__dirname`
-// shims (its ES-module output still uses them for the pthread workers).
+// shims (its ES-module output still uses them for the pthread workers). `options` go to the factory as
+// well: the gpu flavour needs `{ gpuDevice }` (a device of the `webgpu` package, tests/gpu-node/).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export async function loadEngine(flavour) {
+export async function loadEngine(flavour, options = {}) {
   const glue = new URL(`../public/wasm/lnx-${flavour}.mjs`, import.meta.url);
   globalThis.require ??= createRequire(glue);
   globalThis.__dirname ??= path.dirname(fileURLToPath(glue));
   const factory = (await import(/* @vite-ignore */ glue.href)).default;
-  return factory({ wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
+  return factory({ ...options, wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
 }

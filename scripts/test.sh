@@ -6,7 +6,8 @@
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
-#   5. WebGPU in headless Chromium (SwiftShader): the GPU path against the CPU path, fallbacks
+#   5. WebGPU in Node over Dawn (SwiftShader): every backend op, gradients, runs, probe vs the CPU
+#   6. WebGPU in headless Chromium (SwiftShader): the page on WebGPU, the selection, fallbacks
 # Ends with the closing line of each runner; exits non-zero on the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,9 @@ node tests/e2e/run.mjs
 
 stage "robustness corpus (Vitest + Chromium)"
 node tests/robustness/run.mjs
+
+stage "WebGPU in Node (Dawn, SwiftShader): the GPU path against the CPU path"
+node tests/gpu-node/run.mjs
 
 stage "WebGPU end-to-end (Chromium, SwiftShader)"
 node tests/webgpu/run.mjs

@@ -64,6 +64,8 @@ export interface LnxGpuModule extends Omit<LnxModule, 'buildFlavour'> {
   /** readbackEvery: read the losses back every this many steps (and at the end of each step() call). */
   GpuTrainRun: new (configJson: string, readbackEvery: number) => GpuTrainRun;
   GpuMatmulCheck: new () => GpuCheck;
+  /** Every op of the backend interface, each optimizer's update and the run statistics, GPU vs CPU. */
+  GpuOpCheck: new () => GpuCheck;
   /** configJson: a TrainRun config; its model and seed are used. */
   GpuGradCheck: new (configJson: string) => GpuCheck;
   GpuMatmulBench: new (tA: boolean, tB: boolean, M: number, N: number, K: number) => GpuMatmulBench;

@@ -4,9 +4,11 @@
 // Serves the repository (tests/webgpu/server.mjs, COOP/COEP so the page is cross-origin isolated),
 // opens tests/webgpu/page.html in Chromium with --enable-unsafe-webgpu (a SwiftShader adapter on
 // a machine without a GPU: correct but slow, so this is a correctness test only) and runs each
-// check of checks.worker.js in a module worker: the matmul kernel, the gradients of one step, 20
-// Adam steps, the probe statistics, the backend selection (SwiftShader is a software adapter: not
-// chosen by default, chosen and self-tested under ?backend=webgpu), a diverging run, device loss. Then a
+// check of checks.worker.js in a module worker (engine-checks.js, shared with tests/gpu-node/, plus
+// the selection and fallback checks): every backend op, the matmul kernel, the gradients of one
+// step, a diverging run, the probe statistics (the 20-step runs of every optimizer only with --all:
+// Node runs them), the backend selection (SwiftShader is a software adapter: not chosen by default,
+// chosen and self-tested under ?backend=webgpu), device loss. Then a
 // second browser without the flag (navigator.gpu present, no adapter) runs the no-adapter check.
 // Last, the built page (dist/ under vite preview): the worker's backend choice and the footer's
 // sentence, Figure 3 on WebGPU with ?backend=webgpu, a tiny Figure-4 grid on WebGPU against the
@@ -150,7 +152,12 @@ try {
   const gpuBrowser = await launch(WEBGPU_ARGS);
   const { page, errors } = await openPage(gpuBrowser, server.url);
   const isolated = await page.evaluate(() => self.crossOriginIsolated);
-  const names = (await page.evaluate(() => window.runCheck('__list'))).filter((n) => !n.startsWith('no adapter'));
+  // The 20-step runs of every optimizer are the slowest engine checks; `npm run test:gpu-node` runs
+  // them (and every other check of engine-checks.js) over the same Dawn + SwiftShader stack in Node,
+  // so here they run only with --all.
+  const all = process.argv.includes('--all');
+  const names = (await page.evaluate(() => window.runCheck('__list')))
+    .filter((n) => !n.startsWith('no adapter') && (all || !n.startsWith('losses over 20 steps')));
   console.log(`WebGPU checks in headless Chromium (cross-origin isolated: ${isolated})`);
   await runChecks(page, names);
   const unexpected = errors.filter((e) => !/favicon/.test(e));

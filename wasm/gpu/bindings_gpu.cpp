@@ -25,6 +25,10 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
       .constructor(&make_gpu_matmul_check, allow_raw_pointers())
       .function("ready", &GpuMatmulCheck::ready)
       .function("resultJson", &GpuMatmulCheck::result_json);
+  class_<GpuOpCheck>("GpuOpCheck")
+      .constructor(&make_gpu_op_check, allow_raw_pointers())
+      .function("ready", &GpuOpCheck::ready)
+      .function("resultJson", &GpuOpCheck::result_json);
   class_<GpuMatmulBench>("GpuMatmulBench")
       .constructor(&make_gpu_matmul_bench, allow_raw_pointers())
       .function("run", &GpuMatmulBench::run)

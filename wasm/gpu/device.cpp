@@ -101,4 +101,17 @@ uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst) {
 int read_state(uint32_t ticket) { return lnx_gpu_read_state(ticket); }
 void forget(uint32_t ticket) { lnx_gpu_forget(ticket); }
 
+bool landed(std::vector<uint32_t>& tickets) {
+  while (!tickets.empty()) {
+    const int s = read_state(tickets.back());
+    if (s == 0) return false;
+    if (s < 0) {
+      check();
+      throw DeviceError("a GPU readback failed");
+    }
+    tickets.pop_back();
+  }
+  return true;
+}
+
 }  // namespace lnx::gpu

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lnx::gpu {
 
@@ -73,5 +74,8 @@ void submit();
 uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst);
 int read_state(uint32_t ticket);
 void forget(uint32_t ticket);
+// True once every ticket has landed (each landed one is dropped from the list); throws
+// DeviceError when one failed.
+bool landed(std::vector<uint32_t>& tickets);
 
 }  // namespace lnx::gpu

@@ -6,6 +6,7 @@
 #include "../js_adapters.h"
 #include "device.h"
 #include "gpu_check.h"
+#include "op_check.h"
 #include "gpu_probe.h"
 #include "gpu_train.h"
 
@@ -69,6 +70,14 @@ class GpuGradCheck {
   gpu::GradCheck check_;
 };
 
+class GpuOpCheck {
+ public:
+  bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
+  std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
+ private:
+  gpu::OpCheck check_;
+};
+
 class GpuMatmulBench {
  public:
   GpuMatmulBench(bool tA, bool tB, int M, int N, int K) : bench_(tA, tB, M, N, K) {}
@@ -83,6 +92,7 @@ inline GpuTrain* make_gpu_train(const std::string& c, double every) {
   return gpu_guarded([&] { return new GpuTrain(c, check_count(every, "readbackEvery")); });
 }
 inline GpuMatmulCheck* make_gpu_matmul_check() { return gpu_guarded([&] { return new GpuMatmulCheck(); }); }
+inline GpuOpCheck* make_gpu_op_check() { return gpu_guarded([&] { return new GpuOpCheck(); }); }
 inline GpuGradCheck* make_gpu_grad_check(const std::string& c) {
   return gpu_guarded([&] { return new GpuGradCheck(c); });
 }

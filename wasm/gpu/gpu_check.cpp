@@ -26,20 +26,6 @@ double max_rel(const float* a, const float* b, size_t n) {
   return scale > 0 ? diff / scale : diff;
 }
 
-// Waits for every ticket; throws when one failed.
-bool landed(std::vector<uint32_t>& tickets) {
-  while (!tickets.empty()) {
-    const int s = read_state(tickets.back());
-    if (s == 0) return false;
-    if (s < 0) {
-      check();
-      throw DeviceError("a GPU readback failed");
-    }
-    tickets.pop_back();
-  }
-  return true;
-}
-
 }  // namespace
 
 // ---- MatmulCheck ----

@@ -1,0 +1,137 @@
+// webgpu_measure.js — the GPU measurements, written once for both hosts: the Chromium worker of
+// `npm run bench` (webgpu_bench.worker.js) and Node over Dawn (scripts/gpu-check.mjs). They take the
+// loaded engine modules and a clock; nothing here knows which host runs it.
+//   toy step     ms per training step (forward + backward + Adam) of the toy model of Figure 4:
+//                lnx-st (1 thread), lnx-mt (N threads), WebGPU (lnx-gpu); GPU time = recording +
+//                execution, measured to queue.onSubmittedWorkDone() after k steps
+//   probe pass   ms per probe batch (forward + W²-only backward + statistics) of the probe model
+//   matmul       GFLOP/s of the WGSL matmul alone at the shapes these two models multiply
+//   dispatches   compute dispatches and queue submits per toy step and per probe pass
+// Every timing has a warm-up (pipeline compilation, first allocation) that is not counted.
+// Leaves out: correctness (tests/webgpu, tests/gpu-node), loading the modules (the hosts).
+
+// Model configurations: the real ones, and smaller probe/toy ones for slow (software) adapters.
+export const CONFIGS = {
+  full: {
+    toy: { placement: 'pre', layers: 8, d: 128, d_ff: 512, vocab: 256, seq: 64, batch: 8 },
+    probe: { layers: 6, d: 512, d_ff: 1024, vocab: 1000, seq: 32, batch: 8 },
+  },
+  quick: {
+    toy: { placement: 'pre', layers: 8, d: 128, d_ff: 512, vocab: 256, seq: 64, batch: 8 },
+    probe: { layers: 2, d: 128, d_ff: 256, vocab: 1000, seq: 32, batch: 8 },
+  },
+};
+
+export function shapes(toy, probe) {
+  const s = [];
+  for (const [model, c] of [['toy', toy], ['probe', probe]]) {
+    const T = c.batch * c.seq;
+    s.push(
+      { model, op: 'q/k/v = x·Wᵀ', tA: false, tB: true, M: T, N: c.d, K: c.d },
+      { model, op: 'FFN in = x·W1ᵀ', tA: false, tB: true, M: T, N: c.d_ff, K: c.d },
+      { model, op: 'FFN out = h·W2ᵀ', tA: false, tB: true, M: T, N: c.d, K: c.d_ff },
+      { model, op: 'logits = x·Eᵀ', tA: false, tB: true, M: T, N: c.vocab, K: c.d },
+      { model, op: 'dW1 = doutᵀ·x', tA: true, tB: false, M: c.d_ff, N: c.d, K: T },
+      { model, op: 'dx = dout·W1', tA: false, tB: false, M: T, N: c.d, K: c.d_ff },
+      { model, op: 'attention S = q·kᵀ (per sequence)', tA: false, tB: true, M: c.seq, N: c.seq, K: c.d },
+    );
+  }
+  return s;
+}
+
+export async function timeCpuTrain(m, cfg, steps) {
+  const run = new m.TrainRun(JSON.stringify({ ...cfg, steps: steps + 1 }));
+  run.step(1); // warm-up
+  const t0 = performance.now();
+  run.step(steps);
+  const ms = (performance.now() - t0) / steps;
+  run.delete();
+  return ms;
+}
+
+export async function timeGpuTrain(m, cfg, steps) {
+  const run = new m.GpuTrainRun(JSON.stringify({ ...cfg, steps: steps + 2 }), 1000);
+  run.step(2);
+  await m.lnxGpu.idle();
+  await m.lnxGpu.settled();
+  const c0 = { ...m.lnxGpu.counters };
+  const t0 = performance.now();
+  run.step(steps);
+  await m.lnxGpu.idle();
+  const ms = (performance.now() - t0) / steps;
+  const c1 = m.lnxGpu.counters;
+  run.delete();
+  return { ms, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
+}
+
+// A probe of one seed whose first job has warm + passes + 1 batches; only `passes` are timed.
+const probeCfg = (model, warm, passes) => ({ ...model, seeds: [0], batches: warm + passes + 1, depth_batches: 1, depths: [1] });
+
+export async function timeCpuProbe(m, model, passes) {
+  const run = new m.ProbeRun(JSON.stringify(probeCfg(model, 1, passes)));
+  run.step(1);
+  const t0 = performance.now();
+  run.step(passes);
+  const ms = (performance.now() - t0) / passes;
+  run.delete();
+  return ms;
+}
+
+export async function timeGpuProbe(m, model, passes) {
+  const run = new m.GpuProbeRun(JSON.stringify(probeCfg(model, 2, passes)));
+  run.step(2);
+  await m.lnxGpu.idle();
+  const c0 = { ...m.lnxGpu.counters };
+  const t0 = performance.now();
+  run.step(passes);
+  await m.lnxGpu.idle();
+  const ms = (performance.now() - t0) / passes;
+  const c1 = m.lnxGpu.counters;
+  run.delete();
+  return { ms, dispatches: (c1.dispatches - c0.dispatches) / passes, submits: (c1.submits - c0.submits) / passes };
+}
+
+export async function timeMatmul(m, s, budgetMs) {
+  const b = new m.GpuMatmulBench(s.tA, s.tB, s.M, s.N, s.K);
+  b.run(1);
+  await m.lnxGpu.idle(); // compile + first run
+  let t0 = performance.now();
+  b.run(1);
+  await m.lnxGpu.idle();
+  const one = performance.now() - t0;
+  const reps = Math.max(1, Math.min(500, Math.round(budgetMs / Math.max(one, 0.01))));
+  t0 = performance.now();
+  b.run(reps);
+  await m.lnxGpu.idle();
+  const ms = (performance.now() - t0) / reps;
+  const vec4 = b.vec4();
+  b.delete();
+  return { ...s, vec4, reps, ms, gflops: (2 * s.M * s.N * s.K) / (ms * 1e6) };
+}
+
+/** Every measurement above. gpu, st: engine modules (lnx-gpu, lnx-st); mt: lnx-mt with `threads`
+ *  set, or null; o: { full, quick, steps, passes }; log(line): progress. */
+export async function measureAll({ gpu, st, mt, threads, software, o = {}, log = () => {} }) {
+  const size = o.full || (!o.quick && !software) ? 'full' : 'quick';
+  const { toy, probe } = CONFIGS[size];
+  const out = { size, toy_config: toy, probe_config: probe, cpu_threads: mt ? threads : null, toy: {}, probe: {}, matmul: [] };
+  const steps = o.steps ?? (software ? 3 : 20);
+  const passes = o.passes ?? (software ? 2 : 10);
+  const prefixed = (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [`gpu_${k}`, v]));
+  log('toy step: CPU 1 thread');
+  out.toy.cpu_st_ms = await timeCpuTrain(st, toy, Math.min(steps, 5));
+  if (mt) { log(`toy step: CPU ${threads} threads`); out.toy.cpu_mt_ms = await timeCpuTrain(mt, toy, Math.min(steps, 5)); }
+  log('toy step: WebGPU');
+  Object.assign(out.toy, prefixed(await timeGpuTrain(gpu, toy, steps)));
+  log('probe pass: CPU 1 thread');
+  out.probe.cpu_st_ms = await timeCpuProbe(st, probe, Math.min(passes, 3));
+  if (mt) { log(`probe pass: CPU ${threads} threads`); out.probe.cpu_mt_ms = await timeCpuProbe(mt, probe, Math.min(passes, 3)); }
+  log('probe pass: WebGPU');
+  Object.assign(out.probe, prefixed(await timeGpuProbe(gpu, probe, passes)));
+  for (const s of shapes(toy, probe)) {
+    log(`matmul ${s.model} ${s.op} ${s.M}×${s.N}×${s.K}`);
+    out.matmul.push(await timeMatmul(gpu, s, software ? 300 : 200));
+  }
+  out.gpu_error = gpu.lnxGpu.lost || gpu.lnxGpu.error || null;
+  return out;
+}

@@ -1,0 +1,30 @@
+// device.mjs — a WebGPU device in Node from Dawn's bindings (the `webgpu` npm package), acquired as
+// the page acquires one (web/src/engine/backend-choice.ts acquireWebGpu: the adapter's largest
+// buffer limits), and the lnx-gpu engine module on it (scripts/load-engine.mjs).
+// Needs the Vulkan environment of vulkan-env.mjs. Keeps the `create()` instance referenced: Dawn
+// tears the instance down when it is garbage-collected, and the process aborts if a device of it is
+// still in use. Leaves out: the CPU fallback (the page's; tests/webgpu checks it).
+import { create, globals } from 'webgpu';
+import { acquireWebGpu, isSoftwareAdapter } from '../../web/src/engine/backend-choice.ts';
+import { loadEngine } from '../../scripts/load-engine.mjs';
+
+let instance = null; // the Dawn instance: referenced for the life of the process (see above)
+const LIMITS = ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxStorageBuffersPerShaderStage', 'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupsPerDimension', 'minStorageBufferOffsetAlignment'];
+
+/** { module, device, adapter (name), software, info, limits, features } or throws with the reason. */
+export async function openGpu() {
+  Object.assign(globalThis, globals); // GPUBufferUsage, GPUMapMode… as a browser has them
+  instance ??= create([]);
+  const raw = await instance.requestAdapter({ powerPreference: 'high-performance' });
+  const a = await acquireWebGpu(instance);
+  if ('kind' in a) throw new Error(`no WebGPU device in Node: ${a.kind}${a.message ? ` (${a.message})` : ''}`);
+  const info = raw?.info ?? {};
+  const module = await loadEngine('gpu', { gpuDevice: a.device });
+  return {
+    module, device: a.device, adapter: a.adapter, software: raw ? isSoftwareAdapter(raw) : a.software,
+    info: { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description },
+    limits: Object.fromEntries(LIMITS.map((k) => [k, a.device.limits[k]])),
+    features: raw ? [...raw.features].sort() : [],
+  };
+}

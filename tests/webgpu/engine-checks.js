@@ -1,0 +1,221 @@
+// engine-checks.js — the GPU path of the engine against its CPU path, written once for both hosts:
+// headless Chromium (checks.worker.js, `npm run test:webgpu`) and Node over Dawn (tests/gpu-node/,
+// `npm run test:gpu-node`, and scripts/gpu-check.mjs on a real GPU). Each check takes nothing and
+// answers { pass, detail }; engineChecks(gpu) builds them over `gpu()`, which resolves to
+// { module, adapter, device } (the lnx-gpu module on that device, and the adapter's name).
+// Tolerance: 1e-4 relative everywhere (the WebGPU path's acceptance bound, docs/webgpu.md); how
+// "relative" is measured is written next to each check. Leaves out: the backend selection and the
+// page's fallbacks (checks.worker.js), timing (bench/webgpu_measure.js).
+
+export const TOL = 1e-4;
+export const SMALL = { layers: 2, d: 64, d_ff: 128, vocab: 64, seq: 16, batch: 4 }; // the comparison model of docs/webgpu.md
+// The ops of the backend interface (wasm/op_interface.h) the op check must cover, besides one
+// update per registered optimizer.
+export const OP_NAMES = [
+  'gemm', 'linear_forward', 'linear_backward', 'add_row_vector', 'relu_forward', 'relu_backward',
+  'layernorm_forward', 'layernorm_backward', 'rmsnorm_forward', 'rmsnorm_backward', 'attention_forward',
+  'attention_backward', 'cross_entropy_forward', 'cross_entropy_backward', 'embed_forward', 'embed_backward',
+  'add', 'accumulate', 'scale', 'copy', 'zero', 'statistics',
+];
+
+/** Step a synchronous GPU run a chunk at a time, awaiting the readbacks (`settled`) after each
+ *  chunk, until `done()`; `onChunk` runs after each chunk (a check can destroy the device there). */
+export async function driveGpu(run, done, settled, { chunk = 8, onChunk } = {}) {
+  while (!done()) {
+    const r = run.step(chunk);
+    await settled();
+    onChunk?.(r);
+  }
+}
+
+export const e1 = (x) => (typeof x === 'number' ? x.toExponential(1) : String(x));
+export const relMax = (got, ref) => Math.max(0, ...got.map((g, i) => Math.abs(g - ref[i]) / Math.abs(ref[i])));
+
+export async function cpuTrain(m, cfg) {
+  const run = new m.TrainRun(JSON.stringify(cfg));
+  while (run.status() === 'running') run.step(10);
+  const r = JSON.parse(run.resultJson(0));
+  run.delete();
+  return r;
+}
+export async function gpuTrain(m, cfg, readbackEvery = 5) {
+  const run = new m.GpuTrainRun(JSON.stringify(cfg), readbackEvery);
+  try {
+    await driveGpu(run, () => run.status() !== 'running', () => m.lnxGpu.settled(), { chunk: 4 });
+    return JSON.parse(run.resultJson(0));
+  } finally {
+    run.delete();
+  }
+}
+
+// Every number of a probe document against the CPU one. Means and scalars: |gpu − cpu| / |cpu|.
+// Standard deviations over seeds: |gpu − cpu| / |mean| (a std is a difference of nearly equal
+// numbers, so its own relative error overstates the disagreement; the mean sets its scale).
+export function compareProbe(cpu, got) {
+  let worstMean = 0, worstStd = 0, count = 0;
+  const where = [];
+  const walk = (a, b, path, parent) => {
+    if (typeof a === 'number') {
+      count++;
+      const isStd = path.endsWith('.std') || /\.std\.\d+$/.test(path);
+      let e;
+      if (isStd) {
+        const idx = path.match(/\.(\d+)$/);
+        const mean = idx ? parent.mean[Number(idx[1])] : parent.mean;
+        e = Math.abs(a - b) / Math.abs(mean);
+        worstStd = Math.max(worstStd, e);
+      } else {
+        e = a === b ? 0 : Math.abs(a - b) / Math.abs(a);
+        worstMean = Math.max(worstMean, e);
+      }
+      if (!(e <= TOL)) where.push(`${path}: ${a} vs ${b}`);
+    } else if (Array.isArray(a)) {
+      if (!Array.isArray(b) || a.length !== b.length) where.push(`${path}: shape`);
+      else a.forEach((x, i) => walk(x, b[i], `${path}.${i}`, parent));
+    } else if (a && typeof a === 'object') {
+      for (const k of Object.keys(a)) if (k !== 'engine') walk(a[k], b?.[k], `${path}.${k}`, a);
+    } else if (a !== b) where.push(`${path}: ${a} vs ${b}`);
+  };
+  walk(cpu, got, '', null);
+  return { worstMean, worstStd, count, where };
+}
+
+/** The checks, by name, over gpu() → { module, adapter, device }. */
+export function engineChecks(gpu) {
+  return {
+    async 'WebGPU adapter and device'() {
+      const { adapter, device } = await gpu();
+      return { pass: true, detail: `${adapter}; maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize >> 20} MiB` };
+    },
+
+    // Every op of the backend interface on its own (odd shapes, null optional outputs, += and
+    // overwrite), each optimizer's update at two steps, the run statistics: GPU vs CPU per output.
+    async 'every backend op, each optimizer update and the run statistics'() {
+      const { module: m } = await gpu();
+      const c = new m.GpuOpCheck();
+      await m.lnxGpu.settled();
+      const r = JSON.parse(c.resultJson());
+      c.delete();
+      const bad = r.ops.filter((o) => !(o.max_rel <= TOL));
+      const worst = [...r.ops].sort((a, b) => b.max_rel - a.max_rel)[0];
+      const optimizers = JSON.parse(m.schemaJson()).optimizers.map((o) => `optimizer ${o.name}`);
+      const missing = [...OP_NAMES, ...optimizers].filter((n) => !r.op_names.includes(n));
+      const pass = bad.length === 0 && missing.length === 0;
+      return {
+        pass,
+        detail: `${r.op_names.length} ops, ${r.ops.length} outputs, max_rel ${e1(r.max_rel)} (${worst.op}: ${worst.output})` +
+          (missing.length ? `; not checked: ${missing.join(', ')}` : '') +
+          (bad.length ? `; over ${TOL}: ${bad.slice(0, 4).map((o) => `${o.op} ${o.output} ${e1(o.max_rel)}`).join('; ')}` : ''),
+      };
+    },
+
+    // The WGSL matmul against gemm<float>: every (TA, TB), vec4 and scalar paths, batched, beta 0 and 1.
+    async 'matmul: all transpositions, vec4 and scalar paths'() {
+      const { module: m } = await gpu();
+      const c = new m.GpuMatmulCheck();
+      await m.lnxGpu.settled();
+      const r = JSON.parse(c.resultJson());
+      c.delete();
+      const covered = new Set(r.cases.map((x) => `${x.tA}${x.tB}${x.vec4}`));
+      const pass = r.max_rel <= TOL && covered.size === 8;
+      return { pass, detail: `${r.cases.length} cases, ${covered.size}/8 (TA,TB,vec4) paths, max_rel ${e1(r.max_rel)}` };
+    },
+
+    // One forward/backward on both paths: loss, and every parameter gradient tensor as
+    // max|gpu − cpu| / max|cpu| per tensor. The key bias has an exactly-zero gradient (softmax ignores a
+    // common shift of a row's scores): both paths must give ≤ 1e-6 of the largest gradient entry there.
+    ...Object.fromEntries(
+      ['post', 'pre'].flatMap((norm) =>
+        ['bidirectional', 'causal'].map((attention) => [
+          `gradients of one step: ${norm}-LN, ${attention}`,
+          async () => {
+            const { module: m } = await gpu();
+            const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, placement: norm, attention, seed: 5 }));
+            await m.lnxGpu.settled();
+            const r = JSON.parse(g.resultJson());
+            g.delete();
+            const zero = r.tensors.filter((t) => t.zero).map((t) => t.name);
+            const zeroOk = zero.every((n) => /\.bk$/.test(n)) && r.zero_max_over_scale <= 1e-6;
+            const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 28;
+            const worst = r.tensors.filter((t) => !t.zero).sort((a, b) => b.max_rel - a.max_rel)[0];
+            return { pass, detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)} (${worst.name}), loss ${e1(r.loss_rel)}; zero-gradient ${zero.join(', ') || 'none'} ≤ ${e1(r.zero_max_over_scale)}·max` };
+          },
+        ]),
+      ),
+    ),
+
+    // The model's knobs away from their defaults (RMSNorm, a final norm forced on, an untied output
+    // matrix, no √d input scale), and the other placements: one forward/backward on both paths.
+    ...Object.fromEntries(
+      [
+        ['post-LN, rmsnorm + final norm + untied output + unscaled input', { placement: 'post', norm_type: 'rmsnorm', final_norm: 'on', output: 'untied', input_scale: 'none' }],
+        ['pre-LN, rmsnorm + no final norm + untied output', { placement: 'pre', norm_type: 'rmsnorm', final_norm: 'off', output: 'untied' }],
+        ['peri-LN', { placement: 'peri' }],
+        ['deepnorm', { placement: 'deepnorm' }],
+        ['admin', { placement: 'admin' }],
+      ].map(([name, knobs]) => [
+        `gradients of one step: ${name}`,
+        async () => {
+          const { module: m } = await gpu();
+          const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, attention: 'causal', seed: 5, ...knobs }));
+          await m.lnxGpu.settled();
+          const r = JSON.parse(g.resultJson());
+          g.delete();
+          const zeroOk = r.tensors.filter((t) => t.zero).every((t) => /\.bk$/.test(t.name)) && r.zero_max_over_scale <= 1e-6;
+          const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 20;
+          return { pass, detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)}, loss ${e1(r.loss_rel)}` };
+        },
+      ]),
+    ),
+
+    // 20 steps of every optimizer the engine registers (warm-up 5, then its suggested peak lr) on both
+    // paths: every step's loss and gradient norm, |gpu − cpu| / |cpu|; the learning rates identical.
+    ...Object.fromEntries(
+      ['post', 'pre'].map((norm) => [
+        `losses over 20 steps of every optimizer: ${norm}-LN`,
+        async () => {
+          const { module: m } = await gpu();
+          const parts = [];
+          let pass = true;
+          for (const o of JSON.parse(m.schemaJson()).optimizers) {
+            const cfg = { ...SMALL, placement: norm, warmup: 5, steps: 20, seed: 2, optimizer: o.name, lr: o.suggested_lr };
+            const a = await cpuTrain(m, cfg);
+            const b = await gpuTrain(m, cfg);
+            const lossRel = relMax(b.loss, a.loss), gnRel = relMax(b.grad_norm, a.grad_norm);
+            pass &&= a.status === 'ok' && b.status === 'ok' && b.loss.length === 20 && lossRel <= TOL && gnRel <= TOL &&
+              JSON.stringify(a.lr_schedule) === JSON.stringify(b.lr_schedule) && b.engine.backend === 'webgpu';
+            parts.push(`${o.name}: loss ${e1(lossRel)}, grad-norm ${e1(gnRel)} (${a.loss[0].toFixed(3)} → ${a.loss[19].toFixed(3)})`);
+          }
+          return { pass, detail: `max_rel ${parts.join('; ')}` };
+        },
+      ]),
+    ),
+
+    // A run that blows up stops at the same step on both paths (GPU: the halt flag freezes the update).
+    async 'a diverging run stops at the same step on both paths'() {
+      const { module: m } = await gpu();
+      const cfg = { ...SMALL, placement: 'post', warmup: 0, lr: 0.5, steps: 10, seed: 1 };
+      const a = await cpuTrain(m, cfg);
+      const b = await gpuTrain(m, cfg, 3);
+      const pass = a.status === 'diverged' && b.status === a.status && b.stop_step === a.stop_step &&
+        relMax(b.loss, a.loss) <= TOL;
+      return { pass, detail: `cpu ${a.status} at ${a.stop_step}, gpu ${b.status} at ${b.stop_step}` };
+    },
+
+    async 'probe statistics (Figures 2–3) on both paths'() {
+      const { module: m } = await gpu();
+      const cfg = JSON.stringify({ ...SMALL, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] });
+      const cpu = new m.ProbeRun(cfg);
+      while (!cpu.done()) cpu.step(20);
+      const a = JSON.parse(cpu.resultJson());
+      cpu.delete();
+      const g = new m.GpuProbeRun(cfg);
+      await driveGpu(g, () => g.done(), () => m.lnxGpu.settled(), { chunk: 4 });
+      const b = JSON.parse(g.resultJson());
+      g.delete();
+      const c = compareProbe(a, b);
+      const pass = c.where.length === 0 && c.count > 40 && b.engine.backend === 'webgpu';
+      return { pass, detail: `${c.count} numbers: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}` };
+    },
+  };
+}
