@@ -144,13 +144,21 @@ void add_shared_train_fields(schema::Schema<C>& s) {
 }
 
 // The fields of an init-time sweep over placements × depths × seeds (the experiments'), C's members
-// `placements`, `depths` and `seeds`.
+// `placements`, `depths` and `seeds` (an experiment at one depth takes the first and the last alone).
 template <class C>
-void add_sweep_fields(schema::Schema<C>& s, const char* seeds_doc) {
+void add_placements_field(schema::Schema<C>& s) {
   schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
                     &own_member<C, &C::placements>);
-  schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<C, &C::depths>);
+}
+template <class C>
+void add_seeds_field(schema::Schema<C>& s, const char* seeds_doc) {
   schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, seeds_doc), &own_member<C, &C::seeds>);
+}
+template <class C>
+void add_sweep_fields(schema::Schema<C>& s, const char* seeds_doc) {
+  add_placements_field(s);
+  schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<C, &C::depths>);
+  add_seeds_field(s, seeds_doc);
 }
 
 // The rule of a sweep whose model is `model_of(c)` at each of c.depths.

@@ -16,6 +16,7 @@
 // multi-head attention, dropout, an output projection, biases on logits.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,6 +104,12 @@ class Model {
   // Adds d(loss)/d(params) for `scope` into grads(); call zero_grad() first for a fresh gradient.
   void backward(GradScope scope = GradScope::All);
   void zero_grad();
+  // What a backward pass sees at each sublayer, for the experiments that look inside it
+  // (depth-factors): called after sublayer k (kAttention, kFfn) of layer l with the gradient at its
+  // output (dout), at its residual sum before a norm after the add (ds; dout itself when there is
+  // none) and at its input (dx), each (N, d). None by default; a tap changes no number.
+  using BackwardTap = std::function<void(int layer, int sublayer, CPtr dout, CPtr ds, CPtr dx)>;
+  void set_backward_tap(BackwardTap tap) { tap_ = std::move(tap); }
   // Runs the next passes in `ws` (shape-compatible with this model) instead of the model's own
   // workspace; nullptr goes back to the own one, allocated on first use.
   void use_workspace(ModelWorkspace<B>* ws) { ws_ = ws; }
@@ -160,6 +167,7 @@ class Model {
   std::vector<LayerParams> layers_;
   std::unique_ptr<ModelWorkspace<B>> own_ws_;
   ModelWorkspace<B>* ws_ = nullptr;
+  BackwardTap tap_;
 };
 
 // The CPU model and its workspace under the names the rest of the engine uses.

@@ -347,6 +347,7 @@ bool Model<B>::sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradSc
     residual(dx, ds, Nd);
     norm_backward(dx, kNormInput, W.d_u.data(), x);
   }
+  if (tap_) tap_(l, k, dout, ds, dx);
   return true;
 }
 

@@ -11,6 +11,7 @@
 #include "experiments/experiment.h"
 #include "experiments/measure.h"
 #include "json.h"
+#include "model.h"
 #include "optim/radam.h"
 
 namespace {
@@ -40,7 +41,7 @@ Value run(const std::string& name, const std::string& extra) {
 TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
-                                             "plateau-share", "tied-output"}));
+                                             "plateau-share", "tied-output", "depth-factors"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
     FAIL() << "an unknown experiment was accepted";
@@ -225,6 +226,79 @@ TEST(Experiments, EscapeStepIsTheFirstWindowBelowThePlateau) {
   EXPECT_EQ(lnx::exp::escape_step(drop, 5.0), 15);
   EXPECT_NEAR(lnx::exp::log_log_slope({1, 2, 4}, {3, 6, 12}), 1.0, 1e-12);
   EXPECT_TRUE(std::isnan(lnx::exp::log_log_slope({1}, {1})));
+}
+
+}  // namespace
+
+namespace {
+
+// The backward tap reports the true gradients: with an untied output and no input scale, the
+// embedding's gradient is the scatter of the gradient at the first sublayer's input (x0 = E[tok]),
+// so the tap's dx of layer 1's attention summed into rows must equal grads() of E; and a tap
+// changes no number.
+TEST(BackwardTap, ReportsTheGradientAtTheModelsInput) {
+  lnx::ModelConfig mc;
+  mc.layers = 3, mc.d = 8, mc.d_ff = 16, mc.vocab = 11, mc.seq = 5, mc.batch = 2;
+  mc.output = lnx::OutputLayer::Untied;
+  mc.input_scale = lnx::InputScale::None;
+  for (const char* placement : {"post", "pre", "peri"}) {
+    mc.placement = placement;
+    lnx::Transformer<double> a(mc, 3), b(mc, 3);
+    const int N = mc.batch * mc.seq;
+    std::vector<int> tok(N), tg(N);
+    for (int r = 0; r < N; ++r) tok[r] = (3 * r + 1) % mc.vocab, tg[r] = (5 * r + 2) % mc.vocab;
+    std::vector<double> dx0;
+    int calls = 0;
+    b.set_backward_tap([&](int l, int k, const double* dout, const double* ds, const double* dx) {
+      ++calls;
+      EXPECT_TRUE(dout && ds && dx);
+      if (l == 0 && k == 0) dx0.assign(dx, dx + static_cast<size_t>(N) * mc.d);
+    });
+    for (auto* m : {&a, &b}) {
+      m->zero_grad();
+      m->forward(tok.data(), tg.data());
+      m->backward(lnx::GradScope::All);
+    }
+    EXPECT_EQ(calls, 2 * mc.layers) << placement;
+    EXPECT_EQ(a.grads(), b.grads()) << placement << ": the tap changed a gradient";
+    std::vector<double> scattered(static_cast<size_t>(mc.vocab) * mc.d, 0.0);
+    for (int r = 0; r < N; ++r)
+      for (int c = 0; c < mc.d; ++c) scattered[static_cast<size_t>(tok[r]) * mc.d + c] += dx0[static_cast<size_t>(r) * mc.d + c];
+    const lnx::TensorRef& E = b.embedding();
+    for (size_t i = 0; i < scattered.size(); ++i) EXPECT_NEAR(b.grads()[E.off + i], scattered[i], 1e-12) << placement << " " << i;
+  }
+}
+
+// depth-factors: Figure 3a at L is the probe's own document for the same model; where no norm
+// follows the add (Pre-LN) the norm's factor is exactly 1; every factor is positive and finite.
+TEST(Experiments, DepthFactorsReproducesTheProbeAndSeparatesTheFactors) {
+  const std::string model = R"("d": 16, "d_ff": 32, "vocab": 32, "seq": 8, "batch": 2, "layers": 3)";
+  const Value v = run("depth-factors", R"("layers": 3, "seeds": [0, 1], "batches": 2)");
+  const lnx::ProbeConfig pc = lnx::probe_config_from_json("{" + model + R"(, "seeds": [0, 1], "batches": 2, "depth_batches": 1, "depths": [3]})");
+  const Value probe = lnx::json::parse(lnx::run_probe_json(pc));
+  EXPECT_EQ(v.obj.at("layers").num, 3);
+  for (const char* p : {"post", "pre"}) {
+    const auto& got = v.obj.at("placements").obj.at(p).obj;
+    const auto& want = probe.obj.at("placements").obj.at(p).obj;
+    for (const char* stat : {"W2_per_batch", "W2_per_layer"})
+      for (size_t l = 0; l < 3; ++l)
+        EXPECT_EQ(got.at(stat).obj.at("mean").arr[l].num, want.at(stat).obj.at("mean").arr[l].num) << p << " " << stat;
+    const auto& factors = got.at("factors").arr;
+    ASSERT_EQ(factors.size(), 3u);
+    for (const Value& f : factors)
+      for (const char* k : {"attention", "ffn"}) {
+        const auto& sub = f.obj.at(k).obj;
+        for (const char* which : {"norm_factor", "residual_factor", "factor"}) {
+          const double x = sub.at(which).obj.at("mean").num;
+          EXPECT_TRUE(std::isfinite(x) && x > 0) << p << " " << k << " " << which << " " << x;
+        }
+        if (std::string(p) == "pre") EXPECT_EQ(sub.at("norm_factor").obj.at("mean").num, 1.0);
+      }
+    // Appendix F's curve ends at the measured last layer and falls by √(2/3) a layer below it
+    const auto& af = got.at("appendix_f_W2_per_batch").arr;
+    EXPECT_EQ(af[2].num, got.at("W2_per_batch").obj.at("mean").arr[2].num);
+    EXPECT_NEAR(af[1].num / af[2].num, std::sqrt(2.0 / 3.0), 1e-8);  // JSON keeps 9 digits
+  }
 }
 
 }  // namespace

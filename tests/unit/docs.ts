@@ -1,6 +1,6 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult, PlateauShareResult, StepSizeResult } from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult, PlateauShareResult, StepSizeResult, DepthFactorsResult } from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -185,5 +185,45 @@ export function stepSize(): StepSizeResult {
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
     config: { etas: [1e-4, 1e-3, 3e-2], depths: [2, 8], seeds: [0], placements: ['post', 'pre'] },
     placements: { post: [cell(2, 0.03, 0.03), cell(8, 0.001, 0.12)], pre: [cell(2, 0.03, 0.02), cell(8, 0.005, 0.024)] },
+  };
+}
+
+/** A small depth-factors document: Post-LN and Pre-LN at 3 layers. Post-LN: norm factors 0.8 and 0.9,
+ *  residual factors 1.25 and 1.1 per sublayer (a layer: 0.72 and 1.375); flat W² gradients. */
+export function depthFactors(): DepthFactorsResult {
+  const st = (mean: number, std = 0.01) => ({ mean, std, per_seed: [mean - std, mean + std] });
+  const layer = (l: number, norm: [number, number], res: [number, number], whole: number) => ({
+    layer: l,
+    attention: { norm_factor: st(norm[0]), residual_factor: st(res[0]), factor: st(norm[0] * res[0]) },
+    ffn: { norm_factor: st(norm[1]), residual_factor: st(res[1]), factor: st(norm[1] * res[1]) },
+    layer_factor: st(whole),
+  });
+  const rF = (2 / 3) ** 1;
+  return {
+    experiment: 'depth-factors',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 3, d: 512, seeds: [0, 1], batches: 10, placements: ['post', 'pre'] },
+    layers: 3,
+    appendix_f_layer_factor: Math.sqrt(2 / 3),
+    placements: {
+      post: {
+        W2_per_batch: { mean: [1, 1.1, 1], std: [0.1, 0.1, 0.1] },
+        W2_per_layer: { mean: [0.5, 0.55, 0.5], std: [0.05, 0.05, 0.05] },
+        appendix_f_W2_per_batch: [rF, Math.sqrt(2 / 3), 1],
+        first_over_last: 1,
+        appendix_f_first_over_last: rF,
+        factors: [1, 2, 3].map((l) => layer(l, [0.9, 0.8], [1.1, 1.25], 0.99)),
+        geomean_per_layer: { norm_factor: 0.72, residual_factor: 1.375, factor: 0.99 },
+      },
+      pre: {
+        W2_per_batch: { mean: [2, 1.5, 1], std: [0.1, 0.1, 0.1] },
+        W2_per_layer: { mean: [1, 0.7, 0.5], std: [0.05, 0.05, 0.05] },
+        appendix_f_W2_per_batch: [rF, Math.sqrt(2 / 3), 1],
+        first_over_last: 2,
+        appendix_f_first_over_last: rF,
+        factors: [1, 2, 3].map((l) => layer(l, [1, 1], [1.1, 1.2], 1.32)),
+        geomean_per_layer: { norm_factor: 1, residual_factor: 1.32, factor: 1.32 },
+      },
+    },
   };
 }

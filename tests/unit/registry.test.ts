@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIGURES, FIGURE_IDS, LINKS, linkDefaults } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
-import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
 import type { SlotName } from '../../web/src/lib/result-slots.svelte';
 
 const docFor: Record<SlotName, unknown> = {
@@ -19,6 +19,7 @@ const docFor: Record<SlotName, unknown> = {
   warmupLength: warmupLength(),
   plateauShare: plateauShare(),
   stepSize: stepSize(),
+  depthFactors: depthFactors(),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 

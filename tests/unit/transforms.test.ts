@@ -10,9 +10,11 @@ import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, input
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
 import { stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
 import { fig10Table } from '../../web/src/figures/fig10/numbers';
+import { depthFactorsChart, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
+import { fig11Table } from '../../web/src/figures/fig11/numbers';
 import { cellAt, recordingTicks, sharePanels } from '../../web/src/figures/fig9/transform';
 import { fig9Table } from '../../web/src/figures/fig9/numbers';
 import { escapeChart } from '../../web/src/figures/fig8/transform';
@@ -444,5 +446,41 @@ describe('fig10 stepSizeChart', () => {
     const t = fig10Table(stepSize());
     expect(t.rows).toHaveLength(4);
     expect(t.rows[3]).toEqual(['pre', 8, 0.005, 6, expect.closeTo(0.024, 12)]);
+  });
+});
+
+describe('fig11 depthFactorsChart', () => {
+  it('W² per layer for every placement, Appendix F and the factors for the chosen one', () => {
+    const c = depthFactorsChart(depthFactors(), 'post');
+    expect(c.L).toBe(3);
+    expect(c.layers).toEqual([1, 2, 3]);
+    expect(c.placements).toEqual(['post', 'pre']);
+    expect(c.placement).toBe('post');
+    expect(c.grad.map((s) => s.placement)).toEqual(['post', 'pre']);
+    expect(dfAt(c.grad[1].grad, 1)).toMatchObject({ y: 2, lo: expect.closeTo(1.9, 12), hi: expect.closeTo(2.1, 12) });
+    expect(dfAt(c.appendixF, 1)?.y).toBeCloseTo(2 / 3, 12);
+    // a layer's norm factor is its two sublayers' product, likewise the residual one
+    expect(dfAt(c.factors.norm, 2)?.y).toBeCloseTo(0.72, 12);
+    expect(dfAt(c.factors.residual, 2)?.y).toBeCloseTo(1.375, 12);
+    expect(dfAt(c.factors.layer, 3)?.y).toBe(0.99);
+    // the factor axis holds 1, √(2/3) and every factor
+    expect(c.factorDomain[0]).toBeLessThan(0.72);
+    expect(c.factorDomain[1]).toBeGreaterThan(1.375);
+    expect(c.gradDomain[0]).toBeLessThan(2 / 3);
+  });
+  it('falls back to the first measured placement, and is empty without a document', () => {
+    expect(depthFactorsChart(depthFactors(), 'admin').placement).toBe('post');
+    expect(depthFactorsChart(depthFactors(), 'pre').factors.norm.map((p) => p.y)).toEqual([1, 1, 1]);
+    expect(depthFactorsChart(null, 'post').layers).toEqual([]);
+  });
+  it.each([
+    [3, [1, 2, 3]],
+    [12, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]],
+    [24, [1, 3, 6, 9, 12, 15, 18, 21, 24]],
+  ])('layer ticks at L = %i', (L, ticks) => expect(layerTicks(L)).toEqual(ticks));
+  it('exports one row per placement and layer', () => {
+    const t = fig11Table(depthFactors());
+    expect(t.rows).toHaveLength(6);
+    expect(t.rows[1]).toEqual(['post', 2, 1.1, 0.55, expect.closeTo(Math.sqrt(2 / 3), 12), expect.closeTo(0.72, 12), expect.closeTo(1.375, 12), 0.99]);
   });
 });

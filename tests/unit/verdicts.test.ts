@@ -111,3 +111,31 @@ describe('sgd control', () => {
   ])('%s', (verdict, esc) => expect(V.sgdControl(sgd(esc)).verdict).toBe(verdict));
   it('untested without SGD runs', () => expect(V.sgdControl({ groups: [] }).verdict).toBe('untested'));
 });
+
+// A depth-factors document of L = 24 layers whose Post-LN profile has first/last ratio r and whose
+// per-layer geometric means are the given norm and residual factors.
+const df = (r: number, norm: number, residual: number) => ({
+  layers: 24,
+  placements: {
+    post: {
+      W2_per_batch: { mean: [r, 1] }, first_over_last: r, appendix_f_first_over_last: (2 / 3) ** 11.5,
+      geomean_per_layer: { norm_factor: norm, residual_factor: residual, factor: norm * residual },
+      factors: [1, 2].map(() => ({ ffn: { norm_factor: { mean: 0.82 }, residual_factor: { mean: 1.2 } } })),
+    },
+  },
+});
+describe('depth-factors', () => {
+  it.each([
+    ['confirmed', df(1.05, 0.7, 1.4)],   // flat; the norms shrink, the residual Jacobian gives it back
+    ['qualified', df(1.05, 0.99, 1.0)],  // flat, but the norms hardly shrink anything
+    ['qualified', df(1.05, 0.7, 1.0)],   // flat, yet the residual factor does not restore the norms' loss
+    ['refuted', df(0.08, 0.7, 1.1)],     // |ln r| = 2.5 ≥ ½·|ln r_F| = 2.33: as close to the decay as to flat
+    ['refuted', df(1 / 0.08, 0.7, 1.4)], // a rise as steep counts the same
+  ])('%s', (verdict, doc) => expect(V.depthFactors(doc).verdict).toBe(verdict));
+  it('facts carry the measured and predicted ratios', () => {
+    const { facts } = V.depthFactors(df(1.05, 0.7, 1.4));
+    expect(facts.L).toBe(24);
+    expect(facts.rF).toBeCloseTo((2 / 3) ** 11.5, 12);
+    expect(facts.ffnNorm).toBeCloseTo(0.82, 12);
+  });
+});

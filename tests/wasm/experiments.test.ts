@@ -18,6 +18,7 @@ const CONFIGS: Record<string, object> = {
   'warmup-length': { ...TINY, layers: 1, steps: 12, warmups: [0, 4], lr_factors: [1], seeds: [0], optimizers: ['adam', 'radam'] },
   'plateau-share': { ...TINY, layers: 2, steps: 8, every: 4, warmups: [0, 4] },
   'tied-output': { ...TINY, depths: [1, 2], seeds: [0], depth_batches: 1 },
+  'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
 };
 
 function numbers(v: unknown, out: number[] = []): number[] {

@@ -14,6 +14,7 @@ ExperimentInfo output_sensitivity_info();
 ExperimentInfo warmup_length_info();
 ExperimentInfo plateau_share_info();
 ExperimentInfo tied_output_info();
+ExperimentInfo depth_factors_info();
 
 const std::vector<ExperimentInfo>& experiments() {
   static const std::vector<ExperimentInfo> all = {
@@ -23,6 +24,7 @@ const std::vector<ExperimentInfo>& experiments() {
       warmup_length_info(),
       plateau_share_info(),
       tied_output_info(),
+      depth_factors_info(),
   };
   return all;
 }

@@ -87,6 +87,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: holds only in part. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, as the damping predicts; but Pre-LN’s best whole-model sign step η* shrinks with depth all the same ({etaPre}), so the damping does not let a deep Pre-LN model take larger Adam steps.',
     'verdict.ss.refuted':
       'Verdict: not confirmed at this setting. Relative to Post-LN’s, one Pre-LN layer’s effect on the logits goes from {rFirst} to {rLast} of it between the shallowest and the deepest model; the rule asks for it to halve.',
+    'verdict.df.confirmed':
+      'Verdict: confirmed. At {L} layers Post-LN’s W² gradient is flat, not Appendix F’s decay: layer 1 gets {r} of the last layer’s, and every layer lies between {w2Min} and {w2Max}. Crossing a layer, the gradient is multiplied by {normFactor} in its norms and by {residualFactor} in its residual Jacobians, {factor} in all. The FFN sublayer alone shows the article’s numbers: {ffnNorm} for its LN (√(2/3) = 0.82) and {ffnResidual} for its residual branch (√(3/2) = 1.22).',
+    'verdict.df.qualified':
+      'Verdict: holds only in part. At {L} layers Post-LN’s W² gradient is flat (layer 1 gets {r} of the last layer’s), but not because the residual Jacobian gives back what the norms take: per layer the norms multiply the gradient by {normFactor}, the residual Jacobians by {residualFactor}.',
+    'verdict.df.refuted':
+      'Verdict: refuted at this setting. At {L} layers Post-LN’s W² gradient at layer 1 is {r} of the last layer’s, at least as close to Appendix F’s decay as to flat; per layer the norms multiply the gradient by {normFactor}, the residual Jacobians by {residualFactor}.',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -136,6 +142,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig5.perturbation': 'the perturbation must be random or sign',
     'url.fig6.output': 'the output layer must be tied or untied',
     'url.fig6.input': 'the input scale must be sqrt_d or none',
+    'url.fig11.placement': 'the placement must be one the engine knows: {placements}',
     'url.fig8.lr': 'the lr must be low or high',
     'url.fig3.stat': 'the statistic must be paper or batch',
     'url.fig3.model': 'the model must be full or small',
@@ -229,6 +236,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：只部分成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，正如“衰减”所预言；但 Pre-LN 整体符号步的最佳步长 η* 照样随深度变小（{etaPre}），这种衰减并没有让深的 Pre-LN 模型承受更大的 Adam 步。',
     'verdict.ss.refuted':
       '结论：在这个设定下不成立。相对 Post-LN，Pre-LN 单层对 logits 的影响从最浅到最深的模型由 {rFirst} 变到 {rLast}；判据要求它减半。',
+    'verdict.df.confirmed':
+      '结论：成立。{L} 层时 Post-LN 的 W² 梯度是平的，不是附录 F 的衰减：第 1 层的梯度是最后一层的 {r}，各层都在 {w2Min} 到 {w2Max} 之间。梯度穿过一层，在 LN 处乘以 {normFactor}，在残差雅可比处乘以 {residualFactor}，合起来是 {factor}。单看 FFN 子层，正是文中的数：LN 是 {ffnNorm}（√(2/3) = 0.82），残差支路是 {ffnResidual}（√(3/2) = 1.22）。',
+    'verdict.df.qualified':
+      '结论：只部分成立。{L} 层时 Post-LN 的 W² 梯度是平的（第 1 层是最后一层的 {r}），但原因不是残差雅可比补回了 LN 除掉的部分：每层 LN 让梯度乘以 {normFactor}，残差雅可比乘以 {residualFactor}。',
+    'verdict.df.refuted':
+      '结论：在这个设定下不成立。{L} 层时 Post-LN 第 1 层的 W² 梯度是最后一层的 {r}，离附录 F 的衰减不比离“平”远；每层 LN 让梯度乘以 {normFactor}，残差雅可比乘以 {residualFactor}。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',
@@ -278,6 +291,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig5.perturbation': '扰动须为 random 或 sign',
     'url.fig6.output': '输出层须为 tied 或 untied',
     'url.fig6.input': '输入缩放须为 sqrt_d 或 none',
+    'url.fig11.placement': '放法须为引擎认得的一种：{placements}',
     'url.fig8.lr': '学习率须为 low 或 high',
     'url.fig3.stat': '统计量只能是 paper 或 batch',
     'url.fig3.model': '模型只能是 full 或 small',

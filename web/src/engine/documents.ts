@@ -125,6 +125,27 @@ export interface TiedOutputResult extends ExperimentResult {
   }[];
 }
 
+/** `depth-factors`: Figure 3a at depth L, and per layer the norm's and the residual Jacobian's
+ *  factors on the gradient (docs/experiments.md). */
+export interface DepthFactorsSublayer {
+  norm_factor: SeedStat;
+  residual_factor: SeedStat;
+  factor: SeedStat;
+}
+export interface DepthFactorsResult extends ExperimentResult {
+  layers: number;
+  appendix_f_layer_factor: number;
+  placements: Record<string, {
+    W2_per_batch: MeanStdArr;
+    W2_per_layer: MeanStdArr;
+    appendix_f_W2_per_batch: number[];
+    first_over_last: number;
+    appendix_f_first_over_last: number;
+    factors: { layer: number; attention: DepthFactorsSublayer; ffn: DepthFactorsSublayer; layer_factor: SeedStat }[];
+    geomean_per_layer: { norm_factor: number; residual_factor: number; factor: number };
+  }>;
+}
+
 /** 'nan': a loss or gradient stopped being finite; 'diverged': the loss rose above 4·ln V. Both stop the run at stop_step. */
 export type RunStatus = 'running' | 'ok' | 'nan' | 'diverged';
 

@@ -19,11 +19,12 @@ import { fig7 } from './fig7';
 import { fig8 } from './fig8';
 import { fig9 } from './fig9';
 import { fig10 } from './fig10';
+import { fig11 } from './fig11';
 
 /** A figure of any view, document and settings types (each figure has its own). */
 export type AnyFigure = FigureDef<any, any, any>;
 
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4, fig5, fig6, fig7, fig8, fig9, fig10];
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4, fig5, fig6, fig7, fig8, fig9, fig10, fig11];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 

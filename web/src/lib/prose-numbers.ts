@@ -212,6 +212,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
   },
   'exp.tied.verdict': ({ E, lang }) => (E.tiedOutput ? verdictSentence('tied', verdicts.tiedOutput(E.tiedOutput), lang) : null),
+  // Figure 11 (depth-factors): the depth, Appendix F's predicted layer-1 share, and the verdict on claim 8.
+  'exp.df.layers': ({ E }) => (typeof E.depthFactors?.config?.layers === 'number' ? String(E.depthFactors.config.layers) : null),
+  'exp.df.rF': ({ E }) => {
+    const p = (E.depthFactors as { placements?: Record<string, { appendix_f_first_over_last?: number }> } | null | undefined)?.placements;
+    const r = p?.post?.appendix_f_first_over_last ?? Object.values(p ?? {})[0]?.appendix_f_first_over_last;
+    return r != null && Number.isFinite(r) ? r.toPrecision(2) : null;
+  },
+  'exp.df.verdict': ({ E, lang }) => (E.depthFactors ? verdictSentence('df', verdicts.depthFactors(E.depthFactors), lang) : null),
   'toy.lrs': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.lr))].sort((a, b) => a - b).map(fmtLr), lang),
   'toy.post.w0.lo.final': toyFinal('post', 'w0', 'lo'),
   'toy.post.w0.hi.final': toyFinal('post', 'w0', 'hi'),

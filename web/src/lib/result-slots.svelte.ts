@@ -2,7 +2,7 @@
 // that replace them.
 //
 // The slots: `probe` (Figures 2 and 3 and their prose), `grid` (Figure 4), and one per experiment
-// document a figure draws (EXPERIMENT_SLOTS: Figures 5 and 6). Each slot first holds
+// document a figure draws (EXPERIMENT_SLOTS: Figures 5 to 11). Each slot first holds
 // the precomputed document from public/data/, then, after a successful live recompute, the live
 // one. A cancelled, failed or diverged run never replaces a complete result: the slot keeps the
 // last complete document and `run` says what happened. While a run streams, `partial` holds the
@@ -135,6 +135,7 @@ export const EXPERIMENT_SLOTS = {
     config: {},
     small: { d: 64, d_ff: 128, vocab: 200, depths: [2, 4, 6], seeds: [0], depth_batches: 2 },
   },
+  depthFactors: { experiment: 'depth-factors', file: 'depth-factors', config: {}, small: { layers: 8, d: 128, d_ff: 256, vocab: 200, seeds: [0], batches: 2 } },
 } as const satisfies Record<string, { experiment: string; file: string; config: Record<string, unknown>; small: Record<string, unknown> }>;
 export type ExperimentSlot = keyof typeof EXPERIMENT_SLOTS;
 

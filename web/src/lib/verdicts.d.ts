@@ -30,3 +30,7 @@ export function tiedOutput(doc: any, p?: string): Judged<{
 export function sgdControl(doc: any): Judged<{
   lr?: number; post?: Record<string, number | null>; pre0?: number | null; firstWarmupThatEscapes?: number | null;
 }>;
+export function depthFactors(doc: any, p?: string): Judged<{
+  L: number; r: number; rF: number; normFactor: number; residualFactor: number; factor: number;
+  ffnNorm: number; ffnResidual: number; w2Min: number; w2Max: number;
+}>;

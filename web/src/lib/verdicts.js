@@ -156,3 +156,29 @@ export function sgdControl(doc) {
   if (facts.pre0 == null) return { verdict: 'confirmed', facts };
   return { verdict: facts.firstWarmupThatEscapes != null ? 'refuted' : 'qualified', facts };
 }
+
+/** Claim 8 (depth-factors): Appendix F's (2/3)^((L−l)/2) decay omits the residual Jacobian; at init
+ *  Post-LN's gradient is flat in depth. With r = W²(layer 1)/W²(layer L) (per-batch statistic) and
+ *  Appendix F's r_F = (2/3)^((L−1)/2): refuted when |ln r| ≥ ½·|ln r_F| (the measured profile is
+ *  at least as close to Appendix F's decay as to flat, in log space). Otherwise confirmed when the
+ *  mechanism shows too: the norms shrink the gradient (per-layer geometric-mean norm factor ≤ 0.95)
+ *  and the residual Jacobian gives it back (|ln(norm × residual)| ≤ ½·|ln norm|); qualified when
+ *  the profile is flat but not for that reason. */
+export function depthFactors(doc, p = 'post') {
+  const P = at(doc, p);
+  const w2 = P.W2_per_batch.mean;
+  const g = P.geomean_per_layer;
+  const ffnNorm = P.factors.slice(1).map((f) => f.ffn.norm_factor.mean);
+  const ffnResidual = P.factors.slice(1).map((f) => f.ffn.residual_factor.mean);
+  const facts = {
+    L: doc.layers, r: P.first_over_last, rF: P.appendix_f_first_over_last,
+    normFactor: g.norm_factor, residualFactor: g.residual_factor, factor: g.factor,
+    ffnNorm: mean(ffnNorm), ffnResidual: mean(ffnResidual),
+    w2Min: Math.min(...w2), w2Max: Math.max(...w2),
+  };
+  if (!(facts.rF < 1) || !(facts.r > 0)) return { verdict: 'untested', facts };
+  if (Math.abs(Math.log(facts.r)) >= 0.5 * Math.abs(Math.log(facts.rF))) return { verdict: 'refuted', facts };
+  const shrinks = facts.normFactor <= 0.95;
+  const restored = Math.abs(Math.log(facts.normFactor * facts.residualFactor)) <= 0.5 * Math.abs(Math.log(facts.normFactor));
+  return { verdict: shrinks && restored ? 'confirmed' : 'qualified', facts };
+}
