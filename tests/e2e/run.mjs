@@ -276,8 +276,21 @@ async function main() {
         const verdictAfter = await page.$eval(`#${id}`, (f) => f.previousElementSibling?.textContent ?? '');
         assert(/Verdict/.test(verdictAfter), `no verdict sentence next to ${id}: ${verdictAfter.slice(0, 200)}`);
         assert(verdictAfter !== verdictBefore, `the paragraph before ${id} did not change with the live run`);
+        // other settings than the precomputed result's: nothing to say about reproducing it
+        assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
+
+    await check('Figure 7: a live run with the precomputed settings reproduces the precomputed result to the last bit, and says so', async () => {
+      await openSettings(page, 'fig7');
+      await page.uncheck('#fig7 input[name="small"]');
+      const badge = await recomputeAndWait(page, 'fig7', 300000);
+      assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
+      const line = await page.$eval('#fig7 [data-reproduction]', (el) => ({ kind: el.getAttribute('data-reproduction'), text: el.textContent ?? '' })).catch(() => null);
+      assert(line?.kind === 'identical', `expected "identical", got ${JSON.stringify(line)}`);
+      assert(/last bit/.test(line.text), line.text);
+      await shoot(page, 'en-fig7-identical', '#fig7');
+    });
 
     await check('Figure 4: a preset fills the form; every placement is offered; more runs than the engine takes disable Recompute', async () => {
       await openSettings(page, 'fig4');

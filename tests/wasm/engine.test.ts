@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadEngine, type Flavour } from './load';
+import { expectClose, loadEngine, numbers, type Flavour } from './load';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
 const PROBE = { layers: 3, d: 32, d_ff: 64, vocab: 50, seq: 8, batch: 4, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] };
@@ -24,19 +24,6 @@ function flags(cfg: Record<string, unknown>): string[] {
 }
 
 /** Every number in a result tree except the `engine` header, in a fixed order. */
-function numbers(v: unknown, out: number[] = []): number[] {
-  if (typeof v === 'number') out.push(v);
-  else if (Array.isArray(v)) v.forEach((e) => numbers(e, out));
-  else if (v && typeof v === 'object')
-    for (const [k, e] of Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) if (k !== 'engine') numbers(e, out);
-  return out;
-}
-
-function expectClose(a: number[], b: number[], rel: number) {
-  expect(a.length).toBe(b.length);
-  a.forEach((x, i) => expect(Math.abs(x - b[i]), `entry ${i}: ${x} vs ${b[i]}`).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(x))));
-}
-
 describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () => {
   const nativeProbe = existsSync(LNX) ? native(['probe', ...flags(PROBE)]) : null;
   const nativeTrain = existsSync(LNX) ? native(['train', ...flags(TRAIN)]) : null;

@@ -1,9 +1,21 @@
 // load.ts — loads a WebAssembly flavour of the engine in Node (Vitest): scripts/load-engine.mjs,
-// typed.
+// typed; and the comparison of two result documents number by number that the wasm tests share.
+import { expect } from 'vitest';
 import type { LnxModule } from '../../public/wasm/lnx';
+import { numbersOf } from '../../web/src/lib/doc-compare';
 // @ts-expect-error — a plain ES module without typings; its one export is typed here
 import { loadEngine as load } from '../../scripts/load-engine.mjs';
 
 export type Flavour = 'st' | 'mt';
 
 export const loadEngine = (flavour: Flavour): Promise<LnxModule> => load(flavour);
+
+/** Every number of a document, depth first, object keys sorted, its `engine` block left out
+ *  (lib/doc-compare.ts, which the page uses to say a live run reproduced the precomputed one). */
+export const numbers = (v: unknown): number[] => numbersOf(v);
+
+/** a and b have the same length and agree entry by entry to `rel` (relative above 1, absolute below). */
+export function expectClose(a: number[], b: number[], rel: number) {
+  expect(a.length).toBe(b.length);
+  a.forEach((x, i) => expect(Math.abs(x - b[i]), `entry ${i}: ${x} vs ${b[i]}`).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(x))));
+}

@@ -70,12 +70,9 @@ struct AdamFirstStep {
 
   explicit AdamFirstStep(const Config& c) : cfg_(c) {}
 
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) {
-      if (!run_) start();
-      one_step();
-    }
-    return progress();
+  void step_once() {
+    if (!run_) start();
+    one_step();
   }
   bool done() const { return out_.size() == cfg_.placements.size() && !run_; }
   double progress() const {

@@ -93,17 +93,11 @@ struct DepthFactors {
   explicit DepthFactors(const Config& c) : cfg_(c) {}
 
   // A unit: one probe batch, or one factor pass (a forward and a backward).
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) {
-      if (probe_json_.empty()) {
-        if (!probe_) probe_ = std::make_unique<ProbeRun>(probe_of(cfg_));
-        probe_->step(1);
-        if (probe_->done()) probe_json_ = probe_->result_json(), probe_.reset();
-        continue;
-      }
-      factor_pass();
-    }
-    return progress();
+  void step_once() {
+    if (!probe_json_.empty()) return factor_pass();
+    if (!probe_) probe_ = std::make_unique<ProbeRun>(probe_of(cfg_));
+    probe_->step(1);
+    if (probe_->done()) probe_json_ = probe_->result_json(), probe_.reset();
   }
   bool done() const { return !probe_json_.empty() && job_ >= cfg_.placements.size() * cfg_.seeds.size(); }
   double progress() const {

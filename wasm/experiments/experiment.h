@@ -8,7 +8,9 @@
 //   Config                  its config struct: a `TrainConfig base` (model and chain) plus its own fields
 //   schema()                the Config's schema (schema.h): fields declared once, with bounds and docs
 //   Exp(const Config&)      set up, cheap
-//   double step(int work)   advance by at most `work` units (forward passes, or training steps); returns progress
+//   void step_once()        advance by one unit of work (a forward pass, a training step…); called
+//                           only while !done() (Erased::step loops over it, so each experiment
+//                           writes one unit and never the loop)
 //   bool done() const, double progress() const
 //   void write(json::Writer&) const   the result's own keys, once done()
 // and one line in registry.cpp. The result document is {"experiment", "engine", "config", …its keys}.
@@ -60,7 +62,8 @@ class Erased final : public Experiment {
   explicit Erased(const typename E::Config& c) : e_(c), cfg_(c) {}
   double step(int work) override {
     if (work < 1) throw ArgumentError("step(work): work must be >= 1");
-    return e_.step(work);
+    for (int k = 0; k < work && !e_.done(); ++k) e_.step_once();
+    return e_.progress();
   }
   bool done() const override { return e_.done(); }
   double progress() const override { return e_.progress(); }

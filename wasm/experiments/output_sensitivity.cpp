@@ -70,10 +70,7 @@ struct OutputSensitivity {
       : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
         sweep_(c.placements, c.depths, c.seeds.size(), [](int) { return 2; }), out_(sweep_.jobs().size()) {}
 
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) run_seed();
-    return progress();
-  }
+  void step_once() { run_seed(); }
   bool done() const { return sweep_.done(); }
   double progress() const { return sweep_.progress(); }
 

@@ -79,27 +79,24 @@ struct PlateauShare {
   }
 
   // A unit: one training step of the current run (plus a recording when it falls due).
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) {
-      Run& r = runs_[cur_];
-      if (!run_) {
-        TrainConfig t = cfg_.base;
-        t.model.placement = r.placement;
-        t.warmup = r.warmup;
-        run_ = std::make_unique<TrainRun>(t);
-        eval_ = std::make_unique<Transformer<float>>(t.model, t.seed);
-        record(r, 0);
-      }
-      run_->step(1);
-      const int t = run_->steps_done();
-      if (t % cfg_.every == 0 && run_->status() != RunStatus::NaN) record(r, t);
-      if (run_->status() != RunStatus::Running) {
-        r.status = to_string(run_->status());
-        r.loss = run_->loss();
-        run_.reset(), eval_.reset(), ++cur_;
-      }
+  void step_once() {
+    Run& r = runs_[cur_];
+    if (!run_) {
+      TrainConfig t = cfg_.base;
+      t.model.placement = r.placement;
+      t.warmup = r.warmup;
+      run_ = std::make_unique<TrainRun>(t);
+      eval_ = std::make_unique<Transformer<float>>(t.model, t.seed);
+      record(r, 0);
     }
-    return progress();
+    run_->step(1);
+    const int t = run_->steps_done();
+    if (t % cfg_.every == 0 && run_->status() != RunStatus::NaN) record(r, t);
+    if (run_->status() != RunStatus::Running) {
+      r.status = to_string(run_->status());
+      r.loss = run_->loss();
+      run_.reset(), eval_.reset(), ++cur_;
+    }
   }
   bool done() const { return cur_ >= runs_.size(); }
   double progress() const {

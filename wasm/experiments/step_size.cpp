@@ -68,10 +68,7 @@ struct StepSize {
         sweep_(c.placements, c.depths, c.seeds.size(), [&](int L) { return 1.0 + c.etas.size() + L; }),
         cells_(sweep_.jobs().size()) {}
 
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) run_seed();
-    return progress();
-  }
+  void step_once() { run_seed(); }
   bool done() const { return sweep_.done(); }
   double progress() const { return sweep_.progress(); }
 

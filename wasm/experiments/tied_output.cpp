@@ -82,18 +82,12 @@ struct TiedOutput {
   }
 
   // A unit: a probe step of 1 batch, or one forward pass for the current-token probability.
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) {
-      Variant& v = variants_[var_];
-      if (!probe_ && v.probe_json.empty()) probe_ = std::make_unique<ProbeRun>(probe_of(cfg_, v.output, v.input_scale));
-      if (probe_) {
-        probe_->step(1);
-        if (probe_->done()) v.probe_json = probe_->result_json(), probe_.reset();
-        continue;
-      }
-      current_token_pass(v);
-    }
-    return progress();
+  void step_once() {
+    Variant& v = variants_[var_];
+    if (!probe_ && v.probe_json.empty()) probe_ = std::make_unique<ProbeRun>(probe_of(cfg_, v.output, v.input_scale));
+    if (!probe_) return current_token_pass(v);
+    probe_->step(1);
+    if (probe_->done()) v.probe_json = probe_->result_json(), probe_.reset();
   }
   bool done() const { return var_ >= variants_.size(); }
   double progress() const {

@@ -99,13 +99,10 @@ struct WarmupLength {
   explicit WarmupLength(const Config& c) : cfg_(c) {}
 
   // A unit: one step of every unfinished run of the current optimizer's grid.
-  double step(int work) {
-    for (int k = 0; k < work && !done(); ++k) {
-      if (!grid_) grid_ = std::make_unique<GridRun>(grid_of(cfg_, cfg_.optimizers[opt_]));
-      grid_->step(1);
-      if (grid_->done()) results_.push_back(grid_->result_json()), grid_.reset(), ++opt_;
-    }
-    return progress();
+  void step_once() {
+    if (!grid_) grid_ = std::make_unique<GridRun>(grid_of(cfg_, cfg_.optimizers[opt_]));
+    grid_->step(1);
+    if (grid_->done()) results_.push_back(grid_->result_json()), grid_.reset(), ++opt_;
   }
   bool done() const { return opt_ >= cfg_.optimizers.size(); }
   double progress() const {

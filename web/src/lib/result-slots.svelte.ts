@@ -154,6 +154,10 @@ export const smallVars = (c: {
   steps: c.steps ?? '',
 });
 
+/** The slot of experiment `exp` in the page's results (a component's setup only: it reads the
+ *  context), typed as the document its figure draws. */
+export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().exp[exp] as unknown as Slot<T>;
+
 /** The result slots, by name (a figure says which one it draws: figures/types.ts). */
 export type SlotName = 'probe' | 'grid' | ExperimentSlot;
 

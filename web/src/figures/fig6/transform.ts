@@ -9,8 +9,10 @@
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { TiedOutputResult } from '../../engine/documents';
 
-export type OutputChoice = 'tied' | 'untied';
-export type InputChoice = 'sqrt_d' | 'none';
+export const OUTPUTS = ['tied', 'untied'] as const;
+export const INPUTS = ['sqrt_d', 'none'] as const;
+export type OutputChoice = (typeof OUTPUTS)[number];
+export type InputChoice = (typeof INPUTS)[number];
 
 export interface TPt {
   x: number;

@@ -1,0 +1,65 @@
+// x-selection.svelte.ts — the one selected x value (a depth, a layer, a step) that a figure's panels
+// share, and the wiring every panel repeats: a hover picks the nearest x (Chart's onpointer), ←/→ on
+// a focused panel steps through the xs (Panel's slider), and the panel that has the selection says
+// what is selected (its aria valuetext) and marks it (Points' `active`, Cursor's `x`).
+// One instance per figure; `xs` is read on every use, so it follows the drawn document.
+import { nearest, stepAlong } from './axis';
+
+export class XSelection<P extends string = string> {
+  /** the x picked by hover or keyboard; null until one is */
+  picked = $state<number | null>(null);
+  /** the panel that has the selection (hovered or focused), or null */
+  focus = $state<P | null>(null);
+
+  /** `xs`: the selectable values in order; `fallback`: the x shown before any is picked (default the last). */
+  constructor(
+    private readonly xs: () => readonly number[],
+    private readonly fallback: (xs: readonly number[]) => number | null = (xs) => (xs.length ? xs[xs.length - 1] : null),
+  ) {}
+
+  /** The selected x: the picked one, else the fallback. */
+  get at(): number | null {
+    return this.picked ?? this.fallback(this.xs());
+  }
+
+  /** The selection as a panel marks it: the x while `id` has the selection, else null. */
+  active(id: P): number | null {
+    return this.focus === id ? this.at : null;
+  }
+
+  /** Panel's props for panel `id`: the slider's range and value, `readout` as its valuetext while
+   *  it has the selection, and the key and focus handlers. */
+  panel(id: P, readout: string) {
+    const xs = this.xs();
+    return {
+      min: xs[0] ?? 0,
+      max: xs[xs.length - 1] ?? 0,
+      now: this.at ?? 0,
+      valuetext: this.focus === id ? readout : undefined,
+      onkeydown: (ev: KeyboardEvent) => {
+        const next = stepAlong(this.xs(), this.at, ev.key);
+        if (next == null) return;
+        ev.preventDefault();
+        this.focus = id;
+        this.picked = next;
+      },
+      onfocus: () => {
+        this.focus = id;
+      },
+      onblur: () => {
+        if (this.focus === id) this.focus = null;
+      },
+    };
+  }
+
+  /** Chart's onpointer for panel `id`: the nearest x under the pointer; leaving the chart gives up
+   *  the selection's focus (the picked x stays). */
+  pointer(id: P) {
+    return (q: { x: number } | null) => {
+      if (q) {
+        this.focus = id;
+        this.picked = nearest(this.xs(), q.x);
+      } else if (this.focus === id) this.focus = null;
+    };
+  }
+}
