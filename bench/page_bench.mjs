@@ -3,6 +3,9 @@
 //   - time from navigation start to all four figures at data-state="ready" (vite preview of dist/,
 //     localhost, COOP/COEP; median of 3 fresh browser contexts),
 //   - transfer size of the JS, CSS and each wasm flavour in dist/ (raw and gzip -9),
+//   - the estimate before compute (lib/cost.ts × lib/speed.svelte.ts): a short Figure 4 run from a
+//     link teaches the page this machine's speed; then the estimate shown on Recompute for a longer
+//     grid and for Figure 3's small probe against the wall time each then takes,
 //   - with --grid: the in-browser wall time of the full Figure 4 grid (16 runs × 500 steps) on the
 //     threaded build. That takes minutes; without --grid it is not measured.
 // Prints one JSON line.
@@ -60,6 +63,50 @@ for (let i = 0; i < 3; i++) {
 }
 times.sort((a, b) => a - b);
 const out = { measured: new Date().toISOString(), figures_ready_ms: times[1], figures_ready_all_ms: times, assets };
+{
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  // 2 runs × 40 steps from a link: short, so the link starts it (on a slow machine it is offered:
+  // run it); its progress teaches the page this machine's speed
+  process.stderr.write('page-bench: estimate: learning the speed\n');
+  await page.goto(`${url}?lang=en&fig4.steps=40&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001`);
+  const first = await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"], #fig4[data-run="offered"]', { timeout: 600000 });
+  if ((await first.getAttribute('data-run')) === 'offered') {
+    await page.click('#fig4 button.recompute');
+    await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"]', { timeout: 600000 });
+  }
+  const timed = async (id, prepare) => {
+    process.stderr.write(`page-bench: estimate: ${id}\n`);
+    await page.click(`#${id} .run summary`).catch(() => {});
+    await prepare();
+    const est = Number(await page.$eval(`#${id} button.recompute .estimate`, (el) => el.dataset.estimateMs));
+    // the figure's run phases from here on (the previous run's 'done' must not count)
+    await page.evaluate((i) => {
+      const el = document.getElementById(i);
+      window.__phases = [];
+      new MutationObserver(() => window.__phases.push(el.dataset.run)).observe(el, { attributes: true, attributeFilter: ['data-run'] });
+    }, id);
+    const t0 = Date.now();
+    await page.click(`#${id} button.recompute`);
+    await page.waitForFunction(() => {
+      const p = window.__phases, r = p.indexOf('running');
+      return r >= 0 && p.slice(r).some((x) => x === 'done' || x === 'error');
+    }, null, { timeout: 3600000, polling: 50 });
+    const actual = Date.now() - t0;
+    return { estimate_ms: est, actual_ms: actual, error: (actual - est) / est };
+  };
+  out.estimate = {
+    learned_from: 'Figure 4: 2 runs × 40 steps (a link)',
+    grid: { what: 'Figure 4: 4 runs × 200 steps', ...(await timed('fig4', async () => {
+      await page.fill('#fig4 input[name="steps"]', '200');
+      await page.fill('#fig4 input[name="seeds"]', '2');
+    })) },
+    probe: { what: 'Figure 3: the small setting', ...(await timed('fig3', async () => {
+      await page.check('#fig3 input[name="small"]');
+    })) },
+  };
+  await ctx.close();
+}
 if (withGrid) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();

@@ -437,6 +437,19 @@ async function main() {
       }
     });
 
+    await check('permalink: a link asking for a long run fills its settings and offers it with an estimate instead of running it', async () => {
+      const b = await openPage(browser, preview.url, { query: '?lang=en&fig4.steps=1000&fig4.seeds=4' });
+      await b.page.waitForSelector('#fig4[data-run="offered"]', { timeout: 90000 });
+      const status = await b.page.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
+      assert(/longer than a link starts by itself/.test(status) && /about \d/.test(status), status);
+      assert((await b.page.$eval('#fig4 input[name="steps"]', (x) => x.value)) === '1000', 'the link’s steps are not in the form');
+      const est = await b.page.$eval('#fig4 button.recompute .estimate', (el) => el.textContent ?? '').catch(() => '');
+      assert(/about \d/.test(est), `no estimate on Recompute: "${est}"`);
+      assert((await b.page.$eval('#fig4 .badge', (el) => el.getAttribute('data-source'))) === 'precomputed', 'the precomputed result is not drawn any more');
+      await shoot(b.page, 'en-fig4-offered', '#fig4');
+      await b.context.close();
+    });
+
     await check('citation block: BibTeX for the explainer and for Xiong et al. 2020', async () => {
       const bib = await page.$$eval('#cite pre', (ps) => ps.map((p) => p.textContent));
       assert(bib.length === 2, `${bib.length} entries`);

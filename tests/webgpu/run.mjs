@@ -84,6 +84,13 @@ async function pageChecks(launch) {
     const { page, errors } = await openE2E(browser, preview.url, { query });
     return { page, errors };
   };
+  // a link starts a short run by itself and offers a longer one (result-slots LINK_BUDGET_MS; on
+  // SwiftShader even a small probe can be longer): press Recompute when it is offered
+  const startFromLink = async (page, id) => {
+    const any = ['running', 'done', 'error', 'offered'].map((p) => `#${id}[data-run="${p}"]`).join(', ');
+    const h = await page.waitForSelector(any, { timeout: CHECK_TIMEOUT_MS });
+    if ((await h.getAttribute('data-run')) === 'offered') await page.click(`#${id} button.recompute`);
+  };
   const footer = (page) => page.$eval('.engine-line', (el) => ({ backend: el.dataset.backend, why: el.dataset.why, text: el.textContent }));
   const check = async (name, fn) => {
     const t0 = Date.now();
@@ -99,6 +106,7 @@ async function pageChecks(launch) {
     let cpuGrid = null;
     await check('page: a software adapter is not chosen by default; the footer says why', async () => {
       const { page } = await open(`?lang=en&${SMALL_FIG3}`);
+      await startFromLink(page, 'fig3');
       await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: 120000 });
       const f = await footer(page);
       cpuGrid = await page.evaluate((c) => window.__lnx.grid(c), TINY_GRID);
@@ -108,6 +116,7 @@ async function pageChecks(launch) {
     });
     await check('page: ?backend=webgpu runs Figure 3 on WebGPU, shown in the badge and the footer', async () => {
       const { page, errors } = await open(`?lang=en&backend=webgpu&${SMALL_FIG3}`);
+      await startFromLink(page, 'fig3');
       await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: CHECK_TIMEOUT_MS });
       const phase = await page.$eval('#fig3', (el) => el.dataset.run);
       const badge = await page.$eval('#fig3 .badge', (el) => el.textContent);
@@ -127,6 +136,7 @@ async function pageChecks(launch) {
     });
     await check('page: the device lost mid-run → the run restarts on the CPU, and the page says so', async () => {
       const { page } = await open(`?lang=en&backend=webgpu&fig3.model=small&fig3.seeds=2&fig3.batches=3&fig3.depths=2`);
+      await startFromLink(page, 'fig3');
       await page.waitForFunction(() => document.querySelector('#fig3')?.dataset.run === 'running' && Number(document.querySelector('#fig3 .run progress')?.value ?? 0) > 0, null, { timeout: CHECK_TIMEOUT_MS });
       const before = await footer(page);
       await page.evaluate(() => window.__lnx.loseGpu());

@@ -6,7 +6,7 @@ import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
 import type { ParamGroup } from '../lib/permalink';
-import type { Results, SlotName } from '../lib/result-slots.svelte';
+import type { Results, SlotName, StartOptions } from '../lib/result-slots.svelte';
 
 /** Props every figure component gets from the page; a figure uses those it needs. */
 export interface FigureProps<V extends object = object> {
@@ -45,8 +45,8 @@ export interface RunParams<S extends object> extends ParamGroup<S> {
   same(a: S, b: S): boolean;
   /** put settings into the slot's live-run form (a link asked for them) */
   fill(results: Results, s: S): void;
-  /** start a live run of what the form holds */
-  start(results: Results): void;
+  /** start a live run of what the form holds (`opts.budgetMs`: a link asked for it, lib/result-slots) */
+  start(results: Results, opts?: StartOptions): void;
 }
 
 /** What a figure's downloads are computed from. */

@@ -12,10 +12,26 @@ import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, runExperiment, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
+import { gridFlops, probeFlops } from './cost';
+import { speed } from './speed.svelte';
+import { GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 
 export type Source = 'precomputed' | 'live';
-export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+/** 'offered': a link asked for a run longer than it may start by itself (LINK_BUDGET_MS); the
+ *  settings are filled in and Recompute shows the estimate. */
+export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error' | 'offered';
+
+/** What a link may start by itself: runs estimated (or, once they run, measured) to take longer are
+ *  offered instead (docs/sharing.md). */
+export const LINK_BUDGET_MS = 10000;
+
+/** How a run is started: its cost (lib/cost.ts; teaches the device's speed, lib/speed.svelte.ts) and,
+ *  for a run a link asked for, the time it may take before it is stopped and offered instead. */
+export interface StartOptions {
+  flops?: number | null;
+  budgetMs?: number;
+}
 
 export interface RunState {
   phase: RunPhase;
@@ -45,6 +61,8 @@ export class Slot<T> {
   liveAt = $state<string | null>(null);
   /** the live document so far while a run streams one (the grid's growing curves); null otherwise */
   partial = $state.raw<T | null>(null);
+  /** the estimate of the run a link asked for and that was offered instead of started (phase 'offered') */
+  offerMs = $state<number | null>(null);
   private abort: AbortController | null = null;
 
   /** 'ready' when a complete result is drawn, 'error' when there is none and none is coming. */
@@ -72,15 +90,38 @@ export class Slot<T> {
   }
 
   /** Start a live run of `config`; `go` gets the progress callback and the signal. */
-  async start(go: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>, config: object | null = null) {
+  async start(
+    go: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>,
+    config: object | null = null,
+    { flops = null, budgetMs }: StartOptions = {},
+  ) {
     this.cancel();
+    this.offerMs = null;
+    const before = speed.estimateMs(flops);
+    if (budgetMs != null && before != null && before > budgetMs) {
+      this.offerMs = before;
+      this.run = { ...idle(), phase: 'offered' };
+      return;
+    }
     const ac = new AbortController();
     this.abort = ac;
     this.pending = config as Record<string, unknown> | null;
     this.run = { ...idle(), phase: 'running' };
+    let engineKey: string | null = null;
+    if (flops != null) void engineInfo().then((e) => (engineKey = `${e.backend}/${e.flavour}/${e.threads}`), () => {});
+    let offered = false;
     try {
       const result = await go((p) => {
-        if (this.abort === ac) this.run = { ...this.run, progress: p };
+        if (this.abort !== ac) return;
+        this.run = { ...this.run, progress: p };
+        if (flops != null && engineKey && !p.paused) speed.measure(engineKey, flops, p.fraction, p.elapsedMs);
+        // a run a link started that turns out longer than it may take by itself: stop, offer it
+        // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
+        if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
+          offered = true;
+          this.offerMs = p.elapsedMs + p.etaMs;
+          ac.abort();
+        }
       }, ac.signal);
       if (this.abort !== ac) return;
       const engine = await engineInfo().catch(() => null);
@@ -91,7 +132,8 @@ export class Slot<T> {
     } catch (e) {
       if (this.abort !== ac) return;
       const err = e instanceof EngineError ? e : new EngineError('engine', String(e));
-      this.run = { ...this.run, phase: err.kind === 'cancelled' ? 'cancelled' : 'error', message: err.message };
+      if (offered && err.kind === 'cancelled') this.run = { ...idle(), phase: 'offered' };
+      else this.run = { ...this.run, phase: err.kind === 'cancelled' ? 'cancelled' : 'error', message: err.message };
     } finally {
       if (this.abort === ac) {
         this.abort = null;
@@ -203,8 +245,13 @@ export class Results {
     return this.exp[name].start((onP, signal) => runExperiment(experiment, config, onP, signal), config);
   }
 
-  recomputeProbe(config: Partial<ProbeConfig> = probeConfig(this.probeControls, this.probe.precomputed?.config ?? null)) {
-    return this.probe.start((onP, signal) => runProbe(config, onP, signal), config);
+  /** The probe config of Figure 3's current settings. */
+  probeConfigNow(): Partial<ProbeConfig> {
+    return probeConfig(this.probeControls, this.probe.precomputed?.config ?? null);
+  }
+
+  recomputeProbe(config: Partial<ProbeConfig> = this.probeConfigNow(), opts: StartOptions = {}) {
+    return this.probe.start((onP, signal) => runProbe(config, onP, signal), config, { flops: costOfProbe(config), ...opts });
   }
 
   /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
@@ -217,14 +264,14 @@ export class Results {
   }
 
   /** Run Figure 4's current settings; false when they are invalid. */
-  recomputeGridFromInputs(): boolean {
+  recomputeGridFromInputs(opts: StartOptions = {}): boolean {
     const c = this.gridConfig();
     if (!c) return false;
-    void this.recomputeGrid(c);
+    void this.recomputeGrid(c, opts);
     return true;
   }
 
-  recomputeGrid(config: Partial<GridConfig>) {
+  recomputeGrid(config: Partial<GridConfig>, opts: StartOptions = {}) {
     this.grid.partial = null;
     return this.grid
       .start((onP, signal) =>
@@ -237,12 +284,17 @@ export class Results {
           signal,
         ),
         config,
+        { flops: costOfGrid(config), ...opts },
       )
       .finally(() => {
         if (this.grid.run.phase !== 'running') this.grid.partial = null;
       });
   }
 }
+
+/** The FLOPs of a probe or grid config (its missing keys the engine's defaults; lib/cost.ts). */
+export const costOfProbe = (c: Partial<ProbeConfig> | null): number | null => (c ? probeFlops({ ...PROBE_CONFIG_DEFAULTS, ...c } as never) : null);
+export const costOfGrid = (c: Partial<GridConfig> | null): number | null => (c ? gridFlops({ ...GRID_DEFAULTS, ...c } as never) : null);
 
 const KEY = Symbol('lnx.results');
 export const setResults = (r: Results) => setContext(KEY, r);

@@ -92,7 +92,7 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     resolve: resolveProbe,
     same: sameProbe,
     fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths] }),
-    start: (results) => void results.recomputeProbe(),
+    start: (results, opts) => void results.recomputeProbe(undefined, opts),
   },
   numbers: ({ doc, view }) => ({ table: fig3Table(doc), json: fig3Json(doc, view.stat) }),
   provenanceView: (v) => ({ statistic: v.stat }),

@@ -110,7 +110,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       results.gridTouched = true;
       results.gridInputs = gridInputsOf(s);
     },
-    start: (results) => void results.recomputeGridFromInputs(),
+    start: (results, opts) => void results.recomputeGridFromInputs(opts),
   },
   stringVars: {
     'err.lrs': { count: LAB_LIMITS.lrs, range: rangeText(fieldBounds('lrs')) },

@@ -1,0 +1,45 @@
+// cost.ts — how much arithmetic a live run is, before it runs: floating-point operations from the
+// config alone, so the page can say "about 3 min here" with a measured speed (lib/speed.svelte.ts).
+// The model is the engine's (model.h): per layer one attention sublayer (q, k, v: three d×d
+// products; scores and their weighted sum, n×n per sequence) and one FFN (two d×d_ff products),
+// then the output layer (d×V). A multiply–add counts 2. A training step is forward + backward ≈ 3
+// forwards (the backward takes two products for each of the forward's one) plus the optimizer; a
+// probe pass the same (its backward computes every gradient of the per-layer job; the depth sweep
+// stops at the last layer's W², counted as 1.5 forwards). Norms, softmax and the rest are left out:
+// the speed measured on real runs absorbs them. So does nothing the fixed cost of starting a job
+// (tens to hundreds of ms): a sub-second run is underestimated (docs/benchmarks.md measures both). Pure.
+import type { GridConfig, ProbeConfig } from '../generated/engine-schema';
+
+export interface ModelSize {
+  layers: number;
+  d: number;
+  d_ff: number;
+  vocab: number;
+  seq: number;
+  batch: number;
+}
+
+/** FLOPs of one forward pass over one batch. */
+export function forwardFlops(m: ModelSize): number {
+  const N = m.batch * m.seq;
+  const attention = 2 * N * 3 * m.d * m.d + 2 * 2 * m.batch * m.seq * m.seq * m.d;
+  const ffn = 2 * 2 * N * m.d * m.d_ff;
+  return m.layers * (attention + ffn) + 2 * N * m.d * m.vocab;
+}
+
+/** FLOPs of one training step (forward, backward, update). */
+export const stepFlops = (m: ModelSize): number => 3 * forwardFlops(m);
+
+/** The toy grid of Figure 4: every run (placements × warm-ups × lrs × seeds) for `steps` steps. */
+export function gridFlops(c: Pick<GridConfig, keyof ModelSize | 'steps' | 'placements' | 'warmups' | 'lrs' | 'seeds'>): number {
+  const runs = c.placements.length * c.warmups.length * c.lrs.length * c.seeds.length;
+  return runs * c.steps * stepFlops(c);
+}
+
+/** The probe of Figures 2–3: per placement and seed, `batches` passes at `layers`, then
+ *  `depth_batches` passes at each depth of the sweep. */
+export function probeFlops(c: Pick<ProbeConfig, keyof ModelSize | 'placements' | 'seeds' | 'batches' | 'depth_batches' | 'depths'>): number {
+  const perLayerJob = c.batches * 3 * forwardFlops(c);
+  const sweep = c.depths.reduce((s, L) => s + c.depth_batches * 1.5 * forwardFlops({ ...c, layers: L }), 0);
+  return c.placements.length * c.seeds.length * (perLayerJob + sweep);
+}
