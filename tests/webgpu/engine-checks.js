@@ -219,3 +219,6 @@ export function engineChecks(gpu) {
     },
   };
 }
+
+/** The checks' names, in order (the first is the adapter's). */
+export const ENGINE_CHECK_NAMES = Object.keys(engineChecks(async () => null));

@@ -4,11 +4,10 @@
 // Serves the repository (tests/webgpu/server.mjs, COOP/COEP so the page is cross-origin isolated),
 // opens tests/webgpu/page.html in Chromium with --enable-unsafe-webgpu (a SwiftShader adapter on
 // a machine without a GPU: correct but slow, so this is a correctness test only) and runs each
-// check of checks.worker.js in a module worker (engine-checks.js, shared with tests/gpu-node/, plus
-// the selection and fallback checks): every backend op, the matmul kernel, the gradients of one
-// step, a diverging run, the probe statistics (the 20-step runs of every optimizer only with --all:
-// Node runs them), the backend selection (SwiftShader is a software adapter: not chosen by default,
-// chosen and self-tested under ?backend=webgpu), device loss. Then a
+// check of checks.worker.js in a module worker: the adapter, the backend selection (SwiftShader is
+// a software adapter: not chosen by default, chosen and self-tested under ?backend=webgpu), device
+// loss. The engine's GPU-vs-CPU checks of engine-checks.js (every backend op, the matmul, gradients,
+// 20-step runs, the probe) run in Node (tests/gpu-node/) and here only with --all. Then a
 // second browser without the flag (navigator.gpu present, no adapter) runs the no-adapter check.
 // Last, the built page (dist/ under vite preview): the worker's backend choice and the footer's
 // sentence, Figure 3 on WebGPU with ?backend=webgpu, a tiny Figure-4 grid on WebGPU against the
@@ -86,10 +85,13 @@ async function pageChecks(launch) {
   };
   // a link starts a short run by itself and offers a longer one (result-slots LINK_BUDGET_MS; on
   // SwiftShader even a small probe can be longer): press Recompute when it is offered
-  const startFromLink = async (page, id) => {
-    const any = ['running', 'done', 'error', 'offered'].map((p) => `#${id}[data-run="${p}"]`).join(', ');
-    const h = await page.waitForSelector(any, { timeout: CHECK_TIMEOUT_MS });
-    if ((await h.getAttribute('data-run')) === 'offered') await page.click(`#${id} button.recompute`);
+  // `always`: start a reader's run even when the link's own one completed (a check that needs a run in
+  // progress)
+  const startFromLink = async (page, id, always = false) => {
+    // the link's own start: done, or offered (at once, or after its first 3 s of running)
+    const end = ['done', 'error', 'offered'].map((p) => `#${id}[data-run="${p}"]`).join(', ');
+    const h = await page.waitForSelector(end, { timeout: CHECK_TIMEOUT_MS });
+    if (always || (await h.getAttribute('data-run')) === 'offered') await page.click(`#${id} button.recompute`);
   };
   const footer = (page) => page.$eval('.engine-line', (el) => ({ backend: el.dataset.backend, why: el.dataset.why, text: el.textContent }));
   const check = async (name, fn) => {
@@ -136,7 +138,7 @@ async function pageChecks(launch) {
     });
     await check('page: the device lost mid-run → the run restarts on the CPU, and the page says so', async () => {
       const { page } = await open(`?lang=en&backend=webgpu&fig3.model=small&fig3.seeds=2&fig3.batches=3&fig3.depths=2`);
-      await startFromLink(page, 'fig3');
+      await startFromLink(page, 'fig3', true);
       await page.waitForFunction(() => document.querySelector('#fig3')?.dataset.run === 'running' && Number(document.querySelector('#fig3 .run progress')?.value ?? 0) > 0, null, { timeout: CHECK_TIMEOUT_MS });
       const before = await footer(page);
       await page.evaluate(() => window.__lnx.loseGpu());
@@ -162,12 +164,13 @@ try {
   const gpuBrowser = await launch(WEBGPU_ARGS);
   const { page, errors } = await openPage(gpuBrowser, server.url);
   const isolated = await page.evaluate(() => self.crossOriginIsolated);
-  // The 20-step runs of every optimizer are the slowest engine checks; `npm run test:gpu-node` runs
-  // them (and every other check of engine-checks.js) over the same Dawn + SwiftShader stack in Node,
-  // so here they run only with --all.
+  // The engine's GPU-vs-CPU checks (engine-checks.js) run in `npm run test:gpu-node` over the same
+  // Dawn + SwiftShader stack in Node; here only the adapter check of that list runs (--all runs it
+  // whole), next to the selection and fallback checks that need the browser.
   const all = process.argv.includes('--all');
+  const { ENGINE_CHECK_NAMES } = await import('./engine-checks.js');
   const names = (await page.evaluate(() => window.runCheck('__list')))
-    .filter((n) => !n.startsWith('no adapter') && (all || !n.startsWith('losses over 20 steps')));
+    .filter((n) => !n.startsWith('no adapter') && (all || !ENGINE_CHECK_NAMES.slice(1).includes(n)));
   console.log(`WebGPU checks in headless Chromium (cross-origin isolated: ${isolated})`);
   await runChecks(page, names);
   const unexpected = errors.filter((e) => !/favicon/.test(e));

@@ -124,7 +124,8 @@ export class Slot<T> {
         }
       }, ac.signal);
       if (this.abort !== ac) return;
-      const engine = await engineInfo().catch(() => null);
+      // the engine's description is provenance only: a failure to get it does not fail the run
+      const engine = await Promise.resolve().then(engineInfo).catch(() => null);
       this.data = result;
       this.source = 'live';
       this.liveAt = new Date().toISOString();

@@ -1,0 +1,50 @@
+// slot-budget.test.ts — a run a link asks for (lib/result-slots.svelte.ts Slot.start with a
+// budget): offered without starting when this device's known speed says it is too long, stopped
+// and offered when its own ETA says so after 3 s, run to the end when it fits.
+import { describe, expect, it } from 'vitest';
+import { EngineError, type Progress } from '../../web/src/engine/client';
+import { LINK_BUDGET_MS, Slot } from '../../web/src/lib/result-slots.svelte';
+import { speed } from '../../web/src/lib/speed.svelte';
+
+const p = (elapsedMs: number, etaMs: number | null, fraction = 0.1): Progress => ({ fraction, elapsedMs, etaMs, paused: false });
+
+/** A fake engine job: reports `reports` in order, then resolves (or rejects when aborted). */
+const job = (reports: Progress[]) => (onP: (q: Progress) => void, signal: AbortSignal) =>
+  new Promise<{ config: object }>((resolve, reject) => {
+    for (const r of reports) {
+      onP(r);
+      if (signal.aborted) return reject(new EngineError('cancelled', 'cancelled'));
+    }
+    resolve({ config: {} });
+  });
+
+describe('a run a link asks for', () => {
+  it('is offered without starting when the known speed says it is longer than the budget', async () => {
+    speed.record = { engine: 'cpu-mt/x/2', flopsPerMs: 1e6, n: 3 };
+    const s = new Slot<{ config: object }>();
+    let started = false;
+    await s.start(() => ((started = true), Promise.resolve({ config: {} })), {}, { flops: 1e11, budgetMs: LINK_BUDGET_MS });
+    expect(started).toBe(false);
+    expect(s.run.phase).toBe('offered');
+    expect(s.offerMs).toBe(1e5);
+    speed.record = null;
+  });
+  it('is stopped and offered when, after 3 s, its own ETA goes past the budget', async () => {
+    const s = new Slot<{ config: object }>();
+    await s.start(job([p(1000, 60000), p(2000, 60000), p(3100, 20000), p(4000, 1000)]), {}, { budgetMs: LINK_BUDGET_MS });
+    expect(s.run.phase).toBe('offered');
+    expect(s.offerMs).toBe(23100);
+    expect(s.data).toBeNull();
+  });
+  it('runs to the end when it fits (an early, overshooting ETA does not stop it)', async () => {
+    const s = new Slot<{ config: object }>();
+    await s.start(job([p(1000, 60000), p(3100, 2000)]), {}, { budgetMs: LINK_BUDGET_MS });
+    expect(s.run.phase).toBe('done');
+    expect(s.offerMs).toBeNull();
+  });
+  it('a reader’s own run has no budget', async () => {
+    const s = new Slot<{ config: object }>();
+    await s.start(job([p(3100, 900000)]), {});
+    expect(s.run.phase).toBe('done');
+  });
+});
