@@ -140,6 +140,7 @@ export class Slot<T> {
         this.abort = null;
         this.pending = null;
       }
+      if (flops != null) speed.save(); // what the run's reports taught, once per run
     }
   }
 

@@ -42,10 +42,14 @@ function load(): SpeedRecord | null {
 /** The page's speed: the last measured record (reactive), updated by `measure`. */
 class Speed {
   record = $state.raw<SpeedRecord | null>(load());
-  /** A progress report of a live run of `flops` in total on `engine`: `fraction` done in `elapsedMs`. */
+  /** A progress report of a live run of `flops` in total on `engine`: `fraction` done in `elapsedMs`
+   *  (in memory; `save` keeps it for the next visit, once per run). */
   measure(engine: string, flops: number, fraction: number, elapsedMs: number) {
     if (!(fraction > 0) || !(elapsedMs > 1000)) return; // the first second includes start-up
     this.record = learn(this.record, engine, (fraction * flops) / elapsedMs);
+  }
+  save() {
+    if (!this.record) return;
     try {
       globalThis.localStorage?.setItem(KEY, JSON.stringify(this.record));
     } catch {
