@@ -353,6 +353,71 @@ async function main() {
     });
 
 
+    await check('run list: runs add up over the reference, survive a reload, export and import, isolate, hide, remove with undo; cancel keeps what was computed', async () => {
+      const b = await openPage(browser, preview.url, { lang: 'en' });
+      const q = b.page;
+      const items = () => q.$$eval('#fig4 .runlist li', (ls) => ls.map((l) => ({ status: l.dataset.status, hidden: l.dataset.hidden, text: l.innerText })));
+      const sgd = async (steps) => {
+        await openSettings(q, 'fig4');
+        await q.selectOption('#fig4 select[name="optimizer"]', 'sgd');
+        await q.fill('#fig4 input[name="momentum"]', '0.8');
+        await q.fill('#fig4 input[name="lrs"]', '0.05');
+        await q.fill('#fig4 input[name="warmups"]', '0');
+        await q.fill('#fig4 input[name="steps"]', String(steps));
+        await q.fill('#fig4 input[name="seeds"]', '1');
+      };
+      assert((await items()).length === 0, 'a fresh browser has runs');
+      await sgd(20);
+      await recomputeAndWait(q, 'fig4', 300000);
+      let it = await items();
+      assert(it.length === 1 && it[0].status === 'done', `after one run: ${JSON.stringify(it)}`);
+      assert(/final loss Post-LN \d/.test(it[0].text) && /steps 20/.test(it[0].text), `entry: ${it[0].text}`);
+      const refLines = await q.$$eval('#fig4 path.line[data-name^="ref-"]', (ps) => ps.filter((p) => Number(p.getAttribute('opacity')) < 1).length);
+      assert(refLines > 0, 'the reference is not drawn muted under the run');
+      // a longer run, cancelled once its first curves have streamed: kept, marked partial
+      await sgd(1000);
+      await q.click('#fig4 button.recompute');
+      await q.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
+      await q.click('#fig4 button.cancel');
+      await q.waitForSelector('#fig4[data-run="cancelled"]', { timeout: 60000 });
+      it = await items();
+      assert(it.length === 2 && it[1].status === 'partial', `after cancel: ${JSON.stringify(it.map((x) => x.status))}`);
+      const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
+      assert(/kept in the run list/.test(st), `status after cancel: ${st}`);
+      assert((await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'), 'the complete run is not the current result');
+      await q.reload();
+      await waitReady(q);
+      await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 });
+      it = await items();
+      assert(it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
+      // export, then import the file: two more runs, marked imported
+      const [dl] = await Promise.all([q.waitForEvent('download'), q.click('#fig4 .runlist button.export')]);
+      const file = join(downloads, 'runs-fig4.json');
+      await dl.saveAs(file);
+      const exported = JSON.parse(readFileSync(file, 'utf8'));
+      assert(exported.format === 'lnx-runs' && exported.runs.length === 2 && exported.runs[0].engine?.flavour, 'export: no format, runs or provenance');
+      await q.setInputFiles('#fig4 .runlist input[data-import]', file);
+      await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 4, null, { timeout: 10000 });
+      assert(/Imported 2 run\(s\)/.test(await q.$eval('#fig4 .runlist [data-msg="runs.msg.imported"]', (el) => el.textContent ?? '')), 'no import message');
+      await q.setInputFiles('#fig4 .runlist input[data-import]', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+      await q.waitForSelector('#fig4 .runlist [data-msg="runs.msg.notJson"]', { timeout: 10000 });
+      assert((await items()).length === 4, 'a bad file changed the list');
+      // isolate the first, then show all; hide every run: the reference is the current result
+      await q.click('#fig4 .runlist li:first-child button.isolate');
+      assert((await q.$$eval('#fig4 .runlist li.dim', (ls) => ls.length)) === 3, 'isolating did not dim the others');
+      await shoot(q, 'en-fig4-runlist-isolated', '#fig4');
+      await q.click('#fig4 .runlist li:first-child button.isolate');
+      for (const box of await q.$$('#fig4 .runlist li input[type="checkbox"]')) await box.uncheck();
+      assert((await q.$eval('#fig4 .badge', (el) => el.getAttribute('data-source'))) === 'precomputed', 'all runs hidden, yet the badge is not the reference');
+      // remove the first, undo
+      await q.click('#fig4 .runlist li:first-child button.remove');
+      assert((await items()).length === 3, 'remove did not remove');
+      await q.click('#fig4 .runlist button.undo');
+      assert((await items()).length === 4, 'undo did not restore');
+      await shoot(q, 'en-fig4-runlist', '#fig4');
+      await b.context.close();
+    });
+
     // Permalinks, share, export ------------------------------------------------------------------
     await check('permalink: the address bar follows the view (Figure 1 step, Figure 4 live settings)', async () => {
       await page.waitForTimeout(400);
@@ -498,7 +563,7 @@ async function main() {
       const before = await page.$eval('#fig1', (el) => el.dataset.step);
       await page.emulateMedia({ media: 'print' });
       const hidden = await page.evaluate(() =>
-        ['.toolbar', '.run', '.share-toggle', '.table-toggle', '.fig1 .controls', '.copy-link', '.copy-bib'].map((sel) => {
+        ['.toolbar', '.run', '.runlist', '.share-toggle', '.table-toggle', '.fig1 .controls', '.copy-link', '.copy-bib'].map((sel) => {
           const el = document.querySelector(sel);
           return [sel, el ? getComputedStyle(el).display : 'absent'];
         }),

@@ -4,7 +4,7 @@ import { logTicks } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/numbers';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
-import { buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
+import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
 import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
@@ -129,6 +129,48 @@ describe('fig3 live settings', () => {
   it('otherwise keeps the model of the precomputed config', () => {
     const cfg = probeConfig({ seeds: 3, batches: 10, depths: [8, 6, 8], small: false }, probe().config);
     expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: [0, 1, 2], batches: 10, depth_batches: 5, depths: [6, 8] });
+  });
+});
+
+describe('fig4 layers: runs over the reference', () => {
+  const ref = grid();
+  // a live run: one lr the reference has, one it has not, a warm-up it has not, 50 steps
+  const live = grid();
+  live.config = { ...live.config, steps: 50 };
+  live.runs = live.runs
+    .filter((r) => r.placement === 'pre' && r.seed === 0 && r.warmup === 0)
+    .map((r) => ({ ...r, lr: r.lr === 0.003 ? 0.01 : r.lr, loss: r.loss.slice(0, 50) }));
+  live.runs.push({ ...live.runs[0], warmup: 300 });
+  const m = buildLayers([
+    { key: 'run1', doc: live, muted: false, label: '#1', index: 1 },
+    { key: 'reference', doc: ref, muted: true, label: 'reference', index: null },
+  ]);
+  it('panels for every lr any layer ran; the muted reference is drawn first, under the run', () => {
+    expect(m.panels.map((p) => p.lr)).toEqual([0.001, 0.003, 0.01]);
+    expect(m.layers.map((l) => l.key)).toEqual(['reference', 'run1']);
+    const keys = m.panels[0].series.map((s) => s.key);
+    expect(keys.slice(0, 4).every((k) => k.startsWith('reference|'))).toBe(true);
+    expect(keys.slice(4)).toEqual(['run1|pre|0|0.001', 'run1|pre|300|0.001']);
+    expect(m.panels[2].series.map((s) => [s.layer, s.muted, s.index])).toEqual([['run1', false, 1], ['run1', false, 1]]);
+  });
+  it('one dash means one warm-up length across layers; axes span all of them', () => {
+    expect(m.warmups).toEqual([0, 100, 300]);
+    const dash = (w: number) => m.panels[0].series.find((s) => s.warmup === w)!.dash;
+    expect([dash(0), dash(100), dash(300)]).toEqual([warmupDash(0, [0, 100, 300]), warmupDash(100, [0, 100, 300]), warmupDash(300, [0, 100, 300])]);
+    expect(new Set([dash(0), dash(100), dash(300)]).size).toBe(3);
+    expect(m.steps).toBe(200);
+    expect(m.xDomain).toEqual([0, 200]);
+    const a = buildPanels(ref).yDomain;
+    const b = buildPanels(live).yDomain;
+    expect(m.yDomain).toEqual([Math.min(a[0], b[0]), Math.max(a[1], b[1])]);
+  });
+  it('the readout reads every layer at the step', () => {
+    const v = valuesAt(m.panels[0], 60);
+    expect(v.filter((x) => x.series.layer === 'run1').map((x) => x.y)).toEqual([null, null]); // the run stopped at 50
+    expect(v.filter((x) => x.series.layer === 'reference').every((x) => typeof x.y === 'number')).toBe(true);
+  });
+  it('no documents, no panels', () => {
+    expect(buildLayers([]).panels).toEqual([]);
   });
 });
 

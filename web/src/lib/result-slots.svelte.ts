@@ -2,11 +2,12 @@
 // that replace them.
 //
 // The slots: `probe` (Figures 2 and 3 and their prose), `grid` (Figure 4), and one per experiment
-// document a figure draws (EXPERIMENT_SLOTS: Figures 5 to 11). Each slot first holds
-// the precomputed document from public/data/, then, after a successful live recompute, the live
-// one. A cancelled, failed or diverged run never replaces a complete result: the slot keeps the
-// last complete document and `run` says what happened. While a run streams, `partial` holds the
-// document so far (the grid's growing curves, which Figure 4 draws).
+// document a figure draws (EXPERIMENT_SLOTS: Figures 5 to 11). Each slot holds the precomputed
+// document from public/data/ (the reference, always kept) and adds every live run to the run list
+// (lib/runs/): a complete run, or what a cancelled or failed one had computed, marked partial.
+// `data`, the slot's current result, is the newest complete run the reader shows, else the
+// reference; a cancelled, failed or diverged run never becomes it. While a run streams, `partial`
+// holds the document so far (the grid's growing curves, which Figure 4 draws).
 // One instance is created by App.svelte and shared through context (getResults()).
 import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, runExperiment, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
@@ -16,6 +17,8 @@ import { gridFlops, probeFlops } from './cost';
 import { speed } from './speed.svelte';
 import { GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
+import { RunList } from './runs/run-list.svelte';
+import type { RunEntry } from './runs/entry';
 
 export type Source = 'precomputed' | 'live';
 /** 'offered': a link asked for a run longer than it may start by itself (LINK_BUDGET_MS); the
@@ -45,25 +48,49 @@ export interface RunState {
 
 const idle = (): RunState => ({ phase: 'idle', progress: null, message: '', engine: null, elapsedMs: 0 });
 
-/** One result slot: the current complete document, where it came from, and the live run's state. */
+/** One result slot: its reference (precomputed) document, its runs in the run list, the current
+ *  result drawn from them, and the live run's state. */
 export class Slot<T> {
-  data = $state.raw<T | null>(null);
-  /** the precomputed document, kept after a live result replaced it (its config is the default) */
+  /** the precomputed document (the reference; its config is the default) */
   precomputed = $state.raw<T | null>(null);
-  source = $state<Source | null>(null);
   /** loading until a document arrived or loading failed */
   loadState = $state<'loading' | 'ready' | 'error'>('loading');
   loadError = $state('');
   run = $state<RunState>(idle());
   /** engine config of the run in progress (the URL names it while it runs); null when idle */
   pending = $state.raw<Record<string, unknown> | null>(null);
-  /** ISO date the live result in `data` was completed (provenance of exports) */
-  liveAt = $state<string | null>(null);
   /** the live document so far while a run streams one (the grid's growing curves); null otherwise */
   partial = $state.raw<T | null>(null);
   /** the estimate of the run a link asked for and that was offered instead of started (phase 'offered') */
   offerMs = $state<number | null>(null);
+  /** the run list entry of the run in progress */
+  runningId = $state<string | null>(null);
+  /** the last run was cancelled or failed and its partial result is kept in the run list */
+  keptPartial = $state(false);
   private abort: AbortController | null = null;
+
+  /** `name`: the slot's name in the run list; `runs`: the list (a slot of its own in tests) */
+  constructor(
+    readonly name: SlotName = 'probe',
+    readonly runs: RunList = new RunList([name], null),
+  ) {}
+
+  /** the newest complete, shown run (the isolated one when it is complete), or null */
+  get entry(): RunEntry | null {
+    const d = this.runs.drawn(this.name).filter((e) => e.status === 'done');
+    return d[d.length - 1] ?? null;
+  }
+  /** the current complete document: the entry's, else the reference */
+  get data(): T | null {
+    return (this.entry?.doc as T | undefined) ?? this.precomputed;
+  }
+  get source(): Source | null {
+    return this.entry ? 'live' : this.precomputed ? 'precomputed' : null;
+  }
+  /** ISO date the live result in `data` was completed (provenance of exports) */
+  get liveAt(): string | null {
+    return this.entry?.finishedAt ?? null;
+  }
 
   /** 'ready' when a complete result is drawn, 'error' when there is none and none is coming. */
   get state(): 'loading' | 'ready' | 'error' {
@@ -76,12 +103,7 @@ export class Slot<T> {
     try {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const doc = (await res.json()) as T;
-      this.precomputed = doc;
-      if (!this.data) {
-        this.data = doc;
-        this.source = 'precomputed';
-      }
+      this.precomputed = (await res.json()) as T;
       this.loadState = 'ready';
     } catch (e) {
       this.loadError = e instanceof Error ? e.message : String(e);
@@ -89,9 +111,10 @@ export class Slot<T> {
     }
   }
 
-  /** Start a live run of `config`; `go` gets the progress callback and the signal. */
+  /** Start a live run of `config`; `go` gets the progress callback (with the document so far, for a
+   *  run that streams one) and the signal. The run becomes an entry of the run list. */
   async start(
-    go: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>,
+    go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal) => Promise<T>,
     config: object | null = null,
     { flops = null, budgetMs }: StartOptions = {},
   ) {
@@ -107,13 +130,19 @@ export class Slot<T> {
     this.abort = ac;
     this.pending = config as Record<string, unknown> | null;
     this.run = { ...idle(), phase: 'running' };
+    const id = this.runs.begin(this.name, (config ?? {}) as Record<string, unknown>);
+    this.runningId = id;
+    this.keptPartial = false;
     let engineKey: string | null = null;
-    if (flops != null) void engineInfo().then((e) => (engineKey = `${e.backend}/${e.flavour}/${e.threads}`), () => {});
+    // the engine's description: provenance of the entry, and the key of the speed it teaches
+    const info = Promise.resolve().then(engineInfo).catch(() => null);
+    void info.then((e) => (engineKey = e ? `${e.backend}/${e.flavour}/${e.threads}` : null));
     let offered = false;
     try {
-      const result = await go((p) => {
+      const result = await go((p, partial) => {
         if (this.abort !== ac) return;
         this.run = { ...this.run, progress: p };
+        this.runs.progress(id, p.fraction, p.elapsedMs, partial);
         if (flops != null && engineKey && !p.paused) speed.measure(engineKey, flops, p.fraction, p.elapsedMs);
         // a run a link started that turns out longer than it may take by itself: stop, offer it
         // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
@@ -124,21 +153,32 @@ export class Slot<T> {
         }
       }, ac.signal);
       if (this.abort !== ac) return;
-      // the engine's description is provenance only: a failure to get it does not fail the run
+      // the engine's description is provenance only: a failure to get it does not fail the run;
+      // asked again at the end (a GPU that failed mid-run hands the run to the CPU engine)
       const engine = await Promise.resolve().then(engineInfo).catch(() => null);
-      this.data = result;
-      this.source = 'live';
-      this.liveAt = new Date().toISOString();
-      this.run = { phase: 'done', progress: null, message: '', engine, elapsedMs: this.run.progress?.elapsedMs ?? 0 };
+      const elapsedMs = this.run.progress?.elapsedMs ?? 0;
+      this.runs.finish(id, { status: 'done', doc: result, engine: engine as RunEntry['engine'], elapsedMs });
+      this.run = { phase: 'done', progress: null, message: '', engine, elapsedMs };
     } catch (e) {
-      if (this.abort !== ac) return;
       const err = e instanceof EngineError ? e : new EngineError('engine', String(e));
+      // a run the link started and the page stopped was not the reader's: it leaves no entry
+      if (offered) this.runs.remove(id);
+      else
+        this.runs.finish(id, {
+          status: err.kind === 'cancelled' ? 'partial' : 'error',
+          message: err.kind === 'cancelled' ? '' : err.message,
+          engine: (await Promise.resolve().then(engineInfo).catch(() => null)) as RunEntry['engine'],
+          elapsedMs: this.run.progress?.elapsedMs ?? 0,
+        });
+      this.keptPartial = !offered && this.runs.get(id) != null;
+      if (this.abort !== ac) return;
       if (offered && err.kind === 'cancelled') this.run = { ...idle(), phase: 'offered' };
       else this.run = { ...this.run, phase: err.kind === 'cancelled' ? 'cancelled' : 'error', message: err.message };
     } finally {
       if (this.abort === ac) {
         this.abort = null;
         this.pending = null;
+        this.runningId = null;
       }
       if (flops != null) speed.save(); // what the run's reports taught, once per run
     }
@@ -205,9 +245,18 @@ export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().
 /** The result slots, by name (a figure says which one it draws: figures/types.ts). */
 export type SlotName = 'probe' | 'grid' | ExperimentSlot;
 
+/** Every slot's name, in the page's order. */
+export const SLOT_NAMES: readonly SlotName[] = ['probe', 'grid', ...(Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[])];
+
 export class Results {
-  probe = new Slot<ProbeResult>();
-  grid = new Slot<GridResult>();
+  /** every slot's live runs (IndexedDB; in memory only for an embed) */
+  readonly runs: RunList;
+  /** the run lists are shown beside the figures (not in an embed) */
+  lab = true;
+  /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by App) */
+  slotLabel: (s: SlotName) => string = (s) => s;
+  probe: Slot<ProbeResult>;
+  grid: Slot<GridResult>;
   /** settings of the next live probe, shared by Figures 2 and 3 (edited in Figure 3) */
   probeControls = $state<ProbeSettings>({ ...PROBE_DEFAULTS, depths: [...PROBE_DEFAULTS.depths] });
   /** the text fields of Figure 4's live-run settings (edited in Figure 4, set by a permalink) */
@@ -215,10 +264,16 @@ export class Results {
   /** the grid fields were edited (or set by a link): the precomputed file no longer fills them */
   gridTouched = false;
   /** the experiment documents (EXPERIMENT_SLOTS) */
-  readonly exp = Object.fromEntries(Object.keys(EXPERIMENT_SLOTS).map((k) => [k, new Slot<ExperimentResult>()])) as Record<
-    ExperimentSlot,
-    Slot<ExperimentResult>
-  >;
+  readonly exp: Record<ExperimentSlot, Slot<ExperimentResult>>;
+
+  constructor(runs: RunList = new RunList(SLOT_NAMES)) {
+    this.runs = runs;
+    this.probe = new Slot<ProbeResult>('probe', runs);
+    this.grid = new Slot<GridResult>('grid', runs);
+    this.exp = Object.fromEntries(
+      (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => [k, new Slot<ExperimentResult>(k, runs)]),
+    ) as Record<ExperimentSlot, Slot<ExperimentResult>>;
+  }
 
   /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
   expSmall = $state<Record<ExperimentSlot, boolean>>(
@@ -241,10 +296,17 @@ export class Results {
   }
 
   /** Recompute an experiment slot in this browser with its config, or its small one (EXPERIMENT_SLOTS). */
-  recomputeExperiment(name: ExperimentSlot) {
+  recomputeExperiment(name: ExperimentSlot, config: Record<string, unknown> = this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config) {
     const { experiment } = EXPERIMENT_SLOTS[name];
-    const config: Record<string, unknown> = this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config;
     return this.exp[name].start((onP, signal) => runExperiment(experiment, config, onP, signal), config);
+  }
+
+  /** Run an entry's settings again (a stored or imported run): a new entry of the same slot. */
+  rerun(e: Pick<RunEntry, 'slot' | 'config'>) {
+    const c = structuredClone($state.snapshot(e.config));
+    if (e.slot === 'probe') return this.recomputeProbe(c as Partial<ProbeConfig>);
+    if (e.slot === 'grid') return this.recomputeGrid(c as Partial<GridConfig>);
+    return this.recomputeExperiment(e.slot, c);
   }
 
   /** The probe config of Figure 3's current settings. */
@@ -281,7 +343,7 @@ export class Results {
           config,
           (p, partial) => {
             this.grid.partial = partial;
-            onP(p);
+            onP(p, partial);
           },
           signal,
         ),

@@ -55,6 +55,9 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'seedsHint', // {n}
     'seedsHintOne',
     'readout', // {step} {lr} {values}
+    'reference',
+    'referenceMuted',
+    'col.run',
     'ctl.placements',
     'ctl.lrs',
     'ctl.warmups',

@@ -106,7 +106,7 @@ export function buildPanels(G: GridResult | null): Panels {
 }
 
 /** The series' values at a step (1-based), for the hover readout; null where not drawn. */
-export function valuesAt(panel: Panel, step: number): { series: Series; y: number | null }[] {
+export function valuesAt<S extends Series>(panel: { series: S[] }, step: number): { series: S; y: number | null }[] {
   return panel.series.map((s) => ({ series: s, y: s.mean[step - 1]?.y ?? null }));
 }
 
@@ -118,4 +118,71 @@ export function tableSteps(steps: number): number[] {
   for (let s = stride; s < steps; s += stride) out.push(s);
   out.push(steps);
   return [...new Set(out)];
+}
+
+/** One document drawn in Figure 4: the reference (precomputed) or a run of the run list. */
+export interface Layer {
+  key: string;
+  doc: GridResult;
+  /** drawn faintly, under the runs (the reference while runs are shown) */
+  muted: boolean;
+  /** the run's name, or the reference's label */
+  label: string;
+  /** the run's number in the run list (its swatch there); null for the reference */
+  index: number | null;
+}
+export interface LayerSeries extends Series {
+  layer: string;
+  layerLabel: string;
+  muted: boolean;
+  index: number | null;
+}
+export interface LayerPanels extends Omit<Panels, 'panels'> {
+  panels: { lr: number; series: LayerSeries[] }[];
+  /** the layers drawn, in drawing order (muted first) */
+  layers: Layer[];
+}
+
+/**
+ * Several documents in one set of panels: one panel per lr any of them ran, each layer's series in
+ * it (muted layers first, so runs are drawn over the reference), the axes spanning all of them.
+ * Warm-up dashes are assigned over every layer's warm-ups so one dash means one length. The
+ * reference lines are the top layer's (the chain a run trained on).
+ */
+export function buildLayers(layers: readonly Layer[]): LayerPanels {
+  const ordered = [...layers.filter((l) => l.muted), ...layers.filter((l) => !l.muted)];
+  const built = ordered.map((l) => ({ l, p: buildPanels(l.doc) })).filter((b) => b.p.panels.length);
+  const empty: LayerPanels = { ...buildPanels(null), panels: [], layers: [] };
+  if (!built.length) return empty;
+  const lrs = [...new Set(built.flatMap((b) => b.p.panels.map((p) => p.lr)))].sort((a, b) => a - b);
+  const warmups = [...new Set(built.flatMap((b) => b.p.warmups))].sort((a, b) => a - b);
+  const placements = inRegistryOrder(built.flatMap((b) => b.p.placements));
+  const steps = Math.max(...built.map((b) => b.p.steps));
+  const top = built[built.length - 1].p;
+  const panels = lrs.map((lr) => ({
+    lr,
+    series: built.flatMap(({ l, p }) =>
+      (p.panels.find((q) => q.lr === lr)?.series ?? []).map(
+        (s): LayerSeries => ({
+          ...s,
+          key: `${l.key}|${s.key}`,
+          dash: warmupDash(s.warmup, warmups),
+          layer: l.key,
+          layerLabel: l.label,
+          muted: l.muted,
+          index: l.index,
+        }),
+      ),
+    ),
+  }));
+  return {
+    panels,
+    warmups,
+    placements,
+    steps,
+    refs: top.refs,
+    xDomain: [0, steps],
+    yDomain: [Math.min(...built.map((b) => b.p.yDomain[0])), Math.max(...built.map((b) => b.p.yDomain[1]))],
+    layers: built.map((b) => b.l),
+  };
 }

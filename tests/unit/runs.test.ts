@@ -1,0 +1,284 @@
+// runs.test.ts — the run list (web/src/lib/runs/): entries and their checks, the export file and
+// its import, which entries are drawn, the headlines, the IndexedDB store (fake-indexeddb) with
+// its failures, and a slot's runs becoming entries (complete, partial, nothing computed).
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { EngineError, type Progress } from '../../web/src/engine/client';
+import {
+  drawnEntries,
+  entryProblem,
+  nextName,
+  parseRunsFile,
+  runsFile,
+  settingsDiff,
+  toEntry,
+  type RunEntry,
+} from '../../web/src/lib/runs/entry';
+import { docProblem } from '../../web/src/lib/runs/doc-check';
+import { headline } from '../../web/src/lib/runs/headline';
+import { memoryStore, openRunStore, STORE, storageMessage, type RunStore } from '../../web/src/lib/runs/store';
+import { RunList } from '../../web/src/lib/runs/run-list.svelte';
+import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
+
+const t = (k: string) => k;
+
+const gridDoc = (loss = [6, 5, 4], placement = 'post') => ({
+  config: { steps: loss.length, seeds: [0] },
+  engine: { version: '1', build: 'wasm-mt', threads: 2 },
+  plateau_entropy: 5.3,
+  optimal_loss: 1.39,
+  uniform_loss: 5.55,
+  progress: 1,
+  runs: [{ placement, warmup: 0, lr: 1e-3, seed: 0, status: 'ok', stop_step: null, from: 0, loss, grad_norm: [], lr_schedule: [] }],
+});
+
+const entry = (over: Partial<RunEntry> = {}): RunEntry => ({
+  id: 'r1',
+  slot: 'grid',
+  name: '#1',
+  createdAt: '2026-12-01T10:00:00.000Z',
+  finishedAt: '2026-12-01T10:01:00.000Z',
+  config: { steps: 3 },
+  status: 'done',
+  message: '',
+  fraction: 1,
+  elapsedMs: 1200,
+  engine: { flavour: 'wasm-mt', threads: 2 },
+  doc: gridDoc(),
+  hidden: false,
+  imported: null,
+  ...over,
+});
+
+describe('entries', () => {
+  it('are named #N after the largest number in use (and their count)', () => {
+    expect(nextName([])).toBe('#1');
+    expect(nextName(['#1', '#2'])).toBe('#3');
+    expect(nextName(['#7', 'mine'])).toBe('#8');
+    expect(nextName(['a', 'b'])).toBe('#3');
+  });
+  it.each([
+    [null, 'it is not an object'],
+    [{ ...entry(), id: '' }, 'it has no id'],
+    [{ ...entry(), slot: 'fig99' }, 'its figure data "fig99" is not one this page draws'],
+    [{ ...entry(), createdAt: 'yesterday' }, 'its creation date is not a date'],
+    [{ ...entry(), config: 3 }, 'its settings are missing'],
+    [{ ...entry(), status: 'maybe' }, 'its status "maybe" is unknown'],
+    [{ ...entry(), elapsedMs: -1 }, 'its run time is not a number'],
+    [{ ...entry(), doc: null }, 'it is marked complete but has no results'],
+    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], placement: 'mid' }] } }, 'its results are malformed (run 1 has an unknown placement "mid")'],
+    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: ['6'] }] } }, "its results are malformed (run 1's losses are not numbers)"],
+  ])('a bad one is explained: %j', (x, why) => {
+    expect(entryProblem(x, SLOT_NAMES, docProblem)).toBe(why);
+  });
+  it('a good one passes; read back while running it is partial', () => {
+    expect(entryProblem(entry(), SLOT_NAMES, docProblem)).toBeNull();
+    expect(entryProblem(entry({ status: 'partial', doc: null }), SLOT_NAMES, docProblem)).toBeNull();
+    expect(toEntry(entry({ status: 'running', fraction: 0.4 }) as never).status).toBe('partial');
+  });
+  it('documents are checked against their slot', () => {
+    expect(docProblem('probe', { config: {}, placements: { post: { W2_per_layer: { mean: [1], std: [0] } } } })).toBe('post.W2_per_batch is not a list of numbers');
+    expect(docProblem('adamFirstStep', { config: {}, experiment: 'step-size' })).toBe('it is the experiment "step-size", not "adam-first-step"');
+    expect(docProblem('adamFirstStep', { config: {}, experiment: 'adam-first-step', x: [1, null, 'a'] })).toBeNull();
+    expect(docProblem('grid', { config: {}, runs: [] })).toBe('"plateau_entropy" is not a number');
+    let deep: unknown = 1;
+    for (let i = 0; i < 20; i++) deep = [deep];
+    expect(docProblem('stepSize', { config: {}, experiment: 'step-size', deep })).toBe('it is nested too deeply');
+  });
+  it('settings are shown where they differ from the reference', () => {
+    expect(settingsDiff({ steps: 20, seeds: [0], lrs: [1e-3] }, { steps: 2000, seeds: [0, 1], lrs: [1e-3] })).toEqual(['seeds 0', 'steps 20']);
+    expect(settingsDiff({ a: 1 }, null)).toEqual(['a 1']);
+    expect(settingsDiff({ a: 1 }, { a: 1, b: 2 })).toEqual([]);
+  });
+});
+
+describe('the run list file', () => {
+  const ids = () => {
+    let n = 0;
+    return () => `new${++n}`;
+  };
+  it('round-trips: export, then import with new ids, marked imported', () => {
+    const file = runsFile([entry(), entry({ id: 'r2', status: 'running' })], { page: 'https://x/', version: '1' }, new Date('2026-12-01T12:00:00Z'));
+    expect(file.runs.map((r) => r.id)).toEqual(['r1']); // a running entry is not exported
+    const r = parseRunsFile(JSON.stringify(file), 'runs.json', SLOT_NAMES, docProblem, ids(), new Date('2026-12-02T00:00:00Z'));
+    expect(r.error).toBeNull();
+    expect(r.skipped).toEqual([]);
+    expect(r.runs).toHaveLength(1);
+    expect(r.runs[0]).toMatchObject({ id: 'new1', name: '#1', config: { steps: 3 }, imported: { file: 'runs.json', at: '2026-12-02T00:00:00.000Z' } });
+  });
+  it.each([
+    ['{', 'runs.msg.notJson'],
+    ['[1,2]', 'runs.msg.notRuns'],
+    ['{"format":"lnx-runs","version":2,"runs":[]}', 'runs.msg.version'],
+    ['{"format":"lnx-runs","version":1}', 'runs.msg.noList'],
+  ])('an unreadable file says why: %s', (text, key) => {
+    const r = parseRunsFile(text, 'f.json', SLOT_NAMES, docProblem);
+    expect(r.error?.key).toBe(key);
+    expect(r.error?.vars?.file).toBe('f.json');
+    expect(r.runs).toEqual([]);
+  });
+  it('skips the bad runs of a file and keeps the good ones', () => {
+    const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry(), { ...entry(), name: 'odd', slot: 'nope' }, 5] });
+    const r = parseRunsFile(text, 'f.json', SLOT_NAMES, docProblem, ids());
+    expect(r.runs.map((x) => x.id)).toEqual(['new1']);
+    expect(r.skipped).toEqual(['2 (“odd”): its figure data "nope" is not one this page draws.', '3: it is not an object.']);
+  });
+});
+
+describe('what a figure draws', () => {
+  const es = [entry({ id: 'a' }), entry({ id: 'b', hidden: true }), entry({ id: 'c', status: 'partial', doc: null }), entry({ id: 'd' })];
+  it.each([
+    [null, ['a', 'd']],
+    ['b', ['b']], // an isolated entry is drawn even when hidden in the list
+    ['c', ['a', 'd']], // an entry with nothing computed cannot be isolated
+    ['zz', ['a', 'd']],
+  ])('isolated %s → %j', (iso, ids) => {
+    expect(drawnEntries(es, iso).map((e) => e.id)).toEqual(ids);
+  });
+});
+
+describe('headlines', () => {
+  it('grid: final seed-mean loss per placement', () => {
+    const g = gridDoc([6, 5, 4.25]);
+    g.runs.push({ ...g.runs[0], warmup: 300, loss: [6, 3, 1.5] });
+    g.runs.push({ ...g.runs[0], placement: 'pre', loss: [6, 2, 1.4] });
+    expect(headline('grid', g, t)).toBe('runs.finalLoss Post-LN 1.50–4.25 · Pre-LN 1.40');
+  });
+  it('probe: depths and placements', () => {
+    const p = { placements: { pre: { lastW2_vs_L: { '6': {}, '14': {} } }, post: { lastW2_vs_L: { '8': {} } } } };
+    expect(headline('probe', p, t)).toBe('L = 6–14 · Post-LN, Pre-LN');
+  });
+  it('never throws on a document a verdict cannot read', () => {
+    expect(headline('adamFirstStep', { junk: true }, t)).toBe('');
+    expect(headline('grid', null, t)).toBe('');
+  });
+});
+
+describe('storage', () => {
+  let n = 0;
+  const fresh = () => `lnx-test-${++n}`;
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+  it('keeps runs across visits; a run interrupted by the page closing comes back partial', async () => {
+    const db = fresh();
+    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await a.ready;
+    expect(a.persistent).toBe(true);
+    const done = a.begin('grid', { steps: 3 });
+    a.finish(done, { status: 'done', doc: gridDoc(), elapsedMs: 10 });
+    const cut = a.begin('grid', { steps: 9 });
+    a.progress(cut, 0.5, 10, gridDoc([6, 5]));
+    a.rename(done, '  mine  ');
+    await settle();
+    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await b.ready;
+    expect(b.of('grid').map((e) => [e.name, e.status])).toEqual([
+      ['mine', 'done'],
+      ['#2', 'partial'],
+    ]);
+    expect(b.get(cut)?.doc).toEqual(gridDoc([6, 5]));
+  });
+  it('a damaged entry is skipped, said, and left in storage', async () => {
+    const db = fresh();
+    const s = await openRunStore(db);
+    await s.put(entry({ id: 'ok' }));
+    const raw = await openDB(db);
+    await raw.put(STORE, { id: 'bad', slot: 'grid', status: 'done' });
+    raw.close();
+    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await l.ready;
+    expect(l.of('grid').map((e) => e.id)).toEqual(['ok']);
+    expect(l.message.grid).toEqual([{ key: 'runs.msg.unreadable', vars: { n: 1 } }]);
+    expect((await s.all()).length).toBe(2);
+  });
+  it('a full quota keeps the run in memory and says so; the other runs are untouched', async () => {
+    const mem = memoryStore();
+    const full: RunStore = { ...mem, put: () => Promise.reject(Object.assign(new Error('full'), { name: 'QuotaExceededError' })) };
+    const l = new RunList(SLOT_NAMES, async () => full);
+    await l.ready;
+    const id = l.begin('probe', {});
+    await settle();
+    expect(l.get(id)).toBeTruthy();
+    expect(l.message.probe).toEqual([{ key: 'runs.msg.full' }]);
+  });
+  it('no storage (private mode): runs last the visit, and the list says so', async () => {
+    const l = new RunList(SLOT_NAMES, () => Promise.reject(Object.assign(new Error('denied'), { name: 'InvalidStateError' })));
+    await l.ready;
+    expect(l.persistent).toBe(false);
+    expect(l.message.grid).toEqual([storageMessage(null, 'open')]);
+    l.begin('grid', {});
+    expect(l.of('grid')).toHaveLength(1);
+  });
+  it('remove, then undo, restores the entry in its place and in storage', async () => {
+    const db = fresh();
+    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await l.ready;
+    const a = l.begin('grid', {}, new Date('2026-12-01T10:00:00Z'));
+    const b = l.begin('grid', {}, new Date('2026-12-01T11:00:00Z'));
+    for (const id of [a, b]) l.finish(id, { status: 'done', doc: gridDoc() });
+    l.remove(a, true);
+    expect(l.of('grid').map((e) => e.id)).toEqual([b]);
+    l.undoRemove();
+    expect(l.of('grid').map((e) => e.id)).toEqual([a, b]);
+    await settle();
+    const again = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await again.ready;
+    expect(again.of('grid')).toHaveLength(2);
+  });
+  it('import adds runs and says where they went; a second import duplicates, never overwrites', async () => {
+    const l = new RunList(SLOT_NAMES, null);
+    const text = JSON.stringify(runsFile([entry(), entry({ id: 'x', slot: 'probe', doc: null, status: 'partial' })], { page: '', version: '' }));
+    l.importText(text, 'r.json', 'grid', (s) => (s === 'grid' ? 'Figure 4' : 'Figures 2, 3'));
+    l.importText(text, 'r.json', 'grid', (s) => s);
+    expect(l.entries).toHaveLength(4);
+    expect(new Set(l.entries.map((e) => e.id)).size).toBe(4);
+    expect(l.message.grid?.[0]).toEqual({ key: 'runs.msg.imported', vars: { n: 2, file: 'r.json', where: 'grid × 1, probe × 1' } });
+  });
+});
+
+describe('a slot’s runs become entries', () => {
+  const p = (fraction: number): Progress => ({ fraction, elapsedMs: fraction * 1000, etaMs: 100, paused: false });
+  type Doc = { config: object; v: number };
+  const ref: Doc = { config: {}, v: 0 };
+  const make = () => {
+    const runs = new RunList(['grid'], null);
+    const s = new Slot<Doc>('grid', runs);
+    s.precomputed = ref;
+    return { runs, s };
+  };
+  it('a complete run is the slot’s current result; hiding it shows the reference again', async () => {
+    const { runs, s } = make();
+    await s.start(async (onP) => (onP(p(0.5)), { config: {}, v: 1 }), { steps: 3 });
+    expect(runs.of('grid')).toHaveLength(1);
+    expect(runs.of('grid')[0]).toMatchObject({ status: 'done', config: { steps: 3 }, fraction: 1 });
+    expect(s.data?.v).toBe(1);
+    expect(s.source).toBe('live');
+    runs.setHidden(runs.of('grid')[0].id, true);
+    expect(s.data).toBe(ref);
+    expect(s.source).toBe('precomputed');
+  });
+  it('a cancelled run keeps what it streamed, marked partial, and does not become the current result', async () => {
+    const { runs, s } = make();
+    const ac = new AbortController();
+    const go = (onP: (q: Progress, d?: Doc) => void) =>
+      new Promise<Doc>((_, reject) => {
+        onP(p(0.3), { config: {}, v: 2 });
+        ac.signal.addEventListener('abort', () => reject(new EngineError('cancelled', 'cancelled')));
+      });
+    const done = s.start(go, {});
+    s.cancel();
+    ac.abort();
+    await done;
+    expect(runs.of('grid')[0]).toMatchObject({ status: 'partial', fraction: 0.3, doc: { v: 2 } });
+    expect(s.keptPartial).toBe(true);
+    expect(s.data).toBe(ref);
+    expect(runs.drawn('grid')).toHaveLength(1);
+  });
+  it('a failed run that computed nothing leaves no entry', async () => {
+    const { runs, s } = make();
+    await s.start(() => Promise.reject(new EngineError('engine', 'steps must be at least 1')), {});
+    expect(runs.of('grid')).toEqual([]);
+    expect(s.run.phase).toBe('error');
+    expect(s.keptPartial).toBe(false);
+  });
+});

@@ -1,0 +1,200 @@
+// runs/entry.ts — one live run as the run list keeps it, and the run list's file format. Pure.
+//
+// Every live run of a figure (a probe, a grid, an experiment) becomes a RunEntry: its settings
+// (the engine config it ran), which engine ran it, when, for how long, how it ended, and the
+// document it produced — complete, or what was computed before it was cancelled or failed
+// ('partial'). Entries live in IndexedDB (store.ts) and move between browsers as a JSON file
+// (RUNS_FORMAT, below; docs/sharing.md). What comes from storage or a file is checked here before
+// any figure sees it: a malformed entry is reported and skipped, never drawn.
+import type { SlotName } from '../result-slots.svelte';
+import type { RunsMessage } from './store';
+
+/** How a run ended; 'running' only in memory (a run interrupted by a reload is stored 'partial'). */
+export type EntryStatus = 'running' | 'done' | 'partial' | 'error';
+export const ENTRY_STATUSES: readonly EntryStatus[] = ['running', 'done', 'partial', 'error'];
+
+/** The engine that computed a run (client.ts EngineReady, as far as provenance needs it). */
+export interface EntryEngine {
+  backend?: string;
+  flavour?: string;
+  threads?: number;
+  version?: string;
+  [k: string]: unknown;
+}
+
+export interface RunEntry {
+  /** unique within the list ("r" + creation time + random) */
+  id: string;
+  /** the result slot the run belongs to (lib/result-slots.svelte.ts) */
+  slot: SlotName;
+  /** the reader's name for it ("Run 3" until renamed) */
+  name: string;
+  /** ISO times */
+  createdAt: string;
+  finishedAt: string | null;
+  /** the engine config it ran (the re-run starts this) */
+  config: Record<string, unknown>;
+  status: EntryStatus;
+  /** the engine's message of a failed run */
+  message: string;
+  /** 0…1 while running; 1 when done */
+  fraction: number;
+  elapsedMs: number;
+  engine: EntryEngine | null;
+  /** the document it produced so far; null when nothing was computed */
+  doc: unknown;
+  /** not drawn (still listed) */
+  hidden: boolean;
+  /** where an imported run came from: the file and when it was read */
+  imported: { file: string; at: string } | null;
+}
+
+export const RUNS_FORMAT = 'lnx-runs';
+export const RUNS_VERSION = 1;
+
+/** The exported file: the entries and where they come from. */
+export interface RunsFile {
+  format: typeof RUNS_FORMAT;
+  version: typeof RUNS_VERSION;
+  exported: string;
+  /** the page that wrote it (its URL and engine version) */
+  generator: { page: string; version: string };
+  runs: RunEntry[];
+}
+
+/** A fresh id. `now` and `rand` are parameters so tests can pin them. */
+export const newId = (now = Date.now(), rand = Math.random()): string => `r${now.toString(36)}${Math.floor(rand * 36 ** 4).toString(36).padStart(4, '0')}`;
+
+/** "#N": one more than the largest N already used in the slot's names (and than their count). */
+export function nextName(names: readonly string[]): string {
+  let n = names.length;
+  for (const s of names) {
+    const m = /^#(\d+)$/.exec(s);
+    if (m) n = Math.max(n, Number(m[1]));
+  }
+  return `#${n + 1}`;
+}
+
+export const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Why a value is not a valid entry (in the reader's terms), or null when it is. `slots` are the
+ *  slot names this page knows; `checkDoc` checks the document's shape for its slot. */
+export function entryProblem(
+  x: unknown,
+  slots: readonly string[],
+  checkDoc: (slot: SlotName, doc: unknown) => string | null,
+): string | null {
+  if (!isPlainObject(x)) return 'it is not an object';
+  if (typeof x.id !== 'string' || !x.id) return 'it has no id';
+  if (typeof x.slot !== 'string' || !slots.includes(x.slot)) return `its figure data "${String(x.slot)}" is not one this page draws`;
+  if (typeof x.name !== 'string') return 'it has no name';
+  if (typeof x.createdAt !== 'string' || Number.isNaN(Date.parse(x.createdAt))) return 'its creation date is not a date';
+  if (x.finishedAt != null && (typeof x.finishedAt !== 'string' || Number.isNaN(Date.parse(x.finishedAt)))) return 'its end date is not a date';
+  if (!isPlainObject(x.config)) return 'its settings are missing';
+  if (!ENTRY_STATUSES.includes(x.status as EntryStatus)) return `its status "${String(x.status)}" is unknown`;
+  if (typeof x.elapsedMs !== 'number' || !(x.elapsedMs >= 0)) return 'its run time is not a number';
+  if (x.engine != null && !isPlainObject(x.engine)) return 'its engine description is malformed';
+  if (x.doc != null) {
+    const p = checkDoc(x.slot as SlotName, x.doc);
+    if (p) return `its results are malformed (${p})`;
+  } else if (x.status === 'done') return 'it is marked complete but has no results';
+  return null;
+}
+
+/** A checked value as an entry, with defaults for the optional fields. A 'running' entry read
+ *  back (the page was closed mid-run) is what it had computed: 'partial'. */
+export function toEntry(x: Record<string, unknown>): RunEntry {
+  const status = x.status === 'running' ? 'partial' : (x.status as EntryStatus);
+  return {
+    id: x.id as string,
+    slot: x.slot as SlotName,
+    name: (x.name as string).slice(0, 200),
+    createdAt: x.createdAt as string,
+    finishedAt: (x.finishedAt as string | null | undefined) ?? null,
+    config: x.config as Record<string, unknown>,
+    status,
+    message: typeof x.message === 'string' ? x.message : '',
+    fraction: typeof x.fraction === 'number' && x.fraction >= 0 && x.fraction <= 1 ? x.fraction : status === 'done' ? 1 : 0,
+    elapsedMs: x.elapsedMs as number,
+    engine: (x.engine as EntryEngine | null | undefined) ?? null,
+    doc: x.doc ?? null,
+    hidden: x.hidden === true,
+    imported: isPlainObject(x.imported) && typeof x.imported.file === 'string' ? { file: x.imported.file, at: String(x.imported.at ?? '') } : null,
+  };
+}
+
+/** The file that exports `runs`. */
+export const runsFile = (runs: readonly RunEntry[], generator: RunsFile['generator'], now = new Date()): RunsFile => ({
+  format: RUNS_FORMAT,
+  version: RUNS_VERSION,
+  exported: now.toISOString(),
+  generator,
+  runs: runs.filter((r) => r.status !== 'running').map((r) => ({ ...r })),
+});
+
+export interface ImportResult {
+  /** the runs read, with new ids (so importing a file twice duplicates, never overwrites) and marked imported */
+  runs: RunEntry[];
+  /** one line per skipped run, "3 (“name”): why" (the why in English: it names fields of the file) */
+  skipped: string[];
+  /** the whole file was unreadable: why (then runs and skipped are empty) */
+  error: RunsMessage | null;
+}
+
+/** Read an exported file's text. Never throws: what cannot be read is said in `error` / `skipped`. */
+export function parseRunsFile(
+  text: string,
+  fileName: string,
+  slots: readonly string[],
+  checkDoc: (slot: SlotName, doc: unknown) => string | null,
+  ids: () => string = () => newId(),
+  now = new Date(),
+): ImportResult {
+  const fail = (key: string, vars: Record<string, string | number> = {}): ImportResult => ({
+    runs: [],
+    skipped: [],
+    error: { key, vars: { file: fileName, ...vars } },
+  });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return fail('runs.msg.notJson');
+  }
+  if (!isPlainObject(data) || data.format !== RUNS_FORMAT)
+    return fail('runs.msg.notRuns', { format: RUNS_FORMAT });
+  if (data.version !== RUNS_VERSION)
+    return fail('runs.msg.version', { version: String(data.version), ours: RUNS_VERSION });
+  if (!Array.isArray(data.runs)) return fail('runs.msg.noList');
+  const runs: RunEntry[] = [];
+  const skipped: string[] = [];
+  data.runs.forEach((x, i) => {
+    const problem = entryProblem(x, slots, checkDoc);
+    const label = isPlainObject(x) && typeof x.name === 'string' ? `${i + 1} (“${x.name.slice(0, 60)}”)` : `${i + 1}`;
+    if (problem) skipped.push(`${label}: ${problem}.`);
+    else runs.push({ ...toEntry(x as Record<string, unknown>), id: ids(), imported: { file: fileName, at: now.toISOString() } });
+  });
+  return { runs, skipped, error: null };
+}
+
+/** Which of a slot's entries are drawn: the isolated one alone, else every shown entry with a
+ *  document, oldest first (the newest is drawn on top and is the figure's current result). */
+export function drawnEntries(entries: readonly RunEntry[], isolated: string | null): RunEntry[] {
+  const withDoc = entries.filter((e) => e.doc != null);
+  if (isolated) {
+    const e = withDoc.find((x) => x.id === isolated);
+    if (e) return [e];
+  }
+  return withDoc.filter((e) => !e.hidden);
+}
+
+const show = (v: unknown): string => (Array.isArray(v) ? v.map(show).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+
+/** An entry's settings that differ from the reference's config, as "key value" (keys of either
+ *  side, sorted; a key the reference lacks counts as different). Empty: the reference's settings. */
+export function settingsDiff(config: Record<string, unknown>, reference: Record<string, unknown> | null | undefined): string[] {
+  const ref = reference ?? {};
+  const keys = [...new Set(Object.keys(config))].sort();
+  return keys.filter((k) => show(config[k]) !== show(ref[k])).map((k) => `${k} ${show(config[k])}`);
+}

@@ -1,0 +1,61 @@
+// runs/headline.ts — the one line a run list entry shows of its results. Pure.
+//   grid:        each placement's final seed-mean loss (lowest–highest over its lr × warm-up series)
+//   probe:       the depths and placements it measured
+//   experiments: the verdict of the claim the figure tests (lib/verdicts.js), by the same rule as the prose
+import * as V from '../verdicts.js';
+import { fmt } from '../format';
+import { inRegistryOrder, placementLabel } from '../placements';
+import { seedMean, type GridResult, type ProbeResult } from '../../engine/documents';
+import type { SlotName } from '../result-slots.svelte';
+
+/** The verdict rule of each experiment slot that has one (its figure's claim). */
+const VERDICT_OF: Partial<Record<SlotName, (doc: never) => { verdict: string }>> = {
+  outputSensitivity: V.outputSensitivity,
+  adamFirstStep: V.adamFirstStep,
+  warmupLength: V.warmupLength,
+  stepSize: V.stepSize,
+  plateauShare: V.plateauShare,
+  tiedOutput: V.tiedOutput,
+  depthFactors: V.depthFactors,
+};
+
+const range = (xs: number[]) => {
+  const f = xs.filter(Number.isFinite);
+  if (!f.length) return '—';
+  const lo = Math.min(...f);
+  const hi = Math.max(...f);
+  return fmt(lo) === fmt(hi) ? fmt(lo) : `${fmt(lo)}–${fmt(hi)}`;
+};
+
+function gridHeadline(g: GridResult, t: (k: string) => string): string {
+  const keys = new Set(g.runs.map((r) => `${r.placement}|${r.warmup}|${r.lr}`));
+  const finals = new Map<string, number[]>();
+  for (const k of keys) {
+    const [p, w, lr] = k.split('|');
+    const m = seedMean(g.runs.filter((r) => r.placement === p && r.warmup === Number(w) && r.lr === Number(lr)));
+    if (m.length) finals.set(p, [...(finals.get(p) ?? []), m[m.length - 1]]);
+  }
+  const parts = inRegistryOrder(finals.keys()).map((p) => `${placementLabel(p, t)} ${range(finals.get(p)!)}`);
+  return parts.length ? `${t('runs.finalLoss')} ${parts.join(' · ')}` : '';
+}
+
+function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
+  const names = inRegistryOrder(Object.keys(p.placements ?? {}));
+  const depths = [...new Set(names.flatMap((n) => Object.keys(p.placements[n]?.lastW2_vs_L ?? {}).map(Number)))].sort((a, b) => a - b);
+  const L = depths.length ? (depths.length === 1 ? `L = ${depths[0]}` : `L = ${depths[0]}–${depths[depths.length - 1]}`) : '';
+  return [L, names.map((n) => placementLabel(n, t)).join(', ')].filter(Boolean).join(' · ');
+}
+
+/** The headline of `doc` as the document of `slot`; '' when there is nothing to say. Never throws
+ *  (a partial document may not hold what a verdict needs). */
+export function headline(slot: SlotName, doc: unknown, t: (k: string) => string): string {
+  if (doc == null) return '';
+  try {
+    if (slot === 'grid') return gridHeadline(doc as GridResult, t);
+    if (slot === 'probe') return probeHeadline(doc as ProbeResult, t);
+    const rule = VERDICT_OF[slot];
+    return rule ? `${t('runs.verdict')} ${t(`runs.verdict.${rule(doc as never).verdict}`)}` : '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,208 @@
+// runs/run-list.svelte.ts — the reader's live runs, every figure's, as one reactive list kept in
+// IndexedDB (store.ts). Slots (lib/result-slots.svelte.ts) add an entry when a run starts and
+// finish it when it ends; the run list beside each figure (RunList.svelte) shows, hides, renames,
+// isolates, removes, exports and imports them. Nothing here draws: figures read drawnEntries().
+//
+// Writes: an entry is stored when it starts (so a closed page leaves what it had, read back as
+// 'partial'), while a streaming run grows (at most every SAVE_EVERY_MS), and when it ends. A
+// failed write keeps the entry in memory and says why in `message`.
+import { docProblem } from './doc-check';
+import { drawnEntries, entryProblem, newId, nextName, parseRunsFile, runsFile, toEntry, type RunEntry, type RunsFile } from './entry';
+import { memoryStore, openRunStore, storageMessage, type RunStore, type RunsMessage } from './store';
+import type { SlotName } from '../result-slots.svelte';
+
+export const SAVE_EVERY_MS = 5000;
+
+export class RunList {
+  /** every slot's entries, oldest first */
+  entries = $state.raw<RunEntry[]>([]);
+  /** per slot, the entry drawn alone (null: every shown entry) */
+  isolated = $state<Partial<Record<SlotName, string | null>>>({});
+  /** the last storage or import message, per slot ('' when none); `persistent` false: runs last only this visit */
+  message = $state<Partial<Record<SlotName, RunsMessage[]>>>({});
+  persistent = $state(false);
+  /** the entry removed last, for Undo (null once undone or replaced) */
+  lastRemoved = $state.raw<RunEntry | null>(null);
+  /** resolves once the stored entries have been read (or found unavailable) */
+  readonly ready: Promise<void>;
+  private store: RunStore = memoryStore();
+  private lastSave = new Map<string, number>();
+
+  /** `slots`: the slot names this page draws; `open`: the store (null: keep runs in memory only, as an embed does) */
+  constructor(
+    readonly slots: readonly SlotName[],
+    open: (() => Promise<RunStore>) | null = () => openRunStore(),
+  ) {
+    this.ready = open ? this.load(open) : Promise.resolve();
+  }
+
+  private async load(open: () => Promise<RunStore>) {
+    let stored: unknown[];
+    try {
+      const s = await open();
+      stored = await s.all();
+      this.store = s;
+      this.persistent = true;
+    } catch (e) {
+      this.say(null, storageMessage(e, 'open'));
+      return;
+    }
+    const good: RunEntry[] = [];
+    let bad = 0;
+    for (const x of stored) {
+      if (entryProblem(x, this.slots, docProblem)) bad++;
+      else good.push(toEntry(x as Record<string, unknown>));
+    }
+    good.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    // entries made before the stored ones arrived (a run started at once) stay after them
+    const ids = new Set(good.map((e) => e.id));
+    this.entries = [...good, ...this.entries.filter((e) => !ids.has(e.id))];
+    if (bad) this.say(null, { key: 'runs.msg.unreadable', vars: { n: bad } });
+  }
+
+  /** A message in one slot's list, or (slot null) in every list. */
+  private say(slot: SlotName | null, ...msg: RunsMessage[]) {
+    const m = { ...this.message };
+    for (const s of slot ? [slot] : this.slots) m[s] = msg;
+    this.message = m;
+  }
+
+  clearMessage(slot: SlotName) {
+    this.say(slot);
+  }
+
+  of(slot: SlotName): RunEntry[] {
+    return this.entries.filter((e) => e.slot === slot);
+  }
+
+  get(id: string): RunEntry | undefined {
+    return this.entries.find((e) => e.id === id);
+  }
+
+  /** What the slot's figure draws over its reference (entry.ts drawnEntries). */
+  drawn(slot: SlotName): RunEntry[] {
+    return drawnEntries(this.of(slot), this.isolated[slot] ?? null);
+  }
+
+  private patch(id: string, p: Partial<RunEntry>): RunEntry | undefined {
+    let out: RunEntry | undefined;
+    this.entries = this.entries.map((e) => (e.id === id ? (out = { ...e, ...p }) : e));
+    return out;
+  }
+
+  private async save(e: RunEntry | undefined) {
+    if (!e) return;
+    try {
+      await this.store.put(e);
+    } catch (err) {
+      this.say(e.slot, storageMessage(err, 'save'));
+    }
+  }
+
+  /** A new running entry for `slot`; returns its id. */
+  begin(slot: SlotName, config: Record<string, unknown>, now = new Date()): string {
+    const e: RunEntry = {
+      id: newId(now.getTime()),
+      slot,
+      name: nextName(this.of(slot).map((x) => x.name)),
+      createdAt: now.toISOString(),
+      finishedAt: null,
+      config: structuredClone($state.snapshot(config)) as Record<string, unknown>,
+      status: 'running',
+      message: '',
+      fraction: 0,
+      elapsedMs: 0,
+      engine: null,
+      doc: null,
+      hidden: false,
+      imported: null,
+    };
+    this.entries = [...this.entries, e];
+    // a new run is drawn: an isolated other entry would hide it
+    if (this.isolated[slot]) this.isolated = { ...this.isolated, [slot]: null };
+    void this.save(e);
+    return e.id;
+  }
+
+  /** A running entry's progress (and, for a streaming run, its document so far). */
+  progress(id: string, fraction: number, elapsedMs: number, doc?: unknown) {
+    const e = this.patch(id, doc === undefined ? { fraction, elapsedMs } : { fraction, elapsedMs, doc });
+    const t = Date.now();
+    if (e && doc !== undefined && t - (this.lastSave.get(id) ?? 0) >= SAVE_EVERY_MS) {
+      this.lastSave.set(id, t);
+      void this.save({ ...e, status: 'partial' });
+    }
+  }
+
+  /** The end of a run: complete ('done'), or what it had computed when cancelled / failed. An
+   *  entry that computed nothing is removed (the run strip says what happened). */
+  finish(id: string, p: Pick<RunEntry, 'status'> & Partial<RunEntry>, now = new Date()) {
+    this.lastSave.delete(id);
+    const cur = this.get(id);
+    if (!cur) return;
+    const doc = p.doc !== undefined ? p.doc : cur.doc;
+    if (doc == null && p.status !== 'done') return void this.remove(id);
+    void this.save(this.patch(id, { ...p, doc, finishedAt: now.toISOString(), fraction: p.status === 'done' ? 1 : (p.fraction ?? cur.fraction) }));
+  }
+
+  rename(id: string, name: string) {
+    const n = name.trim().slice(0, 200);
+    if (n) void this.save(this.patch(id, { name: n }));
+  }
+
+  setHidden(id: string, hidden: boolean) {
+    const e = this.patch(id, { hidden });
+    if (e && hidden && this.isolated[e.slot] === id) this.isolated = { ...this.isolated, [e.slot]: null };
+    void this.save(e);
+  }
+
+  /** Draw only `id` (again: draw every shown entry). */
+  isolate(slot: SlotName, id: string | null) {
+    this.isolated = { ...this.isolated, [slot]: this.isolated[slot] === id ? null : id };
+  }
+
+  /** Remove an entry (from storage too); `undoable`: the reader removed it, Undo brings it back. */
+  remove(id: string, undoable = false) {
+    const e = this.get(id);
+    if (!e) return;
+    this.entries = this.entries.filter((x) => x.id !== id);
+    this.lastRemoved = undoable ? e : this.lastRemoved?.id === id ? null : this.lastRemoved;
+    if (this.isolated[e.slot] === id) this.isolated = { ...this.isolated, [e.slot]: null };
+    void this.store.delete(id).catch((err) => this.say(e.slot, storageMessage(err, 'delete')));
+  }
+
+  /** Bring back the entry removed last, where it was in the order. */
+  undoRemove() {
+    const e = this.lastRemoved;
+    if (!e) return;
+    this.lastRemoved = null;
+    this.entries = [...this.entries, e].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    void this.save(e);
+  }
+
+  /** The file exporting `slot`'s finished entries (or every slot's). */
+  exportFile(slot: SlotName | null, generator: RunsFile['generator']): RunsFile {
+    return runsFile(slot ? this.of(slot) : this.entries, generator);
+  }
+
+  /** Add the runs of an exported file; the message (in `slot`'s list) says what was added and skipped.
+   *  `figureOf` names a slot's figure ("Figure 4") for the message. */
+  importText(text: string, fileName: string, slot: SlotName, figureOf: (s: SlotName) => string): RunEntry[] {
+    const r = parseRunsFile(text, fileName, this.slots, docProblem);
+    if (r.error) {
+      this.say(slot, r.error);
+      return [];
+    }
+    this.entries = [...this.entries, ...r.runs];
+    for (const e of r.runs) void this.save(e);
+    const bySlot = new Map<string, number>();
+    for (const e of r.runs) bySlot.set(figureOf(e.slot), (bySlot.get(figureOf(e.slot)) ?? 0) + 1);
+    const where = [...bySlot].map(([f, n]) => `${f} × ${n}`).join(', ');
+    this.say(
+      slot,
+      r.runs.length ? { key: 'runs.msg.imported', vars: { n: r.runs.length, file: fileName, where } } : { key: 'runs.msg.importNone', vars: { file: fileName } },
+      ...r.skipped.map((what) => ({ key: 'runs.msg.skipped', vars: { what } })),
+    );
+    return r.runs;
+  }
+}

@@ -1,0 +1,63 @@
+// runs/store.ts — where the run list is kept between visits: IndexedDB through `idb`, one object
+// store of entries keyed by id. Everything that can go wrong with browser storage (no IndexedDB,
+// private mode, a full quota, an entry written by a newer page or corrupted) becomes a message in
+// the reader's terms and never takes other entries with it: a failed write leaves the run in
+// memory for this visit, a bad entry is skipped and left in place untouched.
+import { openDB, type IDBPDatabase } from 'idb';
+import type { RunEntry } from './entry';
+
+export const DB_NAME = 'lnx-runs';
+export const DB_VERSION = 1;
+export const STORE = 'runs';
+
+export interface RunStore {
+  /** every stored value (unchecked: the run list checks each one) */
+  all(): Promise<unknown[]>;
+  put(e: RunEntry): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+/** A message of the run list: a key of the page's strings (content/ui-strings.ts, "runs.msg.*")
+ *  and its placeholders, so it reads in the page's language. */
+export interface RunsMessage {
+  key: string;
+  vars?: Record<string, string | number>;
+}
+
+/** A storage failure in the reader's terms. */
+export function storageMessage(e: unknown, what: 'open' | 'save' | 'delete'): RunsMessage {
+  const name = (e as { name?: string } | null)?.name ?? '';
+  if (name === 'QuotaExceededError') return { key: 'runs.msg.full' };
+  if (what === 'open') return { key: 'runs.msg.noStorage' };
+  return { key: what === 'save' ? 'runs.msg.saveFailed' : 'runs.msg.deleteFailed', vars: { why: name || String(e) } };
+}
+
+/** The IndexedDB store (database `name`); rejects when IndexedDB is unavailable or refuses to open. */
+export async function openRunStore(name = DB_NAME): Promise<RunStore> {
+  if (!globalThis.indexedDB) throw Object.assign(new Error('no IndexedDB'), { name: 'NotSupportedError' });
+  const db: IDBPDatabase = await openDB(name, DB_VERSION, {
+    upgrade(db) {
+      if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
+    },
+  });
+  return {
+    all: () => db.getAll(STORE),
+    put: async (e) => {
+      await db.put(STORE, $snapshotable(e));
+    },
+    delete: (id) => db.delete(STORE, id),
+  };
+}
+
+/** Structured clone refuses Svelte's state proxies: store a plain copy. */
+const $snapshotable = (e: RunEntry): RunEntry => JSON.parse(JSON.stringify(e)) as RunEntry;
+
+/** A store that keeps nothing between visits (storage unavailable; embeds). */
+export const memoryStore = (): RunStore => {
+  const m = new Map<string, RunEntry>();
+  return {
+    all: async () => [...m.values()],
+    put: async (e) => void m.set(e.id, e),
+    delete: async (id) => void m.delete(id),
+  };
+};
