@@ -304,6 +304,17 @@ async function main() {
 
     await check('Figure 4: a preset fills the form; every placement is offered; more runs than the engine takes disable Recompute', async () => {
       await openSettings(page, 'fig4');
+      // the quick look fills the model knobs too; a knob out of range and a too-long warm-up are explained inline
+      await page.click('#fig4 button[data-preset="quick"]');
+      const knobs = await page.$$eval('#fig4 input[name="layers"], #fig4 input[name="d"], #fig4 input[name="batch"], #fig4 input[name="seq"], #fig4 input[name="steps"]', (xs) => xs.map((x) => x.value));
+      assert(knobs.join() === '200,6,128,2,32', `quick look fills ${knobs}`);
+      await page.fill('#fig4 input[name="layers"]', '99');
+      await page.fill('#fig4 input[name="warmups"]', '0, 300');
+      const err = await page.waitForSelector('#fig4 .err').then((e) => e.textContent());
+      assert(/layers must be an integer from 1 to 24/.test(err ?? ''), `knob error: ${err}`);
+      assert(/never reaches the peak/.test(await page.$eval('#fig4 [data-warning="warn.warmup"]', (e) => e.textContent ?? '')), 'no warm-up warning');
+      await page.click('#fig4 button[data-preset="full"]');
+      assert((await page.$eval('#fig4 input[name="layers"]', (x) => x.value)) === '', 'full does not restore the article’s model');
       await page.click('#fig4 button[data-preset="deepnorm"]');
       const ticked = () => page.$$eval('#fig4 input[name="placement"]', (xs) => xs.filter((x) => x.checked).map((x) => x.value));
       const offered = await page.$$eval('#fig4 input[name="placement"]', (xs) => xs.map((x) => x.value));

@@ -144,11 +144,12 @@ describe('round trip: parse(serialize(view)) rebuilds the view', () => {
     { fig5: { perturbation: 'sign' } },
     { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
     { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
-    { grid: { placements: ['post', 'pre'], lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {}, model: {} } },
     { grid: { ...GRID_DEFAULTS, placements: ['pre', 'deepnorm', 'admin'] } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {} } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 } } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 } } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {}, model: {} } },
+    { grid: { ...GRID_DEFAULTS, model: { layers: 4, d: 64, batch: 2 } } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 }, model: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 }, model: {} } },
   ];
   it.each(views)('%j', (over) => {
     const v = view(over);
@@ -170,7 +171,8 @@ describe('settings of result documents', () => {
     expect(probeSettingsOf(null)).toBeNull();
   });
   it('grid: config → settings (seeds counted)', () => {
-    expect(gridSettingsOf(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {} });
+    expect(gridSettingsOf(grid().config, grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {}, model: {} });
+    expect(gridSettingsOf({ ...grid().config, layers: 4 }, grid().config)?.model).toEqual({ layers: 4 });
     expect(gridSettingsOf(null)).toBeNull();
   });
   it('resolveProbe: a link with only the small model gets the small preset; fields override', () => {

@@ -6,7 +6,9 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
+import { GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, gridInputsOf, inputsFrom, knobBounds, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
+import { readFileSync } from 'node:fs';
+import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/engine-schema';
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
@@ -233,6 +235,7 @@ describe('fig4 live settings', () => {
   it('valid settings → config', () => {
     expect(validateGrid(ok)).toEqual({
       errors: {},
+      warnings: [],
       config: { placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500, optimizer: 'adam' },
     });
   });
@@ -297,7 +300,7 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {} });
+    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {}, model: {} });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });
@@ -396,10 +399,51 @@ describe('fig4 lab presets and placements', () => {
   });
   it('every preset is a valid grid within the lab\'s limits', () => {
     for (const p of LAB_PRESETS) {
-      const s = { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 500, optimizer: 'adam', hyper: {}, ...p.settings };
-      const r = validateGrid({ placements: [...s.placements], lrs: s.lrs.join(','), warmups: s.warmups.join(','), seeds: String(s.seeds), steps: String(s.steps), optimizer: s.optimizer, hyper: {} });
+      if (p.settings === 'reference') continue;
+      const s = { ...GRID_DEFAULTS, ...p.settings };
+      const r = validateGrid(gridInputsOf(s));
       expect(r.errors, p.key).toEqual({});
+      expect(r.warnings, p.key).toEqual([]);
     }
+  });
+  it('the quick look is the configuration docs/reproduction.md chose', () => {
+    const q = LAB_PRESETS.find((p) => p.key === 'quick')!.settings as Partial<GridSettings>;
+    const search = JSON.parse(readFileSync(new URL('../../docs/data/quick-look-search.json', import.meta.url), 'utf8'));
+    const c = search.chosen.config;
+    expect(q.model).toEqual({ layers: c.layers, d: c.d, d_ff: c.d_ff, batch: c.batch, seq: c.seq });
+    expect(c.vocab).toBe(GRID_DEFAULTS_ENGINE.vocab);
+    expect([q.steps, q.lrs, q.warmups, q.seeds]).toEqual([c.steps, [search.lr], [0, c.warmup], search.seeds.length]);
+  });
+});
+
+describe('the model knobs', () => {
+  const ok = gridInputsOf(GRID_DEFAULTS);
+  it.each([
+    ['layers', '4', null],
+    ['layers', '0', 'err.layers'],
+    ['layers', '25', 'err.layers'],
+    ['d', '64.5', 'err.d'],
+    ['batch', 'x', 'err.batch'],
+    ['seq', '', null],
+  ])('%s = "%s" → %s', (name, v, err) => {
+    const r = validateGrid({ ...ok, model: { [name]: v } });
+    expect(r.errors[`model.${name}`] ?? null).toBe(err);
+    if (!err && v) expect(r.config?.[name as 'layers']).toBe(Number(v));
+  });
+  it('a model over the engine\'s 1 GiB per run is refused, naming what to lower', () => {
+    const r = validateGrid({ ...ok, model: { layers: '24', d: '512', d_ff: '2048', batch: '16', seq: '128' } });
+    expect(r.errors.model).toBe('err.memory');
+    expect(r.config).toBeNull();
+  });
+  it('a warm-up longer than the run is allowed, with a warning', () => {
+    const r = validateGrid({ ...ok, warmups: '0, 300', steps: '200' });
+    expect(r.errors).toEqual({});
+    expect(r.warnings).toEqual(['warn.warmup']);
+    expect(r.config?.warmups).toEqual([0, 300]);
+  });
+  it('empty knobs keep the reference\'s model', () => {
+    expect(validateGrid(ok).config).not.toHaveProperty('layers');
+    expect(knobBounds('layers')).toEqual({ min: 1, max: 24 });
   });
 });
 

@@ -10,6 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectClose, loadEngine, numbers, type Flavour } from './load';
+import { MAX_MODEL_BYTES, modelBytes } from '../../web/src/lib/cost';
+import { GRID_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
 const PROBE = { layers: 3, d: 32, d_ff: 64, vocab: 50, seq: 8, batch: 4, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] };
@@ -74,6 +76,19 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         expect(out.config.chain_seed).toBe(2 ** 52);
         const grid = new m.GridRun(JSON.stringify({ chain_seed: 1234, seeds: [0, 2 ** 33], steps: 1, layers: 1, d: 16, d_ff: 16, vocab: 16, seq: 4, batch: 1 }));
         grid.delete();
+      });
+
+      it('refuses a model over 1 GiB exactly where the page\'s form does (lib/cost.ts modelBytes)', async () => {
+        const m = await loadEngine(flavour);
+        const base = { ...GRID_DEFAULTS, steps: 1, layers: 16, d: 512, d_ff: 2048, seq: 128 };
+        // the batch at which the page's estimate crosses the limit, then one either side
+        let b = 1;
+        expect(modelBytes({ ...base, batch: 1 }, 2)).toBeLessThan(MAX_MODEL_BYTES);
+        while (modelBytes({ ...base, batch: b + 1 }, 2) <= MAX_MODEL_BYTES) b++;
+        expect(b).toBeLessThan(16);
+        const plan = (batch: number) => () => m.gridPlanJson(JSON.stringify({ ...base, batch }));
+        expect(plan(b)).not.toThrow();
+        expect(plan(b + 1)).toThrowError(/too large.*lower layers, d, d_ff, vocab, seq or batch/);
       });
 
       it('expands a grid config (gridPlanJson) into the GridRun\'s runs, each a TrainRun config with the same curve', async () => {

@@ -43,3 +43,20 @@ export function probeFlops(c: Pick<ProbeConfig, keyof ModelSize | 'placements' |
   const sweep = c.depths.reduce((s, L) => s + c.depth_batches * 1.5 * forwardFlops({ ...c, layers: L }), 0);
   return c.placements.length * c.seeds.length * (perLayerJob + sweep);
 }
+
+/** The engine's memory limit for one run (wasm/configs.cpp kMaxModelBytes). */
+export const MAX_MODEL_BYTES = 2 ** 30;
+
+/**
+ * Bytes one run needs: parameters, their gradients and `optimizerStates` moment buffers, and the
+ * activations a step keeps for its backward pass. The engine's own estimate (wasm/configs.cpp
+ * model_bytes, rule model_fits_in_memory), so the form refuses exactly what the engine would;
+ * tests/wasm/engine.test.ts checks the two agree on both sides of the limit.
+ */
+export function modelBytes(m: ModelSize, optimizerStates: number): number {
+  const { d, d_ff: F, vocab: V, layers: L, seq } = m;
+  const N = m.batch * seq;
+  const params = V * d + L * (3 * d * d + 2 * d * F + 9 * d + F) + 2 * d;
+  const acts = L * (8 * N * d + 2 * N * F + N * seq + 4 * N) + N * (8 * d + 2 * F + 2 * V);
+  return 4 * ((2 + optimizerStates) * params + acts);
+}

@@ -22,6 +22,7 @@ import {
   type PlacementName,
 } from '../generated/engine-schema';
 import { parseDecimal, parseList } from './format';
+import { MAX_MODEL_BYTES, modelBytes, type ModelSize } from './cost';
 
 /** The text fields of the form, as typed. `hyper`: the chosen optimizer's settings, by name. */
 export interface GridInputs {
@@ -33,8 +34,10 @@ export interface GridInputs {
   steps: string;
   optimizer: string;
   hyper: Record<string, string>;
+  /** the model's sizes (MODEL_KNOBS), by name; empty = the precomputed grid's */
+  model?: Record<string, string>;
 }
-export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements'>;
+export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements' | 'model'>;
 
 /** A live grid run as the URL names it (seeds = how many, 0…n−1; hyper: settings away from the engine's defaults). */
 export interface GridSettings {
@@ -45,6 +48,35 @@ export interface GridSettings {
   steps: number;
   optimizer: OptimizerName;
   hyper: Record<string, number>;
+  /** the model's sizes (MODEL_KNOBS) away from the precomputed grid's */
+  model: Partial<Record<ModelKnob, number>>;
+}
+
+/**
+ * The model sizes a reader can change in the lab, each within the engine's bounds (GRID_FIELDS)
+ * and the lab's own (`max`: a run the browser finishes in minutes, not hours). The one list the
+ * form, the URL parameters (fig4.<name>), validation and the settings' comparison read.
+ */
+export const MODEL_KNOBS = [
+  { name: 'layers', max: 24 },
+  { name: 'd', max: 512 },
+  { name: 'd_ff', max: 2048 },
+  { name: 'batch', max: 16 },
+  { name: 'seq', max: 128 },
+] as const satisfies readonly { name: keyof GridConfig; max: number }[];
+export type ModelKnob = (typeof MODEL_KNOBS)[number]['name'];
+
+/** The bounds a model knob is checked against: the engine's minimum, the lab's maximum. */
+export const knobBounds = (name: ModelKnob): { min: number; max: number } => ({
+  min: GRID_FIELDS[name].min!,
+  max: Math.min(GRID_FIELDS[name].max!, MODEL_KNOBS.find((k) => k.name === name)!.max),
+});
+
+/** A model knob as typed: an integer within knobBounds, or null. */
+export function checkKnob(name: ModelKnob, s: string): number | null {
+  const x = parseDecimal(s);
+  const b = knobBounds(name);
+  return x != null && Number.isInteger(x) && x >= b.min && x <= b.max ? x : null;
 }
 
 /** The precomputed grid's settings (public/data/grid.json); used until that file arrives. */
@@ -56,6 +88,7 @@ export const GRID_DEFAULTS: GridSettings = {
   steps: 500,
   optimizer: 'adam',
   hyper: {},
+  model: {},
 };
 
 /** How big a live run the lab offers (within the engine's bounds): panels, dash patterns, seeds,
@@ -79,7 +112,24 @@ export function checkPlacements(xs: readonly string[]): PlacementName[] | null {
  * Presets of the lab for the article's remaining claims: the settings they put in the form (the rest
  * stay as they are). Their labels are Figure 4's strings `preset.<key>`.
  */
-export const LAB_PRESETS: readonly { key: string; settings: Partial<GridSettings> }[] = [
+export const LAB_PRESETS: readonly { key: string; settings: Partial<GridSettings> | 'reference' }[] = [
+  // The quick look: the cheapest configuration in which the article's three toy claims hold on the
+  // seed mean over 4 seeds (scripts/quick-look-search.mjs, docs/reproduction.md "Quick look").
+  {
+    key: 'quick',
+    settings: {
+      placements: ['post', 'pre'],
+      lrs: [0.001],
+      warmups: [0, 120],
+      seeds: 4,
+      steps: 200,
+      optimizer: 'adam',
+      hyper: {},
+      model: { layers: 6, d: 128, d_ff: 512, batch: 2, seq: 32 },
+    },
+  },
+  // The article's configuration: the precomputed grid's settings (filled in from its file).
+  { key: 'full', settings: 'reference' },
   // "DeepNorm works in the same direction as Pre-LN's final LN": DeepNorm next to Post-LN, no warm-up.
   { key: 'deepnorm', settings: { placements: ['post', 'deepnorm'], warmups: [0], lrs: [0.001, 0.003], optimizer: 'adam', hyper: {} } },
   // "For Pre-LN warm-up is insurance": Pre-LN at high peak lrs, with and without warm-up.
@@ -145,11 +195,17 @@ export const suggestedLr = (o: string): number | null => OPTIMIZER_INFO.find((x)
  * Validate the settings; returns error keys (Figure 4's strings) per field (`hyper.<name>` for an
  * optimizer setting), and the engine config when valid.
  */
-export function validateGrid(inp: GridInputs): {
+export function validateGrid(
+  inp: GridInputs,
+  base: Partial<GridConfig> | null = null,
+): {
   errors: Partial<Record<string, string>>;
+  /** warning keys (Figure 4's strings): the run is allowed */
+  warnings: string[];
   config: Partial<GridConfig> | null;
 } {
   const errors: Partial<Record<string, string>> = {};
+  const warnings: string[] = [];
   const placements = checkPlacements(inp.placements ?? []);
   if (!placements) errors.placements = 'err.placements';
   const lrs = checkLrs(inp.lrs);
@@ -170,12 +226,27 @@ export function validateGrid(inp: GridInputs): {
     if (x == null) errors[`hyper.${name}`] = 'err.hyper';
     else hyper[name] = x;
   }
+  const model: Partial<Record<ModelKnob, number>> = {};
+  for (const { name } of MODEL_KNOBS) {
+    const typed = inp.model?.[name];
+    if (typed == null || typed.trim() === '') continue; // empty = the precomputed grid's
+    const x = checkKnob(name, typed);
+    if (x == null) errors[`model.${name}`] = `err.${name}`;
+    else model[name] = x;
+  }
   if (!Object.keys(errors).length && gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! }) > LAB_LIMITS.runs)
     errors.runs = 'err.runs';
-  if (Object.keys(errors).length) return { errors, config: null };
+  if (!Object.keys(errors).length) {
+    const m = { ...ENGINE_GRID, ...base, ...model } as ModelSize;
+    if (modelBytes(m, 2) > MAX_MODEL_BYTES) errors.model = 'err.memory';
+  }
+  if (steps != null && ws?.some((w) => w > steps)) warnings.push('warn.warmup');
+  if (Object.keys(errors).length) return { errors, warnings, config: null };
   return {
     errors,
+    warnings,
     config: {
+      ...model,
       placements: placements!,
       lrs: lrs!,
       warmups: ws!,
@@ -187,7 +258,8 @@ export function validateGrid(inp: GridInputs): {
   };
 }
 
-/** The keys of a grid config that Figure 4's settings choose (the rest come from the precomputed grid). */
+/** The keys of a grid config that Figure 4's settings choose (the rest come from the precomputed
+ *  grid; a model knob left empty keeps the precomputed grid's value). */
 export const CHOSEN_KEYS = new Set(['placements', 'warmups', 'lrs', 'seeds', 'steps', 'optimizer', ...ALL_OPTIMIZER_FIELDS.map(([n]) => n)]);
 
 const fmtHyper = (h: Record<string, number>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]));
@@ -207,11 +279,19 @@ export const gridInputsOf = (g: GridSettings): GridInputs => ({
   steps: String(g.steps),
   optimizer: g.optimizer,
   hyper: fmtHyper(g.hyper),
+  model: fmtHyper(g.model ?? {}),
 });
 
-/** The settings a grid config was run with (its optimizer settings that differ from the engine's defaults); null without a config. */
-export function gridSettingsOf(c: GridConfig | null | undefined): GridSettings | null {
+/** The settings a grid config was run with (its optimizer settings that differ from the engine's
+ *  defaults, its model sizes that differ from `reference`'s, the precomputed grid's config); null
+ *  without a config. */
+export function gridSettingsOf(c: GridConfig | null | undefined, reference: Partial<GridConfig> | null = null): GridSettings | null {
   if (!c) return null;
+  const model: Partial<Record<ModelKnob, number>> = {};
+  for (const { name } of MODEL_KNOBS) {
+    const v = c[name];
+    if (typeof v === 'number' && v !== (reference?.[name] ?? ENGINE_GRID[name])) model[name] = v;
+  }
   const optimizer = c.optimizer && isOptimizer(c.optimizer) ? c.optimizer : 'adam';
   const hyper: Record<string, number> = {};
   for (const [name, f] of optimizerFields(optimizer)) {
@@ -219,7 +299,7 @@ export function gridSettingsOf(c: GridConfig | null | undefined): GridSettings |
     if (typeof v === 'number' && v !== f.default) hyper[name] = v;
   }
   const placements = (c.placements ?? []).filter(isPlacement);
-  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper };
+  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper, model };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -231,11 +311,11 @@ const sameNames = (a: readonly string[] = [], b: readonly string[] = []) => a.le
 export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
   sameNames(a.placements, b.placements) &&
   a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
-  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {});
+  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {});
 
 /** A link's partial grid settings completed from the defaults. */
 export function resolveGrid(p: Partial<GridSettings> | undefined, d: GridSettings = GRID_DEFAULTS): GridSettings {
-  return { ...d, ...p, hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper } };
+  return { ...d, ...p, hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper }, model: { ...d.model, ...p?.model } };
 }
 
 /** The engine's default of every grid field (for the form's placeholders). */

@@ -15,6 +15,7 @@ import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
 import { gridFlops, probeFlops } from './cost';
 import { speed } from './speed.svelte';
+import { engineKey as engineKeyOf } from './calibrate';
 import { GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 import { RunList } from './runs/run-list.svelte';
@@ -136,7 +137,7 @@ export class Slot<T> {
     let engineKey: string | null = null;
     // the engine's description: provenance of the entry, and the key of the speed it teaches
     const info = Promise.resolve().then(engineInfo).catch(() => null);
-    void info.then((e) => (engineKey = e ? `${e.backend}/${e.flavour}/${e.threads}` : null));
+    void info.then((e) => (engineKey = e ? engineKeyOf(e) : null));
     let offered = false;
     try {
       const result = await go((p, partial) => {
@@ -320,7 +321,7 @@ export class Results {
 
   /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
   gridConfig(): Partial<GridConfig> | null {
-    const checked = validateGrid(this.gridInputs);
+    const checked = validateGrid(this.gridInputs, this.grid.precomputed?.config ?? null);
     if (!checked.config) return null;
     // the model and the chain of the precomputed grid; the settings the form chooses from the form
     const base = Object.fromEntries(Object.entries(this.grid.precomputed?.config ?? {}).filter(([k]) => !CHOSEN_KEYS.has(k)));

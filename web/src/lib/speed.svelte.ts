@@ -3,7 +3,8 @@
 // progress report of a run whose cost is known gives done-FLOPs / elapsed ms) and kept in
 // localStorage, so the next visit estimates before computing anything. A speed is kept per engine
 // (backend, flavour, threads): a run on another one does not reuse it.
-// Leaves out: experiments (their cost is not modelled), calibration runs of their own.
+// Before any run, a short calibration (lib/calibrate.ts) gives the first speed.
+// Leaves out: experiments (their cost is not modelled).
 
 const KEY = 'lnx.speed.v1';
 
@@ -47,6 +48,10 @@ class Speed {
   measure(engine: string, flops: number, fraction: number, elapsedMs: number) {
     if (!(fraction > 0) || !(elapsedMs > 1000)) return; // the first second includes start-up
     this.record = learn(this.record, engine, (fraction * flops) / elapsedMs);
+  }
+  /** A measured speed (a calibration's, lib/calibrate.ts) in FLOPs per ms on `engine`. */
+  learnRate(engine: string, flopsPerMs: number) {
+    this.record = learn(this.record, engine, flopsPerMs);
   }
   save() {
     if (!this.record) return;

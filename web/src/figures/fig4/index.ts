@@ -7,6 +7,10 @@ import type { GridConfig, GridResult } from '../../engine/documents';
 import {
   ALL_OPTIMIZER_FIELDS,
   GRID_DEFAULTS,
+  MODEL_KNOBS,
+  checkKnob,
+  knobBounds,
+  type ModelKnob,
   LAB_LIMITS,
   checkHyper,
   fieldBounds,
@@ -29,6 +33,15 @@ import Figure4 from './Figure4.svelte';
 import { fig4Json, fig4Table } from './numbers';
 
 export type Fig4View = Record<string, never>;
+
+/** fig4.<knob>: one model size (MODEL_KNOBS), within its bounds. */
+const knobParam = (name: ModelKnob): Param<GridSettings> => ({
+  parse: (v) => {
+    const x = checkKnob(name, v);
+    return x == null ? null : ({ model: { [name]: x } } as Partial<GridSettings>);
+  },
+  reason: `fig4:err.${name}`,
+});
 
 /** fig4.<setting>: one optimizer setting (the link's optimizer, or the default one, must have it). */
 const hyperParam = (name: string): Param<GridSettings> => ({
@@ -74,6 +87,12 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'err.placements',
     'err.runs', // {max}
     'preset.label',
+    'preset.quick',
+    'preset.full',
+    'ctl.model',
+    ...MODEL_KNOBS.flatMap(({ name }) => [`ctl.${name}`, `err.${name}`]), // {min} {max}
+    'err.memory',
+    'warn.warmup',
     'preset.deepnorm',
     'preset.preHighLr',
     'col.norm',
@@ -94,6 +113,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       'fig4.steps': fieldParam<GridSettings, 'steps'>('steps', checkSteps, 'fig4:err.steps'),
       'fig4.optimizer': enumParam<GridSettings, (typeof OPTIMIZERS)[number]>(OPTIMIZERS, (optimizer) => ({ optimizer }), 'fig4:err.optimizer'),
       ...Object.fromEntries(ALL_OPTIMIZER_FIELDS.map(([name]) => [`fig4.${name}`, hyperParam(name)])),
+      ...Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`fig4.${name}`, knobParam(name)])),
     },
     write: (s, d) =>
       written(
@@ -104,6 +124,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
         s.steps !== d.steps && ['fig4.steps', String(s.steps)],
         s.optimizer !== d.optimizer && ['fig4.optimizer', s.optimizer],
         ...ALL_OPTIMIZER_FIELDS.map(([name]): [string, string] | false => s.hyper?.[name] != null && s.hyper[name] !== d.hyper?.[name] && [`fig4.${name}`, String(s.hyper[name])]),
+        ...MODEL_KNOBS.map(({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== d.model?.[name] && [`fig4.${name}`, String(s.model[name])]),
       ),
     of: (c) => gridSettingsOf(c as GridConfig | null | undefined),
     fallback: GRID_DEFAULTS,
@@ -121,6 +142,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'err.seeds': { max: LAB_LIMITS.seeds },
     'err.steps': { min: LAB_LIMITS.minSteps, max: LAB_LIMITS.steps },
     'err.runs': { max: LAB_LIMITS.runs },
+    ...Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`err.${name}`, knobBounds(name)])),
   },
   numbers: ({ doc }) => ({ table: fig4Table(doc), json: fig4Json(doc) }),
   provenanceView: (_, live) => ({ streaming: live.streaming }),
