@@ -389,6 +389,17 @@ async function main() {
       await sgd(1000);
       await q.click('#fig4 button.recompute');
       await q.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
+      // Pause: the run stops advancing and says so; Resume continues; Cancel works while paused
+      const pctNow = () => q.$eval('#fig4 .run progress', (el) => Number(el.getAttribute('value')));
+      await q.click('#fig4 button.pause');
+      await q.waitForFunction(() => /Paused\. Nothing computed is lost/.test(document.querySelector('#fig4 .run .status')?.textContent ?? ''), null, { timeout: 10000 });
+      const p0 = await pctNow();
+      await q.waitForTimeout(2000);
+      assert((await pctNow()) === p0, 'a paused run went on');
+      await q.click('#fig4 button.resume');
+      await q.waitForFunction((p) => Number(document.querySelector('#fig4 .run progress')?.getAttribute('value')) > p, p0, { timeout: 60000 });
+      await q.click('#fig4 button.pause');
+      await q.waitForSelector('#fig4 button.resume', { timeout: 10000 });
       await q.click('#fig4 button.cancel');
       await q.waitForSelector('#fig4[data-run="cancelled"]', { timeout: 60000 });
       it = await items();

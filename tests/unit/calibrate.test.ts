@@ -1,25 +1,44 @@
 // calibrate.test.ts — the one short calibration that gives Recompute its first estimate
-// (lib/calibrate.ts): the speed between the first and last progress report, learned once per
-// visit, for the engine that would run the reader's job, and only when none is known.
+// (lib/calibrate.ts): each grid timed between its first and last progress report, the FLOP rate at
+// each product size read log–log between them, learned once per visit for the engine
+// that would run the reader's job, and only when none is known.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { calibrateOnce, calibrationConfig, engineKey, rateFrom, resetCalibration } from '../../web/src/lib/calibrate';
-import { gridFlops } from '../../web/src/lib/cost';
-import { speed } from '../../web/src/lib/speed.svelte';
+import { calibrateOnce, calibrationConfigs, engineKey, msPerFraction, resetCalibration } from '../../web/src/lib/calibrate';
+import { gridWork } from '../../web/src/lib/cost';
+import { estimateMs, learn, rateAt, speed } from '../../web/src/lib/speed.svelte';
 import type { EngineReady, Progress } from '../../web/src/engine/client';
 
 const p = (fraction: number, elapsedMs: number): Progress => ({ fraction, elapsedMs, etaMs: null, paused: false });
 const info = async () => ({ backend: 'cpu-mt', flavour: 'wasm-mt', threads: 2 }) as EngineReady;
 
-describe('rateFrom', () => {
+describe('msPerFraction', () => {
   it.each([
-    [[p(0.1, 600), p(0.5, 1000), p(1, 1500)], 1000, (0.9 * 1000) / 900], // start-up (the first 600 ms) left out
-    [[p(1, 2000)], 1000, 0.5],
-    [[], 1000, null],
-    [[p(0, 100)], 1000, null],
-  ])('%j of %d FLOPs → %s FLOP/ms', (reports, flops, want) => {
-    const r = rateFrom(reports, flops);
+    [[p(0.1, 600), p(0.5, 1000), p(1, 1500)], 1000], // start-up (the first 600 ms) left out: (1000 + 1000) / 2
+    [[p(0.1, 600), p(0.3, 800), p(0.5, 1000), p(0.6, 2000), p(0.8, 2200)], 1000], // a slowed chunk does not count
+    [[p(1, 2000)], 2000],
+    [[], null],
+    [[p(0, 100)], null],
+  ])('%j → %s ms for the whole run', (reports, want) => {
+    const r = msPerFraction(reports);
     if (want == null) expect(r).toBeNull();
     else expect(r).toBeCloseTo(want, 9);
+  });
+});
+
+describe('the rate by product size', () => {
+  const rec = { engine: 'e', flopsPerMs: 400, curve: [[1000, 100], [10000, 200], [100000, 400]] as [number, number][], n: 1 };
+  it.each([
+    [500, 100],
+    [1000, 100],
+    [Math.sqrt(1000 * 10000), Math.sqrt(100 * 200)], // log–log between the points
+    [100000, 400],
+    [1e7, 400],
+  ])('at size %d: %d FLOP/ms', (size, want) => expect(rateAt(rec, size)).toBeCloseTo(want, 6));
+  it('a live run’s measurement scales the whole curve', () => {
+    const after = learn(rec, 'e', 150, 1000); // 1.5× the curve's rate there
+    expect(after.flopsPerMs).toBeCloseTo(400 * (1 - 1 / 2) + 600 / 2, 6);
+    expect(rateAt(after, 1000)).toBeCloseTo(100 * (500 / 400), 6);
+    expect(estimateMs(after, { flops: 1e6, size: 100000 })).toBeCloseTo(1e6 / 500, 6);
   });
 });
 
@@ -28,25 +47,33 @@ describe('calibrateOnce', () => {
     resetCalibration();
     speed.record = null;
   });
-  it('runs the calibration grid once and learns its speed for this engine', async () => {
+  it('times the three calibration grids once and keeps the rate at each size for this engine', async () => {
+    const rate = (size: number) => 1e4 * Math.log(size); // a device faster on bigger products
     const runs: object[] = [];
     const run = async (c: object, onP: (q: Progress) => void) => {
       runs.push(c);
-      onP(p(0.2, 500));
-      onP(p(1, 1300));
+      const w = gridWork(c as never);
+      const total = w.flops / rate(w.size);
+      onP(p(0.2, 300 + 0.2 * total)); // 300 ms of start-up before the first report
+      onP(p(1, 300 + total));
     };
     expect(await calibrateOnce(run, info)).toBe(true);
     expect(await calibrateOnce(run, info)).toBe(true); // the same promise: no second run
-    expect(runs).toEqual([calibrationConfig(2)]);
+    expect(runs).toEqual(calibrationConfigs(2));
     expect(speed.record?.engine).toBe('cpu-mt/wasm-mt/2');
-    expect(speed.record?.flopsPerMs).toBeCloseTo((0.8 * gridFlops(calibrationConfig(2))) / 800, 6);
+    const sizes = calibrationConfigs(2).map((c) => gridWork(c).size);
+    expect(sizes).toEqual([16 * 128, 64 * 128, 512 * 128]);
+    for (const s of sizes) expect(rateAt(speed.record!, s)).toBeCloseTo(rate(s), 3);
   });
-  it('runs one run per thread, within 2…16', () => {
-    const runs = (t: number) => { const c = calibrationConfig(t); return c.placements.length * c.seeds.length; };
+  it('one run per thread, within 2…16', () => {
+    const runs = (t: number) => {
+      const c = calibrationConfigs(t)[0];
+      return c.placements.length * c.seeds.length;
+    };
     expect([1, 2, 3, 8, 64].map(runs)).toEqual([2, 2, 4, 8, 16]);
   });
   it('does nothing when this engine’s speed is known', async () => {
-    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, n: 3 };
+    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, curve: [[1, 5]], n: 3 };
     let ran = false;
     expect(await calibrateOnce(async () => void (ran = true), info)).toBe(false);
     expect(ran).toBe(false);

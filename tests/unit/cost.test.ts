@@ -1,7 +1,7 @@
 // cost.test.ts — lib/cost.ts (FLOPs of a live run from its config) and lib/speed.svelte.ts's
 // pure parts (learning a device's speed, estimating from it).
 import { describe, expect, it } from 'vitest';
-import { forwardFlops, gridFlops, probeFlops, stepFlops } from '../../web/src/lib/cost';
+import { forwardFlops, gridFlops, gridWork, probeFlops, probeWork, stepFlops } from '../../web/src/lib/cost';
 import { estimateMs, learn } from '../../web/src/lib/speed.svelte';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
@@ -39,8 +39,17 @@ describe('speed', () => {
     expect(learn(prev, 'e', 0)).toBe(prev);
   });
   it('estimate: flops over speed; null without either', () => {
-    expect(estimateMs({ engine: 'e', flopsPerMs: 1e6, n: 1 }, 3e9)).toBe(3000);
-    expect(estimateMs(null, 3e9)).toBeNull();
+    expect(estimateMs({ engine: 'e', flopsPerMs: 1e6, n: 1 }, { flops: 3e9, size: 100 })).toBe(3000);
+    expect(estimateMs(null, { flops: 3e9, size: 100 })).toBeNull();
     expect(estimateMs({ engine: 'e', flopsPerMs: 1e6, n: 1 }, null)).toBeNull();
+  });
+});
+
+describe('the size of the products', () => {
+  it('tokens per step × d, for the grid and the probe', () => {
+    const g = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2, steps: 200, placements: ['post', 'pre'], warmups: [0, 120], lrs: [1e-3], seeds: [0, 1, 2, 3] };
+    expect(gridWork(g as never)).toEqual({ flops: gridFlops(g as never), size: 2 * 32 * 128 });
+    const pr = { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, placements: ['post'], seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 4] };
+    expect(probeWork(pr as never)).toEqual({ flops: probeFlops(pr as never), size: 2 * 8 * 64 });
   });
 });

@@ -23,7 +23,7 @@ describe('a run a link asks for', () => {
     speed.record = { engine: 'cpu-mt/x/2', flopsPerMs: 1e6, n: 3 };
     const s = new Slot<{ config: object }>();
     let started = false;
-    await s.start(() => ((started = true), Promise.resolve({ config: {} })), {}, { flops: 1e11, budgetMs: LINK_BUDGET_MS });
+    await s.start(() => ((started = true), Promise.resolve({ config: {} })), {}, { work: { flops: 1e11, size: 1 }, budgetMs: LINK_BUDGET_MS });
     expect(started).toBe(false);
     expect(s.run.phase).toBe('offered');
     expect(s.offerMs).toBe(1e5);

@@ -33,8 +33,9 @@ export interface Progress {
   elapsedMs: number;
   /** estimated remaining ms, null while unknown */
   etaMs: number | null;
-  /** the tab is hidden and the worker idles */
+  /** the worker idles: the tab is hidden, or the reader paused (`pausedBy` says which) */
   paused: boolean;
+  pausedBy?: 'hidden' | 'reader' | null;
 }
 
 /** Version, backend and why, flavour and threads of the loaded engine (protocol.ts 'ready'). */
@@ -42,7 +43,7 @@ export type EngineReady = Omit<Extract<Reply, { type: 'ready' }>, 'type'>;
 
 interface Job {
   onReply(r: Reply): void;
-  onPause(paused: boolean): void;
+  onPause(by: 'hidden' | 'reader' | null): void;
   fail(e: EngineError): void;
 }
 
@@ -51,6 +52,38 @@ let ready: Promise<EngineReady> | null = null;
 let nextId = 1;
 const jobs = new Map<number, Job>();
 let hidden = false;
+/** the reader pressed Pause (lib/result-slots.svelte.ts Slot.pause) */
+let userPaused = false;
+const pausedBy = (): 'hidden' | 'reader' | null => (userPaused ? 'reader' : hidden ? 'hidden' : null);
+/** the page's title while no run is paused by a hidden tab (restored when it shows again) */
+let plainTitle: string | null = null;
+
+/** Tell the worker whether to idle, the jobs why, and the tab strip: a hidden tab's title says
+ *  that its run is paused ("⏸ …"), so the reader sees it without switching back. */
+function syncPause() {
+  const by = pausedBy();
+  worker?.postMessage({ type: by ? 'pause' : 'resume' } satisfies Request);
+  for (const j of jobs.values()) j.onPause(by);
+  if (typeof document === 'undefined') return;
+  if (hidden && jobs.size && plainTitle == null) {
+    plainTitle = document.title;
+    document.title = `⏸ ${plainTitle}`;
+  } else if (!hidden && plainTitle != null) {
+    document.title = plainTitle;
+    plainTitle = null;
+  }
+}
+
+/** Pause (or resume) the engine's work at the reader's request: the running job idles between
+ *  chunks, elapsed time stops, and what it computed is kept; Cancel still works while paused. */
+export function setPaused(p: boolean): void {
+  if (userPaused === p) return;
+  userPaused = p;
+  syncPause();
+}
+
+/** Jobs sent to the worker and not finished: a new one waits behind them (the worker runs one at a time). */
+export const jobsAhead = (): number => jobs.size;
 const memoryWaiters: ((m: EngineMemory) => void)[] = [];
 const engineListeners = new Set<(e: EngineReady) => void>();
 
@@ -103,8 +136,7 @@ function ensureWorker(): Worker {
       const h = document.visibilityState === 'hidden';
       if (h === hidden) return;
       hidden = h;
-      w.postMessage({ type: h ? 'pause' : 'resume' } satisfies Request);
-      for (const j of jobs.values()) j.onPause(h);
+      syncPause();
     };
     document.addEventListener('visibilitychange', sync);
     sync();
@@ -150,7 +182,7 @@ function start<T>(
   const w = ensureWorker();
   const id = nextId++;
   return new Promise<T>((resolve, reject) => {
-    let last: Progress = { fraction: 0, elapsedMs: 0, etaMs: null, paused: hidden };
+    let last: Progress = { fraction: 0, elapsedMs: 0, etaMs: null, paused: pausedBy() != null, pausedBy: pausedBy() };
     const finish = () => {
       jobs.delete(id);
       signal?.removeEventListener('abort', abort);
@@ -160,7 +192,7 @@ function start<T>(
       onReply(r) {
         switch (r.type) {
           case 'progress':
-            last = { fraction: r.fraction, elapsedMs: r.elapsedMs, etaMs: r.etaMs, paused: hidden };
+            last = { fraction: r.fraction, elapsedMs: r.elapsedMs, etaMs: r.etaMs, paused: pausedBy() != null, pausedBy: pausedBy() };
             onProgress?.(last, r);
             return;
           case 'done':
@@ -179,8 +211,8 @@ function start<T>(
             return reject(new EngineError('cancelled', 'cancelled'));
         }
       },
-      onPause(paused) {
-        last = { ...last, paused };
+      onPause(by) {
+        last = { ...last, paused: by != null, pausedBy: by };
         onProgress?.(last, { type: 'progress', id, fraction: last.fraction, elapsedMs: last.elapsedMs, etaMs: last.etaMs });
       },
       fail(e) {

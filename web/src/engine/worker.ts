@@ -95,8 +95,10 @@ let wake: (() => void) | null = null;
 let queue: Promise<void> = Promise.resolve();
 
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
-const whilePaused = async () => {
-  while (paused) await new Promise<void>((r) => (wake = r));
+/** Idle while paused (tab hidden, or the reader paused), unless `stop` (the job was cancelled:
+ *  a paused run can be cancelled without resuming it first). */
+const whilePaused = async (stop: () => boolean = () => false) => {
+  while (paused && !stop()) await new Promise<void>((r) => (wake = r));
 };
 
 self.onmessage = (ev: MessageEvent<Request>) => {
@@ -116,6 +118,8 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       return;
     case 'cancel':
       cancelled.add(req.id);
+      wake?.();
+      wake = null;
       return;
     case 'pause':
       paused = true;
@@ -145,7 +149,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
         const hooks = {
           post,
           cancelled: () => cancelled.has(req.id),
-          whilePaused,
+          whilePaused: () => whilePaused(() => cancelled.has(req.id)),
           yieldToEvents,
           now: () => performance.now(),
         };

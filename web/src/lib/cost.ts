@@ -6,8 +6,12 @@
 // forwards (the backward takes two products for each of the forward's one) plus the optimizer; a
 // probe pass the same (its backward computes every gradient of the per-layer job; the depth sweep
 // stops at the last layer's W², counted as 1.5 forwards). Norms, softmax and the rest are left out:
-// the speed measured on real runs absorbs them. So does nothing the fixed cost of starting a job
-// (tens to hundreds of ms): a sub-second run is underestimated (docs/benchmarks.md measures both). Pure.
+// the speed measured absorbs them. But that speed depends on the products' size: a step of 64 tokens
+// runs at about half the FLOP rate of one of 512 (small matrices, per-op fixed costs, thread
+// hand-offs). So a run's work also says its `size`, the activations one product reads (tokens per
+// step × d), and the device's speed is measured at several sizes (lib/calibrate.ts) and read at the
+// run's (lib/speed.svelte.ts). The fixed cost of starting a job (tens to hundreds of ms) is left
+// out: a sub-second run is underestimated (docs/benchmarks.md measures the error). Pure.
 import type { GridConfig, ProbeConfig } from '../generated/engine-schema';
 
 export interface ModelSize {
@@ -30,11 +34,24 @@ export function forwardFlops(m: ModelSize): number {
 /** FLOPs of one training step (forward, backward, update). */
 export const stepFlops = (m: ModelSize): number => 3 * forwardFlops(m);
 
+/** What a run costs: its FLOPs, and the size of its products (tokens per step × d) that sets the
+ *  rate at which this device does them. */
+export interface Work {
+  flops: number;
+  size: number;
+}
+
+/** The size of a model's products (see above). */
+export const productSize = (m: Pick<ModelSize, 'batch' | 'seq' | 'd'>): number => m.batch * m.seq * m.d;
+
 /** The toy grid of Figure 4: every run (placements × warm-ups × lrs × seeds) for `steps` steps. */
 export function gridFlops(c: Pick<GridConfig, keyof ModelSize | 'steps' | 'placements' | 'warmups' | 'lrs' | 'seeds'>): number {
   const runs = c.placements.length * c.warmups.length * c.lrs.length * c.seeds.length;
   return runs * c.steps * stepFlops(c);
 }
+
+/** The grid's work. */
+export const gridWork = (c: Parameters<typeof gridFlops>[0]): Work => ({ flops: gridFlops(c), size: productSize(c) });
 
 /** The probe of Figures 2–3: per placement and seed, `batches` passes at `layers`, then
  *  `depth_batches` passes at each depth of the sweep. */
@@ -43,6 +60,9 @@ export function probeFlops(c: Pick<ProbeConfig, keyof ModelSize | 'placements' |
   const sweep = c.depths.reduce((s, L) => s + c.depth_batches * 1.5 * forwardFlops({ ...c, layers: L }), 0);
   return c.placements.length * c.seeds.length * (perLayerJob + sweep);
 }
+
+/** The probe's work. */
+export const probeWork = (c: Parameters<typeof probeFlops>[0]): Work => ({ flops: probeFlops(c), size: productSize(c) });
 
 /** The engine's memory limit for one run (wasm/configs.cpp kMaxModelBytes). */
 export const MAX_MODEL_BYTES = 2 ** 30;

@@ -3,6 +3,8 @@
 //   $…$              inline KaTeX (tex.ts; \role{r}{x} colours x); `$$…$$` renders display-style
 //   **bold**  *italic*  `code`  [text](https://…)   (links: https only, else the text alone)
 //   {{key}}          a bound number → <span class="bound" data-key="key">value</span>;
+//                    one a live run changed (opts.changed) → class "bound live" and a title saying
+//                    so and giving the article's value;
 //                    unknown key → <span class="bound missing">[?key]</span> and onUnknownKey(key)
 //   \$ \* \` \[ \{ \\   a literal character
 //
@@ -15,6 +17,9 @@ export interface InlineOptions {
   bindings?: Record<string, string>;
   /** called once per unknown {{key}} occurrence */
   onUnknownKey?: (key: string) => void;
+  /** keys whose value comes from a live run and differs from the article's: key → the note
+   *  (its title) that says so */
+  changed?: Record<string, string>;
 }
 
 const KEY = /^\{\{\s*([A-Za-z][\w.-]*)\s*\}\}/;
@@ -32,6 +37,8 @@ function bound(key: string, opts: InlineOptions): string {
     opts.onUnknownKey?.(key);
     return `<span class="bound missing" data-key="${escapeHtml(key)}">[?${escapeHtml(key)}]</span>`;
   }
+  const note = opts.changed?.[key];
+  if (note != null) return `<span class="bound live" data-key="${escapeHtml(key)}" title="${escapeHtml(note)}">${escapeHtml(v)}</span>`;
   return `<span class="bound" data-key="${escapeHtml(key)}">${escapeHtml(v)}</span>`;
 }
 

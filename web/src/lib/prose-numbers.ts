@@ -125,6 +125,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'probe.d_ff': ({ P }) => fmtInt(P?.config.d_ff),
   'probe.seeds': ({ P }) => fmtInt(P?.config.seeds?.length),
   'probe.batches': ({ P }) => fmtInt(P?.config.batches),
+  'probe.depth_batches': ({ P }) => fmtInt(P?.config.depth_batches),
   // Residual stream ‖h‖²/d per layer
   'post.norm2': ({ P, lang }) => fmtList(P?.placements.post?.norm2_over_d.mean, lang),
   'post.norm2.maxstd': ({ P }) => fmt(max(P?.placements.post?.norm2_over_d.std)),

@@ -10,10 +10,10 @@
 // holds the document so far (the grid's growing curves, which Figure 4 draws).
 // One instance is created by App.svelte and shared through context (getResults()).
 import { getContext, setContext } from 'svelte';
-import { EngineError, engineInfo, runExperiment, runGrid, runProbe, type EngineReady, type Progress } from '../engine/client';
+import { EngineError, engineInfo, jobsAhead, runExperiment, runGrid, runProbe, setPaused, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
-import { gridFlops, probeFlops } from './cost';
+import { gridWork, probeWork, type Work } from './cost';
 import { speed } from './speed.svelte';
 import { engineKey as engineKeyOf } from './calibrate';
 import { GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS } from '../generated/engine-schema';
@@ -33,7 +33,7 @@ export const LINK_BUDGET_MS = 10000;
 /** How a run is started: its cost (lib/cost.ts; teaches the device's speed, lib/speed.svelte.ts) and,
  *  for a run a link asked for, the time it may take before it is stopped and offered instead. */
 export interface StartOptions {
-  flops?: number | null;
+  work?: Work | null;
   budgetMs?: number;
 }
 
@@ -45,6 +45,8 @@ export interface RunState {
   /** flavour etc. of the engine that produced the last live result */
   engine: EngineReady | null;
   elapsedMs: number;
+  /** started behind another figure's run (the engine runs one at a time): waiting for it */
+  queued?: boolean;
 }
 
 const idle = (): RunState => ({ phase: 'idle', progress: null, message: '', engine: null, elapsedMs: 0 });
@@ -117,11 +119,11 @@ export class Slot<T> {
   async start(
     go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal) => Promise<T>,
     config: object | null = null,
-    { flops = null, budgetMs }: StartOptions = {},
+    { work = null, budgetMs }: StartOptions = {},
   ) {
     this.cancel();
     this.offerMs = null;
-    const before = speed.estimateMs(flops);
+    const before = speed.estimateMs(work);
     if (budgetMs != null && before != null && before > budgetMs) {
       this.offerMs = before;
       this.run = { ...idle(), phase: 'offered' };
@@ -130,7 +132,7 @@ export class Slot<T> {
     const ac = new AbortController();
     this.abort = ac;
     this.pending = config as Record<string, unknown> | null;
-    this.run = { ...idle(), phase: 'running' };
+    this.run = { ...idle(), phase: 'running', queued: jobsAhead() > 0 };
     const id = this.runs.begin(this.name, (config ?? {}) as Record<string, unknown>);
     this.runningId = id;
     this.keptPartial = false;
@@ -142,9 +144,9 @@ export class Slot<T> {
     try {
       const result = await go((p, partial) => {
         if (this.abort !== ac) return;
-        this.run = { ...this.run, progress: p };
+        this.run = { ...this.run, progress: p, queued: false };
         this.runs.progress(id, p.fraction, p.elapsedMs, partial);
-        if (flops != null && engineKey && !p.paused) speed.measure(engineKey, flops, p.fraction, p.elapsedMs);
+        if (work != null && engineKey && !p.paused) speed.measure(engineKey, work, p.fraction, p.elapsedMs);
         // a run a link started that turns out longer than it may take by itself: stop, offer it
         // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
         if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
@@ -180,13 +182,27 @@ export class Slot<T> {
         this.abort = null;
         this.pending = null;
         this.runningId = null;
+        this.resume(); // a run the reader paused and then cancelled leaves the engine running
       }
-      if (flops != null) speed.save(); // what the run's reports taught, once per run
+      if (work != null) speed.save(); // what the run's reports taught, once per run
     }
   }
 
   cancel() {
     this.abort?.abort();
+  }
+
+  /** the reader paused this slot's run (the engine idles: lib/engine/client.ts setPaused) */
+  pausedByReader = $state(false);
+  pause() {
+    if (this.run.phase !== 'running') return;
+    this.pausedByReader = true;
+    setPaused(true);
+  }
+  resume() {
+    if (!this.pausedByReader) return;
+    this.pausedByReader = false;
+    setPaused(false);
   }
 }
 
@@ -316,7 +332,7 @@ export class Results {
   }
 
   recomputeProbe(config: Partial<ProbeConfig> = this.probeConfigNow(), opts: StartOptions = {}) {
-    return this.probe.start((onP, signal) => runProbe(config, onP, signal), config, { flops: costOfProbe(config), ...opts });
+    return this.probe.start((onP, signal) => runProbe(config, onP, signal), config, { work: costOfProbe(config), ...opts });
   }
 
   /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
@@ -349,7 +365,7 @@ export class Results {
           signal,
         ),
         config,
-        { flops: costOfGrid(config), ...opts },
+        { work: costOfGrid(config), ...opts },
       )
       .finally(() => {
         if (this.grid.run.phase !== 'running') this.grid.partial = null;
@@ -358,8 +374,8 @@ export class Results {
 }
 
 /** The FLOPs of a probe or grid config (its missing keys the engine's defaults; lib/cost.ts). */
-export const costOfProbe = (c: Partial<ProbeConfig> | null): number | null => (c ? probeFlops({ ...PROBE_CONFIG_DEFAULTS, ...c } as never) : null);
-export const costOfGrid = (c: Partial<GridConfig> | null): number | null => (c ? gridFlops({ ...GRID_DEFAULTS, ...c } as never) : null);
+export const costOfProbe = (c: Partial<ProbeConfig> | null): Work | null => (c ? probeWork({ ...PROBE_CONFIG_DEFAULTS, ...c } as never) : null);
+export const costOfGrid = (c: Partial<GridConfig> | null): Work | null => (c ? gridWork({ ...GRID_DEFAULTS, ...c } as never) : null);
 
 const KEY = Symbol('lnx.results');
 export const setResults = (r: Results) => setContext(KEY, r);

@@ -41,6 +41,7 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     'axisDepth',
     'band',
     'extrapolation',
+    'referenceMuted',
     'ctl.seeds',
     'ctl.batches',
     'ctl.depths',
