@@ -123,7 +123,32 @@ export const UI_CASES = [
   ...ui('fig3', 'seeds', 'err.seeds', [['0', 'zero'], ['-1', 'negative'], ['6', 'too many seeds'], ['2.5', 'non-numeric'], ['1e9', 'huge'], ['', 'non-numeric']]),
   ...ui('fig3', 'batches', 'err.batches', [['0', 'zero'], ['-5', 'negative'], ['21', 'huge'], ['1.5', 'non-numeric'], ['1e9', 'huge'], ['', 'non-numeric']]),
   { fig: 'fig3', field: 'depths', error: 'err.depths', value: '(none ticked)', category: 'zero' },
+  // the model knobs (grid-settings.ts MODEL_KNOBS)
+  ...ui('fig4', 'layers', 'err.layers', [['0', 'zero'], ['25', 'huge'], ['NaN', 'NaN'], ['2.5', 'non-numeric'], [INJECT[1], 'injection']]),
+  ...ui('fig4', 'd', 'err.d', [['1', 'zero'], ['-64', 'negative'], ['1e9', 'huge'], ['Infinity', '±Infinity']]),
+  ...ui('fig4', 'd_ff', 'err.d_ff', [['0', 'zero'], ['4096', 'huge']]),
+  ...ui('fig4', 'batch', 'err.batch', [['0', 'zero'], ['17', 'huge'], ['two', 'non-numeric']]),
+  ...ui('fig4', 'seq', 'err.seq', [['0', 'zero'], ['1e400', '±Infinity'], ['abc', 'non-numeric']]),
 ].map((c, i) => ({ id: `ui-${String(i + 1).padStart(2, '0')}`, ...c }));
+
+// ---- imported run lists (Figure 4's "Import runs…", lib/runs/entry.ts parseRunsFile) -------------
+const entry = (over) => ({
+  id: 'r1', slot: 'grid', name: '#1', createdAt: '2026-12-01T10:00:00.000Z', finishedAt: null, config: { steps: 3 },
+  status: 'partial', message: '', fraction: 0.5, elapsedMs: 10, engine: null, doc: null, hidden: false, imported: null, ...over,
+});
+const runsFile = (runs, over = {}) => JSON.stringify({ format: 'lnx-runs', version: 1, exported: '2026-12-01T10:00:00Z', generator: { page: '', version: '' }, runs, ...over });
+/** @type {{id:string, category:string, name:string, content?:string, bytes?:number, message:RegExp, adds:number}[]} */
+export const FILE_CASES = [
+  { category: 'non-numeric', name: 'notes.txt', content: 'hello', message: /is not a JSON file/, adds: 0 },
+  { category: 'malformed', name: 'deep.json', content: '['.repeat(100000), message: /is not a JSON file/, adds: 0 },
+  { category: 'malformed', name: 'other.json', content: '{"a":1}', message: /is not a run list exported from this page/, adds: 0 },
+  { category: 'unknown enum', name: 'v9.json', content: runsFile([], { version: 9 }), message: /is a run list of version 9/, adds: 0 },
+  { category: 'malformed', name: 'norun.json', content: runsFile(null), message: /holds no list of runs/, adds: 0 },
+  { category: 'malformed', name: 'bad.json', content: runsFile([5, entry({ slot: 'fig99' }), entry({ status: 'done' })]), message: /holds no runs this page can draw.*Skipped run 1.*Skipped run 2.*Skipped run 3/s, adds: 0 },
+  { category: 'NaN', name: 'nan.json', content: runsFile([entry({ status: 'done', doc: { config: {}, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }] } })]), message: /losses are not numbers/, adds: 0 },
+  { category: 'injection', name: 'inject.json', content: runsFile([entry({ name: INJECT[1] })]), message: /Imported 1 run/, adds: 1 },
+  { category: 'huge', name: 'huge.json', bytes: 51 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
+].map((c, i) => ({ id: `file-${String(i + 1).padStart(2, '0')}`, ...c }));
 
 // ---- engine API ----------------------------------------------------------------------------------
 const SMALL = { layers: 2, d: 16, d_ff: 32, vocab: 20, seq: 4, batch: 2 };
@@ -218,4 +243,4 @@ export const ENGINE_DEFAULT_CASES = [
   { category: 'null / empty = default', call: 'TrainRun', key: 'lr', value: null },
 ].map((c, i) => ({ id: `api-d${i + 1}`, ...c }));
 
-export const CORPUS_SIZE = URL_CASES.length + UI_CASES.length + ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length;
+export const CORPUS_SIZE = URL_CASES.length + UI_CASES.length + FILE_CASES.length + ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length;

@@ -15,17 +15,17 @@
 // Expects dist/ to be built. Prints `N passed, M failed` last; exits non-zero on any failure.
 // Environment: ROBUST_ONLY=url|ui|cancel|diverge|engine runs one part (docs are then not written).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, FIGS, FLAGS, artifacts, assert, dist, freePort, makeChecker, root, vitePreview, waitReady, withTimeout } from '../e2e/harness.mjs';
-import { CORPUS_SIZE, ENGINE_CASES, ENGINE_DEFAULT_CASES, UI_CASES, URL_CASES } from './corpus.mjs';
+import { CORPUS_SIZE, ENGINE_CASES, ENGINE_DEFAULT_CASES, FILE_CASES, UI_CASES, URL_CASES } from './corpus.mjs';
 
 const only = process.env.ROBUST_ONLY ?? '';
 const part = (p) => !only || only === p;
 const { check, results } = makeChecker('');
 const started = Date.now();
-const rows = { url: [], ui: [] };
+const rows = { url: [], ui: [], file: [] };
 let browserMemory = null;
 let browserDivergence = null;
 
@@ -193,7 +193,7 @@ async function uiCases(browser, base) {
   await page.goto(`${base}?lang=en`);
   await waitReady(page);
   for (const id of ['fig3', 'fig4']) await page.$eval(`#${id} .run details`, (d) => (d.open = true));
-  const GOOD = { fig4: DEFAULT_GRID, fig3: { seeds: '5', batches: '20' } };
+  const GOOD = { fig4: { ...DEFAULT_GRID, layers: '', d: '', d_ff: '', batch: '', seq: '' }, fig3: { seeds: '5', batches: '20' } };
   /** Set a control's value the way typing does (number inputs sanitise non-numbers to ""). */
   const setValue = (fig, field, value) =>
     page.$eval(
@@ -257,6 +257,49 @@ async function uiCases(browser, base) {
       if (after.errs || after.disabled) p.push('a valid value did not clear the message');
       if (dialogs.length > nDlg) p.push(`dialog: ${dialogs[nDlg]}`);
       if (errors.length > nErr) p.push(`console: ${errors[nErr].slice(0, 120)}`);
+    } catch (e) {
+      row.problems.push(String(e.message ?? e).split('\n')[0]);
+    }
+    row.ms = Date.now() - t0;
+    row.ok = row.problems.length === 0;
+  }
+  await context.close();
+}
+
+/** Each bad run-list file through Figure 4's Import: a message naming the file and the reason,
+ *  nothing added (or, for a good file with markup in a name, the run added and the markup inert),
+ *  no page error. */
+async function fileCases(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(`${base}?lang=en`);
+  await waitReady(page);
+  const count = () => page.$$eval('#fig4 .runlist li', (ls) => ls.length);
+  for (const c of FILE_CASES) {
+    const t0 = Date.now();
+    const row = { id: c.id, category: c.category, input: `import ${c.name}${c.bytes ? ` (${Math.round(c.bytes / 2 ** 20)} MiB)` : ''}`, message: '', ok: false, ms: 0, problems: [] };
+    rows.file.push(row);
+    const nErr = errors.length;
+    try {
+      const before = await count();
+      // a big file goes by path (Playwright passes at most 50 MB as a buffer)
+      let files = { name: c.name, mimeType: 'application/json', buffer: Buffer.from(c.content ?? '', 'utf8') };
+      if (c.bytes) {
+        const path = join(artifacts, c.name);
+        writeFileSync(path, Buffer.alloc(c.bytes, 32));
+        files = path;
+      }
+      await withTimeout(page.setInputFiles('#fig4 .runlist input[data-import]', files), 30000, 'import').finally(() => typeof files === 'string' && rmSync(files, { force: true }));
+      await page.waitForFunction((n) => document.querySelector('#fig4 .runlist [data-msg]')?.textContent.includes(n), c.name, { timeout: 30000 });
+      row.message = await page.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent.trim()).join(' '));
+      if (!c.message.test(row.message)) row.problems.push(`message does not match ${c.message}`);
+      const added = (await count()) - before;
+      if (added !== c.adds) row.problems.push(`${added} runs added, expected ${c.adds}`);
+      if (await page.$('img[src="x"]')) row.problems.push('injected markup');
+      if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
     } catch (e) {
       row.problems.push(String(e.message ?? e).split('\n')[0]);
     }
@@ -392,6 +435,12 @@ async function browserParts() {
         const bad = rows.ui.filter((r) => !r.ok);
         assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`).join(' || ')}`);
       });
+    if (part('file'))
+      await check(`imported-file corpus: ${FILE_CASES.length} run-list files → a message naming the file and why, nothing lost, nothing injected`, async () => {
+        await fileCases(browser, preview.url);
+        const bad = rows.file.filter((r) => !r.ok);
+        assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`).join(' || ')}`);
+      });
     if (part('cancel')) await check('cancel at a random moment and start again, 20 times: usable, heap back at its level', () => cancelCycles(browser, preview.url));
     if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
   } finally {
@@ -418,7 +467,7 @@ const MiB = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(2)} MiB`);
 
 function writeDoc() {
   const engineCases = engine?.cases ?? [];
-  const cats = [...new Set([...URL_CASES, ...UI_CASES, ...ENGINE_CASES, ...ENGINE_DEFAULT_CASES].map((c) => c.category))];
+  const cats = [...new Set([...URL_CASES, ...UI_CASES, ...FILE_CASES, ...ENGINE_CASES, ...ENGINE_DEFAULT_CASES].map((c) => c.category))];
   const tally = (list) => {
     const ok = list.filter((r) => r.ok).length;
     return list.length ? `${ok}/${list.length}` : '—';
@@ -429,12 +478,12 @@ function writeDoc() {
   L();
   L(`Generated by \`node tests/robustness/run.mjs\` on ${new Date().toISOString().slice(0, 19)}Z in ${Math.round((Date.now() - started) / 1000)} s. Do not edit by hand: rerun it.`);
   L();
-  L(`**Corpus: ${CORPUS_SIZE} cases** — ${URL_CASES.length} URLs, ${UI_CASES.length} control values, ${ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length} engine API calls ` +
+  L(`**Corpus: ${CORPUS_SIZE} cases** — ${URL_CASES.length} URLs, ${UI_CASES.length} control values, ${FILE_CASES.length} imported files, ${ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length} engine API calls ` +
     `(run against both wasm flavours, st and mt: ${engineCases.length} engine runs). Inputs: NaN, ±Infinity, 0, negative, huge (memory- or time-exhausting), ` +
     'non-numeric, too many seeds, unknown enum values, markup/script injection in anything that is shown, malformed input. ' +
     'Corpus: `tests/robustness/corpus.mjs`; engine half: `tests/robustness/engine.test.ts` (Vitest, real wasm); page half: `tests/robustness/run.mjs` (Chromium).');
   L();
-  const allRows = [...rows.url, ...rows.ui, ...engineCases];
+  const allRows = [...rows.url, ...rows.ui, ...rows.file, ...engineCases];
   const failures = allRows.filter((r) => !r.ok).length;
   const hangs = allRows.filter((r) => (r.problems ?? []).some((p) => /timed out|Timeout/i.test(p))).length;
   const crashes = allRows.filter((r) => (r.problems ?? []).some((p) => /pageerror|console|crash|Target closed/i.test(p))).length;
@@ -442,16 +491,17 @@ function writeDoc() {
   L();
   L('What each case must show:');
   L('- **URL** (`?…`): a banner at the top of the page (in an embed, at the top of the figure) names the bad parameter, says why and that the default is used; every other parameter is applied; no run is started by a bad value; no dialog, no injected element or `on*` attribute, no console error; Figure 1 still responds. Cases are loaded in batches of up to four with disjoint parameters (each must still be named and fall back on its own; the `ms` column is the batch’s time shared out); a batch with any problem is rerun case by case.');
+  L('- **Imported files** (Figure 4’s Import runs…): a message naming the file and why; what cannot be read is skipped, the rest of the list untouched; markup in a run’s name is shown as text.');
   L('- **UI** (settings of Figures 3 and 4): an inline message (`role=alert`) in the control’s own label, `aria-invalid`, Recompute disabled, no banner, no run; a valid value clears it.');
   L('- **Engine API** (Embind): a JS `Error` whose message starts with `lnx: ` and contains no `<`/`>`, within 2 s, without growing the wasm memory (sizes are refused before allocation); afterwards the module still runs a valid config. JSON `null` and `""` mean “the default” by design and are checked to give exactly the default config.');
   L();
   L('## Results by category');
   L();
-  L('| category | URL | UI | engine st | engine mt |');
-  L('|---|---|---|---|---|');
+  L('| category | URL | UI | file | engine st | engine mt |');
+  L('|---|---|---|---|---|---|');
   for (const cat of cats)
-    L(`| ${cat} | ${tally(rows.url.filter((r) => r.category === cat))} | ${tally(rows.ui.filter((r) => r.category === cat))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'mt'))} |`);
-  L(`| **all** | ${tally(rows.url)} | ${tally(rows.ui)} | ${tally(engineCases.filter((r) => r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.flavour === 'mt'))} |`);
+    L(`| ${cat} | ${tally(rows.url.filter((r) => r.category === cat))} | ${tally(rows.ui.filter((r) => r.category === cat))} | ${tally(rows.file.filter((r) => r.category === cat))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'mt'))} |`);
+  L(`| **all** | ${tally(rows.url)} | ${tally(rows.ui)} | ${tally(rows.file)} | ${tally(engineCases.filter((r) => r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.flavour === 'mt'))} |`);
   L();
   L('## Cancel at any moment and start again (20 cycles)');
   L();
@@ -517,6 +567,7 @@ function writeDoc() {
   };
   table('URL parameters → banner', rows.url, ['id', 'category', 'URL query', 'banner text', 'result', 'ms']);
   table('Control values → inline message', rows.ui, ['id', 'category', 'control = value', 'inline message', 'result', 'ms']);
+  table('Imported run lists → message', rows.file, ['id', 'category', 'file', 'message', 'result', 'ms']);
   for (const f of ['st', 'mt'])
     table(
       `Engine API (wasm-${f}) → Error`,
@@ -528,7 +579,7 @@ function writeDoc() {
 }
 
 if (!only) writeDoc();
-const caseRows = [...rows.url, ...rows.ui];
+const caseRows = [...rows.url, ...rows.ui, ...rows.file];
 const { passed, failed } = { passed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length };
 console.log(`corpus: ${CORPUS_SIZE} cases; browser cases ${caseRows.filter((r) => r.ok).length}/${caseRows.length} ok; engine cases ${(engine?.cases ?? []).filter((r) => r.ok).length}/${(engine?.cases ?? []).length} ok`);
 if (!only) console.log('wrote docs/robustness.md');
