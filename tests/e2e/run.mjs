@@ -271,6 +271,11 @@ async function main() {
       const badge = await recomputeAndWait(page, 'fig3', 180000);
       assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
       assert(/wasm-mt/.test(badge.text), `expected the threaded flavour in "${badge.text}"`);
+      // the caption names the drawn run's settings, each changed number marked with the article's value
+      const cap = await page.$eval('#fig3 figcaption, #fig3 .caption', (el) => ({ text: el.textContent ?? '', live: [...el.querySelectorAll('.bound.live')].map((b) => [b.dataset.key, b.getAttribute('title') ?? '']) }));
+      assert(/mean over 2 seeds/.test(cap.text) && /2 to 4/.test(cap.text), `caption after the small run: ${cap.text.slice(0, 200)}`);
+      const seedsNote = cap.live.find(([k]) => k === 'probe.seeds');
+      assert(seedsNote && /article’s setting gives 5/.test(seedsNote[1]), `the changed seeds are not marked: ${JSON.stringify(cap.live)}`);
       await shoot(page, 'en-fig3-live', '#fig3');
     });
 

@@ -146,6 +146,7 @@ export const FILE_CASES = [
   { category: 'malformed', name: 'norun.json', content: runsFile(null), message: /holds no list of runs/, adds: 0 },
   { category: 'malformed', name: 'bad.json', content: runsFile([5, entry({ slot: 'fig99' }), entry({ status: 'done' })]), message: /holds no runs this page can draw.*Skipped run 1.*Skipped run 2.*Skipped run 3/s, adds: 0 },
   { category: 'NaN', name: 'nan.json', content: runsFile([entry({ status: 'done', doc: { config: {}, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }] } })]), message: /losses are not numbers/, adds: 0 },
+  { category: '±Infinity', name: 'inf.json', content: runsFile([entry({ elapsedMs: 1 })]).replace('"elapsedMs":1', '"elapsedMs":1e999'), message: /run time is not a number/, adds: 0 },
   { category: 'injection', name: 'inject.json', content: runsFile([entry({ name: INJECT[1] })]), message: /Imported 1 run/, adds: 1 },
   { category: 'huge', name: 'huge.json', bytes: 51 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
 ].map((c, i) => ({ id: `file-${String(i + 1).padStart(2, '0')}`, ...c }));

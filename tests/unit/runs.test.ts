@@ -66,6 +66,8 @@ describe('entries', () => {
     [{ ...entry(), config: 3 }, 'its settings are missing'],
     [{ ...entry(), status: 'maybe' }, 'its status "maybe" is unknown'],
     [{ ...entry(), elapsedMs: -1 }, 'its run time is not a number'],
+    [{ ...entry(), elapsedMs: Infinity }, 'its run time is not a number'],
+    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: [6, Infinity] }] } }, 'its results are malformed (it holds a number that is not finite)'],
     [{ ...entry(), doc: null }, 'it is marked complete but has no results'],
     [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], placement: 'mid' }] } }, 'its results are malformed (run 1 has an unknown placement "mid")'],
     [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: ['6'] }] } }, "its results are malformed (run 1's losses are not numbers)"],

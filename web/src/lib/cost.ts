@@ -12,16 +12,10 @@
 // step × d), and the device's speed is measured at several sizes (lib/calibrate.ts) and read at the
 // run's (lib/speed.svelte.ts). The fixed cost of starting a job (tens to hundreds of ms) is left
 // out: a sub-second run is underestimated (docs/benchmarks.md measures the error). Pure.
-import type { GridConfig, ProbeConfig } from '../generated/engine-schema';
+import type { CommonFields, GridConfig, ProbeConfig } from '../generated/engine-schema';
 
-export interface ModelSize {
-  layers: number;
-  d: number;
-  d_ff: number;
-  vocab: number;
-  seq: number;
-  batch: number;
-}
+/** The sizes the cost depends on (the engine's own fields, generated from its schema). */
+export type ModelSize = Pick<CommonFields, 'layers' | 'd' | 'd_ff' | 'vocab' | 'seq' | 'batch'>;
 
 /** FLOPs of one forward pass over one batch. */
 export function forwardFlops(m: ModelSize): number {

@@ -1,6 +1,6 @@
 // runs/doc-check.ts — is a stored or imported document one the figure of its slot can draw? Pure.
 // The grid and the probe are checked field by field (Figures 2–4 index into them); an experiment
-// document by its experiment's name, its config and a walk that admits only JSON numbers, strings,
+// document by its experiment's name, its config and a walk that admits only finite numbers, strings,
 // booleans and null. Figures also draw inside a boundary (ResultFigure), so a document that passes
 // here and still cannot be drawn gives a message, not a broken page.
 import { PLACEMENTS } from '../../generated/engine-schema';
@@ -49,9 +49,10 @@ function probeProblem(d: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Only JSON values, nested at most `depth` deep. */
+/** Only JSON values (finite numbers: a file's 1e999 reads as Infinity), nested at most `depth` deep. */
 function jsonProblem(x: unknown, depth: number): string | null {
-  if (x === null || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean') return null;
+  if (typeof x === 'number') return Number.isFinite(x) ? null : 'it holds a number that is not finite';
+  if (x === null || typeof x === 'string' || typeof x === 'boolean') return null;
   if (depth <= 0) return 'it is nested too deeply';
   if (Array.isArray(x)) {
     for (const v of x) {

@@ -93,7 +93,7 @@ export function entryProblem(
   if (x.finishedAt != null && (typeof x.finishedAt !== 'string' || Number.isNaN(Date.parse(x.finishedAt)))) return 'its end date is not a date';
   if (!isPlainObject(x.config)) return 'its settings are missing';
   if (!ENTRY_STATUSES.includes(x.status as EntryStatus)) return `its status "${String(x.status)}" is unknown`;
-  if (typeof x.elapsedMs !== 'number' || !(x.elapsedMs >= 0)) return 'its run time is not a number';
+  if (typeof x.elapsedMs !== 'number' || !(x.elapsedMs >= 0) || !Number.isFinite(x.elapsedMs)) return 'its run time is not a number';
   if (x.engine != null && !isPlainObject(x.engine)) return 'its engine description is malformed';
   if (x.doc != null) {
     const p = checkDoc(x.slot as SlotName, x.doc);
