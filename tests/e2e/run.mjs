@@ -293,6 +293,11 @@ async function main() {
         assert(verdictAfter !== verdictBefore, `the paragraph before ${id} did not change with the live run`);
         // other settings than the precomputed result's: nothing to say about reproducing it
         assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
+        // the precomputed result stays drawn, muted, under the live one (the figures whose axes agree)
+        if (['fig5', 'fig7', 'fig10'].includes(id)) {
+          const muted = await page.$$eval(`#${id} path.line[data-name^="ref-"]`, (ps) => ps.filter((p) => Number(p.getAttribute('opacity')) < 1 && (p.getAttribute('d') ?? '').length > 0).length);
+          assert(muted > 0, `${id}: the reference is not drawn under the live run`);
+        }
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
 

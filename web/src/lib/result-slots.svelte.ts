@@ -255,6 +255,13 @@ export const smallVars = (c: {
   steps: c.steps ?? '',
 });
 
+/** The reference a figure draws muted under its current result: the precomputed document while a
+ *  live run is the current result, else null (the reference is then the current result itself). */
+export const referenceUnder = <T>(slot: Pick<Slot<T>, 'source' | 'precomputed'>): T | null => (slot.source === 'live' ? slot.precomputed : null);
+
+/** The legend entry of that muted reference (page-chrome string runs.referenceMuted). */
+export const referenceLegend = (t: (k: string) => string, color: string) => ({ label: t('runs.referenceMuted'), color, opacity: 0.35 });
+
 /** The slot of experiment `exp` in the page's results (a component's setup only: it reads the
  *  context), typed as the document its figure draws. */
 export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().exp[exp] as unknown as Slot<T>;
