@@ -946,7 +946,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       perBatch: 'mean per-batch norm (Theorem 1)',
       paperStat: 'norm of the batch-averaged gradient (paper)',
       extrapolation: 'Pre-LN at {L0} layers × √({L0}/L)',
-      referenceMuted: 'the precomputed result (muted, under the live run)',
       'stat.label': 'Statistic',
       'ctl.seeds': 'seeds',
       'ctl.batches': 'batches',

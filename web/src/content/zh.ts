@@ -946,7 +946,6 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       perBatch: '每批范数的平均（定理 1）',
       paperStat: '批平均梯度的范数（论文）',
       extrapolation: 'Pre-LN {L0} 层值 × √({L0}/L)',
-      referenceMuted: '预先算好的结果（淡色，在实时运行之下）',
       'stat.label': '统计量',
       'ctl.seeds': '种子数',
       'ctl.batches': '批数',

@@ -66,8 +66,6 @@ export class Slot<T> {
   partial = $state.raw<T | null>(null);
   /** the estimate of the run a link asked for and that was offered instead of started (phase 'offered') */
   offerMs = $state<number | null>(null);
-  /** the run list entry of the run in progress */
-  runningId = $state<string | null>(null);
   /** the last run was cancelled or failed and its partial result is kept in the run list */
   keptPartial = $state(false);
   private abort: AbortController | null = null;
@@ -134,12 +132,13 @@ export class Slot<T> {
     this.pending = config as Record<string, unknown> | null;
     this.run = { ...idle(), phase: 'running', queued: jobsAhead() > 0 };
     const id = this.runs.begin(this.name, (config ?? {}) as Record<string, unknown>);
-    this.runningId = id;
     this.keptPartial = false;
     let engineKey: string | null = null;
-    // the engine's description: provenance of the entry, and the key of the speed it teaches
-    const info = Promise.resolve().then(engineInfo).catch(() => null);
-    void info.then((e) => (engineKey = e ? engineKeyOf(e) : null));
+    // the engine's description: the key of the speed a run teaches, and the entry's provenance (asked
+    // again at the end: a GPU that failed mid-run hands the run to the CPU engine). A failure to get
+    // it does not fail the run.
+    const engineNow = () => Promise.resolve().then(engineInfo).catch(() => null);
+    void engineNow().then((e) => (engineKey = e ? engineKeyOf(e) : null));
     let offered = false;
     try {
       const result = await go((p, partial) => {
@@ -156,9 +155,7 @@ export class Slot<T> {
         }
       }, ac.signal);
       if (this.abort !== ac) return;
-      // the engine's description is provenance only: a failure to get it does not fail the run;
-      // asked again at the end (a GPU that failed mid-run hands the run to the CPU engine)
-      const engine = await Promise.resolve().then(engineInfo).catch(() => null);
+      const engine = await engineNow();
       const elapsedMs = this.run.progress?.elapsedMs ?? 0;
       this.runs.finish(id, { status: 'done', doc: result, engine: engine as RunEntry['engine'], elapsedMs });
       this.run = { phase: 'done', progress: null, message: '', engine, elapsedMs };
@@ -170,7 +167,7 @@ export class Slot<T> {
         this.runs.finish(id, {
           status: err.kind === 'cancelled' ? 'partial' : 'error',
           message: err.kind === 'cancelled' ? '' : err.message,
-          engine: (await Promise.resolve().then(engineInfo).catch(() => null)) as RunEntry['engine'],
+          engine: (await engineNow()) as RunEntry['engine'],
           elapsedMs: this.run.progress?.elapsedMs ?? 0,
         });
       this.keptPartial = !offered && this.runs.get(id) != null;
@@ -181,7 +178,6 @@ export class Slot<T> {
       if (this.abort === ac) {
         this.abort = null;
         this.pending = null;
-        this.runningId = null;
         this.resume(); // a run the reader paused and then cancelled leaves the engine running
       }
       if (work != null) speed.save(); // what the run's reports taught, once per run

@@ -37,15 +37,17 @@ export function rateAt(rec: SpeedRecord, size: number): number {
   return c[c.length - 1][1] * scale;
 }
 
+/** A calibration's record: its rates by size, ascending, the level that of the largest size. Pure. */
+export function calibratedRecord(engine: string, curve: [number, number][]): SpeedRecord {
+  const sorted = [...curve].sort((a, b) => a[0] - b[0]);
+  return { engine, flopsPerMs: sorted[sorted.length - 1][1], curve: sorted, n: 1 };
+}
+
 /** The record after one more measurement of the rate at `size` (its level at the curve's top: the
  *  measured rate over the curve's shape there): a running mean whose newest report weighs at least
- *  1/8 (a device gets slower under load; old measurements fade). A calibration passes `curve`. */
-export function learn(prev: SpeedRecord | null, engine: string, flopsPerMs: number, size?: number, curve?: [number, number][]): SpeedRecord {
+ *  1/8 (a device gets slower under load; old measurements fade). */
+export function learn(prev: SpeedRecord | null, engine: string, flopsPerMs: number, size?: number): SpeedRecord {
   if (!(flopsPerMs > 0) || !Number.isFinite(flopsPerMs)) return prev ?? { engine, flopsPerMs: NaN, n: 0 };
-  if (curve?.length) {
-    const sorted = [...curve].sort((a, b) => a[0] - b[0]);
-    return { engine, flopsPerMs: sorted[sorted.length - 1][1], curve: sorted, n: 1 };
-  }
   const same = prev && prev.engine === engine && prev.flopsPerMs > 0 ? prev : null;
   // the level this measurement implies at the curve's top
   const level = same && size != null ? flopsPerMs * (same.flopsPerMs / rateAt(same, size)) : flopsPerMs;
@@ -81,7 +83,7 @@ class Speed {
   }
   /** The calibration's measured rates, [size, FLOPs per ms], on `engine` (lib/calibrate.ts). */
   calibrated(engine: string, curve: [number, number][]) {
-    this.record = learn(this.record, engine, Math.max(...curve.map(([, r]) => r)), undefined, curve);
+    if (curve.length) this.record = calibratedRecord(engine, curve);
   }
   save() {
     if (!this.record) return;

@@ -41,7 +41,6 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     'axisDepth',
     'band',
     'extrapolation',
-    'referenceMuted',
     'ctl.seeds',
     'ctl.batches',
     'ctl.depths',
