@@ -7,7 +7,7 @@
 //   options: quick (fewer/shorter runs), reps=N (timed runs per cell, median reported),
 //            ms=T (minimum milliseconds per timed run), threads=N (max threads to bench),
 //            timer=cpu (process CPU time instead of wall time: for single-thread numbers on a busy box),
-//            only=toy|probe|misc (one group of shapes)
+//            only=toy|quick|probe|misc (one group of shapes)
 //
 // The test checks every float kernel the build has (Eigen, and the SIMD128 kernel in wasm builds)
 // plus the Auto dispatch and gemm<double>, on 1 thread and on the pool with the parallel threshold
@@ -57,7 +57,10 @@ struct Variant {
 
 std::vector<Variant> float_variants() {
   std::vector<Variant> v{{"auto", Kernel::Auto}, {"eigen", Kernel::Eigen}};
-  if (lnx::gemm_detail::has_simd128_kernel()) v.push_back({"simd128", Kernel::Simd128});
+  if (lnx::gemm_detail::has_simd128_kernel()) {
+    v.push_back({"simd128", Kernel::Simd128});
+    v.push_back({"packed-b", Kernel::Simd128PackedB});  // the same kernel, op(B) always packed
+  }
   return v;
 }
 
@@ -273,6 +276,21 @@ const Shape kShapes[] = {
     {"toy", "attn S=Q*K^T", 64, 64, 128, false, true},
     {"toy", "attn O=P*V", 64, 128, 64, false, false},
     {"toy", "attn dV=P^T*dO", 64, 128, 64, true, false},
+    // quick: the lab's quick look, one half-batch of T=32 tokens (B=2, n=32), d=128, d_ff=512, V=256
+    {"quick", "fwd QKV x*W^T", 32, 128, 128, false, true},
+    {"quick", "fwd W1 x*W^T", 32, 512, 128, false, true},
+    {"quick", "fwd W2 x*W^T", 32, 128, 512, false, true},
+    {"quick", "fwd logits x*W^T", 32, 256, 128, false, true},
+    {"quick", "bwd dx=dy*W (QKV)", 32, 128, 128, false, false},
+    {"quick", "bwd dx=dy*W (W1)", 32, 128, 512, false, false},
+    {"quick", "bwd dx=dy*W (W2)", 32, 512, 128, false, false},
+    {"quick", "bwd dx=dy*W (logits)", 32, 128, 256, false, false},
+    {"quick", "dW=dy^T*x (QKV)", 128, 128, 32, true, false},
+    {"quick", "dW=dy^T*x (W1)", 512, 128, 32, true, false},
+    {"quick", "dW=dy^T*x (W2)", 128, 512, 32, true, false},
+    {"quick", "dW=dy^T*x (logits)", 256, 128, 32, true, false},
+    {"quick", "attn S=Q*K^T", 32, 32, 128, false, true},
+    {"quick", "attn O=P*V", 32, 128, 32, false, false},
     // probe: T=256, d=512, d_ff=1024, V=1000
     {"probe", "fwd QKV x*W^T", 256, 512, 512, false, true},
     {"probe", "fwd W1 x*W^T", 256, 1024, 512, false, true},

@@ -5,6 +5,9 @@
 //   step    seconds per toy training step: native 1/2 threads, wasm st (1) and mt (2) under Node
 //   probe   the full `lnx probe` (all seeds, all depths): native 1/2 threads, wasm 1/2 threads
 //   grid    the full 16-run toy grid: native 2 threads, wasm 1 and 2 threads, PyTorch 2 threads
+//   profile where a toy step's time goes, op by op (bench/step_profile.cpp, the engine built with
+//           wasm/profile.h's counters): native 1 thread, wasm st 1 thread, wasm mt 2 threads, at the
+//           article's toy and at the quick look; GEMM's share of the step and the SIMD128 limit
 //   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium);
 //           --page-grid also times the full Figure 4 grid in the browser (threaded build)
 //   webgpu  headless Chromium (bench/webgpu_bench.mjs): ms per toy step and probe pass on WebGPU and
@@ -22,7 +25,7 @@ const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice(7) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : null);
 // --only none: rewrite docs/benchmarks.md from docs/benchmarks.json without measuring.
-const sections = onlyArg === 'none' ? [] : onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'probe', 'grid', 'page', 'webgpu'];
+const sections = onlyArg === 'none' ? [] : onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'profile', 'probe', 'grid', 'page', 'webgpu'];
 const jsonPath = `${root}docs/benchmarks.json`;
 const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
 const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
@@ -44,6 +47,31 @@ const lnx = (a) => sh(`${root}build/lnx`, a);
 const wasm = (flavour, threads, job, cfg) => JSON.parse(sh('node', [`${root}bench/wasm_runner.mjs`, flavour, String(threads), job, JSON.stringify(cfg)]).trim().split('\n').pop());
 
 const STEP_CFG = { steps: 43, short: 3 };
+
+// The two models the per-op profile looks at (bench/step_profile.cpp reads a TrainConfig).
+const PROFILE_MODELS = [
+  { key: 'toy', what: "the article's toy: Pre-LN, 8 layers, d = 128, d_ff = 512, 8 × 64 tokens", cfg: { placement: 'pre' }, steps: 15 },
+  { key: 'quick', what: 'the quick look: Post-LN, 6 layers, d = 128, d_ff = 512, 2 × 32 tokens', cfg: { placement: 'post', layers: 6, batch: 2, seq: 32 }, steps: 60 },
+];
+// Matrix-product flops of one training step (forward, then backward at twice the forward: dx and dW
+// for every product). Per token and layer: q, k, v (3d²) and the FFN (2·d·d_ff) as multiply-adds,
+// and attention's two n×n×d products; then the logits (d·V).
+function stepFlops({ layers = 8, d = 128, d_ff = 512, vocab = 256, batch = 8, seq = 64 }) {
+  const perToken = layers * (2 * (3 * d * d + 2 * d * d_ff) + 4 * seq * d) + 2 * d * vocab;
+  return 3 * perToken * batch * seq;
+}
+// The clock the SIMD128 limit is quoted at: measured now by `step_profile clock` (a chain of
+// dependent adds; a VM's /proc/cpuinfo often shows the nominal clock), else what the kernel reports.
+function clockGHz() {
+  try {
+    return { ghz: JSON.parse(sh(`${root}build/step_profile`, ['clock'])).clock_ghz, how: 'measured (a chain of dependent adds, `step_profile clock`)' };
+  } catch {}
+  try {
+    const mhz = readFileSync('/proc/cpuinfo', 'utf8').match(/cpu MHz\s*:\s*([\d.]+)/);
+    if (mhz) return { ghz: Number(mhz[1]) / 1000, how: 'that /proc/cpuinfo reports' };
+  } catch {}
+  return { ghz: null, how: null };
+}
 
 const run = {
   gemm() {
@@ -81,6 +109,31 @@ const run = {
       const one = () => new Promise((ok, no) => execFile('node', [${JSON.stringify(`${root}bench/wasm_runner.mjs`)}, 'st', '1', 'train', '{"placement":"pre","steps":${STEP_CFG.steps}}'], (e, so) => e ? no(e) : ok(JSON.parse(so.trim().split('\\n').pop()).seconds_per_step)));
       Promise.all([one(), one()]).then((r) => console.log(JSON.stringify(r)));`]).trim());
     out.wasm_st_two_processes = (pair[0] + pair[1]) / 2;
+    return out;
+  },
+  profile() {
+    log('profile: building bench/step_profile (native and wasm)');
+    sh('cmake', ['--build', `${root}build`, '--target', 'step_profile', '-j2']);
+    sh('bash', [`${root}scripts/build-wasm.sh`], { env: { ...process.env, EXTRA_TARGETS: 'step_profile-st step_profile-mt' } });
+    const prog = {
+      native: (a) => [`${root}build/step_profile`, a],
+      'wasm-st': (a) => ['node', ['--no-experimental-fetch', `${root}build-wasm/step_profile-st.js`, ...a]],
+      'wasm-mt': (a) => ['node', ['--no-experimental-fetch', `${root}build-wasm/step_profile-mt.js`, ...a]],
+    };
+    const clock = clockGHz();
+    const out = { clock_ghz: clock.ghz, clock_how: clock.how, models: {} };
+    for (const m of PROFILE_MODELS) {
+      const runs = {};
+      for (const [build, threads] of [['native', 1], ['wasm-st', 1], ['wasm-mt', 2]]) {
+        log(`profile: ${m.key}, ${build}, ${threads} thread(s)`);
+        const a = [`threads=${threads}`, `steps=${m.steps}`, 'warm=3', JSON.stringify(m.cfg)];
+        const [cmd, argv] = build === 'native' ? [prog.native(a)[0], a] : prog[build](a);
+        // The median of 3 by step time (the machine may be shared).
+        const three = [0, 1, 2].map(() => JSON.parse(sh(cmd, argv).trim().split('\n').pop())).sort((x, y) => x.seconds_per_step - y.seconds_per_step);
+        runs[`${build}_${threads}t`] = three[1];
+      }
+      out.models[m.key] = { what: m.what, config: m.cfg, flops_per_step: stepFlops(m.cfg), runs };
+    }
     return out;
   },
   probe() {
@@ -176,6 +229,29 @@ if (results.step) {
   md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(wasm1 / s.wasm_mt_2t)}× (threaded build, 1 vs 2 threads).`);
   if (s.wasm_st_two_processes) md.push('', `Ceiling on this machine: two independent single-threaded wasm processes run at ${f(s.wasm_st_two_processes, 3)} s / step each when they run at the same time, against ${f(s.wasm_st_1t, 3)} alone, so two cores give at most ${f(2 * s.wasm_st_1t / s.wasm_st_two_processes)}× here whatever the engine does.`);
   md.push('');
+}
+if (results.profile) {
+  const pr = results.profile;
+  const ghz = pr.clock_ghz;
+  md.push(`## Where a step's time goes, op by op (${when(pr)})`, '');
+  md.push('From `bench/step_profile.cpp`: the engine built again with the counters of `wasm/profile.h` (the page\'s engine has none), 3 untimed steps, then the median of 3 measurements by step time. ' +
+    'Times are exclusive (a matrix product inside attention counts as `gemm`, the rest of attention as `attention_forward`); with 2 threads the table is the main thread\'s half-batch, and `unprofiled` holds its wait for the other half. ' +
+    `SIMD128 limit: 16 flop per cycle per core${ghz ? ` at the clock ${pr.clock_how ?? 'the kernel reports'}, ${f(ghz)} GHz: ${f(16 * ghz, 0)} GFLOP/s per thread` : ''}. Target (issue 13): GEMM ≥ 85% of the wasm step on 1 and on 2 threads.`, '');
+  for (const [key, m] of Object.entries(pr.models)) {
+    const cols = Object.entries(m.runs);
+    const ops = [...new Set(cols.flatMap(([, r]) => r.ops.map((o) => o.op)))];
+    const ms = (r, op) => r.ops.find((o) => o.op === op)?.seconds_per_step ?? 0;
+    ops.sort((a, b) => ms(cols[1][1], b) - ms(cols[1][1], a));
+    md.push(`### ${m.what[0].toUpperCase()}${m.what.slice(1)}`, '');
+    md.push(`| op | ${cols.map(([k, r]) => `${k.replace(/_(\d)t$/, ', $1 thread' + (r.threads > 1 ? 's' : ''))} ms (share)`).join(' | ')} |`, `|---|${cols.map(() => '---|').join('')}`);
+    for (const op of ops) md.push(`| ${op} | ${cols.map(([, r]) => `${f(1000 * ms(r, op), 3)} (${f(100 * ms(r, op) / r.seconds_per_step, 1)}%)`).join(' | ')} |`);
+    md.push(`| **step** | ${cols.map(([, r]) => `**${f(1000 * r.seconds_per_step, 2)}**`).join(' | ')} |`, '');
+    const gemmLine = cols.map(([k, r]) => {
+      const g = ms(r, 'gemm'), rate = m.flops_per_step / (r.threads > 1 ? 2 : 1) / g / 1e9;
+      return `${k.replace('_', ' ')}: GEMM ${f(100 * g / r.seconds_per_step, 0)}% of the step, ${f(rate, 1)} GFLOP/s${ghz && k.startsWith('wasm') ? ` (${f(100 * rate / (16 * ghz), 0)}% of the SIMD128 limit)` : ''}`;
+    }).join('; ');
+    md.push(`${f(m.flops_per_step / 1e9, 3)} GFLOP of matrix products per step. ${gemmLine}.`, '');
+  }
 }
 if (results.probe) {
   const p = results.probe;

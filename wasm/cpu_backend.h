@@ -17,6 +17,7 @@
 #include "ops/reduce.h"
 #include "ops/relu.h"
 #include "ops/rmsnorm.h"
+#include "profile.h"
 #include "thread_pool.h"
 
 namespace lnx {
@@ -43,44 +44,64 @@ struct CpuBackend {
     lnx::gemm<T>(tA, tB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   }
   static void linear_forward(Ptr out, CPtr inp, CPtr W, CPtr b, int N, int IC, int OC) {
+    LNX_PROFILE_SCOPE("linear_forward");
     ops::linear_forward(out, inp, W, b, N, IC, OC);
   }
   static void linear_backward(Ptr dinp, Ptr dW, Ptr db, CPtr dout, CPtr inp, CPtr W, int N, int IC, int OC,
                               bool accumulate_dinp) {
+    LNX_PROFILE_SCOPE("linear_backward");
     ops::linear_backward<T>(dinp, dW, db, dout, inp, W, N, IC, OC, accumulate_dinp);
   }
-  static void add_row_vector(Ptr x, CPtr b, int N, int C) { ops::add_row_vector(x, b, N, C); }
-  static void relu_forward(Ptr out, CPtr inp, long n) { ops::relu_forward(out, inp, n); }
-  static void relu_backward(Ptr dinp, CPtr dout, CPtr inp, long n) { ops::relu_backward(dinp, dout, inp, n); }
+  static void add_row_vector(Ptr x, CPtr b, int N, int C) {
+    LNX_PROFILE_SCOPE("add_row_vector");
+    ops::add_row_vector(x, b, N, C);
+  }
+  static void relu_forward(Ptr out, CPtr inp, long n) {
+    LNX_PROFILE_SCOPE("relu_forward");
+    ops::relu_forward(out, inp, n);
+  }
+  static void relu_backward(Ptr dinp, CPtr dout, CPtr inp, long n) {
+    LNX_PROFILE_SCOPE("relu_backward");
+    ops::relu_backward(dinp, dout, inp, n);
+  }
   static void layernorm_forward(Ptr out, Ptr mean, Ptr rstd, CPtr inp, CPtr gamma, CPtr beta, int N, int C) {
+    LNX_PROFILE_SCOPE("layernorm_forward");
     ops::layernorm_forward(out, mean, rstd, inp, gamma, beta, N, C);
   }
   static void layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, CPtr dout, CPtr inp, CPtr mean, CPtr rstd,
                                  CPtr gamma, int N, int C) {
+    LNX_PROFILE_SCOPE("layernorm_backward");
     ops::layernorm_backward(dinp, dgamma, dbeta, dout, inp, mean, rstd, gamma, N, C);
   }
   static void rmsnorm_forward(Ptr out, Ptr rstd, CPtr inp, CPtr gamma, int N, int C) {
+    LNX_PROFILE_SCOPE("rmsnorm_forward");
     ops::rmsnorm_forward(out, rstd, inp, gamma, N, C);
   }
   static void rmsnorm_backward(Ptr dinp, Ptr dgamma, CPtr dout, CPtr inp, CPtr rstd, CPtr gamma, int N, int C) {
+    LNX_PROFILE_SCOPE("rmsnorm_backward");
     ops::rmsnorm_backward(dinp, dgamma, dout, inp, rstd, gamma, N, C);
   }
   static void attention_forward(Ptr out, Ptr P, CPtr q, CPtr k, CPtr v, int B, int n, int d, bool causal) {
+    LNX_PROFILE_SCOPE("attention_forward");
     ops::attention_forward(out, P, q, k, v, B, n, d, causal);
   }
   static void attention_backward(Ptr dq, Ptr dk, Ptr dv, CPtr dout, CPtr q, CPtr k, CPtr v, CPtr P, int B, int n,
                                  int d) {
+    LNX_PROFILE_SCOPE("attention_backward");
     ops::attention_backward(dq, dk, dv, dout, q, k, v, P, B, n, d);
   }
   static double cross_entropy_forward(Ptr probs, CPtr logits, const IntArray& target, int N, int V) {
+    LNX_PROFILE_SCOPE("cross_entropy_forward");
     return ops::cross_entropy_forward(probs, logits, target.data(), N, V);
   }
   static void cross_entropy_backward(Ptr dlogits, CPtr probs, const IntArray& target, int N, int V) {
+    LNX_PROFILE_SCOPE("cross_entropy_backward");
     ops::cross_entropy_backward(dlogits, probs, target.data(), N, V);
   }
 
   // x0 (N,d) = scale·E[tok] (E is (V,d)); the model's scale is √d (or 1, ModelConfig::input_scale).
   static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
+    LNX_PROFILE_SCOPE("embed_forward");
     const int* tok = tokens.data();
     for (int r = 0; r < N; ++r)
       for (int c = 0; c < d; ++c) x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
@@ -88,6 +109,7 @@ struct CpuBackend {
   // dE[tok] += scale·dx0. Split over columns so rows that share a token are summed in a fixed order
   // whatever the thread count.
   static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
+    LNX_PROFILE_SCOPE("embed_backward");
     const int* tok = tokens.data();
     pool().parallel_for(d, [&](long c0, long c1, int) {
       for (int r = 0; r < N; ++r)
@@ -106,6 +128,7 @@ struct CpuBackend {
   }
   template <class O>
   static void optimizer_update(Ptr param, CPtr grad, Ptr const* states, size_t n, const T* k) {
+    LNX_PROFILE_SCOPE("optimizer_update");
     pool().parallel_for(static_cast<long>(n), [&](long i0, long i1, int) { O::update(i0, i1, param, grad, states, k); },
                         1 << 14);
   }
@@ -147,19 +170,15 @@ struct CpuBackend {
   // s[slot] = ‖g‖₂, summed in double over fixed blocks (partial sums in parallel, then added in
   // block order), so the value does not depend on the thread count.
   static void grad_norm(Stats& s, uint32_t slot, CPtr g, size_t size) {
-    constexpr long kBlock = 1 << 14;
-    const long n = static_cast<long>(size), blocks = (n + kBlock - 1) / kBlock;
-    std::vector<double> partial(blocks, 0.0);
-    pool().parallel_for(blocks, [&](long b0, long b1, int) {
-      for (long b = b0; b < b1; ++b) {
-        double ss = 0;
-        for (long i = b * kBlock, e = std::min(n, i + kBlock); i < e; ++i) ss += static_cast<double>(g[i]) * g[i];
-        partial[b] = ss;
-      }
-    });
-    double ss = 0;
-    for (double x : partial) ss += x;
-    s[slot] = std::sqrt(ss);
+    LNX_PROFILE_SCOPE("grad_norm");
+    blocked_norm(s, slot, size, [g](long i) { return g[i]; });
+  }
+  // out = (a + b)·½ and s[slot] = ‖out‖₂ in one pass over memory (the CPU's two half-batches,
+  // trainer.cpp); the same blocks and order as grad_norm, so the norm is the one grad_norm(out) gives.
+  // out may be a or b.
+  static void mean_and_norm(Stats& s, uint32_t slot, Ptr out, CPtr a, CPtr b, size_t size) {
+    LNX_PROFILE_SCOPE("mean_and_norm");
+    blocked_norm(s, slot, size, [=](long i) { return out[i] = (a[i] + b[i]) * T(0.5); });
   }
   // s[flag] = 1 when the loss or the gradient norm is not finite or the loss is above `limit`.
   static void check_step(Stats& s, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, double limit) {
@@ -173,17 +192,59 @@ struct CpuBackend {
   static double value(const Readback& r, size_t i) { return r.values[i]; }
   static void flush() {}
 
+  // s[slot] = √(Σ value(i)²) over i < size in double: per block of 2¹⁴ in index order, the blocks'
+  // sums then added in block order (one order whatever the thread count). A block's sum is one chain
+  // of dependent double adds, so a thread runs four blocks' chains interleaved: four times the adds
+  // in flight, and each block still sums its own elements in the same order (the same bits).
+  template <class F>
+  static void blocked_norm(Stats& s, uint32_t slot, size_t size, const F& value) {
+    constexpr long kBlock = 1 << 14;
+    const long n = static_cast<long>(size), blocks = (n + kBlock - 1) / kBlock;
+    std::vector<double> partial(blocks, 0.0);
+    pool().parallel_for(blocks, [&](long b0, long b1, int) {
+      long b = b0;
+      for (; b + 4 <= b1 && (b + 4) * kBlock <= n; b += 4) {  // four whole blocks
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (long i = b * kBlock, e = i + kBlock; i < e; ++i) {
+          const double x0 = value(i), x1 = value(i + kBlock), x2 = value(i + 2 * kBlock), x3 = value(i + 3 * kBlock);
+          s0 += x0 * x0, s1 += x1 * x1, s2 += x2 * x2, s3 += x3 * x3;
+        }
+        partial[b] = s0, partial[b + 1] = s1, partial[b + 2] = s2, partial[b + 3] = s3;
+      }
+      for (; b < b1; ++b) {
+        double ss = 0;
+        for (long i = b * kBlock, e = std::min(n, i + kBlock); i < e; ++i) {
+          const double x = value(i);
+          ss += x * x;
+        }
+        partial[b] = ss;
+      }
+    });
+    double ss = 0;
+    for (double x : partial) ss += x;
+    s[slot] = std::sqrt(ss);
+  }
+
   static void add(Ptr out, CPtr a, CPtr b, size_t n) {
+    LNX_PROFILE_SCOPE("add");
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
   }
   static void accumulate(Ptr dst, CPtr src, size_t n) {
+    LNX_PROFILE_SCOPE("accumulate");
     for (size_t i = 0; i < n; ++i) dst[i] += src[i];
   }
   static void scale(Ptr dst, CPtr src, T alpha, size_t n) {
+    LNX_PROFILE_SCOPE("scale");
     for (size_t i = 0; i < n; ++i) dst[i] = alpha * src[i];
   }
-  static void copy(Ptr dst, CPtr src, size_t n) { std::copy(src, src + n, dst); }
-  static void zero(Ptr dst, size_t n) { std::fill(dst, dst + n, T(0)); }
+  static void copy(Ptr dst, CPtr src, size_t n) {
+    LNX_PROFILE_SCOPE("copy");
+    std::copy(src, src + n, dst);
+  }
+  static void zero(Ptr dst, size_t n) {
+    LNX_PROFILE_SCOPE("zero");
+    std::fill(dst, dst + n, T(0));
+  }
 };
 
 }  // namespace lnx

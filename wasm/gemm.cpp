@@ -14,6 +14,7 @@
 #endif
 #include <Eigen/Core>
 
+#include "profile.h"
 #include "thread_pool.h"
 
 #if defined(__wasm_simd128__)
@@ -155,9 +156,10 @@ void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int 
 // SIMD128 float kernel: MR×8 register tile (MR rows × two f32x4), packed panels, loadsplat of A.
 //
 // op(B) is packed once per call into 8-column panels, k-major (for each k the 8 values of the
-// panel's columns are contiguous), zero-padded to a multiple of 8 columns. op(A) is packed per
-// thread in MC-row blocks into MR-row panels, k-major (MR values per k), zero-padded. Packing
-// absorbs all four transposition cases, so there is one micro-kernel.
+// panel's columns are contiguous), zero-padded to a multiple of 8 columns; when op(B) = B and N is a
+// multiple of 8 it is already in that form (row k of B, stride ldb) and is read in place (BSource).
+// op(A) is packed per thread in MC-row blocks into MR-row panels, k-major (MR values per k),
+// zero-padded. Packing absorbs all four transposition cases, so there is one micro-kernel.
 // The micro-kernel keeps 2*MR accumulators; per k it does MR load32_splat + 2 v128 loads and
 // 2*MR f32x4 mul + add (no FMA in wasm SIMD128 as shipped by V8 without relaxed-simd).
 // K is cut into KC blocks that depend only on K; each element accumulates k in increasing order
@@ -292,10 +294,11 @@ void pack_a(bool tA, const float* A, int lda, int i0, int mc, int k0, int kc, fl
 // C tile (mr×nr valid of kMR×8) = alpha*acc + beta*C; beta == 0: C not read.
 // The scalar edge path does the same float operations in the same order as the vector path.
 // Inlined into simd_region: as a separate (noinline) function it measured slower on V8.
+// b steps by `bk` floats per k: kNR in a packed panel, ldb when the kernel reads op(B) in place.
 __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __restrict a,
-                                                        const float* __restrict b, float* c,
-                                                        int ldc, int mr, int nr, float alpha,
-                                                        float beta) {
+                                                        const float* __restrict b, std::ptrdiff_t bk,
+                                                        float* c, int ldc, int mr, int nr,
+                                                        float alpha, float beta) {
   v128_t acc0[kMR], acc1[kMR];
 #pragma clang loop unroll(full)
   for (int r = 0; r < kMR; ++r) acc0[r] = acc1[r] = wasm_f32x4_const_splat(0.0f);
@@ -315,7 +318,7 @@ __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __r
       acc1[r] = wasm_f32x4_add(acc1[r], wasm_f32x4_mul(ar, b1));
     }
     a += kMR;
-    b += kNR;
+    b += bk;
   }
   if (alpha != 1.0f) {
     const v128_t va = wasm_f32x4_splat(alpha);
@@ -371,27 +374,41 @@ int kc_block(int K) {
   return (K + blocks - 1) / blocks;
 }
 
-// Computes rows [m0, m1) × panel columns [j0, j1) of C from the packed B (all K blocks).
+// Where the micro-kernel reads op(B): packed panels (pack_b), or B itself when op(B) = B and N is a
+// whole number of panels, since then panel j at row k is already 8 contiguous floats, B[k·ldb + 8j].
+// Reading in place skips a copy of all of B per call, which for the toy's half-batches (32 rows of
+// C per call, so each packed value is used only 32 times) is a fifth of the call. Same products, same
+// order: the bits do not change.
+struct BSource {
+  const float* base;
+  bool packed;
+  int ldb, npanels;
+  const float* panel(int k0, int kc, int j) const {
+    return packed ? base + static_cast<std::ptrdiff_t>(k0) * npanels * kNR + static_cast<std::ptrdiff_t>(j) * kc * kNR
+                  : base + static_cast<std::ptrdiff_t>(k0) * ldb + static_cast<std::ptrdiff_t>(j) * kNR;
+  }
+  std::ptrdiff_t k_step() const { return packed ? kNR : ldb; }
+};
+
+// Computes rows [m0, m1) × panel columns [j0, j1) of C from op(B) (all K blocks).
 void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
-                 const float* bpack, float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+                 const BSource& bsrc, float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
   const int kcb = kc_block(K);
-  const int npanels = (N + kNR - 1) / kNR;
   const std::ptrdiff_t lc = ldc;
   const int mcb = std::max(kMR, (kABlockBytes / (4 * kcb)) / kMR * kMR);
   float* apack = grow(t_apack, static_cast<std::size_t>(mcb + kMR) * kcb);
   for (int k0 = 0; k0 < K; k0 += kcb) {
     const int kc = std::min(kcb, K - k0);
     const float beta_k = k0 == 0 ? beta : 1.0f;
-    const float* bblock = bpack + static_cast<std::ptrdiff_t>(k0) * npanels * kNR;
     for (int i0 = m0; i0 < m1; i0 += mcb) {
       const int mc = std::min(mcb, m1 - i0);
       pack_a(tA, A, lda, i0, mc, k0, kc, apack);
       for (int j = j0; j < j1; ++j) {
-        const float* bp = bblock + static_cast<std::ptrdiff_t>(j) * kc * kNR;
+        const float* bp = bsrc.panel(k0, kc, j);
         const int nr = std::min(kNR, N - j * kNR);
         for (int p = 0; p * kMR < mc; ++p) {
           const int mr = std::min(kMR, mc - p * kMR);
-          micro_kernel(kc, apack + static_cast<std::ptrdiff_t>(p) * kc * kMR, bp,
+          micro_kernel(kc, apack + static_cast<std::ptrdiff_t>(p) * kc * kMR, bp, bsrc.k_step(),
                        C + (i0 + p * kMR) * lc + j * kNR, ldc, mr, nr, alpha, beta_k);
         }
       }
@@ -403,27 +420,45 @@ void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* 
                const float* B, int ldb, float beta, float* C, int ldc) {
   const int npanels = (N + kNR - 1) / kNR;
   const int kcb = kc_block(K);
+  const Split s = choose_split(M, N, K, kMR, kNR);
+  const bool in_place = !tB && N % kNR == 0 &&
+                        g_force.load(std::memory_order_relaxed) != static_cast<int>(gemm_detail::Kernel::Simd128PackedB);
+  if (in_place) {  // op(B) read as it is (BSource)
+    const BSource direct{B, false, ldb, npanels};
+    if (s.parts <= 1) {
+      simd_region(tA, N, K, alpha, A, lda, direct, beta, C, ldc, 0, M, 0, npanels);
+    } else if (s.by_rows) {
+      run_split(M, kMR, s.parts, [&](int r0, int r1) {
+        simd_region(tA, N, K, alpha, A, lda, direct, beta, C, ldc, r0, r1, 0, npanels);
+      });
+    } else {
+      run_split(npanels, 1, s.parts, [&](int j0, int j1) {
+        simd_region(tA, N, K, alpha, A, lda, direct, beta, C, ldc, 0, M, j0, j1);
+      });
+    }
+    return;
+  }
   // Packed op(B), all K blocks; shared by the threads (written before or by disjoint panels).
   float* bpack = grow(t_bpack, static_cast<std::size_t>(K) * npanels * kNR);
+  const BSource packed{bpack, true, ldb, npanels};
   auto pack_panels = [&](int j0, int j1) {
     for (int k0 = 0; k0 < K; k0 += kcb) {
       const int kc = std::min(kcb, K - k0);
       pack_b(tB, B, ldb, k0, kc, N, j0, j1, bpack + static_cast<std::ptrdiff_t>(k0) * npanels * kNR);
     }
   };
-  const Split s = choose_split(M, N, K, kMR, kNR);
   if (s.parts <= 1) {
     pack_panels(0, npanels);
-    simd_region(tA, N, K, alpha, A, lda, bpack, beta, C, ldc, 0, M, 0, npanels);
+    simd_region(tA, N, K, alpha, A, lda, packed, beta, C, ldc, 0, M, 0, npanels);
   } else if (s.by_rows) {
     pack_panels(0, npanels);  // every thread reads all of B: pack it once, before the fork
     run_split(M, kMR, s.parts, [&](int r0, int r1) {
-      simd_region(tA, N, K, alpha, A, lda, bpack, beta, C, ldc, r0, r1, 0, npanels);
+      simd_region(tA, N, K, alpha, A, lda, packed, beta, C, ldc, r0, r1, 0, npanels);
     });
   } else {
     run_split(npanels, 1, s.parts, [&](int j0, int j1) {
       pack_panels(j0, j1);  // each thread packs only its own panels
-      simd_region(tA, N, K, alpha, A, lda, bpack, beta, C, ldc, 0, M, j0, j1);
+      simd_region(tA, N, K, alpha, A, lda, packed, beta, C, ldc, 0, M, j0, j1);
     });
   }
 }
@@ -434,6 +469,7 @@ void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* 
 template <class T>
 void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, int lda, const T* B,
           int ldb, T beta, T* C, int ldc) {
+  LNX_PROFILE_SCOPE("gemm");
   if (M <= 0 || N <= 0) return;
   if (K <= 0 || alpha == T(0)) {
     scale_c(M, N, beta, C, ldc);
@@ -446,7 +482,8 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
     // column (plus packing B/A that is used once); Eigen's GEMV-like paths win there (measured:
     // M=1 17 vs 7, N=1 16 vs 5, N=2 15 vs 9, N=4 tie, M=2 10 vs 15 GFLOP/s).
     const bool thin = M == 1 || N <= 3;
-    if (force == gemm_detail::Kernel::Simd128 || (force == gemm_detail::Kernel::Auto && !thin)) {
+    if (force == gemm_detail::Kernel::Simd128 || force == gemm_detail::Kernel::Simd128PackedB ||
+        (force == gemm_detail::Kernel::Auto && !thin)) {
       simd_gemm(transA, transB, M, N, K, static_cast<float>(alpha),
                 reinterpret_cast<const float*>(A), lda, reinterpret_cast<const float*>(B), ldb,
                 static_cast<float>(beta), reinterpret_cast<float*>(C), ldc);

@@ -32,9 +32,10 @@ const char* gemm_kernel_name();
 
 // Benchmark/test hooks. The engine never calls these.
 namespace gemm_detail {
-enum class Kernel { Auto = 0, Eigen = 1, Simd128 = 2 };
+enum class Kernel { Auto = 0, Eigen = 1, Simd128 = 2, Simd128PackedB = 3 };
 // Forces one float kernel for every call (Auto restores shape dispatch). Simd128 falls back to
-// Eigen where the build has no SIMD128 kernel (native).
+// Eigen where the build has no SIMD128 kernel (native). Simd128PackedB is Simd128 that packs op(B)
+// even where the kernel could read it in place (gemm.cpp, BSource): the benchmark's baseline.
 void force_kernel(Kernel k);
 bool has_simd128_kernel();
 // Minimum 2*M*N*K (flops) before a call is split over the pool; < 0 restores the default.

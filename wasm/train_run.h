@@ -23,26 +23,28 @@
 #include "model.h"
 #include "optim/registry.h"
 #include "optim/schedule.h"
+#include "profile.h"
 #include "rng.h"
 #include "train_common.h"
 
 namespace lnx::detail {
 
 // The loss and the gradient of one batch: hist[loss_slot] = the batch's mean loss, model.grads() =
-// its gradient. This primary template is one forward/backward over the whole batch, with the loss
+// its gradient, hist[norm_slot] = the gradient's global norm. This primary template is one forward/backward over the whole batch, with the loss
 // written straight into the history (the GPU's way: nothing is read back); trainer.cpp specialises
 // it for the CPU, which computes an even batch as two half-batches.
 template <class B>
 struct GradientStep {
   GradientStep(const TrainConfig&, Model<B>&) {}
   void run(Model<B>& model, const std::vector<int>& inputs, const std::vector<int>& targets, typename B::Stats& hist,
-           uint32_t loss_slot) {
+           uint32_t loss_slot, uint32_t norm_slot) {
     B::set_loss_target(hist, loss_slot);
     // On the GPU forward() uploads the tokens first, which submits whatever is recorded; zeroing the
     // gradients after it (the forward pass does not read them) keeps the whole step in one submit.
     model.forward(inputs.data(), targets.data());
     model.zero_grad();
     model.backward(GradScope::All);
+    B::grad_norm(hist, norm_slot, model.grads().data(), model.params().size());
   }
 };
 
@@ -121,10 +123,12 @@ class TrainRunner {
 
   void record_step() {
     const int t = recorded_ + 1;
-    chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
-    gradient_.run(model_, inputs_, targets_, hist_, loss_slot(t));
+    {
+      LNX_PROFILE_SCOPE("sample_batch");
+      chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+    }
+    gradient_.run(model_, inputs_, targets_, hist_, loss_slot(t), norm_slot(t));
     const size_t n = model_.params().size();
-    B::grad_norm(hist_, norm_slot(t), model_.grads().data(), n);
     B::check_step(hist_, 0, loss_slot(t), norm_slot(t), diverge_loss(cfg_));
     with_optimizer(cfg_.optimizer, [&](auto o) {
       using O = decltype(o);

@@ -30,6 +30,7 @@
 #include "markov.h"
 #include "model.h"
 #include "optim/registry.h"
+#include "profile.h"
 #include "rng.h"
 #include "thread_pool.h"
 #include "train_common.h"
@@ -267,12 +268,13 @@ struct GradientStep<CpuBackend<float>> {
   }
 
   void run(Transformer<float>& model, const std::vector<int>& inputs, const std::vector<int>& targets,
-           std::vector<double>& hist, uint32_t loss_slot) {
+           std::vector<double>& hist, uint32_t loss_slot, uint32_t norm_slot) {
+    std::vector<float>& g = model.grads();
     if (shards == 1) {
       hist[loss_slot] = half_batch(model, 0, inputs, targets);
+      CpuBackend<float>::grad_norm(hist, norm_slot, g.data(), g.size());
       return;
     }
-    std::vector<float>& g = model.grads();
     const long n = static_cast<long>(g.size());
     double l0 = 0, l1 = 0;
     const float* first = nullptr;   // the first half's gradient
@@ -282,7 +284,10 @@ struct GradientStep<CpuBackend<float>> {
       if (!replica) replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
       const float* src = model.params().data();
       float* dst = replica->params().data();
-      p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
+      {
+        LNX_PROFILE_SCOPE("replica_copy");
+        p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
+      }
       p.parallel_for(2, [&](long s0, long s1, int) {
         for (long s = s0; s < s1; ++s)
           (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : *replica, static_cast<int>(s), inputs, targets);
@@ -290,20 +295,19 @@ struct GradientStep<CpuBackend<float>> {
       first = g.data();
       second = replica->grads().data();
     } else {
-      // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
-      // grid thread advances) while the second half reuses the model's.
+      // One thread: the first half's gradient moves to a per-thread buffer (shared by the runs a
+      // grid thread advances; swapped, not copied) and the second half fills the model's.
       static thread_local std::vector<float> first_half;
       l0 = half_batch(model, 0, inputs, targets);
-      first_half.assign(g.begin(), g.end());
+      first_half.resize(g.size());
+      std::swap(first_half, g);
       l1 = half_batch(model, 1, inputs, targets);
       first = first_half.data();
       second = g.data();
     }
-    // Same operands in the same order on both paths (inline when on one thread or in the grid).
-    float* out = g.data();
-    p.parallel_for(n, [&](long i0, long i1, int) {
-      for (long i = i0; i < i1; ++i) out[i] = (first[i] + second[i]) * 0.5f;
-    }, 1 << 14);
+    // g = (first + second)/2 and its norm in one pass; the same operands in the same order on both
+    // paths (inline when on one thread or in the grid).
+    CpuBackend<float>::mean_and_norm(hist, norm_slot, g.data(), first, second, g.size());
     hist[loss_slot] = (l0 + l1) * 0.5;
   }
 };

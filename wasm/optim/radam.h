@@ -47,13 +47,30 @@ struct RAdam {
   }
 
   template <class T>
+  // Vectorisable as Adam::update is (adam.h); the rectified/un-adapted choice is the same for every
+  // element of a step, so it is taken once outside the loop.
   static void update(long i0, long i1, T* param, const T* grad, T* const* s, const T* k) {
-    T* m = s[0];
-    T* v = s[1];
-    for (long i = i0; i < i1; ++i) {
-      Adam::update_moments(m[i], v[i], grad[i], k);
-      const T m_hat = m[i] * k[4];
-      param[i] -= k[7] > T(0) ? k[5] * k[7] * m_hat / (std::sqrt(v[i]) + k[6]) : k[5] * m_hat;
+    T* __restrict p = param;
+    const T* __restrict g = grad;
+    T* __restrict m = s[0];
+    T* __restrict v = s[1];
+    const T b1 = k[0], c1 = k[1], b2 = k[2], c2 = k[3], bc1 = k[4], lr = k[5], eps = k[6], r = k[7];
+    if (r > T(0)) {
+      for (long i = i0; i < i1; ++i) {
+        const T gi = g[i];
+        const T mi = b1 * m[i] + c1 * gi;
+        const T vi = b2 * v[i] + c2 * gi * gi;
+        m[i] = mi, v[i] = vi;
+        p[i] -= lr * r * (mi * bc1) / (std::sqrt(vi) + eps);
+      }
+    } else {
+      for (long i = i0; i < i1; ++i) {
+        const T gi = g[i];
+        const T mi = b1 * m[i] + c1 * gi;
+        m[i] = mi;
+        v[i] = b2 * v[i] + c2 * gi * gi;
+        p[i] -= lr * (mi * bc1);
+      }
     }
   }
 
