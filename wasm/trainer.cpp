@@ -295,12 +295,17 @@ struct GradientStep<CpuBackend<float>> {
       first = g.data();
       second = replica->grads().data();
     } else {
-      // One thread: the first half's gradient moves to a per-thread buffer (shared by the runs a
-      // grid thread advances; swapped, not copied) and the second half fills the model's.
+      // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
+      // grid thread advances) while the second half reuses the model's. Copied, not swapped: a
+      // swap saves the copy (~1% of a quick-look step) but leaves the long-lived per-thread buffer
+      // wherever the last model's was, which fragments the heap run after run (the robustness
+      // corpus's heap check caught it).
       static thread_local std::vector<float> first_half;
       l0 = half_batch(model, 0, inputs, targets);
-      first_half.resize(g.size());
-      std::swap(first_half, g);
+      {
+        LNX_PROFILE_SCOPE("half_batch_copy");
+        first_half.assign(g.begin(), g.end());
+      }
       l1 = half_batch(model, 1, inputs, targets);
       first = first_half.data();
       second = g.data();
