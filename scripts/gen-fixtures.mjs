@@ -13,7 +13,8 @@ export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, 
 /**
  * One run per placement × optimizer, each optimizer at its suggested lr and default settings; then,
  * for Post-LN and Pre-LN with the first optimizer, one run per non-default value of every other
- * model choice (attention, norm type, final norm, output layer, input scale: the variants).
+ * choice of a training run (the model's attention, norm type, final norm, output layer and input
+ * scale, and the warm-up's shape: the variants).
  */
 export function fixtureConfigs(schema) {
   const first = schema.optimizers[0];
@@ -21,8 +22,7 @@ export function fixtureConfigs(schema) {
     schema.optimizers.map((o) => ({ ...BASE, placement: p.name, optimizer: o.name, lr: o.suggested_lr })),
   );
   const train = schema.configs.find((c) => c.name === 'train');
-  const modelKeys = new Set(schema.configs.find((c) => c.name === 'model').fields.map((f) => f.name));
-  const knobs = train.fields.filter((f) => f.type === 'choice' && modelKeys.has(f.name) && f.name !== 'placement');
+  const knobs = train.fields.filter((f) => f.type === 'choice' && f.name !== 'placement' && f.name !== 'optimizer');
   const variants = ['post', 'pre'].flatMap((placement) =>
     knobs.flatMap((f) =>
       f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c })),

@@ -91,9 +91,13 @@ std::string run_probe_json(const ProbeConfig&);
 // Every registered optimizer's hyperparameters at their defaults (optim/registry.h).
 Hyperparameters default_hyperparameters();
 
+// How the learning rate rises to its peak over the warm-up (optim/schedule.h).
+enum class WarmupShape : int { Linear = 0, Cosine = 1 };
+
 struct TrainConfig {
   ModelConfig model{8, 128, 512, 256, 64, 8, "post", Attention::Causal};
   int warmup = 0;                    // T_warmup; 0 = peak lr from step 1
+  WarmupShape warmup_shape = WarmupShape::Linear;
   double lr = 1e-3;                  // peak learning rate
   int steps = 500;
   uint64_t seed = 0;                 // model init and batch sampling

@@ -136,9 +136,18 @@ void add_steps_field(schema::Schema<C>& s) {
   schema::add_field(s, schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>);
 }
 
+// The warm-up's shape (optim/schedule.h); its length is a run field (warmup) or a grid's list (warmups).
+template <class C>
+void add_warmup_shape_field(schema::Schema<C>& s) {
+  schema::add_field(s, schema::enum_spec("warmup_shape", {"linear", "cosine"},
+                                         "how the learning rate rises over the warm-up: a straight line, or a half-cosine ramp"),
+                    &train_member<C, &TrainConfig::warmup_shape>);
+}
+
 template <class C>
 void add_shared_train_fields(schema::Schema<C>& s) {
   add_steps_field(s);
+  add_warmup_shape_field(s);
   add_chain_fields(s);
   add_optimizer_fields(s);
 }

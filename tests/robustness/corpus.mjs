@@ -73,6 +73,7 @@ export const URL_CASES = [
   { category: 'unknown enum', query: 'fig3.stat=median', banner: ['fig3.stat'] },
   { category: 'unknown enum', query: 'fig3.model=huge', banner: ['fig3.model'] },
   { category: 'unknown enum', query: 'fig2.layer=top', banner: ['fig2.layer'] },
+  { category: 'unknown enum', query: 'fig4.warmup_shape=exponential', banner: ['fig4.warmup_shape'] },
   { category: 'unknown enum', query: 'fig4.placements=post,sideways', banner: ['fig4.placements'] },
   { category: 'unknown enum', query: 'fig4.placements=', banner: ['fig4.placements'] },
   { category: 'unknown enum', query: 'fig5.perturbation=huge', banner: ['fig5.perturbation'] },
@@ -215,6 +216,7 @@ export const ENGINE_CASES = [
   { category: 'too many seeds', call: 'GridRun', arg: grid({ seeds: [0, 0] }) },
   // unknown enum values and unknown keys
   { category: 'unknown enum', call: 'TrainRun', arg: train({ placement: 'mid' }) },
+  { category: 'unknown enum', call: 'GridRun', arg: grid({ warmup_shape: 'exponential' }) },
   { category: 'unknown enum', call: 'ProbeRun', arg: probe({ attention: 'sideways' }) },
   { category: 'unknown enum', call: 'GridRun', arg: grid({ placements: ['post', 'mid'] }) },
   { category: 'unknown enum', call: 'ProbeRun', arg: probe({ NORM: 'post' }) },

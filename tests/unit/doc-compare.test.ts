@@ -12,6 +12,11 @@ describe('comparePrecomputed', () => {
     ['other settings', live({ config: { a: 2, b: [2, 3] } }), null],
     ['another shape (a summary)', live({ x: [1] }), null],
   ])('%s', (_, l, want) => expect(comparePrecomputed(l, pre)).toEqual(want));
+  it('a config key the engine gained later reads as its default (documents.ts ADDED_CONFIG_KEYS)', () => {
+    const grid = { ...pre, config: { a: 1, b: [2, 3] } };
+    expect(comparePrecomputed(live({ config: { a: 1, b: [2, 3], warmup_shape: 'linear' } }), grid)).toEqual({ kind: 'identical' });
+    expect(comparePrecomputed(live({ config: { a: 1, b: [2, 3], warmup_shape: 'cosine' } }), grid)).toBeNull();
+  });
   it('nothing to compare without both documents', () => {
     expect(comparePrecomputed(null, pre)).toBeNull();
     expect(comparePrecomputed(live(), null)).toBeNull();

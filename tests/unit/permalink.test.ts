@@ -171,7 +171,7 @@ describe('settings of result documents', () => {
     expect(probeSettingsOf(null)).toBeNull();
   });
   it('grid: config → settings (seeds counted)', () => {
-    expect(gridSettingsOf(grid().config, grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {}, model: {} });
+    expect(gridSettingsOf(grid().config, grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear' });
     expect(gridSettingsOf({ ...grid().config, layers: 4 }, grid().config)?.model).toEqual({ layers: 4 });
     expect(gridSettingsOf(null)).toBeNull();
   });

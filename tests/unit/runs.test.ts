@@ -92,6 +92,9 @@ describe('entries', () => {
     expect(settingsDiff({ steps: 20, seeds: [0], lrs: [1e-3] }, { steps: 2000, seeds: [0, 1], lrs: [1e-3] })).toEqual(['seeds 0', 'steps 20']);
     expect(settingsDiff({ a: 1 }, null)).toEqual(['a 1']);
     expect(settingsDiff({ a: 1 }, { a: 1, b: 2 })).toEqual([]);
+    // a key the engine gained later: absent in the reference means its default
+    expect(settingsDiff({ a: 1, warmup_shape: 'linear' }, { a: 1 })).toEqual([]);
+    expect(settingsDiff({ a: 1, warmup_shape: 'cosine' }, { a: 1 })).toEqual(['warmup_shape cosine']);
   });
 });
 

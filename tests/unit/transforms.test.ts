@@ -6,7 +6,7 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, checkLrs, checkPlacements, checkWarmups, gridInputsOf, inputsFrom, knobBounds, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
+import { ENGINE_GRID_DEFAULTS, GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, WARMUP_SHAPES, checkLrs, checkPlacements, checkWarmups, gridInputsOf, gridSettingsOf, inputsFrom, knobBounds, sameGrid, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
 import { readFileSync } from 'node:fs';
 import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/engine-schema';
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
@@ -236,8 +236,23 @@ describe('fig4 live settings', () => {
     expect(validateGrid(ok)).toEqual({
       errors: {},
       warnings: [],
-      config: { placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500, optimizer: 'adam' },
+      config: { placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500, optimizer: 'adam', warmup_shape: 'linear' },
     });
+  });
+  it('the warm-up shape: one of the engine\'s, the default when absent, round-tripped through a config', () => {
+    expect(WARMUP_SHAPES).toEqual(GRID_FIELDS.warmup_shape.choices);
+    expect(validateGrid({ ...ok, warmupShape: 'cosine' }).config).toMatchObject({ warmup_shape: 'cosine' });
+    expect(validateGrid({ ...ok, warmupShape: 'exponential' }).errors).toEqual({ warmupShape: 'err.warmupShape' });
+    expect(validateGrid({ ...ok, warmupShape: '' }).config).toMatchObject({ warmup_shape: GRID_FIELDS.warmup_shape.default });
+    const cfg = { ...ENGINE_GRID_DEFAULTS, ...validateGrid({ ...ok, warmupShape: 'cosine' }).config } as never;
+    expect(gridSettingsOf(cfg)?.warmupShape).toBe('cosine');
+    expect(gridInputsOf(gridSettingsOf(cfg)!).warmupShape).toBe('cosine');
+    // a config made before the shapes existed reads as linear, and is the same grid as one that says so
+    const old = { ...ENGINE_GRID_DEFAULTS, ...validateGrid(ok).config } as Record<string, unknown>;
+    delete old.warmup_shape;
+    expect(gridSettingsOf(old as never)?.warmupShape).toBe('linear');
+    expect(sameGrid(gridSettingsOf(old as never)!, { ...gridSettingsOf(old as never)!, warmupShape: 'linear' })).toBe(true);
+    expect(sameGrid(gridSettingsOf(old as never)!, { ...gridSettingsOf(old as never)!, warmupShape: 'cosine' })).toBe(false);
   });
   it('an optimizer and its settings (only its own; empty = the engine default)', () => {
     const r = validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '0.5', beta1: '0.3' } });
@@ -300,7 +315,7 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {}, model: {} });
+    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear' });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });

@@ -53,6 +53,8 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.adam': 'Adam',
     'optimizer.sgd': 'SGD with momentum',
     'optimizer.radam': 'RAdam',
+    'shape.linear': 'linear',
+    'shape.cosine': 'half-cosine',
     'verdict.os.confirmed':
       'Verdict: confirmed. Post-LN’s output change grows about linearly with depth (slope {post}), Pre-LN’s far more slowly (slope {pre}), for a random perturbation and for Adam’s sign step alike.',
     'verdict.os.qualified':
@@ -258,6 +260,8 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.adam': 'Adam',
     'optimizer.sgd': '带动量的 SGD',
     'optimizer.radam': 'RAdam',
+    'shape.linear': '线性',
+    'shape.cosine': '半余弦',
     'verdict.os.confirmed':
       '结论：成立。Post-LN 的输出变化大致随深度线性增长（斜率 {post}），Pre-LN 增长得慢得多（斜率 {pre}）；随机扰动和 Adam 的符号步都是如此。',
     'verdict.os.qualified':

@@ -4,12 +4,27 @@
 // allowed and ignored. The configs' types come from the engine's schema (generated/engine-schema.ts).
 import {
   PLACEMENTS,
+  TRAIN_FIELDS,
   type GridConfig as EngineGridConfig,
   type PlacementName,
   type ProbeConfig as EngineProbeConfig,
 } from '../generated/engine-schema';
 
 export type { PlacementName };
+
+/**
+ * Config keys of training runs that the engine gained after documents (the precomputed files, stored
+ * and exported run lists) were first written. A document without one was made by an engine that ran
+ * as the key's default does now (warmup_shape: linear), so configs are compared with these keys
+ * filled in (doc-compare.ts, the run list's settings).
+ */
+export const ADDED_CONFIG_KEYS = ['warmup_shape'] as const satisfies readonly (keyof typeof TRAIN_FIELDS)[];
+
+/** `c` with every ADDED_CONFIG_KEYS key it lacks set to the engine's default; `c` itself when it lacks none. */
+export function withAddedKeys<C extends Record<string, unknown>>(c: C): C {
+  const missing = ADDED_CONFIG_KEYS.filter((k) => !(k in c));
+  return missing.length ? { ...c, ...Object.fromEntries(missing.map((k) => [k, TRAIN_FIELDS[k].default])) } : c;
+}
 
 /** Header present in every document. */
 export interface EngineInfo {

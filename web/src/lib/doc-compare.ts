@@ -8,6 +8,8 @@
 //                           same config and the same shape; null when the two cannot be compared
 //                           (other settings, or the precomputed file is a summary of another shape)
 
+import { withAddedKeys } from '../engine/documents';
+
 /** Keys that say where and when a document was made, not what it measured. */
 export const PROVENANCE_KEYS: readonly string[] = ['engine', 'generated', 'wall_seconds', 'precomputed'];
 
@@ -23,10 +25,14 @@ export function numbersOf(v: unknown, skip: readonly string[] = ['engine'], out:
 const canonical = (v: unknown): string =>
   JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
 
+/** Two configs ask for the same run (a key added to the engine later reads as its default: documents.ts). */
+const sameConfig = (a: unknown, b: unknown): boolean => canonical(filled(a)) === canonical(filled(b));
+const filled = (c: unknown) => (c && typeof c === 'object' && !Array.isArray(c) ? withAddedKeys(c as Record<string, unknown>) : c);
+
 export type Reproduction = { kind: 'identical' } | { kind: 'differs'; maxRel: number; count: number } | null;
 
 export function comparePrecomputed(live: { config?: unknown } | null, pre: { config?: unknown } | null): Reproduction {
-  if (!live || !pre || live.config === undefined || canonical(live.config) !== canonical(pre.config)) return null;
+  if (!live || !pre || live.config === undefined || !sameConfig(live.config, pre.config)) return null;
   const a = numbersOf(live, [...PROVENANCE_KEYS, 'config']), b = numbersOf(pre, [...PROVENANCE_KEYS, 'config']);
   if (a.length !== b.length || a.length === 0) return null;
   let maxRel = 0, count = 0;

@@ -36,8 +36,10 @@ export interface GridInputs {
   hyper: Record<string, string>;
   /** the model's sizes (MODEL_KNOBS), by name; empty = the precomputed grid's */
   model?: Record<string, string>;
+  /** one of WARMUP_SHAPES; absent = the engine's default */
+  warmupShape?: string;
 }
-export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements' | 'model'>;
+export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements' | 'model' | 'warmupShape'>;
 
 /** A live grid run as the URL names it (seeds = how many, 0…n−1; hyper: settings away from the engine's defaults). */
 export interface GridSettings {
@@ -50,7 +52,16 @@ export interface GridSettings {
   hyper: Record<string, number>;
   /** the model's sizes (MODEL_KNOBS) away from the precomputed grid's */
   model: Partial<Record<ModelKnob, number>>;
+  /** how the lr rises over each warm-up; absent = the engine's default (DEFAULT_WARMUP_SHAPE) */
+  warmupShape?: WarmupShape;
 }
+
+/** The warm-up shapes (the engine's schema, optim/schedule.h) and the engine's default one. */
+export type WarmupShape = GridConfig['warmup_shape'];
+export const WARMUP_SHAPES = GRID_FIELDS.warmup_shape.choices as readonly WarmupShape[];
+export const DEFAULT_WARMUP_SHAPE = GRID_FIELDS.warmup_shape.default as WarmupShape;
+export const isWarmupShape = (s: unknown): s is WarmupShape => (WARMUP_SHAPES as readonly unknown[]).includes(s);
+const shapeOf = (s: GridSettings) => s.warmupShape ?? DEFAULT_WARMUP_SHAPE;
 
 /**
  * The model sizes a reader can change in the lab, each within the engine's bounds (GRID_FIELDS)
@@ -218,6 +229,8 @@ export function validateGrid(
   if (steps == null) errors.steps = 'err.steps';
   const optimizer = isOptimizer(inp.optimizer) ? inp.optimizer : null;
   if (!optimizer) errors.optimizer = 'err.optimizer';
+  const warmupShape = inp.warmupShape == null || inp.warmupShape === '' ? DEFAULT_WARMUP_SHAPE : isWarmupShape(inp.warmupShape) ? inp.warmupShape : null;
+  if (!warmupShape) errors.warmupShape = 'err.warmupShape';
   const hyper: Record<string, number> = {};
   for (const [name] of optimizerFields(inp.optimizer)) {
     const typed = inp.hyper?.[name];
@@ -253,6 +266,7 @@ export function validateGrid(
       seeds: Array.from({ length: seeds! }, (_, i) => i),
       steps: steps!,
       optimizer: optimizer!,
+      warmup_shape: warmupShape!,
       ...hyper,
     },
   };
@@ -260,7 +274,7 @@ export function validateGrid(
 
 /** The keys of a grid config that Figure 4's settings choose (the rest come from the precomputed
  *  grid; a model knob left empty keeps the precomputed grid's value). */
-export const CHOSEN_KEYS = new Set(['placements', 'warmups', 'lrs', 'seeds', 'steps', 'optimizer', ...ALL_OPTIMIZER_FIELDS.map(([n]) => n)]);
+export const CHOSEN_KEYS = new Set(['placements', 'warmups', 'warmup_shape', 'lrs', 'seeds', 'steps', 'optimizer', ...ALL_OPTIMIZER_FIELDS.map(([n]) => n)]);
 
 const fmtHyper = (h: Record<string, number>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]));
 
@@ -280,6 +294,7 @@ export const gridInputsOf = (g: GridSettings): GridInputs => ({
   optimizer: g.optimizer,
   hyper: fmtHyper(g.hyper),
   model: fmtHyper(g.model ?? {}),
+  warmupShape: shapeOf(g),
 });
 
 /** The settings a grid config was run with (its optimizer settings that differ from the engine's
@@ -299,7 +314,8 @@ export function gridSettingsOf(c: GridConfig | null | undefined, reference: Part
     if (typeof v === 'number' && v !== f.default) hyper[name] = v;
   }
   const placements = (c.placements ?? []).filter(isPlacement);
-  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper, model };
+  const warmupShape = isWarmupShape(c.warmup_shape) ? c.warmup_shape : DEFAULT_WARMUP_SHAPE; // absent: made before the shapes
+  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper, model, warmupShape };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -311,7 +327,7 @@ const sameNames = (a: readonly string[] = [], b: readonly string[] = []) => a.le
 export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
   sameNames(a.placements, b.placements) &&
   a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
-  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {});
+  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {}) && shapeOf(a) === shapeOf(b);
 
 /** A link's partial grid settings completed from the defaults. */
 export function resolveGrid(p: Partial<GridSettings> | undefined, d: GridSettings = GRID_DEFAULTS): GridSettings {

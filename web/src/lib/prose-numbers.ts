@@ -8,12 +8,13 @@
 // Keys are documented next to each entry; where the article uses each one is listed in
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
-import { probeDepths, seedMean, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
+import { probeDepths, seedMean, withAddedKeys, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
 import type { ExperimentSlot } from './result-slots.svelte';
 import * as verdicts from './verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
+import { TRAIN_FIELDS } from '../generated/engine-schema';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -171,7 +172,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.seeds': ({ G }) => fmtInt(G?.config.seeds?.length),
   // what the drawn grid ran, for the caption: the optimizer's name, the warm-ups, the peak lrs
   'toy.optimizer': ({ G, lang }) => (G?.config.optimizer ? (UI_STRINGS[lang][`optimizer.${G.config.optimizer}`] ?? G.config.optimizer) : null),
-  'toy.warmups': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang),
+  // the warm-up lengths drawn, and their shape when it is not the default (a document without one is linear)
+  'toy.warmups': ({ G, lang }) => {
+    const list = listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang);
+    const shape = G ? String(withAddedKeys(G.config as unknown as Record<string, unknown>).warmup_shape) : null;
+    if (!list || !shape || shape === TRAIN_FIELDS.warmup_shape.default) return list;
+    const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
+    return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
+  },
   // Figure 5 (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
   'exp.os.post': ({ E }) => osSlope(E, 'outputSensitivity', 'post'),
   'exp.os.pre': ({ E }) => osSlope(E, 'outputSensitivity', 'pre'),

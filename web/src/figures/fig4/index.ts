@@ -1,7 +1,7 @@
 // fig4/index.ts — Figure 4 as the page sees it (figures/types.ts FigureDef): the toy warm-up grid,
 // drawn from the grid slot, whose live-run settings it edits. No view state of its own in the URL;
 // the grid's settings: fig4.placements=post,pre,… fig4.lrs=0.001,0.003 fig4.warmups=0,300 fig4.seeds=1…4 fig4.steps=10…1000
-// fig4.optimizer=adam|sgd|radam and fig4.<setting> for each optimizer setting of the engine's schema
+// fig4.warmup_shape=linear|cosine fig4.optimizer=adam|sgd|radam and fig4.<setting> for each optimizer setting of the engine's schema
 // (fig4.beta1, fig4.momentum, …), each only when it differs from the precomputed grid's.
 import type { GridConfig, GridResult } from '../../engine/documents';
 import {
@@ -24,7 +24,10 @@ import {
   gridSettingsOf,
   resolveGrid,
   sameGrid,
+  WARMUP_SHAPES,
+  DEFAULT_WARMUP_SHAPE,
   type GridSettings,
+  type WarmupShape,
 } from '../../lib/grid-settings';
 import { OPTIMIZERS } from '../../generated/engine-schema';
 import { enumParam, fieldParam, sameList, written, type Param } from '../../lib/permalink';
@@ -74,12 +77,14 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'ctl.placements',
     'ctl.lrs',
     'ctl.warmups',
+    'ctl.warmupShape',
     'ctl.seeds',
     'ctl.steps',
     'ctl.optimizer',
     'lrHint', // {lr}: the chosen optimizer's suggested peak lr
     'err.lrs',
     'err.warmups',
+    'err.warmupShape',
     'err.seeds',
     'err.steps',
     'err.optimizer',
@@ -109,6 +114,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       'fig4.placements': fieldParam<GridSettings, 'placements'>('placements', (v) => checkPlacements(v.split(',').map((x) => x.trim())), 'fig4:err.placements'),
       'fig4.lrs': fieldParam<GridSettings, 'lrs'>('lrs', checkLrs, 'fig4:err.lrs'),
       'fig4.warmups': fieldParam<GridSettings, 'warmups'>('warmups', checkWarmups, 'fig4:err.warmups'),
+      'fig4.warmup_shape': enumParam<GridSettings, WarmupShape>(WARMUP_SHAPES, (warmupShape) => ({ warmupShape }), 'fig4:err.warmupShape'),
       'fig4.seeds': fieldParam<GridSettings, 'seeds'>('seeds', checkSeeds, 'fig4:err.seeds'),
       'fig4.steps': fieldParam<GridSettings, 'steps'>('steps', checkSteps, 'fig4:err.steps'),
       'fig4.optimizer': enumParam<GridSettings, (typeof OPTIMIZERS)[number]>(OPTIMIZERS, (optimizer) => ({ optimizer }), 'fig4:err.optimizer'),
@@ -120,6 +126,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
         s.placements.join(',') !== d.placements.join(',') && ['fig4.placements', s.placements.join(',')],
         !sameList(s.lrs, d.lrs) && ['fig4.lrs', s.lrs.map(String).join(',')],
         !sameList(s.warmups, d.warmups) && ['fig4.warmups', s.warmups.map(String).join(',')],
+        (s.warmupShape ?? DEFAULT_WARMUP_SHAPE) !== (d.warmupShape ?? DEFAULT_WARMUP_SHAPE) && ['fig4.warmup_shape', s.warmupShape ?? DEFAULT_WARMUP_SHAPE],
         s.seeds !== d.seeds && ['fig4.seeds', String(s.seeds)],
         s.steps !== d.steps && ['fig4.steps', String(s.steps)],
         s.optimizer !== d.optimizer && ['fig4.optimizer', s.optimizer],

@@ -6,6 +6,7 @@
 // ('partial'). Entries live in IndexedDB (store.ts) and move between browsers as a JSON file
 // (RUNS_FORMAT, below; docs/sharing.md). What comes from storage or a file is checked here before
 // any figure sees it: a malformed entry is reported and skipped, never drawn.
+import { withAddedKeys } from '../../engine/documents';
 import type { SlotName } from '../result-slots.svelte';
 import type { RunsMessage } from './store';
 
@@ -192,9 +193,11 @@ export function drawnEntries(entries: readonly RunEntry[], isolated: string | nu
 const show = (v: unknown): string => (Array.isArray(v) ? v.map(show).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 /** An entry's settings that differ from the reference's config, as "key value" (keys of either
- *  side, sorted; a key the reference lacks counts as different). Empty: the reference's settings. */
+ *  side, sorted; a key the reference lacks counts as different, except one the engine gained later,
+ *  which reads as its default: documents.ts ADDED_CONFIG_KEYS). Empty: the reference's settings. */
 export function settingsDiff(config: Record<string, unknown>, reference: Record<string, unknown> | null | undefined): string[] {
-  const ref = reference ?? {};
+  const ref = withAddedKeys(reference ?? {});
+  config = withAddedKeys(config);
   const keys = [...new Set(Object.keys(config))].sort();
   return keys.filter((k) => show(config[k]) !== show(ref[k])).map((k) => `${k} ${show(config[k])}`);
 }
