@@ -16,7 +16,6 @@
 // With two threads an even batch runs its halves on two threads: the table is the main thread's
 // half, and "unprofiled" holds its waits for the other half.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +27,7 @@
 
 namespace {
 
-double wall() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double wall() { return lnx::profile::now(); }
 
 long flag(int argc, char** argv, const char* key, long fallback) {
   const size_t n = std::strlen(key);

@@ -42,6 +42,14 @@ struct Adam {
     k[6] = T(lr), k[7] = T(h.at("eps"));
   }
 
+  // m = β1·m + (1−β1)·g ; v = β2·v + (1−β2)·g² (RAdam's too), on scalars: inlined into loops that
+  // the compiler vectorises.
+  template <class T>
+  static void update_moments(T& m, T& v, T g, T b1, T c1, T b2, T c2) {
+    m = b1 * m + c1 * g;
+    v = b2 * v + c2 * g * g;
+  }
+
   // Restrict-qualified pointers and the coefficients held in locals let the compiler vectorise the
   // loop (f32x4 in wasm); each element sees the same operations in the same order as the scalar
   // loop, and SIMD sqrt and division are correctly rounded, so results are bit-identical to it.
@@ -53,11 +61,8 @@ struct Adam {
     T* __restrict v = s[1];
     const T b1 = k[0], c1 = k[1], b2 = k[2], c2 = k[3], bc1 = k[4], bc2 = k[5], lr = k[6], eps = k[7];
     for (long i = i0; i < i1; ++i) {
-      const T gi = g[i];
-      const T mi = b1 * m[i] + c1 * gi;  // m = β1·m + (1−β1)·g ; v = β2·v + (1−β2)·g²
-      const T vi = b2 * v[i] + c2 * gi * gi;
-      m[i] = mi, v[i] = vi;
-      p[i] -= lr * (mi * bc1) / (std::sqrt(vi * bc2) + eps);
+      update_moments(m[i], v[i], g[i], b1, c1, b2, c2);
+      p[i] -= lr * (m[i] * bc1) / (std::sqrt(v[i] * bc2) + eps);
     }
   }
 

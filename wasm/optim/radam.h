@@ -57,19 +57,13 @@ struct RAdam {
     const T b1 = k[0], c1 = k[1], b2 = k[2], c2 = k[3], bc1 = k[4], lr = k[5], eps = k[6], r = k[7];
     if (r > T(0)) {
       for (long i = i0; i < i1; ++i) {
-        const T gi = g[i];
-        const T mi = b1 * m[i] + c1 * gi;
-        const T vi = b2 * v[i] + c2 * gi * gi;
-        m[i] = mi, v[i] = vi;
-        p[i] -= lr * r * (mi * bc1) / (std::sqrt(vi) + eps);
+        Adam::update_moments(m[i], v[i], g[i], b1, c1, b2, c2);
+        p[i] -= lr * r * (m[i] * bc1) / (std::sqrt(v[i]) + eps);
       }
     } else {
       for (long i = i0; i < i1; ++i) {
-        const T gi = g[i];
-        const T mi = b1 * m[i] + c1 * gi;
-        m[i] = mi;
-        v[i] = b2 * v[i] + c2 * gi * gi;
-        p[i] -= lr * (mi * bc1);
+        Adam::update_moments(m[i], v[i], g[i], b1, c1, b2, c2);
+        p[i] -= lr * (m[i] * bc1);
       }
     }
   }
