@@ -127,7 +127,7 @@ const run = {
       for (const [build, threads] of [['native', 1], ['wasm-st', 1], ['wasm-mt', 2]]) {
         log(`profile: ${m.key}, ${build}, ${threads} thread(s)`);
         const a = [`threads=${threads}`, `steps=${m.steps}`, 'warm=3', JSON.stringify(m.cfg)];
-        const [cmd, argv] = build === 'native' ? [prog.native(a)[0], a] : prog[build](a);
+        const [cmd, argv] = prog[build](a);
         // The median of 3 by step time (the machine may be shared).
         const three = [0, 1, 2].map(() => JSON.parse(sh(cmd, argv).trim().split('\n').pop())).sort((x, y) => x.seconds_per_step - y.seconds_per_step);
         runs[`${build}_${threads}t`] = three[1];

@@ -421,27 +421,14 @@ void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* 
   const int npanels = (N + kNR - 1) / kNR;
   const int kcb = kc_block(K);
   const Split s = choose_split(M, N, K, kMR, kNR);
+  // op(B) read as it is (BSource), or packed, all K blocks, into a buffer the threads share
+  // (written before the fork, or by each thread for its own disjoint panels).
   const bool in_place = !tB && N % kNR == 0 &&
                         g_force.load(std::memory_order_relaxed) != static_cast<int>(gemm_detail::Kernel::Simd128PackedB);
-  if (in_place) {  // op(B) read as it is (BSource)
-    const BSource direct{B, false, ldb, npanels};
-    if (s.parts <= 1) {
-      simd_region(tA, N, K, alpha, A, lda, direct, beta, C, ldc, 0, M, 0, npanels);
-    } else if (s.by_rows) {
-      run_split(M, kMR, s.parts, [&](int r0, int r1) {
-        simd_region(tA, N, K, alpha, A, lda, direct, beta, C, ldc, r0, r1, 0, npanels);
-      });
-    } else {
-      run_split(npanels, 1, s.parts, [&](int j0, int j1) {
-        simd_region(tA, N, K, alpha, A, lda, direct, beta, C, ldc, 0, M, j0, j1);
-      });
-    }
-    return;
-  }
-  // Packed op(B), all K blocks; shared by the threads (written before or by disjoint panels).
-  float* bpack = grow(t_bpack, static_cast<std::size_t>(K) * npanels * kNR);
-  const BSource packed{bpack, true, ldb, npanels};
+  float* bpack = in_place ? nullptr : grow(t_bpack, static_cast<std::size_t>(K) * npanels * kNR);
+  const BSource src = in_place ? BSource{B, false, ldb, npanels} : BSource{bpack, true, ldb, npanels};
   auto pack_panels = [&](int j0, int j1) {
+    if (in_place) return;
     for (int k0 = 0; k0 < K; k0 += kcb) {
       const int kc = std::min(kcb, K - k0);
       pack_b(tB, B, ldb, k0, kc, N, j0, j1, bpack + static_cast<std::ptrdiff_t>(k0) * npanels * kNR);
@@ -449,16 +436,16 @@ void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* 
   };
   if (s.parts <= 1) {
     pack_panels(0, npanels);
-    simd_region(tA, N, K, alpha, A, lda, packed, beta, C, ldc, 0, M, 0, npanels);
+    simd_region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, 0, npanels);
   } else if (s.by_rows) {
     pack_panels(0, npanels);  // every thread reads all of B: pack it once, before the fork
     run_split(M, kMR, s.parts, [&](int r0, int r1) {
-      simd_region(tA, N, K, alpha, A, lda, packed, beta, C, ldc, r0, r1, 0, npanels);
+      simd_region(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels);
     });
   } else {
     run_split(npanels, 1, s.parts, [&](int j0, int j1) {
       pack_panels(j0, j1);  // each thread packs only its own panels
-      simd_region(tA, N, K, alpha, A, lda, packed, beta, C, ldc, 0, M, j0, j1);
+      simd_region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, j0, j1);
     });
   }
 }

@@ -30,9 +30,10 @@
 namespace lnx::detail {
 
 // The loss and the gradient of one batch: hist[loss_slot] = the batch's mean loss, model.grads() =
-// its gradient, hist[norm_slot] = the gradient's global norm. This primary template is one forward/backward over the whole batch, with the loss
-// written straight into the history (the GPU's way: nothing is read back); trainer.cpp specialises
-// it for the CPU, which computes an even batch as two half-batches.
+// its gradient, hist[norm_slot] = the gradient's global norm. This primary template is one
+// forward/backward over the whole batch, with the loss written straight into the history (the GPU's
+// way: nothing is read back); trainer.cpp specialises it for the CPU, which computes an even batch
+// as two half-batches (and sums their mean and its norm in one pass).
 template <class B>
 struct GradientStep {
   GradientStep(const TrainConfig&, Model<B>&) {}

@@ -14,7 +14,7 @@ import * as verdicts from './verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
-import { TRAIN_FIELDS } from '../generated/engine-schema';
+import { DEFAULT_WARMUP_SHAPE } from './grid-settings';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -176,7 +176,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.warmups': ({ G, lang }) => {
     const list = listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang);
     const shape = G ? String(withAddedKeys(G.config as unknown as Record<string, unknown>).warmup_shape) : null;
-    if (!list || !shape || shape === TRAIN_FIELDS.warmup_shape.default) return list;
+    if (!list || !shape || shape === DEFAULT_WARMUP_SHAPE) return list;
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
     return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
   },
