@@ -119,6 +119,15 @@ namespace detail {
 struct TrainRunAccess;  // the experiments' look inside a CPU run (train_access.h)
 }
 
+// A run's state after step `step`, in a layout no backend's padding shows through, so that a run can
+// continue on another backend (the page's WebGPU grid after a lost device continues on the CPU).
+// values: the parameters, then each optimizer state array (optim/: Adam's m and v, SGD's velocity),
+// each as the model's tensors in named-tensor order (E, layer1.Wq, …) back to back.
+struct TrainCheckpoint {
+  int step = 0;
+  std::vector<float> values;
+};
+
 class TrainRun {
  public:
   explicit TrainRun(const TrainConfig&);
@@ -132,6 +141,18 @@ class TrainRun {
   const std::vector<float>& lr() const;
   std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr_schedule","status","stop_step"}
   double plateau_entropy() const;    // entropy of the chain's stationary distribution
+
+  // Hand-off. Every `steps` steps (0 = never, the default) the run copies its state into a checkpoint,
+  // which take_checkpoint moves out (false when none is new since the last take).
+  void set_checkpoint_every(int steps);
+  bool take_checkpoint(TrainCheckpoint& out);
+  // Before the first step: continues what `backend` computed of this same run. series_json is the
+  // run as a document holds it (a Train document or a Grid document's run: "status", "stop_step",
+  // "from" = 0, "loss", "grad_norm", "lr_schedule"). A finished run ("ok", "nan", "diverged") is
+  // taken as it is; a running one continues from `checkpoint` (its series cut at checkpoint->step),
+  // or from step 1 when there is none. The result then says which steps came from `backend`
+  // ("handoff"). ArgumentError when the document or the checkpoint does not fit this run.
+  void continue_from(const std::string& series_json, const TrainCheckpoint* checkpoint, const std::string& backend);
  private:
   friend class GridRun;  // the grid shares per-thread workspaces between its runs
   friend struct detail::TrainRunAccess;
@@ -163,6 +184,9 @@ class GridRun {
   bool done() const;
   double progress() const;
   std::string result_json(int from = 0) const;  // {"config","plateau_entropy","runs":[…]}
+  // TrainRun::continue_from for run `run` (grid_plan_json's order); run_json is that run of a Grid
+  // document (its placement, warm-up, lr and seed must be this run's).
+  void continue_run(int run, const std::string& run_json, const TrainCheckpoint* checkpoint, const std::string& backend);
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

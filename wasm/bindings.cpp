@@ -23,13 +23,16 @@ EMSCRIPTEN_BINDINGS(lnx) {
       .constructor(&make_train, allow_raw_pointers())
       .function("step", &Train::step)
       .function("status", &Train::status)
-      .function("resultJson", &Train::result_json);
+      .function("resultJson", &Train::result_json)
+      .function("setCheckpointEvery", &Train::set_checkpoint_every)
+      .function("takeCheckpoint", &Train::take_checkpoint);
   class_<Grid>("GridRun")
       .constructor(&make_grid, allow_raw_pointers())
       .function("step", &Grid::step)
       .function("done", &Grid::done)
       .function("progress", &Grid::progress)
-      .function("resultJson", &Grid::result_json);
+      .function("resultJson", &Grid::result_json)
+      .function("continueRun", &Grid::continue_run);
   function("experimentNamesJson", &experiment_names_js);
   class_<Exp>("ExperimentRun")
       .constructor(&make_experiment, allow_raw_pointers())

@@ -191,6 +191,14 @@ struct CpuBackend {
   static bool landed(Readback&) { return true; }
   static double value(const Readback& r, size_t i) { return r.values[i]; }
   static void flush() {}
+  // A whole array copied to host floats (a run's checkpoint, train_run.h): at once on the CPU.
+  struct ArrayRead {};
+  static std::unique_ptr<ArrayRead> read_array(const Array& a, float* dst) {
+    std::copy(a.begin(), a.end(), dst);
+    return std::make_unique<ArrayRead>();
+  }
+  static bool landed(ArrayRead&) { return true; }
+  static void write_array(Array& a, const float* src) { std::copy(src, src + a.size(), a.begin()); }
 
   // s[slot] = √(Σ value(i)²) over i < size in double: per block of 2¹⁴ in index order, the blocks'
   // sums then added in block order (one order whatever the thread count). A block's sum is one chain

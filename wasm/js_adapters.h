@@ -6,6 +6,7 @@
 // page and `lnx` validate identically. Results leave as JSON strings (docs/json-schema.md).
 #pragma once
 #include <emscripten/em_asm.h>
+#include <emscripten/val.h>
 
 #include <memory>
 #include <string>
@@ -58,6 +59,28 @@ class Probe {
   ProbeRun run_;
 };
 
+// A checkpoint as JS sees it: {step, values: Float32Array}, the values copied out of the wasm heap.
+inline emscripten::val checkpoint_value(const TrainCheckpoint& c) {
+  emscripten::val o = emscripten::val::object();
+  o.set("step", c.step);
+  o.set("values", emscripten::val(emscripten::typed_memory_view(c.values.size(), c.values.data())).call<emscripten::val>("slice"));
+  return o;
+}
+
+// A checkpoint from JS: null/undefined, or {step, values: Float32Array} (one copy into the heap).
+inline bool checkpoint_from(const emscripten::val& v, TrainCheckpoint& out) {
+  if (v.isNull() || v.isUndefined()) return false;
+  if (v.typeOf().as<std::string>() != "object") throw ArgumentError("a checkpoint must be {step, values}");
+  const emscripten::val step = v["step"], values = v["values"];
+  if (step.typeOf().as<std::string>() != "number" || !values.instanceof(emscripten::val::global("Float32Array")))
+    throw ArgumentError("a checkpoint must be {step: a number, values: a Float32Array}");
+  const double s = step.as<double>();
+  if (!(s >= 0 && s <= 1e7) || s != static_cast<int>(s)) throw ArgumentError("a checkpoint's step must be a step count");
+  out.step = static_cast<int>(s);
+  out.values = emscripten::convertJSArrayToNumberVector<float>(values);
+  return true;
+}
+
 class Train {
  public:
   explicit Train(const std::string& config) : run_(train_config_from_json(config)) {}
@@ -66,14 +89,36 @@ class Train {
   std::string result_json(double from) const {
     return guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
   }
+  void set_checkpoint_every(double steps) {
+    guarded([&] {
+      run_.set_checkpoint_every(check_count(steps, "checkpointEvery"));
+      return 0;
+    });
+  }
+  emscripten::val take_checkpoint() {
+    return run_.take_checkpoint(ckpt_) ? checkpoint_value(ckpt_) : emscripten::val::null();
+  }
  private:
   TrainRun run_;
+  TrainCheckpoint ckpt_;  // reused between takes
 };
 
 class Grid {
  public:
   explicit Grid(const std::string& config) : run_(grid_config_from_json(config)) {}
   double step(double k) { return guarded([&] { return run_.step(check_count(k, "k")); }); }
+  // GridRun::continue_run; checkpoint: null or {step, values} (GpuTrainRun.takeCheckpoint()).
+  void continue_run(double run, const std::string& run_json, const emscripten::val& checkpoint,
+                    const std::string& backend) {
+    guarded([&] {
+      TrainCheckpoint c;
+      const bool has = checkpoint_from(checkpoint, c);
+      if (!(run >= 0 && run < 1e6) || run != static_cast<int>(run)) throw ArgumentError("run must be a run index");
+      if (backend != "webgpu") throw ArgumentError("backend must be \"webgpu\" (the one backend a run moves from)");
+      run_.continue_run(static_cast<int>(run), run_json, has ? &c : nullptr, backend);
+      return 0;
+    });
+  }
   bool done() const { return run_.done(); }
   double progress() const { return run_.progress(); }
   std::string result_json(double from) const {

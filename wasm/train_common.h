@@ -20,9 +20,24 @@ inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_ca
 // {"version","build","threads"} plus "backend" when non-null ("webgpu").
 void write_engine(json::Writer& w, const char* backend);
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
-// status, stop_step, steps_done, from, and the arrays from index `from` on.
-void write_series(json::Writer& w, int from, RunStatus status, int stop_step,
-                  const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr);
+// Which leading steps of a run another backend computed (TrainRun::continue_from); steps = 0: none.
+struct Handoff {
+  std::string backend;
+  int steps = 0;
+};
+// status, stop_step, steps_done, from, the arrays from index `from` on, and "handoff" when there was one.
+void write_series(json::Writer& w, int from, RunStatus status, int stop_step, const std::vector<float>& loss,
+                  const std::vector<float>& grad_norm, const std::vector<float>& lr, const Handoff* handoff = nullptr);
+// A run's series as a document holds them (what write_series wrote): GridDocument::append reads a
+// Train document's tail with it, TrainRun::continue_from a whole run.
+struct Series {
+  int from = 0;
+  RunStatus status = RunStatus::Running;
+  int stop_step = 0;
+  std::vector<float> loss, grad_norm, lr;
+};
+// ArgumentError (in the reader's terms) for a missing or mistyped key or unequal lengths.
+Series parse_series(const json::Value& v);
 // One run of a Grid document, as the writer sees it.
 struct GridRunView {
   const TrainConfig* train;  // its placement, warm-up, lr and seed
@@ -31,6 +46,7 @@ struct GridRunView {
   const std::vector<float>* loss;
   const std::vector<float>* grad_norm;
   const std::vector<float>* lr;
+  const Handoff* handoff = nullptr;
 };
 // The fraction of a grid's steps done; a stopped run counts as complete.
 double grid_progress(const GridConfig& g, const std::vector<GridRunView>& runs);
@@ -42,6 +58,7 @@ RunStatus parse_run_status(const std::string& s);
 // The whole document of TrainRun::result_json.
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
                               const std::vector<float>& loss, const std::vector<float>& grad_norm,
-                              const std::vector<float>& lr, int from, const char* backend);
+                              const std::vector<float>& lr, int from, const char* backend,
+                              const Handoff* handoff = nullptr);
 
 }  // namespace lnx::detail

@@ -12,8 +12,17 @@
 // submitted without waiting (at most kMaxInFlight ahead of the landed ones), a halted run's further
 // steps change nothing, and the series grow as readbacks land. The stopping step is reported as
 // stop_step, and its loss is left out of the series.
-// Leaves out: checkpoints, moving a run between backends.
+//
+// Hand-off. With checkpoint_every = k > 0, after every k-th step the run reads its parameters and
+// optimizer state back (on the GPU asynchronously, behind that step's work in the queue), and
+// take_checkpoint packs them into a TrainCheckpoint (api.h: no backend padding). One checkpoint is in
+// flight or waiting at a time, and the next starts only after it was taken, so the host holds one
+// copy per run. continue_from starts a run where another backend's checkpoint left it: the same
+// parameters and optimizer state, the batch stream advanced past the steps done (the chain is
+// sampled on the host with the run's own generator, so this is exact), the series up to there.
+// Leaves out: checkpoints of the probe (it restarts; it has no steps to lose).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <memory>
@@ -77,6 +86,7 @@ class TrainRunner {
          ++i) {
       record_step();
       if (recorded_ - scheduled_ >= every_) schedule_read();
+      if (ckpt_every_ > 0 && recorded_ % ckpt_every_ == 0 && ckpt_reads_.empty() && !ckpt_ready_) start_checkpoint();
       poll();
     }
     schedule_read();
@@ -111,8 +121,63 @@ class TrainRunner {
   }
   std::string result_json(int from, const char* backend) {
     poll();
-    return train_result_json(cfg_, plateau_, status_, stop_step_, loss_, grad_norm_, lr_, from, backend);
+    return train_result_json(cfg_, plateau_, status_, stop_step_, loss_, grad_norm_, lr_, from, backend, &handoff_);
   }
+
+  // ---- hand-off (see the header) ----
+  void set_checkpoint_every(int every) { ckpt_every_ = every; }
+  // Moves the latest landed checkpoint out; false when none landed since the last take.
+  bool take_checkpoint(TrainCheckpoint& out) {
+    if (!ckpt_ready_) return false;
+    out.step = ckpt_step_;
+    out.values.resize(packed_size());
+    for_each_tensor([&](size_t raw, size_t packed, size_t n) { std::copy_n(raw_.data() + raw, n, out.values.data() + packed); });
+    ckpt_ready_ = false;
+    return true;
+  }
+  void continue_from(const Series& s, const TrainCheckpoint* c, const std::string& backend) {
+    if (recorded_ != 0) throw ArgumentError("a run can continue another backend's work only before its first step");
+    if (s.from != 0) throw ArgumentError("the run's document must hold its series from step 1 (\"from\": 0)");
+    const int held = static_cast<int>(s.loss.size());
+    if (held > cfg_.steps)
+      throw ArgumentError("the run's document holds " + std::to_string(held) + " steps; the run has " +
+                          std::to_string(cfg_.steps));
+    for (int t = 1; t <= held; ++t)
+      if (s.lr[t - 1] != static_cast<float>(scheduled_lr(cfg_, t)))
+        throw ArgumentError("the run's document has another learning-rate schedule than this run (step " +
+                            std::to_string(t) + ")");
+    if (s.status != RunStatus::Running) {  // finished there: taken as it is
+      const bool stopped = s.status != RunStatus::Ok;
+      if (held != (stopped ? s.stop_step - 1 : cfg_.steps) || (stopped && s.stop_step > cfg_.steps))
+        throw ArgumentError(std::string("the run's document says \"") + to_string(s.status) + "\" but holds " +
+                            std::to_string(held) + " steps");
+      loss_ = s.loss, grad_norm_ = s.grad_norm, lr_ = s.lr;
+      status_ = s.status, stop_step_ = stopped ? s.stop_step : 0;
+      recorded_ = scheduled_ = stopped ? s.stop_step : cfg_.steps;
+      handoff_ = {backend, recorded_};
+      return;
+    }
+    if (!c || c->step == 0) return;  // nothing to continue from: the run starts at step 1 here
+    if (c->step < 0 || c->step > held)
+      throw ArgumentError("the checkpoint is of step " + std::to_string(c->step) + ", but the run's document holds " +
+                          std::to_string(held) + " steps");
+    if (c->values.size() != packed_size())
+      throw ArgumentError("the checkpoint holds " + std::to_string(c->values.size()) + " values; this run's model and " +
+                          "optimizer need " + std::to_string(packed_size()));
+    const size_t n = model_.params().size();
+    raw_.assign(n * (1 + opt_state_.size()), 0.f);
+    for_each_tensor([&](size_t raw, size_t packed, size_t k) { std::copy_n(c->values.data() + packed, k, raw_.data() + raw); });
+    B::write_array(model_.params(), raw_.data());
+    for (size_t j = 0; j < opt_state_.size(); ++j) B::write_array(opt_state_[j], raw_.data() + (j + 1) * n);
+    for (int t = 1; t <= c->step; ++t) chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+    loss_.assign(s.loss.begin(), s.loss.begin() + c->step);
+    grad_norm_.assign(s.grad_norm.begin(), s.grad_norm.begin() + c->step);
+    lr_.assign(s.lr.begin(), s.lr.begin() + c->step);
+    recorded_ = scheduled_ = c->step;
+    if (recorded_ == cfg_.steps) status_ = RunStatus::Ok;
+    handoff_ = {backend, c->step};
+  }
+  const Handoff& handoff() const { return handoff_; }
 
  private:
   struct Pending {
@@ -169,6 +234,37 @@ class TrainRunner {
       }
       reads_.pop_front();
     }
+    if (!ckpt_reads_.empty()) {
+      bool all = true;
+      for (auto& r : ckpt_reads_) all = B::landed(*r) && all;
+      if (all && static_cast<int>(loss_.size()) >= ckpt_step_) ckpt_reads_.clear(), ckpt_ready_ = true;
+    }
+  }
+
+  // Reads the parameters and each optimizer state (padded, as the backend holds them) into raw_.
+  void start_checkpoint() {
+    const size_t n = model_.params().size();
+    raw_.resize(n * (1 + opt_state_.size()));
+    ckpt_reads_.push_back(B::read_array(model_.params(), raw_.data()));
+    for (size_t j = 0; j < opt_state_.size(); ++j) ckpt_reads_.push_back(B::read_array(opt_state_[j], raw_.data() + (j + 1) * n));
+    ckpt_step_ = recorded_;
+  }
+  // f(offset in raw_, offset in the packed checkpoint, count) for every tensor of every array.
+  template <class F>
+  void for_each_tensor(F&& f) {
+    const size_t n = model_.params().size();
+    size_t packed = 0;
+    const auto tensors = model_.named_tensors();
+    for (size_t a = 0; a < 1 + opt_state_.size(); ++a)
+      for (const auto& [name, t] : tensors) {
+        f(a * n + t.off, packed, t.size());
+        packed += t.size();
+      }
+  }
+  size_t packed_size() {
+    size_t k = 0;
+    for_each_tensor([&](size_t, size_t, size_t c) { k += c; });
+    return k;
   }
 
   TrainConfig cfg_;
@@ -186,6 +282,12 @@ class TrainRunner {
   RunStatus status_ = RunStatus::Running;
   int stop_step_ = 0;
   double plateau_ = 0;
+  // hand-off: checkpoint period (0 = none), the padded copy being read or waiting to be taken
+  int ckpt_every_ = 0, ckpt_step_ = 0;
+  bool ckpt_ready_ = false;
+  std::vector<float> raw_;
+  std::vector<std::unique_ptr<typename B::ArrayRead>> ckpt_reads_;
+  Handoff handoff_;
 };
 
 }  // namespace lnx::detail

@@ -40,6 +40,13 @@
 namespace lnx {
 namespace detail {
 
+// A number as the documents print it (for messages).
+std::string number_text(double x) {
+  json::Writer w;
+  w.value(x);
+  return w.str();
+}
+
 void write_engine(json::Writer& w, const char* backend) {
   w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
   w.key("threads").value(threads());
@@ -117,46 +124,21 @@ std::string GridDocument::result_json(int from, const char* backend) const {
 }
 void GridDocument::append(int run, const std::string& train_json) {
   Impl::Run& r = impl_->at(run);
-  const json::Value v = json::parse(train_json);
-  auto number = [&](const char* key) -> double {
-    auto it = v.obj.find(key);
-    if (it == v.obj.end() || it->second.kind != json::Value::Kind::Number)
-      throw ArgumentError(std::string("a Train document needs a number \"") + key + "\"");
-    return it->second.num;
-  };
-  auto series = [&](const char* key) -> const std::vector<json::Value>& {
-    auto it = v.obj.find(key);
-    if (it == v.obj.end() || it->second.kind != json::Value::Kind::Array)
-      throw ArgumentError(std::string("a Train document needs a list \"") + key + "\"");
-    return it->second.arr;
-  };
-  auto status = v.obj.find("status");
-  if (status == v.obj.end() || status->second.kind != json::Value::Kind::String)
-    throw ArgumentError("a Train document needs a \"status\"");
-  const double from = number("from");
-  if (from < 0 || from > r.loss.size() || from != std::floor(from))
-    throw ArgumentError("the Train document starts at step " + std::to_string(static_cast<long>(from)) +
-                        ", after the " + std::to_string(r.loss.size()) + " steps held");
-  const auto& loss = series("loss");
-  const auto& grad_norm = series("grad_norm");
-  const auto& lr = series("lr_schedule");
-  if (grad_norm.size() != loss.size() || lr.size() != loss.size())
-    throw ArgumentError("a Train document's loss, grad_norm and lr_schedule must have the same length");
-  if (from + loss.size() > static_cast<size_t>(impl_->cfg.base.steps))
+  const detail::Series s = detail::parse_series(json::parse(train_json));
+  if (s.from > static_cast<int>(r.loss.size()))
+    throw ArgumentError("the Train document starts at step " + std::to_string(s.from) + ", after the " +
+                        std::to_string(r.loss.size()) + " steps held");
+  if (s.from + s.loss.size() > static_cast<size_t>(impl_->cfg.base.steps))
     throw ArgumentError("a Train document has more steps than the grid's runs");
-  auto append_to = [&](std::vector<float>& dst, const std::vector<json::Value>& src) {
-    dst.resize(static_cast<size_t>(from));
-    for (const json::Value& x : src) {
-      if (x.kind != json::Value::Kind::Number) throw ArgumentError("a Train document's series must hold numbers");
-      dst.push_back(static_cast<float>(x.num));  // the document printed floats exactly (9 digits)
-    }
+  auto append_to = [&](std::vector<float>& dst, const std::vector<float>& src) {
+    dst.resize(static_cast<size_t>(s.from));
+    dst.insert(dst.end(), src.begin(), src.end());
   };
-  append_to(r.loss, loss);
-  append_to(r.grad_norm, grad_norm);
-  append_to(r.lr, lr);
-  r.status = detail::parse_run_status(status->second.str);
-  const auto stop = v.obj.find("stop_step");
-  r.stop_step = stop != v.obj.end() && stop->second.kind == json::Value::Kind::Number ? static_cast<int>(stop->second.num) : 0;
+  append_to(r.loss, s.loss);
+  append_to(r.grad_norm, s.grad_norm);
+  append_to(r.lr, s.lr);
+  r.status = s.status;
+  r.stop_step = s.stop_step;
 }
 
 namespace detail {
@@ -167,8 +149,44 @@ void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& 
   w.key("uniform_loss").value(std::log(static_cast<double>(c.model.vocab)));
 }
 
-void write_series(json::Writer& w, int from, RunStatus status, int stop_step,
-                  const std::vector<float>& loss, const std::vector<float>& grad_norm, const std::vector<float>& lr) {
+Series parse_series(const json::Value& v) {
+  if (v.kind != json::Value::Kind::Object) throw ArgumentError("a run's document must be a JSON object");
+  auto number = [&](const char* key) -> double {
+    auto it = v.obj.find(key);
+    if (it == v.obj.end() || it->second.kind != json::Value::Kind::Number)
+      throw ArgumentError(std::string("a run's document needs a number \"") + key + "\"");
+    return it->second.num;
+  };
+  auto series = [&](const char* key, std::vector<float>& dst) {
+    auto it = v.obj.find(key);
+    if (it == v.obj.end() || it->second.kind != json::Value::Kind::Array)
+      throw ArgumentError(std::string("a run's document needs a list \"") + key + "\"");
+    for (const json::Value& x : it->second.arr) {
+      if (x.kind != json::Value::Kind::Number) throw ArgumentError("a run's series must hold numbers");
+      dst.push_back(static_cast<float>(x.num));  // the document printed floats exactly (9 digits)
+    }
+  };
+  auto status = v.obj.find("status");
+  if (status == v.obj.end() || status->second.kind != json::Value::Kind::String)
+    throw ArgumentError("a run's document needs a \"status\"");
+  Series s;
+  const double from = number("from");
+  if (!(from >= 0 && from <= 1e7) || from != std::floor(from))
+    throw ArgumentError("a run's document has \"from\" = " + detail::number_text(from) + ", not a step count");
+  s.from = static_cast<int>(from);
+  series("loss", s.loss);
+  series("grad_norm", s.grad_norm);
+  series("lr_schedule", s.lr);
+  if (s.grad_norm.size() != s.loss.size() || s.lr.size() != s.loss.size())
+    throw ArgumentError("a run's loss, grad_norm and lr_schedule must have the same length");
+  s.status = parse_run_status(status->second.str);
+  const auto stop = v.obj.find("stop_step");
+  s.stop_step = stop != v.obj.end() && stop->second.kind == json::Value::Kind::Number ? static_cast<int>(stop->second.num) : 0;
+  return s;
+}
+
+void write_series(json::Writer& w, int from, RunStatus status, int stop_step, const std::vector<float>& loss,
+                  const std::vector<float>& grad_norm, const std::vector<float>& lr, const Handoff* handoff) {
   const int n = static_cast<int>(loss.size());
   from = std::max(0, std::min(from, n));
   w.key("status").value(to_string(status));
@@ -182,11 +200,13 @@ void write_series(json::Writer& w, int from, RunStatus status, int stop_step,
   w.key("loss").array(loss.begin() + from, loss.end());
   w.key("grad_norm").array(grad_norm.begin() + from, grad_norm.end());
   w.key("lr_schedule").array(lr.begin() + from, lr.end());
+  if (handoff && handoff->steps > 0)
+    w.key("handoff").begin_object().key("backend").value(handoff->backend).key("steps").value(handoff->steps).end_object();
 }
 
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
                               const std::vector<float>& loss, const std::vector<float>& grad_norm,
-                              const std::vector<float>& lr, int from, const char* backend) {
+                              const std::vector<float>& lr, int from, const char* backend, const Handoff* handoff) {
   json::Writer w;
   w.begin_object();
   write_engine(w, backend);
@@ -194,7 +214,7 @@ std::string train_result_json(const TrainConfig& c, double plateau, RunStatus st
   config::write_fields(w, c);
   w.end_object();
   write_reference_losses(w, plateau, c);
-  write_series(w, from, status, stop_step, loss, grad_norm, lr);
+  write_series(w, from, status, stop_step, loss, grad_norm, lr, handoff);
   w.end_object();
   return w.str();
 }
@@ -222,7 +242,7 @@ std::string grid_result_json(const GridConfig& g, double plateau, const std::vec
     w.begin_object();
     w.key("placement").value(r.train->model.placement).key("warmup").value(r.train->warmup).key("lr").value(r.train->lr);
     w.key("seed").value(r.train->seed);
-    write_series(w, from, r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr);
+    write_series(w, from, r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr, r.handoff);
     w.end_object();
   }
   w.end_array();
@@ -352,6 +372,15 @@ const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm(
 const std::vector<float>& TrainRun::lr() const { return impl_->lr(); }
 double TrainRun::plateau_entropy() const { return impl_->plateau_entropy(); }
 std::string TrainRun::result_json(int from) const { return impl_->result_json(from, nullptr); }
+void TrainRun::set_checkpoint_every(int steps) {
+  if (steps < 0) throw ArgumentError("checkpoint_every must be >= 0");
+  impl_->set_checkpoint_every(steps);
+}
+bool TrainRun::take_checkpoint(TrainCheckpoint& out) { return impl_->take_checkpoint(out); }
+void TrainRun::continue_from(const std::string& series_json, const TrainCheckpoint* checkpoint,
+                             const std::string& backend) {
+  impl_->continue_from(detail::parse_series(json::parse(series_json)), checkpoint, backend);
+}
 
 // ---- Grid ----
 struct GridRun::Impl {
@@ -379,7 +408,8 @@ struct GridRun::Impl {
   std::vector<detail::GridRunView> views() const {
     std::vector<detail::GridRunView> out;
     for (const Entry& e : runs)
-      out.push_back({&e.train, e.run->status(), e.run->stop_step(), &e.run->loss(), &e.run->grad_norm(), &e.run->lr()});
+      out.push_back({&e.train, e.run->status(), e.run->stop_step(), &e.run->loss(), &e.run->grad_norm(), &e.run->lr(),
+                     &e.run->impl_->handoff()});
     return out;
   }
   double progress() const { return detail::grid_progress(cfg, views()); }
@@ -410,6 +440,28 @@ double GridRun::step(int k) {
   if (k < 1) throw ArgumentError("step(k): k must be >= 1");
   impl_->step(k);
   return impl_->progress();
+}
+void GridRun::continue_run(int run, const std::string& run_json, const TrainCheckpoint* checkpoint,
+                           const std::string& backend) {
+  if (run < 0 || run >= static_cast<int>(impl_->runs.size()))
+    throw ArgumentError("run = " + std::to_string(run) + " is out of range [0, " +
+                        std::to_string(impl_->runs.size() - 1) + "]");
+  const json::Value v = json::parse(run_json);
+  const TrainConfig& t = impl_->runs[run].train;
+  // The run of the document must be this one: the same placement, warm-up, lr and seed (the rest is
+  // the grid's base config, the same for every run).
+  auto key = [&](const char* k) -> const json::Value& {
+    auto it = v.obj.find(k);
+    if (v.kind != json::Value::Kind::Object || it == v.obj.end())
+      throw ArgumentError(std::string("the run's document needs \"") + k + "\"");
+    return it->second;
+  };
+  const json::Value &pl = key("placement"), &wu = key("warmup"), &lr = key("lr"), &seed = key("seed");
+  if (pl.str != t.model.placement || wu.num != t.warmup || lr.num != t.lr || seed.num != static_cast<double>(t.seed))
+    throw ArgumentError("the document's run is not run " + std::to_string(run) + " of this grid (" + t.model.placement +
+                        ", warm-up " + std::to_string(t.warmup) + ", lr " + detail::number_text(t.lr) + ", seed " +
+                        std::to_string(t.seed) + ")");
+  impl_->runs[run].run->impl_->continue_from(detail::parse_series(v), checkpoint, backend);
 }
 bool GridRun::done() const { return impl_->done(); }
 double GridRun::progress() const { return impl_->progress(); }

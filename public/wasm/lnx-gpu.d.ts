@@ -5,7 +5,7 @@
 // work without waiting; settled() resolves when the scheduled readbacks (losses, statistics) have
 // landed. A lost or failing device makes any call throw `Error("lnx: gpu: …")`
 // (web/src/engine/backend-choice.ts falls back to the CPU on it). docs/webgpu.md has the design.
-import type { EmbindObject, LnxModule, LnxFactoryOptions } from './lnx';
+import type { EmbindObject, LnxModule, LnxFactoryOptions, TrainCheckpoint } from './lnx';
 
 /** The init-time probe on the GPU: same config and result document as ProbeRun
  *  (engine.backend = "webgpu"). */
@@ -25,6 +25,10 @@ export interface GpuTrainRun extends EmbindObject {
   stepsRecorded(): number;
   status(): 'running' | 'ok' | 'nan' | 'diverged';
   resultJson(from: number): string;
+  /** Read the parameters and optimizer state back after every `steps`-th step (default: never). */
+  setCheckpointEvery(steps: number): void;
+  /** The latest checkpoint that landed since the last take (a copy off the heap), or null. */
+  takeCheckpoint(): TrainCheckpoint | null;
 }
 
 /** Results of a GPU-vs-CPU comparison, available once ready(). */

@@ -26,6 +26,10 @@ export interface TrainRun extends EmbindObject {
   status(): 'running' | 'ok' | 'nan' | 'diverged';
   /** The result document with the per-step arrays from index `from` on (for streaming). */
   resultJson(from: number): string;
+  /** Copy the parameters and optimizer state after every `steps`-th step (default: never). */
+  setCheckpointEvery(steps: number): void;
+  /** The latest checkpoint since the last take (a copy off the heap), or null. */
+  takeCheckpoint(): TrainCheckpoint | null;
 }
 
 /** The toy warm-up grid of Figure 4 (docs/json-schema.md, "Grid"); runs advance in parallel. */
@@ -35,6 +39,19 @@ export interface GridRun extends EmbindObject {
   done(): boolean;
   progress(): number;
   resultJson(from: number): string;
+  /**
+   * Before the first step: run `run` (plan order) continues what `backend` computed of it. runJson is
+   * that run of a Grid document (placement, warm-up, lr and seed must be this run's; its series from
+   * step 1). A finished run is taken as it is; a running one continues from `checkpoint` (its series
+   * cut there), or from step 1 when null. Throws "lnx: …" when the document or checkpoint does not fit.
+   */
+  continueRun(run: number, runJson: string, checkpoint: TrainCheckpoint | null, backend: 'webgpu'): void;
+}
+
+/** A run's parameters and optimizer state after `step`, packed (no backend padding; api.h TrainCheckpoint). */
+export interface TrainCheckpoint {
+  step: number;
+  values: Float32Array;
 }
 
 /**

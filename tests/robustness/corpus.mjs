@@ -158,6 +158,8 @@ const probe = (over) => JSON.stringify({ ...SMALL, seeds: [0], batches: 1, depth
 const train = (over) => JSON.stringify({ ...SMALL, placement: 'pre', warmup: 0, lr: 0.001, steps: 5, seed: 0, ...over });
 const grid = (over) => JSON.stringify({ ...SMALL, placements: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 5, ...over });
 const raw = (s) => s; // a config text that is not valid JSON on purpose
+// Run 0 of the robustness grid (post, no warm-up, lr 1e-3, seed 0) one step in, as a Grid document holds it.
+const HANDOFF_RUN = { placement: 'post', warmup: 0, lr: 0.001, seed: 0, status: 'running', stop_step: null, from: 0, loss: [3], grad_norm: [1], lr_schedule: [0.001] };
 
 /** @type {{id:string, category:string, call:string, arg:unknown}[]} */
 export const ENGINE_CASES = [
@@ -232,6 +234,21 @@ export const ENGINE_CASES = [
     arg: raw(s),
   })),
   { category: 'malformed', call: 'probe.resultJson', arg: null },
+  // a grid continued from another backend's work (GridRun.continueRun: [run, runJson, checkpoint, backend])
+  ...[
+    ['malformed', [0, '{', null, 'webgpu']],
+    ['malformed', [0, JSON.stringify({ ...HANDOFF_RUN, loss: [4, 4] }), null, 'webgpu']], // unequal series
+    ['out of range', [7, JSON.stringify(HANDOFF_RUN), null, 'webgpu']],
+    ['non-numeric', [NaN, JSON.stringify(HANDOFF_RUN), null, 'webgpu']],
+    ['out of range', [1, JSON.stringify(HANDOFF_RUN), null, 'webgpu']], // run 0's document for run 1
+    ['out of range', [0, JSON.stringify({ ...HANDOFF_RUN, lr_schedule: [0.003] }), null, 'webgpu']], // another schedule
+    ['out of range', [0, JSON.stringify(HANDOFF_RUN), { step: 1, values: new Float32Array(3) }, 'webgpu']], // another model's size
+    ['out of range', [0, JSON.stringify(HANDOFF_RUN), { step: 5, values: new Float32Array(3) }, 'webgpu']], // after the steps held
+    ['non-numeric', [0, JSON.stringify(HANDOFF_RUN), { step: NaN, values: new Float32Array(3) }, 'webgpu']],
+    ['non-numeric', [0, JSON.stringify(HANDOFF_RUN), { step: 1, values: 'abc' }, 'webgpu']],
+    ['unknown enum', [0, JSON.stringify(HANDOFF_RUN), null, 'cuda']],
+    ['injection', [0, JSON.stringify({ ...HANDOFF_RUN, placement: INJECT[0], status: INJECT[1] }), null, 'webgpu']],
+  ].map(([category, arg]) => ({ category, call: 'grid.continueRun', arg })),
 ].map((c, i) => ({ id: `api-${String(i + 1).padStart(3, '0')}`, ...c }));
 
 /**

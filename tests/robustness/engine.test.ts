@@ -58,6 +58,16 @@ function invoke(m: Mod, call: string, arg: unknown): unknown {
         }
         return null;
       }
+      case 'grid.continueRun': {
+        const r = new m.GridRun(GRID);
+        try {
+          const [run, json, ckpt, backend] = arg as Parameters<typeof r.continueRun>;
+          r.continueRun(run, json, ckpt, backend);
+        } finally {
+          r.delete();
+        }
+        return null;
+      }
       case 'grid.step': {
         const r = new m.GridRun(GRID);
         try {

@@ -2,7 +2,7 @@
 // languages, from backend-choice.ts's selection codes; and that every code has its strings.
 import { describe, expect, it } from 'vitest';
 import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend-choice';
-import { engineLine } from '../../web/src/lib/engine-line';
+import { engineLine, fallbackNote, handoffSummary } from '../../web/src/lib/engine-line';
 import { uiString } from '../../web/src/lib/text';
 
 const en = (k: string) => uiString('en', k);
@@ -23,9 +23,9 @@ describe('engineLine', () => {
     ['forced', { kind: 'self-test-failed', message: 'differ by 1e-2' }, true, 'webgpu', /WebGPU.*Kept because of \?backend=webgpu although its self-test failed \(differ by 1e-2\)/],
   ])('%s', (_, probe, iso, override, want) => expect(line(probe, iso, override)).toMatch(want));
 
-  it('says when the GPU failed and the run restarted on the CPU', () => {
+  it('says when the GPU failed and the CPU engine took over', () => {
     const fb = fallbackAfterGpuError(new Error('lnx: gpu: WebGPU device lost (destroyed)'), true)!;
-    expect(engineLine({ ...fb, threads: 2 }, en)).toMatch(/threaded CPU engine.*The GPU failed during a run \(WebGPU device lost \(destroyed\)\), so the run restarted on the CPU\./);
+    expect(engineLine({ ...fb, threads: 2 }, en)).toMatch(/threaded CPU engine.*The GPU failed during a run \(WebGPU device lost \(destroyed\)\), so the CPU engine took over\./);
     expect(engineLine({ ...fb, threads: 2 }, zh)).toMatch(/^计算引擎：多线程 CPU 引擎.*GPU 在运行中出错/);
   });
 
@@ -42,5 +42,28 @@ describe('engineLine', () => {
             expect(s).not.toMatch(/engine\.\w/);
             if (t === zh) expect(s).not.toMatch(/\b(the|engine|adapter|threads)\b/);
           }
+  });
+});
+
+describe('fallbackNote (a WebGPU grid that lost its device)', () => {
+  const fb = { ...fallbackAfterGpuError(new Error('lnx: gpu: WebGPU device lost (destroyed)'), true)!, threads: 2 };
+  const run = (n: number, handoff?: number) => ({ loss: Array(n).fill(1), ...(handoff != null ? { handoff: { backend: 'webgpu' as const, steps: handoff } } : {}) });
+  it.each<[string, ReturnType<typeof run>[], ReturnType<typeof handoffSummary>]>([
+    ['nothing handed over', [run(40), run(40)], null],
+    ['no document', [], null],
+    ['one finished, two continued, one fresh', [run(40, 40), run(40, 16), run(40, 24), run(40)], { finished: 1, continued: 2, from: 16, fresh: 1 }],
+    ['a stopped run counts as finished on the GPU', [run(6, 7), run(40, 8)], { finished: 1, continued: 1, from: 8, fresh: 0 }],
+    ['all finished: no earliest step', [run(40, 40)], { finished: 1, continued: 0, from: 0, fresh: 0 }],
+  ])('%s', (_, runs, want) => expect(handoffSummary({ runs })).toEqual(want));
+
+  it('says what was kept and from where, in both languages; without a hand-off, the restart line', () => {
+    const doc = { runs: [run(40, 40), run(40, 16), run(40)] };
+    expect(fallbackNote(fb, doc, en)).toBe(
+      'The GPU failed during the run (WebGPU device lost (destroyed)), so the grid went on on the CPU from where the GPU had got to. ' +
+        'Runs finished on the GPU: 1; continued from a saved step: 1 (the earliest from step 16); started on the CPU: 1.',
+    );
+    expect(fallbackNote(fb, doc, zh)).toMatch(/^GPU 在运行中出错.*跑完的运行：1 个；.*：1 个（最早从第 16 步起）；.*：1 个。$/);
+    expect(fallbackNote(fb, { runs: [run(40)] }, en)).toBe(`${engineLine(fb, en)} The run restarted on the CPU.`);
+    expect(fallbackNote(fb, null, en)).toMatch(/took over\. The run restarted on the CPU\.$/);
   });
 });

@@ -1,10 +1,12 @@
 // gpu-grid.test.ts — the WebGPU grid's scheduling (web/src/engine/gpu-grid.ts) over the real engine
 // (gridPlanJson, GridDocument) with stand-in GPU runs: each wraps a CPU TrainRun of the same config
 // but lets its steps land only at settle(), as a GpuTrainRun's readbacks do. The document it
-// assembles must be the CPU GridRun's, bit for bit.
+// assembles must be the CPU GridRun's, bit for bit. And the hand-off after a lost device: the runs'
+// checkpoints (the CPU TrainRun's own), handoff() and continueGrid into a CPU GridRun give the
+// document of the grid that was never interrupted, bit for bit (the CPU on both sides).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LnxModule, TrainRun } from '../../public/wasm/lnx';
-import { GpuGrid, type GpuGridModule } from '../../web/src/engine/gpu-grid';
+import { checkpointEvery, continueGrid, GpuGrid, type GpuGridModule } from '../../web/src/engine/gpu-grid';
 import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/documents';
 import { loadEngine } from './load';
 
@@ -16,30 +18,39 @@ beforeAll(async () => {
 });
 
 /** GPU-like runs over CPU TrainRuns: step() records, settle() lands what was recorded. */
-function gpuModule(opts: { failAt?: number } = {}) {
+function gpuModule(opts: { failAt?: number; failStepAt?: number } = {}) {
   const live = new Set<FakeRun>();
-  let created = 0, maxLive = 0;
+  const periods: number[] = [];
+  let created = 0, maxLive = 0, stepCalls = 0;
   class FakeRun {
     cpu: TrainRun;
     recorded = 0;
     landed = 0;
+    steps: number;
     constructor(json: string) {
+      this.steps = (JSON.parse(json) as { steps: number }).steps;
       if (opts.failAt != null && created + 1 === opts.failAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
       this.cpu = new m.TrainRun(json);
       live.add(this);
       created++;
       maxLive = Math.max(maxLive, live.size);
     }
-    step(k: number) { this.recorded = Math.min(CONFIG.steps, this.recorded + k); return this.landed; }
+    step(k: number) {
+      if (opts.failStepAt != null && ++stepCalls >= opts.failStepAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
+      this.recorded = Math.min(this.steps, this.recorded + k);
+      return this.landed;
+    }
     status() { return this.cpu.status(); }
     resultJson(from: number) { return this.cpu.resultJson(from); }
+    setCheckpointEvery(n: number) { periods.push(n); this.cpu.setCheckpointEvery(n); }
+    takeCheckpoint() { return this.cpu.takeCheckpoint(); }
     delete() { this.cpu.delete(); live.delete(this); }
   }
   const g: GpuGridModule = { gridPlanJson: (c) => m.gridPlanJson(c), GridDocument: m.GridDocument, GpuTrainRun: FakeRun as unknown as GpuGridModule['GpuTrainRun'] };
   const settle = () => {
     for (const r of live) if (r.recorded > r.landed) r.landed = r.cpu.step(r.recorded - r.landed);
   };
-  return { g, settle, live, stats: () => ({ created, maxLive }) };
+  return { g, settle, live, periods, stats: () => ({ created, maxLive }) };
 }
 
 const cpuGrid = (config: object) => {
@@ -95,6 +106,47 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     expect(() => new GpuGrid(g, '{"lrs":[-1]}')).toThrow(/^lnx: lrs entry/);
     expect(stats().created).toBe(0);
   });
+
+  it('a device lost mid-grid: the CPU grid continued from the hand-off is the uninterrupted grid, bit for bit', () => {
+    const config = { ...CONFIG, steps: 40 }; // checkpoints every 8 steps
+    const { g, settle, periods } = gpuModule({ failStepAt: 19 });
+    const grid = new GpuGrid(g, JSON.stringify(config), 4, 4);
+    let err: unknown = null;
+    try {
+      for (;;) { grid.step(6); settle(); } // 4 runs × 4 calls (24 steps each), then the 19th step call fails
+    } catch (e) {
+      err = e;
+    }
+    expect(String(err)).toMatch(/device lost/);
+    expect(periods).toEqual([8, 8, 8, 8]);
+    const h = grid.handoff();
+    grid.delete();
+    expect([...h.checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([[0, 24], [1, 24], [2, 24], [3, 24]]);
+    const cpu = new m.GridRun(JSON.stringify(config));
+    continueGrid(cpu, h);
+    while (!cpu.done()) cpu.step(7);
+    const doc = JSON.parse(cpu.resultJson(0)) as GridResult;
+    cpu.delete();
+    expect(doc.runs.map((r) => r.handoff?.steps ?? 0)).toEqual([24, 24, 24, 24, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const strip = (d: GridResult) => ({ ...withoutEngine(d), runs: d.runs.map(({ handoff: _h, ...r }) => r) });
+    expect(strip(doc)).toEqual(strip(cpuGrid(config)));
+  });
+
+  it('a finished run\'s checkpoint is dropped; a grid engine without continueRun is left alone', () => {
+    const { g, settle } = gpuModule();
+    const grid = new GpuGrid(g, JSON.stringify({ ...CONFIG, steps: 16 }), 2, 4);
+    grid.step(16);
+    settle();
+    grid.step(8); // syncs: runs 0 and 1 are done and freed, runs 2 and 3 start and record 8 steps
+    settle();
+    grid.done(); // syncs again: their checkpoints at step 8 are taken, after their steps are in the document
+    expect([...grid.handoff().checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([[2, 8], [3, 8]]);
+    expect(() => continueGrid({}, grid.handoff())).not.toThrow();
+    grid.delete();
+  });
+
+  it.each([[1, 8], [40, 8], [80, 8], [81, 9], [500, 50], [5000, 500]])('checkpointEvery(%i) = %i', (steps, every) =>
+    expect(checkpointEvery(steps)).toBe(every));
 
   it('a device lost while creating runs frees the ones created and rethrows', () => {
     const { g, live } = gpuModule({ failAt: 3 });

@@ -204,6 +204,55 @@ export function engineChecks(gpu) {
       return { pass, detail: `cpu ${a.status} at ${a.stop_step}, gpu ${b.status} at ${b.stop_step}` };
     },
 
+    // A lost device mid-grid (the page's hand-off, gpu-grid.ts + worker.ts): run 0 finished on the GPU,
+    // run 1 stopped at step 10 with a checkpoint at step 8 (parameters and Adam state read back),
+    // both handed to a CPU GridRun, which takes run 0 as it is and continues run 1 from step 9. The
+    // result equals the CPU grid to the tolerance of the GPU path, and says which steps came from where.
+    async 'a grid continued on the CPU from GPU checkpoints equals the CPU grid'() {
+      const { module: m } = await gpu();
+      const json = JSON.stringify({ ...SMALL, steps: 14, placements: ['post'], warmups: [4], lrs: [1e-3], seeds: [0, 1] });
+      const ref = new m.GridRun(json);
+      while (!ref.done()) ref.step(7);
+      const a = JSON.parse(ref.resultJson(0));
+      ref.delete();
+      const plan = JSON.parse(m.gridPlanJson(json));
+      const doc = new m.GridDocument(json);
+      const r0 = new m.GpuTrainRun(JSON.stringify(plan.runs[0].train), 4);
+      while (r0.status() === 'running') {
+        r0.step(5);
+        await m.lnxGpu.settled();
+      }
+      doc.append(0, r0.resultJson(0));
+      r0.delete();
+      const r1 = new m.GpuTrainRun(JSON.stringify(plan.runs[1].train), 4);
+      r1.setCheckpointEvery(4);
+      let ckpt = null;
+      while (r1.stepsRecorded() < 10) {
+        r1.step(Math.min(3, 10 - r1.stepsRecorded()));
+        await m.lnxGpu.settled();
+        doc.append(1, r1.resultJson(doc.stepsHeld(1)));
+        ckpt = r1.takeCheckpoint() ?? ckpt;
+      }
+      r1.delete();
+      const runs = JSON.parse(doc.resultJson(0, 'webgpu')).runs;
+      doc.delete();
+      const g = new m.GridRun(json);
+      runs.forEach((r, i) => g.continueRun(i, JSON.stringify(r), i === 1 ? ckpt : null, 'webgpu'));
+      let refused = false;
+      try {
+        g.continueRun(1, JSON.stringify(runs[0]), ckpt, 'webgpu'); // run 0's document for run 1
+      } catch (e) {
+        refused = /lnx: .*not run 1/.test(String(e?.message ?? e));
+      }
+      while (!g.done()) g.step(7);
+      const b = JSON.parse(g.resultJson(0));
+      g.delete();
+      const rels = b.runs.map((r, i) => relMax(r.loss, a.runs[i].loss));
+      const pass = ckpt?.step === 8 && b.runs.every((r) => r.status === 'ok' && r.loss.length === 14) &&
+        b.runs[0].handoff?.steps === 14 && b.runs[1].handoff?.steps === 8 && Math.max(...rels) <= TOL && refused;
+      return { pass, detail: `checkpoint at step ${ckpt?.step} (${ckpt?.values.length} values); handed over: ${b.runs.map((r) => r.handoff?.steps).join(', ')} steps; losses vs the CPU grid max_rel ${e1(Math.max(...rels))}; a wrong run's document refused: ${refused}` };
+    },
+
     async 'probe statistics (Figures 2–3) on both paths'() {
       const { module: m } = await gpu();
       const cfg = JSON.stringify({ ...SMALL, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] });

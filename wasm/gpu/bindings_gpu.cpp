@@ -20,7 +20,9 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
       .function("step", &GpuTrain::step)
       .function("stepsRecorded", &GpuTrain::steps_recorded)
       .function("status", &GpuTrain::status)
-      .function("resultJson", &GpuTrain::result_json);
+      .function("resultJson", &GpuTrain::result_json)
+      .function("setCheckpointEvery", &GpuTrain::set_checkpoint_every)
+      .function("takeCheckpoint", &GpuTrain::take_checkpoint);
   class_<GpuMatmulCheck>("GpuMatmulCheck")
       .constructor(&make_gpu_matmul_check, allow_raw_pointers())
       .function("ready", &GpuMatmulCheck::ready)

@@ -49,8 +49,20 @@ class GpuTrain {
   std::string result_json(double from) {
     return gpu_guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
   }
+  void set_checkpoint_every(double steps) {
+    gpu_guarded([&] {
+      run_.set_checkpoint_every(check_count(steps, "checkpointEvery"));
+      return 0;
+    });
+  }
+  // {step, values: Float32Array (a copy, off the wasm heap)} or null (checkpoint_value in js_adapters.h).
+  emscripten::val take_checkpoint() {
+    const bool got = gpu_guarded([&] { return run_.take_checkpoint(ckpt_); });
+    return got ? checkpoint_value(ckpt_) : emscripten::val::null();
+  }
  private:
   gpu::GpuTrainRun run_;
+  TrainCheckpoint ckpt_;  // reused between takes
 };
 
 class GpuMatmulCheck {

@@ -134,18 +134,39 @@ struct GpuBackend {
     return r;
   }
   // Throws DeviceError when the readback failed (a lost device).
-  static bool landed(Readback& r) {
-    if (!r.ticket) return true;
-    const int state = read_state(r.ticket);
+  static bool landed(Readback& r) { return landed_ticket(r.ticket); }
+  // True once `ticket` has landed (then set to 0); throws DeviceError when it failed.
+  static bool landed_ticket(uint32_t& ticket) {
+    if (!ticket) return true;
+    const int state = read_state(ticket);
     if (state < 0) {
       check();
       throw DeviceError("a GPU readback failed");
     }
-    if (state == 1) r.ticket = 0;
+    if (state == 1) ticket = 0;
     return state == 1;
   }
   static double value(const Readback& r, size_t i) { return r.values[i]; }
   static void flush() { submit(); }
+  // A whole array read back asynchronously into caller-owned host floats (a run's checkpoint,
+  // train_run.h); `dst` must stay valid while the ArrayRead lives (its destructor forgets the ticket).
+  struct ArrayRead {
+    uint32_t ticket = 0;  // 0 once landed
+    ArrayRead() = default;
+    ArrayRead(const ArrayRead&) = delete;
+    ArrayRead& operator=(const ArrayRead&) = delete;
+    ~ArrayRead() {
+      if (ticket) forget(ticket);
+    }
+  };
+  static std::unique_ptr<ArrayRead> read_array(const Array& a, float* dst) {
+    auto r = std::make_unique<ArrayRead>();
+    r->ticket = gpu::read(a.buffer(), 0, a.size() * 4, dst);
+    return r;
+  }
+  // Throws DeviceError when the readback failed (a lost device).
+  static bool landed(ArrayRead& r) { return landed_ticket(r.ticket); }
+  static void write_array(Array& a, const float* src) { a.buffer().write(0, src, a.size() * 4); }
   static void scale(Ptr dst, Ptr src, float alpha, size_t n) { gpu::scale(dst, src, alpha, n); }
   static void copy(Ptr dst, Ptr src, size_t n) { gpu::copy(dst, src, n); }
   static void zero(Ptr dst, size_t n) { gpu::fill(dst, n, 0.f); }

@@ -29,5 +29,13 @@ RunStatus GpuTrainRun::status() { return impl_->status(); }
 int GpuTrainRun::stop_step() const { return impl_->stop_step(); }
 std::string GpuTrainRun::result_json(int from) { return impl_->result_json(from, "webgpu"); }
 const std::vector<float>& GpuTrainRun::loss() const { return impl_->loss(); }
+void GpuTrainRun::set_checkpoint_every(int steps) {
+  if (steps < 0) throw ArgumentError("checkpoint_every must be >= 0");
+  impl_->set_checkpoint_every(steps);
+}
+bool GpuTrainRun::take_checkpoint(TrainCheckpoint& out) {
+  check();
+  return impl_->take_checkpoint(out);
+}
 
 }  // namespace lnx::gpu

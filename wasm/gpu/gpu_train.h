@@ -8,7 +8,10 @@
 // A non-finite loss or gradient norm, or a loss above 4·ln V, sets a halt flag on the device (the
 // optimizer stops moving) and, once read back, ends the run with status "nan" / "diverged" at that step, as
 // on the CPU.
-// Leaves out: the grid of runs (GridRun stays on the CPU), checkpoints, resuming on another backend.
+// Checkpoints (train_run.h, "Hand-off"): with set_checkpoint_every(k), the parameters and optimizer
+// state after every k-th step are read back too, so that the page continues the run on the CPU
+// (TrainRun::continue_from) after a lost device.
+// Leaves out: the grid of runs (gpu-grid.ts schedules these), resuming on the GPU.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -34,6 +37,8 @@ class GpuTrainRun {
   int stop_step() const;  // the 1-based step that stopped a NaN / Diverged run, else 0
   std::string result_json(int from);
   const std::vector<float>& loss() const;
+  void set_checkpoint_every(int steps);        // 0 = none (the default)
+  bool take_checkpoint(TrainCheckpoint& out);  // false when none landed since the last take
 
  private:
   struct Impl;

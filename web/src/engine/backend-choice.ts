@@ -5,7 +5,8 @@
 // build when the page is cross-origin isolated; else the single-threaded one. `?backend=cpu|webgpu`
 // overrides. A software adapter (SwiftShader, llvmpipe: what Chromium offers without a GPU) runs
 // WGSL on the CPU about 100× slower than the wasm engine, so it is used only when asked for. A GPU failure during a run (device lost, a WebGPU error: the engine throws
-// `Error("lnx: gpu: …")`) falls back to the CPU and restarts the run, with a notice saying so.
+// `Error("lnx: gpu: …")`) falls back to the CPU, with a notice saying so; the worker
+// restarts the run there, or continues a grid from the GPU's checkpoints (gpu-grid.ts).
 //
 // The decisions are pure functions (parseBackendOverride, chooseBackend, judgeSelfTest,
 // fallbackAfterGpuError), unit-tested in tests/unit/backend-choice.test.ts. The steps that touch the
@@ -148,7 +149,7 @@ export function fallbackAfterGpuError(e: unknown, crossOriginIsolated: boolean):
   const detail = (e instanceof Error ? e.message : String(e)).replace(/^lnx: gpu: /, '');
   return {
     backend: cpu, restart: true, why: 'gpu-failed', detail, asked: false,
-    reason: `The GPU failed during the run (${detail}); it restarted on ${CPU_WORDS[cpu]}.`,
+    reason: `The GPU failed during the run (${detail}); the job went on on ${CPU_WORDS[cpu]}.`,
   };
 }
 

@@ -179,6 +179,8 @@ export interface GridRunDoc {
   loss: number[];
   grad_norm: number[];
   lr_schedule: number[];
+  /** its first `steps` steps were computed on `backend` (a WebGPU run continued on the CPU) */
+  handoff?: { backend: 'webgpu'; steps: number };
 }
 
 export interface GridResult extends Precomputed {

@@ -10,8 +10,12 @@
 //
 // At most `concurrent` runs live on the device at once (each holds its parameters, optimizer state
 // and activations: ~70 MB at the toy's size); a finished run's series stay in the GridDocument and
-// its GPU buffers are freed. Leaves out: the CPU fallback after a device loss (worker.ts restarts
-// the job on the CPU).
+// its GPU buffers are freed.
+//
+// Hand-off: every live run reads its parameters and optimizer state back every
+// checkpointEvery(steps) steps, and the latest checkpoint of each is kept here (one copy per run,
+// in JS memory). After a lost device, handoff() gives the worker what the CPU engine needs to
+// continue the grid (GridRun.continueRun): every run as the document holds it and the checkpoints.
 import type { RunStatus } from './documents';
 
 /** One run of the plan: the TrainRun config the engine wrote for it (its other keys are not read here). */
@@ -19,11 +23,24 @@ export interface GridPlan {
   runs: { train: Record<string, unknown> }[];
 }
 
+/** A run's packed parameters and optimizer state after `step` (public/wasm/lnx.d.ts TrainCheckpoint). */
+export interface Checkpoint {
+  step: number;
+  values: Float32Array;
+}
 export interface GpuTrainLike {
   step(k: number): number;
   status(): RunStatus;
   resultJson(from: number): string;
+  setCheckpointEvery(steps: number): void;
+  takeCheckpoint(): Checkpoint | null;
   delete(): void;
+}
+/** What a CPU GridRun needs to continue a grid the GPU left: each run of the Grid document (plan
+ *  order, series from step 1) and the latest checkpoint of the runs that were live. */
+export interface GridHandoff {
+  runs: Record<string, unknown>[];
+  checkpoints: Map<number, Checkpoint>;
 }
 /** The engine's GridDocument (public/wasm/lnx.d.ts). */
 export interface GridDocumentLike {
@@ -44,11 +61,17 @@ export const GPU_GRID_CONCURRENT = 4;
 /** Losses are read back every this many steps (and at the end of every step() call). */
 export const GPU_GRID_READBACK = 8;
 
+/** Steps between a run's checkpoints: a tenth of the run, at least 8 steps, so a lost device costs at
+ *  most a tenth of each live run's work, and the reads (the parameters and optimizer state, ~18 MB
+ *  at the toy's size with Adam) are 10 per run. */
+export const checkpointEvery = (steps: number): number => Math.max(8, Math.ceil(steps / 10));
+
 /** The grid over GpuTrainRun objects; the caller awaits the module's settled() after each step(). */
 export class GpuGrid {
   readonly plan: GridPlan;
   private readonly doc: GridDocumentLike;
   private readonly live = new Map<number, GpuTrainLike>();
+  private readonly checkpoints = new Map<number, Checkpoint>();
   private next = 0;
 
   constructor(
@@ -59,7 +82,12 @@ export class GpuGrid {
   ) {
     this.plan = JSON.parse(m.gridPlanJson(configJson)) as GridPlan; // throws "lnx: …" on a bad config
     this.doc = new m.GridDocument(configJson);
-    this.fill();
+    try {
+      this.fill();
+    } catch (e) {
+      this.delete(); // a lost device at the start: free what was created; the caller falls back to the CPU
+      throw e;
+    }
   }
 
   /** Records up to k more steps of every live run; returns the fraction done so far. */
@@ -84,33 +112,57 @@ export class GpuGrid {
   }
 
   delete(): void {
-    for (const run of this.live.values()) run.delete();
+    for (const run of this.live.values()) {
+      try {
+        run.delete();
+      } catch {
+        // a lost device can make delete() throw; the run's memory is released either way
+      }
+    }
     this.live.clear();
+    this.checkpoints.clear();
     this.doc.delete();
+  }
+
+  /** After a failure (a lost device): the grid as far as it got, for the CPU engine to continue.
+   *  Touches no GPU object: the document and the checkpoints are host memory. */
+  handoff(): GridHandoff {
+    const doc = JSON.parse(this.doc.resultJson(0, 'webgpu')) as { runs: Record<string, unknown>[] };
+    return { runs: doc.runs, checkpoints: new Map(this.checkpoints) };
   }
 
   /** Appends what has landed to the document; frees the runs that stopped; starts queued runs. */
   private sync(): void {
     for (const [i, run] of this.live) {
       this.doc.append(i, run.resultJson(this.doc.stepsHeld(i)));
+      // after the append: the document then holds at least the checkpoint's steps
+      const c = run.takeCheckpoint();
+      if (c) this.checkpoints.set(i, c);
       if (run.status() === 'running') continue;
       run.delete();
       this.live.delete(i);
+      this.checkpoints.delete(i);
     }
     this.fill();
   }
 
   private fill(): void {
-    try {
-      while (this.live.size < this.concurrent && this.next < this.plan.runs.length) {
-        const i = this.next++;
-        this.live.set(i, new this.m.GpuTrainRun(JSON.stringify(this.plan.runs[i].train), this.readbackEvery));
-      }
-    } catch (e) {
-      for (const run of this.live.values()) run.delete(); // a lost device: free what was created; the caller falls back to the CPU
-      this.live.clear();
-      this.doc.delete();
-      throw e;
+    while (this.live.size < this.concurrent && this.next < this.plan.runs.length) {
+      const i = this.next++;
+      const train = this.plan.runs[i].train;
+      const run = new this.m.GpuTrainRun(JSON.stringify(train), this.readbackEvery);
+      this.live.set(i, run);
+      run.setCheckpointEvery(checkpointEvery(Number(train.steps)));
     }
   }
+}
+
+/** Hands a failed GPU grid's runs to a new CPU GridRun before its first step: finished runs are taken
+ *  as they are, live ones continue from their checkpoint, the rest start at step 1. */
+export function continueGrid(
+  grid: { continueRun?(run: number, runJson: string, checkpoint: Checkpoint | null, backend: 'webgpu'): void },
+  h: GridHandoff,
+): void {
+  if (!grid.continueRun) return;
+  h.runs.forEach((run, i) => grid.continueRun!(i, JSON.stringify(run), h.checkpoints.get(i) ?? null, 'webgpu'));
 }

@@ -7,6 +7,7 @@
 // Leaves out: choosing and loading the module (worker.ts), queueing (worker.ts).
 import type { Reply, Request } from './protocol';
 import { mergeGrid, nextFrom, type ExperimentResult, type GridResult, type ProbeResult } from './documents';
+import type { Checkpoint, GridHandoff } from './gpu-grid';
 
 export interface JobHooks {
   post(reply: Reply): void;
@@ -17,6 +18,11 @@ export interface JobHooks {
   /** let queued messages (cancel, pause) be handled */
   yieldToEvents(): Promise<void>;
   now(): number;
+  /** A GPU failure the caller takes over (rethrow): what the failed grid computed, for the CPU to
+   *  continue (gpu-grid.ts handoff()); called before the run is deleted. */
+  handoff?(h: GridHandoff): void;
+  /** Called with a new grid before its first step (the worker's CPU continuation of a GPU grid). */
+  prepareGrid?(grid: InstanceType<JobEngine['GridRun']>): void;
 }
 
 /** Target wall time of one chunk, ms. */
@@ -42,7 +48,16 @@ type JobRequest = Extract<Request, { type: 'probe' | 'grid' | 'experiment' }>;
  */
 export interface JobEngine {
   ProbeRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
-  GridRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(from: number): string; delete(): void };
+  GridRun: new (configJson: string) => {
+    step(k: number): number;
+    done(): boolean;
+    resultJson(from: number): string;
+    delete(): void;
+    /** the CPU engine's (lnx.d.ts GridRun.continueRun) */
+    continueRun?(run: number, runJson: string, checkpoint: Checkpoint | null, backend: 'webgpu'): void;
+    /** the WebGPU grid's (gpu-grid.ts) */
+    handoff?(): GridHandoff;
+  };
   settled?: () => Promise<void>;
   /** the experiments (CPU modules only; worker.ts runs them on the CPU engine) */
   ExperimentRun?: new (name: string, configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
@@ -57,6 +72,7 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
     const json = JSON.stringify(req.config);
     const probe = req.type === 'probe' ? new m.ProbeRun(json) : null;
     const grid = req.type === 'grid' ? new m.GridRun(json) : null;
+    if (grid) h.prepareGrid?.(grid);
     if (req.type === 'experiment' && !m.ExperimentRun) throw new Error('lnx: this engine does not run experiments');
     const exp = req.type === 'experiment' ? new m.ExperimentRun!(req.name, json) : null;
     run = (probe ?? grid ?? exp)!;
@@ -91,7 +107,15 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
         : (JSON.parse(grid!.resultJson(nextFrom(acc))) as GridResult);
     h.post({ type: 'done', id, result, elapsedMs: elapsed });
   } catch (e) {
-    if (rethrow?.(e)) throw e;
+    if (rethrow?.(e)) {
+      const g = run as { handoff?: () => GridHandoff } | null;
+      try {
+        if (g?.handoff) h.handoff?.(g.handoff());
+      } catch {
+        // nothing to hand over: the caller restarts the job
+      }
+      throw e;
+    }
     h.post({ type: 'error', id, message: errorMessage(e) });
   } finally {
     try {

@@ -5,11 +5,12 @@
 // public/wasm/ at run time (never bundled: vite.config.ts says why), then runs jobs one at a time
 // (runner.ts). On WebGPU, the probe is GpuProbeRun and the grid gpu-grid.ts. When the GPU fails
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
-// ('backend' reply) and restarts the job there. Messages: protocol.ts. The page never imports this
+// ('backend' reply) and reruns the job there: a grid continues from what the GPU had computed
+// (gpu-grid.ts handoff, continueGrid), anything else restarts. Messages: protocol.ts. The page never imports this
 // file; client.ts creates it.
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
 import { fallbackAfterGpuError, isGpuError, selectBackend, type GpuLike, type Selection } from './backend-choice';
-import { GpuGrid } from './gpu-grid';
+import { continueGrid, GpuGrid, type GridHandoff } from './gpu-grid';
 import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';
 import type { Reply, Request } from './protocol';
@@ -153,10 +154,13 @@ self.onmessage = (ev: MessageEvent<Request>) => {
           yieldToEvents,
           now: () => performance.now(),
         };
+        let handoff: GridHandoff | null = null;
         try {
-          await runJob(a.engine, req, hooks, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
+          await runJob(a.engine, req, { ...hooks, handoff: (x) => (handoff = x) }, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
         } catch (e) {
-          // The GPU failed mid-job: switch every later job to the CPU, say so, restart this one.
+          // The GPU failed mid-job: switch every later job to the CPU and say so. A grid continues
+          // there from what the GPU had computed (each live run from its last checkpoint); anything
+          // else restarts.
           const fb = fallbackAfterGpuError(e, self.crossOriginIsolated)!;
           let m: LnxModule;
           try {
@@ -168,7 +172,8 @@ self.onmessage = (ev: MessageEvent<Request>) => {
           const next: Active = { engine: m, module: m, selection: fb };
           active = Promise.resolve(next);
           post({ type: 'backend', ...describe(next) });
-          await runJob(m, req, hooks);
+          const h = handoff as GridHandoff | null;
+          await runJob(m, req, h ? { ...hooks, prepareGrid: (grid) => continueGrid(grid, h) } : hooks);
         }
         cancelled.delete(req.id);
       });

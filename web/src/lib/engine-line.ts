@@ -22,3 +22,38 @@ export function engineLine(e: EngineReport, t: (key: string) => string): string 
   if (e.backend === 'cpu-st' && e.why !== 'override-cpu') parts.push(t('engine.noIsolation'));
   return tpl(t('engine.line'), { label: t('engine.label'), engine, why: parts.join(' ') }).trim();
 }
+
+/** How a grid that lost its GPU went on (the runs' "handoff", docs/json-schema.md): runs finished on
+ *  the GPU, runs continued on the CPU from a checkpoint (and the earliest such step), runs started
+ *  afresh. null when no run was handed over (then the job restarted). */
+export interface HandoffSummary {
+  finished: number;
+  continued: number;
+  from: number;
+  fresh: number;
+}
+
+type HandoffRun = { loss: number[]; handoff?: { steps: number } };
+
+export function handoffSummary(doc: { runs?: HandoffRun[] } | null | undefined): HandoffSummary | null {
+  const runs = doc?.runs ?? [];
+  if (!runs.some((r) => (r.handoff?.steps ?? 0) > 0)) return null;
+  const s: HandoffSummary = { finished: 0, continued: 0, from: Infinity, fresh: 0 };
+  for (const r of runs) {
+    const k = r.handoff?.steps ?? 0;
+    if (k <= 0) s.fresh++;
+    else if (k >= r.loss.length) s.finished++;
+    else (s.continued++, (s.from = Math.min(s.from, k)));
+  }
+  if (!s.continued) s.from = 0;
+  return s;
+}
+
+/** The figure's note after a GPU failure: for a grid handed over to the CPU, what was kept and from
+ *  where it went on; otherwise the engine line and that the run restarted. */
+export function fallbackNote(e: EngineReport, doc: { runs?: HandoffRun[] } | null | undefined, t: (key: string) => string): string {
+  const h = handoffSummary(doc);
+  if (!h) return `${engineLine(e, t)} ${t('handoff.restart')}`;
+  const from = h.continued ? tpl(t('handoff.from'), { from: h.from }) : '';
+  return tpl(t('handoff.line'), { detail: e.detail || '?', finished: h.finished, continued: h.continued, fresh: h.fresh, from });
+}
