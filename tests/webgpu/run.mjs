@@ -153,10 +153,10 @@ async function pageChecks(launch) {
       return { pass, detail: `before: ${before.backend}; after: ${f.text} | figure note: ${note}` };
     });
     await check('page: the device lost mid-grid → Figure 4 continues on the CPU from the GPU\'s checkpoints, and says so', async () => {
-      const q = 'fig4.layers=2&fig4.d=32&fig4.d_ff=64&fig4.batch=2&fig4.seq=8&fig4.steps=60&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001';
+      const q = 'fig4.layers=2&fig4.d=32&fig4.d_ff=64&fig4.batch=2&fig4.seq=8&fig4.steps=40&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001';
       const { page } = await open(`?lang=en&backend=webgpu&${q}`);
       await startFromLink(page, 'fig4', true);
-      // past the first checkpoints (every 8 steps of 60), not yet done
+      // past the first checkpoints (every 8 steps of 40), not yet done
       await page.waitForFunction(() => document.querySelector('#fig4')?.dataset.run === 'running' && Number(document.querySelector('#fig4 .run progress')?.value ?? 0) >= 40, null, { timeout: CHECK_TIMEOUT_MS });
       const before = await footer(page);
       const pct = await page.$eval('#fig4 .run progress', (el) => Number(el.value));
