@@ -7,6 +7,7 @@
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
 #   5. WebGPU in Node over Dawn (SwiftShader): every backend op, gradients, runs, probe vs the CPU
+#      (alongside 4; the native build runs alongside the WebAssembly build)
 #   6. WebGPU in headless Chromium (SwiftShader): the page on WebGPU, the selection, fallbacks
 # Ends with the closing line of each runner; exits non-zero on the first failing stage.
 set -euo pipefail
@@ -17,14 +18,27 @@ stage() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"; }
 stage "setup"
 bash scripts/setup.sh --browser
 
-stage "native build"
-bash scripts/build-native.sh
+# Two stages at a time where they are independent and neither asserts anything about time: CI's
+# 2 cores sit half idle in the single-threaded parts (links, wasm-opt, page loads, SwiftShader's
+# waits). The second one's output is kept in a file and printed after the first finishes.
+mkdir -p test-artifacts
+# Runs "$@" in the background into test-artifacts/$1.log; `finish NAME` waits, prints it, fails with it.
+background() { local name=$1; shift; ("$@") > "test-artifacts/$name.log" 2>&1 & eval "bg_$name=$!"; }
+finish() {
+  local name=$1 pid rc=0
+  eval "pid=\$bg_$name"
+  wait "$pid" || rc=$?
+  cat "test-artifacts/$name.log"
+  return $rc
+}
+
+stage "native build, and the WebAssembly build alongside"
+background native bash scripts/build-native.sh
+EXTRA_TARGETS="gemm_bench-st gemm_bench-mt" bash scripts/build-wasm.sh > /dev/null
+finish native
 
 stage "C++ tests (ctest; the toy-claims run is npm run test:claims)"
 (cd build && ctest --output-on-failure -j2 -LE claims)
-
-stage "WebAssembly build"
-EXTRA_TARGETS="gemm_bench-st gemm_bench-mt" bash scripts/build-wasm.sh > /dev/null
 
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test
@@ -39,11 +53,11 @@ npx vite build --logLevel warn
 stage "end-to-end (Chromium)"
 node tests/e2e/run.mjs
 
-stage "robustness corpus (Vitest + Chromium)"
+stage "robustness corpus (Vitest + Chromium), and WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path) alongside"
+background gpunode node tests/gpu-node/run.mjs
 node tests/robustness/run.mjs
-
-stage "WebGPU in Node (Dawn, SwiftShader): the GPU path against the CPU path"
-node tests/gpu-node/run.mjs
+printf '\n-- WebGPU in Node (%ss)\n' "$(( $(date +%s) - start ))"
+finish gpunode
 
 stage "WebGPU end-to-end (Chromium, SwiftShader)"
 node tests/webgpu/run.mjs
