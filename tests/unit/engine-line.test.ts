@@ -54,16 +54,23 @@ describe('fallbackNote (a WebGPU grid that lost its device)', () => {
     ['one finished, two continued, one fresh', [run(40, 40), run(40, 16), run(40, 24), run(40)], { finished: 1, continued: 2, from: 16, fresh: 1 }],
     ['a stopped run counts as finished on the GPU', [run(6, 7), run(40, 8)], { finished: 1, continued: 1, from: 8, fresh: 0 }],
     ['all finished: no earliest step', [run(40, 40)], { finished: 1, continued: 0, from: 0, fresh: 0 }],
+    ["an experiment's runs without a hand-off", [run(10)], null],
   ])('%s', (_, runs, want) => expect(handoffSummary({ runs })).toEqual(want));
+  it('reads any document: none, no runs, runs of another shape', () => {
+    expect(handoffSummary(null)).toBeNull();
+    expect(handoffSummary({ placements: {} })).toBeNull();
+    expect(handoffSummary({ runs: 'x' })).toBeNull();
+    expect(handoffSummary({ runs: [{ handoff: { steps: 'many' } }] })).toBeNull();
+  });
 
   it('says what was kept and from where, in both languages; without a hand-off, the restart line', () => {
     const doc = { runs: [run(40, 40), run(40, 16), run(40)] };
-    expect(fallbackNote(fb, doc, en)).toBe(
+    expect(fallbackNote(fb, handoffSummary(doc), en)).toBe(
       'The GPU failed during the run (WebGPU device lost (destroyed)), so the grid went on on the CPU from where the GPU had got to. ' +
         'Runs finished on the GPU: 1; continued from a saved step: 1 (the earliest from step 16); started on the CPU: 1.',
     );
-    expect(fallbackNote(fb, doc, zh)).toMatch(/^GPU 在运行中出错.*跑完的运行：1 个；.*：1 个（最早从第 16 步起）；.*：1 个。$/);
-    expect(fallbackNote(fb, { runs: [run(40)] }, en)).toBe(`${engineLine(fb, en)} The run restarted on the CPU.`);
+    expect(fallbackNote(fb, handoffSummary(doc), zh)).toMatch(/^GPU 在运行中出错.*跑完的运行：1 个；.*：1 个（最早从第 16 步起）；.*：1 个。$/);
+    expect(fallbackNote(fb, handoffSummary({ runs: [run(40)] }), en)).toBe(`${engineLine(fb, en)} The run restarted on the CPU.`);
     expect(fallbackNote(fb, null, en)).toMatch(/took over\. The run restarted on the CPU\.$/);
   });
 });

@@ -33,26 +33,30 @@ export interface HandoffSummary {
   fresh: number;
 }
 
-type HandoffRun = { loss: number[]; handoff?: { steps: number } };
+type HandoffRun = { loss?: unknown; handoff?: { steps?: unknown } };
 
-export function handoffSummary(doc: { runs?: HandoffRun[] } | null | undefined): HandoffSummary | null {
-  const runs = doc?.runs ?? [];
-  if (!runs.some((r) => (r.handoff?.steps ?? 0) > 0)) return null;
+/** Any drawn document: only a Grid document's runs can carry a hand-off. */
+export function handoffSummary(doc: object | null | undefined): HandoffSummary | null {
+  const all = (doc as { runs?: unknown } | null | undefined)?.runs;
+  const runs = Array.isArray(all) ? (all as HandoffRun[]) : [];
+  const steps = (r: HandoffRun) => (typeof r.handoff?.steps === 'number' ? r.handoff.steps : 0);
+  const length = (r: HandoffRun) => (Array.isArray(r.loss) ? r.loss.length : 0);
+  if (!runs.some((r) => steps(r) > 0)) return null;
   const s: HandoffSummary = { finished: 0, continued: 0, from: Infinity, fresh: 0 };
   for (const r of runs) {
-    const k = r.handoff?.steps ?? 0;
+    const k = steps(r);
     if (k <= 0) s.fresh++;
-    else if (k >= r.loss.length) s.finished++;
+    else if (k >= length(r)) s.finished++;
     else (s.continued++, (s.from = Math.min(s.from, k)));
   }
   if (!s.continued) s.from = 0;
   return s;
 }
 
-/** The figure's note after a GPU failure: for a grid handed over to the CPU, what was kept and from
- *  where it went on; otherwise the engine line and that the run restarted. */
-export function fallbackNote(e: EngineReport, doc: { runs?: HandoffRun[] } | null | undefined, t: (key: string) => string): string {
-  const h = handoffSummary(doc);
+/** The figure's note after a GPU failure: for a grid handed over to the CPU (h: handoffSummary of the
+ *  drawn document), what was kept and from where it went on; otherwise the engine line and that the
+ *  run restarted. */
+export function fallbackNote(e: EngineReport, h: HandoffSummary | null, t: (key: string) => string): string {
   if (!h) return `${engineLine(e, t)} ${t('handoff.restart')}`;
   const from = h.continued ? tpl(t('handoff.from'), { from: h.from }) : '';
   return tpl(t('handoff.line'), { detail: e.detail || '?', finished: h.finished, continued: h.continued, fresh: h.fresh, from });
