@@ -13,6 +13,7 @@
 #include "json.h"
 #include "markov.h"
 #include "model.h"
+#include "plan_run.h"
 #include "rng.h"
 
 namespace lnx {
@@ -223,14 +224,7 @@ TEST(GridDocument, AssemblesTheSameDocumentAsGridRun) {
   const json::Value plan = json::parse(grid_plan_json(cfg));
   ASSERT_EQ(doc.runs(), static_cast<int>(plan.obj.at("runs").arr.size()));
   for (int i = 0; i < doc.runs(); ++i) {
-    json::Writer w;
-    w.begin_object();
-    for (const auto& kv : plan.obj.at("runs").arr[i].obj.at("train").obj) {
-      w.key(kv.first);
-      if (kv.second.kind == json::Value::Kind::String) w.value(kv.second.str); else w.value(kv.second.num);
-    }
-    w.end_object();
-    TrainRun run(train_config_from_json(w.str()));
+    TrainRun run(test::plan_train(plan, i));
     while (run.status() == RunStatus::Running) {
       run.step(4);
       doc.append(i, run.result_json(doc.steps_held(i)));  // tails, as the page streams them

@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "json.h"
+#include "plan_run.h"
 
 namespace lnx {
 namespace {
@@ -133,19 +134,7 @@ TEST(Handoff, AGridContinuesRunByRun) {
   const json::Value plan = json::parse(grid_plan_json(cfg));
   const auto& runs = plan.obj.at("runs").arr;
   ASSERT_EQ(runs.size(), 4u);
-  auto train = [&](int i) {
-    const std::string t = [&] {
-      json::Writer w;
-      w.begin_object();
-      for (const auto& kv : runs[i].obj.at("train").obj) {
-        w.key(kv.first);
-        if (kv.second.kind == json::Value::Kind::String) w.value(kv.second.str); else w.value(kv.second.num);
-      }
-      w.end_object();
-      return w.str();
-    }();
-    return train_config_from_json(t);
-  };
+  auto train = [&](int i) { return test::plan_train(plan, i); };
   // the document of a run as a Grid document holds it: identity keys and its series
   auto as_grid_run = [&](int i, const std::string& train_doc) {
     json::Value v = json::parse(train_doc);
