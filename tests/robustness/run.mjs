@@ -306,6 +306,54 @@ async function fileCases(browser, base) {
     row.ms = Date.now() - t0;
     row.ok = row.problems.length === 0;
   }
+  // Corrupted records in the browser's own IndexedDB (what the page stored is edited behind its back,
+  // or written by another version): after a reload the good runs are all there, the bad ones are
+  // reported, left in storage untouched, and nothing in them runs.
+  {
+    const t0 = Date.now();
+    const row = { id: 'file-idb', category: 'corrupted record', input: 'three damaged records in IndexedDB, then a reload', message: '', ok: false, ms: 0, problems: [] };
+    rows.file.push(row);
+    const nErr = errors.length;
+    try {
+      const before = await count();
+      const bad = [
+        { id: 'damaged-1', slot: 'fig4', doc: 'not a document' },
+        { id: 'damaged-2', slot: 'fig4', name: '<img src="x" onerror="window.__pwned=1">', doc: { runs: [{ loss: [NaN, Infinity] }] } },
+        { id: 'damaged-3', slot: '<script>window.__pwned=1</script>', version: 99 },
+      ];
+      await page.evaluate((recs) => new Promise((ok, no) => {
+        const open = indexedDB.open('lnx-runs', 1);
+        open.onerror = () => no(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('runs', 'readwrite');
+          for (const r of recs) tx.objectStore('runs').put(r);
+          tx.oncomplete = () => (open.result.close(), ok());
+          tx.onerror = () => no(tx.error);
+        };
+      }), bad);
+      await page.reload();
+      await waitReady(page);
+      await page.waitForFunction(() => document.querySelector('#fig4 .runlist [data-msg="runs.msg.unreadable"]'), null, { timeout: 30000 });
+      row.message = await page.$eval('#fig4 .runlist [data-msg="runs.msg.unreadable"]', (m) => m.textContent.trim());
+      if (!/^3 saved run\(s\) could not be read/.test(row.message)) row.problems.push('the message does not count the 3 damaged records');
+      const after = await count();
+      if (after !== before) row.problems.push(`${before} runs before the reload, ${after} after`);
+      const kept = await page.evaluate(() => new Promise((ok) => {
+        const open = indexedDB.open('lnx-runs', 1);
+        open.onsuccess = () => {
+          const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
+          get.onsuccess = () => (open.result.close(), ok(get.result.filter((k) => String(k).startsWith('damaged-')).length));
+        };
+      }));
+      if (kept !== 3) row.problems.push(`${kept} of the 3 damaged records left in storage`);
+      if ((await page.evaluate(() => window.__pwned)) || (await page.$('img[src="x"]'))) row.problems.push('injected markup');
+      if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
+    } catch (e) {
+      row.problems.push(String(e.message ?? e).split('\n')[0]);
+    }
+    row.ms = Date.now() - t0;
+    row.ok = row.problems.length === 0;
+  }
   await context.close();
 }
 
@@ -436,7 +484,7 @@ async function browserParts() {
         assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`).join(' || ')}`);
       });
     if (part('file'))
-      await check(`imported-file corpus: ${FILE_CASES.length} run-list files → a message naming the file and why, nothing lost, nothing injected`, async () => {
+      await check(`imported-file corpus: ${FILE_CASES.length} run-list files and damaged IndexedDB records → a message naming the file and why, nothing lost, nothing injected`, async () => {
         await fileCases(browser, preview.url);
         const bad = rows.file.filter((r) => !r.ok);
         assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`).join(' || ')}`);
