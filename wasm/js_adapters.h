@@ -111,10 +111,11 @@ class Grid {
   void continue_run(double run, const std::string& run_json, const emscripten::val& checkpoint,
                     const std::string& backend) {
     guarded([&] {
-      TrainCheckpoint c;
-      const bool has = checkpoint_from(checkpoint, c);
+      // the cheap checks before the checkpoint's values are copied into the heap
       if (!(run >= 0 && run < 1e6) || run != static_cast<int>(run)) throw ArgumentError("run must be a run index");
       if (backend != "webgpu") throw ArgumentError("backend must be \"webgpu\" (the one backend a run moves from)");
+      TrainCheckpoint c;
+      const bool has = checkpoint_from(checkpoint, c);
       run_.continue_run(static_cast<int>(run), run_json, has ? &c : nullptr, backend);
       return 0;
     });

@@ -47,6 +47,12 @@ std::string number_text(double x) {
   return w.str();
 }
 
+// Throws unless `run` indexes one of a grid's `count` runs (GridDocument, GridRun::continue_run).
+void check_run_index(int run, size_t count) {
+  if (run < 0 || static_cast<size_t>(run) >= count)
+    throw ArgumentError("run = " + std::to_string(run) + " is out of range [0, " + std::to_string(count - 1) + "]");
+}
+
 void write_engine(json::Writer& w, const char* backend) {
   w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
   w.key("threads").value(threads());
@@ -98,8 +104,7 @@ struct GridDocument::Impl {
     plateau = MarkovChain(t.model.vocab, t.successors, t.chain_seed).stationary_entropy();
   }
   Run& at(int run) {
-    if (run < 0 || run >= static_cast<int>(runs.size()))
-      throw ArgumentError("run = " + std::to_string(run) + " is out of range [0, " + std::to_string(runs.size() - 1) + "]");
+    detail::check_run_index(run, runs.size());
     return runs[run];
   }
   std::vector<detail::GridRunView> views() const {
@@ -443,9 +448,7 @@ double GridRun::step(int k) {
 }
 void GridRun::continue_run(int run, const std::string& run_json, const TrainCheckpoint* checkpoint,
                            const std::string& backend) {
-  if (run < 0 || run >= static_cast<int>(impl_->runs.size()))
-    throw ArgumentError("run = " + std::to_string(run) + " is out of range [0, " +
-                        std::to_string(impl_->runs.size() - 1) + "]");
+  detail::check_run_index(run, impl_->runs.size());
   const json::Value v = json::parse(run_json);
   const TrainConfig& t = impl_->runs[run].train;
   // The run of the document must be this one: the same placement, warm-up, lr and seed (the rest is
