@@ -6,7 +6,9 @@
 //                execution, measured to queue.onSubmittedWorkDone() after k steps
 //   probe pass   ms per probe batch (forward + W²-only backward + statistics) of the probe model
 //   matmul       GFLOP/s of the WGSL matmul alone at the shapes these two models multiply
-//   dispatches   compute dispatches and queue submits per toy step and per probe pass
+//   toy batch    ms per step of R toy runs as one GpuTrainBatch (wasm/gpu/gpu_batch_run.h), and
+//                per run: what the batched grid pays against R runs one after another
+//   dispatches   compute dispatches and queue submits per toy step, batched step and probe pass
 // Every timing has a warm-up (pipeline compilation, first allocation) that is not counted.
 // Leaves out: correctness (tests/webgpu, tests/gpu-node), loading the modules (the hosts).
 
@@ -62,6 +64,24 @@ export async function timeGpuTrain(m, cfg, steps) {
   const c1 = m.lnxGpu.counters;
   run.delete();
   return { ms, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
+}
+
+// R toy runs of one shape as one GpuTrainBatch (the page's Figure 4 on WebGPU): ms per batched step
+// (all R runs advance one step), and dispatches and submits per batched step.
+export async function timeGpuBatch(m, cfg, runs, steps) {
+  const cfgs = Array.from({ length: runs }, (_, i) => JSON.stringify({ ...cfg, steps: steps + 2, seed: i, lr: 1e-3 * (1 + i) }));
+  const batch = new m.GpuTrainBatch(cfgs, 1000);
+  batch.step(2);
+  await m.lnxGpu.idle();
+  await m.lnxGpu.settled();
+  const c0 = { ...m.lnxGpu.counters };
+  const t0 = performance.now();
+  batch.step(steps);
+  await m.lnxGpu.idle();
+  const ms = (performance.now() - t0) / steps;
+  const c1 = m.lnxGpu.counters;
+  batch.delete();
+  return { runs, ms, per_run_ms: ms / runs, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
 }
 
 // A probe of one seed whose first job has warm + passes + 1 batches; only `passes` are timed.
@@ -123,6 +143,9 @@ export async function measureAll({ gpu, st, mt, threads, software, o = {}, log =
   if (mt) { log(`toy step: CPU ${threads} threads`); out.toy.cpu_mt_ms = await timeCpuTrain(mt, toy, Math.min(steps, 5)); }
   log('toy step: WebGPU');
   Object.assign(out.toy, prefixed(await timeGpuTrain(gpu, toy, steps)));
+  const runs = o.batchRuns ?? (software ? 2 : 8);
+  log(`toy step: WebGPU, a batch of ${runs} runs`);
+  out.toy_batch = await timeGpuBatch(gpu, toy, runs, software ? Math.min(steps, 2) : steps);
   log('probe pass: CPU 1 thread');
   out.probe.cpu_st_ms = await timeCpuProbe(st, probe, Math.min(passes, 3));
   if (mt) { log(`probe pass: CPU ${threads} threads`); out.probe.cpu_mt_ms = await timeCpuProbe(mt, probe, Math.min(passes, 3)); }

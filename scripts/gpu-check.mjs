@@ -7,6 +7,7 @@
 //   3. times a toy training step and a probe pass (WebGPU, CPU 1 thread, CPU N threads), counts
 //      dispatches and submits per step, and measures the WGSL matmul's GFLOP/s at the models' shapes
 //      (bench/webgpu_measure.js, as `npm run bench` does in Chromium),
+//      and R toy runs as one batch (the page's Figure 4: GpuTrainBatch, ms per batched step),
 //   4. runs Figure 4's full grid on the GPU as the page does (web/src/engine/gpu-grid.ts) when its
 //      estimate from step 3 fits the budget (--grid-budget seconds, default 300), else reports the
 //      estimate,
@@ -97,8 +98,15 @@ try {
 const plan = JSON.parse(gpu.module.gridPlanJson('{}'));
 const steps = plan.runs.reduce((s, r) => s + r.train.steps, 0);
 const sameModel = ['layers', 'd', 'd_ff', 'vocab', 'seq', 'batch'].every((k) => plan.runs[0].train[k] === report.speed.toy_config[k]);
-const estimate = sameModel ? (steps * report.speed.toy.gpu_ms) / 1000 : null;
-report.grid = { runs: plan.runs.length, steps_per_run: plan.runs[0].train.steps, concurrent: GPU_GRID_CONCURRENT, readback_every: GPU_GRID_READBACK, estimate_s: estimate, budget_s: gridBudget };
+// The page's batches (gpu-grid.ts): per shape, runs in batches of at most GPU_GRID_CONCURRENT. The
+// estimate takes the batched step measured at toy_batch.runs and scales it to each batch's size
+// linearly (a real GPU does better: the point of batching), so it errs long.
+const shapes = new Map();
+for (const r of plan.runs) shapes.set(r.shape, (shapes.get(r.shape) ?? 0) + 1);
+const batches = [...shapes.values()].flatMap((n) => Array.from({ length: Math.ceil(n / GPU_GRID_CONCURRENT) }, (_, i) => Math.min(GPU_GRID_CONCURRENT, n - i * GPU_GRID_CONCURRENT)));
+const tb = report.speed.toy_batch;
+const estimate = sameModel ? batches.reduce((s, n) => s + plan.runs[0].train.steps * tb.ms * Math.max(1, n / tb.runs), 0) / 1000 : null;
+report.grid = { runs: plan.runs.length, steps_per_run: plan.runs[0].train.steps, concurrent: GPU_GRID_CONCURRENT, batches, readback_every: GPU_GRID_READBACK, estimate_s: estimate, budget_s: gridBudget, unbatched_estimate_s: sameModel ? (steps * report.speed.toy.gpu_ms) / 1000 : null };
 if (estimate !== null && estimate <= gridBudget) {
   log(`grid: ${plan.runs.length} runs × ${plan.runs[0].train.steps} steps (estimate ${estimate.toFixed(0)} s)`);
   const t0 = performance.now();
@@ -126,6 +134,7 @@ const s = report.speed;
 console.log(`Adapter: ${gpu.adapter}${gpu.software ? '  (software: these timings say nothing about GPU speed)' : ''}`);
 if (report.correctness) console.log(`Correctness vs CPU: ${report.correctness.passed} passed, ${failed} failed`);
 console.log(`toy step: WebGPU ${f(s.toy.gpu_ms)} ms (${f(s.toy.gpu_dispatches, 0)} dispatches, ${f(s.toy.gpu_submits, 1)} submits); CPU 1t ${f(s.toy.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.toy.cpu_mt_ms)} ms`);
+console.log(`toy batch of ${s.toy_batch.runs}: ${f(s.toy_batch.ms)} ms a step for all (${f(s.toy_batch.per_run_ms)} ms per run; ${f(s.toy_batch.dispatches, 0)} dispatches, ${f(s.toy_batch.submits, 1)} submits)`);
 console.log(`probe pass: WebGPU ${f(s.probe.gpu_ms)} ms; CPU 1t ${f(s.probe.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.probe.cpu_mt_ms)} ms`);
 console.log(`matmul: ${s.matmul.map((m) => `${m.M}×${m.N}×${m.K} ${f(m.gflops, 1)}`).join(', ')} GFLOP/s`);
 console.log(`grid: ${report.grid.measured ? `${f(report.grid.seconds)} s measured` : `not run, estimate ${f(estimate, 0)} s`}`);

@@ -80,18 +80,26 @@ class TrainRunner {
 
   // Records up to k more steps; returns the number of steps whose results have landed.
   int step(int k) {
+    for (int i = 0; i < k && can_record(); ++i) record_one();
+    end_call();
+    return static_cast<int>(loss_.size());
+  }
+  // The parts of step(), for a batch of runs advanced together (gpu/gpu_batch_run.cpp): whether
+  // another step may be recorded now (running, steps left, fewer than kMaxInFlight unread), record
+  // it (with its periodic readback and checkpoint), and schedule what is still unread.
+  bool can_record() {
     poll();
-    for (int i = 0; i < k && status_ == RunStatus::Running && recorded_ < cfg_.steps &&
-                    recorded_ - static_cast<int>(loss_.size()) < kMaxInFlight;
-         ++i) {
-      record_step();
-      if (recorded_ - scheduled_ >= every_) schedule_read();
-      if (ckpt_every_ > 0 && recorded_ % ckpt_every_ == 0 && ckpt_reads_.empty() && !ckpt_ready_) start_checkpoint();
-      poll();
-    }
+    return status_ == RunStatus::Running && recorded_ < cfg_.steps &&
+           recorded_ - static_cast<int>(loss_.size()) < kMaxInFlight;
+  }
+  void record_one() {
+    record_step();
+    if (recorded_ - scheduled_ >= every_) schedule_read();
+    if (ckpt_every_ > 0 && recorded_ % ckpt_every_ == 0 && ckpt_reads_.empty() && !ckpt_ready_) start_checkpoint();
+  }
+  void end_call() {
     schedule_read();
     poll();
-    return static_cast<int>(loss_.size());
   }
 
   int steps_done() {

@@ -53,6 +53,18 @@ void check_run_index(int run, size_t count) {
     throw ArgumentError("run = " + std::to_string(run) + " is out of range [0, " + std::to_string(count - 1) + "]");
 }
 
+std::string train_shape_key(const TrainConfig& c) {
+  TrainConfig k = c;
+  const TrainConfig fed;  // the host-fed fields at their defaults
+  k.lr = fed.lr, k.warmup = fed.warmup, k.warmup_shape = fed.warmup_shape, k.seed = fed.seed;
+  k.chain_seed = fed.chain_seed, k.successors = fed.successors, k.hyper = fed.hyper;
+  json::Writer w;
+  w.begin_object();
+  config::write_fields(w, k);
+  w.end_object();
+  return w.str();
+}
+
 void write_engine(json::Writer& w, const char* backend) {
   w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
   w.key("threads").value(threads());
@@ -479,9 +491,14 @@ std::string grid_plan_json(const std::string& config_json) {
   w.key("config");
   detail::write_grid_config(w, g);
   w.key("runs").begin_array();
+  std::vector<std::string> shapes;  // distinct shape keys, in plan order
   detail::for_each_grid_run(g, [&](const TrainConfig& t) {
+    const std::string key = detail::train_shape_key(t);
+    auto it = std::find(shapes.begin(), shapes.end(), key);
+    if (it == shapes.end()) it = shapes.insert(shapes.end(), key);
     w.begin_object();
     w.key("placement").value(t.model.placement).key("warmup").value(t.warmup).key("lr").value(t.lr).key("seed").value(t.seed);
+    w.key("shape").value(static_cast<int>(it - shapes.begin()));
     w.key("train").begin_object();
     config::write_fields(w, t);
     w.end_object();

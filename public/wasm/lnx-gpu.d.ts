@@ -31,6 +31,25 @@ export interface GpuTrainRun extends EmbindObject {
   takeCheckpoint(): TrainCheckpoint | null;
 }
 
+/** Runs of one shape (a grid plan's equal `shape`: they differ only in learning rate, warm-up, seed,
+ *  chain and optimizer coefficients) on the GPU side by side, every step one set of dispatches for all
+ *  (wasm/gpu/gpu_batch_run.h). Each run's result equals that run alone as a GpuTrainRun, bit for bit.
+ *  The constructor throws "lnx: gpu batch too large: at most N runs: …" when the device's buffer
+ *  limits cannot hold them all. */
+export interface GpuTrainBatch extends EmbindObject {
+  size(): number;
+  /** Records up to k more steps of every running run; returns the steps recorded (fewer when 256 are unread). */
+  step(k: number): number;
+  stepsRecorded(): number;
+  /** Batched dispatches of the last step recorded (the same for 1 run or many). */
+  dispatchesPerStep(): number;
+  status(run: number): 'running' | 'ok' | 'nan' | 'diverged';
+  resultJson(run: number, from: number): string;
+  /** For every run of the batch (GpuTrainRun.setCheckpointEvery). */
+  setCheckpointEvery(steps: number): void;
+  takeCheckpoint(run: number): TrainCheckpoint | null;
+}
+
 /** Results of a GPU-vs-CPU comparison, available once ready(). */
 export interface GpuCheck extends EmbindObject {
   ready(): boolean;
@@ -67,6 +86,8 @@ export interface LnxGpuModule extends Omit<LnxModule, 'buildFlavour'> {
   GpuProbeRun: new (configJson: string) => GpuProbeRun;
   /** readbackEvery: read the losses back every this many steps (and at the end of each step() call). */
   GpuTrainRun: new (configJson: string, readbackEvery: number) => GpuTrainRun;
+  /** configJsons: TrainRun configs of one shape; readbackEvery as GpuTrainRun's. */
+  GpuTrainBatch: new (configJsons: string[], readbackEvery: number) => GpuTrainBatch;
   GpuMatmulCheck: new () => GpuCheck;
   /** Every op of the backend interface, each optimizer's update and the run statistics, GPU vs CPU. */
   GpuOpCheck: new () => GpuCheck;

@@ -56,7 +56,7 @@ export interface TrainCheckpoint {
 
 /**
  * The Grid document of a grid whose runs the caller advances itself (the page's WebGPU grid steps
- * one GpuTrainRun per entry of gridPlanJson): append each run's Train document, or its tail from
+ * the entries of gridPlanJson in GpuTrainBatches of one shape each): append each run's Train document, or its tail from
  * `stepsHeld(run)`, as it arrives; resultJson is the document GridRun would write.
  */
 export interface GridDocument extends EmbindObject {

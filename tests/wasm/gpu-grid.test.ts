@@ -1,6 +1,6 @@
 // gpu-grid.test.ts — the WebGPU grid's scheduling (web/src/engine/gpu-grid.ts) over the real engine
-// (gridPlanJson, GridDocument) with stand-in GPU runs: each wraps a CPU TrainRun of the same config
-// but lets its steps land only at settle(), as a GpuTrainRun's readbacks do. The document it
+// (gridPlanJson, GridDocument) with stand-in GPU batches: each wraps CPU TrainRuns of the same
+// configs but lets their steps land only at settle(), as a GpuTrainBatch's readbacks do. The document it
 // assembles must be the CPU GridRun's, bit for bit. And the hand-off after a lost device: the runs'
 // checkpoints (the CPU TrainRun's own), handoff() and continueGrid into a CPU GridRun give the
 // document of the grid that was never interrupted, bit for bit (the CPU on both sides).
@@ -17,40 +17,50 @@ beforeAll(async () => {
   m = await loadEngine('st');
 });
 
-/** GPU-like runs over CPU TrainRuns: step() records, settle() lands what was recorded. */
-function gpuModule(opts: { failAt?: number; failStepAt?: number } = {}) {
-  const live = new Set<FakeRun>();
+/** GPU-like batches over CPU TrainRuns: step() records for every run, settle() lands what was recorded.
+ *  maxBatch: a larger batch is refused as the engine refuses one the device's buffers cannot hold. */
+function gpuModule(opts: { failAt?: number; failStepAt?: number; maxBatch?: number } = {}) {
+  const live = new Set<TrainRun>();
   const periods: number[] = [];
-  let created = 0, maxLive = 0, stepCalls = 0;
-  class FakeRun {
-    cpu: TrainRun;
+  const batches: number[] = [];
+  let created = 0, maxLive = 0, stepCalls = 0, batchCount = 0;
+  class FakeBatch {
+    cpu: TrainRun[] = [];
     recorded = 0;
-    landed = 0;
+    landed: number[];
     steps: number;
-    constructor(json: string) {
-      this.steps = (JSON.parse(json) as { steps: number }).steps;
-      if (opts.failAt != null && created + 1 === opts.failAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
-      this.cpu = new m.TrainRun(json);
-      live.add(this);
-      created++;
+    constructor(jsons: string[]) {
+      const trains = jsons.map((j) => JSON.parse(j) as { steps: number; placement: string });
+      if (new Set(trains.map((t) => t.placement)).size > 1) throw new Error('lnx: runs of two shapes in one batch');
+      if (opts.maxBatch != null && jsons.length > opts.maxBatch)
+        throw new Error(`lnx: gpu batch too large: at most ${opts.maxBatch} runs: a batch of ${jsons.length} runs needs …`);
+      if (opts.failAt != null && ++batchCount === opts.failAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
+      this.steps = trains[0].steps;
+      this.cpu = jsons.map((j) => new m.TrainRun(j));
+      for (const r of this.cpu) live.add(r);
+      this.landed = this.cpu.map(() => 0);
+      created += jsons.length;
+      batches.push(jsons.length);
       maxLive = Math.max(maxLive, live.size);
     }
+    size() { return this.cpu.length; }
     step(k: number) {
       if (opts.failStepAt != null && ++stepCalls >= opts.failStepAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
       this.recorded = Math.min(this.steps, this.recorded + k);
-      return this.landed;
+      return k;
     }
-    status() { return this.cpu.status(); }
-    resultJson(from: number) { return this.cpu.resultJson(from); }
-    setCheckpointEvery(n: number) { periods.push(n); this.cpu.setCheckpointEvery(n); }
-    takeCheckpoint() { return this.cpu.takeCheckpoint(); }
-    delete() { this.cpu.delete(); live.delete(this); }
+    settle() { this.cpu.forEach((r, i) => { if (this.recorded > this.landed[i]) this.landed[i] = r.step(this.recorded - this.landed[i]); }); }
+    status(i: number) { return this.cpu[i].status(); }
+    resultJson(i: number, from: number) { return this.cpu[i].resultJson(from); }
+    setCheckpointEvery(n: number) { periods.push(n); for (const r of this.cpu) r.setCheckpointEvery(n); }
+    takeCheckpoint(i: number) { return this.cpu[i].takeCheckpoint(); }
+    delete() { for (const r of this.cpu) { r.delete(); live.delete(r); } all.delete(this); }
   }
-  const g: GpuGridModule = { gridPlanJson: (c) => m.gridPlanJson(c), GridDocument: m.GridDocument, GpuTrainRun: FakeRun as unknown as GpuGridModule['GpuTrainRun'] };
-  const settle = () => {
-    for (const r of live) if (r.recorded > r.landed) r.landed = r.cpu.step(r.recorded - r.landed);
-  };
-  return { g, settle, live, periods, stats: () => ({ created, maxLive }) };
+  const all = new Set<FakeBatch>();
+  const Made = new Proxy(FakeBatch, { construct: (T, args: [string[]]) => { const b = new T(...args); all.add(b); return b; } });
+  const g: GpuGridModule = { gridPlanJson: (c) => m.gridPlanJson(c), GridDocument: m.GridDocument, GpuTrainBatch: Made as unknown as GpuGridModule['GpuTrainBatch'] };
+  const settle = () => { for (const b of all) b.settle(); };
+  return { g, settle, live, periods, batches, stats: () => ({ created, maxLive, batches: batches.length }) };
 }
 
 const cpuGrid = (config: object) => {
@@ -67,12 +77,23 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     const { g, settle, live, stats } = gpuModule();
     const grid = new GpuGrid(g, JSON.stringify(CONFIG), 2, 4);
     while (!grid.done()) { grid.step(4); settle(); }
-    expect(stats()).toEqual({ created: 12, maxLive: 2 }); // post, pre × 2 warm-ups × 3 seeds
+    expect(stats()).toEqual({ created: 12, maxLive: 2, batches: 6 }); // post, pre × 2 warm-ups × 3 seeds, 2 at a time
     expect(live.size).toBe(0);
     const doc = JSON.parse(grid.resultJson(0)) as GridResult;
     expect(doc.engine.backend).toBe('webgpu');
     expect(withoutEngine(doc)).toEqual(withoutEngine(cpuGrid(CONFIG)));
     grid.delete();
+  });
+
+  it('batches the runs of one shape together, splits a batch the device cannot hold, same document', () => {
+    for (const [maxBatch, sizes] of [[undefined, [6, 2, 4]], [2, [2, 2, 2, 2, 2, 2]]] as const) {
+      const { g, settle, batches } = gpuModule({ maxBatch });
+      const grid = new GpuGrid(g, JSON.stringify(CONFIG), 8, 4);
+      while (!grid.done()) { grid.step(4); settle(); }
+      expect(batches).toEqual(sizes); // post × 6 (8 fit: the 6 of that shape), then pre × 2 beside it, then pre × 4
+      expect(withoutEngine(JSON.parse(grid.resultJson(0)) as GridResult)).toEqual(withoutEngine(cpuGrid(CONFIG)));
+      grid.delete();
+    }
   });
 
   it('streams: merged partial documents equal the final one', () => {
@@ -109,16 +130,16 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
 
   it('a device lost mid-grid: the CPU grid continued from the hand-off is the uninterrupted grid, bit for bit', () => {
     const config = { ...CONFIG, steps: 40 }; // checkpoints every 8 steps
-    const { g, settle, periods } = gpuModule({ failStepAt: 19 });
+    const { g, settle, periods } = gpuModule({ failStepAt: 5 });
     const grid = new GpuGrid(g, JSON.stringify(config), 4, 4);
     let err: unknown = null;
     try {
-      for (;;) { grid.step(6); settle(); } // 4 runs × 4 calls (24 steps each), then the 19th step call fails
+      for (;;) { grid.step(6); settle(); } // one batch of 4 runs, 4 calls (24 steps each), then the 5th call fails
     } catch (e) {
       err = e;
     }
     expect(String(err)).toMatch(/device lost/);
-    expect(periods).toEqual([8, 8, 8, 8]);
+    expect(periods).toEqual([8]);
     const h = grid.handoff();
     grid.delete();
     expect([...h.checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([[0, 24], [1, 24], [2, 24], [3, 24]]);
@@ -149,8 +170,8 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     expect(checkpointEvery(steps)).toBe(every));
 
   it('a device lost while creating runs frees the ones created and rethrows', () => {
-    const { g, live } = gpuModule({ failAt: 3 });
-    expect(() => new GpuGrid(g, JSON.stringify(CONFIG), 4)).toThrow(/^lnx: gpu:/);
+    const { g, live } = gpuModule({ failAt: 2 }); // post's batch is made, pre's fails
+    expect(() => new GpuGrid(g, JSON.stringify({ ...CONFIG, warmups: [0], seeds: [0] }), 4)).toThrow(/^lnx: gpu:/);
     expect(live.size).toBe(0);
   });
 });

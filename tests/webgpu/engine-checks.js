@@ -196,6 +196,71 @@ export function engineChecks(gpu) {
       ]),
     ),
 
+    // Runs of one shape in one GpuTrainBatch (every step one set of dispatches for all of them,
+    // wasm/gpu/run_batch.h) against each run alone as a GpuTrainRun: losses, gradient norms, status,
+    // stop step and the checkpoints' values bit for bit, including a run that diverges while the others
+    // go on. Three batches cover every optimizer, both norm types and three placements.
+    async 'a batch of runs equals each run alone on the GPU, bit for bit'() {
+      const { module: m } = await gpu();
+      const names = JSON.parse(m.schemaJson()).optimizers.map((o) => o.name);
+      const shapes = names.map((o, i) => ({ ...TINY, steps: 8, optimizer: o, placement: ['post', 'pre', 'peri'][i % 3],
+        norm_type: i % 2 ? 'rmsnorm' : 'layernorm' }));
+      const parts = [];
+      let pass = true;
+      for (const [b, shape] of shapes.entries()) {
+        const lr = JSON.parse(m.schemaJson()).optimizers[b].suggested_lr;
+        const cfgs = [{ ...shape, lr, warmup: 0, seed: 0 }, { ...shape, lr: lr * 3, warmup: 4, seed: 1 },
+          ...(b === 0 ? [{ ...shape, lr: 5, warmup: 0, seed: 2 }] : [])];
+        const alone = [];
+        for (const c of cfgs) {
+          const r = new m.GpuTrainRun(JSON.stringify(c), 5);
+          r.setCheckpointEvery(4);
+          let ckpt = null;
+          while (r.status() === 'running') {
+            r.step(4);
+            await m.lnxGpu.settled();
+            ckpt = r.takeCheckpoint() ?? ckpt;
+          }
+          alone.push({ doc: JSON.parse(r.resultJson(0)), ckpt });
+          r.delete();
+        }
+        const batch = new m.GpuTrainBatch(cfgs.map((c) => JSON.stringify(c)), 5);
+        batch.setCheckpointEvery(4);
+        const ckpts = cfgs.map(() => null);
+        while (cfgs.some((_, i) => batch.status(i) === 'running')) {
+          batch.step(4);
+          await m.lnxGpu.settled();
+          cfgs.forEach((_, i) => { ckpts[i] = batch.takeCheckpoint(i) ?? ckpts[i]; });
+        }
+        const perStep = batch.dispatchesPerStep();
+        const docs = cfgs.map((_, i) => JSON.parse(batch.resultJson(i, 0)));
+        batch.delete();
+        const same = docs.map((d, i) => {
+          const a = alone[i];
+          const sameCkpt = (a.ckpt === null && ckpts[i] === null) ||
+            (a.ckpt && ckpts[i] && a.ckpt.step === ckpts[i].step && a.ckpt.values.every((v, k) => Object.is(v, ckpts[i].values[k])));
+          return JSON.stringify([d.loss, d.grad_norm, d.status, d.stop_step]) ===
+            JSON.stringify([a.doc.loss, a.doc.grad_norm, a.doc.status, a.doc.stop_step]) && sameCkpt;
+        });
+        pass &&= same.every(Boolean) && (b !== 0 || docs[2].status !== 'ok') && docs[0].status === 'ok';
+        parts.push(`${shape.placement}/${shape.norm_type}/${shape.optimizer} × ${cfgs.length}: ${same.map((x) => (x ? 'same' : 'DIFFERENT')).join(', ')} (${docs.map((d) => d.status).join(', ')}; ${perStep} dispatches a step for all)`);
+      }
+      // what a batch refuses, in the caller's terms
+      const refusal = (f) => { try { f(); return 'accepted'; } catch (e) { return String(e?.message ?? e); } };
+      const two = [{ ...TINY, steps: 4, placement: 'post' }, { ...TINY, steps: 4, placement: 'pre' }].map((c) => JSON.stringify(c));
+      const refused = [
+        refusal(() => new m.GpuTrainBatch(two, 5)),
+        refusal(() => new m.GpuTrainBatch('[]', 5)),
+        refusal(() => new m.GpuTrainBatch([two[0], 3], 5)),
+        refusal(() => { const b = new m.GpuTrainBatch([two[0]], 5); try { b.status(1); } finally { b.delete(); } }),
+      ];
+      const expected = [/^lnx: run 1 of the batch differs from run 0/, /^lnx: a batch takes an array/, /^lnx: run 1 of the batch is not a JSON string/, /^lnx: run must be a whole number from 0 to 0/];
+      const refusedOk = refused.every((r, i) => expected[i].test(r));
+      pass &&= refusedOk;
+      parts.push(`refused: ${refusedOk ? 'two shapes, a non-array, a non-string, run 1 of 1' : refused.join(' | ')}`);
+      return { pass, detail: parts.join('; ') };
+    },
+
     // A run that blows up stops at the same step on both paths (GPU: the halt flag freezes the update).
     async 'a diverging run stops at the same step on both paths'() {
       const { module: m } = await gpu();

@@ -23,6 +23,16 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
       .function("resultJson", &GpuTrain::result_json)
       .function("setCheckpointEvery", &GpuTrain::set_checkpoint_every)
       .function("takeCheckpoint", &GpuTrain::take_checkpoint);
+  class_<GpuBatch>("GpuTrainBatch")
+      .constructor(&make_gpu_batch, allow_raw_pointers())
+      .function("size", &GpuBatch::size)
+      .function("step", &GpuBatch::step)
+      .function("stepsRecorded", &GpuBatch::steps_recorded)
+      .function("dispatchesPerStep", &GpuBatch::dispatches_per_step)
+      .function("status", &GpuBatch::status)
+      .function("resultJson", &GpuBatch::result_json)
+      .function("setCheckpointEvery", &GpuBatch::set_checkpoint_every)
+      .function("takeCheckpoint", &GpuBatch::take_checkpoint);
   class_<GpuMatmulCheck>("GpuMatmulCheck")
       .constructor(&make_gpu_matmul_check, allow_raw_pointers())
       .function("ready", &GpuMatmulCheck::ready)

@@ -2,6 +2,8 @@
 // implemented in lnx_webgpu.js (linked with --js-library).
 #include "device.h"
 
+#include "run_batch.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -33,33 +35,75 @@ void check() {
 size_t max_buffer_bytes() { return static_cast<size_t>(lnx_gpu_limit(0)); }
 size_t max_binding_bytes() { return static_cast<size_t>(lnx_gpu_limit(1)); }
 
-Buffer::Buffer(size_t bytes) {
+namespace {
+std::vector<int> g_refs;  // users per device buffer id
+std::vector<Buffer> g_scratch(static_cast<size_t>(Scratch::Count));
+}  // namespace
+
+namespace devmem {
+uint32_t create_counted(size_t bytes) {
   check();
   bytes = std::max<size_t>(kAlignBytes, (bytes + kAlignBytes - 1) / kAlignBytes * kAlignBytes);
   if (bytes > max_buffer_bytes())
     throw DeviceError("a GPU buffer of " + std::to_string(bytes >> 20) + " MiB is larger than this device allows (" +
                       std::to_string(max_buffer_bytes() >> 20) + " MiB maxBufferSize)");
-  id_ = lnx_gpu_create_buffer(static_cast<uint32_t>(bytes));
-  if (!id_) throw DeviceError("could not create a GPU buffer of " + std::to_string(bytes) + " bytes");
-  bytes_ = bytes;
+  const uint32_t id = lnx_gpu_create_buffer(static_cast<uint32_t>(bytes));
+  if (!id) throw DeviceError("could not create a GPU buffer of " + std::to_string(bytes) + " bytes");
+  if (g_refs.size() <= id) g_refs.resize(id + 1, 0);
+  g_refs[id] = 1;
+  return id;
+}
+void retain(uint32_t id) { ++g_refs.at(id); }
+void release(uint32_t id) {
+  if (id && --g_refs.at(id) == 0) lnx_gpu_destroy_buffer(id);
+}
+}  // namespace devmem
+
+Buffer::Buffer(size_t bytes) {
+  bytes = std::max<size_t>(kAlignBytes, (bytes + kAlignBytes - 1) / kAlignBytes * kAlignBytes);
+  if (RunBatch* b = RunBatch::recording()) {
+    *this = b->allocate(bytes);
+  } else {
+    id_ = devmem::create_counted(bytes);
+    bytes_ = bytes;
+  }
 }
 
-Buffer::~Buffer() {
-  if (id_) lnx_gpu_destroy_buffer(id_);
+Buffer Buffer::share(uint32_t id, size_t bytes, int run, int runs) {
+  devmem::retain(id);
+  Buffer b;
+  b.id_ = id, b.bytes_ = bytes, b.run_ = run, b.runs_ = runs;
+  return b;
+}
+
+Buffer::~Buffer() { release(); }
+
+void Buffer::release() {
+  devmem::release(id_);
+  forget();
 }
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
-    if (id_) lnx_gpu_destroy_buffer(id_);
-    id_ = o.id_, bytes_ = o.bytes_;
-    o.id_ = 0, o.bytes_ = 0;
+    release();
+    id_ = o.id_, bytes_ = o.bytes_, run_ = o.run_, runs_ = o.runs_;
+    o.forget();
   }
   return *this;
 }
 
 void Buffer::write(size_t byte_off, const void* src, size_t bytes) const {
   if (byte_off + bytes > bytes_ || bytes % 4 || byte_off % 4) throw std::logic_error("gpu::Buffer::write out of range");
-  if (bytes) lnx_gpu_write(id_, static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));
+  if (!bytes) return;
+  if (runs_ > 1) return devmem::scatter(*this, byte_off, src, bytes);
+  lnx_gpu_write(id_, static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));
+}
+
+const Buffer& scratch_buffer(Scratch key, size_t bytes) {
+  if (RunBatch* b = RunBatch::recording()) return b->scratch(key, bytes);
+  Buffer& s = g_scratch[static_cast<size_t>(key)];
+  if (s.bytes() < bytes) s = Buffer(bytes);
+  return s;
 }
 
 namespace {
@@ -71,18 +115,29 @@ uint32_t pipeline(const Kernel& k) {
 }
 }  // namespace
 
-void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, uint32_t gx, uint32_t gy,
+void dispatch(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, uint32_t gx, uint32_t gy,
               uint32_t gz) {
   if (gx == 0 || gy == 0 || gz == 0) return;
-  uint32_t b[4 * 8];
-  int n = 0;
-  for (const Binding& x : bindings) {
-    if (n == 8) throw std::logic_error("too many bindings");
-    if (x.off % kAlignBytes) throw std::logic_error(std::string("unaligned binding in kernel ") + k.entry);
-    b[4 * n] = x.slot, b[4 * n + 1] = x.buf, b[4 * n + 2] = x.off, b[4 * n + 3] = x.size;
-    ++n;
-  }
-  lnx_gpu_dispatch(pipeline(k), b, n, u.w, 4 * std::max(4, (u.n + 3) / 4 * 4), gx, gy, gz);
+  if (n > 9) throw std::logic_error("too many bindings");
+  for (int i = 0; i < n; ++i)
+    if (bindings[i].off % kAlignBytes) throw std::logic_error(std::string("unaligned binding in kernel ") + k.entry);
+  if (RunBatch* b = RunBatch::recording()) return b->record(k, bindings, n, u, gx, gy, gz);
+  dispatch_now(k, bindings, n, u, gx, gy, gz);
+}
+
+void dispatch_now(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, uint32_t gx, uint32_t gy,
+                  uint32_t gz) {
+  if (gx == 0 || gy == 0 || gz == 0) return;
+  uint32_t w[4 * 9];
+  for (int i = 0; i < n; ++i)
+    w[4 * i] = bindings[i].slot, w[4 * i + 1] = bindings[i].buf, w[4 * i + 2] = bindings[i].off,
+    w[4 * i + 3] = bindings[i].size;
+  lnx_gpu_dispatch(pipeline(k), w, n, u.w, 4 * std::max(4, (u.n + 3) / 4 * 4), gx, gy, gz);
+}
+
+void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, uint32_t gx, uint32_t gy,
+              uint32_t gz) {
+  dispatch(k, bindings.begin(), static_cast<int>(bindings.size()), u, gx, gy, gz);
 }
 
 void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, size_t groups) {
@@ -96,10 +151,20 @@ void submit() { lnx_gpu_submit(); }
 
 uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst) {
   if (off + bytes > buf.bytes() || bytes % 4 || off % 4) throw std::logic_error("gpu::read out of range");
-  return lnx_gpu_read(buf.id(), static_cast<uint32_t>(off), static_cast<uint32_t>(bytes), dst);
+  if (buf.runs() == 1) return read_raw(buf.id(), off, bytes, dst);
+  if (RunBatch* b = RunBatch::recording()) return b->defer_read(buf, off, bytes, dst);
+  return devmem::gather_read(buf.id(), buf.run(), buf.runs(), off, bytes, dst);
 }
-int read_state(uint32_t ticket) { return lnx_gpu_read_state(ticket); }
-void forget(uint32_t ticket) { lnx_gpu_forget(ticket); }
+uint32_t read_raw(uint32_t id, size_t off, size_t bytes, void* dst) {
+  return lnx_gpu_read(id, static_cast<uint32_t>(off), static_cast<uint32_t>(bytes), dst);
+}
+int read_state(uint32_t ticket) {
+  return ticket & devmem::kDeferredTicket ? devmem::deferred_state(ticket) : lnx_gpu_read_state(ticket);
+}
+void forget(uint32_t ticket) {
+  if (ticket & devmem::kDeferredTicket) devmem::deferred_forget(ticket);
+  else lnx_gpu_forget(ticket);
+}
 
 bool landed(std::vector<uint32_t>& tickets) {
   while (!tickets.empty()) {

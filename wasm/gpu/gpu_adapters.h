@@ -8,7 +8,9 @@
 #include "gpu_check.h"
 #include "op_check.h"
 #include "gpu_probe.h"
+#include "gpu_batch_run.h"
 #include "gpu_train.h"
+#include "run_batch.h"
 
 namespace lnx::js {
 
@@ -17,6 +19,8 @@ template <class F>
 auto gpu_guarded(F&& f) -> decltype(f()) {
   try {
     return f();
+  } catch (const gpu::BatchTooLarge& e) {  // not a device failure: the caller splits the batch
+    t_js_error.assign("lnx: gpu batch too large: at most ").append(std::to_string(e.max_runs)).append(" runs: ").append(e.what());
   } catch (const gpu::DeviceError& e) {
     t_js_error.assign("lnx: gpu: ").append(e.what());
   } catch (const ArgumentError& e) {
@@ -65,6 +69,42 @@ class GpuTrain {
   TrainCheckpoint ckpt_;  // reused between takes
 };
 
+// The runs of one shape advanced together (gpu_batch_run.h); configs as an array of TrainRun JSON strings.
+class GpuBatch {
+ public:
+  GpuBatch(const std::vector<TrainConfig>& runs, int readback_every) : batch_(runs, readback_every) {}
+  int size() const { return batch_.size(); }
+  int step(double k) { return gpu_guarded([&] { return batch_.step(check_count(k, "k")); }); }
+  int steps_recorded() const { return batch_.steps_recorded(); }
+  int dispatches_per_step() const { return batch_.dispatches_per_step(); }
+  std::string status(double run) {
+    return gpu_guarded([&] { return std::string(to_string(batch_.status(run_index(run)))); });
+  }
+  std::string result_json(double run, double from) {
+    return gpu_guarded([&] {
+      return batch_.result_json(run_index(run), from >= 0 && from < 1e9 ? static_cast<int>(from) : 0);
+    });
+  }
+  void set_checkpoint_every(double steps) {
+    gpu_guarded([&] {
+      batch_.set_checkpoint_every(check_count(steps, "checkpointEvery"));
+      return 0;
+    });
+  }
+  emscripten::val take_checkpoint(double run) {
+    const bool got = gpu_guarded([&] { return batch_.take_checkpoint(run_index(run), ckpt_); });
+    return got ? checkpoint_value(ckpt_) : emscripten::val::null();
+  }
+ private:
+  int run_index(double run) const {
+    if (!(run >= 0 && run < batch_.size()) || run != static_cast<int>(run))
+      throw ArgumentError("run must be a whole number from 0 to " + std::to_string(batch_.size() - 1));
+    return static_cast<int>(run);
+  }
+  gpu::GpuTrainBatch batch_;
+  TrainCheckpoint ckpt_;
+};
+
 class GpuMatmulCheck {
  public:
   bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
@@ -102,6 +142,18 @@ class GpuMatmulBench {
 inline GpuProbe* make_gpu_probe(const std::string& c) { return gpu_guarded([&] { return new GpuProbe(c); }); }
 inline GpuTrain* make_gpu_train(const std::string& c, double every) {
   return gpu_guarded([&] { return new GpuTrain(c, check_count(every, "readbackEvery")); });
+}
+inline GpuBatch* make_gpu_batch(const emscripten::val& configs, double every) {
+  return gpu_guarded([&] {
+    if (!configs.isArray()) throw ArgumentError("a batch takes an array of run configs (JSON strings)");
+    std::vector<TrainConfig> runs;
+    const int n = configs["length"].as<int>();
+    for (int i = 0; i < n; ++i) {
+      if (!configs[i].isString()) throw ArgumentError("run " + std::to_string(i) + " of the batch is not a JSON string");
+      runs.push_back(train_config_from_json(configs[i].as<std::string>()));
+    }
+    return new GpuBatch(runs, check_count(every, "readbackEvery"));
+  });
 }
 inline GpuMatmulCheck* make_gpu_matmul_check() { return gpu_guarded([&] { return new GpuMatmulCheck(); }); }
 inline GpuOpCheck* make_gpu_op_check() { return gpu_guarded([&] { return new GpuOpCheck(); }); }

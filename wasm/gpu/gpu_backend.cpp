@@ -8,12 +8,8 @@
 namespace lnx::gpu {
 namespace {
 
-// Grow-only scratch buffers for the intermediates the CPU ops keep on the stack.
-Ptr scratch(Buffer& b, size_t n) {
-  if (b.bytes() < n * 4) b = Buffer(n * 4);
-  return at(b);
-}
-Buffer g_scores, g_row_loss;
+// Scratch for the intermediates the CPU ops keep on the stack (device.h: a batched run's own).
+Ptr scratch(Scratch key, size_t n) { return at(scratch_buffer(key, n * 4)); }
 Ptr g_loss_dst;
 uint32_t g_loss_slot = 0;
 
@@ -72,7 +68,7 @@ void GpuBackend::attention_backward(Ptr dq, Ptr dk, Ptr dv, Ptr dout, Ptr q, Ptr
                                     int d) {
   const float scale = 1.f / std::sqrt(static_cast<float>(d));
   const size_t nd = static_cast<size_t>(n) * d, nn = static_cast<size_t>(n) * n;
-  const Ptr dS = scratch(g_scores, B * nn);
+  const Ptr dS = scratch(Scratch::Scores, B * nn);
   matmul(false, true, n, n, d, 1.f, dout, d, v, d, 0.f, dS, n, B, nd, nd, nn);
   matmul(true, false, n, d, n, 1.f, P, n, dout, d, 0.f, dv, d, B, nn, nd, nd);
   softmax_backward(dS, P, B * n, n);
@@ -83,7 +79,7 @@ void GpuBackend::attention_backward(Ptr dq, Ptr dk, Ptr dv, Ptr dout, Ptr q, Ptr
 // probs = softmax(logits); loss_target = mean over rows of −log probs[target].
 void GpuBackend::cross_entropy_forward(Ptr probs, Ptr logits, const IntArray& target, int N, int V) {
   if (!g_loss_dst) throw std::logic_error("GpuBackend: set_loss_target() before the forward pass");
-  const Ptr rows = scratch(g_row_loss, N);
+  const Ptr rows = scratch(Scratch::RowLoss, N);
   gpu::cross_entropy_forward(probs, rows, logits, target.data(), N, V);
   sum(g_loss_dst, g_loss_slot, rows, N, 1.f / static_cast<float>(N), false);
 }

@@ -41,11 +41,7 @@ void for_chunks(size_t n, F f) {
 }
 
 // Scratch for the first stage of the reductions: 256 partial sums per chunk.
-Ptr partials(size_t count) {
-  static Buffer buf;
-  if (buf.bytes() < count * 4) buf = Buffer(count * 4);
-  return at(buf);
-}
+Ptr partials(size_t count) { return at(scratch_buffer(Scratch::Partials, count * 4)); }
 
 void elementwise(const char* entry, Ptr out, Ptr x, Ptr y, size_t n, uint32_t C = 0, float value = 0) {
   const Kernel k = K(wgsl::elementwise, entry);

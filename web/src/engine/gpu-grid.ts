@@ -1,16 +1,19 @@
 // gpu-grid.ts — the toy grid of Figure 4 on the WebGPU backend, with the interface of the CPU
 // engine's GridRun (step / done / resultJson / delete), so the worker's job loop runs either.
 //
-// Why not one C++ GridRun: the CPU grid advances its runs on pool threads; on the GPU each run is a
-// GpuTrainRun whose steps are recorded and submitted without waiting, and the JS loop awaits the
-// readbacks (docs/webgpu.md). The engine expands and validates the grid config (gridPlanJson) and
-// writes the Grid document (GridDocument: each run's Train document tails appended as they land),
-// so the runs, their order, every default and the document are the engine's; this file only
-// schedules the runs.
+// Why not one C++ GridRun: the CPU grid advances its runs on pool threads; on the GPU the runs'
+// steps are recorded and submitted without waiting, and the JS loop awaits the readbacks
+// (docs/webgpu.md). The engine expands and validates the grid config (gridPlanJson) and writes the
+// Grid document (GridDocument: each run's Train document tails appended as they land), so the runs,
+// their order, every default and the document are the engine's; this file only schedules the runs.
 //
-// At most `concurrent` runs live on the device at once (each holds its parameters, optimizer state
-// and activations: ~70 MB at the toy's size); a finished run's series stay in the GridDocument and
-// its GPU buffers are freed.
+// Batches: runs of the same shape (the plan's `shape`: they differ only in learning rate, warm-up
+// and seed) go to the device together as one GpuTrainBatch, whose every step is one set of
+// dispatches for all its runs (wasm/gpu/run_batch.h), so a grid step's dispatch overhead is paid
+// once per batch instead of once per run. At most `concurrent` runs live on the device at once
+// (each holds its parameters, optimizer state and activations: ~70 MB at the toy's size); a batch
+// the device's buffer limits cannot hold is split (the engine says how many runs fit). A finished
+// batch's series stay in the GridDocument and its GPU buffers are freed.
 //
 // Hand-off: every live run reads its parameters and optimizer state back every
 // checkpointEvery(steps) steps, and the latest checkpoint of each is kept here (one copy per run,
@@ -18,9 +21,9 @@
 // continue the grid (GridRun.continueRun): every run as the document holds it and the checkpoints.
 import type { RunStatus } from './documents';
 
-/** One run of the plan: the TrainRun config the engine wrote for it (its other keys are not read here). */
+/** One run of the plan: its shape number and the TrainRun config the engine wrote for it (its other keys are not read here). */
 export interface GridPlan {
-  runs: { train: Record<string, unknown> }[];
+  runs: { shape: number; train: Record<string, unknown> }[];
 }
 
 /** A run's packed parameters and optimizer state after `step` (public/wasm/lnx.d.ts TrainCheckpoint). */
@@ -28,12 +31,14 @@ export interface Checkpoint {
   step: number;
   values: Float32Array;
 }
-export interface GpuTrainLike {
+/** public/wasm/lnx-gpu.d.ts GpuTrainBatch: runs of one shape, stepped together. */
+export interface GpuBatchLike {
+  size(): number;
   step(k: number): number;
-  status(): RunStatus;
-  resultJson(from: number): string;
+  status(run: number): RunStatus;
+  resultJson(run: number, from: number): string;
   setCheckpointEvery(steps: number): void;
-  takeCheckpoint(): Checkpoint | null;
+  takeCheckpoint(run: number): Checkpoint | null;
   delete(): void;
 }
 /** What a CPU GridRun needs to continue a grid the GPU left: each run of the Grid document (plan
@@ -53,11 +58,11 @@ export interface GridDocumentLike {
 export interface GpuGridModule {
   gridPlanJson(configJson: string): string;
   GridDocument: new (configJson: string) => GridDocumentLike;
-  GpuTrainRun: new (configJson: string, readbackEvery: number) => GpuTrainLike;
+  GpuTrainBatch: new (configJsons: string[], readbackEvery: number) => GpuBatchLike;
 }
 
-/** Runs on the device at once. */
-export const GPU_GRID_CONCURRENT = 4;
+/** Runs on the device at once (~70 MB each at the toy's size): the article's grid is two batches of 8. */
+export const GPU_GRID_CONCURRENT = 8;
 /** Losses are read back every this many steps (and at the end of every step() call). */
 export const GPU_GRID_READBACK = 8;
 
@@ -66,11 +71,22 @@ export const GPU_GRID_READBACK = 8;
  *  at the toy's size with Adam) are 10 per run. */
 export const checkpointEvery = (steps: number): number => Math.max(8, Math.ceil(steps / 10));
 
-/** The grid over GpuTrainRun objects; the caller awaits the module's settled() after each step(). */
+/** How many runs a refused batch could hold ("lnx: gpu batch too large: at most N runs: …"), else null. */
+export function batchFits(e: unknown): number | null {
+  const m = /^lnx: gpu batch too large: at most (\d+) runs/.exec(e instanceof Error ? e.message : String(e));
+  return m ? Number(m[1]) : null;
+}
+
+interface LiveBatch {
+  batch: GpuBatchLike;
+  runs: number[]; // plan indices, batch order
+}
+
+/** The grid over GpuTrainBatch objects; the caller awaits the module's settled() after each step(). */
 export class GpuGrid {
   readonly plan: GridPlan;
   private readonly doc: GridDocumentLike;
-  private readonly live = new Map<number, GpuTrainLike>();
+  private live: LiveBatch[] = [];
   private readonly checkpoints = new Map<number, Checkpoint>();
   private next = 0;
 
@@ -93,13 +109,13 @@ export class GpuGrid {
   /** Records up to k more steps of every live run; returns the fraction done so far. */
   step(k: number): number {
     this.sync();
-    for (const run of this.live.values()) run.step(k);
+    for (const b of this.live) b.batch.step(k);
     return this.doc.progress();
   }
 
   done(): boolean {
     this.sync();
-    return this.next >= this.plan.runs.length && this.live.size === 0;
+    return this.next >= this.plan.runs.length && this.live.length === 0;
   }
 
   progress(): number {
@@ -112,14 +128,14 @@ export class GpuGrid {
   }
 
   delete(): void {
-    for (const run of this.live.values()) {
+    for (const b of this.live) {
       try {
-        run.delete();
+        b.batch.delete();
       } catch {
-        // a lost device can make delete() throw; the run's memory is released either way
+        // a lost device can make delete() throw; the batch's memory is released either way
       }
     }
-    this.live.clear();
+    this.live = [];
     this.checkpoints.clear();
     this.doc.delete();
   }
@@ -131,28 +147,51 @@ export class GpuGrid {
     return { runs: doc.runs, checkpoints: new Map(this.checkpoints) };
   }
 
-  /** Appends what has landed to the document; frees the runs that stopped; starts queued runs. */
+  /** Appends what has landed to the document; frees the batches whose runs all stopped; starts queued runs. */
   private sync(): void {
-    for (const [i, run] of this.live) {
-      this.doc.append(i, run.resultJson(this.doc.stepsHeld(i)));
-      // after the append: the document then holds at least the checkpoint's steps
-      const c = run.takeCheckpoint();
-      if (c) this.checkpoints.set(i, c);
-      if (run.status() === 'running') continue;
-      run.delete();
-      this.live.delete(i);
-      this.checkpoints.delete(i);
-    }
+    this.live = this.live.filter(({ batch, runs }) => {
+      let running = false;
+      runs.forEach((i, j) => {
+        this.doc.append(i, batch.resultJson(j, this.doc.stepsHeld(i)));
+        // after the append: the document then holds at least the checkpoint's steps
+        const c = batch.takeCheckpoint(j);
+        if (c) this.checkpoints.set(i, c);
+        if (batch.status(j) === 'running') running = true;
+      });
+      if (running) return true;
+      batch.delete();
+      for (const i of runs) this.checkpoints.delete(i);
+      return false;
+    });
     this.fill();
   }
 
+  private liveRuns(): number {
+    return this.live.reduce((n, b) => n + b.runs.length, 0);
+  }
+
+  /** Starts the next runs of one shape as a batch, while fewer than `concurrent` runs are live. */
   private fill(): void {
-    while (this.live.size < this.concurrent && this.next < this.plan.runs.length) {
-      const i = this.next++;
-      const train = this.plan.runs[i].train;
-      const run = new this.m.GpuTrainRun(JSON.stringify(train), this.readbackEvery);
-      this.live.set(i, run);
-      run.setCheckpointEvery(checkpointEvery(Number(train.steps)));
+    const runs = this.plan.runs;
+    while (this.liveRuns() < this.concurrent && this.next < runs.length) {
+      const room = this.concurrent - this.liveRuns();
+      const want: number[] = [this.next];
+      while (want.length < room && this.next + want.length < runs.length &&
+             runs[this.next + want.length].shape === runs[this.next].shape) want.push(this.next + want.length);
+      let size = want.length;
+      let batch: GpuBatchLike | null = null;
+      while (!batch) {
+        try {
+          batch = new this.m.GpuTrainBatch(want.slice(0, size).map((i) => JSON.stringify(runs[i].train)), this.readbackEvery);
+        } catch (e) {
+          const fits = batchFits(e);
+          if (fits == null || fits >= size) throw e;
+          size = fits;
+        }
+      }
+      this.live.push({ batch, runs: want.slice(0, size) });
+      this.next += size;
+      batch.setCheckpointEvery(checkpointEvery(Number(runs[want[0]].train.steps)));
     }
   }
 }

@@ -1,0 +1,251 @@
+// run_batch.cpp — recording R runs' dispatches and sending them batched; see run_batch.h.
+#include "run_batch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "batch_wgsl.h"
+#include "wgsl_sources.h"
+
+namespace lnx::gpu {
+namespace {
+
+RunBatch* g_recording = nullptr;
+
+// Deferred readbacks: ticket → the request until emitted, then the device's ticket.
+struct Deferred {
+  uint32_t id;
+  int run, runs;
+  size_t off, bytes;
+  void* dst;
+  uint32_t real = 0;  // the device's ticket once emitted
+  bool forgotten = false;
+};
+std::map<uint32_t, Deferred> g_deferred;
+std::vector<uint32_t> g_unsent;  // deferred tickets not yet emitted, in order
+uint32_t g_next_deferred = 1;
+
+// The batched form of a kernel source, made once per source (the pointer keys JS's pipeline cache).
+const char* batched_source(const char* src) {
+  static std::map<const char*, std::string> cache;
+  auto it = cache.find(src);
+  if (it == cache.end()) it = cache.emplace(src, batched_wgsl(src)).first;
+  return it->second.c_str();
+}
+
+size_t round256(size_t n) { return (n + 255) / 256 * 256; }
+
+// The interleaved physical range of a run's elements [first, first + n) and where `first` falls in
+// it: the binding starts at first's chunk.
+struct Span {
+  Binding b;
+  uint32_t first;
+};
+Span span(uint32_t slot, uint32_t id, int runs, size_t byte_off, size_t bytes) {
+  const size_t e0 = byte_off / 4, chunk0 = e0 / 64 * 64, end = (byte_off + bytes) / 4;
+  const size_t phys = ((end - chunk0 + 63) / 64) * 64 * 4 * runs;
+  return {{slot, id, static_cast<uint32_t>(chunk0 * 4 * runs), static_cast<uint32_t>(phys)},
+          static_cast<uint32_t>(e0 - chunk0)};
+}
+
+Buffer g_stage, g_gather;  // plain buffers for the transfers
+Buffer& grown(Buffer& b, size_t bytes) {
+  if (b.bytes() < bytes) {
+    RunBatch* was = g_recording;
+    g_recording = nullptr;  // a plain buffer, not the recording run's
+    b = Buffer(bytes);
+    g_recording = was;
+  }
+  return b;
+}
+void interleave_dispatch(const char* entry, Binding dst, Binding src, uint32_t n, int runs, int run, uint32_t first) {
+  const Uniforms u = Uniforms().u(n).u(static_cast<uint32_t>(runs)).u(static_cast<uint32_t>(run)).u(first);
+  const size_t groups = (n + 255) / 256, gx = std::min<size_t>(groups, 65535), gy = (groups + gx - 1) / gx;
+  const Binding b[2] = {dst, src};
+  dispatch_now(Kernel{wgsl::interleave, entry, "{}"}, b, 2, u, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1);
+}
+
+}  // namespace
+
+RunBatch::RunBatch(int runs) : runs_(runs), next_alloc_(runs, 0), recorded_(runs) {
+  if (runs < 1) throw std::logic_error("RunBatch of no runs");
+  scratch_.resize(static_cast<size_t>(Scratch::Count));
+}
+
+RunBatch::~RunBatch() {
+  if (g_recording == this) g_recording = nullptr;
+  scratch_.clear();
+  for (const Stripe& s : stripes_) devmem::release(s.id);
+  for (const Stripe& s : scratch_stripes_) devmem::release(s.id);
+}
+
+RunBatch* RunBatch::recording() { return g_recording; }
+
+void RunBatch::begin(int run) {
+  if (run < 0 || run >= runs_) throw std::logic_error("RunBatch::begin: no such run");
+  if (g_recording && g_recording != this) throw std::logic_error("two RunBatches recording at once");
+  g_recording = this;
+  run_ = run;
+}
+
+void RunBatch::end() {
+  if (g_recording == this) g_recording = nullptr;
+  run_ = -1;
+}
+
+RunBatch::Stripe RunBatch::new_stripe(size_t bytes) {
+  const size_t limit = std::min(max_buffer_bytes(), max_binding_bytes());
+  if (bytes * runs_ > limit) {
+    const int fits = static_cast<int>(std::max<size_t>(1, limit / bytes));
+    throw BatchTooLarge("a batch of " + std::to_string(runs_) + " runs needs " + std::to_string(bytes * runs_ >> 20) +
+                            " MiB in one buffer; this device binds at most " + std::to_string(limit >> 20) + " MiB",
+                        fits);
+  }
+  RunBatch* was = g_recording;
+  g_recording = nullptr;
+  Stripe s{devmem::create_counted(bytes * runs_), bytes};
+  g_recording = was;
+  shared_[s.id] = bytes;
+  return s;
+}
+
+Buffer RunBatch::allocate(size_t bytes) {
+  const size_t i = next_alloc_[run_]++;
+  if (i == stripes_.size()) stripes_.push_back(new_stripe(bytes));
+  const Stripe& s = stripes_[i];
+  if (s.bytes != bytes)
+    throw std::logic_error("the runs of a batch allocate differently (buffer " + std::to_string(i) + ": " +
+                           std::to_string(bytes) + " bytes, not " + std::to_string(s.bytes) + ")");
+  return Buffer::share(s.id, s.bytes, run_, runs_);
+}
+
+const Buffer& RunBatch::scratch(Scratch key, size_t bytes) {
+  std::vector<Buffer>& per_run = scratch_[static_cast<size_t>(key)];
+  if (per_run.empty()) {
+    // One shared buffer per key, sized by the first request (a step asks for the same sizes every time).
+    const Stripe s = new_stripe(round256(std::max<size_t>(bytes, 256)));
+    scratch_stripes_.push_back(s);
+    for (int r = 0; r < runs_; ++r) per_run.push_back(Buffer::share(s.id, s.bytes, r, runs_));
+  }
+  const Buffer& b = per_run[run_];
+  if (b.bytes() < bytes) throw std::logic_error("a batched run's scratch grew during the batch");
+  return b;
+}
+
+void RunBatch::record(const Kernel& k, const Binding* b, int n, const Uniforms& u, uint32_t gx, uint32_t gy,
+                      uint32_t gz) {
+  if (n > 8) throw std::logic_error("too many bindings for a batched dispatch");
+  Recorded r{k, {}, n, u, gx, gy, gz};
+  std::copy(b, b + n, r.b);
+  recorded_[run_].push_back(r);
+}
+
+uint32_t RunBatch::defer_read(const Buffer& b, size_t off, size_t bytes, void* dst) {
+  const uint32_t t = devmem::kDeferredTicket | g_next_deferred++;
+  if (g_next_deferred >= devmem::kDeferredTicket) g_next_deferred = 1;
+  g_deferred[t] = {b.id(), b.run(), b.runs(), off, bytes, dst};
+  g_unsent.push_back(t);
+  return t;
+}
+
+int RunBatch::emit() {
+  if (g_recording == this) throw std::logic_error("RunBatch::emit while recording");
+  int t = -1;
+  for (int r = 0; r < runs_ && t < 0; ++r)
+    if (!recorded_[r].empty()) t = r;
+  const std::vector<Recorded>* tmpl = t < 0 ? nullptr : &recorded_[t];
+  const size_t D = tmpl ? tmpl->size() : 0;
+  const size_t blk = round256(runs_ * kBatchParamsBytes);
+  if (D) {
+    // Check the streams agree and gather each run's uniform words.
+    std::vector<uint32_t> words(D * blk / 4, 0);
+    for (int r = 0; r < runs_; ++r) {
+      const auto& mine = recorded_[r].empty() ? *tmpl : recorded_[r];
+      if (mine.size() != D)
+        throw std::logic_error("the runs of a batch recorded " + std::to_string(mine.size()) + " and " +
+                               std::to_string(D) + " dispatches");
+      for (size_t i = 0; i < D; ++i) {
+        const Recorded &a = (*tmpl)[i], &b = mine[i];
+        bool same = a.kernel.source == b.kernel.source && a.kernel.entry == b.kernel.entry &&
+                    a.kernel.constants == b.kernel.constants && a.gx == b.gx && a.gy == b.gy && a.gz == b.gz &&
+                    a.n == b.n;
+        for (int j = 0; same && j < a.n; ++j)
+          same = shared_.count(a.b[j].buf) && a.b[j].slot == b.b[j].slot && a.b[j].buf == b.b[j].buf &&
+                 a.b[j].off == b.b[j].off && a.b[j].size == b.b[j].size;
+        if (!same)
+          throw std::logic_error("the runs of a batch differ at dispatch " + std::to_string(i) + " (" + a.kernel.entry +
+                                 ")");
+        std::memcpy(&words[(i * blk + r * kBatchParamsBytes) / 4], b.u.w, kBatchParamsBytes);
+      }
+    }
+    if (params_.bytes() < D * blk) params_ = Buffer(D * blk);
+    params_.write(0, words.data(), D * blk);
+    for (size_t i = 0; i < D; ++i) {
+      const Recorded& a = (*tmpl)[i];
+      if (size_t(a.gz) * runs_ > 65535) throw std::logic_error("a batched dispatch over 65535 workgroups in z");
+      Binding b[9];
+      for (int j = 0; j < a.n; ++j)
+        b[j] = span(a.b[j].slot, a.b[j].buf, runs_, a.b[j].off, std::min<size_t>(a.b[j].size, shared_[a.b[j].buf] - a.b[j].off)).b;
+      b[a.n] = {kBatchParamsBinding, params_.id(), static_cast<uint32_t>(i * blk),
+                static_cast<uint32_t>(runs_ * kBatchParamsBytes)};
+      const Uniforms layout = Uniforms().u(a.gz).u(static_cast<uint32_t>(runs_)).u(0).u(0);
+      dispatch_now(Kernel{batched_source(a.kernel.source), a.kernel.entry, a.kernel.constants}, b, a.n + 1, layout,
+                   a.gx, a.gy, a.gz * runs_);
+    }
+  }
+  for (auto& r : recorded_) r.clear();
+  // The readbacks asked for meanwhile, after the work they read.
+  for (uint32_t ticket : g_unsent) {
+    auto it = g_deferred.find(ticket);
+    if (it == g_deferred.end()) continue;
+    if (it->second.forgotten) {
+      g_deferred.erase(it);
+      continue;
+    }
+    const Deferred& d = it->second;
+    it->second.real = devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
+  }
+  g_unsent.clear();
+  return static_cast<int>(D);
+}
+
+namespace devmem {
+void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes) {
+  Buffer& stage = grown(g_stage, bytes);
+  stage.write(0, src, bytes);
+  const Span s = span(1, dst.id(), dst.runs(), byte_off, bytes);
+  interleave_dispatch("scatter", s.b, Binding{2, stage.id(), 0, static_cast<uint32_t>(round256(bytes))},
+                      static_cast<uint32_t>(bytes / 4), dst.runs(), dst.run(), s.first);
+}
+
+uint32_t gather_read(uint32_t id, int run, int runs, size_t byte_off, size_t bytes, void* dst) {
+  Buffer& out = grown(g_gather, bytes);
+  const Span s = span(2, id, runs, byte_off, bytes);
+  interleave_dispatch("gather", Binding{1, out.id(), 0, static_cast<uint32_t>(round256(bytes))}, s.b,
+                      static_cast<uint32_t>(bytes / 4), runs, run, s.first);
+  return read_raw(out.id(), 0, bytes, dst);
+}
+
+int deferred_state(uint32_t ticket) {
+  auto it = g_deferred.find(ticket);
+  if (it == g_deferred.end()) return -1;
+  if (!it->second.real) return 0;
+  const int s = read_state(it->second.real);
+  if (s != 0) g_deferred.erase(it);
+  return s;
+}
+void deferred_forget(uint32_t ticket) {
+  auto it = g_deferred.find(ticket);
+  if (it == g_deferred.end()) return;
+  if (it->second.real) {
+    forget(it->second.real);
+    g_deferred.erase(it);
+  } else {
+    it->second.forgotten = true;  // dropped at emit
+  }
+}
+}  // namespace devmem
+
+}  // namespace lnx::gpu

@@ -1,0 +1,98 @@
+// run_batch.h — R runs of one shape advanced by the same dispatches (issue: dispatch overhead is
+// paid once per grid step, not once per run). The runs are ordinary TrainRunner<GpuBackend>s; what
+// changes is the device layer underneath them while a RunBatch records:
+//   - every Buffer a run allocates is that run's part of a device buffer shared by the batch
+//     (allocation i of every run in shared buffer i: the runs allocate alike, so they line up),
+//     interleaved in 64-float chunks: run r's element e at (e / 64)·64·R + 64·r + e % 64. Why not
+//     each run's slice after the other's: a kernel's bindings then span all R slices and two
+//     writable bindings into one buffer (LayerNorm's output and its mean, say) overlap, which
+//     WebGPU forbids. Interleaved, a binding of elements [a, b) (a is 64-aligned: the binding
+//     alignment) is the physical range [a·R, ⌈b⌉₆₄·R), disjoint from any other disjoint binding's;
+//   - every dispatch is recorded, not sent; emit() checks that dispatch i of every run is the same
+//     kernel with the same bindings (only the uniforms may differ: a run's own learning rate and
+//     step), then sends each once, for all R runs, in its batched form (batch_wgsl.h: workgroup z
+//     carries the run, each run its own uniform words), and then the readbacks asked for meanwhile;
+//   - a run's writes and readbacks move its part through the interleaving (interleave.wgsl: a
+//     scatter or gather dispatch next to a plain copy); readbacks asked for while recording wait
+//     for emit() (they must follow the work), their tickets answered here until then.
+// A run that has stopped (halted, or done while others go on) records nothing; its slot in a batched
+// dispatch replays the first recording run's uniforms over its own slices, which changes nothing of
+// it that is read (a halted run's update is skipped by its halt flag; its series are frozen). So
+// runs of one batch must have the same steps (their histories the same size): gpu_batch_run.h
+// checks it.
+// Limits: a shared buffer holds R runs' parts, so R × (a run's largest buffer) must fit the device's
+// maxBufferSize and maxStorageBufferBindingSize; the allocation that does not fit throws
+// BatchTooLarge with the largest R that would, and the caller splits the batch.
+// Leaves out: batching the probe, runs of different shapes in one batch.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "device.h"
+
+namespace lnx::gpu {
+
+struct BatchTooLarge : DeviceError {
+  BatchTooLarge(const std::string& what, int fits) : DeviceError(what), max_runs(fits) {}
+  int max_runs;  // the most runs whose slices fit (≥ 1)
+};
+
+class RunBatch {
+ public:
+  explicit RunBatch(int runs);
+  ~RunBatch();
+  RunBatch(const RunBatch&) = delete;
+  RunBatch& operator=(const RunBatch&) = delete;
+
+  int runs() const { return runs_; }
+  // Allocations, dispatches and readbacks from here on belong to `run` (0 ≤ run < runs) …
+  void begin(int run);
+  // … until end(); what was recorded stays captured for emit().
+  void end();
+  // Sends the captured dispatches batched (throws std::logic_error when the runs' streams differ),
+  // then the deferred readbacks. Returns the number of batched dispatches sent.
+  int emit();
+
+  // ---- the device layer's hooks (device.cpp), while this batch records ----
+  static RunBatch* recording();
+  Buffer allocate(size_t bytes);
+  const Buffer& scratch(Scratch key, size_t bytes);
+  void record(const Kernel& k, const Binding* b, int n, const Uniforms& u, uint32_t gx, uint32_t gy, uint32_t gz);
+  uint32_t defer_read(const Buffer& b, size_t off, size_t bytes, void* dst);
+
+ private:
+  struct Stripe {
+    uint32_t id;
+    size_t bytes;  // per run
+  };
+  struct Recorded {
+    Kernel kernel;
+    Binding b[8];
+    int n;
+    Uniforms u;
+    uint32_t gx, gy, gz;
+  };
+  Stripe new_stripe(size_t slice);
+
+  int runs_;
+  int run_ = -1;
+  std::vector<size_t> next_alloc_;  // per run: its next allocation index
+  std::vector<Stripe> stripes_;     // by allocation index
+  std::vector<Stripe> scratch_stripes_;
+  std::vector<std::vector<Buffer>> scratch_;        // [key][run]
+  std::vector<std::vector<Recorded>> recorded_;     // [run]
+  std::map<uint32_t, size_t> shared_;               // shared buffer id → bytes per run
+  Buffer params_;                                   // the batched dispatches' per-run uniforms
+};
+
+namespace devmem {
+// Deferred readback tickets (high bit set) until their batch emits them; device.cpp answers
+// read_state / forget through these.
+constexpr uint32_t kDeferredTicket = 0x80000000u;
+int deferred_state(uint32_t ticket);
+void deferred_forget(uint32_t ticket);
+}  // namespace devmem
+
+}  // namespace lnx::gpu
