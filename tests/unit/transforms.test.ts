@@ -123,6 +123,12 @@ describe('fig3 live settings', () => {
     [{ seeds: 6, batches: 21, depths: [6], small: false }, ['seeds', 'batches']],
     [{ seeds: 2.5, batches: 1, depths: [], small: false }, ['seeds', 'depths']],
     [{ seeds: NaN, batches: 1, depths: [6], small: false }, ['seeds']],
+    // the model's sizes: each within the lab's bounds, and the deepest model within 1 GiB
+    [{ seeds: 1, batches: 1, depths: [6], small: false, model: { d: 1 } }, ['model.d']],
+    [{ seeds: 1, batches: 1, depths: [6], small: false, model: { d_ff: NaN, seq: 4.5, layers: 0 } }, ['model.d_ff', 'model.seq', 'model.layers']],
+    [{ seeds: 1, batches: 1, depths: [6], small: true, model: { batch: 17 } }, ['model.batch']],
+    [{ seeds: 1, batches: 1, depths: [48], small: false, model: { d: 512, d_ff: 2048 } }, ['model']],
+    [{ seeds: 1, batches: 1, depths: [24], small: false, model: { d: 512, d_ff: 2048 } }, []],
   ])('validateProbe %j', (c, fields) => expect(Object.keys(validateProbe(c)).sort()).toEqual(fields.sort()));
   it('the small preset is valid and small', () => {
     expect(validateProbe(SMALL_PRESET)).toEqual({});
@@ -131,6 +137,11 @@ describe('fig3 live settings', () => {
   it('otherwise keeps the model of the precomputed config', () => {
     const cfg = probeConfig({ seeds: 3, batches: 10, depths: [8, 6, 8], small: false }, probe().config);
     expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: [0, 1, 2], batches: 10, depth_batches: 5, depths: [6, 8] });
+  });
+  it('the settings\' model sizes replace the base model\'s (the precomputed config\'s, or the small one)', () => {
+    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false, model: { d: 32, seq: 8 } }, probe().config)).toMatchObject({ d: 32, seq: 8, layers: 3 });
+    expect(probeConfig({ ...SMALL_PRESET, model: { layers: 2, batch: 1 } }, null)).toMatchObject({ d: 64, vocab: 100, layers: 2, batch: 1 });
+    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false }, null)).toMatchObject({ layers: 6, d: 512, d_ff: 1024, vocab: 1000, seq: 32, batch: 8 });
   });
 });
 

@@ -23,6 +23,7 @@ import {
 } from '../generated/engine-schema';
 import { parseDecimal, parseList } from './format';
 import { MAX_MODEL_BYTES, modelBytes, type ModelSize } from './cost';
+import type { Param } from './permalink';
 
 /** The text fields of the form, as typed. `hyper`: the chosen optimizer's settings, by name. */
 export interface GridInputs {
@@ -81,6 +82,16 @@ export type ModelKnob = (typeof MODEL_KNOBS)[number]['name'];
 export const knobBounds = (name: ModelKnob): { min: number; max: number } => ({
   min: GRID_FIELDS[name].min!,
   max: Math.min(GRID_FIELDS[name].max!, MODEL_KNOBS.find((k) => k.name === name)!.max),
+});
+
+/** fig<N>.<knob>: one model size of a figure's run settings (Figure 4's grid, Figure 3's probe),
+ *  within knobBounds; `reason` is the figure's error key (e.g. "fig4:err.d"). */
+export const knobParam = <S extends { model?: Partial<Record<ModelKnob, number>> }>(name: ModelKnob, reason: string): Param<S> => ({
+  parse: (v) => {
+    const x = checkKnob(name, v);
+    return x == null ? null : ({ model: { [name]: x } } as Partial<S>);
+  },
+  reason,
 });
 
 /** A model knob as typed: an integer within knobBounds, or null. */

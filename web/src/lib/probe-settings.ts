@@ -1,12 +1,14 @@
-// probe-settings.ts — the settings of a live probe run (Figures 2 and 3): seeds, batches, depths and
-// the small preset; checking them, the engine config they make, and the settings a probe config was
-// run with. Pure functions.
+// probe-settings.ts — the settings of a live probe run (Figures 2 and 3): seeds, batches, depths,
+// the small preset and the model's sizes; checking them, the engine config they make, and the
+// settings a probe config was run with. Pure functions.
 //
 // Covers what the live-run form, the permalink parameters (figures/fig3/index.ts names them
-// fig3.model, fig3.seeds, …) and the result slots (result-slots.svelte.ts) share. Leaves out the
-// form itself (Figure 3) and the parameter names.
+// fig3.model, fig3.seeds, …, fig3.d, …) and the result slots (result-slots.svelte.ts) share. Leaves
+// out the form itself (Figure 3) and the parameter names.
 import type { ProbeConfig } from '../engine/documents';
+import { MAX_MODEL_BYTES, modelBytes } from './cost';
 import { parseList } from './format';
+import { knobBounds, MODEL_KNOBS, type ModelKnob } from './grid-settings';
 
 /** A live probe run as the form and the URL describe it (small = the SMALL_MODEL shape). */
 export interface ProbeSettings {
@@ -15,6 +17,9 @@ export interface ProbeSettings {
   batches: number;
   depths: number[];
   small: boolean;
+  /** the model's sizes (the lab's MODEL_KNOBS, grid-settings.ts) away from the base model: the small
+   *  one, or the drawn probe's; absent or empty = the base's */
+  model?: Partial<Record<ModelKnob, number>>;
 }
 
 /** The precomputed probe's settings (public/data/probe.json); used until that file arrives. */
@@ -24,17 +29,48 @@ export const PROBE_DEFAULTS: ProbeSettings = { seeds: 5, batches: 20, depths: [6
 export const SMALL_MODEL = { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 16, batch: 4 } as const;
 export const SMALL_PRESET: ProbeSettings = { seeds: 2, batches: 2, depths: [2, 4], small: true };
 
-export type ProbeField = 'seeds' | 'batches' | 'depths';
+/** The article's probe model (the precomputed probe's), the base of a full-size live probe. */
+export const PROBE_MODEL = { layers: 6, d: 512, d_ff: 1024, vocab: 1000, seq: 32, batch: 8 } as const;
+
+export type ProbeField = 'seeds' | 'batches' | 'depths' | 'model' | `model.${ModelKnob}`;
 
 const isInt = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
 
-/** Field → error key (Figure 3's strings) for out-of-range settings; empty when valid. */
-export function validateProbe(c: ProbeSettings): Partial<Record<ProbeField, string>> {
+/** Field → error key (Figure 3's strings) for out-of-range settings; empty when valid. `base` is the
+ *  model the sizes are read against (the drawn probe's config; its model keys). */
+export function validateProbe(c: ProbeSettings, base: Partial<ProbeConfig> | null = null): Partial<Record<ProbeField, string>> {
   const e: Partial<Record<ProbeField, string>> = {};
   if (!isInt(c.seeds, 1, 5)) e.seeds = 'err.seeds';
   if (!isInt(c.batches, 1, 20)) e.batches = 'err.batches';
   if (!c.depths.length || c.depths.some((d) => !isInt(d, 1, 48))) e.depths = 'err.depths';
+  for (const { name } of MODEL_KNOBS) {
+    const v = c.model?.[name];
+    if (v == null) continue;
+    const b = knobBounds(name);
+    if (!isInt(v, b.min, b.max)) e[`model.${name}`] = `err.${name}`;
+  }
+  if (!Object.keys(e).length) {
+    // The deepest model the probe builds (its per-layer model and each depth of the sweep) must fit.
+    const m = modelOf(c, base);
+    const deepest = Math.max(m.layers, ...c.depths);
+    if (modelBytes({ ...m, layers: deepest }, 0) > MAX_MODEL_BYTES) e.model = 'err.memory';
+  }
   return e;
+}
+
+/** The probe's model: the small one or `base`'s (the article's when absent), with the settings' sizes. */
+function modelOf(c: ProbeSettings, base: Partial<ProbeConfig> | null) {
+  const b = c.small
+    ? SMALL_MODEL
+    : {
+        layers: base?.layers ?? PROBE_MODEL.layers,
+        d: base?.d ?? PROBE_MODEL.d,
+        d_ff: base?.d_ff ?? PROBE_MODEL.d_ff,
+        vocab: base?.vocab ?? PROBE_MODEL.vocab,
+        seq: base?.seq ?? PROBE_MODEL.seq,
+        batch: base?.batch ?? PROBE_MODEL.batch,
+      };
+  return { ...b, ...c.model };
 }
 
 /** 1–16 depths, integers in [1, 48], deduplicated and ascending; null when invalid. */
@@ -44,21 +80,12 @@ export function checkDepths(s: string): number[] | null {
   return [...new Set(xs)].sort((a, b) => a - b);
 }
 
-/** The engine config for a live run; model keys from `base` (the drawn result) unless small. */
+/** The engine config for a live run; model keys from `base` (the drawn result) unless small, then
+ *  the settings' own sizes. */
 export function probeConfig(c: ProbeSettings, base: Partial<ProbeConfig> | null): Partial<ProbeConfig> {
-  const model = c.small
-    ? SMALL_MODEL
-    : {
-        layers: base?.layers ?? 6,
-        d: base?.d ?? 512,
-        d_ff: base?.d_ff ?? 1024,
-        vocab: base?.vocab ?? 1000,
-        seq: base?.seq ?? 32,
-        batch: base?.batch ?? 8,
-      };
   const depths = [...new Set(c.depths)].sort((a, b) => a - b);
   return {
-    ...model,
+    ...modelOf(c, base),
     seeds: Array.from({ length: c.seeds }, (_, i) => i),
     batches: c.batches,
     depth_batches: Math.max(1, Math.round(c.batches / 2)),
@@ -66,17 +93,31 @@ export function probeConfig(c: ProbeSettings, base: Partial<ProbeConfig> | null)
   };
 }
 
-/** The settings a probe config was run with; null without a config. */
-export function probeSettingsOf(c: ProbeConfig | null | undefined): ProbeSettings | null {
+/** The settings a probe config was run with; null without a config. Small when its model is
+ *  SMALL_MODEL exactly; otherwise its sizes are read against `reference` (the precomputed probe's
+ *  config; the article's model when absent). */
+export function probeSettingsOf(c: ProbeConfig | null | undefined, reference: Partial<ProbeConfig> | null = null): ProbeSettings | null {
   if (!c) return null;
   const small = (Object.keys(SMALL_MODEL) as (keyof typeof SMALL_MODEL)[]).every((k) => c[k] === SMALL_MODEL[k]);
-  return { seeds: c.seeds?.length ?? 0, batches: c.batches, depths: [...(c.depths ?? [])], small };
+  const base: Record<ModelKnob, number> = small ? SMALL_MODEL : { ...PROBE_MODEL, ...pickKnobs(reference) };
+  const model: Partial<Record<ModelKnob, number>> = {};
+  for (const { name } of MODEL_KNOBS) if (typeof c[name] === 'number' && c[name] !== base[name]) model[name] = c[name];
+  const s: ProbeSettings = { seeds: c.seeds?.length ?? 0, batches: c.batches, depths: [...(c.depths ?? [])], small };
+  if (Object.keys(model).length) s.model = model;
+  return s;
 }
+
+const pickKnobs = (c: Partial<ProbeConfig> | null): Partial<Record<ModelKnob, number>> =>
+  Object.fromEntries(MODEL_KNOBS.flatMap(({ name }) => (typeof c?.[name] === 'number' ? [[name, c[name]]] : [])));
+
+const sameModel = (a: ProbeSettings['model'], b: ProbeSettings['model']) =>
+  MODEL_KNOBS.every(({ name }) => (a?.[name] ?? null) === (b?.[name] ?? null));
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export const sameProbe = (a: ProbeSettings, b: ProbeSettings): boolean =>
-  a.seeds === b.seeds && a.batches === b.batches && a.small === b.small && sameList(a.depths, b.depths);
+  a.seeds === b.seeds && a.batches === b.batches && a.small === b.small && sameList(a.depths, b.depths) &&
+  sameModel(a.model, b.model);
 
 /** What a link's probe settings are read against: the small preset, or the defaults. */
 export const probeBase = (small: boolean | undefined, d: ProbeSettings): ProbeSettings =>

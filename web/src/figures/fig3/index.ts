@@ -1,10 +1,12 @@
 // fig3/index.ts — Figure 3 as the page sees it (figures/types.ts FigureDef): gradients at
 // initialisation, drawn from the probe slot, whose live-run settings it edits (shared with Figure 2).
 // Its view state is panel (a)'s statistic; URL: fig3.stat=paper|batch, and the probe's settings
-// fig3.model=full|small, fig3.seeds=1…5, fig3.batches=1…20, fig3.depths=6,8,… (each only when it
+// fig3.model=full|small, fig3.seeds=1…5, fig3.batches=1…20, fig3.depths=6,8,…, and the model's sizes
+// fig3.layers, fig3.d, fig3.d_ff, fig3.batch, fig3.seq (the lab's MODEL_KNOBS) (each only when it
 // differs from the precomputed probe's, read against the small preset when fig3.model=small).
 import type { ProbeConfig, ProbeResult } from '../../engine/documents';
 import { checkInt } from '../../lib/format';
+import { knobBounds, knobParam, MODEL_KNOBS } from '../../lib/grid-settings';
 import { enumParam, fieldParam, sameList, written } from '../../lib/permalink';
 import {
   PROBE_DEFAULTS,
@@ -48,6 +50,9 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     'err.seeds',
     'err.batches',
     'err.depths',
+    'ctl.model',
+    ...MODEL_KNOBS.flatMap(({ name }) => [`ctl.${name}`, `err.${name}`]), // {min} {max}
+    'err.memory',
     'readoutA', // {l} {values}: the placements' readoutA.item, joined
     'readoutA.item', // {name} {v} {sd}
     'readoutB', // {l} {values} {lo} {hi}
@@ -77,6 +82,7 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
       'fig3.seeds': fieldParam<ProbeSettings, 'seeds'>('seeds', (v) => checkInt(v, 1, 5), 'fig3:err.seeds'),
       'fig3.batches': fieldParam<ProbeSettings, 'batches'>('batches', (v) => checkInt(v, 1, 20), 'fig3:err.batches'),
       'fig3.depths': fieldParam<ProbeSettings, 'depths'>('depths', checkDepths, 'url.fig3.depths'),
+      ...Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`fig3.${name}`, knobParam<ProbeSettings>(name, `fig3:err.${name}`)])),
     },
     write: (s, d) => {
       const base = probeBase(s.small, d);
@@ -85,15 +91,17 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
         s.seeds !== base.seeds && ['fig3.seeds', String(s.seeds)],
         s.batches !== base.batches && ['fig3.batches', String(s.batches)],
         !sameList(s.depths, base.depths) && ['fig3.depths', s.depths.join(',')],
+        ...MODEL_KNOBS.map(({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== base.model?.[name] && [`fig3.${name}`, String(s.model[name])]),
       );
     },
-    of: (c) => probeSettingsOf(c as ProbeConfig | null | undefined),
+    of: (c) => probeSettingsOf(c as ProbeConfig | null | undefined, c as ProbeConfig | null), // the precomputed probe: no sizes of its own
     fallback: PROBE_DEFAULTS,
     resolve: resolveProbe,
     same: sameProbe,
-    fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths] }),
+    fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths], model: { ...s.model } }),
     start: (results, opts) => void results.recomputeProbe(undefined, opts),
   },
+  stringVars: Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`err.${name}`, knobBounds(name)])),
   numbers: ({ doc, view }) => ({ table: fig3Table(doc), json: fig3Json(doc, view.stat) }),
   provenanceView: (v) => ({ statistic: v.stat }),
 };

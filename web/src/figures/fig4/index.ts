@@ -8,9 +8,8 @@ import {
   ALL_OPTIMIZER_FIELDS,
   GRID_DEFAULTS,
   MODEL_KNOBS,
-  checkKnob,
   knobBounds,
-  type ModelKnob,
+  knobParam,
   LAB_LIMITS,
   checkHyper,
   fieldBounds,
@@ -37,14 +36,6 @@ import { fig4Json, fig4Table } from './numbers';
 
 export type Fig4View = Record<string, never>;
 
-/** fig4.<knob>: one model size (MODEL_KNOBS), within its bounds. */
-const knobParam = (name: ModelKnob): Param<GridSettings> => ({
-  parse: (v) => {
-    const x = checkKnob(name, v);
-    return x == null ? null : ({ model: { [name]: x } } as Partial<GridSettings>);
-  },
-  reason: `fig4:err.${name}`,
-});
 
 /** fig4.<setting>: one optimizer setting (the link's optimizer, or the default one, must have it). */
 const hyperParam = (name: string): Param<GridSettings> => ({
@@ -119,7 +110,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       'fig4.steps': fieldParam<GridSettings, 'steps'>('steps', checkSteps, 'fig4:err.steps'),
       'fig4.optimizer': enumParam<GridSettings, (typeof OPTIMIZERS)[number]>(OPTIMIZERS, (optimizer) => ({ optimizer }), 'fig4:err.optimizer'),
       ...Object.fromEntries(ALL_OPTIMIZER_FIELDS.map(([name]) => [`fig4.${name}`, hyperParam(name)])),
-      ...Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`fig4.${name}`, knobParam(name)])),
+      ...Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`fig4.${name}`, knobParam<GridSettings>(name, `fig4:err.${name}`)])),
     },
     write: (s, d) =>
       written(
