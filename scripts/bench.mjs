@@ -17,7 +17,7 @@
 // docs/benchmarks.md also shows the last record of scripts/gpu-check.sh (bench/gpu-check.json, else
 // build/gpu-check.json) without rerunning it. Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
 // its own. Timings are wall clock on a machine that may be shared: compare within one run.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
@@ -47,6 +47,33 @@ const lnx = (a) => sh(`${root}build/lnx`, a);
 const wasm = (flavour, threads, job, cfg) => JSON.parse(sh('node', [`${root}bench/wasm_runner.mjs`, flavour, String(threads), job, JSON.stringify(cfg)]).trim().split('\n').pop());
 
 const STEP_CFG = { steps: 43, short: 3 };
+
+// PyTorch's fairest environment on this machine (bench/toy_torch.py): OpenBLAS's fastest kernel set
+// for this CPU, chosen by timing 10 steps with each candidate. Its own detection is not always the
+// best: a VM's CPU model can be unknown to it (here it fell back to "Prescott", SSE3 kernels, 3×
+// slower than "Cooperlake"), and some environments pin OPENBLAS_CORETYPE. Memoised; null without torch.
+let torchEnvMemo;
+function torchEnv() {
+  if (torchEnvMemo !== undefined) return torchEnvMemo;
+  try {
+    sh('/usr/bin/python3', ['-c', 'import torch']);
+  } catch {
+    return (torchEnvMemo = null);
+  }
+  const trials = [];
+  for (const core of [null, 'Cooperlake', 'SkylakeX', 'Haswell', 'Zen']) {
+    const env = { ...process.env, OPENBLAS_VERBOSE: '2' };
+    if (core) env.OPENBLAS_CORETYPE = core;
+    else delete env.OPENBLAS_CORETYPE;
+    const r = spawnSync('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--norm', 'pre', '--steps', '10', '--threads', '1', '--blas-threads', '1'], { env, encoding: 'utf8' });
+    if (r.status !== 0) continue;  // a kernel set this CPU cannot run
+    const got = (r.stderr.match(/Core: (\w+)/) ?? [])[1] ?? core ?? 'auto';
+    trials.push({ env, core: got, asked: core ?? 'auto', sec: JSON.parse(r.stdout.trim().split('\n').pop()).seconds_per_step });
+  }
+  trials.sort((a, b) => a.sec - b.sec);
+  log(`PyTorch: OpenBLAS kernel sets ${trials.map((t) => `${t.asked}→${t.core} ${t.sec.toFixed(3)} s/step`).join(', ')}; using ${trials[0]?.core}`);
+  return (torchEnvMemo = trials[0] ? { env: trials[0].env, core: trials[0].core, trials: trials.map(({ asked, core, sec }) => ({ asked, core, sec })) } : null);
+}
 
 // The two models the per-op profile looks at (bench/step_profile.cpp reads a TrainConfig).
 const PROFILE_MODELS = [
@@ -109,6 +136,21 @@ const run = {
       const one = () => new Promise((ok, no) => execFile('node', [${JSON.stringify(`${root}bench/wasm_runner.mjs`)}, 'st', '1', 'train', '{"placement":"pre","steps":${STEP_CFG.steps}}'], (e, so) => e ? no(e) : ok(JSON.parse(so.trim().split('\\n').pop()).seconds_per_step)));
       Promise.all([one(), one()]).then((r) => console.log(JSON.stringify(r)));`]).trim());
     out.wasm_st_two_processes = (pair[0] + pair[1]) / 2;
+    // PyTorch's step, the same model and step (bench/toy_torch.py), in this run: torch 1 thread with
+    // OpenBLAS at 1 and at 2 threads (OpenBLAS picks its own kernels, as in the grid section).
+    const te = torchEnv();
+    if (te) {
+      const env = te.env;
+      const torchSec = (blas, steps) => JSON.parse(sh('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--norm', 'pre', '--steps', String(steps), '--threads', '1', '--blas-threads', String(blas)], { env }).trim().split('\n').pop());
+      for (const t of [1, 2]) {
+        log(`step: PyTorch, torch 1 thread + OpenBLAS ${t}`);
+        out[`pytorch_${t}t`] = median3(() => (torchSec(t, STEP_CFG.steps).seconds - torchSec(t, STEP_CFG.short).seconds) / (STEP_CFG.steps - STEP_CFG.short));
+      }
+      out.pytorch_version = torchSec(1, 1).torch;
+      out.pytorch_openblas_core = te.core;
+    } else {
+      out.pytorch_skipped = 'python3-torch is not installed (apt-get install python3-torch libopenblas0-pthread)';
+    }
     return out;
   },
   profile() {
@@ -156,18 +198,15 @@ const run = {
       log(`grid: wasm-${flavour} ${t} thread(s) (full)`);
       out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'grid', {}).seconds;
     }
-    try {
-      sh('/usr/bin/python3', ['-c', 'import torch']);
-    } catch {
+    const te = torchEnv();
+    if (!te) {
       out.pytorch = { skipped: 'python3-torch is not installed (apt-get install python3-torch libopenblas0-pthread)' };
       return out;
     }
-    // The fairest PyTorch we found on this machine: OpenBLAS picks its own kernels (this machine's
-    // environment pins OPENBLAS_CORETYPE=Haswell, 1.2x slower here), and threads are not
-    // oversubscribed. Two ways to use 2 cores: one process (torch 1 thread, OpenBLAS 2), or two
-    // processes of 1 + 1 thread, each on half of the grid (what the engine's grid does).
-    const env = { ...process.env, OPENBLAS_VERBOSE: '2' };
-    delete env.OPENBLAS_CORETYPE;
+    // The fairest PyTorch we found on this machine: OpenBLAS's fastest kernel set (torchEnv), and
+    // threads not oversubscribed. Two ways to use 2 cores: one process (torch 1 thread, OpenBLAS 2),
+    // or two processes of 1 + 1 thread, each on half of the grid (what the engine's grid does).
+    const env = te.env;
     const torchRun = (a) => new Promise((ok, no) => {
       execFile('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--grid', ...a], { env, maxBuffer: 1 << 24 }, (e, so, se) =>
         e ? no(e) : ok({ ...JSON.parse(so.trim().split('\n').pop()), core: (se.match(/Core: (\w+)/) ?? [])[1] ?? null }));
@@ -225,8 +264,12 @@ if (results.step) {
   md.push(`| native | 1 | ${f(s.native_1t, 3)} |`, `| native | 2 | ${f(s.native_2t, 3)} |`, `| wasm single-threaded build (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`);
   if (s.wasm_mt_1t) md.push(`| wasm threaded build (Node) | 1 | ${f(s.wasm_mt_1t, 3)} |`);
   md.push(`| wasm threaded build (Node) | 2 | ${f(s.wasm_mt_2t, 3)} |`);
+  if (s.pytorch_1t) md.push(`| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 1, ${s.pytorch_openblas_core} kernels) | 1 | ${f(s.pytorch_1t, 3)} |`, `| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 2) | 2 | ${f(s.pytorch_2t, 3)} |`);
+  else if (s.pytorch_skipped) md.push(`| PyTorch | — | ${s.pytorch_skipped} |`);
   const wasm1 = s.wasm_mt_1t ?? s.wasm_st_1t;
   md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(wasm1 / s.wasm_mt_2t)}× (threaded build, 1 vs 2 threads).`);
+  if (s.pytorch_1t)
+    md.push('', `Native against PyTorch in this run (target, issue 13: at or below): ${f(s.native_1t / s.pytorch_1t, 2)}× PyTorch's time on 1 thread, ${f(s.native_2t / s.pytorch_2t, 2)}× on 2 (${s.native_1t <= s.pytorch_1t && s.native_2t <= s.pytorch_2t ? 'met' : 'not met'}).`);
   if (s.wasm_st_two_processes) md.push('', `Ceiling on this machine: two independent single-threaded wasm processes run at ${f(s.wasm_st_two_processes, 3)} s / step each when they run at the same time, against ${f(s.wasm_st_1t, 3)} alone, so two cores give at most ${f(2 * s.wasm_st_1t / s.wasm_st_two_processes)}× here whatever the engine does.`);
   md.push('');
 }
