@@ -14,6 +14,7 @@ int lnx_gpu_status(char* buf, int len);
 uint32_t lnx_gpu_create_buffer(uint32_t bytes);
 void lnx_gpu_destroy_buffer(uint32_t id);
 void lnx_gpu_write(uint32_t id, uint32_t off, const void* src, uint32_t bytes);
+void lnx_gpu_write_ahead(uint32_t id, uint32_t off, const void* src, uint32_t bytes);
 uint32_t lnx_gpu_pipeline(const char* src, const char* entry, const char* constants);
 void lnx_gpu_dispatch(uint32_t pipe, const uint32_t* bindings, int n, const void* uni, int ubytes, uint32_t gx,
                       uint32_t gy, uint32_t gz);
@@ -54,6 +55,11 @@ uint32_t create_counted(size_t bytes) {
   return id;
 }
 void retain(uint32_t id) { ++g_refs.at(id); }
+void write_ahead(const Buffer& b, size_t byte_off, const void* src, size_t bytes) {
+  if (b.runs() != 1 || byte_off + bytes > b.bytes() || bytes % 4 || byte_off % 4)
+    throw std::logic_error("gpu write_ahead out of range");
+  lnx_gpu_write_ahead(b.id(), static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));
+}
 void release(uint32_t id) {
   if (id && --g_refs.at(id) == 0) lnx_gpu_destroy_buffer(id);
 }
@@ -147,7 +153,10 @@ void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const
   dispatch(k, bindings, u, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy));
 }
 
-void submit() { lnx_gpu_submit(); }
+// While a batch records, its emit() submits once for the whole batched step.
+void submit() {
+  if (!RunBatch::recording()) lnx_gpu_submit();
+}
 
 uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst) {
   if (off + bytes > buf.bytes() || bytes % 4 || off % 4) throw std::logic_error("gpu::read out of range");

@@ -105,6 +105,9 @@ namespace devmem {
 uint32_t create_counted(size_t bytes);
 void retain(uint32_t id);
 void release(uint32_t id);
+// A write into an ordinary buffer without submitting the recorded work first (queue.writeBuffer
+// runs before unsubmitted commands): only for bytes no recorded, unsubmitted command uses.
+void write_ahead(const Buffer& b, size_t byte_off, const void* src, size_t bytes);
 // Transfers of a batched run's part of a shared buffer (run_batch.cpp; interleave.wgsl).
 void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes);
 uint32_t gather_read(uint32_t id, int run, int runs, size_t byte_off, size_t bytes, void* dst);

@@ -163,6 +163,15 @@ var LibraryLnxWebGpu = {
     LnxGpu.counters.writes++;
   },
 
+  // The same without submitting what is recorded first: the caller guarantees that no recorded,
+  // unsubmitted command uses these bytes (a batch's staging area, gpu/run_batch.cpp).
+  lnx_gpu_write_ahead__deps: ['$LnxGpu'],
+  lnx_gpu_write_ahead: function(id, off, src, bytes) {
+    if (!LnxGpu.device()) return;
+    LnxGpu.dev.queue.writeBuffer(LnxGpu.buffers[id], off, HEAPU8, src, bytes);
+    LnxGpu.counters.writes++;
+  },
+
   // A compute pipeline for entry point `entry` of WGSL `src`, with override constants given as JSON
   // ("{}" for none); all three are static C strings, so the cache is keyed by their addresses.
   lnx_gpu_pipeline__deps: ['$LnxGpu'],

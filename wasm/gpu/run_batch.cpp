@@ -51,6 +51,9 @@ Span span(uint32_t slot, uint32_t id, int runs, size_t byte_off, size_t bytes) {
 }
 
 Buffer g_stage, g_gather;  // plain buffers for the transfers
+// While a batch records, each run's write goes to its own region of g_stage from here on, written
+// ahead of the recorded work (no submit between the runs' writes); emit() submits and starts over.
+size_t g_stage_used = 0;
 Buffer& grown(Buffer& b, size_t bytes) {
   if (b.bytes() < bytes) {
     RunBatch* was = g_recording;
@@ -208,15 +211,30 @@ int RunBatch::emit() {
     it->second.real = devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
   }
   g_unsent.clear();
+  submit();  // the batched step, once
+  g_stage_used = 0;  // its scatters are submitted: the staging area is free again
   return static_cast<int>(D);
 }
 
 namespace devmem {
 void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes) {
-  Buffer& stage = grown(g_stage, bytes);
-  stage.write(0, src, bytes);
+  size_t at = 0;
+  if (RunBatch::recording()) {
+    // A fresh region: the scatters recorded before it read the regions before it. A bigger buffer
+    // replaces the old one (destroying that submits the work that reads it first).
+    if (g_stage_used + round256(bytes) > g_stage.bytes()) {
+      grown(g_stage, 2 * (g_stage_used + round256(bytes)));
+      g_stage_used = 0;
+    }
+    at = g_stage_used;
+    g_stage_used += round256(bytes);
+    write_ahead(g_stage, at, src, bytes);
+  } else {
+    grown(g_stage, bytes).write(0, src, bytes);  // submits what is recorded first
+    g_stage_used = 0;
+  }
   const Span s = span(1, dst.id(), dst.runs(), byte_off, bytes);
-  interleave_dispatch("scatter", s.b, Binding{2, stage.id(), 0, static_cast<uint32_t>(round256(bytes))},
+  interleave_dispatch("scatter", s.b, Binding{2, g_stage.id(), static_cast<uint32_t>(at), static_cast<uint32_t>(round256(bytes))},
                       static_cast<uint32_t>(bytes / 4), dst.runs(), dst.run(), s.first);
 }
 
