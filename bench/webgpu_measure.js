@@ -51,8 +51,9 @@ export async function timeCpuTrain(m, cfg, steps) {
   return ms;
 }
 
-export async function timeGpuTrain(m, cfg, steps) {
-  const run = new m.GpuTrainRun(JSON.stringify({ ...cfg, steps: steps + 2 }), 1000);
+// ms per step of a GPU run or batch (anything with step(k)) after 2 untimed steps, and its
+// dispatches and submits per step; deletes it.
+async function timeGpuSteps(m, run, steps) {
   run.step(2);
   await m.lnxGpu.idle();
   await m.lnxGpu.settled();
@@ -66,22 +67,16 @@ export async function timeGpuTrain(m, cfg, steps) {
   return { ms, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
 }
 
+export async function timeGpuTrain(m, cfg, steps) {
+  return timeGpuSteps(m, new m.GpuTrainRun(JSON.stringify({ ...cfg, steps: steps + 2 }), 1000), steps);
+}
+
 // R toy runs of one shape as one GpuTrainBatch (the page's Figure 4 on WebGPU): ms per batched step
 // (all R runs advance one step), and dispatches and submits per batched step.
 export async function timeGpuBatch(m, cfg, runs, steps) {
   const cfgs = Array.from({ length: runs }, (_, i) => JSON.stringify({ ...cfg, steps: steps + 2, seed: i, lr: 1e-3 * (1 + i) }));
-  const batch = new m.GpuTrainBatch(cfgs, 1000);
-  batch.step(2);
-  await m.lnxGpu.idle();
-  await m.lnxGpu.settled();
-  const c0 = { ...m.lnxGpu.counters };
-  const t0 = performance.now();
-  batch.step(steps);
-  await m.lnxGpu.idle();
-  const ms = (performance.now() - t0) / steps;
-  const c1 = m.lnxGpu.counters;
-  batch.delete();
-  return { runs, ms, per_run_ms: ms / runs, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
+  const t = await timeGpuSteps(m, new m.GpuTrainBatch(cfgs, 1000), steps);
+  return { runs, ...t, per_run_ms: t.ms / runs };
 }
 
 // A probe of one seed whose first job has warm + passes + 1 batches; only `passes` are timed.
