@@ -248,16 +248,23 @@ export function engineChecks(gpu) {
       // what a batch refuses, in the caller's terms
       const refusal = (f) => { try { f(); return 'accepted'; } catch (e) { return String(e?.message ?? e); } };
       const two = [{ ...TINY, steps: 4, placement: 'post' }, { ...TINY, steps: 4, placement: 'pre' }].map((c) => JSON.stringify(c));
-      const refused = [
-        refusal(() => new m.GpuTrainBatch(two, 5)),
-        refusal(() => new m.GpuTrainBatch('[]', 5)),
-        refusal(() => new m.GpuTrainBatch([two[0], 3], 5)),
-        refusal(() => { const b = new m.GpuTrainBatch([two[0]], 5); try { b.status(1); } finally { b.delete(); } }),
+      const one = (f) => () => { const b = new m.GpuTrainBatch([two[0]], 5); try { f(b); } finally { b.delete(); } };
+      const cases = [
+        ['two shapes', () => new m.GpuTrainBatch(two, 5), /^lnx: run 1 of the batch differs from run 0/],
+        ['a non-array', () => new m.GpuTrainBatch('[]', 5), /^lnx: a batch takes an array/],
+        ['no runs', () => new m.GpuTrainBatch([], 5), /^lnx: a batch needs at least one run/],
+        ['a non-string run', () => new m.GpuTrainBatch([two[0], 3], 5), /^lnx: run 1 of the batch is not a JSON string/],
+        ['a broken run config', () => new m.GpuTrainBatch([two[0], '{"steps":'], 5), /^lnx: /],
+        ['readbackEvery NaN', () => new m.GpuTrainBatch([two[0]], NaN), /^lnx: .*readbackEvery/],
+        ['run 1 of 1', one((b) => b.status(1)), /^lnx: run must be a whole number from 0 to 0/],
+        ['run 0.5', one((b) => b.resultJson(0.5, 0)), /^lnx: run must be a whole number from 0 to 0/],
+        ['run -1', one((b) => b.takeCheckpoint(-1)), /^lnx: run must be a whole number from 0 to 0/],
+        ['checkpointEvery -1', one((b) => b.setCheckpointEvery(-1)), /^lnx: .*checkpointEvery/],
+        ['step(0)', one((b) => b.step(0)), /^lnx: /],
       ];
-      const expected = [/^lnx: run 1 of the batch differs from run 0/, /^lnx: a batch takes an array/, /^lnx: run 1 of the batch is not a JSON string/, /^lnx: run must be a whole number from 0 to 0/];
-      const refusedOk = refused.every((r, i) => expected[i].test(r));
-      pass &&= refusedOk;
-      parts.push(`refused: ${refusedOk ? 'two shapes, a non-array, a non-string, run 1 of 1' : refused.join(' | ')}`);
+      const wrong = cases.map(([what, f, re]) => [what, refusal(f), re]).filter(([, got, re]) => !re.test(got));
+      pass &&= wrong.length === 0;
+      parts.push(`refused in the caller's terms: ${wrong.length ? wrong.map(([w, got]) => `${w} → ${got}`).join(' | ') : cases.map(([w]) => w).join(', ')}`);
       return { pass, detail: parts.join('; ') };
     },
 
