@@ -7,7 +7,8 @@
 //   probe pass   ms per probe batch (forward + W²-only backward + statistics) of the probe model
 //   matmul       GFLOP/s of the WGSL matmul alone at the shapes these two models multiply
 //   toy batch    ms per step of R toy runs as one GpuTrainBatch (wasm/gpu/gpu_batch_run.h), and
-//                per run: what the batched grid pays against R runs one after another
+//                per run: what the batched grid pays against R runs one after another; for both
+//                the single run and the batch, the host's recording time per step (record_ms)
 //   dispatches   compute dispatches and queue submits per toy step, batched step and probe pass
 // Every timing has a warm-up (pipeline compilation, first allocation) that is not counted.
 // Leaves out: correctness (tests/webgpu, tests/gpu-node), loading the modules (the hosts).
@@ -52,7 +53,8 @@ export async function timeCpuTrain(m, cfg, steps) {
 }
 
 // ms per step of a GPU run or batch (anything with step(k)) after 2 untimed steps, and its
-// dispatches and submits per step; deletes it.
+// dispatches and submits per step; deletes it. record_ms: the host's part, the step() call itself
+// (recording and sending the work, which batching pays once for all runs), before waiting for the GPU.
 async function timeGpuSteps(m, run, steps) {
   run.step(2);
   await m.lnxGpu.idle();
@@ -60,11 +62,12 @@ async function timeGpuSteps(m, run, steps) {
   const c0 = { ...m.lnxGpu.counters };
   const t0 = performance.now();
   run.step(steps);
+  const recorded = performance.now();
   await m.lnxGpu.idle();
   const ms = (performance.now() - t0) / steps;
   const c1 = m.lnxGpu.counters;
   run.delete();
-  return { ms, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
+  return { ms, record_ms: (recorded - t0) / steps, dispatches: (c1.dispatches - c0.dispatches) / steps, submits: (c1.submits - c0.submits) / steps };
 }
 
 export async function timeGpuTrain(m, cfg, steps) {

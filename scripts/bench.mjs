@@ -392,6 +392,8 @@ if (results.webgpu) {
       md.push(`| toy step | ${f(sp.toy.cpu_st_ms, 1)} | ${f(sp.toy.cpu_mt_ms, 1)} | ${f(sp.toy.gpu_ms, 1)} | ${f(sp.toy.gpu_dispatches, 0)} | ${f(sp.toy.gpu_submits, 1)} |`);
       if (sp.toy_batch) md.push(`| toy step, ${sp.toy_batch.runs} runs as one batch | — | — | ${f(sp.toy_batch.ms, 1)} (${f(sp.toy_batch.per_run_ms, 1)} per run) | ${f(sp.toy_batch.dispatches, 0)} | ${f(sp.toy_batch.submits, 1)} |`);
       md.push(`| probe pass | ${f(sp.probe.cpu_st_ms, 1)} | ${f(sp.probe.cpu_mt_ms, 1)} | ${f(sp.probe.gpu_ms, 1)} | ${f(sp.probe.gpu_dispatches, 0)} | ${f(sp.probe.gpu_submits, 1)} |`, '');
+      if (sp.toy_batch?.record_ms != null)
+        md.push(`The host's part of a step (recording and sending it, before waiting for the GPU): ${f(sp.toy.gpu_record_ms, 2)} ms for one run, ${f(sp.toy_batch.record_ms, 2)} ms for the batch of ${sp.toy_batch.runs}, that is ${f(sp.toy_batch.record_ms / sp.toy_batch.runs, 2)} ms per run.`, '');
       md.push(`WGSL matmul GFLOP/s: ${sp.matmul.map((m) => `${m.M}×${m.N}×${m.K} ${f(m.gflops, 2)}`).join(', ')}.`, '');
     }
     const gr = g.grid;

@@ -135,6 +135,7 @@ console.log(`Adapter: ${gpu.adapter}${gpu.software ? '  (software: these timings
 if (report.correctness) console.log(`Correctness vs CPU: ${report.correctness.passed} passed, ${failed} failed`);
 console.log(`toy step: WebGPU ${f(s.toy.gpu_ms)} ms (${f(s.toy.gpu_dispatches, 0)} dispatches, ${f(s.toy.gpu_submits, 1)} submits); CPU 1t ${f(s.toy.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.toy.cpu_mt_ms)} ms`);
 console.log(`toy batch of ${s.toy_batch.runs}: ${f(s.toy_batch.ms)} ms a step for all (${f(s.toy_batch.per_run_ms)} ms per run; ${f(s.toy_batch.dispatches, 0)} dispatches, ${f(s.toy_batch.submits, 1)} submits)`);
+console.log(`host recording per step: one run ${f(s.toy.gpu_record_ms, 2)} ms; the batch of ${s.toy_batch.runs} ${f(s.toy_batch.record_ms, 2)} ms for all`);
 console.log(`probe pass: WebGPU ${f(s.probe.gpu_ms)} ms; CPU 1t ${f(s.probe.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.probe.cpu_mt_ms)} ms`);
 console.log(`matmul: ${s.matmul.map((m) => `${m.M}×${m.N}×${m.K} ${f(m.gflops, 1)}`).join(', ')} GFLOP/s`);
 console.log(`grid: ${report.grid.measured ? `${f(report.grid.seconds)} s measured` : `not run, estimate ${f(estimate, 0)} s`}`);
