@@ -101,6 +101,11 @@ void RunBatch::end() {
 RunBatch::Stripe RunBatch::new_stripe(size_t bytes) {
   const size_t limit = std::min(max_buffer_bytes(), max_binding_bytes());
   if (bytes * runs_ > limit) {
+    // One run that does not fit is the device's limit, as for a GpuTrainRun: the page runs it on
+    // the CPU. More runs: the caller splits the batch.
+    if (runs_ == 1)
+      throw DeviceError("a GPU buffer of " + std::to_string(bytes >> 20) + " MiB is larger than this device binds (" +
+                        std::to_string(limit >> 20) + " MiB)");
     const int fits = static_cast<int>(std::max<size_t>(1, limit / bytes));
     throw BatchTooLarge("a batch of " + std::to_string(runs_) + " runs needs " + std::to_string(bytes * runs_ >> 20) +
                             " MiB in one buffer; this device binds at most " + std::to_string(limit >> 20) + " MiB",

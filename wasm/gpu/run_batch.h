@@ -22,7 +22,8 @@
 // checks it.
 // Limits: a shared buffer holds R runs' parts, so R × (a run's largest buffer) must fit the device's
 // maxBufferSize and maxStorageBufferBindingSize; the allocation that does not fit throws
-// BatchTooLarge with the largest R that would, and the caller splits the batch.
+// BatchTooLarge with the largest R that would, and the caller splits the batch (a batch of one that
+// does not fit throws a plain DeviceError, as a GpuTrainRun would, and the page falls back to the CPU).
 // Leaves out: batching the probe, runs of different shapes in one batch.
 #pragma once
 #include <cstdint>
