@@ -7,7 +7,7 @@
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
 #   5. WebGPU in Node over Dawn (SwiftShader): every backend op, gradients, runs, probe vs the CPU
-#      (alongside 4)
+#      (alongside 3, which leaves a core idle much of the time)
 #   6. WebGPU in headless Chromium (SwiftShader): the page on WebGPU, the selection, fallbacks
 # Ends with the closing line of each runner; exits non-zero on the first failing stage.
 set -euo pipefail
@@ -52,14 +52,16 @@ npx vitest run
 stage "page build"
 npx vite build --logLevel warn
 
-stage "end-to-end (Chromium)"
-node tests/e2e/run.mjs
-
-stage "robustness corpus (Vitest + Chromium), and WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path) alongside"
+stage "end-to-end (Chromium), and WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path) alongside"
+# The page tests leave a core idle much of the time (page loads, waits for runs); the Node GPU
+# checks fill it.
 background gpunode node tests/gpu-node/run.mjs
-node tests/robustness/run.mjs
+node tests/e2e/run.mjs
 printf '\n-- WebGPU in Node (%ss)\n' "$(( $(date +%s) - start ))"
 finish gpunode
+
+stage "robustness corpus (Vitest + Chromium)"
+node tests/robustness/run.mjs
 
 stage "WebGPU end-to-end (Chromium, SwiftShader)"
 node tests/webgpu/run.mjs
