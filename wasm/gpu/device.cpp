@@ -146,11 +146,27 @@ void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Un
   dispatch(k, bindings.begin(), static_cast<int>(bindings.size()), u, gx, gy, gz);
 }
 
+namespace {
+// `groups` workgroups as an (x, y) grid with x ≤ 65535 (common.wgsl's flat_group undoes it).
+void split_1d(size_t groups, uint32_t& gx, uint32_t& gy) {
+  const size_t x = std::min<size_t>(groups, 65535);
+  gx = static_cast<uint32_t>(x);
+  gy = static_cast<uint32_t>((groups + x - 1) / x);
+}
+}  // namespace
+
 void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, size_t groups) {
   if (groups == 0) return;
-  const size_t gx = std::min<size_t>(groups, 65535);
-  const size_t gy = (groups + gx - 1) / gx;
-  dispatch(k, bindings, u, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy));
+  uint32_t gx, gy;
+  split_1d(groups, gx, gy);
+  dispatch(k, bindings, u, gx, gy);
+}
+
+void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups) {
+  if (groups == 0) return;
+  uint32_t gx, gy;
+  split_1d(groups, gx, gy);
+  dispatch_now(k, bindings, n, u, gx, gy, 1);
 }
 
 // While a batch records, its emit() submits once for the whole batched step.

@@ -86,6 +86,7 @@ void dispatch_now(const Kernel& k, const Binding* bindings, int n, const Uniform
                   uint32_t gz);
 // Workgroup grid for `groups` workgroups along one dimension, split as (x, y) when over 65535.
 void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, size_t groups);
+void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups);
 void submit();
 
 // Asynchronous readback: copies `bytes` of `buf` from `off` into host memory at `dst` once the GPU

@@ -20,14 +20,8 @@ struct GpuTrainBatch::Impl {
 
   Impl(const std::vector<TrainConfig>& cfgs, int every) : batch(static_cast<int>(cfgs.size())) {
     for (size_t r = 0; r < cfgs.size(); ++r) {
-      batch.begin(static_cast<int>(r));
-      try {
-        runs.push_back(std::make_unique<Runner>(cfgs[r], every, cfgs[r].model));
-      } catch (...) {
-        batch.end();
-        throw;
-      }
-      batch.end();
+      const RunBatch::Recording as_run(batch, static_cast<int>(r));
+      runs.push_back(std::make_unique<Runner>(cfgs[r], every, cfgs[r].model));
     }
     batch.emit();  // whatever construction recorded (nothing today)
   }
@@ -66,14 +60,8 @@ int GpuTrainBatch::step(int k) {
     }
     if (go.empty() || blocked) break;
     for (int r : go) {
-      m.batch.begin(r);
-      try {
-        m.runs[r]->record_one();
-      } catch (...) {
-        m.batch.end();
-        throw;
-      }
-      m.batch.end();
+      const RunBatch::Recording as_run(m.batch, r);
+      m.runs[r]->record_one();
     }
     m.dispatches = m.batch.emit();
     ++m.recorded;

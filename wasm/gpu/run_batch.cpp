@@ -54,20 +54,23 @@ Buffer g_stage, g_gather;  // plain buffers for the transfers
 // While a batch records, each run's write goes to its own region of g_stage from here on, written
 // ahead of the recorded work (no submit between the runs' writes); emit() submits and starts over.
 size_t g_stage_used = 0;
+// No batch records for its lifetime: a Buffer made meanwhile is a plain one, not the recording run's.
+struct NotRecording {
+  RunBatch* was = g_recording;
+  NotRecording() { g_recording = nullptr; }
+  ~NotRecording() { g_recording = was; }
+};
 Buffer& grown(Buffer& b, size_t bytes) {
   if (b.bytes() < bytes) {
-    RunBatch* was = g_recording;
-    g_recording = nullptr;  // a plain buffer, not the recording run's
+    const NotRecording plain;
     b = Buffer(bytes);
-    g_recording = was;
   }
   return b;
 }
 void interleave_dispatch(const char* entry, Binding dst, Binding src, uint32_t n, int runs, int run, uint32_t first) {
   const Uniforms u = Uniforms().u(n).u(static_cast<uint32_t>(runs)).u(static_cast<uint32_t>(run)).u(first);
-  const size_t groups = (n + 255) / 256, gx = std::min<size_t>(groups, 65535), gy = (groups + gx - 1) / gx;
   const Binding b[2] = {dst, src};
-  dispatch_now(Kernel{wgsl::interleave, entry, "{}"}, b, 2, u, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), 1);
+  dispatch_now_1d(Kernel{wgsl::interleave, entry, "{}"}, b, 2, u, (n + 255) / 256);
 }
 
 }  // namespace
@@ -111,10 +114,7 @@ RunBatch::Stripe RunBatch::new_stripe(size_t bytes) {
                             " MiB in one buffer; this device binds at most " + std::to_string(limit >> 20) + " MiB",
                         fits);
   }
-  RunBatch* was = g_recording;
-  g_recording = nullptr;
-  Stripe s{devmem::create_counted(bytes * runs_), bytes};
-  g_recording = was;
+  Stripe s{devmem::create_counted(bytes * runs_), bytes};  // a device buffer of its own, not a run's part
   shared_[s.id] = bytes;
   return s;
 }

@@ -52,6 +52,16 @@ class RunBatch {
   void begin(int run);
   // … until end(); what was recorded stays captured for emit().
   void end();
+  // begin(run) for its lifetime, end() when it goes (also when what it wraps throws).
+  class Recording {
+   public:
+    Recording(RunBatch& b, int run) : b_(b) { b.begin(run); }
+    ~Recording() { b_.end(); }
+    Recording(const Recording&) = delete;
+    Recording& operator=(const Recording&) = delete;
+   private:
+    RunBatch& b_;
+  };
   // Sends the captured dispatches batched (throws std::logic_error when the runs' streams differ),
   // then the deferred readbacks. Returns the number of batched dispatches sent.
   int emit();
