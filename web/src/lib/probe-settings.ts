@@ -60,17 +60,13 @@ export function validateProbe(c: ProbeSettings, base: Partial<ProbeConfig> | nul
 
 /** The probe's model: the small one or `base`'s (the article's when absent), with the settings' sizes. */
 function modelOf(c: ProbeSettings, base: Partial<ProbeConfig> | null) {
-  const b = c.small
-    ? SMALL_MODEL
-    : {
-        layers: base?.layers ?? PROBE_MODEL.layers,
-        d: base?.d ?? PROBE_MODEL.d,
-        d_ff: base?.d_ff ?? PROBE_MODEL.d_ff,
-        vocab: base?.vocab ?? PROBE_MODEL.vocab,
-        seq: base?.seq ?? PROBE_MODEL.seq,
-        batch: base?.batch ?? PROBE_MODEL.batch,
-      };
-  return { ...b, ...c.model };
+  return { ...baseModel(c.small, base), ...c.model };
+}
+
+/** The model a probe's sizes are read against: the small one, or `base`'s model keys (the drawn
+ *  probe's config) over the article's (Figure 3's form shows it as each size field's placeholder). */
+export function baseModel(small: boolean, base: Partial<ProbeConfig> | null): Record<keyof typeof PROBE_MODEL, number> {
+  return small ? { ...SMALL_MODEL } : { ...PROBE_MODEL, ...numbersOf(base, Object.keys(PROBE_MODEL) as (keyof typeof PROBE_MODEL)[]) };
 }
 
 /** 1–16 depths, integers in [1, 48], deduplicated and ascending; null when invalid. */
@@ -99,7 +95,7 @@ export function probeConfig(c: ProbeSettings, base: Partial<ProbeConfig> | null)
 export function probeSettingsOf(c: ProbeConfig | null | undefined, reference: Partial<ProbeConfig> | null = null): ProbeSettings | null {
   if (!c) return null;
   const small = (Object.keys(SMALL_MODEL) as (keyof typeof SMALL_MODEL)[]).every((k) => c[k] === SMALL_MODEL[k]);
-  const base: Record<ModelKnob, number> = small ? SMALL_MODEL : { ...PROBE_MODEL, ...pickKnobs(reference) };
+  const base: Record<ModelKnob, number> = small ? SMALL_MODEL : { ...PROBE_MODEL, ...numbersOf(reference, MODEL_KNOBS.map((k) => k.name)) };
   const model: Partial<Record<ModelKnob, number>> = {};
   for (const { name } of MODEL_KNOBS) if (typeof c[name] === 'number' && c[name] !== base[name]) model[name] = c[name];
   const s: ProbeSettings = { seeds: c.seeds?.length ?? 0, batches: c.batches, depths: [...(c.depths ?? [])], small };
@@ -107,8 +103,9 @@ export function probeSettingsOf(c: ProbeConfig | null | undefined, reference: Pa
   return s;
 }
 
-const pickKnobs = (c: Partial<ProbeConfig> | null): Partial<Record<ModelKnob, number>> =>
-  Object.fromEntries(MODEL_KNOBS.flatMap(({ name }) => (typeof c?.[name] === 'number' ? [[name, c[name]]] : [])));
+/** The keys of `c` among `keys` that hold numbers. */
+const numbersOf = <K extends string>(c: Partial<Record<K, unknown>> | null, keys: readonly K[]): Partial<Record<K, number>> =>
+  Object.fromEntries(keys.flatMap((k) => (typeof c?.[k] === 'number' ? [[k, c[k]]] : []))) as Partial<Record<K, number>>;
 
 const sameModel = (a: ProbeSettings['model'], b: ProbeSettings['model']) =>
   MODEL_KNOBS.every(({ name }) => (a?.[name] ?? null) === (b?.[name] ?? null));
