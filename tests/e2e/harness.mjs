@@ -164,13 +164,29 @@ export async function openPage(browser, url, { width = 1280, height = 900, lang 
   return { page, context, errors, dialogs };
 }
 
-export async function waitReady(page, timeout = 30000, figs = FIGS) {
-  for (const id of figs) {
-    await page.waitForSelector(`#${id}[data-state="ready"]`, { timeout }).catch(async () => {
-      const s = await page.$eval(`#${id}`, (el) => el.getAttribute('data-state')).catch(() => 'absent');
-      throw new Error(`#${id} did not reach data-state=ready (state: ${s})`);
-    });
+/** Wait until element #id's attribute `attr` is one of `values`; returns the value reached.
+ *  Polls on a timer and hands back a string, not an element handle: on a loaded 2-core machine
+ *  `waitForSelector` was seen to time out after logging "locator resolved to visible" (its rAF
+ *  polling and handle adoption both wait on a busy renderer; playwright issue #20772). */
+export async function waitAttr(page, id, attr, values, timeout) {
+  try {
+    const h = await page.waitForFunction(
+      ([id, attr, values]) => {
+        const v = document.getElementById(id)?.getAttribute(attr);
+        return values.includes(v) ? v : null;
+      },
+      [id, attr, values],
+      { timeout, polling: 200 },
+    );
+    return await h.jsonValue();
+  } catch (e) {
+    const now = await page.$eval(`#${id}`, (el, a) => el.getAttribute(a), attr).catch(() => 'absent');
+    throw new Error(`#${id} did not reach ${attr}=${values.join('|')} within ${timeout} ms (now: ${now})`);
   }
+}
+
+export async function waitReady(page, timeout = 30000, figs = FIGS) {
+  for (const id of figs) await waitAttr(page, id, 'data-state', ['ready'], timeout);
 }
 
 export const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.textContent.trim());

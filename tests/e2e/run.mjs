@@ -37,6 +37,7 @@ import {
   root,
   shoot,
   staticServer,
+  waitAttr,
   summary,
   vitePreview,
   waitReady,
@@ -48,14 +49,13 @@ const { check, results } = makeChecker();
 /** Click Recompute and wait until the run is done; returns the badge. */
 async function recomputeAndWait(page, id, timeout) {
   await page.click(`#${id} button.recompute`);
-  await page.waitForSelector(`#${id}[data-run="running"], #${id}[data-run="done"], #${id}[data-run="error"]`, { timeout: 15000 });
+  await waitAttr(page, id, 'data-run', ['running', 'done', 'error'], 60000);
   return waitRunDone(page, id, timeout);
 }
 
 /** Wait for a figure's live run to end; throws unless it ended as done; returns the badge. */
 async function waitRunDone(page, id, timeout) {
-  const h = await page.waitForSelector(`#${id}[data-run="done"], #${id}[data-run="error"], #${id}[data-run="cancelled"]`, { timeout });
-  const phase = await h.getAttribute('data-run');
+  const phase = await waitAttr(page, id, 'data-run', ['done', 'error', 'cancelled'], timeout);
   if (phase !== 'done') {
     const msg = await page.$eval(`#${id} .run .status`, (el) => el.textContent).catch(() => '');
     throw new Error(`#${id} live run ended with ${phase}: ${msg}`);
@@ -67,9 +67,8 @@ async function waitRunDone(page, id, timeout) {
  *  one (LINK_BUDGET_MS; how long a small run takes depends on the machine): press Recompute then. */
 async function linkRunDone(page, id, timeout) {
   // the link's own start ends done, or offered (at once, or after its first 3 s)
-  const end = ['done', 'error', 'cancelled', 'offered'].map((p) => `#${id}[data-run="${p}"]`).join(', ');
-  const h = await page.waitForSelector(end, { timeout });
-  if ((await h.getAttribute('data-run')) === 'offered') await page.click(`#${id} button.recompute`);
+  const phase = await waitAttr(page, id, 'data-run', ['done', 'error', 'cancelled', 'offered'], timeout);
+  if (phase === 'offered') await page.click(`#${id} button.recompute`);
   return waitRunDone(page, id, timeout);
 }
 
@@ -242,7 +241,7 @@ async function main() {
 
     await check('Figure 3: Cancel stops a live run and keeps the precomputed result drawn', async () => {
       await page.click('#fig3 button.recompute');
-      await page.waitForSelector('#fig3[data-run="running"]', { timeout: 15000 });
+      await waitAttr(page, 'fig3', 'data-run', ['running'], 60000);
       await page.waitForSelector('#fig3 .run progress', { timeout: 15000 });
       // tab hidden → the run pauses and says so; visible again → it resumes
       const setHidden = (h) =>
@@ -256,7 +255,7 @@ async function main() {
       await setHidden(false);
       await page.waitForFunction(() => !/paus|暂停/i.test(document.querySelector('#fig3 .run .status')?.textContent ?? ''), null, { timeout: 20000 });
       await page.click('#fig3 button.cancel');
-      await page.waitForSelector('#fig3[data-run="cancelled"]', { timeout: 60000 });
+      await waitAttr(page, 'fig3', 'data-run', ['cancelled'], 60000);
       const st = await page.$eval('#fig3', (el) => el.dataset.state);
       const src = await page.$eval('#fig3 .badge', (el) => el.getAttribute('data-source'));
       const msg = await page.$eval('#fig3 .run .status', (el) => el.textContent);
@@ -361,8 +360,7 @@ async function main() {
         .waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 60000 })
         .then(() => true, () => false);
       if (streamed) await shoot(page, 'en-fig4-streaming', '#fig4').catch(() => {});
-      const h = await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"]', { timeout: 300000 });
-      const phase = await h.getAttribute('data-run');
+      const phase = await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], 300000);
       const msg = await page.$eval('#fig4 .run', (el) => el.textContent);
       assert(phase === 'done', `ended with ${phase}: ${msg}`);
       assert(streamed, 'never saw streaming partial curves');
@@ -411,7 +409,7 @@ async function main() {
       await q.click('#fig4 button.pause');
       await q.waitForSelector('#fig4 button.resume', { timeout: 10000 });
       await q.click('#fig4 button.cancel');
-      await q.waitForSelector('#fig4[data-run="cancelled"]', { timeout: 60000 });
+      await waitAttr(q, 'fig4', 'data-run', ['cancelled'], 60000);
       it = await items();
       assert(it.length === 2 && it[1].status === 'partial', `after cancel: ${JSON.stringify(it.map((x) => x.status))}`);
       const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
@@ -550,7 +548,7 @@ async function main() {
       const speed = { engine: 'cpu-mt/wasm-mt/2', flopsPerMs: 2.5e7, n: 4 };
       const storageState = { cookies: [], origins: [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v1', value: JSON.stringify(speed) }] }] };
       const b = await openPage(browser, preview.url, { query: '?lang=en&fig4.steps=1000&fig4.seeds=4', contextOptions: { storageState } });
-      await b.page.waitForSelector('#fig4[data-run="offered"]', { timeout: 90000 });
+      await waitAttr(b.page, 'fig4', 'data-run', ['offered'], 90000);
       // the footer's engine line appears once a run has started the engine: none did
       await b.page.waitForTimeout(500);
       assert(!(await b.page.$('.engine-line')), 'a run started the engine');

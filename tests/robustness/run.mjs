@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, FIGS, FLAGS, artifacts, assert, dist, freePort, makeChecker, root, vitePreview, waitReady, withTimeout } from '../e2e/harness.mjs';
+import { CHROMIUM, FIGS, FLAGS, artifacts, assert, dist, freePort, makeChecker, root, vitePreview, waitAttr, waitReady, withTimeout } from '../e2e/harness.mjs';
 import { CORPUS_SIZE, ENGINE_CASES, ENGINE_DEFAULT_CASES, FILE_CASES, UI_CASES, URL_CASES } from './corpus.mjs';
 
 const only = process.env.ROBUST_ONLY ?? '';
@@ -363,8 +363,7 @@ async function startAndCancel(page, id, delay) {
   if (delay > 0) await page.waitForTimeout(delay);
   const cancel = await page.$(`#${id} button.cancel`);
   if (cancel) await cancel.click().catch(() => {});
-  const h = await page.waitForSelector(`#${id}[data-run="cancelled"], #${id}[data-run="done"], #${id}[data-run="error"]`, { timeout: 30000 });
-  return h.getAttribute('data-run');
+  return waitAttr(page, id, 'data-run', ['cancelled', 'done', 'error'], 30000);
 }
 
 async function cancelCycles(browser, base) {
@@ -378,13 +377,13 @@ async function cancelCycles(browser, base) {
   // seed: long enough that most cancels land mid-run, short enough for 20 cycles
   await page.goto(`${base}?lang=en&fig3.model=small&fig3.seeds=5&fig3.batches=20&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`);
   await waitReady(page);
-  for (const id of ['fig3', 'fig4']) await page.waitForSelector(`#${id}[data-run="done"]`, { timeout: 120000 });
+  for (const id of ['fig3', 'fig4']) await waitAttr(page, id, 'data-run', ['done'], 120000);
   const memory = () => withTimeout(page.evaluate(() => globalThis.__lnx.memory()), 30000, 'engine memory');
   const pristine = await memory();
   // one more complete run of each: the steady state the cycles must return to
   for (const id of ['fig3', 'fig4']) {
     await page.click(`#${id} button.recompute`);
-    await page.waitForSelector(`#${id}[data-run="done"]`, { timeout: 120000 });
+    await waitAttr(page, id, 'data-run', ['done'], 120000);
   }
   const before = await memory();
   let seed = 20260;
@@ -400,8 +399,7 @@ async function cancelCycles(browser, base) {
   const finals = {};
   for (const id of ['fig3', 'fig4']) {
     await page.click(`#${id} button.recompute`);
-    const h = await page.waitForSelector(`#${id}[data-run="done"], #${id}[data-run="error"]`, { timeout: 120000 });
-    finals[id] = await h.getAttribute('data-run');
+    finals[id] = await waitAttr(page, id, 'data-run', ['done', 'error'], 120000);
   }
   const after = await memory();
   const states = await page.$$eval('figure[data-state]', (fs) => fs.map((f) => f.dataset.state));
@@ -424,8 +422,7 @@ async function divergence(browser, base) {
   const page = await context.newPage();
   await page.goto(`${base}?lang=en&fig4.lrs=1&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`);
   await waitReady(page);
-  const h = await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"]', { timeout: 120000 });
-  const phase = await h.getAttribute('data-run');
+  const phase = await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], 120000);
   const drawn = await page.evaluate(() => {
     const vertices = (sel) => {
       const d = document.querySelector(sel)?.getAttribute('d') ?? '';

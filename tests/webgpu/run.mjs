@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ROOT, serve } from './server.mjs';
-import { freePort, openPage as openE2E, vitePreview } from '../e2e/harness.mjs';
+import { freePort, openPage as openE2E, vitePreview, waitAttr } from '../e2e/harness.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BASE_ARGS = [
@@ -91,9 +91,8 @@ async function pageChecks(launch) {
   // progress)
   const startFromLink = async (page, id, always = false) => {
     // the link's own start: done, or offered (at once, or after its first 3 s of running)
-    const end = ['done', 'error', 'offered'].map((p) => `#${id}[data-run="${p}"]`).join(', ');
-    const h = await page.waitForSelector(end, { timeout: CHECK_TIMEOUT_MS });
-    if (always || (await h.getAttribute('data-run')) === 'offered') await page.click(`#${id} button.recompute`);
+    const phase = await waitAttr(page, id, 'data-run', ['done', 'error', 'offered'], CHECK_TIMEOUT_MS);
+    if (always || phase === 'offered') await page.click(`#${id} button.recompute`);
   };
   const footer = (page) => page.$eval('.engine-line', (el) => ({ backend: el.dataset.backend, why: el.dataset.why, text: el.textContent }));
   const check = async (name, fn) => {
@@ -111,7 +110,7 @@ async function pageChecks(launch) {
     await check('page: a software adapter is not chosen by default; the footer says why', async () => {
       const { page } = await open(`?lang=en&${SMALL_FIG3}`);
       await startFromLink(page, 'fig3');
-      await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: 120000 });
+      await waitAttr(page, 'fig3', 'data-run', ['done', 'error'], 120000);
       const f = await footer(page);
       cpuGrid = await page.evaluate((c) => window.__lnx.grid(c), TINY_GRID);
       await page.context().close();
@@ -121,7 +120,7 @@ async function pageChecks(launch) {
     await check('page: ?backend=webgpu runs Figure 3 on WebGPU, shown in the badge and the footer', async () => {
       const { page, errors } = await open(`?lang=en&backend=webgpu&${SMALL_FIG3}`);
       await startFromLink(page, 'fig3');
-      await page.waitForSelector('#fig3[data-run="done"], #fig3[data-run="error"]', { timeout: CHECK_TIMEOUT_MS });
+      await waitAttr(page, 'fig3', 'data-run', ['done', 'error'], CHECK_TIMEOUT_MS);
       const phase = await page.$eval('#fig3', (el) => el.dataset.run);
       const badge = await page.$eval('#fig3 .badge', (el) => el.textContent);
       const f = await footer(page);
@@ -147,7 +146,7 @@ async function pageChecks(launch) {
       const before = await footer(page);
       const pct = await page.$eval('#fig4 .run progress', (el) => Number(el.value));
       await page.evaluate(() => window.__lnx.loseGpu());
-      await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"]', { timeout: CHECK_TIMEOUT_MS });
+      await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], CHECK_TIMEOUT_MS);
       const phase = await page.$eval('#fig4', (el) => el.dataset.run);
       const note = await page.$eval('#fig4 [data-fallback="cpu"]', (el) => ({ kind: el.dataset.handoff, text: el.textContent })).catch(() => null);
       const f = await footer(page);
