@@ -12,6 +12,9 @@ describe('renderInline: markup', () => {
     ['`a<b`', '<code>a&lt;b</code>'],
     ['**a *b* c**', '<strong>a <em>b</em> c</strong>'],
     ['5 * 3 * 2', '5 * 3 * 2'],
+    // characters that may start markup but do not, between plain runs (copied in pieces)
+    ['a { b } c [d] e \\ g <x> & {{nope} ] end', 'a { b } c [d] e \\ g &lt;x&gt; &amp; {{nope} ] end'],
+    ['x**b**[l](https://e.org){{pre.gain}}`c`y', 'x<strong>b</strong><a href="https://e.org" rel="noopener noreferrer" target="_blank">l</a><span class="bound" data-key="pre.gain">0.42</span><code>c</code>y'],
     ['a ** b', 'a ** b'],
     ['\\$5 and \\*x\\*', '$5 and *x*'],
     ['[site](https://example.org/a?b=1&c=2)', '<a href="https://example.org/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">site</a>'],

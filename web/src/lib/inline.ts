@@ -22,9 +22,19 @@ export interface InlineOptions {
   changed?: Record<string, string>;
 }
 
-const KEY = /^\{\{\s*([A-Za-z][\w.-]*)\s*\}\}/;
-const LINK = /^\[([^\]\n]*)\]\(([^()\s]*)\)/;
+// Sticky (matched at lastIndex): the parser tries them at its position without slicing the rest of
+// the string off at every character (that made a long paragraph quadratic: the article re-renders
+// whenever a live run changes a bound number).
+const KEY = /\{\{\s*([A-Za-z][\w.-]*)\s*\}\}/y;
+const LINK = /\[([^\]\n]*)\]\(([^()\s]*)\)/y;
 const ESCAPABLE = new Set(['$', '*', '`', '[', ']', '{', '}', '\\', '_']);
+/** Characters that may start markup; a run of anything else is copied (escaped) in one piece. */
+const SPECIAL = /[\\$*`[{]/g;
+
+function matchAt(re: RegExp, s: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(s);
+}
 
 /** Render one inline string to HTML. */
 export function renderInline(text: string, opts: InlineOptions = {}): string {
@@ -84,7 +94,6 @@ function parse(s: string, opts: InlineOptions, depth: number): string {
   let i = 0;
   while (i < s.length) {
     const c = s[i];
-    const rest = s.slice(i);
     if (c === '\\' && ESCAPABLE.has(s[i + 1])) {
       out += escapeHtml(s[i + 1]);
       i += 2;
@@ -100,7 +109,7 @@ function parse(s: string, opts: InlineOptions, depth: number): string {
         continue;
       }
     }
-    if (depth < 8 && rest.startsWith('**')) {
+    if (depth < 8 && s.startsWith('**', i)) {
       const j = s.indexOf('**', i + 2);
       if (j > i + 2) {
         out += `<strong>${parse(s.slice(i + 2, j), opts, depth + 1)}</strong>`;
@@ -125,7 +134,7 @@ function parse(s: string, opts: InlineOptions, depth: number): string {
       }
     }
     if (c === '[') {
-      const m = LINK.exec(rest);
+      const m = matchAt(LINK, s, i);
       if (m) {
         const label = depth < 8 ? parse(m[1], opts, depth + 1) : escapeHtml(m[1]);
         out += isSafeUrl(m[2])
@@ -136,15 +145,18 @@ function parse(s: string, opts: InlineOptions, depth: number): string {
       }
     }
     if (c === '{' && s[i + 1] === '{') {
-      const m = KEY.exec(rest);
+      const m = matchAt(KEY, s, i);
       if (m) {
         out += bound(m[1], opts);
         i += m[0].length;
         continue;
       }
     }
-    out += escapeHtml(c);
-    i++;
+    // no markup here: copy up to the next character that may start some
+    SPECIAL.lastIndex = i + 1;
+    const next = SPECIAL.exec(s)?.index ?? s.length;
+    out += escapeHtml(s.slice(i, next));
+    i = next;
   }
   return out;
 }

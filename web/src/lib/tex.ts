@@ -13,8 +13,24 @@ const ROLE_CLASS = new RegExp(`^role-(${ROLES.join('|')})$`);
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+// KaTeX's output depends only on (tex, display): remembered, because the article's prose is
+// rendered again whenever a live run changes one of its bound numbers, and KaTeX was most of that
+// main-thread time (taken from the engine's threads on a 2-core machine). Bounded: cleared when full.
+const memo = new Map<string, string>();
+const MEMO_MAX = 4000;
+
 /** Render TeX to HTML (KaTeX HTML + MathML). Never throws. */
 export function renderTex(tex: string, display = false): string {
+  const key = (display ? 'D' : 'I') + tex;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
+  if (memo.size >= MEMO_MAX) memo.clear();
+  const html = renderKatex(tex, display);
+  memo.set(key, html);
+  return html;
+}
+
+function renderKatex(tex: string, display: boolean): string {
   try {
     return katex.renderToString(tex, {
       displayMode: display,
