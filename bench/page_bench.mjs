@@ -79,7 +79,7 @@ const out = { measured: new Date().toISOString(), figures_ready_ms: times[1], fi
     process.stderr.write(`page-bench: estimate: ${id}\n`);
     await page.$eval(`#${id} .run details`, (d) => (d.open = true)).catch(() => {});
     await prepare();
-    const est = Number(await page.$eval(`#${id} button.recompute .estimate`, (el) => el.dataset.estimateMs));
+    const [est, shown] = await page.$eval(`#${id} button.recompute .estimate`, (el) => [Number(el.dataset.estimateMs), el.textContent.trim()]);
     // the figure's run phases from here on (the previous run's 'done' must not count)
     await page.evaluate((i) => {
       const el = document.getElementById(i);
@@ -93,7 +93,7 @@ const out = { measured: new Date().toISOString(), figures_ready_ms: times[1], fi
       return r >= 0 && p.slice(r).some((x) => x === 'done' || x === 'error');
     }, null, { timeout: 3600000, polling: 50 });
     const actual = Date.now() - t0;
-    return { estimate_ms: est, actual_ms: actual, error: (actual - est) / est };
+    return { estimate_ms: est, shown, actual_ms: actual, error: (actual - est) / est };
   };
   out.estimate = {
     learned_from: `the calibration (${(out.calibration_ms / 1000).toFixed(1)} s from hovering Recompute to the estimate, engine start-up included)`,

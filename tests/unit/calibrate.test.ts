@@ -3,7 +3,7 @@
 // each product size read log–log between them, learned once per visit for the engine
 // that would run the reader's job, and only when none is known.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { calibrateOnce, calibrationConfigs, engineKey, msPerFraction, resetCalibration } from '../../web/src/lib/calibrate';
+import { calibrateOnce, calibrationConfigs, calibrationWarmup, engineKey, msPerFraction, resetCalibration, startCost } from '../../web/src/lib/calibrate';
 import { gridWork } from '../../web/src/lib/cost';
 import { estimateMs, learn, rateAt, speed } from '../../web/src/lib/speed.svelte';
 import type { EngineReady, Progress } from '../../web/src/engine/client';
@@ -59,7 +59,7 @@ describe('calibrateOnce', () => {
     };
     expect(await calibrateOnce(run, info)).toBe(true);
     expect(await calibrateOnce(run, info)).toBe(true); // the same promise: no second run
-    expect(runs).toEqual(calibrationConfigs(2));
+    expect(runs).toEqual([calibrationWarmup(calibrationConfigs(2)), ...calibrationConfigs(2)]); // an untimed warm-up first
     expect(speed.record?.engine).toBe('cpu-mt/wasm-mt/2');
     const sizes = calibrationConfigs(2).map((c) => gridWork(c).size);
     expect(sizes).toEqual([16 * 128, 64 * 128, 512 * 128]);
@@ -73,13 +73,48 @@ describe('calibrateOnce', () => {
     expect([1, 2, 3, 8, 64].map(runs)).toEqual([2, 2, 4, 8, 16]);
   });
   it('does nothing when this engine’s speed is known', async () => {
-    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, curve: [[1, 5]], n: 3 };
+    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, curve: [[1, 5]], n: 3, startMs: 80 };
     let ran = false;
     expect(await calibrateOnce(async () => void (ran = true), info)).toBe(false);
     expect(ran).toBe(false);
+  });
+  it('calibrates once more when the known speed has no fixed cost (a record from before it was measured)', async () => {
+    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, curve: [[1, 5]], n: 3 };
+    let ran = 0;
+    await calibrateOnce(async (_c, onP) => {
+      ran++;
+      onP(p(1, 100));
+    }, info);
+    expect(ran).toBe(4);
+    expect(speed.record?.startMs).toBeGreaterThanOrEqual(0);
+  });
+  it('keeps what each job took beyond its arithmetic as the fixed cost of a job, and estimates add it', async () => {
+    let clock = 0;
+    const extra = [5000, 250, 400, 300]; // the warm-up (not counted); hand-off, building the run, the result's way back
+    let i = 0;
+    const run = async (c: object, onP: (q: Progress) => void) => {
+      const w = gridWork(c as never);
+      const total = w.flops / 1e6; // 1e6 FLOP per ms at every size
+      onP(p(0.5, 120 + total / 2));
+      onP(p(1, 120 + total));
+      clock += total + extra[i++];
+    };
+    expect(await calibrateOnce(run, info, () => clock)).toBe(true);
+    expect(speed.record?.startMs).toBeCloseTo(300, 6); // the median of 250, 400, 300
+    expect(speed.estimateMs({ flops: 5e8, size: 512 * 128 })).toBeCloseTo(300 + 500, 6);
+    expect(speed.estimateMs({ flops: 0, size: 512 * 128 })).toBeCloseTo(300, 6);
   });
   it('a failing engine leaves no speed and no error', async () => {
     expect(await calibrateOnce(() => Promise.reject(new Error('no engine')), info)).toBe(false);
     expect(speed.record).toBeNull();
   });
+});
+
+describe('startCost', () => {
+  it.each([
+    [[[1300, 1000], [900, 500], [2000, 1800]], 300],
+    [[[1300, 1000], [900, 500]], 350],
+    [[[400, 500]], 0], // a job faster than its own chunks' sum (clock granularity): no negative cost
+    [[], null],
+  ])('%j → %s ms', (jobs, want) => expect(startCost(jobs as [number, number][])).toBe(want));
 });

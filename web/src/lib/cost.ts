@@ -10,8 +10,8 @@
 // runs at about half the FLOP rate of one of 512 (small matrices, per-op fixed costs, thread
 // hand-offs). So a run's work also says its `size`, the activations one product reads (tokens per
 // step × d), and the device's speed is measured at several sizes (lib/calibrate.ts) and read at the
-// run's (lib/speed.svelte.ts). The fixed cost of starting a job (tens to hundreds of ms) is left
-// out: a sub-second run is underestimated (docs/benchmarks.md measures the error). Pure.
+// run's (lib/speed.svelte.ts). The fixed cost of a job (tens to hundreds of ms) is not FLOPs:
+// the calibration measures it apart (lib/calibrate.ts startCost) and the estimate adds it. Pure.
 import type { CommonFields, GridConfig, ProbeConfig } from '../generated/engine-schema';
 
 /** The sizes the cost depends on (the engine's own fields, generated from its schema). */

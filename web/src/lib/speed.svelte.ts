@@ -20,6 +20,10 @@ export interface SpeedRecord {
   curve?: [number, number][];
   /** how many measurements it averages (the weight of the next one falls as 1/(n+1), to 1/8) */
   n: number;
+  /** ms a job costs before and after its arithmetic (the worker's hand-off, building the run,
+   *  its first chunk's warm-up, the result's way back), measured by the calibration; a sub-second
+   *  run is mostly this */
+  startMs?: number;
 }
 
 /** The record's FLOP rate at a product size: the curve read log–log, flat beyond its ends. Pure. */
@@ -38,9 +42,11 @@ export function rateAt(rec: SpeedRecord, size: number): number {
 }
 
 /** A calibration's record: its rates by size, ascending, the level that of the largest size. Pure. */
-export function calibratedRecord(engine: string, curve: [number, number][]): SpeedRecord {
+export function calibratedRecord(engine: string, curve: [number, number][], startMs?: number): SpeedRecord {
   const sorted = [...curve].sort((a, b) => a[0] - b[0]);
-  return { engine, flopsPerMs: sorted[sorted.length - 1][1], curve: sorted, n: 1 };
+  const rec: SpeedRecord = { engine, flopsPerMs: sorted[sorted.length - 1][1], curve: sorted, n: 1 };
+  if (startMs != null && startMs >= 0 && Number.isFinite(startMs)) rec.startMs = startMs;
+  return rec;
 }
 
 /** The record after one more measurement of the rate at `size` (its level at the curve's top: the
@@ -59,13 +65,14 @@ export function learn(prev: SpeedRecord | null, engine: string, flopsPerMs: numb
 /** ms for `work` at the record's speed; null without a usable record or cost. */
 export function estimateMs(rec: SpeedRecord | null, work: Work | null): number | null {
   if (!rec || !(rec.flopsPerMs > 0) || work == null || !(work.flops >= 0)) return null;
-  return work.flops / rateAt(rec, work.size);
+  return (rec.startMs ?? 0) + work.flops / rateAt(rec, work.size);
 }
 
 function load(): SpeedRecord | null {
   try {
     const v = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null');
-    const curveOk = v?.curve == null || (Array.isArray(v.curve) && v.curve.every((p: unknown) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'number' && x > 0)));
+    const startOk = v?.startMs == null || (typeof v.startMs === 'number' && v.startMs >= 0 && Number.isFinite(v.startMs));
+    const curveOk = startOk && (v?.curve == null || (Array.isArray(v.curve) && v.curve.every((p: unknown) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'number' && x > 0))));
     return v && typeof v.engine === 'string' && v.flopsPerMs > 0 && Number.isFinite(v.flopsPerMs) && v.n >= 1 && curveOk ? v : null;
   } catch {
     return null; // private mode, a corrupted entry: no estimate, nothing else lost
@@ -81,9 +88,10 @@ class Speed {
     if (!(fraction > 0) || !(elapsedMs > 1000)) return; // the first second includes start-up
     this.record = learn(this.record, engine, (fraction * work.flops) / elapsedMs, work.size);
   }
-  /** The calibration's measured rates, [size, FLOPs per ms], on `engine` (lib/calibrate.ts). */
-  calibrated(engine: string, curve: [number, number][]) {
-    if (curve.length) this.record = calibratedRecord(engine, curve);
+  /** The calibration's measured rates, [size, FLOPs per ms], on `engine`, and its fixed cost of a
+   *  job (lib/calibrate.ts). */
+  calibrated(engine: string, curve: [number, number][], startMs?: number) {
+    if (curve.length) this.record = calibratedRecord(engine, curve, startMs);
   }
   save() {
     if (!this.record) return;
