@@ -21,6 +21,7 @@ import { mkdirSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 const readdirSyncSafe = (d) => (existsSync(d) ? readdirSync(d) : []);
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { claims as quickLookClaims } from '../../scripts/quick-look-search.mjs';
 import {
   CHROMIUM,
   FIGS,
@@ -371,6 +372,33 @@ async function main() {
       await shoot(page, 'en-fig4-live', '#fig4');
     });
 
+
+    // The quick look (lib/grid-settings.ts LAB_PRESETS): the cheapest setting the search found in
+    // which the article's three toy claims hold on the seed mean (scripts/quick-look-search.mjs,
+    // whose criteria this reuses). Its own page, so the settings it leaves do not reach later checks.
+    await check('Figure 4: the quick-look preset reproduces the three toy claims (seed mean over 4 seeds)', async () => {
+      const q = await openPage(browser, preview.url, { lang: 'en' });
+      try {
+        await waitReady(q.page);
+        await openSettings(q.page, 'fig4');
+        await q.page.click('#fig4 button[data-preset="quick"]');
+        const t0 = Date.now();
+        const badge = await recomputeAndWait(q.page, 'fig4', 600000);
+        assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
+        const got = await exportOf(q.page, 'fig4', 'json', downloads);
+        const grid = JSON.parse(got.bytes.toString('utf8')).data.grid;
+        assert(grid.runs.length === 16 && grid.runs.every((r) => r.steps_done === 200), `the quick look ran ${grid.runs.length} runs of ${[...new Set(grid.runs.map((r) => r.steps_done))]} steps`);
+        const c = quickLookClaims(grid);
+        console.log(`        quick look: ${((Date.now() - t0) / 1000).toFixed(0)} s in this run; escape steps ${JSON.stringify(c.escape_steps)}`);
+        assert(c.post_without_warmup_stalls, `Post-LN without warm-up left the plateau at step ${c.escape_steps.post0}`);
+        assert(c.post_with_warmup_escapes, 'Post-LN with warm-up never left the plateau');
+        assert(c.pre_descends_either_way, `Pre-LN did not descend both ways: ${JSON.stringify(c.escape_steps)}`);
+        assert(c.all_hold, 'a run stopped (NaN or diverged)');
+        await shoot(q.page, 'en-fig4-quick-look', '#fig4');
+      } finally {
+        await q.context.close();
+      }
+    });
 
     await check('run list: runs add up over the reference, survive a reload, export and import, isolate, hide, remove with undo; cancel keeps what was computed', async () => {
       const b = await openPage(browser, preview.url, { lang: 'en' });
