@@ -150,6 +150,8 @@ export const FILE_CASES = [
   { category: '±Infinity', name: 'inf.json', content: runsFile([entry({ elapsedMs: 1 })]).replace('"elapsedMs":1', '"elapsedMs":1e999'), message: /run time is not a number/, adds: 0 },
   { category: 'injection', name: 'inject.json', content: runsFile([entry({ name: INJECT[1] })]), message: /Imported 1 run/, adds: 1 },
   { category: 'huge', name: 'huge.json', bytes: 51 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
+  { category: 'huge', name: 'huge100.json', bytes: 100 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
+  { category: 'huge', name: 'million.json', content: runsFile(Array(1e6).fill(5)), message: /holds 1000000 runs; this page imports at most 2000/, adds: 0 },
 ].map((c, i) => ({ id: `file-${String(i + 1).padStart(2, '0')}`, ...c }));
 
 // ---- engine API ----------------------------------------------------------------------------------

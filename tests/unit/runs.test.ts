@@ -9,6 +9,7 @@ import {
   drawnEntries,
   entryProblem,
   nextName,
+  MAX_IMPORT_RUNS,
   parseRunsFile,
   runsFile,
   settingsDiff,
@@ -18,7 +19,7 @@ import {
 import { docProblem } from '../../web/src/lib/runs/doc-check';
 import { headline } from '../../web/src/lib/runs/headline';
 import { memoryStore, openRunStore, STORE, storageMessage, type RunStore } from '../../web/src/lib/runs/store';
-import { RunList } from '../../web/src/lib/runs/run-list.svelte';
+import { MAX_SKIPPED_LINES, RunList } from '../../web/src/lib/runs/run-list.svelte';
 import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
 
 const t = (k: string) => k;
@@ -122,6 +123,17 @@ describe('the run list file', () => {
     expect(r.error?.key).toBe(key);
     expect(r.error?.vars?.file).toBe('f.json');
     expect(r.runs).toEqual([]);
+  });
+  it('a file of more runs than one import takes (a million tiny entries) is refused whole, with the count', () => {
+    const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: Array(1e6).fill(5) });
+    const r = parseRunsFile(text, 'many.json', SLOT_NAMES, docProblem);
+    expect(r.error).toEqual({ key: 'runs.msg.tooMany', vars: { file: 'many.json', n: 1e6, max: MAX_IMPORT_RUNS } });
+    expect(r.runs).toEqual([]);
+    expect(r.skipped).toEqual([]);
+    // at the limit it is read
+    const ok = parseRunsFile(JSON.stringify({ format: 'lnx-runs', version: 1, runs: Array(MAX_IMPORT_RUNS).fill(5) }), 'f.json', SLOT_NAMES, docProblem);
+    expect(ok.error).toBeNull();
+    expect(ok.skipped).toHaveLength(MAX_IMPORT_RUNS);
   });
   it('skips the bad runs of a file and keeps the good ones', () => {
     const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry(), { ...entry(), name: 'odd', slot: 'nope' }, 5] });
@@ -238,6 +250,16 @@ describe('storage', () => {
     expect(l.entries).toHaveLength(4);
     expect(new Set(l.entries.map((e) => e.id)).size).toBe(4);
     expect(l.message.grid?.[0]).toEqual({ key: 'runs.msg.imported', vars: { n: 2, file: 'r.json', where: 'grid × 1, probe × 1' } });
+  });
+  it('an import with many skipped runs names the first few and counts the rest', () => {
+    const l = new RunList(SLOT_NAMES, null);
+    const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry(), ...Array(25).fill(5)] });
+    l.importText(text, 'r.json', 'grid', (s) => s);
+    const msg = l.message.grid ?? [];
+    expect(msg[0]).toMatchObject({ key: 'runs.msg.imported', vars: { n: 1 } });
+    expect(msg.filter((m) => m.key === 'runs.msg.skipped')).toHaveLength(MAX_SKIPPED_LINES);
+    expect(msg[msg.length - 1]).toEqual({ key: 'runs.msg.skippedMore', vars: { n: 25 - MAX_SKIPPED_LINES } });
+    expect(l.entries).toHaveLength(1);
   });
 });
 

@@ -52,6 +52,10 @@ export interface RunEntry {
 
 export const RUNS_FORMAT = 'lnx-runs';
 export const RUNS_VERSION = 1;
+/** The most runs one import takes: a file the page exports holds far fewer (a grid's entry is tens
+ *  of kB, and a file over 50 MB is refused before it is read); a file of a million tiny entries
+ *  gets a message instead of a million saves and list rows. */
+export const MAX_IMPORT_RUNS = 2000;
 
 /** The exported file: the entries and where they come from. */
 export interface RunsFile {
@@ -168,6 +172,7 @@ export function parseRunsFile(
   if (data.version !== RUNS_VERSION)
     return fail('runs.msg.version', { version: String(data.version), ours: RUNS_VERSION });
   if (!Array.isArray(data.runs)) return fail('runs.msg.noList');
+  if (data.runs.length > MAX_IMPORT_RUNS) return fail('runs.msg.tooMany', { n: data.runs.length, max: MAX_IMPORT_RUNS });
   const runs: RunEntry[] = [];
   const skipped: string[] = [];
   data.runs.forEach((x, i) => {

@@ -11,6 +11,9 @@ import { drawnEntries, entryProblem, newId, nextName, parseRunsFile, runsFile, t
 import { memoryStore, openRunStore, storageMessage, type RunStore, type RunsMessage } from './store';
 import type { SlotName } from '../result-slots.svelte';
 
+/** An import's message names at most this many skipped runs, then says how many more. */
+export const MAX_SKIPPED_LINES = 10;
+
 export const SAVE_EVERY_MS = 5000;
 
 export class RunList {
@@ -201,7 +204,8 @@ export class RunList {
     this.say(
       slot,
       r.runs.length ? { key: 'runs.msg.imported', vars: { n: r.runs.length, file: fileName, where } } : { key: 'runs.msg.importNone', vars: { file: fileName } },
-      ...r.skipped.map((what) => ({ key: 'runs.msg.skipped', vars: { what } })),
+      ...r.skipped.slice(0, MAX_SKIPPED_LINES).map((what) => ({ key: 'runs.msg.skipped', vars: { what } })),
+      ...(r.skipped.length > MAX_SKIPPED_LINES ? [{ key: 'runs.msg.skippedMore', vars: { n: r.skipped.length - MAX_SKIPPED_LINES } }] : []),
     );
     return r.runs;
   }
