@@ -403,6 +403,7 @@ async function main() {
     await check('run list: runs add up over the reference, survive a reload, export and import, isolate, hide, remove with undo; cancel keeps what was computed', async () => {
       const b = await openPage(browser, preview.url, { lang: 'en' });
       const q = b.page;
+      await waitReady(q);
       const items = () => q.$$eval('#fig4 .runlist li', (ls) => ls.map((l) => ({ status: l.dataset.status, hidden: l.dataset.hidden, text: l.innerText })));
       const sgd = async (steps) => {
         await openSettings(q, 'fig4');
@@ -473,6 +474,16 @@ async function main() {
       await q.click('#fig4 .runlist button.undo');
       assert((await items()).length === 4, 'undo did not restore');
       await shoot(q, 'en-fig4-runlist', '#fig4');
+      // the list with its entries in the dark theme, and at phone width (no sideways scrolling)
+      await q.click('button.theme-toggle');
+      await q.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+      await shoot(q, 'en-dark-fig4-runlist', '#fig4 .runlist');
+      await q.click('button.theme-toggle');
+      await q.setViewportSize({ width: 390, height: 844 });
+      await q.waitForTimeout(300);
+      const over = await q.$eval('#fig4 .runlist', (el) => ({ list: el.scrollWidth - el.clientWidth, page: document.documentElement.scrollWidth - document.documentElement.clientWidth }));
+      assert(over.list <= 1 && over.page <= 1, `the run list overflows at 390 px: ${JSON.stringify(over)}`);
+      await shoot(q, 'en-phone-fig4-runlist', '#fig4 .runlist');
       await b.context.close();
     });
 

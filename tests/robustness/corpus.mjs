@@ -149,6 +149,18 @@ export const FILE_CASES = [
   { category: 'NaN', name: 'nan.json', content: runsFile([entry({ status: 'done', doc: { config: {}, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }] } })]), message: /losses are not numbers/, adds: 0 },
   { category: '±Infinity', name: 'inf.json', content: runsFile([entry({ elapsedMs: 1 })]).replace('"elapsedMs":1', '"elapsedMs":1e999'), message: /run time is not a number/, adds: 0 },
   { category: 'injection', name: 'inject.json', content: runsFile([entry({ name: INJECT[1] })]), message: /Imported 1 run/, adds: 1 },
+  // markup in every string, unknown keys at every level (the file's, the entry's, its config's and
+  // engine's): taken as text, the unknown entry keys dropped
+  {
+    category: 'injection',
+    name: 'hostile.json',
+    content: runsFile(
+      [entry({ id: INJECT[1], name: INJECT[1], message: INJECT[2], config: { steps: 3, [INJECT[1]]: INJECT[1] }, engine: { flavour: INJECT[1], threads: 2, [INJECT[2]]: 1 }, [INJECT[0]]: INJECT[1], unknown: { nested: INJECT[1] } })],
+      { [INJECT[1]]: INJECT[0], generator: { page: INJECT[1], version: INJECT[2] } },
+    ),
+    message: /Imported 1 run/,
+    adds: 1,
+  },
   { category: 'huge', name: 'huge.json', bytes: 51 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
   { category: 'huge', name: 'huge100.json', bytes: 100 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
   { category: 'huge', name: 'million.json', content: runsFile(Array(1e6).fill(5)), message: /holds 1000000 runs; this page imports at most 2000/, adds: 0 },
