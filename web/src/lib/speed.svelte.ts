@@ -45,7 +45,7 @@ export function rateAt(rec: SpeedRecord, size: number): number {
 export function calibratedRecord(engine: string, curve: [number, number][], startMs?: number): SpeedRecord {
   const sorted = [...curve].sort((a, b) => a[0] - b[0]);
   const rec: SpeedRecord = { engine, flopsPerMs: sorted[sorted.length - 1][1], curve: sorted, n: 1 };
-  if (startMs != null && startMs >= 0 && Number.isFinite(startMs)) rec.startMs = startMs;
+  if (startMs != null) rec.startMs = startMs; // calibrate.ts startCost: finite, never below 0
   return rec;
 }
 
