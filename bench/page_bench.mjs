@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { waitAttr } from '../tests/e2e/harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -70,7 +71,7 @@ const out = { measured: new Date().toISOString(), figures_ready_ms: times[1], fi
   // the one calibration the page runs when the reader reaches for Recompute (lib/calibrate.ts)
   process.stderr.write('page-bench: estimate: calibrating\n');
   await page.goto(`${url}?lang=en`);
-  await page.waitForSelector('#fig4[data-state="ready"]');
+  await waitAttr(page, 'fig4', 'data-state', ['ready'], 30000);
   const tc = Date.now();
   await page.hover('#fig4 button.recompute');
   await page.waitForSelector('#fig4 button.recompute .estimate', { timeout: 120000 });
@@ -115,10 +116,10 @@ if (withGrid) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
   await page.goto(`${url}?lang=en`);
-  await page.waitForSelector('#fig4[data-state="ready"]');
+  await waitAttr(page, 'fig4', 'data-state', ['ready'], 30000);
   const t0 = Date.now();
   await page.click('#fig4 button.recompute');
-  await page.waitForSelector('#fig4[data-run="done"], #fig4[data-run="error"]', { timeout: 3 * 3600 * 1000 });
+  await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], 3 * 3600 * 1000);
   out.grid_seconds = (Date.now() - t0) / 1000;
   out.grid_flavour = await page.$eval('#fig4 .badge', (el) => el.textContent.trim());
   out.grid_threads = await page.evaluate(() => (self.crossOriginIsolated ? 'threaded build' : 'single-threaded build'));

@@ -180,8 +180,9 @@ export async function waitAttr(page, id, attr, values, timeout) {
     );
     return await h.jsonValue();
   } catch (e) {
+    // the attribute's value now, and why the wait ended (a timeout, or a closed page)
     const now = await page.$eval(`#${id}`, (el, a) => el.getAttribute(a), attr).catch(() => 'absent');
-    throw new Error(`#${id} did not reach ${attr}=${values.join('|')} within ${timeout} ms (now: ${now})`);
+    throw new Error(`#${id} did not reach ${attr}=${values.join('|')} within ${timeout} ms (now: ${now}; ${String(e?.message ?? e).split('\n')[0]})`);
   }
 }
 
