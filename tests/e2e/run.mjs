@@ -279,7 +279,7 @@ async function main() {
       await shoot(page, 'en-fig3-live', '#fig3');
     });
 
-    // The experiments on the article's inferences (Figures 5 to 11): their small setting recomputes
+    // The experiments on the article's inferences (Figures A to G, ids fig5 … fig11): their small setting recomputes
     // live in seconds, the badge says so, and the bound verdict sentence follows the live document.
     for (const id of ['fig5', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10', 'fig11'])
       await check(`Figure ${id.slice(3)}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {

@@ -9,7 +9,7 @@ import en from '../../web/src/content/en';
 import zh from '../../web/src/content/zh';
 import type { Article, Block } from '../../web/src/content/types';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
-import { FIGURES, FIGURE_IDS, stringKeysOf } from '../../web/src/figures/registry';
+import { FIGURES, FIGURE_IDS, figureById, figureNumber, stringKeysOf } from '../../web/src/figures/registry';
 import { validateGrid } from '../../web/src/lib/grid-settings';
 import { validateProbe } from '../../web/src/lib/probe-settings';
 
@@ -21,16 +21,26 @@ const numbersIn = (x: unknown): string[] =>
 /** The {name} placeholders of a template, sorted. */
 const placeholders = (s: string) => [...new Set(s.match(/(?<!\{)\{(\w+)\}(?!\})/g) ?? [])].sort();
 
+/** The {{#figN}} figure references of any string in `x`, in order of appearance. */
+const figureRefsIn = (x: unknown): string[] => JSON.stringify(x).match(/\{\{#fig\d+\}\}/g)?.map((m) => m.slice(3, -2)) ?? [];
+/** Every block of an article, a test aside's own blocks right after the aside. */
+const allBlocks = (a: Article): Block[] => {
+  const flat = (b: Block): Block[] => (b.kind === 'test' ? [b, ...b.blocks.flatMap(flat)] : [b]);
+  return a.sections.flatMap((s) => s.blocks).flatMap(flat);
+};
+
 /** What a block is, apart from its words: its kind, what it holds, and the numbers it quotes. */
-function shape(b: Block) {
+function shape(b: Block): object {
   return {
     kind: b.kind,
+    ...(b.kind === 'test' && { blocks: b.blocks.map(shape) }),
     ...(b.kind === 'figure' && { figure: b.id }),
     ...(b.kind === 'p' && { evidence: b.evidence ?? null }),
     ...(b.kind === 'list' && { items: b.items.length, ordered: !!b.ordered }),
     ...(b.kind === 'table' && { columns: b.head.length, rows: b.rows.length }),
     ...(b.kind === 'code' && { lang: b.lang }),
     numbers: numbersIn(b),
+    figureRefs: figureRefsIn(b),
   };
 }
 const skeleton = (a: Article) => a.sections.map((s) => ({ id: s.id, titled: !!s.title, blocks: s.blocks.map(shape) }));
@@ -52,9 +62,39 @@ describe('zh.ts and en.ts have the same structure', () => {
 });
 
 describe.each(Object.entries(ARTICLES))('content/%s.ts and the registry', (_, a) => {
-  const slots = a.sections.flatMap((s) => s.blocks).flatMap((b) => (b.kind === 'figure' ? [b.id] : []));
+  const blocks = allBlocks(a);
+  const slots = blocks.flatMap((b) => (b.kind === 'figure' ? [b.id] : []));
   it('has one slot per registered figure, in registry order', () => {
     expect(slots).toEqual(FIGURE_IDS);
+  });
+  it('puts each of the page’s tests, and only those, in a test aside, in the section whose paragraph points to it', () => {
+    for (const f of FIGURES) {
+      const section = a.sections.find((s) => s.blocks.some((b) => b.kind === 'test' && b.blocks.some((c) => c.kind === 'figure' && c.id === f.id)));
+      expect(!!section, f.id).toBe(f.series === 'test');
+      if (!section) continue;
+      const at = section.blocks.findIndex((b) => b.kind === 'test' && b.blocks.some((c) => c.kind === 'figure' && c.id === f.id));
+      const aside = section.blocks[at];
+      // the aside restates the claim with its tag (an inference, a guess, or an observation the
+      // article measured without a mechanism), then what the engine measured with the verdict
+      const tagged = aside.kind === 'test' ? aside.blocks.filter((c) => c.kind === 'p' && c.evidence) : [];
+      expect(tagged.length, f.id).toBeGreaterThanOrEqual(2);
+      const last = tagged.at(-1);
+      expect(last?.kind === 'p' && last.evidence, f.id).toBe('measured');
+      // and the argument it interrupts points to it earlier in the same section
+      expect(section.blocks.slice(0, at).some((b) => b.kind !== 'test' && figureRefsIn(b).includes(f.id)), `${f.id}: pointed to in ${section.id}`).toBe(true);
+    }
+  });
+  it('refers only to registered figures', () => {
+    for (const id of figureRefsIn([a.sections, a.figures])) expect(figureById(id), id).toBeDefined();
+  });
+  it('never types the label of one of the page’s tests (it follows page order: write {{#figN}})', () => {
+    const text = JSON.stringify([a.sections, a.figures]);
+    const word = a.lang === 'zh' ? '图 ?' : 'Figures? ';
+    for (const f of FIGURES.filter((g) => g.series === 'test')) {
+      expect(text, f.id).not.toMatch(new RegExp(`${word}${figureNumber(f.id)}\\b`));
+      // nor its id's number (5 is left out: the paper has a Figure 5 of its own, which the article cites)
+      if (f.id !== 'fig5') expect(text, f.id).not.toMatch(new RegExp(`${word}${f.id.slice(3)}(?![\\d])`));
+    }
   });
   it('has strings for registered figures only', () => {
     expect(Object.keys(a.figures).sort()).toEqual([...FIGURE_IDS].sort());
@@ -122,7 +162,7 @@ describe('ui-keys.md', () => {
   it('lists exactly the page chrome’s keys', () => {
     expect(listed('Page chrome').sort()).toEqual(Object.keys(UI_STRINGS.en).sort());
   });
-  it.each(FIGURES.map((f, i) => [f.id, i + 1, f]))('lists exactly %s’s keys', (_, n, f) => {
-    expect(listed(`Figure ${n} `).sort()).toEqual(stringKeysOf(f).sort());
+  it.each(FIGURES.map((f) => [f.id, figureNumber(f.id), f]))('lists exactly %s’s keys', (id, n, f) => {
+    expect(listed(`Figure ${n} (\`figures.${id}\`)`).sort()).toEqual(stringKeysOf(f).sort());
   });
 });

@@ -27,6 +27,26 @@ describe('renderInline: markup', () => {
   ])('%s', (src, html) => expect(r(src)).toBe(html));
 });
 
+describe('renderInline: figure references', () => {
+  const labels: Record<string, string> = { fig7: 'Figure C', fig3: '图 3' };
+  const rf = (src: string, onUnknownKey?: (k: string) => void) => renderInline(src, { figureLabel: (id) => labels[id], onUnknownKey });
+  it.each([
+    ['see {{#fig7}} below', 'see <a class="figref" href="#fig7">Figure C</a> below'],
+    ['（{{#fig3}}）', '（<a class="figref" href="#fig3">图 3</a>）'],
+    ['**{{#fig7}}**', '<strong><a class="figref" href="#fig7">Figure C</a></strong>'],
+    ['{{#fig}} {{# fig7}} {{#fig7 }}', '{{#fig}} {{# fig7}} {{#fig7 }}'],
+  ])('%s', (src, html) => expect(rf(src)).toBe(html));
+  it('an unknown figure: a visible gap and onUnknownKey, no link', () => {
+    const seen: string[] = [];
+    expect(rf('{{#fig99}}', (k) => seen.push(k))).toBe('<span class="bound missing" data-key="#fig99">[?#fig99]</span>');
+    expect(seen).toEqual(['#fig99']);
+    expect(renderInline('{{#fig7}}')).toBe('<span class="bound missing" data-key="#fig7">[?#fig7]</span>');
+  });
+  it('a label is escaped', () => {
+    expect(renderInline('{{#fig1}}', { figureLabel: () => '<b>x</b>' })).toBe('<a class="figref" href="#fig1">&lt;b&gt;x&lt;/b&gt;</a>');
+  });
+});
+
 describe('renderInline: injection attempts are inert', () => {
   it.each([
     ['<script>alert(1)</script>', '&lt;script&gt;alert(1)&lt;/script&gt;'],

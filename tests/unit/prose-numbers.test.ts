@@ -13,6 +13,7 @@ import {
 } from '../../web/src/lib/prose-numbers';
 import { seedMean } from '../../web/src/engine/documents';
 import { renderInline } from '../../web/src/lib/inline';
+import { figureNumber } from '../../web/src/figures/registry';
 import { grid, probe, run } from './docs';
 
 describe('proseNumbers: probe keys', () => {
@@ -183,7 +184,7 @@ describe.each(['zh', 'en'] as const)('content/%s.ts uses only keys of prose-numb
     const b = proseNumbers(probe(), grid(), lang);
     const unknown: string[] = [];
     const walk = (x: unknown) => {
-      if (typeof x === 'string') renderInline(x, { bindings: b, onUnknownKey: (k) => unknown.push(k) });
+      if (typeof x === 'string') renderInline(x, { bindings: b, onUnknownKey: (k) => unknown.push(k), figureLabel: (id) => figureNumber(id) });
       else if (x && typeof x === 'object') Object.values(x).forEach(walk);
     };
     walk(mod.default ?? mod);

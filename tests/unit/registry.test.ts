@@ -4,7 +4,7 @@
 // draws), and its downloads (a table and JSON even with no result yet).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIGURES, FIGURE_IDS, LINKS, linkDefaults } from '../../web/src/figures/registry';
+import { FIGURES, FIGURE_IDS, LINKS, figureNumber, linkDefaults } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
 import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
 import type { SlotName } from '../../web/src/lib/result-slots.svelte';
@@ -24,8 +24,22 @@ const docFor: Record<SlotName, unknown> = {
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
 describe('the registry', () => {
-  it('lists figures fig1, fig2, … in page order, each once', () => {
-    expect(FIGURE_IDS).toEqual(FIGURES.map((_, i) => `fig${i + 1}`));
+  it('lists each of fig1 … fig11 once', () => {
+    expect([...FIGURE_IDS].sort()).toEqual(FIGURES.map((_, i) => `fig${i + 1}`).sort());
+  });
+  it('numbers the article’s figures 1, 2, … and letters the page’s tests A, B, …, each in page order', () => {
+    expect(FIGURES.map((f) => `${f.id}:${figureNumber(f.id)}`)).toEqual([
+      'fig1:1', 'fig2:2', 'fig3:3', 'fig6:A', 'fig11:B', 'fig7:C', 'fig10:D', 'fig5:E', 'fig8:F', 'fig4:4', 'fig9:G',
+    ]);
+    // the article's figures keep the numbers the source article gives them
+    for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));
+    expect(figureNumber('fig12')).toBeUndefined();
+    expect(figureNumber('x')).toBeUndefined();
+  });
+  it('docs/experiments.md labels the page’s tests as the page does', () => {
+    const md = readFileSync(new URL('../../docs/experiments.md', import.meta.url), 'utf8');
+    const rows = [...md.matchAll(/^\| Figure (\w+) \| `(fig\d+)` \|/gm)].map((m) => [m[2], m[1]]);
+    expect(rows).toEqual(FIGURES.filter((f) => f.series === 'test').map((f) => [f.id, figureNumber(f.id)]));
   });
   it('no two groups share a URL parameter', () => {
     const all = LINKS.groups().flatMap(names);

@@ -340,7 +340,7 @@ const article: Article = {
         },
         {
           kind: 'p',
-          text: r`One candidate is the share of the word embedding itself in the vector the output layer sees. Pre-LN’s trunk carries $\role{in}{x_0}$ unchanged all the way to the output; the more layers there are, the smaller the fraction of it that is left once the final LN has normalized everything. (Figure 6, after the toy experiment, tests this.)`,
+          text: r`One candidate is the share of the word embedding itself in the vector the output layer sees. Pre-LN’s trunk carries $\role{in}{x_0}$ unchanged all the way to the output; the more layers there are, the smaller the fraction of it that is left once the final LN has normalized everything. ({{#fig6}}, after Figure 3, tests this.)`,
           evidence: 'guess',
         },
         { kind: 'h3', text: 'Mismatch 2: which is larger at a fixed depth' },
@@ -355,6 +355,28 @@ const article: Article = {
           text: r`The settings are not the same (ours: one head, encoder only, $d_{ff}=2d$, the target is the map $t\mapsto t+1$), so this does not refute the paper. It is a reminder that the constants an $O(\cdot)$ hides are big enough to decide the ordering in a model as shallow as 6 layers. The paper’s conclusion only becomes solid in deeper models.`,
         },
         { kind: 'figure', id: 'fig3' },
+        {
+          kind: 'test',
+          title: 'The tied embedding and the fall of Pre-LN’s gradient',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`This is the first of the page’s own tests; their figures have letters where the article’s have numbers. Several steps of this reading are marked as inferred or guessed: the paper does not measure them. The page’s engine can, at toy scale, in seconds. Each test sits next to the claim it tests, restates it, shows what the engine finds, and gives a verdict computed from the numbers by a rule fixed before the run (confirmed, refuted, or holds only under stated conditions). A verdict speaks about the toy setting; it does not settle the question for a 6-layer translation model.`,
+            },
+            {
+              kind: 'p',
+              text: r`The guess of the first mismatch: Pre-LN’s last-layer gradient falls faster than $1/\sqrt L$ because the output layer sees the word embedding itself, carried unchanged along the trunk, and its share shrinks as layers are added. Two ingredients make that share large at initialization: the output matrix is the embedding (tied), and the input is scaled by $\sqrt d$, so $\lVert \role{in}{x_0}\rVert^2\approx d$ sits in the trunk next to each layer’s contribution.`,
+              evidence: 'guess',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig6}} repeats Figure 3c’s sweep ({{exp.tied.depths}} layers) for the four models with and without each ingredient, and records how much probability the initial model gives to the current token. {{exp.tied.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s tied-output experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig6' },
+          ],
+        },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────
@@ -405,7 +427,25 @@ const article: Article = {
         },
         {
           kind: 'p',
-          text: r`One thing is certain: Appendix F’s exponential-decay argument does not hold as written, and the rise in Fig. 3(a)(b) needs some other explanation. (Figure 11, after the toy experiment, measures both factors separately at {{exp.df.layers}} layers.)`,
+          text: r`One thing is certain: Appendix F’s exponential-decay argument does not hold as written, and the rise in Fig. 3(a)(b) needs some other explanation. ({{#fig11}} below measures both factors separately at {{exp.df.layers}} layers.)`,
+        },
+        {
+          kind: 'test',
+          title: 'Appendix F’s decay and the residual Jacobian',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`The inference: Appendix F’s $(2/3)^{(L-l)/2}$ decay counts the LN after each add but not the residual Jacobian $I+\partial \role{op}{F}/\partial \role{in}{x}$; going back through the FFN branch grows the gradient by the $\sqrt{3/2}$ the LN takes away, so at initialization Post-LN’s gradient should be flat in depth.`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig11}} repeats Figure 3a at {{exp.df.layers}} layers, where Appendix F predicts that layer 1 gets {{exp.df.rF}} of the last layer’s gradient, and measures in one backward pass per batch the two factors the gradient picks up at every layer: the norm’s (gradient at the residual sum over gradient at the norm’s output) and the residual Jacobian’s (gradient at the sublayer’s input over gradient at the sum). {{exp.df.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s depth-factors experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig11' },
+          ],
         },
         { kind: 'h3', text: 'And Pre-LN?' },
         {
@@ -514,18 +554,72 @@ if __name__ == '__main__':                              # 5 seeds per configurat
         },
         {
           kind: 'p',
-          text: r`Every coordinate moves by exactly $\mathrm{lr}$. Whether the gradient is 1.6 or 0.016, the first step covers the same distance ($\epsilon=10^{-9}$ in the paper, utterly negligible). Over the next steps $\hat m/\sqrt{\hat v}$ stays of order 1 as well, unless the sign of the gradient keeps flipping. So the factor $\sqrt L$ that separates the two bounds of Theorem 1 does not turn directly into a difference in step size under Adam. “Large gradient times large learning rate, hence instability” is, strictly speaking, a statement about SGD. The main text of the paper never deals with this layer. (Figure 7, after the toy experiment, measures it.)`,
+          text: r`Every coordinate moves by exactly $\mathrm{lr}$. Whether the gradient is 1.6 or 0.016, the first step covers the same distance ($\epsilon=10^{-9}$ in the paper, utterly negligible). Over the next steps $\hat m/\sqrt{\hat v}$ stays of order 1 as well, unless the sign of the gradient keeps flipping. So the factor $\sqrt L$ that separates the two bounds of Theorem 1 does not turn directly into a difference in step size under Adam. “Large gradient times large learning rate, hence instability” is, strictly speaking, a statement about SGD. The main text of the paper never deals with this layer. ({{#fig7}} below measures it.)`,
           evidence: 'inferred',
           evidenceNote: 'Adam’s update rule and the optimizer settings on p. 4',
         },
         {
-          kind: 'p',
-          text: r`Then how does Pre-LN’s advantage make it through Adam? Look in a different space. If Adam moves every parameter by about $\mathrm{lr}$, what decides stability is how much the network’s *output* changes after that move. In Pre-LN, a change to the parameters of any layer has to pass through the final LN before it can touch the output, and Lemma 3 says that this LN multiplies forward perturbations and backward gradients by the same $\sqrt d/\lVert \role{in}{x_L}\rVert$. While it shrinks the gradients by $\sqrt L$, it shrinks the effect of each update on the output by the same factor. The paper’s mechanism survives under Adam; it just has to be told in function space rather than in gradient space. (Figure 10, after the toy experiment, tests this.)`,
-          evidence: 'inferred',
+          kind: 'test',
+          title: 'Adam’s first steps and the gradient’s scale',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`The inference: Adam’s first update moves every coordinate by about $\mathrm{lr}$ whatever the gradient’s size, and $\hat m/\sqrt{\hat v}$ stays of order 1 afterwards, so the $\sqrt L$ gap between Post-LN’s and Pre-LN’s gradients is not a gap in step size.`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig7}} runs the toy model of the next section for its first steps with both placements and records, at every step, the gradient norm and the update’s size per coordinate divided by the learning rate. At step 1 the gradient norms are {{exp.afs.g1.post}} (Post-LN) and {{exp.afs.g1.pre}} (Pre-LN), and the update sizes {{exp.afs.rms1.post}} and {{exp.afs.rms1.pre}} times lr. {{exp.afs.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s adam-first-step experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig7' },
+          ],
         },
         {
           kind: 'p',
-          text: r`On the Post-LN side, this is exactly the quantity Liu et al. 2020 (“Understanding the Difficulty of Training Transformers”) measured. For parameter updates of the same size, the change in the output grows linearly with depth in Post-LN and only logarithmically in Pre-LN. They trace Post-LN’s trouble to an output that leans too heavily on the residual branches of the individual layers, so that small parameter perturbations are amplified layer after layer. That explanation fits with this paper’s conclusion, and it needs no detour through Adam. (Figure 5, after the toy experiment, measures it in the toy model.)`,
+          text: r`Then how does Pre-LN’s advantage make it through Adam? Look in a different space. If Adam moves every parameter by about $\mathrm{lr}$, what decides stability is how much the network’s *output* changes after that move. In Pre-LN, a change to the parameters of any layer has to pass through the final LN before it can touch the output, and Lemma 3 says that this LN multiplies forward perturbations and backward gradients by the same $\sqrt d/\lVert \role{in}{x_L}\rVert$. While it shrinks the gradients by $\sqrt L$, it shrinks the effect of each update on the output by the same factor. The paper’s mechanism survives under Adam; it just has to be told in function space rather than in gradient space. ({{#fig10}} below tests this.)`,
+          evidence: 'inferred',
+        },
+        {
+          kind: 'test',
+          title: 'An update’s effect on the output',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`The inference: under Adam the mechanism lives in function space; Pre-LN’s final LN shrinks the effect of each update on the output as it shrinks the gradient.`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig10}} takes Adam’s first step as a sign step $\theta-\eta\,\mathrm{sign}(g)$ at initialization and measures, against depth, the $\eta$ with the lowest loss and how much one layer’s step moves the logits. {{exp.ss.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s step-size experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig10' },
+          ],
+        },
+        {
+          kind: 'p',
+          text: r`On the Post-LN side, this is exactly the quantity Liu et al. 2020 (“Understanding the Difficulty of Training Transformers”) measured. For parameter updates of the same size, the change in the output grows linearly with depth in Post-LN and only logarithmically in Pre-LN. They trace Post-LN’s trouble to an output that leans too heavily on the residual branches of the individual layers, so that small parameter perturbations are amplified layer after layer. That explanation fits with this paper’s conclusion, and it needs no detour through Adam. ({{#fig5}} below measures it in the toy model.)`,
+        },
+        {
+          kind: 'test',
+          title: 'Output sensitivity against depth',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`The claim, after Liu et al. 2020: for updates of the same size, Post-LN’s output moves more and more with depth, about linearly, and Pre-LN’s only about logarithmically; that sensitivity, not the size of the gradient, is what an Adam update runs into.`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig5}} measures it with the page’s engine: the toy model of the next section at initialization, with {{exp.os.depths}} layers, every weight moved by $\delta=$ {{exp.os.delta}}, and the mean squared change of the logits recorded. On log–log axes $O(L)$ is a slope of 1. For a random perturbation the slope is {{exp.os.post}} for Post-LN and {{exp.os.pre}} for Pre-LN; Admin’s weighted residual takes Post-LN down to {{exp.os.admin}}, DeepNorm to {{exp.os.deepnorm}}. Under Adam’s sign step, $\theta-\delta\,\mathrm{sign}(g)$, which is the move an Adam update actually makes, the slopes are {{exp.os.sign.post}} and {{exp.os.sign.pre}}. {{exp.os.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s output-sensitivity experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig5' },
+          ],
         },
         {
           kind: 'p',
@@ -541,7 +635,25 @@ if __name__ == '__main__':                              # 5 seeds per configurat
         },
         {
           kind: 'callout',
-          text: r`Warm-up, RAdam and Pre-LN are three ways of removing one of the two conditions: warm-up keeps the early updates small, RAdam tames the noisy early second moment, Pre-LN makes the output less sensitive to each update. (Figure 8, after the toy experiment, tests this.)`,
+          text: r`Warm-up, RAdam and Pre-LN are three ways of removing one of the two conditions: warm-up keeps the early updates small, RAdam tames the noisy early second moment, Pre-LN makes the output less sensitive to each update. ({{#fig8}} below tests this.)`,
+        },
+        {
+          kind: 'test',
+          title: 'What warm-up removes',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`The inference: failure needs large, erratic early updates *and* an output sensitive to them; warm-up, RAdam and Pre-LN each remove one condition, so each alone should rescue Post-LN. And the paper’s SGD control, the article suspects, proves little, because SGD trains Transformers badly anyway.`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig8}} trains the next section’s toy in its quick-look setting ({{exp.wl.steps}} steps, two seeds) with Post-LN and Pre-LN, Adam, RAdam and SGD with momentum, and warm-ups from none to 300 steps, and marks when each seed-mean curve leaves the plateau. {{exp.wl.verdict}} {{exp.sgd.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s warmup-length experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig8' },
+          ],
         },
       ],
     },
@@ -576,114 +688,30 @@ if __name__ == '__main__':                              # 5 seeds per configurat
         { kind: 'h3', text: 'Two things to remember' },
         {
           kind: 'p',
-          text: r`Two observations matter more than the curves. **First, Post-LN does not fail by diverging.** There is no NaN, and the loss never blows up; the model simply parks on a plateau. The plateau, {{toy.plateau}}, lies a little below uniform guessing, $\ln 256=$ {{toy.lnV}}. That is about the loss of a model that has learned how often each token occurs and ignores context completely. The paper’s BLEU of 8.45, rather than 0, also looks more like getting stuck than like a crash.`,
+          text: r`Two observations matter more than the curves. **First, Post-LN does not fail by diverging.** There is no NaN, and the loss never blows up; the model simply parks on a plateau. The plateau, {{toy.plateau}}, lies a little below uniform guessing, $\ln 256=$ {{toy.lnV}}. That is about the loss of a model that has learned how often each token occurs and ignores context completely ({{#fig9}} below looks inside the model while it sits there). The paper’s BLEU of 8.45, rather than 0, also looks more like getting stuck than like a crash.`,
         },
         {
           kind: 'p',
           text: r`**Second, this small experiment supplies a toy version of the control that the paper lacks** (more on that under “Variables that move together”): Pre-LN with warm-up ends about where it ends without ({{toy.pre.w300.lo.final}} against {{toy.pre.w0.lo.final}}), just some {{toy.pre.delay}} steps later. At this scale warm-up buys Pre-LN nothing; it only costs time.`,
         },
-      ],
-    },
-    // ─────────────────────────────────────────────────────────────────────────────────────────
-    {
-      id: 'inferences',
-      title: 'Testing the inferences',
-      blocks: [
         {
-          kind: 'p',
-          text: r`Several steps of this reading are marked as inferred or guessed: the paper does not measure them. The page’s engine can, at toy scale, in seconds. Each measurement below restates a claim, shows what the engine finds, and gives a verdict computed from the numbers by a rule fixed before the run (confirmed, refuted, or holds only under stated conditions). A verdict speaks about the toy setting; it does not settle the question for a 6-layer translation model.`,
+          kind: 'test',
+          title: 'What the plateau is made of',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`The observation: Post-LN without warm-up does not diverge; it parks at the loss of a model that knows only how often each token occurs. If so, its hidden states should stop depending on the token: every position would carry the same vector.`,
+              evidence: 'measured',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig9}} records, during the Figure-4 runs, how much of each layer’s hidden state is specific to the token, $s = 1-\lVert\text{mean}_t\,h_t\rVert^2/\text{mean}_t\lVert h_t\rVert^2$, on a fixed batch. {{exp.ps.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: 'the engine’s plateau-share experiment (docs/experiments.md)',
+            },
+            { kind: 'figure', id: 'fig9' },
+          ],
         },
-        { kind: 'h3', text: 'Output sensitivity against depth' },
-        {
-          kind: 'p',
-          text: r`The claim (Between gradient scale and Adam, after Liu et al. 2020): for updates of the same size, Post-LN’s output moves more and more with depth, about linearly, and Pre-LN’s only about logarithmically; that sensitivity, not the size of the gradient, is what an Adam update runs into.`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`We measured it with the page’s engine (Figure 5): the toy model of the last section at initialization, with {{exp.os.depths}} layers, every weight moved by $\delta=$ {{exp.os.delta}}, and the mean squared change of the logits recorded. On log–log axes $O(L)$ is a slope of 1. For a random perturbation the slope is {{exp.os.post}} for Post-LN and {{exp.os.pre}} for Pre-LN; Admin’s weighted residual takes Post-LN down to {{exp.os.admin}}, DeepNorm to {{exp.os.deepnorm}}. Under Adam’s sign step, $\theta-\delta\,\mathrm{sign}(g)$, which is the move an Adam update actually makes, the slopes are {{exp.os.sign.post}} and {{exp.os.sign.pre}}. {{exp.os.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s output-sensitivity experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig5' },
-        { kind: 'h3', text: 'The tied embedding and the fall of Pre-LN’s gradient' },
-        {
-          kind: 'p',
-          text: r`The guess (How the gradient is spread across depth): Pre-LN’s last-layer gradient falls faster than $1/\sqrt L$ because the output layer sees the word embedding itself, carried unchanged along the trunk, and its share shrinks as layers are added. Two ingredients make that share large at initialization: the output matrix is the embedding (tied), and the input is scaled by $\sqrt d$, so $\lVert \role{in}{x_0}\rVert^2\approx d$ sits in the trunk next to each layer’s contribution.`,
-          evidence: 'guess',
-        },
-        {
-          kind: 'p',
-          text: r`Figure 6 repeats Figure 3c’s sweep ({{exp.tied.depths}} layers) for the four models with and without each ingredient, and records how much probability the initial model gives to the current token. {{exp.tied.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s tied-output experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig6' },
-        { kind: 'h3', text: 'Adam’s first steps and the gradient’s scale' },
-        {
-          kind: 'p',
-          text: r`The inference (Between gradient scale and Adam there is one more step): Adam’s first update moves every coordinate by about $\mathrm{lr}$ whatever the gradient’s size, and $\hat m/\sqrt{\hat v}$ stays of order 1 afterwards, so the $\sqrt L$ gap between Post-LN’s and Pre-LN’s gradients is not a gap in step size.`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`Figure 7 runs the toy of the last section for its first steps with both placements and records, at every step, the gradient norm and the update’s size per coordinate divided by the learning rate. At step 1 the gradient norms are {{exp.afs.g1.post}} (Post-LN) and {{exp.afs.g1.pre}} (Pre-LN), and the update sizes {{exp.afs.rms1.post}} and {{exp.afs.rms1.pre}} times lr. {{exp.afs.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s adam-first-step experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig7' },
-        { kind: 'h3', text: 'What warm-up removes' },
-        {
-          kind: 'p',
-          text: r`The inference (the reading of the paper’s RAdam control): failure needs large, erratic early updates *and* an output sensitive to them; warm-up, RAdam and Pre-LN each remove one condition, so each alone should rescue Post-LN. And the paper’s SGD control, the article suspects, proves little, because SGD trains Transformers badly anyway.`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`Figure 8 trains the quick-look toy ({{exp.wl.steps}} steps, two seeds) with Post-LN and Pre-LN, Adam, RAdam and SGD with momentum, and warm-ups from none to 300 steps, and marks when each seed-mean curve leaves the plateau. {{exp.wl.verdict}} {{exp.sgd.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s warmup-length experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig8' },
-        { kind: 'h3', text: 'What the plateau is made of' },
-        {
-          kind: 'p',
-          text: r`The observation (The same effect at toy scale): Post-LN without warm-up does not diverge; it parks at the loss of a model that knows only how often each token occurs. If so, its hidden states should stop depending on the token: every position would carry the same vector.`,
-          evidence: 'measured',
-        },
-        {
-          kind: 'p',
-          text: r`Figure 9 records, during the Figure-4 runs, how much of each layer’s hidden state is specific to the token, $s = 1-\lVert\text{mean}_t\,h_t\rVert^2/\text{mean}_t\lVert h_t\rVert^2$, on a fixed batch. {{exp.ps.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s plateau-share experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig9' },
-        { kind: 'h3', text: 'An update’s effect on the output' },
-        {
-          kind: 'p',
-          text: r`The inference (Between gradient scale and Adam there is one more step): under Adam the mechanism lives in function space; Pre-LN’s final LN shrinks the effect of each update on the output as it shrinks the gradient.`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`Figure 10 takes Adam’s first step as a sign step $\theta-\eta\,\mathrm{sign}(g)$ at initialization and measures, against depth, the $\eta$ with the lowest loss and how much one layer’s step moves the logits. {{exp.ss.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s step-size experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig10' },
-        { kind: 'h3', text: 'Appendix F’s decay and the residual Jacobian' },
-        {
-          kind: 'p',
-          text: r`The inference (How the gradient is spread across depth): Appendix F’s $(2/3)^{(L-l)/2}$ decay counts the LN after each add but not the residual Jacobian $I+\partial \role{op}{F}/\partial \role{in}{x}$; going back through the FFN branch grows the gradient by the $\sqrt{3/2}$ the LN takes away, so at initialization Post-LN’s gradient should be flat in depth.`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`Figure 11 repeats Figure 3a at {{exp.df.layers}} layers, where Appendix F predicts that layer 1 gets {{exp.df.rF}} of the last layer’s gradient, and measures in one backward pass per batch the two factors the gradient picks up at every layer: the norm’s (gradient at the residual sum over gradient at the norm’s output) and the residual Jacobian’s (gradient at the sublayer’s input over gradient at the sum). {{exp.df.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: 'the engine’s depth-factors experiment (docs/experiments.md)',
-        },
-        { kind: 'figure', id: 'fig11' },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,9 @@
 //   **bold**, *italic*, `code`, [text](https://…)
 //   {{key}}        a number measured by the engine, looked up in web/src/lib/prose-numbers.ts;
 //                  never type a measured number into the prose directly.
+//   {{#fig7}}      a reference to a figure, shown as its label ("Figure C"): the label follows
+//                  page order (figures/registry.ts figureNumber), so never type a figure's number
+//                  for one of the page's tests.
 
 export type Lang = 'zh' | 'en';
 /** The article's evidence labels: from the paper / inferred / guess / measured. */
@@ -25,7 +28,10 @@ export type Block =
   | { kind: 'table'; head: string[]; rows: string[][]; caption?: string }
   | { kind: 'list'; items: string[]; ordered?: boolean }
   | { kind: 'callout'; text: string } // a question to the reader, a key takeaway
-  | { kind: 'h3'; text: string };
+  | { kind: 'h3'; text: string }
+  // the page's own test of one of the article's inferences, set beside the paragraph whose claim it
+  // tests: the claim restated with its tag, what the engine measured, the verdict, and its figure
+  | { kind: 'test'; title: string; blocks: Block[] };
 
 export interface Section {
   id: string; // stable anchor, same in both languages

@@ -340,7 +340,7 @@ const article: Article = {
         },
         {
           kind: 'p',
-          text: r`一个可能的来源，是输出层所见的向量里词嵌入自身占了多少。Pre-LN 的主干把 $\role{in}{x_0}$ 一路原样带到输出端；层数越多，经过最后那个 LN 归一化之后，它剩下的比例就越小。（玩具实验之后的图 6 检验了这一点。）`,
+          text: r`一个可能的来源，是输出层所见的向量里词嵌入自身占了多少。Pre-LN 的主干把 $\role{in}{x_0}$ 一路原样带到输出端；层数越多，经过最后那个 LN 归一化之后，它剩下的比例就越小。（图 3 之后的{{#fig6}} 检验了这一点。）`,
           evidence: 'guess',
         },
         { kind: 'h3', text: '对不上之二：层数固定时谁更大' },
@@ -355,6 +355,28 @@ const article: Article = {
           text: r`两边的设定并不一样（我们是单头、只有编码器、$d_{ff}=2d$，目标是 $t\mapsto t+1$ 这个映射），所以这谈不上推翻论文。它提醒的是：$O(\cdot)$ 里藏着的常数，在 6 层这么浅的模型上，已经大到能决定谁大谁小。论文的结论，要到更深的模型上才站得稳。`,
         },
         { kind: 'figure', id: 'fig3' },
+        {
+          kind: 'test',
+          title: '共享的词嵌入与 Pre-LN 梯度的下降',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`这是本页自己的第一项检验；这些检验的图用字母编号，文章自己的图用数字。上面的解读里有好几步标着推断或猜测：论文没有测过它们。本页的引擎可以在玩具规模上、几秒之内测。每项检验都放在它所检验的论断旁边：先复述论断，再给出引擎测到的结果，最后给出结论——由数字按一条在运行之前就定好的规则算出（成立、不成立，或只在所述条件下成立）。结论只对玩具设定负责，不能替 6 层的翻译模型下定论。`,
+            },
+            {
+              kind: 'p',
+              text: r`“对不上之一”里的猜测：Pre-LN 最后一层的梯度比 $1/\sqrt L$ 降得快，是因为输出层看到的向量里有词嵌入本身——它沿主干原样传下来——而层数越多它占的比例越小。初始化时让这个比例变大的有两样东西：输出矩阵就是词嵌入（共享），以及输入乘了 $\sqrt d$，于是 $\lVert \role{in}{x_0}\rVert^2\approx d$ 和每一层的贡献并排留在主干里。`,
+              evidence: 'guess',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig6}} 对有无这两样东西的四种模型重复了图 3c 的扫描（层数 {{exp.tied.depths}}），并记录初始模型给“当前这个词”的概率。{{exp.tied.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 tied-output 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig6' },
+          ],
+        },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────
@@ -405,7 +427,25 @@ const article: Article = {
         },
         {
           kind: 'p',
-          text: r`能确定的只有一点：附录 F 那个指数衰减的论证照原样是不成立的，图 3(a)(b) 里的逐层上升得另找解释。（玩具实验之后的图 11 在 {{exp.df.layers}} 层上把这两个因子分开测了出来。）`,
+          text: r`能确定的只有一点：附录 F 那个指数衰减的论证照原样是不成立的，图 3(a)(b) 里的逐层上升得另找解释。（下面的{{#fig11}} 在 {{exp.df.layers}} 层上把这两个因子分开测了出来。）`,
+        },
+        {
+          kind: 'test',
+          title: '附录 F 的衰减与残差的雅可比',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`推断：附录 F 的 $(2/3)^{(L-l)/2}$ 只算了每次相加之后的 LN，没算残差相加的雅可比 $I+\partial \role{op}{F}/\partial \role{in}{x}$；梯度反向穿过 FFN 支路时长度涨 $\sqrt{3/2}$，正好补上 LN 除掉的那一份，所以初始化时 Post-LN 的梯度沿深度应该是平的。`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig11}} 在 {{exp.df.layers}} 层上重做图 3a，附录 F 在这个深度预言第 1 层的梯度只有最后一层的 {{exp.df.rF}}；同时每个批次做一次反向传播，逐层测出梯度经过的两个因子：LN 的（残差和处的梯度比 LN 输出处的梯度）和残差雅可比的（子层输入处的梯度比残差和处的梯度）。{{exp.df.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 depth-factors 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig11' },
+          ],
         },
         { kind: 'h3', text: 'Pre-LN 这边' },
         {
@@ -514,18 +554,72 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
         },
         {
           kind: 'p',
-          text: r`每个坐标不多不少，恰好挪动 $\mathrm{lr}$。梯度是 1.6 也好，0.016 也好，第一步迈出的距离完全相同（论文取 $\epsilon=10^{-9}$，小到可以不计）。往后几步，只要梯度符号不来回翻转，$\hat m/\sqrt{\hat v}$ 也一直是 $O(1)$ 的量级。因此，定理 1 里两个界之间差的那个 $\sqrt L$，到了 Adam 手里并不会直接变成步长上的差别。“梯度大、学习率又大，所以不稳定”，严格讲只在 SGD 下说得通，而论文正文对这一层避而未谈。（玩具实验之后的图 7 测了它。）`,
+          text: r`每个坐标不多不少，恰好挪动 $\mathrm{lr}$。梯度是 1.6 也好，0.016 也好，第一步迈出的距离完全相同（论文取 $\epsilon=10^{-9}$，小到可以不计）。往后几步，只要梯度符号不来回翻转，$\hat m/\sqrt{\hat v}$ 也一直是 $O(1)$ 的量级。因此，定理 1 里两个界之间差的那个 $\sqrt L$，到了 Adam 手里并不会直接变成步长上的差别。“梯度大、学习率又大，所以不稳定”，严格讲只在 SGD 下说得通，而论文正文对这一层避而未谈。（下面的{{#fig7}} 测了它。）`,
           evidence: 'inferred',
           evidenceNote: 'Adam 的更新公式；第 4 页的优化器设定',
         },
         {
-          kind: 'p',
-          text: r`那么 Pre-LN 的好处在 Adam 底下是怎么传过去的？换个空间来看。既然 Adam 让每个参数都走出大约 $\mathrm{lr}$ 的距离，决定稳不稳的，其实是这一步迈出去以后，网络的*输出*被改动了多少。Pre-LN 中，不论哪一层的参数动了，这个改动都得先经过末尾的 LN 才能传到输出；而引理 3 告诉我们，这个 LN 对前向的扰动和反向的梯度乘的是同一个 $\sqrt d/\lVert \role{in}{x_L}\rVert$。它在把梯度缩小 $\sqrt L$ 倍时，顺带把每次更新在输出端引起的变化也缩小了同样的倍数。所以论文的机制在 Adam 下依然成立，只不过该放在函数空间里讲，而不是梯度空间。（玩具实验之后的图 10 检验了这一点。）`,
-          evidence: 'inferred',
+          kind: 'test',
+          title: 'Adam 的头几步与梯度的尺度',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`推断：Adam 的第一次更新不管梯度多大，都让每个坐标挪动约 $\mathrm{lr}$，之后 $\hat m/\sqrt{\hat v}$ 也保持在 1 的量级，所以 Post-LN 与 Pre-LN 梯度之间那个 $\sqrt L$ 的差距，并不是步长的差距。`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig7}} 用下一节的玩具模型跑最初的若干步，两种放法各一次，每一步记录梯度范数，以及每个坐标的更新幅度除以学习率。第 1 步的梯度范数分别是 {{exp.afs.g1.post}}（Post-LN）和 {{exp.afs.g1.pre}}（Pre-LN），更新幅度分别是 lr 的 {{exp.afs.rms1.post}} 和 {{exp.afs.rms1.pre}} 倍。{{exp.afs.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 adam-first-step 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig7' },
+          ],
         },
         {
           kind: 'p',
-          text: r`Post-LN 一侧，Liu et al. 2020（Understanding the Difficulty of Training Transformers）测的恰好就是这个量：参数更新幅度相同的情况下，Post-LN 的输出变化随层数线性增长，Pre-LN 只按对数增长。他们把 Post-LN 的毛病归结为输出过分依赖各层的残差支路，参数上的小扰动会被一层层放大。这个解释与本文的结论相容，而且用不着在 Adam 那里绕一圈。（玩具实验之后的图 5 在玩具模型上测了它。）`,
+          text: r`那么 Pre-LN 的好处在 Adam 底下是怎么传过去的？换个空间来看。既然 Adam 让每个参数都走出大约 $\mathrm{lr}$ 的距离，决定稳不稳的，其实是这一步迈出去以后，网络的*输出*被改动了多少。Pre-LN 中，不论哪一层的参数动了，这个改动都得先经过末尾的 LN 才能传到输出；而引理 3 告诉我们，这个 LN 对前向的扰动和反向的梯度乘的是同一个 $\sqrt d/\lVert \role{in}{x_L}\rVert$。它在把梯度缩小 $\sqrt L$ 倍时，顺带把每次更新在输出端引起的变化也缩小了同样的倍数。所以论文的机制在 Adam 下依然成立，只不过该放在函数空间里讲，而不是梯度空间。（下面的{{#fig10}} 检验了这一点。）`,
+          evidence: 'inferred',
+        },
+        {
+          kind: 'test',
+          title: '一次更新对输出的影响',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`推断：在 Adam 下，机制要放到函数空间里讲；Pre-LN 的最后一个 LN 在缩小梯度的同时，也按同样的比例缩小了每次更新对输出的影响。`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig10}} 把 Adam 的第一步当作初始化时的符号步 $\theta-\eta\,\mathrm{sign}(g)$，对深度测量损失最低的 $\eta$，以及只让一层走这一步时 logits 变化多少。{{exp.ss.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 step-size 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig10' },
+          ],
+        },
+        {
+          kind: 'p',
+          text: r`Post-LN 一侧，Liu et al. 2020（Understanding the Difficulty of Training Transformers）测的恰好就是这个量：参数更新幅度相同的情况下，Post-LN 的输出变化随层数线性增长，Pre-LN 只按对数增长。他们把 Post-LN 的毛病归结为输出过分依赖各层的残差支路，参数上的小扰动会被一层层放大。这个解释与本文的结论相容，而且用不着在 Adam 那里绕一圈。（下面的{{#fig5}} 在玩具模型上测了它。）`,
+        },
+        {
+          kind: 'test',
+          title: '输出敏感度随深度',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`论断（沿用 Liu et al. 2020）：更新幅度相同时，Post-LN 的输出随深度变化得越来越大，大致线性，Pre-LN 只大致按对数增长；Adam 的一次更新撞上的是这种敏感度，而不是梯度的大小。`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig5}} 用本页的引擎测了它：下一节的玩具模型，初始化时，层数 {{exp.os.depths}}，每个权重挪动 $\delta=$ {{exp.os.delta}}，记录 logits 的均方变化。在双对数坐标里，$O(L)$ 是斜率 1。随机扰动下，Post-LN 的斜率是 {{exp.os.post}}，Pre-LN 是 {{exp.os.pre}}；Admin 的加权残差把 Post-LN 降到 {{exp.os.admin}}，DeepNorm 降到 {{exp.os.deepnorm}}。换成 Adam 的符号步 $\theta-\delta\,\mathrm{sign}(g)$——这才是 Adam 一次更新实际做的挪动——两者的斜率是 {{exp.os.sign.post}} 和 {{exp.os.sign.pre}}。{{exp.os.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 output-sensitivity 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig5' },
+          ],
         },
         {
           kind: 'p',
@@ -541,7 +635,25 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
         },
         {
           kind: 'callout',
-          text: r`预热、RAdam、Pre-LN，是去掉其中一个条件的三种手段：预热让早期的更新变小，RAdam 压住早期二阶矩的噪声，Pre-LN 让输出对每一步更新不那么敏感。（玩具实验之后的图 8 检验了这一点。）`,
+          text: r`预热、RAdam、Pre-LN，是去掉其中一个条件的三种手段：预热让早期的更新变小，RAdam 压住早期二阶矩的噪声，Pre-LN 让输出对每一步更新不那么敏感。（下面的{{#fig8}} 检验了这一点。）`,
+        },
+        {
+          kind: 'test',
+          title: '预热去掉了什么',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`推断：失败需要早期更新又大又乱，*并且*输出对这些更新敏感；预热、RAdam、Pre-LN 各自去掉一个条件，所以单独任何一个都该救回 Post-LN。至于论文的 SGD 对照，本文怀疑它说明不了多少，因为 SGD 本来就训练不好 Transformer。`,
+              evidence: 'inferred',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig8}} 用下一节玩具模型的快速预览设定（{{exp.wl.steps}} 步，两个种子），以 Post-LN 和 Pre-LN、Adam、RAdam 和带动量的 SGD、从不预热到预热 300 步分别训练，标出每条种子平均曲线离开平台的那一步。{{exp.wl.verdict}}{{exp.sgd.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 warmup-length 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig8' },
+          ],
         },
       ],
     },
@@ -576,114 +688,30 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
         { kind: 'h3', text: '值得记住的两点' },
         {
           kind: 'p',
-          text: r`比曲线本身更要紧的有两点。**其一，Post-LN 的失败不是发散。**没有出现 NaN，损失也没有炸开，模型只是趴在一个平台上不动。这个平台在 {{toy.plateau}}，比均匀乱猜的 $\ln 256=$ {{toy.lnV}} 略低一点，差不多就是只记住了每个 token 出现得多频繁、完全不看上下文时的损失。论文里的 BLEU 是 8.45 而不是 0，看上去也更像卡住了，而不是崩了。`,
+          text: r`比曲线本身更要紧的有两点。**其一，Post-LN 的失败不是发散。**没有出现 NaN，损失也没有炸开，模型只是趴在一个平台上不动。这个平台在 {{toy.plateau}}，比均匀乱猜的 $\ln 256=$ {{toy.lnV}} 略低一点，差不多就是只记住了每个 token 出现得多频繁、完全不看上下文时的损失（下面的{{#fig9}} 看了模型停在那里时内部的样子）。论文里的 BLEU 是 8.45 而不是 0，看上去也更像卡住了，而不是崩了。`,
         },
         {
           kind: 'p',
           text: r`**其二，这个小实验顺手补上了论文缺的那个对照的玩具版**（详见“纠缠在一起的变量”一节）：给 Pre-LN 加上预热，最后的损失与不加时相差无几（{{toy.pre.w300.lo.final}} 与 {{toy.pre.w0.lo.final}}），只不过要多走大约 {{toy.pre.delay}} 步才到。在这个规模上，预热没给 Pre-LN 带来任何好处，只多花了时间。`,
         },
-      ],
-    },
-    // ─────────────────────────────────────────────────────────────────────────────────────────
-    {
-      id: 'inferences',
-      title: '检验这些推断',
-      blocks: [
         {
-          kind: 'p',
-          text: r`上面的解读里有好几步标着推断或猜测：论文没有测过它们。本页的引擎可以在玩具规模上、几秒之内测。下面每一项先复述一个论断，再给出引擎测到的结果，最后给出结论——由数字按一条在运行之前就定好的规则算出（成立、不成立，或只在所述条件下成立）。结论只对玩具设定负责，不能替 6 层的翻译模型下定论。`,
+          kind: 'test',
+          title: '平台由什么构成',
+          blocks: [
+            {
+              kind: 'p',
+              text: r`观察：不预热的 Post-LN 并不发散，而是停在一个只知道每个词出现频率的模型的损失上。若真如此，它的隐藏状态应当不再依赖于词本身：每个位置都带着同一个向量。`,
+              evidence: 'measured',
+            },
+            {
+              kind: 'p',
+              text: r`{{#fig9}} 在图 4 的训练过程中，于一个固定批次上记录每层隐藏状态里词特异部分所占的份额 $s = 1-\lVert\text{mean}_t\,h_t\rVert^2/\text{mean}_t\lVert h_t\rVert^2$。{{exp.ps.verdict}}`,
+              evidence: 'measured',
+              evidenceNote: '引擎的 plateau-share 实验（docs/experiments.md）',
+            },
+            { kind: 'figure', id: 'fig9' },
+          ],
         },
-        { kind: 'h3', text: '输出敏感度随深度' },
-        {
-          kind: 'p',
-          text: r`论断（“梯度尺度和 Adam 之间隔着一层”，沿用 Liu et al. 2020）：更新幅度相同时，Post-LN 的输出随深度变化得越来越大，大致线性，Pre-LN 只大致按对数增长；Adam 的一次更新撞上的是这种敏感度，而不是梯度的大小。`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`我们用本页的引擎测了它（图 5）：上一节的玩具模型，初始化时，层数 {{exp.os.depths}}，每个权重挪动 $\delta=$ {{exp.os.delta}}，记录 logits 的均方变化。在双对数坐标里，$O(L)$ 是斜率 1。随机扰动下，Post-LN 的斜率是 {{exp.os.post}}，Pre-LN 是 {{exp.os.pre}}；Admin 的加权残差把 Post-LN 降到 {{exp.os.admin}}，DeepNorm 降到 {{exp.os.deepnorm}}。换成 Adam 的符号步 $\theta-\delta\,\mathrm{sign}(g)$——这才是 Adam 一次更新实际做的挪动——两者的斜率是 {{exp.os.sign.post}} 和 {{exp.os.sign.pre}}。{{exp.os.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 output-sensitivity 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig5' },
-        { kind: 'h3', text: '共享的词嵌入与 Pre-LN 梯度的下降' },
-        {
-          kind: 'p',
-          text: r`猜测（“梯度沿深度的分布”）：Pre-LN 最后一层的梯度比 $1/\sqrt L$ 降得快，是因为输出层看到的向量里有词嵌入本身——它沿主干原样传下来——而层数越多它占的比例越小。初始化时让这个比例变大的有两样东西：输出矩阵就是词嵌入（共享），以及输入乘了 $\sqrt d$，于是 $\lVert \role{in}{x_0}\rVert^2\approx d$ 和每一层的贡献并排留在主干里。`,
-          evidence: 'guess',
-        },
-        {
-          kind: 'p',
-          text: r`图 6 对有无这两样东西的四种模型重复了图 3c 的扫描（层数 {{exp.tied.depths}}），并记录初始模型给“当前这个词”的概率。{{exp.tied.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 tied-output 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig6' },
-        { kind: 'h3', text: 'Adam 的头几步与梯度的尺度' },
-        {
-          kind: 'p',
-          text: r`推断（“梯度尺度和 Adam 之间隔着一层”）：Adam 的第一次更新不管梯度多大，都让每个坐标挪动约 $\mathrm{lr}$，之后 $\hat m/\sqrt{\hat v}$ 也保持在 1 的量级，所以 Post-LN 与 Pre-LN 梯度之间那个 $\sqrt L$ 的差距，并不是步长的差距。`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`图 7 用上一节的玩具模型跑最初的若干步，两种放法各一次，每一步记录梯度范数，以及每个坐标的更新幅度除以学习率。第 1 步的梯度范数分别是 {{exp.afs.g1.post}}（Post-LN）和 {{exp.afs.g1.pre}}（Pre-LN），更新幅度分别是 lr 的 {{exp.afs.rms1.post}} 和 {{exp.afs.rms1.pre}} 倍。{{exp.afs.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 adam-first-step 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig7' },
-        { kind: 'h3', text: '预热去掉了什么' },
-        {
-          kind: 'p',
-          text: r`推断（对论文 RAdam 对照的解读）：失败需要早期更新又大又乱，*并且*输出对这些更新敏感；预热、RAdam、Pre-LN 各自去掉一个条件，所以单独任何一个都该救回 Post-LN。至于论文的 SGD 对照，本文怀疑它说明不了多少，因为 SGD 本来就训练不好 Transformer。`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`图 8 用快速预览的玩具设定（{{exp.wl.steps}} 步，两个种子），以 Post-LN 和 Pre-LN、Adam、RAdam 和带动量的 SGD、从不预热到预热 300 步分别训练，标出每条种子平均曲线离开平台的那一步。{{exp.wl.verdict}}{{exp.sgd.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 warmup-length 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig8' },
-        { kind: 'h3', text: '平台由什么构成' },
-        {
-          kind: 'p',
-          text: r`观察（“玩具规模上的同一个现象”）：不预热的 Post-LN 并不发散，而是停在一个只知道每个词出现频率的模型的损失上。若真如此，它的隐藏状态应当不再依赖于词本身：每个位置都带着同一个向量。`,
-          evidence: 'measured',
-        },
-        {
-          kind: 'p',
-          text: r`图 9 在图 4 的训练过程中，于一个固定批次上记录每层隐藏状态里词特异部分所占的份额 $s = 1-\lVert\text{mean}_t\,h_t\rVert^2/\text{mean}_t\lVert h_t\rVert^2$。{{exp.ps.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 plateau-share 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig9' },
-        { kind: 'h3', text: '一次更新对输出的影响' },
-        {
-          kind: 'p',
-          text: r`推断（“梯度尺度和 Adam 之间隔着一层”）：在 Adam 下，机制要放到函数空间里讲；Pre-LN 的最后一个 LN 在缩小梯度的同时，也按同样的比例缩小了每次更新对输出的影响。`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`图 10 把 Adam 的第一步当作初始化时的符号步 $\theta-\eta\,\mathrm{sign}(g)$，对深度测量损失最低的 $\eta$，以及只让一层走这一步时 logits 变化多少。{{exp.ss.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 step-size 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig10' },
-        { kind: 'h3', text: '附录 F 的衰减与残差的雅可比' },
-        {
-          kind: 'p',
-          text: r`推断（“梯度沿深度的分布”）：附录 F 的 $(2/3)^{(L-l)/2}$ 只算了每次相加之后的 LN，没算残差相加的雅可比 $I+\partial \role{op}{F}/\partial \role{in}{x}$；梯度反向穿过 FFN 支路时长度涨 $\sqrt{3/2}$，正好补上 LN 除掉的那一份，所以初始化时 Post-LN 的梯度沿深度应该是平的。`,
-          evidence: 'inferred',
-        },
-        {
-          kind: 'p',
-          text: r`图 11 在 {{exp.df.layers}} 层上重做图 3a，附录 F 在这个深度预言第 1 层的梯度只有最后一层的 {{exp.df.rF}}；同时每个批次做一次反向传播，逐层测出梯度经过的两个因子：LN 的（残差和处的梯度比 LN 输出处的梯度）和残差雅可比的（子层输入处的梯度比残差和处的梯度）。{{exp.df.verdict}}`,
-          evidence: 'measured',
-          evidenceNote: '引擎的 depth-factors 实验（docs/experiments.md）',
-        },
-        { kind: 'figure', id: 'fig11' },
       ],
     },
     // ─────────────────────────────────────────────────────────────────────────────────────────

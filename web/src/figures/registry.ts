@@ -24,11 +24,28 @@ import { fig11 } from './fig11';
 /** A figure of any view, document and settings types (each figure has its own). */
 export type AnyFigure = FigureDef<any, any, any>;
 
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig4, fig5, fig6, fig7, fig8, fig9, fig10, fig11];
+// Page order (tests/unit/content.test.ts checks both languages against it). Each test of an
+// inference sits beside the paragraph whose claim it tests, so its id (fixed by links already
+// shared) no longer says where it is; the number the page shows comes from this order.
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig10, fig5, fig8, fig4, fig9];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 
 export const figureById = (id: string): AnyFigure | undefined => FIGURES.find((f) => f.id === id);
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * The number the page shows for a figure ("Figure {n}"): its place in page order among the
+ * figures of its series, 1, 2, … for the article's own and A, B, … for the page's tests of the
+ * article's inferences. Undefined for an id that is not registered.
+ */
+export function figureNumber(id: string): string | undefined {
+  const f = figureById(id);
+  if (!f) return undefined;
+  const i = FIGURES.filter((g) => g.series === f.series).indexOf(f);
+  return f.series === 'article' ? String(i + 1) : LETTERS[i];
+}
 
 /** Every key of a figure's strings: its title, its caption (inline mini-language), and those it declares. */
 export const stringKeysOf = (f: AnyFigure): string[] => ['title', 'caption', ...f.strings];

@@ -60,6 +60,10 @@ export interface NumbersInput<V, D> {
 
 export interface FigureDef<V extends object = object, D = unknown, S extends object = object> {
   id: FigureId;
+  /** which numbering the page shows it under (registry.ts figureNumber): 'article', one of the
+   *  source article's figures, numbered 1, 2, … in page order; 'test', one of the page's own tests
+   *  of the article's inferences, lettered A, B, … in page order. The id stays as it is (links). */
+  series: 'article' | 'test';
   component: Component<FigureProps<V>, object, 'view'>;
   /** the keys of its strings besides `title` and `caption` (every figure has those: FigureText):
    *  content/zh.ts and en.ts give exactly these three kinds in `figures[id]` (registry stringKeysOf) */

@@ -6,6 +6,9 @@
 //                    one a live run changed (opts.changed) → class "bound live" and a title saying
 //                    so and giving the article's value;
 //                    unknown key → <span class="bound missing">[?key]</span> and onUnknownKey(key)
+//   {{#fig7}}        a reference to a figure → <a class="figref" href="#fig7">Figure C</a>, its label
+//                    (opts.figureLabel: the number follows page order, registry.ts figureNumber);
+//                    unknown figure → <span class="bound missing">[?#fig7]</span> and onUnknownKey
 //   \$ \* \` \[ \{ \\   a literal character
 //
 // Everything that is not markup is HTML-escaped; no raw HTML passes through. Inside $…$, {{key}}
@@ -20,12 +23,15 @@ export interface InlineOptions {
   /** keys whose value comes from a live run and differs from the article's: key → the note
    *  (its title) that says so */
   changed?: Record<string, string>;
+  /** a figure id → the label the page shows for it ("Figure C"), undefined if there is none */
+  figureLabel?: (id: string) => string | undefined;
 }
 
 // Sticky (matched at lastIndex): the parser tries them at its position without slicing the rest of
 // the string off at every character (that made a long paragraph quadratic: the article re-renders
 // whenever a live run changes a bound number).
 const KEY = /\{\{\s*([A-Za-z][\w.-]*)\s*\}\}/y;
+const FIGREF = /\{\{#(fig\d+)\}\}/y;
 const LINK = /\[([^\]\n]*)\]\(([^()\s]*)\)/y;
 const ESCAPABLE = new Set(['$', '*', '`', '[', ']', '{', '}', '\\', '_']);
 /** Characters that may start markup; a run of anything else is copied (escaped) in one piece. */
@@ -50,6 +56,15 @@ function bound(key: string, opts: InlineOptions): string {
   const note = opts.changed?.[key];
   if (note != null) return `<span class="bound live" data-key="${escapeHtml(key)}" title="${escapeHtml(note)}">${escapeHtml(v)}</span>`;
   return `<span class="bound" data-key="${escapeHtml(key)}">${escapeHtml(v)}</span>`;
+}
+
+function figureRef(id: string, opts: InlineOptions): string {
+  const label = opts.figureLabel?.(id);
+  if (label === undefined) {
+    opts.onUnknownKey?.(`#${id}`);
+    return `<span class="bound missing" data-key="#${escapeHtml(id)}">[?#${escapeHtml(id)}]</span>`;
+  }
+  return `<a class="figref" href="#${escapeHtml(id)}">${escapeHtml(label)}</a>`;
 }
 
 /** Substitute known {{key}} inside TeX; values become \text{…} of safe characters only. */
@@ -149,6 +164,12 @@ function parse(s: string, opts: InlineOptions, depth: number): string {
       if (m) {
         out += bound(m[1], opts);
         i += m[0].length;
+        continue;
+      }
+      const r = matchAt(FIGREF, s, i);
+      if (r) {
+        out += figureRef(r[1], opts);
+        i += r[0].length;
         continue;
       }
     }

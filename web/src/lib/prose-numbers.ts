@@ -180,7 +180,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
     return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
   },
-  // Figure 5 (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
+  // Figure E (`fig5`) (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
   'exp.os.post': ({ E }) => osSlope(E, 'outputSensitivity', 'post'),
   'exp.os.pre': ({ E }) => osSlope(E, 'outputSensitivity', 'pre'),
   'exp.os.admin': ({ E }) => osSlope(E, 'outputSensitivity', 'admin'),
@@ -197,7 +197,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   },
   'exp.os.verdict': ({ E, lang }) =>
     E.outputSensitivity ? verdictSentence('os', verdicts.outputSensitivity(E.outputSensitivity, E.outputSensitivitySign ?? null), lang) : null,
-  // Figure 7 (adam-first-step): step 1's update RMS / lr and gradient norm, and the verdict.
+  // Figure C (`fig7`) (adam-first-step): step 1's update RMS / lr and gradient norm, and the verdict.
   'exp.afs.rms1.post': ({ E }) => afs(E, 'post', 'update_rms'),
   'exp.afs.rms1.pre': ({ E }) => afs(E, 'pre', 'update_rms'),
   'exp.afs.g1.post': ({ E }) => afs(E, 'post', 'grad_norm'),
@@ -207,21 +207,21 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return typeof lr === 'number' ? fmtLr(lr) : null;
   },
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
-  // Figure 8 (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
+  // Figure F (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
   'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
-  // Figure 10 (step-size): the verdict on claim 2 (an update's effect lives in function space).
+  // Figure D (`fig10`) (step-size): the verdict on claim 2 (an update's effect lives in function space).
   'exp.ss.verdict': ({ E, lang }) => (E.stepSize ? verdictSentence('ss', verdicts.stepSize(E.stepSize), lang) : null),
-  // Figure 9 (plateau-share): the verdict on claim 6 (a frequency-only plateau).
+  // Figure G (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
-  // Figure 6 (tied-output): the depths and the verdict (whose sentence carries the slopes).
+  // Figure A (`fig6`) (tied-output): the depths and the verdict (whose sentence carries the slopes).
   'exp.tied.depths': ({ E, lang }) => {
     const d = E.tiedOutput?.config?.depths;
     return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
   },
   'exp.tied.verdict': ({ E, lang }) => (E.tiedOutput ? verdictSentence('tied', verdicts.tiedOutput(E.tiedOutput), lang) : null),
-  // Figure 11 (depth-factors): the depth, Appendix F's predicted layer-1 share, and the verdict on claim 8.
+  // Figure B (`fig11`) (depth-factors): the depth, Appendix F's predicted layer-1 share, and the verdict on claim 8.
   'exp.df.layers': ({ E }) => (typeof E.depthFactors?.config?.layers === 'number' ? String(E.depthFactors.config.layers) : null),
   'exp.df.rF': ({ E }) => {
     const p = (E.depthFactors as { placements?: Record<string, { appendix_f_first_over_last?: number }> } | null | undefined)?.placements;

@@ -2,7 +2,7 @@
 // that replace them.
 //
 // The slots: `probe` (Figures 2 and 3 and their prose), `grid` (Figure 4), and one per experiment
-// document a figure draws (EXPERIMENT_SLOTS: Figures 5 to 11). Each slot holds the precomputed
+// document a figure draws (EXPERIMENT_SLOTS: Figures A to G, ids fig5 … fig11). Each slot holds the precomputed
 // document from public/data/ (the reference, always kept) and adds every live run to the run list
 // (lib/runs/): a complete run, or what a cancelled or failed one had computed, marked partial.
 // `data`, the slot's current result, is the newest complete run the reader shows, else the

@@ -16,6 +16,7 @@ export interface Fig1View {
 
 export const fig1: FigureDef<Fig1View> = {
   id: 'fig1',
+  series: 'article',
   component: Figure1,
   strings: TEXT_KEYS,
   slot: null,

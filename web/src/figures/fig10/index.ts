@@ -1,4 +1,4 @@
-// fig10/index.ts — Figure 10 as the page sees it (figures/types.ts FigureDef): the best Adam-like
+// fig10/index.ts — Figure D (`fig10`) as the page sees it (figures/types.ts FigureDef): the best Adam-like
 // sign step η* and one layer's effect on the logits, against depth (the `step-size` experiment,
 // docs/experiments.md). No view state of its own.
 import type { StepSizeResult } from '../../engine/documents';
@@ -10,6 +10,7 @@ export type Fig10View = Record<string, never>;
 
 export const fig10: FigureDef<Fig10View, StepSizeResult> = {
   id: 'fig10',
+  series: 'test',
   component: Figure10,
   strings: [
     'panelA',

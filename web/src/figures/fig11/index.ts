@@ -1,4 +1,4 @@
-// fig11/index.ts — Figure 11 as the page sees it (figures/types.ts FigureDef): Figure 3a at depth
+// fig11/index.ts — Figure B (`fig11`) as the page sees it (figures/types.ts FigureDef): Figure 3a at depth
 // 24 with Appendix F's predicted decay, and the norm's and the residual Jacobian's factors on the
 // gradient per layer (the `depth-factors` experiment, docs/experiments.md). Its view state is the
 // placement of panel (b); URL: fig11.placement=pre (absent: Post-LN).
@@ -15,6 +15,7 @@ export interface Fig11View {
 
 export const fig11: FigureDef<Fig11View, DepthFactorsResult> = {
   id: 'fig11',
+  series: 'test',
   component: Figure11,
   strings: [
     'panelA',

@@ -1,4 +1,4 @@
-// fig11/transform.ts — depth-factors document → Figure 11's two panels against the layer l. Pure.
+// fig11/transform.ts — depth-factors document → Figure B (`fig11`)'s two panels against the layer l. Pure.
 //   (a) Figure 3a at depth L: each placement's W² gradient per layer (per-batch statistic, mean ±
 //       std over seeds) on a log axis, with Appendix F's prediction for the chosen placement
 //       (the measured last layer times (2/3)^((L−l)/2), dashed);

@@ -19,6 +19,7 @@ export interface Fig2View {
 
 export const fig2: FigureDef<Fig2View, ProbeResult> = {
   id: 'fig2',
+  series: 'article',
   component: Figure2,
   strings: [
     'readoutLayer', // {l}

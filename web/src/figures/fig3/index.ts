@@ -29,6 +29,7 @@ export interface Fig3View {
 
 export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
   id: 'fig3',
+  series: 'article',
   component: Figure3,
   strings: [
     'panelA',

@@ -48,6 +48,7 @@ const hyperParam = (name: string): Param<GridSettings> => ({
 
 export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
   id: 'fig4',
+  series: 'article',
   component: Figure4,
   strings: [
     'panel', // {lr}

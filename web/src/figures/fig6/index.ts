@@ -1,4 +1,4 @@
-// fig6/index.ts — Figure 6 as the page sees it (figures/types.ts FigureDef): Figure 3c's depth
+// fig6/index.ts — Figure A (`fig6`) as the page sees it (figures/types.ts FigureDef): Figure 3c's depth
 // sweep for tied or untied output and with or without the √d input scale (the `tied-output`
 // experiment, docs/experiments.md), and the initial model's probability of the current token.
 // Its view state is the drawn variant; URL: fig6.output=untied, fig6.input=none (absent: the
@@ -17,6 +17,7 @@ export interface Fig6View {
 
 export const fig6: FigureDef<Fig6View, TiedOutputResult> = {
   id: 'fig6',
+  series: 'test',
   component: Figure6,
   strings: [
     'panelA',

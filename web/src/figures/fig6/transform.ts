@@ -1,4 +1,4 @@
-// fig6/transform.ts — tied-output document → Figure 6's two panels for one model variant. Pure.
+// fig6/transform.ts — tied-output document → Figure A (`fig6`)'s two panels for one model variant. Pure.
 // The variant is the output layer (tied to the embedding, or a matrix of its own) and the input
 // scale (x0 = √d·E[tok], or E[tok]); tied with √d is the article's model (Figure 3c).
 //   (a) the last layer's W² gradient (per-batch statistic) against depth L, one series per

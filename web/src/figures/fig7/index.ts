@@ -1,4 +1,4 @@
-// fig7/index.ts — Figure 7 as the page sees it (figures/types.ts FigureDef): Adam's first steps
+// fig7/index.ts — Figure C (`fig7`) as the page sees it (figures/types.ts FigureDef): Adam's first steps
 // against the gradient's scale, Post-LN against Pre-LN (the `adam-first-step` experiment,
 // docs/experiments.md). No view state of its own.
 import type { AdamFirstStepResult } from '../../engine/documents';
@@ -10,6 +10,7 @@ export type Fig7View = Record<string, never>;
 
 export const fig7: FigureDef<Fig7View, AdamFirstStepResult> = {
   id: 'fig7',
+  series: 'test',
   component: Figure7,
   strings: [
     'panelA',

@@ -1,4 +1,4 @@
-// fig7/transform.ts — adam-first-step document → Figure 7's two panels. Pure functions.
+// fig7/transform.ts — adam-first-step document → Figure C (`fig7`)'s two panels. Pure functions.
 // One series per placement the document ran (engine order), against the step t:
 //   (a) the global gradient norm ‖g_t‖;
 //   (b) the update's RMS over every coordinate divided by the step's lr (for Adam the RMS of

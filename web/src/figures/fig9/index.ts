@@ -1,4 +1,4 @@
-// fig9/index.ts — Figure 9 as the page sees it (figures/types.ts FigureDef): the token-specific
+// fig9/index.ts — Figure G (`fig9`) as the page sees it (figures/types.ts FigureDef): the token-specific
 // share of the hidden state, layer × step, for Post-LN and Pre-LN with and without warm-up (the
 // `plateau-share` experiment, docs/experiments.md). No view state of its own.
 import type { PlateauShareResult } from '../../engine/documents';
@@ -10,6 +10,7 @@ export type Fig9View = Record<string, never>;
 
 export const fig9: FigureDef<Fig9View, PlateauShareResult> = {
   id: 'fig9',
+  series: 'test',
   component: Figure9,
   strings: [
     'panel', // {placement} {warmup}

@@ -1,4 +1,4 @@
-// fig9/numbers.ts — what Figure 9's CSV and JSON downloads hold. Pure.
+// fig9/numbers.ts — what Figure G (`fig9`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per cell (placement, warm-up, step, layer, share).
 import type { PlateauShareResult } from '../../engine/documents';
 import type { Cell, Table } from '../../lib/export';
