@@ -51,11 +51,24 @@ function fixtures(): Plugin {
   };
 }
 
+/** Build only: once the bundle is written, the article goes into dist/index.html as static HTML
+ *  (scripts/prerender.mjs), so it is readable without JavaScript and painted before the script runs. */
+function prerenderArticle(): Plugin {
+  return {
+    name: 'lnx-prerender',
+    apply: (_, env) => env.command === 'build' && !env.isSsrBuild,
+    async closeBundle() {
+      const { prerender } = await import('./scripts/prerender.mjs');
+      await prerender({ log: (s: string) => console.log(s) });
+    },
+  };
+}
+
 export default defineConfig({
   root: join(here, 'web'),
   publicDir: join(here, 'public'),
   base: process.env.LNX_BASE ?? '/', // e.g. LNX_BASE=/ln-explorable/ for a sub-path deployment
-  plugins: [svelte(), fixtures()],
+  plugins: [svelte(), fixtures(), prerenderArticle()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },

@@ -106,6 +106,14 @@ function pngProvenance(buf) {
   return null;
 }
 
+/** The paragraphs of content/en.ts with no markup at all (no TeX, numbers, emphasis, code, links or
+ *  escapes), HTML-escaped: the static page must hold each of them verbatim. */
+function plainParagraphs() {
+  const src = readFileSync(join(root, 'web/src/content/en.ts'), 'utf8');
+  const esc = (t) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return [...src.matchAll(/kind: 'p',\s*text: r`([^`]*)`/g)].map((m) => m[1]).filter((t) => !/[$*{}\[\]\\_]/.test(t)).map(esc);
+}
+
 /** Copy the link from a figure's Share panel (clipboard permission granted) and return it. */
 async function copiedLink(page, id) {
   await openShare(page, id);
@@ -154,6 +162,38 @@ async function main() {
     await check('no unresolved {{binding}} markers in the prose', async () => {
       const missing = await page.$$eval('.bound.missing', (els) => els.map((e) => e.textContent));
       assert(missing.length === 0, `unknown keys: ${missing.join(', ')}`);
+    });
+    await check('without JavaScript: the built page holds the article (every plain paragraph, every figure drawn, no control that needs a script); with it, the live page replaces that copy', async () => {
+      // a plain fetch: the HTML any client gets, before any script
+      const html = await (await fetch(plainUrl)).text();
+      const paras = plainParagraphs();
+      const absent = paras.filter((t) => !html.includes(t));
+      assert(paras.length >= 30, `only ${paras.length} plain paragraphs found in content/en.ts`);
+      assert(absent.length === 0, `${absent.length} of ${paras.length} paragraphs missing from the HTML, e.g. "${absent[0]?.slice(0, 80)}"`);
+      assert(!html.includes('bound missing'), 'an unresolved {{key}} in the static page');
+      // Chromium with JavaScript off: the figures are drawn (an <svg> each), the controls hidden
+      const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+      try {
+        const p = await ctx.newPage();
+        await p.goto(plainUrl, { waitUntil: 'load' });
+        const st = await p.evaluate((figs) => ({
+          h2: document.querySelectorAll('main h2').length,
+          undrawn: figs.filter((id) => !document.querySelector(`#${id} svg`)),
+          buttons: [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).length,
+          lang: document.documentElement.lang,
+        }), FIGS);
+        assert(st.h2 >= 10, `${st.h2} section headings`);
+        assert(st.undrawn.length === 0, `not drawn without JavaScript: ${st.undrawn.join(', ')}`);
+        assert(st.buttons === 0, `${st.buttons} visible buttons that cannot work without JavaScript`);
+        await shoot(p, 'nojs-fig4', '#fig4');
+        await shoot(p, 'nojs-fig8', '#fig8');
+      } finally {
+        await ctx.close();
+      }
+      // the live page: the copy is gone, each figure once
+      const live = await page.evaluate((figs) => ({ copy: !!document.querySelector('[data-prerendered]'), twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1) }), FIGS);
+      assert(!live.copy, 'the static copy is still in the live page');
+      assert(live.twice.length === 0, `ids not unique in the live page: ${live.twice.join(', ')}`);
     });
     await check('page is cross-origin isolated under vite preview', async () => {
       assert((await page.evaluate(() => self.crossOriginIsolated)) === true, 'crossOriginIsolated is false');

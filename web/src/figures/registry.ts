@@ -5,7 +5,8 @@
 // Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, numbers.ts, index.ts with its
 // FigureDef), one entry here, its strings and its slot in content/zh.ts and content/en.ts
 // (README.md, "Adding a figure").
-import type { FigureId } from '../content/types';
+import type { Article, FigureId, FigureText } from '../content/types';
+import { figureText, tpl } from '../lib/text';
 import type { Defaults, LinkSpec, ParamGroup } from '../lib/permalink';
 import type { Results, SlotName } from '../lib/result-slots.svelte';
 import type { FigureDef } from './types';
@@ -45,6 +46,17 @@ export function figureNumber(id: string): string | undefined {
   if (!f) return undefined;
   const i = FIGURES.filter((g) => g.series === f.series).indexOf(f);
   return f.series === 'article' ? String(i + 1) : LETTERS[i];
+}
+
+/** "Figure 3", "图 C": the label the page shows before a figure's title and in references. */
+export const figureLabel = (id: string, t: (key: string) => string): string => tpl(t('figureLabel'), { n: figureNumber(id) ?? id });
+
+/** A figure's strings in `article`, with the placeholders it fills from the engine's bounds
+ *  (FigureDef.stringVars) already in. */
+export function figureStrings(article: Pick<Article, 'figures'> | null, id: FigureId): FigureText {
+  const text = figureText(article, id);
+  for (const [key, v] of Object.entries(figureById(id)?.stringVars ?? {})) if (text[key] != null) text[key] = tpl(text[key], v);
+  return text;
 }
 
 /** Every key of a figure's strings: its title, its caption (inline mini-language), and those it declares. */

@@ -104,12 +104,17 @@ export class Slot<T> {
     try {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      this.precomputed = (await res.json()) as T;
-      this.loadState = 'ready';
+      this.use((await res.json()) as T);
     } catch (e) {
       this.loadError = e instanceof Error ? e.message : String(e);
       this.loadState = 'error';
     }
+  }
+
+  /** Take `doc` as the precomputed document (what load does once it has fetched it). */
+  use(doc: T) {
+    this.precomputed = doc;
+    this.loadState = 'ready';
   }
 
   /** Start a live run of `config`; `go` gets the progress callback (with the document so far, for a
@@ -268,6 +273,10 @@ export type SlotName = 'probe' | 'grid' | ExperimentSlot;
 /** Every slot's name, in the page's order. */
 export const SLOT_NAMES: readonly SlotName[] = ['probe', 'grid', ...(Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[])];
 
+/** Where a slot's precomputed document is, under the site's base (public/ in the repository). */
+export const precomputedPath = (name: SlotName): string =>
+  name === 'probe' || name === 'grid' ? `data/${name}.json` : `data/exp/${EXPERIMENT_SLOTS[name].file}.json`;
+
 export class Results {
   /** every slot's live runs (IndexedDB; in memory only for an embed) */
   readonly runs: RunList;
@@ -305,14 +314,20 @@ export class Results {
     return name === 'probe' ? this.probe : name === 'grid' ? this.grid : this.exp[name];
   }
 
-  /** Fetch public/data/{probe,grid}.json and the experiments' files. Resolves when all have loaded or failed. */
+  /** Fetch every slot's precomputed document (precomputedPath). Resolves when all have loaded or failed. */
   loadPrecomputed(base = import.meta.env.BASE_URL): Promise<void> {
-    const p = this.probe.load(`${base}data/probe.json`);
-    const g = this.grid.load(`${base}data/grid.json`).then(() => {
-      if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed.config);
-    });
-    const e = (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => this.exp[k].load(`${base}data/exp/${EXPERIMENT_SLOTS[k].file}.json`));
-    return Promise.all([p, g, ...e]).then(() => undefined);
+    return Promise.all(SLOT_NAMES.map((n) => this.slot(n).load(`${base}${precomputedPath(n)}`).then(() => n === 'grid' && this.gridLoaded()))).then(() => undefined);
+  }
+
+  /** Take the precomputed documents given (the build's prerender reads them from public/). */
+  usePrecomputed(docs: Partial<Record<SlotName, unknown>>) {
+    for (const n of SLOT_NAMES) if (docs[n] != null) (this.slot(n) as Slot<unknown>).use(docs[n]);
+    this.gridLoaded();
+  }
+
+  /** the precomputed grid fills Figure 4's live-run fields until they are edited */
+  private gridLoaded() {
+    if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed.config);
   }
 
   /** Recompute an experiment slot in this browser with its config, or its small one (EXPERIMENT_SLOTS). */

@@ -21,3 +21,7 @@ export function figureText(article: Pick<Article, 'figures'> | null, id: FigureI
 /** A string of a FigureText, falling back to the key itself (visible, never undefined). */
 export const ft = (text: FigureText, key: string, vars?: Record<string, string | number>): string =>
   tpl(text[key] ?? key, vars);
+
+/** Plain text of an inline heading (the table of contents, the citation's title): TeX unwrapped,
+ *  emphasis and code marks dropped. */
+export const plainHeading = (s: string) => s.replace(/\$[^$]*\$/g, (m) => m.slice(1, -1)).replace(/[*`]/g, '');

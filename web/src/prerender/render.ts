@@ -1,0 +1,17 @@
+// prerender/render.ts — what scripts/prerender.mjs loads through Vite's SSR loader to write the
+// article into dist/index.html: the static page of one language (StaticPage.svelte, Svelte's own
+// server renderer), and where the precomputed documents it draws are.
+import { render } from 'svelte/server';
+import type { Article } from '../content/types';
+import en from '../content/en';
+import zh from '../content/zh';
+import { SLOT_NAMES, precomputedPath, type SlotName } from '../lib/result-slots.svelte';
+import StaticPage from './StaticPage.svelte';
+
+export const ARTICLES: Record<Article['lang'], Article> = { en, zh };
+export { SLOT_NAMES, precomputedPath };
+
+/** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot). */
+export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>): string {
+  return render(StaticPage, { props: { article: ARTICLES[lang], docs } }).body;
+}
