@@ -34,6 +34,7 @@ const size = (files) => {
 };
 const files = walk(dist);
 const assets = [
+  { name: 'HTML (index.html: the article, prerendered with its figures)', ...size(files.filter((f) => f.endsWith('/index.html') && !f.includes('/assets/'))) },
   { name: 'JavaScript (page + worker)', ...size(files.filter((f) => /\/assets\/.*\.js$/.test(f))) },
   { name: 'CSS', ...size(files.filter((f) => f.endsWith('.css'))) },
   { name: 'KaTeX fonts (woff2)', ...size(files.filter((f) => f.endsWith('.woff2'))) },
