@@ -7,8 +7,8 @@
 // renders web/src/prerender/StaticPage.svelte with Svelte's own server renderer (through Vite's SSR
 // loader: the same compiler and .svelte files as the page) from the precomputed documents in
 // public/data/, for the page's default language, and puts it inside #app, marked data-prerendered.
-// The live page replaces it once its own article and results are in (App.svelte); an embed never
-// shows it (index.html's first script).
+// The live page replaces it once its own article and results are in (App.svelte); an embed or a
+// reader of the other language never sees it (index.html's first script hides it before it paints).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

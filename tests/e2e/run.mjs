@@ -190,6 +190,22 @@ async function main() {
       } finally {
         await ctx.close();
       }
+      // index.html's guard, with the page's own script held back (the copy is all there is): the
+      // English copy shows for an English reader, and stays hidden in an embed and for a Chinese one
+      const shown = {};
+      for (const [q, locale] of [['?lang=en', 'en-US'], ['?lang=zh', 'en-US'], ['', 'zh-CN'], ['?embed=fig3', 'en-US']]) {
+        const c = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+        try {
+          await c.route(/\/assets\/.*\.js$/, (r) => r.abort());
+          const p = await c.newPage();
+          await p.goto(`${plainUrl}${q}`, { waitUntil: 'load' });
+          shown[`${q || '(none)'} ${locale}`] = await p.$eval('[data-prerendered]', (el) => getComputedStyle(el).display !== 'none');
+        } finally {
+          await c.close();
+        }
+      }
+      const want = { '?lang=en en-US': true, '?lang=zh en-US': false, '(none) zh-CN': false, '?embed=fig3 en-US': false };
+      assert(JSON.stringify(shown) === JSON.stringify(want), `the static copy shown: ${JSON.stringify(shown)}, expected ${JSON.stringify(want)}`);
       // the live page: the copy is gone, each figure once
       const live = await page.evaluate((figs) => ({ copy: !!document.querySelector('[data-prerendered]'), twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1) }), FIGS);
       assert(!live.copy, 'the static copy is still in the live page');

@@ -64,7 +64,7 @@ const readState = () =>
     fig4: Object.fromEntries([...document.querySelectorAll('#fig4 .run input')].map((i) => [i.name, i.value])),
     injected:
       [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value))).length +
-      // the page's one inline script of its own: index.html's embed guard (hides the prerendered article in an embed)
+      // the page's one inline script of its own: index.html's guard (hides the prerendered article from an embed or a reader of the other language)
       [...document.querySelectorAll('img[src="x"], script:not([src]):not([type="module"])')].filter((el) => !(el.id === 'lnx-embed-guard' && el.parentElement === document.head)).length,
   });
 
