@@ -5,7 +5,7 @@
 // tears the instance down when it is garbage-collected, and the process aborts if a device of it is
 // still in use. Leaves out: the CPU fallback (the page's; tests/webgpu checks it).
 import { create, globals } from 'webgpu';
-import { acquireWebGpu, isSoftwareAdapter } from '../../web/src/engine/backend-choice.ts';
+import { acquireWebGpu } from '../../web/src/engine/backend-choice.ts';
 import { loadEngine } from '../../scripts/load-engine.mjs';
 
 let instance = null; // the Dawn instance: referenced for the life of the process (see above)
@@ -16,15 +16,15 @@ const LIMITS = ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxStorageBuffe
 export async function openGpu() {
   Object.assign(globalThis, globals); // GPUBufferUsage, GPUMapMode… as a browser has them
   instance ??= create([]);
-  const raw = await instance.requestAdapter({ powerPreference: 'high-performance' });
   const a = await acquireWebGpu(instance);
   if ('kind' in a) throw new Error(`no WebGPU device in Node: ${a.kind}${a.message ? ` (${a.message})` : ''}`);
-  const info = raw?.info ?? {};
+  const raw = a.raw; // the adapter the device came from (asked for once, as the page does)
+  const info = raw.info ?? {};
   const module = await loadEngine('gpu', { gpuDevice: a.device });
   return {
-    module, device: a.device, adapter: a.adapter, software: raw ? isSoftwareAdapter(raw) : a.software,
+    module, device: a.device, adapter: a.adapter, software: a.software,
     info: { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description },
     limits: Object.fromEntries(LIMITS.map((k) => [k, a.device.limits[k]])),
-    features: raw ? [...raw.features].sort() : [],
+    features: raw.features ? [...raw.features].sort() : [],
   };
 }

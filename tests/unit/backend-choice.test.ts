@@ -133,6 +133,13 @@ describe('acquireWebGpu', () => {
     expect(await acquireWebGpu(gpu)).toMatchObject({ device: { label: 'device' }, adapter: 'acme rdna', software: false });
     expect(requestDevice).toHaveBeenCalledWith({ requiredLimits: { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 29 } });
   });
+  it('asks for one adapter and hands it back with its device (its info and features, for the Node harness)', async () => {
+    const { gpu } = fakeGpu();
+    const a = await acquireWebGpu(gpu);
+    expect(gpu.requestAdapter).toHaveBeenCalledTimes(1);
+    const first = await (gpu.requestAdapter as ReturnType<typeof vi.fn>).mock.results[0].value;
+    expect('raw' in a && a.raw).toBe(first);
+  });
 });
 
 function fakeModule(o: { mm?: string; grad?: string; ready?: boolean; throws?: boolean } = {}) {

@@ -175,7 +175,7 @@ export interface GpuModule {
 }
 
 export type Acquired<Device> =
-  | { device: Device; adapter: string; software: boolean }
+  | { device: Device; adapter: string; software: boolean; /** the adapter itself (its info and features) */ raw: AdapterLike }
   | Extract<GpuProbe, { kind: 'unsupported' | 'no-adapter' | 'device-failed' }>;
 
 /** A fallback (CPU-emulated) adapter: flagged as such, or a known software rasteriser by name. */
@@ -205,7 +205,7 @@ export async function acquireWebGpu<Device = unknown>(gpu: GpuLike | undefined):
     })) as Device;
     const i = adapter.info ?? {};
     const name = [i.vendor, i.architecture || i.description].filter(Boolean).join(' ') || 'unknown adapter';
-    return { device, adapter: name, software: isSoftwareAdapter(adapter) };
+    return { device, adapter: name, software: isSoftwareAdapter(adapter), raw: adapter };
   } catch (e) {
     return { kind: 'device-failed', message: e instanceof Error ? e.message : String(e) };
   }
