@@ -51,6 +51,10 @@ export function figureNumber(id: string): string | undefined {
 /** "Figure 3", "图 C": the label the page shows before a figure's title and in references. */
 export const figureLabel = (id: string, t: (key: string) => string): string => tpl(t('figureLabel'), { n: figureNumber(id) ?? id });
 
+/** The label of a registered figure, undefined for any other id (what the inline renderer's
+ *  {{#figN}} references show, or mark as unknown). */
+export const figureRefLabel = (id: string, t: (key: string) => string): string | undefined => (figureById(id) ? figureLabel(id, t) : undefined);
+
 /** A figure's strings in `article`, with the placeholders it fills from the engine's bounds
  *  (FigureDef.stringVars) already in. */
 export function figureStrings(article: Pick<Article, 'figures'> | null, id: FigureId): FigureText {

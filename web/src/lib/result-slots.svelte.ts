@@ -19,6 +19,8 @@ import { engineKey as engineKeyOf } from './calibrate';
 import { GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 import { RunList } from './runs/run-list.svelte';
+import { proseNumbers } from './prose-numbers';
+import type { Lang } from '../content/types';
 import type { RunEntry } from './runs/entry';
 
 export type Source = 'precomputed' | 'live';
@@ -323,6 +325,13 @@ export class Results {
   usePrecomputed(docs: Partial<Record<SlotName, unknown>>) {
     for (const n of SLOT_NAMES) if (docs[n] != null) (this.slot(n) as Slot<unknown>).use(docs[n]);
     this.gridLoaded();
+  }
+
+  /** The numbers the prose quotes (lib/prose-numbers.ts), from each slot's current result or
+   *  from its precomputed one (the article's values, which a live run's numbers are compared with). */
+  proseNumbers(lang: Lang, from: 'data' | 'precomputed' = 'data'): Record<string, string> {
+    const exp = Object.fromEntries(Object.entries(this.exp).map(([k, s]) => [k, s[from]]));
+    return proseNumbers(this.probe[from], this.grid[from], lang, exp);
   }
 
   /** the precomputed grid fills Figure 4's live-run fields until they are edited */
