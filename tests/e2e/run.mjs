@@ -502,9 +502,15 @@ async function main() {
       assert((await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'), 'the complete run is not the current result');
       await q.reload();
       await waitReady(q);
-      await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 });
+      await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 }).catch(async (e) => {
+        const msgs = await q.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent));
+        throw new Error(`after reload the run list holds ${JSON.stringify(await items())}, messages ${JSON.stringify(msgs)}: ${e.message}`);
+      });
+      // the address names the complete run it drew: the reload draws it again and does not run it again
+      await q.waitForTimeout(1500);
       it = await items();
-      assert(it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
+      assert(it.length === 2 && it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
+      assert((await q.$eval('#fig4', (el) => el.getAttribute('data-run') ?? '')) !== 'running', 'the reload ran the address’s run again');
       // export, then import the file: two more runs, marked imported
       const [dl] = await Promise.all([q.waitForEvent('download'), q.click('#fig4 .runlist button.export')]);
       const file = join(downloads, 'runs-fig4.json');

@@ -4,10 +4,11 @@
 // draws), and its downloads (a table and JSON even with no result yet).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIGURES, FIGURE_IDS, LINKS, figureNumber, linkDefaults } from '../../web/src/figures/registry';
+import { FIGURES, FIGURE_IDS, LINKS, figureById, figureNumber, linkDefaults, linkRunAction } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
 import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
-import type { SlotName } from '../../web/src/lib/result-slots.svelte';
+import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
+import { RunList } from '../../web/src/lib/runs/run-list.svelte';
 
 const docFor: Record<SlotName, unknown> = {
   probe: probe(),
@@ -84,5 +85,38 @@ describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
   });
   it('says what its view is in the provenance of a download', () => {
     expect(typeof f.provenanceView(f.view.initial, { streaming: false })).toBe('object');
+  });
+});
+
+describe('a link’s run settings', () => {
+  const fig4 = figureById('fig4')!;
+  const setup = () => {
+    const results = new Results(new RunList(SLOT_NAMES, null));
+    results.grid.use(grid());
+    const d = linkDefaults(results).grid;
+    return { results, d };
+  };
+  const other = (steps: number) => ({ ...grid(), config: { ...grid().config, steps } });
+  it('ask for nothing when the figure draws them, and start a run otherwise', () => {
+    const { results, d } = setup();
+    expect(linkRunAction(fig4, d, results, d)).toEqual({ kind: 'drawn' });
+    expect(linkRunAction(fig4, fig4.run!.of(other(50).config)!, results, d)).toEqual({ kind: 'start' });
+  });
+  it('are never run twice: the figure’s newest run is drawn, an older complete one is shown instead', () => {
+    const { results, d } = setup();
+    const old = results.runs.begin('grid', other(50).config);
+    results.runs.finish(old, { status: 'done', doc: other(50) });
+    const cut = results.runs.begin('grid', other(70).config);
+    results.runs.finish(cut, { status: 'partial', doc: other(70) });
+    const last = results.runs.begin('grid', other(60).config);
+    results.runs.finish(last, { status: 'done', doc: other(60) });
+    // a reload of a page whose address names the run it drew last
+    expect(linkRunAction(fig4, fig4.run!.of(other(60).config)!, results, d)).toEqual({ kind: 'drawn' });
+    expect(linkRunAction(fig4, fig4.run!.of(other(50).config)!, results, d)).toEqual({ kind: 'show', id: old });
+    // a partial run is not a result of those settings
+    expect(linkRunAction(fig4, fig4.run!.of(other(70).config)!, results, d)).toEqual({ kind: 'start' });
+    // a hidden complete run still counts (the page shows it again)
+    results.runs.setHidden(old, true);
+    expect(linkRunAction(fig4, fig4.run!.of(other(50).config)!, results, d)).toEqual({ kind: 'show', id: old });
   });
 });

@@ -195,6 +195,25 @@ describe('storage', () => {
     ]);
     expect(b.get(cut)?.doc).toEqual(gridDoc([6, 5]));
   });
+  it('a run started before the stored runs arrived keeps its place after them and takes a free name', async () => {
+    const db = fresh();
+    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await a.ready;
+    a.finish(a.begin('grid', { steps: 3 }), { status: 'done', doc: gridDoc(), elapsedMs: 10 });
+    await settle();
+    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const early = b.begin('grid', { steps: 4 }); // named "#1": the stored "#1" is not read yet
+    const other = b.begin('warmupLength', { steps: 4 });
+    expect(b.get(early)?.name).toBe('#1');
+    await b.ready;
+    expect(b.of('grid').map((e) => e.name)).toEqual(['#1', '#2']);
+    expect(b.entries.at(-1)?.id).toBe(other);
+    expect(b.get(other)?.name).toBe('#1'); // no clash in its own slot
+    await settle();
+    const c = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await c.ready;
+    expect(c.get(early)?.name).toBe('#2'); // the new name is stored
+  });
   it('a damaged entry is skipped, said, and left in storage', async () => {
     const db = fresh();
     const s = await openRunStore(db);

@@ -87,6 +87,28 @@ export const LINKS: LinkSpec = {
 export const initialViews = (): Record<string, object> =>
   Object.fromEntries(FIGURES.map((f) => [f.id, structuredClone(f.view.initial)]));
 
+/** What a link's run settings `s` for figure `f` ask of the page, once the precomputed results and
+ *  the stored runs are in (`d`: the settings the slot draws when it has no run):
+ *  - 'drawn': the figure already draws a result of those settings;
+ *  - 'show': an earlier complete run of them is in the run list: draw it alone (shown again if it
+ *    was hidden) instead of computing it again, so reloading a page whose address names a run, or
+ *    opening the same link twice, never adds the same run twice;
+ *  - 'start': run them (a short run starts, a longer one is offered: LINK_BUDGET_MS). */
+export type LinkRun = { kind: 'drawn' } | { kind: 'show'; id: string } | { kind: 'start' };
+export function linkRunAction(f: AnyFigure, s: object, results: Pick<Results, 'slot' | 'runs'>, d: object): LinkRun {
+  if (!f.run || !f.slot) return { kind: 'drawn' };
+  if (f.run.same(s, f.run.of(results.slot(f.slot).data?.config) ?? d)) return { kind: 'drawn' };
+  const earlier = results.runs
+    .of(f.slot)
+    .filter((e) => e.status === 'done' && e.doc != null)
+    .reverse()
+    .find((e) => {
+      const had = f.run!.of((e.doc as { config?: object }).config);
+      return had != null && f.run!.same(s, had);
+    });
+  return earlier ? { kind: 'show', id: earlier.id } : { kind: 'start' };
+}
+
 /** What a link's settings are compared with: the initial views, and the run settings of the
  *  precomputed results (the fallbacks until those have loaded). */
 export function linkDefaults(results?: Pick<Results, 'slot'>): Defaults {

@@ -57,9 +57,17 @@ export class RunList {
       else good.push(toEntry(x as Record<string, unknown>));
     }
     good.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    // entries made before the stored ones arrived (a run started at once) stay after them
+    // entries made before the stored ones arrived (a run started at once) stay after them; one
+    // named without knowing the stored names ("#1" again) takes the next free name of its slot
     const ids = new Set(good.map((e) => e.id));
-    this.entries = [...good, ...this.entries.filter((e) => !ids.has(e.id))];
+    const merged = [...good];
+    for (const e of this.entries.filter((x) => !ids.has(x.id))) {
+      const names = merged.filter((x) => x.slot === e.slot).map((x) => x.name);
+      const renamed = names.includes(e.name) ? { ...e, name: nextName(names) } : e;
+      merged.push(renamed);
+      if (renamed !== e) void this.save(renamed);
+    }
+    this.entries = merged;
     if (bad) this.say(null, { key: 'runs.msg.unreadable', vars: { n: bad } });
   }
 
