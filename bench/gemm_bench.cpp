@@ -7,7 +7,7 @@
 //   options: quick (fewer/shorter runs), reps=N (timed runs per cell, median reported),
 //            ms=T (minimum milliseconds per timed run), threads=N (max threads to bench),
 //            timer=cpu (process CPU time instead of wall time: for single-thread numbers on a busy box),
-//            only=toy|quick|probe|misc (one group of shapes)
+//            only=toy|quick|probe|misc (one group of shapes), fma (the FMA kernel: -fma builds only)
 //
 // The test checks every float kernel the build has (Eigen, and the SIMD128 kernel in wasm builds)
 // plus the Auto dispatch and gemm<double>, on 1 thread and on the pool with the parallel threshold
@@ -467,6 +467,13 @@ int main(int argc, char** argv) {
     else if (a.rfind("reps=", 0) == 0) reps = std::atoi(a.c_str() + 5);
     else if (a.rfind("ms=", 0) == 0) min_ms = std::atof(a.c_str() + 3);
     else if (a == "timer=cpu") g_cpu_timer = true;
+    else if (a == "fma") {
+      if (!lnx::gemm_fma_available()) {
+        std::printf("fma: this build has no FMA kernel (the -fma flavour has)\n");
+        return 2;
+      }
+      lnx::set_gemm_fma(true);
+    }
     else if (a.rfind("only=", 0) == 0) only = a.substr(5);
     else if (a.rfind("threads=", 0) == 0) maxt = std::min(maxt, std::atoi(a.c_str() + 8));
     else {

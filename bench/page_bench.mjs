@@ -40,6 +40,8 @@ const assets = [
   { name: 'KaTeX fonts (woff2)', ...size(files.filter((f) => f.endsWith('.woff2'))) },
   { name: 'wasm-st: lnx-st.wasm + glue', ...size(files.filter((f) => /lnx-st\.(wasm|mjs)$/.test(f))) },
   { name: 'wasm-mt: lnx-mt.wasm + glue + worker', ...size(files.filter((f) => /lnx-mt\.(wasm|mjs|worker\.js)$/.test(f))) },
+  { name: 'wasm-st-fma: lnx-st-fma.wasm + glue', ...size(files.filter((f) => /lnx-st-fma\.(wasm|mjs)$/.test(f))) },
+  { name: 'wasm-mt-fma: lnx-mt-fma.wasm + glue + worker (what Chromium loads on the preview server)', ...size(files.filter((f) => /lnx-mt-fma\.(wasm|mjs|worker\.js)$/.test(f))) },
   { name: 'precomputed data (JSON)', ...size(files.filter((f) => /\/data\/.*\.json$/.test(f))) },
 ];
 

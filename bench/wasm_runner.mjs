@@ -5,11 +5,13 @@
 //   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step, after
 //                                                     3 untimed steps that let V8 tier up)
 //   node bench/wasm_runner.mjs <st|mt> <threads> grid  '<config json>'
+// <st-fma|mt-fma>: the FMA flavour with its fused kernel on (docs/engine.md, "Flavours").
 import { loadEngine } from '../scripts/load-engine.mjs';
 
 const [flavour, threads, job, config = '{}'] = process.argv.slice(2);
 const m = await loadEngine(flavour);
 m.setThreads(Number(threads));
+if (flavour.endsWith('-fma')) m.setGemmFma(true);
 let t0 = performance.now();
 let extra = {};
 if (job === 'probe') {

@@ -15,7 +15,7 @@
  * Leaves out: background sync, push, cross-origin requests (there are none).
  */
 'use strict';
-const VERSION = 'lnx-v1';
+const VERSION = 'lnx-v2';
 const SCOPE = new URL(self.registration.scope);
 const at = (p) => new URL(p, SCOPE).href;
 const PUBLIC = [
@@ -29,6 +29,12 @@ const PUBLIC = [
   'wasm/lnx-mt.mjs',
   'wasm/lnx-mt.wasm',
   'wasm/lnx-mt.worker.js',
+  // the FMA flavours, which a browser with relaxed SIMD loads (engine/backend-choice.ts cpuGlue)
+  'wasm/lnx-st-fma.mjs',
+  'wasm/lnx-st-fma.wasm',
+  'wasm/lnx-mt-fma.mjs',
+  'wasm/lnx-mt-fma.wasm',
+  'wasm/lnx-mt-fma.worker.js',
   'wasm/package.json',
 ];
 const HASHED = /[\w.-]+-[\w-]{8}\.(?:js|css|woff2)(?![\w.])/g;

@@ -106,11 +106,17 @@ const run = {
     log('gemm: native');
     out.native = sh(`${root}build/gemm_bench`, ['bench']);
     log('gemm: building the wasm benchmarks');
-    sh('bash', [`${root}scripts/build-wasm.sh`], { env: { ...process.env, EXTRA_TARGETS: 'gemm_bench-st gemm_bench-mt' } });
+    sh('bash', [`${root}scripts/build-wasm.sh`], { env: { ...process.env, EXTRA_TARGETS: 'gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt' } });
     log('gemm: wasm 1 thread');
     out.wasm_st = sh('node', ['--no-experimental-fetch', `${root}build-wasm/gemm_bench-st.js`, 'bench']);
     log('gemm: wasm 2 threads');
     out.wasm_mt = sh('node', ['--no-experimental-fetch', `${root}build-wasm/gemm_bench-mt.js`, 'bench', 'threads=2']);
+    // The FMA flavour's kernel with its fused multiply-adds, at the toy's shapes (Node 20: behind a flag)
+    const fma = ['--no-experimental-fetch', '--experimental-wasm-relaxed-simd'];
+    log('gemm: wasm FMA flavour, 1 thread');
+    out.wasm_st_fma = sh('node', [...fma, `${root}build-wasm/gemm_bench_fma-st.js`, 'bench', 'only=toy', 'fma']);
+    log('gemm: wasm FMA flavour, 2 threads');
+    out.wasm_mt_fma = sh('node', [...fma, `${root}build-wasm/gemm_bench_fma-mt.js`, 'bench', 'only=toy', 'threads=2', 'fma']);
     return out;
   },
   step() {
@@ -124,9 +130,9 @@ const run = {
       out[`native_${t}t`] = median3(() => (run(STEP_CFG.steps) - run(STEP_CFG.short)) / (STEP_CFG.steps - STEP_CFG.short));
     }
     // wasm: wasm_runner times the steps after three untimed ones.
-    for (const [flavour, t] of [['st', 1], ['mt', 1], ['mt', 2]]) {
+    for (const [flavour, t] of [['st', 1], ['mt', 1], ['mt', 2], ['st-fma', 1], ['mt-fma', 2]]) {
       log(`step: wasm-${flavour} ${t} thread(s)`);
-      out[`wasm_${flavour}_${t}t`] = median3(() => wasm(flavour, t, 'train', { placement: 'pre', steps: STEP_CFG.steps }).seconds_per_step);
+      out[`wasm_${flavour.replace('-', '_')}_${t}t`] = median3(() => wasm(flavour, t, 'train', { placement: 'pre', steps: STEP_CFG.steps }).seconds_per_step);
     }
     // The ceiling on this machine: two independent single-threaded processes at once (no sharing,
     // no synchronisation) slow each other down through the shared core resources and memory.
@@ -264,12 +270,15 @@ if (results.step) {
   md.push(`| native | 1 | ${f(s.native_1t, 3)} |`, `| native | 2 | ${f(s.native_2t, 3)} |`, `| wasm single-threaded build (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`);
   if (s.wasm_mt_1t) md.push(`| wasm threaded build (Node) | 1 | ${f(s.wasm_mt_1t, 3)} |`);
   md.push(`| wasm threaded build (Node) | 2 | ${f(s.wasm_mt_2t, 3)} |`);
+  if (s.wasm_st_fma_1t) md.push(`| wasm FMA flavour, fused kernel on (Node) | 1 | ${f(s.wasm_st_fma_1t, 3)} |`, `| wasm threaded FMA flavour, fused kernel on (Node) | 2 | ${f(s.wasm_mt_fma_2t, 3)} |`);
   if (s.pytorch_1t) md.push(`| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 1, ${s.pytorch_openblas_core} kernels) | 1 | ${f(s.pytorch_1t, 3)} |`, `| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 2) | 2 | ${f(s.pytorch_2t, 3)} |`);
   else if (s.pytorch_skipped) md.push(`| PyTorch | — | ${s.pytorch_skipped} |`);
   const wasm1 = s.wasm_mt_1t ?? s.wasm_st_1t;
   md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(wasm1 / s.wasm_mt_2t)}× (threaded build, 1 vs 2 threads).`);
   if (s.pytorch_1t)
     md.push('', `Native against PyTorch in this run (target, issue 13: at or below): ${f(s.native_1t / s.pytorch_1t, 2)}× PyTorch's time on 1 thread, ${f(s.native_2t / s.pytorch_2t, 2)}× on 2 (${s.native_1t <= s.pytorch_1t && s.native_2t <= s.pytorch_2t ? 'met' : 'not met'}).`);
+  if (s.wasm_st_fma_1t)
+    md.push('', `The FMA flavour (f32x4.relaxed_madd in the GEMM kernel; its last bits depend on the CPU, so the page uses it only for runs that do not reproduce a precomputed document): ${f(s.wasm_st_1t / s.wasm_st_fma_1t, 2)}× the plain build's speed on 1 thread, ${f(s.wasm_mt_2t / s.wasm_mt_fma_2t, 2)}× on 2 (no gain expected on AMD Zen, whose separate add pipes already keep mul+add at the 128-bit peak).`);
   if (s.wasm_st_two_processes) md.push('', `Ceiling on this machine: two independent single-threaded wasm processes run at ${f(s.wasm_st_two_processes, 3)} s / step each when they run at the same time, against ${f(s.wasm_st_1t, 3)} alone, so two cores give at most ${f(2 * s.wasm_st_1t / s.wasm_st_two_processes)}× here whatever the engine does.`);
   md.push('');
 }
@@ -331,6 +340,24 @@ if (results.gemm) {
   const g = results.gemm;
   md.push(`## GEMM GFLOP/s at the models' shapes (measured ${g.measured.slice(0, 16)}Z)`, '', 'From `bench/gemm_bench` (see bench/README-gemm.md). Target: wasm ≥ 30 GFLOP/s per thread at the toy\'s shapes.', '');
   md.push('### Native', '', g.native.trim(), '', '### WebAssembly, 1 thread (Node)', '', g.wasm_st.trim(), '', '### WebAssembly, 2 threads (Node)', '', g.wasm_mt.trim(), '');
+  if (g.wasm_st_fma) {
+    // the auto-dispatch column (the engine's own choice) of each toy shape, plain and fused
+    const auto = (text) => new Map([...text.matchAll(/^\| toy \| ([^|]+) \| \w+ \| [^|]+ \| ([\d.]+) \|/gm)].map((r) => [r[1].trim(), Number(r[2])]));
+    const rows = (plain, fused) => {
+      const a = auto(plain), b = auto(fused);
+      const out = [...a].filter(([k]) => b.has(k)).map(([k, v]) => [k, v, b.get(k), b.get(k) / v]);
+      const ratios = out.map((r) => r[3]).sort((x, y) => x - y);
+      return { out, median: ratios[Math.floor(ratios.length / 2)] };
+    };
+    const one = rows(g.wasm_st, g.wasm_st_fma), two = rows(g.wasm_mt, g.wasm_mt_fma);
+    md.push('### The FMA flavour at the toy\'s shapes (Node; fused kernel on against the plain build, auto dispatch)', '');
+    md.push('| matmul | plain 1t | FMA 1t | gain | plain 2t | FMA 2t | gain |', '|---|---|---|---|---|---|---|');
+    for (const [k, p1, q1, r1] of one.out) {
+      const t = two.out.find((r) => r[0] === k);
+      md.push(`| ${k} | ${f(p1, 1)} | ${f(q1, 1)} | ${f(r1, 2)}× | ${t ? f(t[1], 1) : '—'} | ${t ? f(t[2], 1) : '—'} | ${t ? f(t[3], 2) + '×' : '—'} |`);
+    }
+    md.push('', `Median gain: ${f(one.median, 2)}× on 1 thread, ${f(two.median, 2)}× on 2.`, '');
+  }
 }
 if (results.page) {
   const p = results.page;

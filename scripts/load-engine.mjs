@@ -1,4 +1,4 @@
-// load-engine.mjs — loads a WebAssembly flavour of the engine (public/wasm/lnx-{st,mt,gpu}.*) in Node;
+// load-engine.mjs — loads a WebAssembly flavour of the engine (public/wasm/lnx-{st,mt,st-fma,mt-fma,gpu}.*) in Node;
 // the one loader of the scripts, the benchmarks and the Vitest tests (tests/wasm/load.ts types it).
 // The 3.1.6 glue needs `wasmBinary` (Node's fetch cannot read file: URLs) and `require`/`__dirname`
 // shims (its ES-module output still uses them for the pthread workers). `options` go to the factory as
@@ -7,8 +7,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 
 export async function loadEngine(flavour, options = {}) {
+  // the FMA flavours (lnx-*-fma) use relaxed SIMD, which Node 20's V8 has behind a flag (process-wide:
+  // the pthread workers see it too)
+  if (flavour.endsWith('-fma')) setFlagsFromString('--experimental-wasm-relaxed-simd');
   const glue = new URL(`../public/wasm/lnx-${flavour}.mjs`, import.meta.url);
   globalThis.require ??= createRequire(glue);
   globalThis.__dirname ??= path.dirname(fileURLToPath(glue));

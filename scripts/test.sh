@@ -2,7 +2,7 @@
 # test.sh — `npm test`: installs what is missing, builds everything, runs every test.
 #   1. C++ (ctest -LE claims): finite-difference gradient checks per op and per placement, optimizers
 #      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
-#   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test)
+#   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
@@ -40,11 +40,13 @@ stage "C++ tests (ctest; the toy-claims run is npm run test:claims)"
 (cd build && ctest --output-on-failure -j2 -LE claims)
 
 stage "WebAssembly build"
-EXTRA_TARGETS="gemm_bench-st gemm_bench-mt" bash scripts/build-wasm.sh > /dev/null
+EXTRA_TARGETS="gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt" bash scripts/build-wasm.sh > /dev/null
 
-stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise)"
+stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test
 node --no-experimental-fetch build-wasm/gemm_bench-mt.js test threads=2
+node --no-experimental-fetch --experimental-wasm-relaxed-simd build-wasm/gemm_bench_fma-st.js test fma
+node --no-experimental-fetch --experimental-wasm-relaxed-simd build-wasm/gemm_bench_fma-mt.js test threads=2 fma
 
 stage "Vitest (unit + wasm)"
 npx vitest run

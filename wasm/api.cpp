@@ -4,6 +4,7 @@
 
 #include "configs.h"
 #include "experiments/experiment.h"
+#include "gemm.h"
 #include "json.h"
 #include "optim/registry.h"
 #include "placements/placement.h"
@@ -21,10 +22,12 @@ const char* to_string(Attention a) { return a == Attention::Causal ? "causal" : 
 std::string engine_version() { return LNX_VERSION; }
 
 std::string build_flavour() {
+  // The FMA flavour links the same objects as its plain one with a GEMM that has the fused kernel.
+  const std::string fma = gemm_fma_available() ? "-fma" : "";
 #if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
-  return "wasm-mt";
+  return "wasm-mt" + fma;
 #elif defined(__EMSCRIPTEN__)
-  return "wasm-st";
+  return "wasm-st" + fma;
 #else
   return "native";
 #endif

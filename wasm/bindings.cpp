@@ -2,6 +2,7 @@
 // Adapters: js_adapters.h. Typings: public/wasm/lnx.d.ts (hand-written; keep in step with this list).
 #include <emscripten/bind.h>
 
+#include "gemm.h"
 #include "js_adapters.h"
 
 EMSCRIPTEN_BINDINGS(lnx) {
@@ -11,6 +12,8 @@ EMSCRIPTEN_BINDINGS(lnx) {
   function("buildFlavour", &lnx::build_flavour);
   function("setThreads", &set_threads_js);
   function("threads", &lnx::threads);
+  function("setGemmFma", &lnx::set_gemm_fma);
+  function("gemmFma", &lnx::gemm_fma);
   function("gridPlanJson", &grid_plan_js);
   function("schemaJson", &schema_js);
   class_<Probe>("ProbeRun")

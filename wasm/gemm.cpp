@@ -23,6 +23,13 @@
 #else
 #define LNX_GEMM_SIMD128 0
 #endif
+// The FMA flavour (lnx-st-fma, lnx-mt-fma): this file compiled with -mrelaxed-simd, so the kernel
+// can also run with f32x4.relaxed_madd; which one runs is set at run time (set_gemm_fma).
+#if LNX_GEMM_SIMD128 && defined(__wasm_relaxed_simd__)
+#define LNX_GEMM_RELAXED 1
+#else
+#define LNX_GEMM_RELAXED 0
+#endif
 
 namespace lnx {
 namespace {
@@ -38,6 +45,7 @@ constexpr double kDefaultParallelThreshold = 16.0e6;
 #endif
 std::atomic<int> g_force{0};
 std::atomic<double> g_threshold{kDefaultParallelThreshold};
+std::atomic<bool> g_fma{false};
 
 template <class T>
 void scale_c(int M, int N, T beta, T* C, int ldc) {
@@ -161,7 +169,8 @@ void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int 
 // op(A) is packed per thread in MC-row blocks into MR-row panels, k-major (MR values per k),
 // zero-padded. Packing absorbs all four transposition cases, so there is one micro-kernel.
 // The micro-kernel keeps 2*MR accumulators; per k it does MR load32_splat + 2 v128 loads and
-// 2*MR f32x4 mul + add (no FMA in wasm SIMD128 as shipped by V8 without relaxed-simd).
+// 2*MR f32x4 mul + add, or (FMA flavour, set_gemm_fma) 2*MR relaxed_madd: V8 emits vfmadd*ps where
+// the CPU has FMA3 and mul+add where it has not, so its last bits depend on the CPU.
 // K is cut into KC blocks that depend only on K; each element accumulates k in increasing order
 // within a block and blocks are added to C in order, so any row/column split gives the same bits.
 // ---------------------------------------------------------------------------------------------
@@ -291,10 +300,22 @@ void pack_a(bool tA, const float* A, int lda, int i0, int mc, int k0, int kc, fl
   }
 }
 
+// acc + a*b: two roundings, or (Fma) f32x4.relaxed_madd. Emscripten 3.1.6's clang 14 has only the
+// pre-standard builtin, which emits the prototype opcode; it is called with its operands in the
+// standard order (a·b + c) and scripts/wasm-relaxed-fma.mjs renumbers the opcode after linking.
+template <bool Fma>
+__attribute__((always_inline)) inline v128_t madd(v128_t acc, v128_t a, v128_t b) {
+#if LNX_GEMM_RELAXED
+  if constexpr (Fma) return __builtin_wasm_fma_f32x4(a, b, acc);
+#endif
+  return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b));
+}
+
 // C tile (mr×nr valid of kMR×8) = alpha*acc + beta*C; beta == 0: C not read.
 // The scalar edge path does the same float operations in the same order as the vector path.
 // Inlined into simd_region: as a separate (noinline) function it measured slower on V8.
 // b steps by `bk` floats per k: kNR in a packed panel, ldb when the kernel reads op(B) in place.
+template <bool Fma>
 __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __restrict a,
                                                         const float* __restrict b, std::ptrdiff_t bk,
                                                         float* c, int ldc, int mr, int nr,
@@ -314,8 +335,8 @@ __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __r
 #pragma clang loop unroll(full)
     for (int r = 0; r < kMR; ++r) {
       const v128_t ar = wasm_v128_load32_splat(a + r);
-      acc0[r] = wasm_f32x4_add(acc0[r], wasm_f32x4_mul(ar, b0));
-      acc1[r] = wasm_f32x4_add(acc1[r], wasm_f32x4_mul(ar, b1));
+      acc0[r] = madd<Fma>(acc0[r], ar, b0);
+      acc1[r] = madd<Fma>(acc1[r], ar, b1);
     }
     a += kMR;
     b += bk;
@@ -391,6 +412,7 @@ struct BSource {
 };
 
 // Computes rows [m0, m1) × panel columns [j0, j1) of C from op(B) (all K blocks).
+template <bool Fma>
 void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
                  const BSource& bsrc, float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
   const int kcb = kc_block(K);
@@ -408,7 +430,7 @@ void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
         const int nr = std::min(kNR, N - j * kNR);
         for (int p = 0; p * kMR < mc; ++p) {
           const int mr = std::min(kMR, mc - p * kMR);
-          micro_kernel(kc, apack + static_cast<std::ptrdiff_t>(p) * kc * kMR, bp, bsrc.k_step(),
+          micro_kernel<Fma>(kc, apack + static_cast<std::ptrdiff_t>(p) * kc * kMR, bp, bsrc.k_step(),
                        C + (i0 + p * kMR) * lc + j * kNR, ldc, mr, nr, alpha, beta_k);
         }
       }
@@ -416,6 +438,7 @@ void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
   }
 }
 
+template <bool Fma>
 void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* A, int lda,
                const float* B, int ldb, float beta, float* C, int ldc) {
   const int npanels = (N + kNR - 1) / kNR;
@@ -436,16 +459,16 @@ void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* 
   };
   if (s.parts <= 1) {
     pack_panels(0, npanels);
-    simd_region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, 0, npanels);
+    simd_region<Fma>(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, 0, npanels);
   } else if (s.by_rows) {
     pack_panels(0, npanels);  // every thread reads all of B: pack it once, before the fork
     run_split(M, kMR, s.parts, [&](int r0, int r1) {
-      simd_region(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels);
+      simd_region<Fma>(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels);
     });
   } else {
     run_split(npanels, 1, s.parts, [&](int j0, int j1) {
       pack_panels(j0, j1);  // each thread packs only its own panels
-      simd_region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, j0, j1);
+      simd_region<Fma>(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, j0, j1);
     });
   }
 }
@@ -471,9 +494,13 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
     const bool thin = M == 1 || N <= 3;
     if (force == gemm_detail::Kernel::Simd128 || force == gemm_detail::Kernel::Simd128PackedB ||
         (force == gemm_detail::Kernel::Auto && !thin)) {
-      simd_gemm(transA, transB, M, N, K, static_cast<float>(alpha),
-                reinterpret_cast<const float*>(A), lda, reinterpret_cast<const float*>(B), ldb,
-                static_cast<float>(beta), reinterpret_cast<float*>(C), ldc);
+#if LNX_GEMM_RELAXED
+      auto* run = g_fma.load(std::memory_order_relaxed) ? &simd_gemm<true> : &simd_gemm<false>;
+#else
+      auto* run = &simd_gemm<false>;
+#endif
+      run(transA, transB, M, N, K, static_cast<float>(alpha), reinterpret_cast<const float*>(A), lda,
+          reinterpret_cast<const float*>(B), ldb, static_cast<float>(beta), reinterpret_cast<float*>(C), ldc);
       return;
     }
   }
@@ -489,7 +516,7 @@ template void gemm<double>(bool, bool, int, int, int, double, const double*, int
 const char* gemm_kernel_name() {
 #if LNX_GEMM_SIMD128
   if (g_force.load() == static_cast<int>(gemm_detail::Kernel::Eigen)) return "eigen-sse-simd128";
-  return "xnn-style-4x8-simd128";
+  return LNX_GEMM_RELAXED && g_fma.load() ? "xnn-style-4x8-simd128-relaxed-fma" : "xnn-style-4x8-simd128";
 #elif defined(EIGEN_VECTORIZE_AVX512)
   return "eigen-avx512";
 #elif defined(EIGEN_VECTORIZE_AVX2)
@@ -502,6 +529,10 @@ const char* gemm_kernel_name() {
   return "eigen-scalar";
 #endif
 }
+
+bool gemm_fma_available() { return LNX_GEMM_RELAXED != 0; }
+void set_gemm_fma(bool on) { g_fma.store(on && LNX_GEMM_RELAXED); }
+bool gemm_fma() { return g_fma.load(); }
 
 namespace gemm_detail {
 void force_kernel(Kernel k) { g_force.store(static_cast<int>(k)); }

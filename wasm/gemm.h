@@ -30,6 +30,14 @@ extern template void gemm<double>(bool, bool, int, int, int, double, const doubl
 // Name of the float kernel the dispatcher uses for large problems, e.g. "xnn-style-4x8-simd128".
 const char* gemm_kernel_name();
 
+// The FMA flavour (docs/engine.md, "Flavours"): builds whose GEMM was compiled with -mrelaxed-simd
+// can run the float kernel with fused multiply-adds (f32x4.relaxed_madd). Off by default: it changes
+// the last bits, and differently on CPUs with and without FMA3, so a run that must reproduce the
+// precomputed documents keeps it off. set_gemm_fma(true) is ignored where it is not available.
+bool gemm_fma_available();
+void set_gemm_fma(bool on);
+bool gemm_fma();
+
 // Benchmark/test hooks. The engine never calls these.
 namespace gemm_detail {
 enum class Kernel { Auto = 0, Eigen = 1, Simd128 = 2, Simd128PackedB = 3 };

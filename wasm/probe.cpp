@@ -22,6 +22,7 @@
 #include "probe_run.h"
 #include "rng.h"
 #include "stats.h"
+#include "train_common.h"
 
 namespace lnx {
 namespace detail {
@@ -44,10 +45,7 @@ std::string probe_result_json(const ProbeConfig& cfg, const std::map<std::string
                               const char* backend) {
   json::Writer w;
   w.begin_object();
-  w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
-  w.key("threads").value(threads());
-  if (backend) w.key("backend").value(backend);
-  w.end_object();
+  detail::write_engine(w, backend);
   const ModelConfig& m = cfg.model;
   w.key("config").begin_object();
   config::write_fields(w, cfg);

@@ -17,7 +17,8 @@ namespace lnx::detail {
 // confidently wrong).
 inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_cast<double>(c.model.vocab)); }
 
-// {"version","build","threads"} plus "backend" when non-null ("webgpu").
+// {"version","build","threads"} plus "backend" when non-null ("webgpu") and "fma": true when the
+// FMA flavour's fused GEMM kernel computed the document (every document's engine block: probe too).
 void write_engine(json::Writer& w, const char* backend);
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
 // Which leading steps of a run another backend computed (TrainRun::continue_from); steps = 0: none.

@@ -26,6 +26,7 @@
 
 #include "api.h"
 #include "configs.h"
+#include "gemm.h"
 #include "json.h"
 #include "markov.h"
 #include "model.h"
@@ -69,6 +70,8 @@ void write_engine(json::Writer& w, const char* backend) {
   w.key("engine").begin_object().key("version").value(engine_version()).key("build").value(build_flavour());
   w.key("threads").value(threads());
   if (backend) w.key("backend").value(backend);
+  // Only when set, so documents of the deterministic arithmetic keep their bytes (docs/engine.md).
+  if (gemm_fma()) w.key("fma").value(true);
   w.end_object();
 }
 

@@ -84,7 +84,13 @@ export interface ExperimentRun extends EmbindObject {
 
 export interface LnxModule {
   engineVersion(): string;
-  buildFlavour(): 'wasm-mt' | 'wasm-st';
+  /** '-fma': the FMA flavour (lnx-st-fma, lnx-mt-fma), whose GEMM can use fused multiply-adds. */
+  buildFlavour(): 'wasm-mt' | 'wasm-st' | 'wasm-mt-fma' | 'wasm-st-fma';
+  /** Fused multiply-adds in the GEMM kernel from now on (the FMA flavour; ignored elsewhere).
+   *  Off by default: on, the results' last bits depend on the CPU (docs/engine.md, "Flavours"). */
+  setGemmFma(on: boolean): void;
+  /** Whether the GEMM kernel uses fused multiply-adds now (false unless the FMA flavour and set). */
+  gemmFma(): boolean;
   /** Pool size for every op (0 = all cores). wasm-st: always 1; wasm-mt: at most the workers the
    *  module started (one per core, up to 16) plus the calling thread — more is clamped, never a deadlock. */
   setThreads(n: number): void;

@@ -2,8 +2,8 @@
 // the system's /usr/bin/chromium; no browser is ever downloaded).
 //
 // Expects dist/ to be built (`npm run build`); builds nothing itself. Starts
-//   1. `vite preview` (COOP/COEP → cross-origin isolated → threaded engine lnx-mt),
-//   2. a plain static server over dist/ without those headers (→ single-threaded lnx-st), and
+//   1. `vite preview` (COOP/COEP → cross-origin isolated → threaded engine lnx-mt-fma: Chromium has relaxed SIMD),
+//   2. a plain static server over dist/ without those headers (→ single-threaded lnx-st-fma), and
 //   3. a plain static server over tests/embed/ on another port (another origin): a sample blog
 //      post embedding two figures (host.html) with an unrelated frame that sends bad messages,
 // runs the checks, saves screenshots and downloads to test-artifacts/, prints `N passed, M failed`
@@ -321,12 +321,14 @@ async function main() {
       assert(msg.trim().length > 0, 'no status message after cancel');
     });
 
-    await check('Figure 3: live recompute with the small config completes, badge says live (wasm-mt)', async () => {
+    await check('Figure 3: live recompute with the small config completes, badge says live (wasm-mt-fma, fused multiply-add)', async () => {
       await openSettings(page, 'fig3');
       await page.check('#fig3 input[name="small"]');
       const badge = await recomputeAndWait(page, 'fig3', 180000);
       assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
-      assert(/wasm-mt/.test(badge.text), `expected the threaded flavour in "${badge.text}"`);
+      // Chromium has relaxed SIMD: the threaded FMA flavour, and a run of other settings than the
+      // reference's uses its fused kernel (engine/backend-choice.ts cpuGlue, protocol.ts `exact`)
+      assert(/wasm-mt-fma · fused multiply-add/.test(badge.text), `expected the threaded FMA flavour with its fused kernel in "${badge.text}"`);
       // the caption names the drawn run's settings, each changed number marked with the article's value
       const cap = await page.$eval('#fig3 figcaption, #fig3 .caption', (el) => ({ text: el.textContent ?? '', live: [...el.querySelectorAll('.bound.live')].map((b) => [b.dataset.key, b.getAttribute('title') ?? '']) }));
       assert(/mean over 2 seeds/.test(cap.text) && /2 to 4/.test(cap.text), `caption after the small run: ${cap.text.slice(0, 200)}`);
@@ -365,6 +367,7 @@ async function main() {
       const line = await page.$eval('#fig7 [data-reproduction]', (el) => ({ kind: el.getAttribute('data-reproduction'), text: el.textContent ?? '' })).catch(() => null);
       assert(line?.kind === 'identical', `expected "identical", got ${JSON.stringify(line)}`);
       assert(/last bit/.test(line.text), line.text);
+      assert(!/fused multiply-add/.test(badge.text), `a run of the reference's settings used the fused kernel: ${badge.text}`);
       await shoot(page, 'en-fig7-identical', '#fig7');
     });
 
@@ -805,8 +808,23 @@ async function main() {
       await openSettings(st.page, 'fig3');
       await st.page.check('#fig3 input[name="small"]');
       const badge = await recomputeAndWait(st.page, 'fig3', 180000);
-      assert(/wasm-st/.test(badge.text), `expected wasm-st in "${badge.text}"`);
+      assert(/wasm-st-fma · fused multiply-add/.test(badge.text), `expected wasm-st-fma with its fused kernel in "${badge.text}"`);
       assert(st.errors.length === 0, `console errors:\n${st.errors.join('\n')}`);
+      await st.context.close();
+    });
+
+    await check('an FMA flavour that fails to load: the plain flavour runs instead', async () => {
+      // the FMA glue refused before the page starts (a worker's requests go through the context's
+      // routes; a service worker's would not, so none is let in)
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', serviceWorkers: 'block' });
+      await context.route(/lnx-st-fma\.(mjs|wasm)$/, (r) => r.abort());
+      const st = { context, page: await context.newPage() };
+      await st.page.goto(`${plainUrl}?lang=en&theme=light`, { waitUntil: 'load' });
+      await waitReady(st.page);
+      await openSettings(st.page, 'fig3');
+      await st.page.check('#fig3 input[name="small"]');
+      const badge = await recomputeAndWait(st.page, 'fig3', 180000);
+      assert(/wasm-st · /.test(badge.text) && !/fused/.test(badge.text), `expected the plain wasm-st in "${badge.text}"`);
       await st.context.close();
     });
 
@@ -837,7 +855,7 @@ async function main() {
         }
         const f4 = await frameOf('fig4');
         const flavour = await f4.evaluate(() => globalThis.__lnx.info().then((i) => i.flavour));
-        assert(flavour === 'wasm-st', `embed engine flavour ${flavour}`);
+        assert(flavour === 'wasm-st-fma', `embed engine flavour ${flavour}`);
         assert(/[\u4e00-\u9fff]/.test(await f4.$eval('#fig4 .fig-title', (e) => e.textContent)), 'fig4 embed is not in Chinese');
         await shoot(h.page, 'embed-host-light');
         assert(h.errors.length === 0, `console errors:\n${h.errors.join('\n')}`);

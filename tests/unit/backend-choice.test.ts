@@ -1,9 +1,10 @@
 // backend-choice.test.ts — the backend selection and GPU fallback of
 // web/src/engine/backend-choice.ts, with fake navigator.gpu objects and fake engine modules. The real
 // thing (SwiftShader in headless Chromium) is tests/webgpu/run.mjs.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  acquireWebGpu, chooseBackend, fallbackAfterGpuError, isGpuError, isSoftwareAdapter, judgeSelfTest,
+  acquireWebGpu, chooseBackend, cpuGlue, fallbackAfterGpuError, RELAXED_SIMD_PROBE, isGpuError, isSoftwareAdapter, judgeSelfTest,
   parseBackendOverride, runSelfTest, selectBackend, shouldProbeGpu,
   type GpuLike, type GpuModule, type GpuProbe, type SelfTestReport,
 } from '../../web/src/engine/backend-choice';
@@ -11,6 +12,23 @@ import {
 const REPORT: SelfTestReport = { passed: true, matmulMaxRel: 0, gradMaxRel: 6e-7, lossRel: 8e-8, tolerance: 1e-3 };
 const MM_OK = JSON.stringify({ cases: [], max_rel: 0 });
 const GRAD_OK = JSON.stringify({ max_rel: 6e-7, loss_rel: 8e-8 });
+
+describe('the CPU flavour', () => {
+  it.each([
+    [false, false, 'st', null],
+    [true, false, 'mt', null],
+    [false, true, 'st-fma', 'st'],
+    [true, true, 'mt-fma', 'mt'],
+  ])('isolated %s, relaxed SIMD %s: lnx-%s (falling back to %s)', (coi, relaxed, glue, fallback) => {
+    expect(cpuGlue(coi, relaxed)).toEqual({ glue, fallback });
+  });
+  it('the relaxed-SIMD probe validates exactly where relaxed SIMD is on (Node 20: behind a flag)', () => {
+    const validate = (flags: string[]) =>
+      execFileSync(process.execPath, [...flags, '-e', `process.stdout.write(String(WebAssembly.validate(Uint8Array.from(${JSON.stringify([...RELAXED_SIMD_PROBE])}))))`], { encoding: 'utf8' });
+    expect(validate(['--experimental-wasm-relaxed-simd'])).toBe('true');
+    expect(validate(['--no-experimental-wasm-relaxed-simd'])).toBe('false');
+  });
+});
 
 describe('parseBackendOverride', () => {
   it.each([

@@ -292,6 +292,19 @@ describe('a slot’s runs become entries', () => {
     s.precomputed = ref;
     return { runs, s };
   };
+  it('a run of the reference’s settings asks for the exact arithmetic; any other may use fused multiply-adds', async () => {
+    const { s } = make();
+    s.precomputed = { config: { steps: 3, lrs: [0.001] }, v: 0 };
+    const asked: unknown[] = [];
+    const go = async (_: unknown, __: AbortSignal, o: { exact?: boolean }) => (asked.push(o.exact), { config: {}, v: 1 });
+    await s.start(go, { steps: 3, lrs: [0.001] });
+    await s.start(go, { steps: 3 }); // a key left out runs as the reference has it here: exact is only slower
+    await s.start(go, { steps: 4, lrs: [0.001] });
+    await s.start(go, { steps: 3, lrs: [0.003] });
+    s.precomputed = null; // no reference: nothing to reproduce
+    await s.start(go, { steps: 3 });
+    expect(asked).toEqual([true, true, false, false, false]);
+  });
   it('a complete run is the slot’s current result; hiding it shows the reference again', async () => {
     const { runs, s } = make();
     await s.start(async (onP) => (onP(p(0.5)), { config: {}, v: 1 }), { steps: 3 });

@@ -6,7 +6,7 @@ import { numbersOf } from '../../web/src/lib/doc-compare';
 // @ts-expect-error — a plain ES module without typings; its one export is typed here
 import { loadEngine as load } from '../../scripts/load-engine.mjs';
 
-export type Flavour = 'st' | 'mt';
+export type Flavour = 'st' | 'mt' | 'st-fma' | 'mt-fma';
 
 export const loadEngine = (flavour: Flavour): Promise<LnxModule> => load(flavour);
 

@@ -73,6 +73,23 @@ export function cpuBackend(crossOriginIsolated: boolean): Backend {
   return crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
 }
 
+/** A module of one function using f32x4.relaxed_madd (the standard opcode 0xfd 0x85 0x02):
+ *  WebAssembly.validate of it says whether this browser runs the FMA flavours (lnx-st-fma,
+ *  lnx-mt-fma). Chrome 114+, Firefox 145+; not Safari, and Node 20 only with a flag. */
+export const RELAXED_SIMD_PROBE: Uint8Array<ArrayBuffer> = (() => {
+  const v128 = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
+  const body = [0x00, ...v128, ...v128, ...v128, 0xfd, 0x85, 0x02, 0x0b];
+  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7b, 3, 2, 1, 0, 10, body.length + 2, 1, body.length, ...body]);
+})();
+
+/** Which glue the CPU engine loads (public/wasm/lnx-<glue>.mjs): threaded when cross-origin
+ *  isolated, and the FMA flavour of it when the browser has relaxed SIMD; `fallback`, the plain
+ *  flavour, when the FMA one fails to load. */
+export function cpuGlue(crossOriginIsolated: boolean, relaxedSimd: boolean): { glue: 'st' | 'mt' | 'st-fma' | 'mt-fma'; fallback: 'st' | 'mt' | null } {
+  const plain = crossOriginIsolated ? 'mt' : 'st';
+  return relaxedSimd ? { glue: `${plain}-fma`, fallback: plain } : { glue: plain, fallback: null };
+}
+
 const CPU_WORDS: Record<Backend, string> = {
   'cpu-mt': 'the threaded CPU engine (the page is cross-origin isolated)',
   'cpu-st': 'the single-threaded CPU engine (the page is not cross-origin isolated, so no threads)',

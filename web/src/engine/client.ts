@@ -11,7 +11,7 @@
 // chunks and deletes the C++ object; the promise rejects with EngineError{kind:'cancelled'}.
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
-import type { Reply, Request } from './protocol';
+import type { JobOptions, Reply, Request } from './protocol';
 import { mergeGrid, type ExperimentResult, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './documents';
 import { throttle } from './stream-throttle';
 
@@ -231,9 +231,10 @@ export function runProbe(
   config: Partial<ProbeConfig>,
   onProgress?: (p: Progress) => void,
   signal?: AbortSignal,
+  options: JobOptions = {},
 ): Promise<ProbeResult> {
   return start<ProbeResult>(
-    (id) => ({ type: 'probe', id, config }),
+    (id) => ({ type: 'probe', id, config, ...options }),
     onProgress && ((p) => onProgress(p)),
     (r) => r.result as ProbeResult,
     signal,
@@ -257,11 +258,12 @@ export function runGrid(
   config: Partial<GridConfig>,
   onProgress?: (p: Progress, partial: GridResult) => void,
   signal?: AbortSignal,
+  options: JobOptions = {},
 ): Promise<GridResult> {
   let acc: GridResult | null = null;
   const updates = throttle<Progress>(GRID_UPDATE_MS, () => performance.now(), (p) => onProgress?.(p, acc!));
   return start<GridResult>(
-    (id) => ({ type: 'grid', id, config }),
+    (id) => ({ type: 'grid', id, config, ...options }),
     (p, r) => {
       if (r.partial) acc = mergeGrid(acc, r.partial);
       if (acc) updates.offer(p);
@@ -280,9 +282,10 @@ export function runExperiment<T extends ExperimentResult = ExperimentResult>(
   config: Record<string, unknown>,
   onProgress?: (p: Progress) => void,
   signal?: AbortSignal,
+  options: JobOptions = {},
 ): Promise<T> {
   return start<T>(
-    (id) => ({ type: 'experiment', id, name, config }),
+    (id) => ({ type: 'experiment', id, name, config, ...options }),
     onProgress && ((p) => onProgress(p)),
     (r) => r.result as T,
     signal,

@@ -29,10 +29,12 @@ export function withAddedKeys<C extends Record<string, unknown>>(c: C): C {
 /** Header present in every document. */
 export interface EngineInfo {
   version: string;
-  build: 'native' | 'wasm-mt' | 'wasm-st';
+  build: 'native' | 'wasm-mt' | 'wasm-st' | 'wasm-mt-fma' | 'wasm-st-fma';
   threads: number;
   /** present when the document was computed on the GPU */
   backend?: 'webgpu';
+  /** present (true) when the FMA flavour's fused GEMM kernel computed it: its last bits are this CPU's */
+  fma?: true;
 }
 
 export interface MeanStd {

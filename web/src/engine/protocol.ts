@@ -7,7 +7,8 @@
 //   page                               worker
 //   init{search} ───────────────────▶ picks the backend (backend-choice.ts: WebGPU if an adapter
 //                                      passes the self-test, else lnx-mt.mjs if crossOriginIsolated,
-//                                      else lnx-st.mjs; ?backend=cpu|webgpu in `search` overrides)
+//                                      else lnx-st.mjs, each as its -fma flavour where relaxed SIMD
+//                                      validates; ?backend=cpu|webgpu in `search` overrides)
 //   ◀─────────────────────────────── ready{backend,reason} | load-error
 //   ◀─────────────────────────────── backend{backend,reason}  (the GPU failed: the job restarts on the CPU)
 //   probe{id,config} / grid{id,config} / experiment{id,name,config} ▶ (experiments: always on the CPU engine)
@@ -20,6 +21,13 @@ import type { Backend, BackendWhy } from './backend-choice';
 import type { Flavour } from './lnx-module';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from './documents';
 
+/** How a job computes. `exact`: the deterministic arithmetic, the same bits on every CPU (the
+ *  FMA flavour's fused kernel off), for a run that reproduces a precomputed document; otherwise
+ *  the FMA flavour, where loaded, uses fused multiply-adds (docs/engine.md, "Flavours"). */
+export interface JobOptions {
+  exact?: boolean;
+}
+
 /** Page → worker. */
 export type Request =
   /** First message: the page's location.search (the worker cannot see the page's URL). */
@@ -27,11 +35,11 @@ export type Request =
   /** Test hook (window.__lnx.loseGpu): destroys the WebGPU device to exercise the CPU fallback. */
   | { type: 'lose-gpu' }
   /** Run the init-time probe (Figures 2–3); replies: progress*, then done{result: ProbeResult}. */
-  | { type: 'probe'; id: number; config: Partial<ProbeConfig> }
+  | ({ type: 'probe'; id: number; config: Partial<ProbeConfig> } & JobOptions)
   /** Run the toy training grid (Figure 4); progress carries `partial`, a delta Grid document. */
-  | { type: 'grid'; id: number; config: Partial<GridConfig> }
+  | ({ type: 'grid'; id: number; config: Partial<GridConfig> } & JobOptions)
   /** Run an experiment on the article's inferences (docs/experiments.md) by its engine name. */
-  | { type: 'experiment'; id: number; name: string; config: Record<string, unknown> }
+  | ({ type: 'experiment'; id: number; name: string; config: Record<string, unknown> } & JobOptions)
   /** Stop a queued or running job at the next chunk boundary. */
   | { type: 'cancel'; id: number }
   /** Idle between chunks until `resume` (the page is hidden); elapsed time stops counting. */

@@ -6,10 +6,12 @@
 // (runner.ts). On WebGPU, the probe is GpuProbeRun and the grid gpu-grid.ts. When the GPU fails
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
 // ('backend' reply) and reruns the job there: a grid continues from what the GPU had computed
-// (gpu-grid.ts handoff, continueGrid), anything else restarts. Messages: protocol.ts. The page never imports this
+// (gpu-grid.ts handoff, continueGrid), anything else restarts. The CPU build is the FMA flavour
+// where the browser validates relaxed SIMD (backend-choice.ts cpuGlue); each job runs with fused
+// multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Messages: protocol.ts. The page never imports this
 // file; client.ts creates it.
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
-import { fallbackAfterGpuError, isGpuError, selectBackend, type GpuLike, type Selection } from './backend-choice';
+import { cpuGlue, fallbackAfterGpuError, isGpuError, RELAXED_SIMD_PROBE, selectBackend, type GpuLike, type Selection } from './backend-choice';
 import { continueGrid, GpuGrid, type GridHandoff } from './gpu-grid';
 import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';
@@ -19,11 +21,12 @@ import { errorMessage, runJob, type JobEngine } from './runner';
 declare const self: DedicatedWorkerGlobalScope;
 const post = (r: Reply) => self.postMessage(r);
 
-const glueUrl = (flavour: 'st' | 'mt' | 'gpu') =>
+type Glue = 'st' | 'mt' | 'st-fma' | 'mt-fma' | 'gpu';
+const glueUrl = (flavour: Glue) =>
   new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
-const cpuFlavour = self.crossOriginIsolated ? 'mt' : 'st';
+const cpuFlavour = cpuGlue(self.crossOriginIsolated, WebAssembly.validate(RELAXED_SIMD_PROBE));
 
-async function loadGlue<M>(flavour: 'st' | 'mt' | 'gpu', extra: Record<string, unknown> = {}): Promise<M> {
+async function loadGlue<M>(flavour: Glue, extra: Record<string, unknown> = {}): Promise<M> {
   const url = glueUrl(flavour);
   try {
     // Do not pass locateFile: the ES6 glue finds its .wasm / .worker.js next to itself.
@@ -35,7 +38,11 @@ async function loadGlue<M>(flavour: 'st' | 'mt' | 'gpu', extra: Record<string, u
 }
 
 let cpuModule: Promise<LnxModule> | null = null;
-const loadCpu = () => (cpuModule ??= loadGlue<LnxModule>(cpuFlavour));
+const loadCpu = () =>
+  (cpuModule ??= loadGlue<LnxModule>(cpuFlavour.glue).catch((e) => {
+    if (!cpuFlavour.fallback) throw e;
+    return loadGlue<LnxModule>(cpuFlavour.fallback); // an FMA flavour that failed to load: the plain one
+  }));
 
 /** The WebGPU module seen as a job engine: GPU probe, GPU grid, and the readback wait. */
 function gpuJobEngine(gm: LnxGpuModule): JobEngine {
@@ -154,6 +161,10 @@ self.onmessage = (ev: MessageEvent<Request>) => {
           yieldToEvents,
           now: () => performance.now(),
         };
+        // Fused multiply-adds for this job where the module has them (the FMA flavour), unless the
+        // page asked for the deterministic arithmetic (a run that reproduces a precomputed document).
+        const fma = (m: LnxModule | LnxGpuModule) => m.setGemmFma(req.exact !== true);
+        fma(a.module);
         let handoff: GridHandoff | null = null;
         try {
           await runJob(a.engine, req, { ...hooks, handoff: (x) => (handoff = x) }, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
@@ -169,6 +180,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
             post({ type: 'error', id: req.id, message: `${errorMessage(e)}; and the CPU engine failed to load: ${errorMessage(le)}` });
             return;
           }
+          fma(m);
           const next: Active = { engine: m, module: m, selection: fb };
           active = Promise.resolve(next);
           post({ type: 'backend', ...describe(next) });

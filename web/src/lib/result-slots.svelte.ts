@@ -21,7 +21,8 @@ import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-s
 import { RunList } from './runs/run-list.svelte';
 import { proseNumbers } from './prose-numbers';
 import type { Lang } from '../content/types';
-import type { RunEntry } from './runs/entry';
+import { settingsDiff, type RunEntry } from './runs/entry';
+import type { JobOptions } from '../engine/protocol';
 
 export type Source = 'precomputed' | 'live';
 /** 'offered': a link asked for a run longer than it may start by itself (LINK_BUDGET_MS); the
@@ -122,7 +123,7 @@ export class Slot<T> {
   /** Start a live run of `config`; `go` gets the progress callback (with the document so far, for a
    *  run that streams one) and the signal. The run becomes an entry of the run list. */
   async start(
-    go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal) => Promise<T>,
+    go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal, options: JobOptions) => Promise<T>,
     config: object | null = null,
     { work = null, budgetMs }: StartOptions = {},
   ) {
@@ -160,7 +161,7 @@ export class Slot<T> {
           this.offerMs = p.elapsedMs + p.etaMs;
           ac.abort();
         }
-      }, ac.signal);
+      }, ac.signal, { exact: this.reproduces(config) });
       if (this.abort !== ac) return;
       const engine = await engineNow();
       const elapsedMs = this.run.progress?.elapsedMs ?? 0;
@@ -193,6 +194,14 @@ export class Slot<T> {
 
   cancel() {
     this.abort?.abort();
+  }
+
+  /** A run of `config` asks for the reference's settings (none differ: runs/entry.ts settingsDiff),
+   *  so it runs with the deterministic arithmetic and can reproduce the reference to the last bit;
+   *  any other run may use the FMA flavour's fused multiply-adds (engine/protocol.ts JobOptions). */
+  reproduces(config: object | null): boolean {
+    const ref = (this.precomputed as { config?: Record<string, unknown> } | null)?.config;
+    return ref != null && settingsDiff((config ?? {}) as Record<string, unknown>, ref).length === 0;
   }
 
   /** the reader paused this slot's run (the engine idles: lib/engine/client.ts setPaused) */
@@ -342,7 +351,7 @@ export class Results {
   /** Recompute an experiment slot in this browser with its config, or its small one (EXPERIMENT_SLOTS). */
   recomputeExperiment(name: ExperimentSlot, config: Record<string, unknown> = this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config) {
     const { experiment } = EXPERIMENT_SLOTS[name];
-    return this.exp[name].start((onP, signal) => runExperiment(experiment, config, onP, signal), config);
+    return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, onP, signal, o), config);
   }
 
   /** Run an entry's settings again (a stored or imported run): a new entry of the same slot. */
@@ -359,7 +368,7 @@ export class Results {
   }
 
   recomputeProbe(config: Partial<ProbeConfig> = this.probeConfigNow(), opts: StartOptions = {}) {
-    return this.probe.start((onP, signal) => runProbe(config, onP, signal), config, { work: costOfProbe(config), ...opts });
+    return this.probe.start((onP, signal, o) => runProbe(config, onP, signal, o), config, { work: costOfProbe(config), ...opts });
   }
 
   /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
@@ -382,7 +391,7 @@ export class Results {
   recomputeGrid(config: Partial<GridConfig>, opts: StartOptions = {}) {
     this.grid.partial = null;
     return this.grid
-      .start((onP, signal) =>
+      .start((onP, signal, o) =>
         runGrid(
           config,
           (p, partial) => {
@@ -390,6 +399,7 @@ export class Results {
             onP(p, partial);
           },
           signal,
+          o,
         ),
         config,
         { work: costOfGrid(config), ...opts },
