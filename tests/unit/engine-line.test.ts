@@ -2,7 +2,7 @@
 // languages, from backend-choice.ts's selection codes; and that every code has its strings.
 import { describe, expect, it } from 'vitest';
 import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend-choice';
-import { engineLine, fallbackNote, handoffSummary } from '../../web/src/lib/engine-line';
+import { engineLine, engineWords, fallbackNote, handoffSummary } from '../../web/src/lib/engine-line';
 import { uiString } from '../../web/src/lib/text';
 
 const en = (k: string) => uiString('en', k);
@@ -72,5 +72,19 @@ describe('fallbackNote (a WebGPU grid that lost its device)', () => {
     expect(fallbackNote(fb, handoffSummary(doc), zh)).toMatch(/^GPU 在运行中出错.*跑完的运行：1 个；.*：1 个（最早从第 16 步起）；.*：1 个。$/);
     expect(fallbackNote(fb, handoffSummary({ runs: [run(40)] }), en)).toBe(`${engineLine(fb, en)} The run restarted on the CPU.`);
     expect(fallbackNote(fb, null, en)).toMatch(/took over\. The run restarted on the CPU\.$/);
+  });
+});
+
+describe('engineWords', () => {
+  it.each<[string, Parameters<typeof engineWords>[0], string, string]>([
+    ['threaded, fused', { flavour: 'wasm-mt-fma', fma: true, threads: 2 }, 'wasm-mt-fma · fused multiply-add · 2 threads', 'wasm-mt-fma · 融合乘加 · 2 个线程'],
+    ['FMA flavour, exact', { flavour: 'wasm-mt-fma', threads: 4 }, 'wasm-mt-fma · 4 threads', 'wasm-mt-fma · 4 个线程'],
+    ['single thread', { flavour: 'wasm-st', fma: false, threads: 1 }, 'wasm-st · single thread', 'wasm-st · 单线程'],
+    ['threads unknown', { flavour: 'wasm-st', threads: null }, 'wasm-st', 'wasm-st'],
+    ['GPU', { flavour: 'wasm-st', fma: true, threads: 1, gpu: true }, 'WebGPU', 'WebGPU'],
+    ['nothing known', { flavour: '' }, '', ''],
+  ])('%s', (_, e, wantEn, wantZh) => {
+    expect(engineWords(e, en).join(' · ')).toBe(wantEn);
+    expect(engineWords(e, zh).join(' · ')).toBe(wantZh);
   });
 });

@@ -3,10 +3,12 @@
 import { expect } from 'vitest';
 import type { LnxModule } from '../../public/wasm/lnx';
 import { numbersOf } from '../../web/src/lib/doc-compare';
+import type { CpuGlue } from '../../web/src/engine/backend-choice';
 // @ts-expect-error — a plain ES module without typings; its one export is typed here
 import { loadEngine as load } from '../../scripts/load-engine.mjs';
 
-export type Flavour = 'st' | 'mt' | 'st-fma' | 'mt-fma';
+/** a CPU flavour's glue name (public/wasm/lnx-<flavour>.mjs) */
+export type Flavour = CpuGlue;
 
 export const loadEngine = (flavour: Flavour): Promise<LnxModule> => load(flavour);
 

@@ -85,7 +85,8 @@ export const RELAXED_SIMD_PROBE: Uint8Array<ArrayBuffer> = (() => {
 /** Which glue the CPU engine loads (public/wasm/lnx-<glue>.mjs): threaded when cross-origin
  *  isolated, and the FMA flavour of it when the browser has relaxed SIMD; `fallback`, the plain
  *  flavour, when the FMA one fails to load. */
-export function cpuGlue(crossOriginIsolated: boolean, relaxedSimd: boolean): { glue: 'st' | 'mt' | 'st-fma' | 'mt-fma'; fallback: 'st' | 'mt' | null } {
+export type CpuGlue = 'st' | 'mt' | 'st-fma' | 'mt-fma';
+export function cpuGlue(crossOriginIsolated: boolean, relaxedSimd: boolean): { glue: CpuGlue; fallback: 'st' | 'mt' | null } {
   const plain = crossOriginIsolated ? 'mt' : 'st';
   return relaxedSimd ? { glue: `${plain}-fma`, fallback: plain } : { glue: plain, fallback: null };
 }

@@ -9,6 +9,7 @@ import {
   type PlacementName,
   type ProbeConfig as EngineProbeConfig,
 } from '../generated/engine-schema';
+import type { Flavour } from './lnx-module';
 
 export type { PlacementName };
 
@@ -29,7 +30,7 @@ export function withAddedKeys<C extends Record<string, unknown>>(c: C): C {
 /** Header present in every document. */
 export interface EngineInfo {
   version: string;
-  build: 'native' | 'wasm-mt' | 'wasm-st' | 'wasm-mt-fma' | 'wasm-st-fma';
+  build: 'native' | Flavour;
   threads: number;
   /** present when the document was computed on the GPU */
   backend?: 'webgpu';

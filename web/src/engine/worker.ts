@@ -11,7 +11,7 @@
 // multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Messages: protocol.ts. The page never imports this
 // file; client.ts creates it.
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
-import { cpuGlue, fallbackAfterGpuError, isGpuError, RELAXED_SIMD_PROBE, selectBackend, type GpuLike, type Selection } from './backend-choice';
+import { cpuGlue, fallbackAfterGpuError, isGpuError, RELAXED_SIMD_PROBE, selectBackend, type CpuGlue, type GpuLike, type Selection } from './backend-choice';
 import { continueGrid, GpuGrid, type GridHandoff } from './gpu-grid';
 import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';
@@ -21,7 +21,7 @@ import { errorMessage, runJob, type JobEngine } from './runner';
 declare const self: DedicatedWorkerGlobalScope;
 const post = (r: Reply) => self.postMessage(r);
 
-type Glue = 'st' | 'mt' | 'st-fma' | 'mt-fma' | 'gpu';
+type Glue = CpuGlue | 'gpu';
 const glueUrl = (flavour: Glue) =>
   new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
 const cpuFlavour = cpuGlue(self.crossOriginIsolated, WebAssembly.validate(RELAXED_SIMD_PROBE));

@@ -23,6 +23,14 @@ export function engineLine(e: EngineReport, t: (key: string) => string): string 
   return tpl(t('engine.line'), { label: t('engine.label'), engine, why: parts.join(' ') }).trim();
 }
 
+/** A run's engine in a few words (the live badge, the run list): its flavour, "fused multiply-add"
+ *  when the FMA flavour's fused kernel computed it, and its threads; on the GPU just "WebGPU". */
+export function engineWords(e: { flavour: string; fma?: boolean; threads?: number | null; gpu?: boolean }, t: (key: string) => string): string[] {
+  if (e.gpu) return ['WebGPU'];
+  const n = e.threads;
+  return [e.flavour, e.fma ? t('fma') : '', n == null ? '' : n === 1 ? t('singleThread') : tpl(t('threads'), { n })].filter(Boolean);
+}
+
 /** How a grid that lost its GPU went on (the runs' "handoff", docs/json-schema.md): runs finished on
  *  the GPU, runs continued on the CPU from a checkpoint (and the earliest such step), runs started
  *  afresh. null when no run was handed over (then the job restarted). */
