@@ -195,6 +195,19 @@ describe('storage', () => {
     ]);
     expect(b.get(cut)?.doc).toEqual(gridDoc([6, 5]));
   });
+  it('runs begun within the same millisecond come back in the order they were begun', async () => {
+    const db = fresh();
+    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await a.ready;
+    const at = new Date('2026-12-01T10:00:00Z');
+    const ids = Array.from({ length: 20 }, () => a.begin('grid', { steps: 3 }, at));
+    const times = a.of('grid').map((e) => Date.parse(e.createdAt));
+    expect(times.every((t, i) => i === 0 || t > times[i - 1])).toBe(true);
+    await settle();
+    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await b.ready;
+    expect(b.of('grid').map((e) => e.id)).toEqual(ids);
+  });
   it('a run started before the stored runs arrived keeps its place after them and takes a free name', async () => {
     const db = fresh();
     const a = new RunList(SLOT_NAMES, () => openRunStore(db));

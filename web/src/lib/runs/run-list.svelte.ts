@@ -30,6 +30,9 @@ export class RunList {
   readonly ready: Promise<void>;
   private store: RunStore = memoryStore();
   private lastSave = new Map<string, number>();
+  /** the time of the last entry begun here: entries are read back ordered by their creation time,
+   *  so two begun within one millisecond must not share it (the store returns ties in id order) */
+  private lastBegun = -Infinity;
 
   /** `slots`: the slot names this page draws; `open`: the store (null: keep runs in memory only, as an embed does) */
   constructor(
@@ -111,7 +114,9 @@ export class RunList {
   }
 
   /** A new running entry for `slot`; returns its id. */
-  begin(slot: SlotName, config: Record<string, unknown>, now = new Date()): string {
+  begin(slot: SlotName, config: Record<string, unknown>, at = new Date()): string {
+    const now = new Date(Math.max(at.getTime(), this.lastBegun + 1));
+    this.lastBegun = now.getTime();
     const e: RunEntry = {
       id: newId(now.getTime()),
       slot,
