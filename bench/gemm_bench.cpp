@@ -9,8 +9,8 @@
 //            timer=cpu (process CPU time instead of wall time: for single-thread numbers on a busy box),
 //            only=toy|quick|probe|misc (one group of shapes), fma (the FMA kernel: -fma builds only)
 //
-// The test checks every float kernel the build has (Eigen, and the SIMD128 kernel in wasm builds)
-// plus the Auto dispatch and gemm<double>, on 1 thread and on the pool with the parallel threshold
+// The test checks every float kernel the build has (Eigen, and the engine's own tile: SIMD128 in
+// wasm, AVX-512 natively where -march has it) plus the Auto dispatch and gemm<double>, on 1 thread and on the pool with the parallel threshold
 // forced to 0, against a naive double-precision reference: M,N,K over {1,3,17,64,129} (all 125
 // triples) and a few larger/odd shapes (K up to 1100 to cross KC blocks), all four transposition
 // cases, several alpha/beta pairs, leading dimensions larger than the width (padding holds NaN in
@@ -57,9 +57,9 @@ struct Variant {
 
 std::vector<Variant> float_variants() {
   std::vector<Variant> v{{"auto", Kernel::Auto}, {"eigen", Kernel::Eigen}};
-  if (lnx::gemm_detail::has_simd128_kernel()) {
-    v.push_back({"simd128", Kernel::Simd128});
-    v.push_back({"packed-b", Kernel::Simd128PackedB});  // the same kernel, op(B) always packed
+  if (lnx::gemm_detail::has_tiled_kernel()) {  // SIMD128 in wasm, AVX natively
+    v.push_back({"tiled", Kernel::Tiled});
+    v.push_back({"packed-b", Kernel::TiledPackedB});  // the same tile, op(B) always packed
   }
   return v;
 }
@@ -214,7 +214,7 @@ int run_tests(bool quick) {
         if (std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) != 0) {
           if (v.kernel == Kernel::Eigen) ++bit_diff_eigen; else ++bit_diff_simd;
         }
-        if (v.kernel == Kernel::Simd128) ++bit_checked;
+        if (v.kernel == Kernel::Tiled) ++bit_checked;
       }
     }
     lnx::gemm_detail::force_kernel(Kernel::Auto);
@@ -237,7 +237,7 @@ int run_tests(bool quick) {
   lnx::reset_pool(threads);
   std::printf("test: %zu cases, %d results checked, %d failures\n", cases.size(), checked, failures);
   if (threads > 1) {
-    std::printf("bitwise 1 vs %d threads (threshold forced to 0): float-auto/simd128 differing cases: %d, "
+    std::printf("bitwise 1 vs %d threads (threshold forced to 0): float-auto/tiled differing cases: %d, "
                 "eigen-float: %d, double: %d (of %zu cases)\n",
                 threads, bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
     // The dispatch claims 1-vs-N bit identity for float (gemm.h); a difference is a failure.

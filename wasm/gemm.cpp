@@ -30,6 +30,15 @@
 #else
 #define LNX_GEMM_RELAXED 0
 #endif
+// The native float tile for x86 with AVX-512 (wasm/gemm_avx512.h): -march=native on such a core.
+#if !LNX_GEMM_SIMD128 && defined(__AVX512F__)
+#define LNX_GEMM_AVX512 1
+#include "gemm_avx512.h"
+#else
+#define LNX_GEMM_AVX512 0
+#endif
+// Either of the engine's own tiles (tiled_gemm below); Eigen does the rest.
+#define LNX_GEMM_TILED (LNX_GEMM_SIMD128 || LNX_GEMM_AVX512)
 
 namespace lnx {
 namespace {
@@ -159,6 +168,45 @@ void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int 
   }
 }
 
+#if LNX_GEMM_TILED
+// ---------------------------------------------------------------------------------------------
+// What the engine's own float tiles share (SIMD128 in wasm, AVX-512 in native builds): K blocks, where
+// op(B) is read from, and the driver that packs op(B) and splits C over the pool (tiled_gemm).
+// ---------------------------------------------------------------------------------------------
+constexpr int kKcMax = 512;  // K block; every toy/probe K except 1000/1024 fits in one
+
+thread_local std::vector<float> t_bpack;
+
+float* grow(std::vector<float>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// KC blocking: depends only on K (never on the split), so per-element summation order is fixed.
+int kc_block(int K) {
+  const int blocks = (K + kKcMax - 1) / kKcMax;
+  return (K + blocks - 1) / blocks;
+}
+
+// Where the micro-kernel reads op(B): packed panels (pack_b), or B itself when op(B) = B and N is a
+// whole number of panels, since then panel j at row k is already NR contiguous floats, B[k·ldb + NR·j].
+// Reading in place skips a copy of all of B per call, which for the toy's half-batches (32 rows of
+// C per call, so each packed value is used only 32 times) is a fifth of the call. Same products, same
+// order: the bits do not change.
+template <int kNR>
+struct BSource {
+  const float* base;
+  bool packed;
+  int ldb, npanels;
+  const float* panel(int k0, int kc, int j) const {
+    return packed ? base + static_cast<std::ptrdiff_t>(k0) * npanels * kNR + static_cast<std::ptrdiff_t>(j) * kc * kNR
+                  : base + static_cast<std::ptrdiff_t>(k0) * ldb + static_cast<std::ptrdiff_t>(j) * kNR;
+  }
+  std::ptrdiff_t k_step() const { return packed ? kNR : ldb; }
+};
+
+#endif  // LNX_GEMM_TILED
+
 #if LNX_GEMM_SIMD128
 // ---------------------------------------------------------------------------------------------
 // SIMD128 float kernel: MR×8 register tile (MR rows × two f32x4), packed panels, loadsplat of A.
@@ -176,16 +224,9 @@ void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int 
 // ---------------------------------------------------------------------------------------------
 constexpr int kMR = 4;   // rows per register tile
 constexpr int kNR = 8;   // columns per register tile (two f32x4)
-constexpr int kKcMax = 512;               // K block; every toy/probe K except 1000/1024 fits in one
 constexpr int kABlockBytes = 128 * 1024;  // packed A block (MC×KC floats) kept hot in L2
 
 thread_local std::vector<float> t_apack;
-thread_local std::vector<float> t_bpack;
-
-float* grow(std::vector<float>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
 
 inline void transpose4(v128_t& r0, v128_t& r1, v128_t& r2, v128_t& r3) {
   const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);
@@ -389,32 +430,10 @@ __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __r
   }
 }
 
-// KC blocking: depends only on K (never on the split), so per-element summation order is fixed.
-int kc_block(int K) {
-  const int blocks = (K + kKcMax - 1) / kKcMax;
-  return (K + blocks - 1) / blocks;
-}
-
-// Where the micro-kernel reads op(B): packed panels (pack_b), or B itself when op(B) = B and N is a
-// whole number of panels, since then panel j at row k is already 8 contiguous floats, B[k·ldb + 8j].
-// Reading in place skips a copy of all of B per call, which for the toy's half-batches (32 rows of
-// C per call, so each packed value is used only 32 times) is a fifth of the call. Same products, same
-// order: the bits do not change.
-struct BSource {
-  const float* base;
-  bool packed;
-  int ldb, npanels;
-  const float* panel(int k0, int kc, int j) const {
-    return packed ? base + static_cast<std::ptrdiff_t>(k0) * npanels * kNR + static_cast<std::ptrdiff_t>(j) * kc * kNR
-                  : base + static_cast<std::ptrdiff_t>(k0) * ldb + static_cast<std::ptrdiff_t>(j) * kNR;
-  }
-  std::ptrdiff_t k_step() const { return packed ? kNR : ldb; }
-};
-
 // Computes rows [m0, m1) × panel columns [j0, j1) of C from op(B) (all K blocks).
 template <bool Fma>
 void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
-                 const BSource& bsrc, float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+                 const BSource<kNR>& bsrc, float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
   const int kcb = kc_block(K);
   const std::ptrdiff_t lc = ldc;
   const int mcb = std::max(kMR, (kABlockBytes / (4 * kcb)) / kMR * kMR);
@@ -438,41 +457,95 @@ void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
   }
 }
 
+// The SIMD128 tile as tiled_gemm takes it.
 template <bool Fma>
-void simd_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* A, int lda,
-               const float* B, int ldb, float beta, float* C, int ldc) {
-  const int npanels = (N + kNR - 1) / kNR;
+struct Simd128Tiles {
+  static constexpr int MR = kMR, NR = kNR;
+  static void pack_b(bool tB, const float* B, int ldb, int k0, int kc, int N, int j0, int j1, float* out) {
+    ::lnx::pack_b(tB, B, ldb, k0, kc, N, j0, j1, out);
+  }
+  static void region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<NR>& bsrc,
+                     float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+    simd_region<Fma>(tA, N, K, alpha, A, lda, bsrc, beta, C, ldc, m0, m1, j0, j1);
+  }
+};
+#endif  // LNX_GEMM_SIMD128
+
+#if LNX_GEMM_AVX512
+// ---------------------------------------------------------------------------------------------
+// The native AVX-512 tile (wasm/gemm_avx512.h) as tiled_gemm takes it. op(A) is read in place, so the
+// rows are cut into MC blocks only to keep the rows being read (MC × KC floats) in L2 while every
+// panel of op(B) passes over them.
+// ---------------------------------------------------------------------------------------------
+struct Avx512Tiles {
+  static constexpr int MR = gemm_avx512::kMR, NR = gemm_avx512::kNR;
+  static constexpr int kABlockBytes = 256 * 1024;
+  static void pack_b(bool tB, const float* B, int ldb, int k0, int kc, int N, int j0, int j1, float* out) {
+    gemm_avx512::pack_b(tB, B, ldb, k0, kc, N, j0, j1, out);
+  }
+  static void region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<NR>& bsrc,
+                     float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+    const int kcb = kc_block(K);
+    const std::ptrdiff_t lc = ldc, la = lda;
+    const std::ptrdiff_t rs = tA ? 1 : la, ks = tA ? la : 1;  // op(A)(i, k) at A + i·rs + k·ks
+    const int mcb = std::max(MR, (kABlockBytes / (4 * kcb)) / MR * MR);
+    for (int k0 = 0; k0 < K; k0 += kcb) {
+      const int kc = std::min(kcb, K - k0);
+      const float beta_k = k0 == 0 ? beta : 1.0f;
+      for (int i0 = m0; i0 < m1; i0 += mcb) {
+        const int i1 = std::min(m1, i0 + mcb);
+        for (int j = j0; j < j1; ++j) {
+          const float* bp = bsrc.panel(k0, kc, j);
+          const int nr = std::min(NR, N - j * NR);
+          for (int i = i0; i < i1; i += MR) {
+            gemm_avx512::tile_rows(std::min(MR, i1 - i), kc, A + i * rs + k0 * ks, rs, ks, bp, bsrc.k_step(),
+                                C + i * lc + j * NR, lc, nr, alpha, beta_k);
+          }
+        }
+      }
+    }
+  }
+};
+#endif  // LNX_GEMM_AVX512
+
+#if LNX_GEMM_TILED
+// C = alpha·op(A)·op(B) + beta·C with one of the engine's own tiles. op(B) is read as it is
+// (BSource) or packed, all K blocks, into a buffer the threads share (written before the fork, or
+// by each thread for its own disjoint panels); C is split by whole tiles of rows or of columns.
+template <class Tiles>
+void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* A, int lda,
+                const float* B, int ldb, float beta, float* C, int ldc) {
+  constexpr int MR = Tiles::MR, NR = Tiles::NR;
+  const int npanels = (N + NR - 1) / NR;
   const int kcb = kc_block(K);
-  const Split s = choose_split(M, N, K, kMR, kNR);
-  // op(B) read as it is (BSource), or packed, all K blocks, into a buffer the threads share
-  // (written before the fork, or by each thread for its own disjoint panels).
-  const bool in_place = !tB && N % kNR == 0 &&
-                        g_force.load(std::memory_order_relaxed) != static_cast<int>(gemm_detail::Kernel::Simd128PackedB);
-  float* bpack = in_place ? nullptr : grow(t_bpack, static_cast<std::size_t>(K) * npanels * kNR);
-  const BSource src = in_place ? BSource{B, false, ldb, npanels} : BSource{bpack, true, ldb, npanels};
+  const Split s = choose_split(M, N, K, MR, NR);
+  const bool in_place = !tB && N % NR == 0 &&
+                        g_force.load(std::memory_order_relaxed) != static_cast<int>(gemm_detail::Kernel::TiledPackedB);
+  float* bpack = in_place ? nullptr : grow(t_bpack, static_cast<std::size_t>(K) * npanels * NR);
+  const BSource<NR> src = in_place ? BSource<NR>{B, false, ldb, npanels} : BSource<NR>{bpack, true, ldb, npanels};
   auto pack_panels = [&](int j0, int j1) {
     if (in_place) return;
     for (int k0 = 0; k0 < K; k0 += kcb) {
       const int kc = std::min(kcb, K - k0);
-      pack_b(tB, B, ldb, k0, kc, N, j0, j1, bpack + static_cast<std::ptrdiff_t>(k0) * npanels * kNR);
+      Tiles::pack_b(tB, B, ldb, k0, kc, N, j0, j1, bpack + static_cast<std::ptrdiff_t>(k0) * npanels * NR);
     }
   };
   if (s.parts <= 1) {
     pack_panels(0, npanels);
-    simd_region<Fma>(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, 0, npanels);
+    Tiles::region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, 0, npanels);
   } else if (s.by_rows) {
     pack_panels(0, npanels);  // every thread reads all of B: pack it once, before the fork
-    run_split(M, kMR, s.parts, [&](int r0, int r1) {
-      simd_region<Fma>(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels);
+    run_split(M, MR, s.parts, [&](int r0, int r1) {
+      Tiles::region(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels);
     });
   } else {
     run_split(npanels, 1, s.parts, [&](int j0, int j1) {
       pack_panels(j0, j1);  // each thread packs only its own panels
-      simd_region<Fma>(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, j0, j1);
+      Tiles::region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, j0, j1);
     });
   }
 }
-#endif  // LNX_GEMM_SIMD128
+#endif  // LNX_GEMM_TILED
 
 }  // namespace
 
@@ -485,19 +558,21 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
     scale_c(M, N, beta, C, ldc);
     return;
   }
-#if LNX_GEMM_SIMD128
+#if LNX_GEMM_TILED
   if (std::is_same<T, float>::value) {
     const auto force = static_cast<gemm_detail::Kernel>(g_force.load(std::memory_order_relaxed));
-    // Shape dispatch: the 4×8 tile wastes 3/4 of its work on a single row and 7/8 on a single
-    // column (plus packing B/A that is used once); Eigen's GEMV-like paths win there (measured:
-    // M=1 17 vs 7, N=1 16 vs 5, N=2 15 vs 9, N=4 tie, M=2 10 vs 15 GFLOP/s).
+    // Shape dispatch: a tile wastes most of its work on a single row or column (plus packing op(B)
+    // that is used once); Eigen's GEMV-like paths win there (SIMD128 4×8 tile, measured: M=1 17 vs 7,
+    // N=1 16 vs 5, N=2 15 vs 9, N=4 tie, M=2 10 vs 15 GFLOP/s).
     const bool thin = M == 1 || N <= 3;
-    if (force == gemm_detail::Kernel::Simd128 || force == gemm_detail::Kernel::Simd128PackedB ||
+    if (force == gemm_detail::Kernel::Tiled || force == gemm_detail::Kernel::TiledPackedB ||
         (force == gemm_detail::Kernel::Auto && !thin)) {
 #if LNX_GEMM_RELAXED
-      auto* run = g_fma.load(std::memory_order_relaxed) ? &simd_gemm<true> : &simd_gemm<false>;
+      auto* run = g_fma.load(std::memory_order_relaxed) ? &tiled_gemm<Simd128Tiles<true>> : &tiled_gemm<Simd128Tiles<false>>;
+#elif LNX_GEMM_SIMD128
+      auto* run = &tiled_gemm<Simd128Tiles<false>>;
 #else
-      auto* run = &simd_gemm<false>;
+      auto* run = &tiled_gemm<Avx512Tiles>;
 #endif
       run(transA, transB, M, N, K, static_cast<float>(alpha), reinterpret_cast<const float*>(A), lda,
           reinterpret_cast<const float*>(B), ldb, static_cast<float>(beta), reinterpret_cast<float*>(C), ldc);
@@ -517,6 +592,8 @@ const char* gemm_kernel_name() {
 #if LNX_GEMM_SIMD128
   if (g_force.load() == static_cast<int>(gemm_detail::Kernel::Eigen)) return "eigen-sse-simd128";
   return LNX_GEMM_RELAXED && g_fma.load() ? "xnn-style-4x8-simd128-relaxed-fma" : "xnn-style-4x8-simd128";
+#elif LNX_GEMM_AVX512
+  return g_force.load() == static_cast<int>(gemm_detail::Kernel::Eigen) ? "eigen-avx512" : gemm_avx512::kName;
 #elif defined(EIGEN_VECTORIZE_AVX512)
   return "eigen-avx512";
 #elif defined(EIGEN_VECTORIZE_AVX2)
@@ -536,7 +613,7 @@ bool gemm_fma() { return g_fma.load(); }
 
 namespace gemm_detail {
 void force_kernel(Kernel k) { g_force.store(static_cast<int>(k)); }
-bool has_simd128_kernel() { return LNX_GEMM_SIMD128 != 0; }
+bool has_tiled_kernel() { return LNX_GEMM_TILED != 0; }
 void set_parallel_threshold(double flops) {
   g_threshold.store(flops < 0 ? kDefaultParallelThreshold : flops);
 }

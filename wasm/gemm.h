@@ -11,7 +11,10 @@
 //  - wasm (-msimd128): float uses a register-blocked 4×8 SIMD128 micro-kernel on packed A/B panels
 //    ("xnn-style"), except thin shapes (M == 1 or N <= 3), which go to Eigen's GEMV-like paths;
 //    double uses Eigen's SSE path translated to SIMD128.
-//  - native: Eigen, vectorised for whatever -march the build uses.
+//  - native float, where -march has AVX-512: an 8×32 FMA tile that reads op(A) in place
+//    (wasm/gemm_avx512.h); thin shapes as in wasm go to Eigen.
+//  - everything else (native double, native float without AVX-512): Eigen, vectorised for
+//    whatever -march the build uses.
 // Determinism: every element's k-summation order depends only on K, never on the thread split,
 // so results with 1 and N threads are bit-identical (checked by bench/gemm_bench.cpp).
 #pragma once
@@ -27,7 +30,8 @@ extern template void gemm<float>(bool, bool, int, int, int, float, const float*,
 extern template void gemm<double>(bool, bool, int, int, int, double, const double*, int,
                                   const double*, int, double, double*, int);
 
-// Name of the float kernel the dispatcher uses for large problems, e.g. "xnn-style-4x8-simd128".
+// Name of the float kernel the dispatcher uses for large problems, e.g. "xnn-style-4x8-simd128",
+// "avx512-8x32-fma".
 const char* gemm_kernel_name();
 
 // The FMA flavour (docs/engine.md, "Flavours"): builds whose GEMM was compiled with -mrelaxed-simd
@@ -40,12 +44,13 @@ bool gemm_fma();
 
 // Benchmark/test hooks. The engine never calls these.
 namespace gemm_detail {
-enum class Kernel { Auto = 0, Eigen = 1, Simd128 = 2, Simd128PackedB = 3 };
-// Forces one float kernel for every call (Auto restores shape dispatch). Simd128 falls back to
-// Eigen where the build has no SIMD128 kernel (native). Simd128PackedB is Simd128 that packs op(B)
-// even where the kernel could read it in place (gemm.cpp, BSource): the benchmark's baseline.
+enum class Kernel { Auto = 0, Eigen = 1, Tiled = 2, TiledPackedB = 3 };
+// Forces one float kernel for every call (Auto restores shape dispatch). Tiled is the build's own
+// tile (SIMD128 in wasm, AVX-512 natively) for every shape, thin ones too; it falls back to Eigen
+// where the build has none (native without AVX-512). TiledPackedB is Tiled that packs op(B) even
+// where the tile could read it in place (gemm.cpp, BSource): the benchmark's baseline.
 void force_kernel(Kernel k);
-bool has_simd128_kernel();
+bool has_tiled_kernel();
 // Minimum 2*M*N*K (flops) before a call is split over the pool; < 0 restores the default.
 void set_parallel_threshold(double flops);
 double parallel_threshold();
