@@ -1,3 +1,4 @@
 // prerender.d.mts — the type of scripts/prerender.mjs, for vite.config.ts (its build plugin).
-/** Write the `lang` article into dist/index.html; throws with a message saying what is missing. */
-export function prerender(opts?: { lang?: 'en' | 'zh'; log?: (s: string) => void }): Promise<void>;
+/** Write every language's article into the built page (dist/index.html, dist/zh/index.html);
+ *  throws with a message saying what is missing. Resolves to the files written. */
+export function prerender(opts?: { log?: (s: string) => void }): Promise<string[]>;

@@ -1,25 +1,30 @@
 #!/usr/bin/env node
-// prerender.mjs — writes the article into the built page. `vite build` runs it once the bundle
-// is written (the lnx-prerender plugin in vite.config.ts); by hand, on a fresh dist/:
-// node scripts/prerender.mjs [--lang en|zh]. Without it dist/index.html has an empty
-// <div id="app">: a reader without JavaScript saw only a <noscript> line, and everyone else saw
-// nothing until the script, the article module and the precomputed results had arrived. This
-// renders web/src/prerender/StaticPage.svelte with Svelte's own server renderer (through Vite's SSR
-// loader: the same compiler and .svelte files as the page) from the precomputed documents in
-// public/data/, for the page's default language, and puts it inside #app, marked data-prerendered.
-// The live page replaces it once its own article and results are in (App.svelte); an embed or a
-// reader of the other language never sees it (index.html's first script hides it before it paints).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// prerender.mjs — writes the article into the built page, once per language. `vite build` runs it
+// once the bundle is written (the lnx-prerender plugin in vite.config.ts); by hand, on a fresh
+// dist/: node scripts/prerender.mjs. Without it dist/index.html has an empty <div id="app">: a
+// reader without JavaScript saw only a <noscript> line, and everyone else saw nothing until the
+// script, the article module and the precomputed results had arrived. This renders
+// web/src/prerender/StaticPage.svelte with Svelte's own server renderer (through Vite's SSR loader:
+// the same compiler and .svelte files as the page) from the precomputed documents in public/data/,
+// and puts it inside #app, marked data-prerendered: the English article in dist/index.html, the
+// Chinese one in dist/zh/index.html (web/src/prerender/copies.ts says where each goes). Each copy is
+// the whole page (the same script, with the site's absolute asset paths), names the other copies
+// (data-copies, and <link rel="alternate" hreflang>), and is replaced by the live page once its own
+// article and results are in (App.svelte). index.html's first script sends a reader to the copy of
+// the language the live page will show, and hides the copy from an embed, before anything paints.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const EMPTY = '<div id="app"></div>';
+const HTML_LANG = { en: 'en', zh: 'zh-CN' };
+const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** Write the `lang` article into dist/index.html; throws with a message saying what is missing. */
-export async function prerender({ lang = 'en', log = console.log } = {}) {
-  if (lang !== 'en' && lang !== 'zh') throw new Error(`prerender: the language must be en or zh, not ${JSON.stringify(lang)}`);
+/** Write every language's article into the built page (dist/index.html, dist/zh/index.html);
+ *  throws with a message saying what is missing. Returns the files written. */
+export async function prerender({ log = console.log } = {}) {
   const page = join(root, 'dist/index.html');
   if (!existsSync(page)) throw new Error('prerender: dist/index.html is missing: run `vite build` first');
   const html = readFileSync(page, 'utf8');
@@ -39,23 +44,33 @@ export async function prerender({ lang = 'en', log = console.log } = {}) {
         log(`prerender: ${file}: ${e instanceof Error ? e.message : e} (its figure is written without data)`);
       }
     }
-    // The static copy carries no live state: the tests and the page wait on the live figures'
-    // data-state, which must not be answered by the copy the live page is about to replace.
-    const body = m.renderStatic(lang, docs).replace(/ data-state="[^"]*"/g, '');
-    const out = html
-      .replace(EMPTY, `<div id="app"><div data-prerendered="${lang}">${body}</div></div>`)
-      .replace(/<html lang="[^"]*"/, `<html lang="${lang === 'zh' ? 'zh-CN' : 'en'}"`);
-    writeFileSync(page, out);
-    log(`prerender: dist/index.html holds the ${lang} article (${(body.length / 1024).toFixed(0)} KiB of HTML, ${Date.now() - t0} ms)`);
+    const written = [];
+    for (const lang of m.COPY_LANGS) {
+      // The static copy carries no live state: the tests and the page wait on the live figures'
+      // data-state, which must not be answered by the copy the live page is about to replace.
+      const body = m.renderStatic(lang, docs).replace(/ data-state="[^"]*"/g, '');
+      const others = m.COPY_LANGS.filter((l) => l !== lang);
+      const copies = Object.fromEntries(others.map((l) => [l, m.copyHref(lang, l)]));
+      const alternates = m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${HTML_LANG[l]}" href="${attr(m.copyHref(lang, l))}" />`).join('\n    ');
+      const out = html
+        .replace(EMPTY, `<div id="app"><div data-prerendered="${lang}">${body}</div></div>`)
+        .replace(/<html lang="[^"]*"/, `<html lang="${HTML_LANG[lang]}" data-copies="${attr(JSON.stringify(copies))}"`)
+        .replace('</head>', `  ${alternates}\n  </head>`);
+      const file = join(root, 'dist', m.STATIC_COPIES[lang], 'index.html');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, out);
+      written.push(file);
+      log(`prerender: ${file.slice(root.length + 1)} holds the ${lang} article (${(body.length / 1024).toFixed(0)} KiB of HTML)`);
+    }
+    log(`prerender: ${written.length} copies in ${Date.now() - t0} ms`);
+    return written;
   } finally {
     await vite.close();
   }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const lang = args.includes('--lang') ? args[args.indexOf('--lang') + 1] : 'en';
-  prerender({ lang }).catch((e) => {
+  prerender().catch((e) => {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
   });

@@ -108,8 +108,8 @@ function pngProvenance(buf) {
 
 /** The paragraphs of content/en.ts with no markup at all (no TeX, numbers, emphasis, code, links or
  *  escapes), HTML-escaped: the static page must hold each of them verbatim. */
-function plainParagraphs() {
-  const src = readFileSync(join(root, 'web/src/content/en.ts'), 'utf8');
+function plainParagraphs(lang = 'en') {
+  const src = readFileSync(join(root, `web/src/content/${lang}.ts`), 'utf8');
   const esc = (t) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
   return [...src.matchAll(/kind: 'p',\s*text: r`([^`]*)`/g)].map((m) => m[1]).filter((t) => !/[$*{}\[\]\\_]/.test(t)).map(esc);
 }
@@ -163,49 +163,79 @@ async function main() {
       const missing = await page.$$eval('.bound.missing', (els) => els.map((e) => e.textContent));
       assert(missing.length === 0, `unknown keys: ${missing.join(', ')}`);
     });
-    await check('without JavaScript: the built page holds the article (every plain paragraph, every figure drawn, no control that needs a script); with it, the live page replaces that copy', async () => {
-      // a plain fetch: the HTML any client gets, before any script
-      const html = await (await fetch(plainUrl)).text();
-      const paras = plainParagraphs();
-      const absent = paras.filter((t) => !html.includes(t));
-      assert(paras.length >= 30, `only ${paras.length} plain paragraphs found in content/en.ts`);
-      assert(absent.length === 0, `${absent.length} of ${paras.length} paragraphs missing from the HTML, e.g. "${absent[0]?.slice(0, 80)}"`);
-      assert(!html.includes('bound missing'), 'an unresolved {{key}} in the static page');
-      // Chromium with JavaScript off: the figures are drawn (an <svg> each), the controls hidden
-      const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
-      try {
-        const p = await ctx.newPage();
-        await p.goto(plainUrl, { waitUntil: 'load' });
-        const st = await p.evaluate((figs) => ({
-          h2: document.querySelectorAll('main h2').length,
-          undrawn: figs.filter((id) => !document.querySelector(`#${id} svg`)),
-          buttons: [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).length,
-          lang: document.documentElement.lang,
-        }), FIGS);
-        assert(st.h2 >= 10, `${st.h2} section headings`);
-        assert(st.undrawn.length === 0, `not drawn without JavaScript: ${st.undrawn.join(', ')}`);
-        assert(st.buttons === 0, `${st.buttons} visible buttons that cannot work without JavaScript`);
-        await shoot(p, 'nojs-fig4', '#fig4');
-        await shoot(p, 'nojs-fig8', '#fig8');
-      } finally {
-        await ctx.close();
+    await check('without JavaScript: each language’s built page holds its article (every plain paragraph, every figure drawn, no control that needs a script, a link to the other language); with it, the guard sends a reader to their language’s copy and the live page replaces it', async () => {
+      for (const [lang, path, other] of [['en', '', 'zh/?lang=zh'], ['zh', 'zh/', '../?lang=en']]) {
+        // a plain fetch: the HTML any client gets, before any script
+        const html = await (await fetch(`${plainUrl}${path}`)).text();
+        const paras = plainParagraphs(lang);
+        const absent = paras.filter((t) => !html.includes(t));
+        assert(paras.length >= 30, `only ${paras.length} plain paragraphs found in content/${lang}.ts`);
+        assert(absent.length === 0, `${lang}: ${absent.length} of ${paras.length} paragraphs missing from the HTML, e.g. "${absent[0]?.slice(0, 80)}"`);
+        assert(!html.includes('bound missing'), `${lang}: an unresolved {{key}} in the static page`);
+        // Chromium with JavaScript off: the figures are drawn (an <svg> each), the controls hidden,
+        // the other language one link away
+        const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+        try {
+          const p = await ctx.newPage();
+          await p.goto(`${plainUrl}${path}`, { waitUntil: 'load' });
+          const st = await p.evaluate((figs) => ({
+            h2: document.querySelectorAll('main h2').length,
+            undrawn: figs.filter((id) => !document.querySelector(`#${id} svg`)),
+            buttons: [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).length,
+            lang: document.documentElement.lang,
+            link: document.querySelector('.lang-link')?.getAttribute('href'),
+          }), FIGS);
+          assert(st.h2 >= 10, `${lang}: ${st.h2} section headings`);
+          assert(st.undrawn.length === 0, `${lang}: not drawn without JavaScript: ${st.undrawn.join(', ')}`);
+          assert(st.buttons === 0, `${lang}: ${st.buttons} visible buttons that cannot work without JavaScript`);
+          assert(st.lang.startsWith(lang), `${lang}: <html lang="${st.lang}">`);
+          assert(st.link === other, `${lang}: the language link goes to ${st.link}, not ${other}`);
+          await p.click('.lang-link');
+          await p.waitForLoadState('load');
+          const there = await p.evaluate(() => document.documentElement.lang);
+          assert(!there.startsWith(lang), `${lang}: the language link leads to a page in ${there}`);
+          if (lang === 'en') {
+            await shoot(p, 'nojs-zh-fig4', '#fig4');
+            await p.goBack();
+            await shoot(p, 'nojs-fig4', '#fig4');
+            await shoot(p, 'nojs-fig8', '#fig8');
+          }
+        } finally {
+          await ctx.close();
+        }
       }
-      // index.html's guard, with the page's own script held back (the copy is all there is): the
-      // English copy shows for an English reader, and stays hidden in an embed and for a Chinese one
-      const shown = {};
-      for (const [q, locale] of [['?lang=en', 'en-US'], ['?lang=zh', 'en-US'], ['', 'zh-CN'], ['?embed=fig3', 'en-US']]) {
+      // index.html's guard, with the page's own script held back (the copy is all there is): a
+      // reader lands on the copy of the language the live page will show, query and fragment kept;
+      // an embed stays where it is with the copy hidden
+      const seen = {};
+      const cases = [
+        ['', '?lang=en', 'en-US', '/ shown'],
+        ['', '?lang=zh#fig2', 'en-US', '/zh/ shown ?lang=zh#fig2'],
+        ['', '', 'zh-CN', '/zh/ shown'],
+        ['', '?lang=zh&lang=en', 'en-US', '/ shown'], // a repeated lang= counts as none, as in the live page
+        ['', '?embed=fig3', 'zh-CN', '/ hidden'],
+        ['zh/', '', 'en-US', '/ shown'],
+        ['zh/', '?lang=zh', 'en-US', '/zh/ shown'],
+        ['zh/', '?embed=fig3&lang=en', 'en-US', '/zh/ hidden'],
+      ];
+      for (const [path, q, locale, want] of cases) {
         const c = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
         try {
           await c.route(/\/assets\/.*\.js$/, (r) => r.abort());
           const p = await c.newPage();
-          await p.goto(`${plainUrl}${q}`, { waitUntil: 'load' });
-          shown[`${q || '(none)'} ${locale}`] = await p.$eval('[data-prerendered]', (el) => getComputedStyle(el).display !== 'none');
+          const wantPath = want.split(' ')[0];
+          await p.goto(`${plainUrl}${path}${q}`, { waitUntil: 'commit' });
+          await p.waitForURL((u) => u.pathname === wantPath, { waitUntil: 'load', timeout: 10000 }).catch(() => {});
+          await p.waitForLoadState('load');
+          const u = new URL(p.url());
+          const shown = await p.$eval('[data-prerendered]', (el) => getComputedStyle(el).display !== 'none');
+          const got = `${u.pathname} ${shown ? 'shown' : 'hidden'}${want.split(' ')[2] !== undefined ? ` ${u.search}${u.hash}` : ''}`;
+          if (got !== want) seen[`${path}${q || '(none)'} ${locale}`] = `${got}, expected ${want}`;
         } finally {
           await c.close();
         }
       }
-      const want = { '?lang=en en-US': true, '?lang=zh en-US': false, '(none) zh-CN': false, '?embed=fig3 en-US': false };
-      assert(JSON.stringify(shown) === JSON.stringify(want), `the static copy shown: ${JSON.stringify(shown)}, expected ${JSON.stringify(want)}`);
+      assert(Object.keys(seen).length === 0, `the guard: ${JSON.stringify(seen)}`);
       // the live page: the copy is gone, each figure once
       const live = await page.evaluate((figs) => ({ copy: !!document.querySelector('[data-prerendered]'), twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1) }), FIGS);
       assert(!live.copy, 'the static copy is still in the live page');

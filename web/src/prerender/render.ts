@@ -1,15 +1,17 @@
 // prerender/render.ts — what scripts/prerender.mjs loads through Vite's SSR loader to write the
-// article into dist/index.html: the static page of one language (StaticPage.svelte, Svelte's own
-// server renderer), and where the precomputed documents it draws are.
+// article into the built page: the static page of one language (StaticPage.svelte, Svelte's own
+// server renderer), where the precomputed documents it draws are, and where each language's copy
+// goes (copies.ts).
 import { render } from 'svelte/server';
 import type { Article } from '../content/types';
 import en from '../content/en';
 import zh from '../content/zh';
 import { SLOT_NAMES, precomputedPath, type SlotName } from '../lib/result-slots.svelte';
 import StaticPage from './StaticPage.svelte';
+import { COPY_LANGS, STATIC_COPIES, copyHref } from './copies';
 
 export const ARTICLES: Record<Article['lang'], Article> = { en, zh };
-export { SLOT_NAMES, precomputedPath };
+export { SLOT_NAMES, precomputedPath, COPY_LANGS, STATIC_COPIES, copyHref };
 
 /** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot). */
 export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>): string {

@@ -1,0 +1,90 @@
+// The built page's language copies (web/src/prerender/copies.ts) and index.html's first script, which
+// sends a reader to the copy of the language the live page will show. That script cannot import the
+// page's modules (it runs before them), so this runs it against the live page's own rule: the
+// language App.svelte gives Prefs (parseLink's validated lang=, then initialLang).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COPY_LANGS, STATIC_COPIES, copyHref } from '../../web/src/prerender/copies';
+import { ARTICLES } from '../../web/src/prerender/render';
+import { initialLang } from '../../web/src/lib/prefs.svelte';
+import { parseLink } from '../../web/src/lib/permalink';
+import { LINKS } from '../../web/src/figures/registry';
+
+describe('copies', () => {
+  it('every language of the article has a copy, one at the front page', () => {
+    expect(new Set(COPY_LANGS)).toEqual(new Set(Object.keys(ARTICLES)));
+    expect(Object.values(STATIC_COPIES).filter((p) => p === '')).toHaveLength(1);
+  });
+  it.each([
+    ['en', 'zh', 'zh/'],
+    ['zh', 'en', '../'],
+    ['en', 'en', './'],
+    ['zh', 'zh', '../zh/'],
+  ] as const)('from %s to %s: %s', (from, to, href) => expect(copyHref(from, to)).toBe(href));
+});
+
+const guardSource = (() => {
+  const html = readFileSync(join(__dirname, '../../web/index.html'), 'utf8');
+  const m = /<script id="lnx-embed-guard">([\s\S]*?)<\/script>/.exec(html);
+  if (!m) throw new Error('web/index.html has no <script id="lnx-embed-guard">');
+  return m[1];
+})();
+
+/** Runs the guard in the copy of `copyLang` at `search`; returns where it went and what it hid. */
+function runGuard(copyLang: 'en' | 'zh', search: string, saved: string | null, navLang: string) {
+  const attrs: Record<string, string> = {
+    'data-copies': JSON.stringify(Object.fromEntries(COPY_LANGS.filter((l) => l !== copyLang).map((l) => [l, copyHref(copyLang, l)]))),
+  };
+  const documentElement = {
+    lang: copyLang === 'zh' ? 'zh-CN' : 'en',
+    getAttribute: (k: string) => attrs[k] ?? null,
+    setAttribute: (k: string, v: string) => void (attrs[k] = v),
+  };
+  let went: string | null = null;
+  const location = { search, hash: '#x', replace: (u: string) => void (went = u) };
+  const localStorage = { getItem: () => saved };
+  new Function('document', 'location', 'localStorage', 'navigator', guardSource)({ documentElement }, location, localStorage, { language: navLang });
+  return { went, hidden: 'data-prerender-hidden' in attrs };
+}
+
+/** The language the live page shows (App.svelte: Prefs gets the lang= the link validated). */
+function liveLang(search: string, saved: string | null, navLang: string) {
+  const lang = parseLink(LINKS, search).state.lang;
+  return initialLang(lang ? `lang=${lang}` : '', saved, navLang);
+}
+
+describe('the guard in index.html', () => {
+  const searches = ['', '?lang=zh', '?lang=en', '?lang=%20zh%20', '?lang=zh&lang=en', '?lang=fr', '?lang=ZH', '?fig1.step=3&lang=zh'];
+  const saveds = [null, 'zh', 'en', 'bogus'];
+  const navs = ['en-US', 'zh-CN', 'zh-TW', 'de'];
+  const cases = COPY_LANGS.flatMap((copy) => searches.flatMap((s) => saveds.flatMap((saved) => navs.map((nav) => [copy, s, saved, nav] as const))));
+  it(`sends a reader to the live page's language, or leaves them on it (${cases.length} cases)`, () => {
+    const wrong = cases.filter(([copy, search, saved, nav]) => {
+      const want = liveLang(search, saved, nav);
+      const { went, hidden } = runGuard(copy, search, saved, nav);
+      const expected = want === copy ? null : `${copyHref(copy, want)}${search}#x`;
+      return went !== expected || hidden !== (want !== copy);
+    });
+    expect(wrong).toEqual([]);
+  });
+  it('an embed stays where it is, with the copy hidden', () => {
+    for (const copy of COPY_LANGS) {
+      expect(runGuard(copy, '?embed=fig3&lang=zh', null, 'en-US')).toEqual({ went: null, hidden: true });
+      expect(runGuard(copy, '?embed=fig3', null, 'zh-CN')).toEqual({ went: null, hidden: true });
+    }
+  });
+  it('a page without copies (the dev server) hides the copy of another language and goes nowhere', () => {
+    let hidden = false;
+    const documentElement = { lang: 'en', getAttribute: () => null, setAttribute: (k: string) => void (hidden ||= k === 'data-prerender-hidden') };
+    let went = null as string | null;
+    new Function('document', 'location', 'localStorage', 'navigator', guardSource)(
+      { documentElement },
+      { search: '?lang=zh', hash: '', replace: (u: string) => void (went = u) },
+      { getItem: () => null },
+      { language: 'en-US' },
+    );
+    expect(went).toBeNull();
+    expect(hidden).toBe(true);
+  });
+});
