@@ -10,11 +10,12 @@
 //            only=toy|quick|probe|misc (one group of shapes), fma (the FMA kernel: -fma builds only)
 //
 // The test checks every float kernel the build has (Eigen, and the engine's own tile: SIMD128 in
-// wasm, AVX-512 natively where -march has it) plus the Auto dispatch and gemm<double>, on 1 thread and on the pool with the parallel threshold
-// forced to 0, against a naive double-precision reference: M,N,K over {1,3,17,64,129} (all 125
-// triples) and a few larger/odd shapes (K up to 1100 to cross KC blocks), all four transposition
-// cases, several alpha/beta pairs, leading dimensions larger than the width (padding holds NaN in
-// A/B and a sentinel in C that must survive), and NaN in C when beta == 0 (must not propagate).
+// wasm, AVX-512 natively where -march has it) plus the Auto dispatch and gemm<double>, on 1 thread
+// and on the pool with the parallel threshold forced to 0, against a naive double-precision
+// reference: M,N,K over {1,3,17,64,129} (all 125 triples) and a few larger/odd shapes (K up to
+// 1100 to cross KC blocks), all four transposition cases, several alpha/beta pairs, leading
+// dimensions larger than the width (padding holds NaN in A/B and a sentinel in C that must
+// survive), and NaN in C when beta == 0 (must not propagate).
 // It also checks that the multi-threaded result is bit-identical to the single-threaded one.
 // Build recipes: bench/README-gemm.md.
 #include <algorithm>
@@ -57,7 +58,7 @@ struct Variant {
 
 std::vector<Variant> float_variants() {
   std::vector<Variant> v{{"auto", Kernel::Auto}, {"eigen", Kernel::Eigen}};
-  if (lnx::gemm_detail::has_tiled_kernel()) {  // SIMD128 in wasm, AVX natively
+  if (lnx::gemm_detail::has_tiled_kernel()) {  // SIMD128 in wasm, AVX-512 natively
     v.push_back({"tiled", Kernel::Tiled});
     v.push_back({"packed-b", Kernel::TiledPackedB});  // the same tile, op(B) always packed
   }

@@ -19,7 +19,6 @@ import { createServer } from 'vite';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const EMPTY = '<div id="app"></div>';
-const HTML_LANG = { en: 'en', zh: 'zh-CN' };
 const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Write every language's article into the built page (dist/index.html, dist/zh/index.html);
@@ -51,10 +50,10 @@ export async function prerender({ log = console.log } = {}) {
       const body = m.renderStatic(lang, docs).replace(/ data-state="[^"]*"/g, '');
       const others = m.COPY_LANGS.filter((l) => l !== lang);
       const copies = Object.fromEntries(others.map((l) => [l, m.copyHref(lang, l)]));
-      const alternates = m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${HTML_LANG[l]}" href="${attr(m.copyHref(lang, l))}" />`).join('\n    ');
+      const alternates = m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${m.htmlLang(l)}" href="${attr(m.copyHref(lang, l))}" />`).join('\n    ');
       const out = html
         .replace(EMPTY, `<div id="app"><div data-prerendered="${lang}">${body}</div></div>`)
-        .replace(/<html lang="[^"]*"/, `<html lang="${HTML_LANG[lang]}" data-copies="${attr(JSON.stringify(copies))}"`)
+        .replace(/<html lang="[^"]*"/, `<html lang="${m.htmlLang(lang)}" data-copies="${attr(JSON.stringify(copies))}"`)
         .replace('</head>', `  ${alternates}\n  </head>`);
       const file = join(root, 'dist', m.STATIC_COPIES[lang], 'index.html');
       mkdirSync(dirname(file), { recursive: true });

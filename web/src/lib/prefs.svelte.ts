@@ -10,6 +10,9 @@ export type Theme = 'light' | 'dark';
 const isLang = (s: unknown): s is Lang => s === 'zh' || s === 'en';
 const isTheme = (s: unknown): s is Theme => s === 'light' || s === 'dark';
 
+/** The HTML language tag of a page language (lang="…", hreflang). */
+export const htmlLang = (l: Lang): string => (l === 'zh' ? 'zh-CN' : 'en');
+
 function stored(key: string): string | null {
   try {
     return localStorage.getItem(key);

@@ -9,9 +9,10 @@ import zh from '../content/zh';
 import { SLOT_NAMES, precomputedPath, type SlotName } from '../lib/result-slots.svelte';
 import StaticPage from './StaticPage.svelte';
 import { COPY_LANGS, STATIC_COPIES, copyHref } from './copies';
+import { htmlLang } from '../lib/prefs.svelte';
 
 export const ARTICLES: Record<Article['lang'], Article> = { en, zh };
-export { SLOT_NAMES, precomputedPath, COPY_LANGS, STATIC_COPIES, copyHref };
+export { SLOT_NAMES, precomputedPath, COPY_LANGS, STATIC_COPIES, copyHref, htmlLang };
 
 /** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot). */
 export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>): string {
