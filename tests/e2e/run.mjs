@@ -679,8 +679,8 @@ async function main() {
     await check('permalink: a link asking for a long run fills its settings and offers it with an estimate instead of running it', async () => {
       // a speed this device measured before (the grid's rate in docs/benchmarks.md): the run is
       // offered without starting (stopping a run after 3 s is tests/unit/slot-budget.test.ts)
-      const speed = { engine: 'cpu-mt/wasm-mt/2', flopsPerMs: 2.5e7, n: 4 };
-      const storageState = { cookies: [], origins: [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v1', value: JSON.stringify(speed) }] }] };
+      const speed = { engine: 'cpu-mt/wasm-mt/2', points: [[512 * 128, 2.5e7, 4]] };
+      const storageState = { cookies: [], origins: [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v2', value: JSON.stringify(speed) }] }] };
       const b = await openPage(browser, preview.url, { query: '?lang=en&fig4.steps=1000&fig4.seeds=4', contextOptions: { storageState } });
       await waitAttr(b.page, 'fig4', 'data-run', ['offered'], 90000);
       // the footer's engine line appears once a run has started the engine: none did

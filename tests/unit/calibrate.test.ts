@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { calibrateOnce, calibrationConfigs, calibrationWarmup, engineKey, msPerFraction, resetCalibration, startCost } from '../../web/src/lib/calibrate';
 import { gridWork } from '../../web/src/lib/cost';
-import { estimateMs, learn, rateAt, speed } from '../../web/src/lib/speed.svelte';
+import { rateAt, speed } from '../../web/src/lib/speed.svelte';
 import type { EngineReady, Progress } from '../../web/src/engine/client';
 
 const p = (fraction: number, elapsedMs: number): Progress => ({ fraction, elapsedMs, etaMs: null, paused: false });
@@ -22,23 +22,6 @@ describe('msPerFraction', () => {
     const r = msPerFraction(reports);
     if (want == null) expect(r).toBeNull();
     else expect(r).toBeCloseTo(want, 9);
-  });
-});
-
-describe('the rate by product size', () => {
-  const rec = { engine: 'e', flopsPerMs: 400, curve: [[1000, 100], [10000, 200], [100000, 400]] as [number, number][], n: 1 };
-  it.each([
-    [500, 100],
-    [1000, 100],
-    [Math.sqrt(1000 * 10000), Math.sqrt(100 * 200)], // log–log between the points
-    [100000, 400],
-    [1e7, 400],
-  ])('at size %d: %d FLOP/ms', (size, want) => expect(rateAt(rec, size)).toBeCloseTo(want, 6));
-  it('a live run’s measurement scales the whole curve', () => {
-    const after = learn(rec, 'e', 150, 1000); // 1.5× the curve's rate there
-    expect(after.flopsPerMs).toBeCloseTo(400 * (1 - 1 / 2) + 600 / 2, 6);
-    expect(rateAt(after, 1000)).toBeCloseTo(100 * (500 / 400), 6);
-    expect(estimateMs(after, { flops: 1e6, size: 100000 })).toBeCloseTo(1e6 / 500, 6);
   });
 });
 
@@ -73,13 +56,13 @@ describe('calibrateOnce', () => {
     expect([1, 2, 3, 8, 64].map(runs)).toEqual([2, 2, 4, 8, 16]);
   });
   it('does nothing when this engine’s speed is known', async () => {
-    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, curve: [[1, 5]], n: 3, startMs: 80 };
+    speed.record = { engine: engineKey(await info()), points: [[1, 5, 3]], startMs: 80 };
     let ran = false;
     expect(await calibrateOnce(async () => void (ran = true), info)).toBe(false);
     expect(ran).toBe(false);
   });
   it('calibrates once more when the known speed has no fixed cost (a record from before it was measured)', async () => {
-    speed.record = { engine: engineKey(await info()), flopsPerMs: 5, curve: [[1, 5]], n: 3 };
+    speed.record = { engine: engineKey(await info()), points: [[1, 5, 3]] };
     let ran = 0;
     await calibrateOnce(async (_c, onP) => {
       ran++;

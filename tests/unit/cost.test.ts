@@ -1,8 +1,7 @@
-// cost.test.ts — lib/cost.ts (FLOPs of a live run from its config) and lib/speed.svelte.ts's
-// pure parts (learning a device's speed, estimating from it).
+// cost.test.ts — lib/cost.ts: the FLOPs of a live run and the size of its products, from its
+// config (the speed they are read against: speed.test.ts).
 import { describe, expect, it } from 'vitest';
 import { forwardFlops, gridFlops, gridWork, probeFlops, probeWork, stepFlops } from '../../web/src/lib/cost';
-import { estimateMs, learn } from '../../web/src/lib/speed.svelte';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const toy = { layers: 8, d: 128, d_ff: 512, vocab: 256, seq: 64, batch: 8 };
@@ -23,25 +22,6 @@ describe('cost', () => {
     expect(probeFlops(c as never)).toBeCloseTo(2 * 3 * forwardFlops(c) + 1.5 * forwardFlops(c), 6);
     // five seeds and two placements: ten times one
     expect(probeFlops({ ...c, seeds: [0, 1, 2, 3, 4], placements: ['post', 'pre'] } as never)).toBeCloseTo(10 * probeFlops(c as never), 3);
-  });
-});
-
-describe('speed', () => {
-  it.each([
-    ['first measurement', null, 'cpu-mt/2', 100, { engine: 'cpu-mt/2', flopsPerMs: 100, n: 1 }],
-    ['a running mean', { engine: 'cpu-mt/2', flopsPerMs: 100, n: 1 }, 'cpu-mt/2', 200, { engine: 'cpu-mt/2', flopsPerMs: 150, n: 2 }],
-    ['the newest weighs at least 1/8', { engine: 'cpu-mt/2', flopsPerMs: 100, n: 99 }, 'cpu-mt/2', 180, { engine: 'cpu-mt/2', flopsPerMs: 110, n: 100 }],
-    ['another engine starts over', { engine: 'cpu-mt/2', flopsPerMs: 100, n: 5 }, 'webgpu', 7, { engine: 'webgpu', flopsPerMs: 7, n: 1 }],
-  ])('learn: %s', (_, prev, engine, v, want) => expect(learn(prev as never, engine, v)).toEqual(want));
-  it('learn ignores a non-finite or non-positive speed', () => {
-    const prev = { engine: 'e', flopsPerMs: 100, n: 3 };
-    expect(learn(prev, 'e', Infinity)).toBe(prev);
-    expect(learn(prev, 'e', 0)).toBe(prev);
-  });
-  it('estimate: flops over speed; null without either', () => {
-    expect(estimateMs({ engine: 'e', flopsPerMs: 1e6, n: 1 }, { flops: 3e9, size: 100 })).toBe(3000);
-    expect(estimateMs(null, { flops: 3e9, size: 100 })).toBeNull();
-    expect(estimateMs({ engine: 'e', flopsPerMs: 1e6, n: 1 }, null)).toBeNull();
   });
 });
 

@@ -20,7 +20,7 @@ const job = (reports: Progress[]) => (onP: (q: Progress) => void, signal: AbortS
 
 describe('a run a link asks for', () => {
   it('is offered without starting when the known speed says it is longer than the budget', async () => {
-    speed.record = { engine: 'cpu-mt/x/2', flopsPerMs: 1e6, n: 3 };
+    speed.record = { engine: 'cpu-mt/x/2', points: [[1, 1e6, 3]] };
     const s = new Slot<{ config: object }>();
     let started = false;
     await s.start(() => ((started = true), Promise.resolve({ config: {} })), {}, { work: { flops: 1e11, size: 1 }, budgetMs: LINK_BUDGET_MS });

@@ -88,7 +88,7 @@ export function calibrateOnce(run: Run, info: () => Promise<EngineReady>, now: (
     const e = await info();
     const key = engineKey(e);
     // (a record from before the fixed cost was measured calibrates once more)
-    if (speed.record?.engine === key && speed.record.flopsPerMs > 0 && speed.record.curve?.length && speed.record.startMs != null) return false;
+    if (speed.record?.engine === key && speed.record.startMs != null) return false;
     const curve: [number, number][] = [];
     const jobs: [number, number][] = [];
     const configs = calibrationConfigs(e.backend === 'webgpu' ? 1 : e.threads);
@@ -107,7 +107,6 @@ export function calibrateOnce(run: Run, info: () => Promise<EngineReady>, now: (
     }
     if (!curve.length) return false;
     speed.calibrated(key, curve, startCost(jobs) ?? undefined);
-    speed.save();
     return true;
   })().catch(() => false);
   return pending;

@@ -153,7 +153,7 @@ export class Slot<T> {
         if (this.abort !== ac) return;
         this.run = { ...this.run, progress: p, queued: false };
         this.runs.progress(id, p.fraction, p.elapsedMs, partial);
-        if (work != null && engineKey && !p.paused) speed.measure(engineKey, work, p.fraction, p.elapsedMs);
+        if (work != null && engineKey && !p.paused) speed.measure(ac, engineKey, work, p.fraction, p.elapsedMs);
         // a run a link started that turns out longer than it may take by itself: stop, offer it
         // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
         if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
@@ -188,7 +188,7 @@ export class Slot<T> {
         this.pending = null;
         this.resume(); // a run the reader paused and then cancelled leaves the engine running
       }
-      if (work != null) speed.save(); // what the run's reports taught, once per run
+      speed.finish(ac); // what the run measured (its latest report), once per run
     }
   }
 

@@ -1,108 +1,215 @@
 // speed.svelte.ts — this device's measured speed for live runs, in FLOPs per ms of the arithmetic
 // lib/cost.ts counts, as a function of the products' size (cost.ts Work), and the estimates made
-// from it. The calibration (lib/calibrate.ts) measures the rate at a few sizes; an estimate reads
-// it at the run's size (log–log between the measured points, flat beyond them). The reader's own
-// live runs then refine it: each progress report of a run whose cost is known scales the curve
-// towards what it measured. Kept in localStorage, so the next visit estimates before computing
-// anything. A speed is kept per engine (backend, flavour, threads): another one starts over.
-// Leaves out: experiments (their cost is not modelled).
+// from it. The speed is a set of measured points, one per product size: the calibration's three
+// (lib/calibrate.ts) and the sizes of the reader's own live runs. An estimate reads it at the run's
+// size, log–log between the points and flat beyond them.
+//
+// A live run is one measurement at its own size. It moves the point at that size (or adds one) and,
+// more weakly, its neighbours within a factor of about 4 in size; a point 8× away barely moves. The
+// rate per FLOP at one size says little about another (a step of 16 tokens runs at a third of one
+// of 512's, and the calibration's smallest size is its noisiest: 24–41 MFLOP/ms over five visits on
+// one machine, against 79–85 at its largest), so a quick look must not re-level the estimate of
+// the full grid: scaling the whole curve by what a run measured at another size made the page bench's
+// full-grid estimate miss by −44% (docs/benchmarks.md, 2026-12-03). Kept in localStorage, so the
+// next visit estimates before computing anything. A speed is kept per engine (backend, flavour,
+// threads): another one starts over. Leaves out: experiments (their cost is not modelled).
 import type { Work } from './cost';
 
-const KEY = 'lnx.speed.v1';
+const KEY = 'lnx.speed.v2';
+/** The format before the points (one level and a curve of the calibration's shape); read once. */
+const KEY_V1 = 'lnx.speed.v1';
 
+/** [product size, FLOPs per ms, how many measurements the rate averages] */
+export type SpeedPoint = [size: number, flopsPerMs: number, n: number];
 
 export interface SpeedRecord {
-  /** the engine it was measured on ("cpu-mt/4", "webgpu") */
+  /** the engine it was measured on ("cpu-mt/wasm-mt/4", "webgpu/webgpu/1") */
   engine: string;
-  /** FLOPs per ms at the largest measured size (a record without `curve`: at every size) */
-  flopsPerMs: number;
-  /** [size, FLOPs per ms] measured by the calibration, ascending in size */
-  curve?: [number, number][];
-  /** how many measurements it averages (the weight of the next one falls as 1/(n+1), to 1/8) */
-  n: number;
+  /** the rate measured at each product size, ascending in size (never empty) */
+  points: SpeedPoint[];
   /** ms a job costs before and after its arithmetic (the worker's hand-off, building the run,
    *  its first chunk's warm-up, the result's way back), measured by the calibration; a sub-second
    *  run is mostly this */
   startMs?: number;
 }
 
-/** The record's FLOP rate at a product size: the curve read log–log, flat beyond its ends. Pure. */
+/** Sizes within this factor of a point are measured at that point (no new point). */
+const SAME_SIZE = Math.SQRT2;
+/** How far a measurement reaches in log size: a point 2× away moves 0.61 as far as the one at the
+ *  run's size, 4× away 0.14, 8× away 0.01 (a Gaussian in ln size, σ = ln 2). */
+const REACH = Math.LN2;
+/** At most this many points (a run at a new size past it takes over the nearest point). */
+const MAX_POINTS = 12;
+/** The newest measurement at a point weighs 1/(n+1), never below this: a device gets slower
+ *  under load; old measurements fade. */
+const MIN_WEIGHT = 1 / 8;
+
+const ln = Math.log;
+
+/** The record's FLOP rate at a product size: log–log between its points, flat beyond the ends. Pure. */
 export function rateAt(rec: SpeedRecord, size: number): number {
-  const c = rec.curve?.filter(([s, r]) => s > 0 && r > 0);
-  if (!c?.length) return rec.flopsPerMs;
-  // the curve is the calibration's shape; flopsPerMs (refined by live runs) its level at the top
-  const scale = rec.flopsPerMs / c[c.length - 1][1];
-  if (size <= c[0][0]) return c[0][1] * scale;
+  const c = rec.points;
+  if (!c.length) return NaN;
+  if (!(size > c[0][0])) return c[0][1];
   for (let i = 1; i < c.length; i++) {
     const [s0, r0] = c[i - 1];
     const [s1, r1] = c[i];
-    if (size <= s1) return Math.exp(Math.log(r0) + ((Math.log(size) - Math.log(s0)) / (Math.log(s1) - Math.log(s0))) * (Math.log(r1) - Math.log(r0))) * scale;
+    if (size === s1) return r1;
+    if (size < s1) return Math.exp(ln(r0) + ((ln(size) - ln(s0)) / (ln(s1) - ln(s0))) * (ln(r1) - ln(r0)));
   }
-  return c[c.length - 1][1] * scale;
+  return c[c.length - 1][1];
 }
 
-/** A calibration's record: its rates by size, ascending, the level that of the largest size. Pure. */
+/** A calibration's record: its rates by size, ascending, one measurement each. Pure. */
 export function calibratedRecord(engine: string, curve: [number, number][], startMs?: number): SpeedRecord {
-  const sorted = [...curve].sort((a, b) => a[0] - b[0]);
-  const rec: SpeedRecord = { engine, flopsPerMs: sorted[sorted.length - 1][1], curve: sorted, n: 1 };
+  const points = [...curve].sort((a, b) => a[0] - b[0]).map(([s, r]): SpeedPoint => [s, r, 1]);
+  const rec: SpeedRecord = { engine, points };
   if (startMs != null) rec.startMs = startMs; // calibrate.ts startCost: finite, never below 0
   return rec;
 }
 
-/** The record after one more measurement of the rate at `size` (its level at the curve's top: the
- *  measured rate over the curve's shape there): a running mean whose newest report weighs at least
- *  1/8 (a device gets slower under load; old measurements fade). */
-export function learn(prev: SpeedRecord | null, engine: string, flopsPerMs: number, size?: number): SpeedRecord {
-  if (!(flopsPerMs > 0) || !Number.isFinite(flopsPerMs)) return prev ?? { engine, flopsPerMs: NaN, n: 0 };
-  const same = prev && prev.engine === engine && prev.flopsPerMs > 0 ? prev : null;
-  // the level this measurement implies at the curve's top
-  const level = same && size != null ? flopsPerMs * (same.flopsPerMs / rateAt(same, size)) : flopsPerMs;
-  if (!same) return { engine, flopsPerMs: level, n: 1 };
-  const w = Math.max(1 / 8, 1 / (same.n + 1));
-  return { ...same, flopsPerMs: same.flopsPerMs * (1 - w) + level * w, n: same.n + 1 };
+/** The record after one more measurement, `flopsPerMs` at product size `size`: the point at that
+ *  size (within √2) takes it as a running mean in log rate, and its neighbours move towards it as
+ *  far as the measurement reaches (REACH); without a point there, the measurement is a new one.
+ *  Another engine's record, or none, starts over. An unusable measurement changes nothing. Pure. */
+export function learn(prev: SpeedRecord | null, engine: string, flopsPerMs: number, size: number): SpeedRecord | null {
+  if (!(flopsPerMs > 0) || !Number.isFinite(flopsPerMs) || !(size > 0) || !Number.isFinite(size)) return prev;
+  const same = prev && prev.engine === engine && prev.points.length ? prev : null;
+  if (!same) return { engine, points: [[size, flopsPerMs, 1]] };
+  const surprise = ln(flopsPerMs / rateAt(same, size)); // in log rate
+  let at = -1;
+  let nearest = 0;
+  const points = same.points.map(([s, r, n], i): SpeedPoint => {
+    const d = Math.abs(ln(s / size));
+    if (d < Math.abs(ln(same.points[nearest][0] / size))) nearest = i;
+    if (d < ln(SAME_SIZE) && (at < 0 || d < Math.abs(ln(same.points[at][0] / size)))) at = i;
+    const w = Math.exp(-0.5 * (d / REACH) ** 2) * Math.max(MIN_WEIGHT, 1 / (n + 1));
+    return [s, r * Math.exp(w * surprise), n];
+  });
+  if (at >= 0) {
+    // the point at this size: exactly the running mean (the kernel is 1 only at d = 0)
+    const [s, r, n] = same.points[at];
+    const w = Math.max(MIN_WEIGHT, 1 / (n + 1));
+    points[at] = [s, r * Math.exp(w * ln(flopsPerMs / r)), n + 1];
+  } else if (points.length >= MAX_POINTS) {
+    points[nearest] = [size, flopsPerMs, 1];
+  } else {
+    points.push([size, flopsPerMs, 1]);
+  }
+  points.sort((a, b) => a[0] - b[0]);
+  return { ...same, points };
 }
 
 /** ms for `work` at the record's speed; null without a usable record or cost. */
 export function estimateMs(rec: SpeedRecord | null, work: Work | null): number | null {
-  if (!rec || !(rec.flopsPerMs > 0) || work == null || !(work.flops >= 0)) return null;
-  return (rec.startMs ?? 0) + work.flops / rateAt(rec, work.size);
+  if (!rec?.points.length || work == null || !(work.flops >= 0)) return null;
+  const rate = rateAt(rec, work.size);
+  return rate > 0 ? (rec.startMs ?? 0) + work.flops / rate : null;
+}
+
+const positive = (x: unknown): x is number => typeof x === 'number' && x > 0 && Number.isFinite(x);
+const startOk = (v: { startMs?: unknown }) => v.startMs == null || (typeof v.startMs === 'number' && v.startMs >= 0 && Number.isFinite(v.startMs));
+
+/** A stored record, checked (null for anything else: no estimate, nothing else lost). Pure. */
+export function parseRecord(v: unknown): SpeedRecord | null {
+  if (!v || typeof v !== 'object') return null;
+  const r = v as Partial<SpeedRecord>;
+  const ok =
+    typeof r.engine === 'string' &&
+    startOk(r) &&
+    Array.isArray(r.points) &&
+    r.points.length > 0 &&
+    r.points.length <= MAX_POINTS &&
+    r.points.every((p, i, a) => Array.isArray(p) && p.length === 3 && positive(p[0]) && positive(p[1]) && p[2] >= 1 && (i === 0 || p[0] > a[i - 1][0]));
+  return ok ? (r as SpeedRecord) : null;
+}
+
+/** A record of the first format: the calibration's curve scaled to its level. One without a
+ *  curve (a level at every size) has no sizes to keep: null, and the page calibrates again. Pure. */
+export function fromV1(v: unknown): SpeedRecord | null {
+  const o = v as { engine?: unknown; flopsPerMs?: unknown; curve?: unknown; startMs?: unknown } | null;
+  if (!o || typeof o.engine !== 'string' || !positive(o.flopsPerMs) || !startOk(o) || !Array.isArray(o.curve) || !o.curve.length) return null;
+  const curve = o.curve as unknown[];
+  if (!curve.every((p) => Array.isArray(p) && p.length === 2 && positive(p[0]) && positive(p[1]))) return null;
+  const sorted = [...(curve as [number, number][])].sort((a, b) => a[0] - b[0]);
+  const scale = o.flopsPerMs / sorted[sorted.length - 1][1];
+  return parseRecord(calibratedRecord(o.engine, sorted.map(([s, r]) => [s, r * scale]), o.startMs as number | undefined));
 }
 
 function load(): SpeedRecord | null {
   try {
-    const v = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null');
-    const startOk = v?.startMs == null || (typeof v.startMs === 'number' && v.startMs >= 0 && Number.isFinite(v.startMs));
-    const curveOk = startOk && (v?.curve == null || (Array.isArray(v.curve) && v.curve.every((p: unknown) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'number' && x > 0))));
-    return v && typeof v.engine === 'string' && v.flopsPerMs > 0 && Number.isFinite(v.flopsPerMs) && v.n >= 1 && curveOk ? v : null;
+    const ls = globalThis.localStorage;
+    const v2 = ls?.getItem(KEY);
+    if (v2 != null) return parseRecord(JSON.parse(v2));
+    return fromV1(JSON.parse(ls?.getItem(KEY_V1) ?? 'null'));
   } catch {
     return null; // private mode, a corrupted entry: no estimate, nothing else lost
   }
 }
 
-/** The page's speed: the last measured record (reactive), updated by `measure`. */
+type Measurement = [engine: string, flopsPerMs: number, size: number];
+
+/** The page's speed: what the calibration and the finished runs taught (kept for the next visit),
+ *  with the runs in progress on top (reactive `record`). */
 class Speed {
-  record = $state.raw<SpeedRecord | null>(load());
-  /** A progress report of a live run of `flops` in total on `engine`: `fraction` done in `elapsedMs`
-   *  (in memory; `save` keeps it for the next visit, once per run). */
-  measure(engine: string, work: Work, fraction: number, elapsedMs: number) {
+  /** the calibration's and the finished runs' record */
+  #kept: SpeedRecord | null = load();
+  /** each run in progress: its latest measurement (one run is one measurement; its latest report,
+   *  over the most work, the best) */
+  #live = new Map<unknown, Measurement>();
+  #shown = $state.raw<SpeedRecord | null>(this.#kept);
+
+  /** the speed the estimates read */
+  get record(): SpeedRecord | null {
+    return this.#shown;
+  }
+  /** a record to start from (tests; runs in progress forgotten) */
+  set record(r: SpeedRecord | null) {
+    this.#kept = r;
+    this.#live.clear();
+    this.#shown = r;
+  }
+
+  /** A progress report of the live run `run` (any token, the same for all its reports) of `work`
+   *  on `engine`: `fraction` done in `elapsedMs`, the job's fixed cost included (taken off). */
+  measure(run: unknown, engine: string, work: Work, fraction: number, elapsedMs: number) {
     if (!(fraction > 0) || !(elapsedMs > 1000)) return; // the first second includes start-up
-    this.record = learn(this.record, engine, (fraction * work.flops) / elapsedMs, work.size);
+    const arithmeticMs = Math.max(elapsedMs - (this.#kept?.startMs ?? 0), elapsedMs / 2);
+    this.#live.set(run, [engine, (fraction * work.flops) / arithmeticMs, work.size]);
+    this.#show();
+  }
+  /** The run `run` ended (done, cancelled or failed): what it measured is kept, for the next visit too. */
+  finish(run: unknown) {
+    const m = this.#live.get(run);
+    if (!m) return;
+    this.#live.delete(run);
+    this.#kept = learn(this.#kept, ...m);
+    this.#show();
+    this.#save();
   }
   /** The calibration's measured rates, [size, FLOPs per ms], on `engine`, and its fixed cost of a
    *  job (lib/calibrate.ts). */
   calibrated(engine: string, curve: [number, number][], startMs?: number) {
-    if (curve.length) this.record = calibratedRecord(engine, curve, startMs);
+    if (!curve.length) return;
+    this.#kept = calibratedRecord(engine, curve, startMs);
+    this.#show();
+    this.#save();
   }
-  save() {
-    if (!this.record) return;
+  estimateMs(work: Work | null): number | null {
+    return estimateMs(this.#shown, work);
+  }
+  #show() {
+    let r = this.#kept;
+    for (const m of this.#live.values()) r = learn(r, ...m);
+    this.#shown = r;
+  }
+  #save() {
+    if (!this.#kept) return;
     try {
-      globalThis.localStorage?.setItem(KEY, JSON.stringify(this.record));
+      globalThis.localStorage?.setItem(KEY, JSON.stringify(this.#kept));
     } catch {
       /* storage full or unavailable: the estimate lasts for this visit */
     }
-  }
-  estimateMs(work: Work | null): number | null {
-    return estimateMs(this.record, work);
   }
 }
 
