@@ -177,12 +177,22 @@ void add_depths_fit_rule(schema::Schema<C>& s) {
                      [](const C& c) { check_depths_fit(model_of(const_cast<C&>(c)), c.depths); }, nullptr});
 }
 
+// An init-time sweep of the toy over depths: its model but the depth, its chain, placements × depths
+// × seeds, and the rule that the model fits at every depth (output_sensitivity.cpp, step_size.cpp).
+template <class C>
+void add_toy_depth_sweep_fields(schema::Schema<C>& s, const char* seeds_doc) {
+  add_model_fields(s, false, {"layers"});
+  add_chain_fields(s);
+  add_sweep_fields(s, seeds_doc);
+  add_depths_fit_rule(s);
+}
+
 // The fields of one run that a grid varies (placement is a model field): warm-up, peak lr, seed.
 template <class C>
 void add_run_fields(schema::Schema<C>& s, const std::vector<std::string>& except = {}) {
   auto wanted = [&](const char* k) { return std::find(except.begin(), except.end(), k) == except.end(); };
   if (wanted("warmup"))
-    schema::add_field(s, schema::int_spec("warmup", 0, kMaxSteps, "linear warm-up steps T_warmup (0 = the peak lr from step 1)"),
+    schema::add_field(s, schema::int_spec("warmup", 0, kMaxSteps, "warm-up steps T_warmup (0 = the peak lr from step 1; its shape: warmup_shape)"),
                         &train_member<C, &TrainConfig::warmup>);
   if (wanted("lr"))
     schema::add_field(s, schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>);

@@ -218,6 +218,29 @@ TEST(Experiments, WarmupLengthRunsEveryCombinationAtItsOptimizersLr) {
   EXPECT_EQ(rt[0].num, 0);  // ρ_1 ≤ 5: no adaptive step yet
 }
 
+// The warm-up's shape reaches every run: with no warm-up the two shapes are the same runs, with
+// one the cosine ramp (slower at first) gives other losses, and the document says which it used.
+TEST(Experiments, WarmupLengthTakesTheWarmupShape) {
+  const std::string base = R"("layers": 1, "steps": 6, "warmups": [0, 5], "lr_factors": [1], "seeds": [0], "optimizers": ["adam"], "placements": ["post"])";
+  const Value lin = run("warmup-length", base);
+  const Value cos = run("warmup-length", base + R"(, "warmup_shape": "cosine")");
+  EXPECT_EQ(lin.obj.at("config").obj.at("warmup_shape").str, "linear");
+  EXPECT_EQ(cos.obj.at("config").obj.at("warmup_shape").str, "cosine");
+  const auto& a = lin.obj.at("runs").arr;
+  const auto& b = cos.obj.at("runs").arr;
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(a[i].obj.at("warmup").num, b[i].obj.at("warmup").num);
+    const auto& la = a[i].obj.at("loss").arr;
+    const auto& lb = b[i].obj.at("loss").arr;
+    EXPECT_EQ(la[0].num, lb[0].num);  // step 1's loss is the init model's
+    bool differ = false;
+    for (size_t t = 0; t < la.size(); ++t) differ |= la[t].num != lb[t].num;
+    EXPECT_EQ(differ, a[i].obj.at("warmup").num > 0) << "warm-up " << a[i].obj.at("warmup").num;
+  }
+}
+
 TEST(Experiments, EscapeStepIsTheFirstWindowBelowThePlateau) {
   std::vector<double> flat(30, 5.0), drop(30, 5.0);
   for (size_t t = 12; t < 30; ++t) drop[t] = 3.0;

@@ -49,9 +49,7 @@ struct OutputSensitivity {
     static const schema::Schema<Config> s = [] {
       using namespace config;
       schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false, {"layers"});
-      add_chain_fields(s);
-      add_sweep_fields(s, "seeds, one model, batch and perturbation each");
+      add_toy_depth_sweep_fields(s, "seeds, one model, batch and perturbation each");
       schema::add_field(s, schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
                           &own_member<Config, &Config::perturbation>);
       schema::add_field(s, schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
@@ -60,7 +58,6 @@ struct OutputSensitivity {
       schema::add_field(s, schema::enum_spec("perturb", {"all", "layers"},
                                             "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
                           &own_member<Config, &Config::perturb>);
-      add_depths_fit_rule(s);
       return s;
     }();
     return s;

@@ -42,14 +42,11 @@ struct StepSize {
     static const schema::Schema<Config> s = [] {
       using namespace config;
       schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false, {"layers"});
-      add_chain_fields(s);
-      add_sweep_fields(s, "seeds, one model (and batch) each");
+      add_toy_depth_sweep_fields(s, "seeds, one model (and batch) each");
       schema::add_field(s, schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
                           &own_member<Config, &Config::etas>);
       schema::add_field(s, schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
                           &own_member<Config, &Config::layer_eta>);
-      add_depths_fit_rule(s);
       return s;
     }();
     return s;

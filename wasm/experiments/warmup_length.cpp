@@ -53,6 +53,7 @@ struct WarmupLength {
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false);
       add_steps_field(s);
+      add_warmup_shape_field(s);
       add_chain_fields(s);
       schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
                           &own_member<Config, &Config::placements>);
