@@ -461,6 +461,22 @@ async function main() {
       await shoot(page, 'en-fig4-live', '#fig4');
     });
 
+    await check('Figure 4: a link with an architecture choice (Pre-LN without its final norm) fills the form, runs it and says so in the run list', async () => {
+      const b = await openPage(browser, preview.url, { query: '?lang=en&fig4.placements=pre&fig4.final_norm=off&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20' });
+      const phase = await waitAttr(b.page, 'fig4', 'data-run', ['done', 'error'], 120000);
+      assert(phase === 'done', `ended with ${phase}`);
+      await openSettings(b.page, 'fig4');
+      const values = await b.page.$eval('#fig4', (f) => ['norm_type', 'final_norm', 'output', 'input_scale'].map((n) => f.querySelector(`select[name="${n}"]`)?.value));
+      assert(values.join() === 'layernorm,off,tied,sqrt_d', `the form's architecture: ${values}`);
+      const entry = await b.page.$eval('#fig4 .runlist', (el) => el.textContent ?? '').catch(() => '');
+      assert(/final_norm off/.test(entry), `the run list entry does not name the choice: ${entry.slice(0, 200)}`);
+      assert(new URL(b.page.url()).searchParams.get('fig4.final_norm') === 'off', `the address lost the choice: ${b.page.url()}`);
+      const caption = await b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
+      assert(/the toy model \(no final norm\)/.test(caption), `the caption does not say which model is drawn: ${caption.slice(0, 120)}`);
+      await shoot(b.page, 'en-fig4-arch', '#fig4');
+      await b.context.close();
+    });
+
 
     // The quick look (lib/grid-settings.ts LAB_PRESETS): the cheapest setting the search found in
     // which the article's three toy claims hold on the seed mean (scripts/quick-look-search.mjs,

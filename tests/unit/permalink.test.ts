@@ -147,12 +147,14 @@ describe('round trip: parse(serialize(view)) rebuilds the view', () => {
     { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
     { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
     { probe: { seeds: 5, batches: 20, depths: [6, 8, 10, 12, 14], small: false, model: { layers: 4, d: 64, d_ff: 256, batch: 2, seq: 16 } } },
-    { grid: { placements: ['post', 'pre'], lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {}, model: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {}, model: {}, arch: {} } },
     { grid: { ...GRID_DEFAULTS, placements: ['pre', 'deepnorm', 'admin'] } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {}, model: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {}, model: {}, arch: {} } },
     { grid: { ...GRID_DEFAULTS, model: { layers: 4, d: 64, batch: 2 } } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 }, model: {} } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 }, model: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 }, model: {}, arch: {} } },
+    { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 }, model: {}, arch: {} } },
+    { grid: { ...GRID_DEFAULTS, arch: { final_norm: 'off', norm_type: 'rmsnorm' } } },
+    { grid: { ...GRID_DEFAULTS, placements: ['pre' as const], arch: { output: 'untied', input_scale: 'none' } } },
   ];
   it.each(views)('%j', (over) => {
     const v = view(over);
@@ -183,7 +185,7 @@ describe('settings of result documents', () => {
     expect(probeSettingsOf(p.config)?.model).toBeUndefined();
   });
   it('grid: config → settings (seeds counted)', () => {
-    expect(gridSettingsOf(grid().config, grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear' });
+    expect(gridSettingsOf(grid().config, grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear', arch: {} });
     expect(gridSettingsOf({ ...grid().config, layers: 4 }, grid().config)?.model).toEqual({ layers: 4 });
     expect(gridSettingsOf(null)).toBeNull();
   });

@@ -82,6 +82,7 @@ describe('proseNumbers: toy keys', () => {
     ['toy.steps', '200'],
     ['toy.seeds', '2'],
     ['toy.optimizer', 'Adam'],
+    ['toy.model', 'the toy model'],
     ['toy.warmups', '0, 100'],
     ['toy.lrs', '10⁻³, 3×10⁻³'],
   ])('%s = %s', (k, v) => expect(b[k]).toBe(v));
@@ -95,6 +96,14 @@ describe('proseNumbers: toy keys', () => {
     expect(zh['toy.warmups']).toBe('0、250');
     expect(zh['toy.lrs']).toBe('10⁻³、3×10⁻³');
     expect(proseNumbers(null, null, 'en')['toy.optimizer']).toBe('—');
+  });
+
+  it('toy.model names the drawn grid\'s architecture choices away from the engine\'s defaults, in the language', () => {
+    const g = grid();
+    expect(proseNumbers(null, g, 'zh')['toy.model']).toBe('玩具模型');
+    Object.assign(g.config, { final_norm: 'off', norm_type: 'rmsnorm', output: 'tied' });
+    expect(proseNumbers(null, g, 'en')['toy.model']).toBe('the toy model (RMSNorm, no final norm)');
+    expect(proseNumbers(null, g, 'zh')['toy.model']).toBe('玩具模型（RMSNorm，没有最后的归一化）');
   });
 
   it('toy.post.w300.hi.break: where the lr-3e-3 warm-up curve leaves the plateau, — when it never does', () => {

@@ -6,7 +6,7 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { ENGINE_GRID_DEFAULTS, GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, WARMUP_SHAPES, checkLrs, checkPlacements, checkWarmups, gridInputsOf, gridSettingsOf, inputsFrom, knobBounds, sameGrid, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
+import { ENGINE_GRID_DEFAULTS, GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, MODEL_CHOICES, WARMUP_SHAPES, checkLrs, checkPlacements, checkWarmups, gridInputsOf, gridSettingsOf, inputsFrom, knobBounds, sameGrid, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
 import { readFileSync } from 'node:fs';
 import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/engine-schema';
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
@@ -265,6 +265,35 @@ describe('fig4 live settings', () => {
     expect(sameGrid(gridSettingsOf(old as never)!, { ...gridSettingsOf(old as never)!, warmupShape: 'linear' })).toBe(true);
     expect(sameGrid(gridSettingsOf(old as never)!, { ...gridSettingsOf(old as never)!, warmupShape: 'cosine' })).toBe(false);
   });
+  it.each([
+    // [the form's choices, the config's keys they set ({} = the precomputed grid's), errors]
+    [{}, {}, {}],
+    [{ final_norm: 'off' }, { final_norm: 'off' }, {}],
+    [{ norm_type: 'rmsnorm', output: 'untied', input_scale: 'none', final_norm: '' }, { norm_type: 'rmsnorm', output: 'untied', input_scale: 'none' }, {}],
+    [{ final_norm: 'sometimes' }, null, { 'arch.final_norm': 'err.choice' }],
+    [{ norm_type: 'batchnorm', output: 'tied' }, null, { 'arch.norm_type': 'err.choice' }],
+  ])('architecture choices %j', (arch, set, errors) => {
+    const r = validateGrid({ ...ok, arch });
+    expect(r.errors).toEqual(errors);
+    if (set == null) return expect(r.config).toBeNull();
+    for (const name of MODEL_CHOICES) expect(r.config?.[name]).toBe((set as Record<string, string>)[name]);
+  });
+  it('the architecture choices: the engine\'s model choice fields; a config\'s away from the reference round-trip', () => {
+    for (const name of MODEL_CHOICES) {
+      expect(GRID_FIELDS[name].type).toBe('choice');
+      expect(ENGINE_GRID_DEFAULTS[name]).toBe(GRID_FIELDS[name].default);
+    }
+    const cfg = { ...ENGINE_GRID_DEFAULTS, ...validateGrid({ ...ok, arch: { final_norm: 'off', output: 'tied' } }).config } as never;
+    const s = gridSettingsOf(cfg, ENGINE_GRID_DEFAULTS)!;
+    expect(s.arch).toEqual({ final_norm: 'off' }); // tied is the reference's: not the settings' own
+    expect(gridInputsOf(s).arch).toEqual({ final_norm: 'off' });
+    expect(sameGrid(s, { ...s, arch: { final_norm: 'off', output: 'tied' } })).toBe(true);
+    expect(sameGrid(s, { ...s, arch: {} })).toBe(false);
+    // a config made before a choice existed reads as the engine's default
+    const old = { ...ENGINE_GRID_DEFAULTS, ...validateGrid(ok).config } as Record<string, unknown>;
+    for (const name of MODEL_CHOICES) delete old[name];
+    expect(gridSettingsOf(old as never)?.arch).toEqual({});
+  });
   it('an optimizer and its settings (only its own; empty = the engine default)', () => {
     const r = validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '0.5', beta1: '0.3' } });
     expect(r.config).toMatchObject({ optimizer: 'sgd', momentum: 0.5 });
@@ -326,7 +355,7 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear' });
+    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear', arch: {} });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });

@@ -57,6 +57,15 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.radam': 'RAdam',
     'shape.linear': 'linear',
     'shape.cosine': 'half-cosine',
+    'arch.norm_type.layernorm': 'LayerNorm',
+    'arch.norm_type.rmsnorm': 'RMSNorm',
+    'arch.final_norm.auto': 'final norm as the placement has it',
+    'arch.final_norm.on': 'a final norm always',
+    'arch.final_norm.off': 'no final norm',
+    'arch.output.tied': 'output tied to E',
+    'arch.output.untied': 'an output matrix of its own',
+    'arch.input_scale.sqrt_d': 'input √d · E[token]',
+    'arch.input_scale.none': 'input E[token]',
     'verdict.os.confirmed':
       'Verdict: confirmed. Post-LN’s output change grows about linearly with depth (slope {post}), Pre-LN’s far more slowly (slope {pre}), for a random perturbation and for Adam’s sign step alike.',
     'verdict.os.qualified':
@@ -272,6 +281,15 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.radam': 'RAdam',
     'shape.linear': '线性',
     'shape.cosine': '半余弦',
+    'arch.norm_type.layernorm': 'LayerNorm',
+    'arch.norm_type.rmsnorm': 'RMSNorm',
+    'arch.final_norm.auto': '最后的归一化按放置方式',
+    'arch.final_norm.on': '总有最后的归一化',
+    'arch.final_norm.off': '没有最后的归一化',
+    'arch.output.tied': '输出与 E 共享',
+    'arch.output.untied': '独立的输出矩阵',
+    'arch.input_scale.sqrt_d': '输入 √d · E[token]',
+    'arch.input_scale.none': '输入 E[token]',
     'verdict.os.confirmed':
       '结论：成立。Post-LN 的输出变化大致随深度线性增长（斜率 {post}），Pre-LN 增长得慢得多（斜率 {pre}）；随机扰动和 Adam 的符号步都是如此。',
     'verdict.os.qualified':

@@ -39,8 +39,10 @@ export interface GridInputs {
   model?: Record<string, string>;
   /** one of WARMUP_SHAPES; absent = the engine's default */
   warmupShape?: string;
+  /** the model's architecture choices (MODEL_CHOICES), by name; absent or empty = the precomputed grid's */
+  arch?: Record<string, string>;
 }
-export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements' | 'model' | 'warmupShape'>;
+export type GridField = Exclude<keyof GridInputs, 'hyper' | 'optimizer' | 'placements' | 'model' | 'warmupShape' | 'arch'>;
 
 /** A live grid run as the URL names it (seeds = how many, 0…n−1; hyper: settings away from the engine's defaults). */
 export interface GridSettings {
@@ -55,6 +57,8 @@ export interface GridSettings {
   model: Partial<Record<ModelKnob, number>>;
   /** how the lr rises over each warm-up; absent = the engine's default (DEFAULT_WARMUP_SHAPE) */
   warmupShape?: WarmupShape;
+  /** the model's architecture choices (MODEL_CHOICES) away from the precomputed grid's */
+  arch: Partial<Record<ModelChoice, string>>;
 }
 
 /** The warm-up shapes (the engine's schema, optim/schedule.h) and the engine's default one. */
@@ -101,6 +105,32 @@ export function checkKnob(name: ModelKnob, s: string): number | null {
   return x != null && Number.isInteger(x) && x >= b.min && x <= b.max ? x : null;
 }
 
+/**
+ * The model's architecture choices a reader can change in the lab: the engine's choice fields of a
+ * model (their values and defaults are the schema's), for what readers ask of the architecture:
+ * whether Pre-LN needs its final LN (final_norm), RMSNorm in place of LayerNorm (norm_type), why
+ * the embeddings are scaled by √d and the output tied to them (input_scale, output). The one list
+ * the form, the URL parameters (fig4.<name>), validation and the settings' comparison read. The
+ * attention mask is not one: the toy predicts the next token, which a bidirectional mask would show it.
+ */
+export const MODEL_CHOICES = ['norm_type', 'final_norm', 'output', 'input_scale'] as const satisfies readonly (keyof GridConfig)[];
+export type ModelChoice = (typeof MODEL_CHOICES)[number];
+
+/** A choice's values, as the engine's schema lists them. */
+export const choiceValues = (name: ModelChoice): readonly string[] => GRID_FIELDS[name].choices ?? [];
+
+/** A choice's value in a config (the engine's default where the config has none). */
+export const choiceIn = (name: ModelChoice, c: Partial<GridConfig> | null | undefined): string =>
+  (c?.[name] as string | undefined) ?? String(GRID_FIELDS[name].default);
+
+export const isChoice = (name: ModelChoice, v: unknown): v is string => typeof v === 'string' && choiceValues(name).includes(v);
+
+/** fig<N>.<choice>: one architecture choice of a figure's run settings; `reason` is the figure's error key. */
+export const choiceParam = <S extends { arch?: Partial<Record<ModelChoice, string>> }>(name: ModelChoice, reason: string): Param<S> => ({
+  parse: (v) => (isChoice(name, v) ? ({ arch: { [name]: v } } as Partial<S>) : null),
+  reason,
+});
+
 /** The precomputed grid's settings (public/data/grid.json); used until that file arrives. */
 export const GRID_DEFAULTS: GridSettings = {
   placements: ['post', 'pre'],
@@ -111,6 +141,7 @@ export const GRID_DEFAULTS: GridSettings = {
   optimizer: 'adam',
   hyper: {},
   model: {},
+  arch: {},
 };
 
 /** How big a live run the lab offers (within the engine's bounds): panels, dash patterns, seeds,
@@ -258,6 +289,13 @@ export function validateGrid(
     if (x == null) errors[`model.${name}`] = `err.${name}`;
     else model[name] = x;
   }
+  const arch: Partial<Record<ModelChoice, string>> = {};
+  for (const name of MODEL_CHOICES) {
+    const typed = inp.arch?.[name];
+    if (typed == null || typed === '') continue; // empty = the precomputed grid's
+    if (isChoice(name, typed)) arch[name] = typed;
+    else errors[`arch.${name}`] = 'err.choice';
+  }
   if (!Object.keys(errors).length && gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! }) > LAB_LIMITS.runs)
     errors.runs = 'err.runs';
   if (!Object.keys(errors).length) {
@@ -271,6 +309,7 @@ export function validateGrid(
     warnings,
     config: {
       ...model,
+      ...(arch as Partial<Pick<GridConfig, ModelChoice>>), // each checked against the schema's values above
       placements: placements!,
       lrs: lrs!,
       warmups: ws!,
@@ -306,17 +345,23 @@ export const gridInputsOf = (g: GridSettings): GridInputs => ({
   hyper: fmtHyper(g.hyper),
   model: fmtHyper(g.model ?? {}),
   warmupShape: shapeOf(g),
+  arch: { ...g.arch },
 });
 
 /** The settings a grid config was run with (its optimizer settings that differ from the engine's
- *  defaults, its model sizes that differ from `reference`'s, the precomputed grid's config); null
- *  without a config. */
+ *  defaults, its model sizes and architecture choices that differ from `reference`'s, the
+ *  precomputed grid's config); null without a config. */
 export function gridSettingsOf(c: GridConfig | null | undefined, reference: Partial<GridConfig> | null = null): GridSettings | null {
   if (!c) return null;
   const model: Partial<Record<ModelKnob, number>> = {};
   for (const { name } of MODEL_KNOBS) {
     const v = c[name];
     if (typeof v === 'number' && v !== (reference?.[name] ?? ENGINE_GRID[name])) model[name] = v;
+  }
+  const arch: Partial<Record<ModelChoice, string>> = {};
+  for (const name of MODEL_CHOICES) {
+    const v = choiceIn(name, c); // absent: made before the choice existed, so the engine's default
+    if (isChoice(name, v) && v !== choiceIn(name, reference)) arch[name] = v;
   }
   const optimizer = c.optimizer && isOptimizer(c.optimizer) ? c.optimizer : 'adam';
   const hyper: Record<string, number> = {};
@@ -326,7 +371,7 @@ export function gridSettingsOf(c: GridConfig | null | undefined, reference: Part
   }
   const placements = (c.placements ?? []).filter(isPlacement);
   const warmupShape = isWarmupShape(c.warmup_shape) ? c.warmup_shape : DEFAULT_WARMUP_SHAPE; // absent: made before the shapes
-  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper, model, warmupShape };
+  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper, model, warmupShape, arch };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -338,11 +383,12 @@ const sameNames = (a: readonly string[] = [], b: readonly string[] = []) => a.le
 export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
   sameNames(a.placements, b.placements) &&
   a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
-  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {}) && shapeOf(a) === shapeOf(b);
+  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {}) && shapeOf(a) === shapeOf(b) &&
+  MODEL_CHOICES.every((n) => (a.arch?.[n] ?? choiceIn(n, null)) === (b.arch?.[n] ?? choiceIn(n, null)));
 
 /** A link's partial grid settings completed from the defaults. */
 export function resolveGrid(p: Partial<GridSettings> | undefined, d: GridSettings = GRID_DEFAULTS): GridSettings {
-  return { ...d, ...p, hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper }, model: { ...d.model, ...p?.model } };
+  return { ...d, ...p, hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper }, model: { ...d.model, ...p?.model }, arch: { ...d.arch, ...p?.arch } };
 }
 
 /** The engine's default of every grid field (for the form's placeholders). */

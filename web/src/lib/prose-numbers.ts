@@ -14,7 +14,7 @@ import * as verdicts from './verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
-import { DEFAULT_WARMUP_SHAPE } from './grid-settings';
+import { DEFAULT_WARMUP_SHAPE, MODEL_CHOICES, choiceIn } from './grid-settings';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -172,6 +172,16 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.seeds': ({ G }) => fmtInt(G?.config.seeds?.length),
   // what the drawn grid ran, for the caption: the optimizer's name, the warm-ups, the peak lrs
   'toy.optimizer': ({ G, lang }) => (G?.config.optimizer ? (UI_STRINGS[lang][`optimizer.${G.config.optimizer}`] ?? G.config.optimizer) : null),
+  // the model drawn: "the toy model", with its architecture choices where they are not the engine's
+  // defaults (the article's), e.g. "the toy model (no final norm, RMSNorm)"
+  'toy.model': ({ G, lang }) => {
+    if (!G) return null;
+    const base = lang === 'zh' ? '玩具模型' : 'the toy model';
+    const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>) as Parameters<typeof choiceIn>[1];
+    const changed = MODEL_CHOICES.filter((n) => choiceIn(n, cfg) !== choiceIn(n, null)).map((n) => UI_STRINGS[lang][`arch.${n}.${choiceIn(n, cfg)}`] ?? choiceIn(n, cfg));
+    if (!changed.length) return base;
+    return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
+  },
   // the warm-up lengths drawn, and their shape when it is not the default (a document without one is linear)
   'toy.warmups': ({ G, lang }) => {
     const list = listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang);

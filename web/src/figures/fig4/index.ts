@@ -2,12 +2,16 @@
 // drawn from the grid slot, whose live-run settings it edits. No view state of its own in the URL;
 // the grid's settings: fig4.placements=post,pre,… fig4.lrs=0.001,0.003 fig4.warmups=0,300 fig4.seeds=1…4 fig4.steps=10…1000
 // fig4.warmup_shape=linear|cosine fig4.optimizer=adam|sgd|radam and fig4.<setting> for each optimizer setting of the engine's schema
-// (fig4.beta1, fig4.momentum, …), each only when it differs from the precomputed grid's.
+// (fig4.beta1, fig4.momentum, …), fig4.layers, fig4.d, … (MODEL_KNOBS) and fig4.norm_type, fig4.final_norm, fig4.output,
+// fig4.input_scale (MODEL_CHOICES), each only when it differs from the precomputed grid's.
 import type { GridConfig, GridResult } from '../../engine/documents';
 import {
   ALL_OPTIMIZER_FIELDS,
   GRID_DEFAULTS,
   MODEL_KNOBS,
+  MODEL_CHOICES,
+  choiceIn,
+  choiceParam,
   knobBounds,
   knobParam,
   LAB_LIMITS,
@@ -89,6 +93,9 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'ctl.model',
     ...MODEL_KNOBS.flatMap(({ name }) => [`ctl.${name}`, `err.${name}`]), // {min} {max}
     'err.memory',
+    'ctl.arch',
+    ...MODEL_CHOICES.map((name) => `ctl.${name}`),
+    'err.choice',
     'warn.warmup',
     'preset.deepnorm',
     'preset.preHighLr',
@@ -112,6 +119,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       'fig4.optimizer': enumParam<GridSettings, (typeof OPTIMIZERS)[number]>(OPTIMIZERS, (optimizer) => ({ optimizer }), 'fig4:err.optimizer'),
       ...Object.fromEntries(ALL_OPTIMIZER_FIELDS.map(([name]) => [`fig4.${name}`, hyperParam(name)])),
       ...Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`fig4.${name}`, knobParam<GridSettings>(name, `fig4:err.${name}`)])),
+      ...Object.fromEntries(MODEL_CHOICES.map((name) => [`fig4.${name}`, choiceParam<GridSettings>(name, 'fig4:err.choice')])),
     },
     write: (s, d) =>
       written(
@@ -124,6 +132,10 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
         s.optimizer !== d.optimizer && ['fig4.optimizer', s.optimizer],
         ...ALL_OPTIMIZER_FIELDS.map(([name]): [string, string] | false => s.hyper?.[name] != null && s.hyper[name] !== d.hyper?.[name] && [`fig4.${name}`, String(s.hyper[name])]),
         ...MODEL_KNOBS.map(({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== d.model?.[name] && [`fig4.${name}`, String(s.model[name])]),
+        ...MODEL_CHOICES.map((name): [string, string] | false => {
+          const v = s.arch?.[name] ?? choiceIn(name, null);
+          return v !== (d.arch?.[name] ?? choiceIn(name, null)) && [`fig4.${name}`, v];
+        }),
       ),
     of: (c) => gridSettingsOf(c as GridConfig | null | undefined),
     fallback: GRID_DEFAULTS,
