@@ -1,7 +1,7 @@
 // cost.test.ts — lib/cost.ts: the FLOPs of a live run and the size of its products, from its
 // config (the speed they are read against: speed.test.ts).
 import { describe, expect, it } from 'vitest';
-import { forwardFlops, gridFlops, gridWork, probeFlops, probeWork, stepFlops } from '../../web/src/lib/cost';
+import { experimentWork, forwardFlops, gridFlops, gridWork, probeFlops, probeWork, stepFlops } from '../../web/src/lib/cost';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const toy = { layers: 8, d: 128, d_ff: 512, vocab: 256, seq: 64, batch: 8 };
@@ -31,5 +31,37 @@ describe('the size of the products', () => {
     expect(gridWork(g as never)).toEqual({ flops: gridFlops(g as never), size: 2 * 32 * 128 });
     const pr = { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, placements: ['post'], seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 4] };
     expect(probeWork(pr as never)).toEqual({ flops: probeFlops(pr as never), size: 2 * 8 * 64 });
+  });
+});
+
+describe('the experiments\' cost: warmup-length\'s grids', () => {
+  const model = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2 };
+  const step = stepFlops(model);
+  it.each([
+    // [experiment, config over the model, FLOPs wanted]
+    ['warmup-length', { steps: 400, optimizers: ['adam', 'radam', 'sgd'], placements: ['post', 'pre'], warmups: [0, 25, 50, 100, 300], lr_factors: [1, 3], seeds: [0, 1] }, 120 * 400 * step],
+    ['warmup-length', { steps: 200, optimizers: ['adam', 'radam'], placements: ['post', 'pre'], warmups: [0, 50, 100], lr_factors: [1], seeds: [0] }, 12 * 200 * step],
+  ])('%s %j', (name, c, want) => {
+    const w = experimentWork(name, { ...model, ...c });
+    expect(w?.flops).toBeCloseTo(want, 0);
+    expect(w?.size).toBe(2 * 32 * 128);
+  });
+  it.each(['plateau-share', 'adam-first-step', 'output-sensitivity', 'step-size', 'tied-output', 'depth-factors', 'no-such'])('%s: not modelled', (name) =>
+    expect(experimentWork(name, { ...model, steps: 10 })).toBeNull(),
+  );
+  it('a config without steps or lists costs nothing it can claim', () => {
+    expect(experimentWork('warmup-length', { ...model })).toBeNull();
+    expect(experimentWork('warmup-length', { ...model, steps: 10, optimizers: 'adam' })?.flops).toBe(0);
+  });
+});
+
+describe('an experiment slot\'s cost (result-slots.svelte.ts costOfExperiment)', () => {
+  it('reads the engine\'s defaults under the slot\'s config: the full warm-up-length run is 120 toy runs of 400 steps', async () => {
+    const { costOfExperiment, EXPERIMENT_SLOTS } = await import('../../web/src/lib/result-slots.svelte');
+    const model = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2 };
+    expect(costOfExperiment('warmupLength', {})?.flops).toBeCloseTo(120 * 400 * stepFlops(model), 0);
+    const small = costOfExperiment('warmupLength', EXPERIMENT_SLOTS.warmupLength.small);
+    expect(small?.flops).toBeCloseTo(12 * 200 * stepFlops({ ...model, d: 64, d_ff: 256 }), 0);
+    expect(costOfExperiment('outputSensitivity', {})).toBeNull();
   });
 });

@@ -1135,7 +1135,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       readout: 'Warm-up {w}: {values}',
       'readout.item': '{name} {v}',
       'col.series': 'run',
-      'ctl.small': 'Small setting ({layers} layers, {steps} steps, one seed, Adam and RAdam at their suggested lr: well under a minute; the full setting takes about 25 minutes)',
+      'ctl.small': 'Small setting ({layers} layers, {steps} steps, one seed, Adam and RAdam at their suggested lr; “Recompute in your browser” says how long either setting takes here)',
     },
     fig9: {
       title: 'The token-specific share of the hidden state during training',

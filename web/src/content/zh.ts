@@ -1135,7 +1135,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       readout: '预热 {w}：{values}',
       'readout.item': '{name} {v}',
       'col.series': '运行',
-      'ctl.small': '小设定（{layers} 层，{steps} 步，一个种子，Adam 与 RAdam 用各自的建议学习率：远不到一分钟；完整设定约需 25 分钟）',
+      'ctl.small': '小设定（{layers} 层，{steps} 步，一个种子，Adam 与 RAdam 用各自的建议学习率；两种设定在这里各要多久，看“在浏览器里重新计算”按钮）',
     },
     fig9: {
       title: '训练中隐藏状态的词特异份额',

@@ -74,3 +74,20 @@ export function modelBytes(m: ModelSize, optimizerStates: number): number {
   const acts = L * (8 * N * d + 2 * N * F + N * seq + 4 * N) + N * (8 * d + 2 * F + 2 * V);
   return 4 * ((2 + optimizerStates) * params + acts);
 }
+
+/** The experiments whose cost is modelled: warmup-length, a toy grid per optimizer (optimizers ×
+ *  placements × warm-ups × lr factors × seeds runs of `steps` steps of the config's model, its
+ *  runs spread over the threads as the calibration's grids are). The experiments that train one
+ *  run at a time (plateau-share, adam-first-step) run slower per FLOP than the calibration's
+ *  grids, by about 1.5× on 2 threads (measured in Chromium: plateau-share took 183 s where this
+ *  model said 125), and the init-time ones are a forward or backward pass per perturbation, step
+ *  size or layer: not modelled, null (no estimate rather than a wrong one). */
+export function experimentWork(experiment: string, c: Record<string, unknown>): Work | null {
+  if (experiment !== 'warmup-length') return null;
+  const n = (k: string) => (Array.isArray(c[k]) ? (c[k] as unknown[]).length : 0);
+  const m = c as unknown as ModelSize & { steps: number };
+  if (!(m.steps > 0)) return null;
+  const runs = n('optimizers') * n('placements') * n('warmups') * n('lr_factors') * n('seeds');
+  const flops = runs * m.steps * stepFlops(m);
+  return Number.isFinite(flops) ? { flops, size: productSize(m) } : null;
+}

@@ -13,10 +13,10 @@ import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, jobsAhead, runExperiment, runGrid, runProbe, setPaused, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
-import { gridWork, probeWork, type Work } from './cost';
+import { experimentWork, gridWork, probeWork, type Work } from './cost';
 import { speed } from './speed.svelte';
 import { engineKey as engineKeyOf } from './calibrate';
-import { GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS } from '../generated/engine-schema';
+import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 import { RunList } from './runs/run-list.svelte';
 import { proseNumbers } from './prose-numbers';
@@ -233,7 +233,8 @@ export const EXPERIMENT_SLOTS = {
     small: { perturbation_kind: 'sign_gradient', depths: [2, 4, 8], seeds: [0] },
   },
   adamFirstStep: { experiment: 'adam-first-step', file: 'adam-first-step', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 20 } },
-  // 120 toy runs at its defaults (about 25 minutes in a browser): a live run is the small setting unless unticked.
+  // 120 toy runs at its defaults (tens of minutes in a browser; Recompute estimates it, cost.ts
+  // experimentWork): a live run is the small setting unless unticked.
   warmupLength: {
     experiment: 'warmup-length',
     file: 'warmup-length.summary',
@@ -349,9 +350,14 @@ export class Results {
   }
 
   /** Recompute an experiment slot in this browser with its config, or its small one (EXPERIMENT_SLOTS). */
-  recomputeExperiment(name: ExperimentSlot, config: Record<string, unknown> = this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config) {
+  recomputeExperiment(name: ExperimentSlot, config: Record<string, unknown> = this.experimentConfigNow(name)) {
     const { experiment } = EXPERIMENT_SLOTS[name];
-    return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, onP, signal, o), config);
+    return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, onP, signal, o), config, { work: costOfExperiment(name, config) });
+  }
+
+  /** The config an experiment's Recompute runs: its small setting when ticked, else its own. */
+  experimentConfigNow(name: ExperimentSlot): Record<string, unknown> {
+    return this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config;
   }
 
   /** Run an entry's settings again (a stored or imported run): a new entry of the same slot. */
@@ -413,6 +419,11 @@ export class Results {
 /** The FLOPs of a probe or grid config (its missing keys the engine's defaults; lib/cost.ts). */
 export const costOfProbe = (c: Partial<ProbeConfig> | null): Work | null => (c ? probeWork({ ...PROBE_CONFIG_DEFAULTS, ...c } as never) : null);
 export const costOfGrid = (c: Partial<GridConfig> | null): Work | null => (c ? gridWork({ ...GRID_DEFAULTS, ...c } as never) : null);
+/** An experiment slot's run of `c` (the engine's defaults under it); null where its cost is not modelled (cost.ts experimentWork). */
+export const costOfExperiment = (name: ExperimentSlot, c: Record<string, unknown>): Work | null => {
+  const experiment = EXPERIMENT_SLOTS[name].experiment as ExperimentName;
+  return experimentWork(experiment, { ...EXPERIMENT_INFO[experiment].defaults, ...c });
+};
 
 const KEY = Symbol('lnx.results');
 export const setResults = (r: Results) => setContext(KEY, r);

@@ -12,7 +12,8 @@
 // the full grid: scaling the whole curve by what a run measured at another size made the page bench's
 // full-grid estimate miss by −44% (docs/benchmarks.md, 2026-12-03). Kept in localStorage, so the
 // next visit estimates before computing anything. A speed is kept per engine (backend, flavour,
-// threads): another one starts over. Leaves out: experiments (their cost is not modelled).
+// threads): another one starts over. Leaves out: the experiments but warmup-length (cost.ts
+// experimentWork says why).
 import type { Work } from './cost';
 
 const KEY = 'lnx.speed.v2';
