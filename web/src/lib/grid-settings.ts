@@ -123,6 +123,9 @@ export const choiceValues = (name: ModelChoice): readonly string[] => GRID_FIELD
 export const choiceIn = (name: ModelChoice, c: Partial<GridConfig> | null | undefined): string =>
   (c?.[name] as string | undefined) ?? String(GRID_FIELDS[name].default);
 
+/** A settings' architecture choice (absent: the engine's default, as for the precomputed grid). */
+export const archOf = (s: Pick<GridSettings, 'arch'>, name: ModelChoice): string => s.arch?.[name] ?? choiceIn(name, null);
+
 export const isChoice = (name: ModelChoice, v: unknown): v is string => typeof v === 'string' && choiceValues(name).includes(v);
 
 /** fig<N>.<choice>: one architecture choice of a figure's run settings; `reason` is the figure's error key. */
@@ -384,7 +387,7 @@ export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
   sameNames(a.placements, b.placements) &&
   a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
   a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {}) && shapeOf(a) === shapeOf(b) &&
-  MODEL_CHOICES.every((n) => (a.arch?.[n] ?? choiceIn(n, null)) === (b.arch?.[n] ?? choiceIn(n, null)));
+  MODEL_CHOICES.every((n) => archOf(a, n) === archOf(b, n));
 
 /** A link's partial grid settings completed from the defaults. */
 export function resolveGrid(p: Partial<GridSettings> | undefined, d: GridSettings = GRID_DEFAULTS): GridSettings {

@@ -178,7 +178,10 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     if (!G) return null;
     const base = lang === 'zh' ? '玩具模型' : 'the toy model';
     const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>) as Parameters<typeof choiceIn>[1];
-    const changed = MODEL_CHOICES.filter((n) => choiceIn(n, cfg) !== choiceIn(n, null)).map((n) => UI_STRINGS[lang][`arch.${n}.${choiceIn(n, cfg)}`] ?? choiceIn(n, cfg));
+    const changed = MODEL_CHOICES.flatMap((n) => {
+      const v = choiceIn(n, cfg);
+      return v === choiceIn(n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
+    });
     if (!changed.length) return base;
     return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
   },

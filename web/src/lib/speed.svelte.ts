@@ -78,20 +78,15 @@ export function learn(prev: SpeedRecord | null, engine: string, flopsPerMs: numb
   const same = prev && prev.engine === engine && prev.points.length ? prev : null;
   if (!same) return { engine, points: [[size, flopsPerMs, 1]] };
   const surprise = ln(flopsPerMs / rateAt(same, size)); // in log rate
-  let at = -1;
+  const dist = (s: number) => Math.abs(ln(s / size)); // in ln size
+  const weight = (n: number) => Math.max(MIN_WEIGHT, 1 / (n + 1));
+  const points = same.points.map(([s, r, n]): SpeedPoint => [s, r * Math.exp(Math.exp(-0.5 * (dist(s) / REACH) ** 2) * weight(n) * surprise), n]);
   let nearest = 0;
-  const points = same.points.map(([s, r, n], i): SpeedPoint => {
-    const d = Math.abs(ln(s / size));
-    if (d < Math.abs(ln(same.points[nearest][0] / size))) nearest = i;
-    if (d < ln(SAME_SIZE) && (at < 0 || d < Math.abs(ln(same.points[at][0] / size)))) at = i;
-    const w = Math.exp(-0.5 * (d / REACH) ** 2) * Math.max(MIN_WEIGHT, 1 / (n + 1));
-    return [s, r * Math.exp(w * surprise), n];
-  });
-  if (at >= 0) {
+  for (let i = 1; i < points.length; i++) if (dist(points[i][0]) < dist(points[nearest][0])) nearest = i;
+  if (dist(points[nearest][0]) < ln(SAME_SIZE)) {
     // the point at this size: exactly the running mean (the kernel is 1 only at d = 0)
-    const [s, r, n] = same.points[at];
-    const w = Math.max(MIN_WEIGHT, 1 / (n + 1));
-    points[at] = [s, r * Math.exp(w * ln(flopsPerMs / r)), n + 1];
+    const [s, r, n] = same.points[nearest];
+    points[nearest] = [s, r * Math.exp(weight(n) * ln(flopsPerMs / r)), n + 1];
   } else if (points.length >= MAX_POINTS) {
     points[nearest] = [size, flopsPerMs, 1];
   } else {

@@ -1,5 +1,5 @@
 // heatmap-shapes.ts — HeatMap.svg's cells as a few SVG paths instead of one <rect> each: one path
-// per opacity level, holding every cell drawn at that level as a subpath. Figure I's five heat maps
+// per opacity level, holding every cell drawn at that level as a subpath. Figure G's four heat maps
 // were 1640 <rect>s, a third of the prerendered page's HTML; as paths they are about a sixth of
 // that. A cell's value is rounded to one of LEVELS steps (1/64, below what the eye tells apart on a
 // single-hue ramp; the figure's readout and table give the values themselves). Pure.
@@ -15,8 +15,10 @@ export interface CellRect {
 /** Opacity steps of the ramp. */
 export const HEAT_LEVELS = 64;
 
+const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
+
 /** The ramp: a value in [0, 1] (clamped) to a fill opacity, never quite transparent. */
-export const heatOpacity = (v: number): number => 0.06 + 0.94 * Math.max(0, Math.min(1, v));
+export const heatOpacity = (v: number): number => 0.06 + 0.94 * clamp01(v);
 
 const px = (v: number) => Math.round(v * 100) / 100;
 
@@ -30,7 +32,7 @@ export function heatPaths(
   const byLevel = new Map<number, string[]>();
   for (const c of data) {
     if (!Number.isFinite(c.v)) continue;
-    const k = Math.round(Math.max(0, Math.min(1, c.v)) * levels);
+    const k = Math.round(clamp01(c.v) * levels);
     const r = rect(c.x, c.y);
     const w = px(r.w);
     const sub = `M${px(r.x)} ${px(r.y)}h${w}v${px(r.h)}h${-w}z`;

@@ -10,7 +10,7 @@ import {
   GRID_DEFAULTS,
   MODEL_KNOBS,
   MODEL_CHOICES,
-  choiceIn,
+  archOf,
   choiceParam,
   knobBounds,
   knobParam,
@@ -132,10 +132,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
         s.optimizer !== d.optimizer && ['fig4.optimizer', s.optimizer],
         ...ALL_OPTIMIZER_FIELDS.map(([name]): [string, string] | false => s.hyper?.[name] != null && s.hyper[name] !== d.hyper?.[name] && [`fig4.${name}`, String(s.hyper[name])]),
         ...MODEL_KNOBS.map(({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== d.model?.[name] && [`fig4.${name}`, String(s.model[name])]),
-        ...MODEL_CHOICES.map((name): [string, string] | false => {
-          const v = s.arch?.[name] ?? choiceIn(name, null);
-          return v !== (d.arch?.[name] ?? choiceIn(name, null)) && [`fig4.${name}`, v];
-        }),
+        ...MODEL_CHOICES.map((name): [string, string] | false => archOf(s, name) !== archOf(d, name) && [`fig4.${name}`, archOf(s, name)]),
       ),
     of: (c) => gridSettingsOf(c as GridConfig | null | undefined),
     fallback: GRID_DEFAULTS,
