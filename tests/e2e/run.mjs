@@ -83,7 +83,12 @@ async function openShare(page, id) {
 /** Click one export button of a figure and return the saved download's path and bytes. */
 async function exportOf(page, id, kind, dir) {
   await openShare(page, id);
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click(`#${id} .share-panel button.export[data-kind="${kind}"]`)]);
+  const t0 = Date.now();
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click(`#${id} .share-panel button.export[data-kind="${kind}"]`)]).catch(async (e) => {
+    // name the download that did not come, and what the panel said about it
+    const status = await page.$eval(`#${id} .share-status`, (el) => el.textContent ?? '').catch(() => '(no share panel)');
+    throw new Error(`${id}.${kind}: no download after ${((Date.now() - t0) / 1000).toFixed(1)} s; the panel says "${status}": ${e.message}`);
+  });
   const path = join(dir, dl.suggestedFilename());
   await dl.saveAs(path);
   return { name: dl.suggestedFilename(), path, bytes: readFileSync(path) };
@@ -674,6 +679,7 @@ async function main() {
     });
 
     await check('permalink: a live Figure 4 run from a copied link gives the same curves bit for bit', async () => {
+      assert(exportsByFig.fig4?.json, 'the export check did not get Figure 4\'s JSON (see its failure)');
       const a = JSON.parse(exportsByFig.fig4.json.bytes.toString('utf8'));
       const b = await openPage(browser, '', { query: fig4Link, contextOptions: clip });
       await linkRunDone(b.page, 'fig4', 120000);

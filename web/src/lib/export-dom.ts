@@ -206,9 +206,7 @@ function compose(fig: HTMLElement, prov: Provenance): Composed {
 export async function svgToPng(c: Composed, prov: Provenance, scale = 2): Promise<Uint8Array> {
   const url = URL.createObjectURL(new Blob([c.svg], { type: 'image/svg+xml' }));
   try {
-    const img = new Image();
-    img.src = url;
-    await img.decode();
+    const img = await loadImage(url);
     const canvas = document.createElement('canvas');
     canvas.width = Math.round(c.width * scale);
     canvas.height = Math.round(c.height * scale);
@@ -223,6 +221,31 @@ export async function svgToPng(c: Composed, prov: Provenance, scale = 2): Promis
   } finally {
     URL.revokeObjectURL(url);
   }
+}
+
+/** How long a picture may take to load before the export gives up with a message. */
+const LOAD_LIMIT_MS = 20_000;
+
+/**
+ * The image at `url`, once loaded. Waits for the load event rather than `img.decode()`: Chromium's
+ * decode() can reject an SVG that loads and draws fine (an EncodingError under memory pressure), and
+ * drawImage decodes by itself. A load that neither succeeds nor fails within LOAD_LIMIT_MS is an
+ * error, so the Share panel says so instead of staying on "Preparing…".
+ */
+function loadImage(url: string): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    const timer = setTimeout(() => reject(new Error('the browser did not draw the picture in time')), LOAD_LIMIT_MS);
+    img.onload = () => {
+      clearTimeout(timer);
+      resolve(img);
+    };
+    img.onerror = () => {
+      clearTimeout(timer);
+      reject(new Error('the browser could not draw the picture'));
+    };
+    img.src = url;
+  });
 }
 
 /** Save `data` as file `name`. */
