@@ -269,6 +269,29 @@ export function engineChecks(gpu) {
       return { pass, detail: parts.join('; ') };
     },
 
+    // The point of batching (issue 14): the host pays a step's submit once for all runs. Each run's
+    // readbacks (its losses, its checkpoints) and its batch upload ride on that submit, so a batched
+    // step is one submit for 1 run or 6, with readbacks and checkpoints every step.
+    async 'a batched step is one submit, whatever the number of runs and readbacks'() {
+      const { module: m } = await gpu();
+      const counts = [];
+      for (const runs of [1, 6]) {
+        const cfgs = Array.from({ length: runs }, (_, i) => JSON.stringify({ ...TINY, steps: 12, placement: 'pre', lr: 1e-3 * (1 + i), seed: i }));
+        const batch = new m.GpuTrainBatch(cfgs, 1);
+        batch.setCheckpointEvery(1);
+        batch.step(2);
+        await m.lnxGpu.settled();
+        const c0 = { ...m.lnxGpu.counters };
+        batch.step(8);
+        await m.lnxGpu.settled();
+        const c1 = m.lnxGpu.counters;
+        counts.push({ runs, submits: (c1.submits - c0.submits) / 8, reads: (c1.reads - c0.reads) / 8 });
+        batch.delete();
+      }
+      const pass = counts.every((c) => c.submits === 1 && c.reads >= c.runs);
+      return { pass, detail: counts.map((c) => `${c.runs} run(s): ${c.submits} submit(s) and ${c.reads} readbacks a step`).join('; ') };
+    },
+
     // A run that blows up stops at the same step on both paths (GPU: the halt flag freezes the update).
     async 'a diverging run stops at the same step on both paths'() {
       const { module: m } = await gpu();

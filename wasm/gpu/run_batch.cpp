@@ -189,7 +189,10 @@ int RunBatch::emit() {
       }
     }
     if (params_.bytes() < D * blk) params_ = Buffer(D * blk);
-    params_.write(0, words.data(), D * blk);
+    // Ahead of what is recorded (the runs' scatters, which never read params_): the dispatches that
+    // read the previous words were submitted by the previous emit, so a plain write would only add
+    // a submit of the scatters before this step's one.
+    devmem::write_ahead(params_, 0, words.data(), D * blk);
     for (size_t i = 0; i < D; ++i) {
       const Recorded& a = (*tmpl)[i];
       if (size_t(a.gz) * runs_ > 65535) throw std::logic_error("a batched dispatch over 65535 workgroups in z");
