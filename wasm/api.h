@@ -81,6 +81,14 @@ class ProbeRun {
   bool done() const;
   double progress() const;
   std::string result_json() const;  // valid only when done()
+  // Hand-off (a probe that lost its GPU goes on on the CPU). handoff_json: the jobs (a placement, a
+  // seed and a depth each, in plan order) whose statistics have come in, and what they measured.
+  // continue_from, before the first step: take those jobs as `backend` measured them and go on from
+  // the next one; the result then says so ("handoff"). Each job draws its own model and batches from
+  // its seed, so the jobs run here are the ones an uninterrupted probe would run. ArgumentError
+  // when the hand-off does not fit this probe.
+  std::string handoff_json() const;
+  void continue_from(const std::string& handoff_json, const std::string& backend);
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

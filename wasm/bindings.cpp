@@ -21,7 +21,9 @@ EMSCRIPTEN_BINDINGS(lnx) {
       .function("step", &Probe::step)
       .function("done", &Probe::done)
       .function("progress", &Probe::progress)
-      .function("resultJson", &Probe::result_json);
+      .function("resultJson", &Probe::result_json)
+      .function("handoffJson", &Probe::handoff_json)
+      .function("continueFrom", &Probe::continue_from);
   class_<Train>("TrainRun")
       .constructor(&make_train, allow_raw_pointers())
       .function("step", &Train::step)

@@ -55,6 +55,10 @@ class Probe {
   bool done() const { return run_.done(); }
   double progress() const { return run_.progress(); }
   std::string result_json() const { return guarded([&] { return run_.result_json(); }); }
+  std::string handoff_json() const { return guarded([&] { return run_.handoff_json(); }); }
+  void continue_from(const std::string& handoff, const std::string& backend) {
+    guarded([&] { run_.continue_from(handoff, backend); });
+  }
  private:
   ProbeRun run_;
 };

@@ -40,8 +40,25 @@ struct SeedResult {
 // N fresh random tokens and their targets (t+1) mod V.
 void probe_batch(Rng& rng, int N, int V, std::vector<int>& tokens, std::vector<int>& targets);
 
-// The Probe document; "engine" gets a "backend" key when backend is non-null ("webgpu").
-std::string probe_result_json(const ProbeConfig& cfg, const std::map<std::string, std::vector<SeedResult>>& results,
-                              const char* backend);
+using ProbeResults = std::map<std::string, std::vector<SeedResult>>;  // placement → per seed
+
+// Where a probe that lost its GPU went on: its first `jobs` jobs (of `of`) were measured on `backend`.
+struct ProbeHandoff {
+  std::string backend;
+  size_t jobs = 0, of = 0;
+};
+
+// The Probe document; "engine" gets a "backend" key when backend is non-null ("webgpu"), and the
+// document a "handoff" when some of its jobs came from another backend.
+std::string probe_result_json(const ProbeConfig& cfg, const ProbeResults& results, const char* backend,
+                              const ProbeHandoff* handoff = nullptr);
+
+// The hand-off of a probe between backends: the first `jobs` jobs of the plan and what they
+// measured, numbers written to the last bit ({"jobs", "seeds": {placement: [{"w2_paper", "w2_batch",
+// "norm2", "last_w2": [[L, paper, per batch]]}]}}).
+std::string probe_handoff_json(const ProbeConfig& cfg, const ProbeResults& results, size_t jobs);
+// Reads such a document into `out` and returns its job count; ArgumentError, in the caller's terms,
+// when it does not fit this probe's plan (other placements, seeds, depths or sizes).
+size_t probe_handoff_read(const std::string& json, const ProbeConfig& cfg, const ProbePlan& plan, ProbeResults& out);
 
 }  // namespace lnx::detail

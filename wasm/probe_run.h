@@ -59,7 +59,23 @@ class ProbeRunner {
 
   std::string result_json(const char* backend) {
     if (!done()) throw ArgumentError("probe result requested before the probe is done");
-    return probe_result_json(cfg_, results_, backend);
+    return probe_result_json(cfg_, results_, backend, &handoff_);
+  }
+
+  // The jobs whose statistics have joined the results (a prefix of the plan), without polling: after
+  // a lost device this is what the GPU got to.
+  std::string handoff_json() const { return probe_handoff_json(cfg_, results_, landed_); }
+
+  // Before the first step: the first jobs as `backend` measured them (api.h ProbeRun::continue_from).
+  void continue_from(const std::string& json, const std::string& backend) {
+    if (job_ != 0 || batch_ != 0 || !reads_.empty() || landed_ != 0)
+      throw ArgumentError("continue_from: a probe continues another only before its first step");
+    ProbeResults got;
+    const size_t jobs = probe_handoff_read(json, cfg_, plan_, got);
+    results_ = std::move(got);
+    job_ = landed_ = jobs;
+    for (size_t j = 0; j < jobs; ++j) done_cost_ += plan_.job_cost[j] * plan_.jobs[j].batches;
+    handoff_ = {backend, jobs, plan_.jobs.size()};
   }
 
  private:
@@ -135,6 +151,7 @@ class ProbeRunner {
         }
       }
       reads_.pop_front();
+      ++landed_;
     }
   }
 
@@ -142,14 +159,16 @@ class ProbeRunner {
   ProbePlan plan_;
   double done_cost_ = 0;
   size_t job_ = 0;
+  size_t landed_ = 0;  // jobs whose statistics have joined results_
   int batch_ = 0;
+  ProbeHandoff handoff_;  // the jobs another backend measured (none: jobs = 0)
   std::unique_ptr<Model<B>> model_;
   std::unique_ptr<Rng> batch_rng_;
   std::vector<int> tokens_, targets_;
   std::vector<typename B::Accum> acc_;  // per measured layer: Σ over batches of ∂ℒ/∂W² (d·F)
   Stats stats_;
   std::deque<Pending> reads_;
-  std::map<std::string, std::vector<SeedResult>> results_;
+  ProbeResults results_;
 };
 
 }  // namespace lnx::detail

@@ -15,6 +15,9 @@ export interface GpuProbeRun extends EmbindObject {
   done(): boolean;
   progress(): number;
   resultJson(): string;
+  /** The jobs whose statistics have landed (works after a lost device): for the CPU's
+   *  ProbeRun.continueFrom. */
+  handoffJson(): string;
 }
 
 /** One toy training run on the GPU: same config and result document as TrainRun. */

@@ -17,6 +17,12 @@ export interface ProbeRun extends EmbindObject {
   progress(): number;
   /** The result document; throws until done(). */
   resultJson(): string;
+  /** The jobs (placement × seed × depth, in plan order) whose statistics have come in, and what they
+   *  measured, to the last bit: what continueFrom takes. */
+  handoffJson(): string;
+  /** Before the first step: take a hand-off's jobs as `backend` measured them and go on from the next
+   *  job; the result then carries "handoff" {backend, jobs, of}. Throws when it does not fit. */
+  continueFrom(handoffJson: string, backend: 'webgpu'): void;
 }
 
 /** One toy training run (docs/json-schema.md, "Train"). */

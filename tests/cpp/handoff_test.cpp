@@ -4,6 +4,8 @@
 // for each optimizer (their state arrays are in the checkpoint). The page uses this to continue a
 // WebGPU grid on the CPU after a lost device; there the two halves agree to float rounding (the Node
 // GPU harness, tests/gpu-node). Bad documents and checkpoints are refused with ArgumentError.
+// A probe hands over the jobs whose statistics came in (ProbeRun::continue_from): each job draws its
+// model and batches from its own seed, so the continued probe's document equals the uninterrupted one.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -178,6 +180,76 @@ TEST(Handoff, AGridContinuesRunByRun) {
   EXPECT_EQ(b.obj.at("runs").arr[0].obj.at("handoff").obj.at("steps").num, 12);
   EXPECT_EQ(b.obj.at("runs").arr[1].obj.at("handoff").obj.at("steps").num, 8);
   EXPECT_EQ(b.obj.at("runs").arr[2].obj.count("handoff"), 0u);
+}
+
+// A probe interrupted after each number of batches, handed over and finished by another ProbeRun,
+// writes the uninterrupted probe's document: every job the first one finished is taken to the last
+// bit, the rest are run again from their own seeds.
+TEST(ProbeHandoff, ContinuedProbeEqualsTheUninterruptedOne) {
+  const ProbeConfig cfg = probe_config_from_json(
+      R"({"layers":3,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[3,5],"batches":2,"depth_batches":1,"depths":[2,4]})");
+  ProbeRun whole(cfg);
+  while (!whole.done()) whole.step(100);
+  json::Value want = json::parse(whole.result_json());
+  const int total = 2 * 2 * (2 + 2 * 1);  // placements × seeds × (batches + depths × depth_batches)
+  for (int at : {0, 1, 2, 3, 5, 8, total - 1, total}) {
+    ProbeRun first(cfg);
+    if (at) first.step(at);
+    const std::string h = first.handoff_json();
+    ProbeRun cont(cfg);
+    cont.continue_from(h, "webgpu");
+    while (!cont.done()) cont.step(3);
+    json::Value got = json::parse(cont.result_json());
+    const int jobs = static_cast<int>(json::parse(h).obj.at("jobs").num);
+    if (jobs > 0) {
+      const auto& ho = got.obj.at("handoff").obj;
+      EXPECT_EQ(ho.at("backend").str, "webgpu");
+      EXPECT_EQ(ho.at("jobs").num, jobs);
+      EXPECT_EQ(ho.at("of").num, 2 * 2 * 3);
+      got.obj.erase("handoff");
+    } else {
+      EXPECT_EQ(got.obj.count("handoff"), 0u) << at;
+    }
+    EXPECT_EQ(got.obj.at("placements").obj.at("post").obj.at("W2_per_layer").obj.at("mean").arr.size(), 3u);
+    // the same document: compare the placements' numbers to the last bit
+    for (const char* p : {"post", "pre"}) {
+      const auto &a = want.obj.at("placements").obj.at(p).obj, &b = got.obj.at("placements").obj.at(p).obj;
+      for (const char* k : {"W2_per_layer", "W2_per_batch", "norm2_over_d"})
+        for (const char* m : {"mean", "std"})
+          for (size_t l = 0; l < 3; ++l)
+            EXPECT_EQ(a.at(k).obj.at(m).arr[l].num, b.at(k).obj.at(m).arr[l].num) << at << p << k << m << l;
+      for (const char* L : {"2", "4"})
+        for (const char* k : {"W2_per_layer", "W2_per_batch"})
+          EXPECT_EQ(a.at("lastW2_vs_L").obj.at(L).obj.at(k).obj.at("mean").num,
+                    b.at("lastW2_vs_L").obj.at(L).obj.at(k).obj.at("mean").num) << at << p << L << k;
+      EXPECT_EQ(a.at("final_ln_gain").obj.at("mean").num, b.at("final_ln_gain").obj.at("mean").num);
+    }
+  }
+}
+
+TEST(ProbeHandoff, RefusesWhatDoesNotFit) {
+  const char* small = R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2]})";
+  ProbeRun a(probe_config_from_json(small));
+  a.step(3);
+  const std::string h = a.handoff_json();
+  // another probe's plan: three layers, another seed list, another placement list
+  for (const char* other :
+       {R"({"layers":3,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2]})",
+        R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0,1],"batches":1,"depth_batches":1,"depths":[2]})",
+        R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2],"placements":["pre"]})"}) {
+    ProbeRun b(probe_config_from_json(other));
+    EXPECT_THROW(b.continue_from(h, "webgpu"), ArgumentError) << other;
+  }
+  ProbeRun c(probe_config_from_json(small));
+  for (const char* bad : {"", "[]", R"({"jobs":99,"seeds":{}})", R"({"jobs":1})", R"({"jobs":1,"seeds":{"post":[{}],"pre":[{}]}})"})
+    EXPECT_THROW(c.continue_from(bad, "webgpu"), ArgumentError) << bad;
+  ProbeRun d(probe_config_from_json(small));
+  d.step(1);
+  EXPECT_THROW(d.continue_from(h, "webgpu"), ArgumentError);  // only before the first step
+  ProbeRun e(probe_config_from_json(small));
+  e.continue_from(h, "webgpu");
+  while (!e.done()) e.step(1);
+  EXPECT_GT(json::parse(e.result_json()).obj.at("handoff").obj.at("jobs").num, 0);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // languages, from backend-choice.ts's selection codes; and that every code has its strings.
 import { describe, expect, it } from 'vitest';
 import { chooseBackend, fallbackAfterGpuError, type GpuProbe } from '../../web/src/engine/backend-choice';
-import { engineLine, engineWords, fallbackNote, handoffSummary } from '../../web/src/lib/engine-line';
+import { engineLine, engineWords, fallbackNote, handoffSummary, probeHandoffSummary } from '../../web/src/lib/engine-line';
 import { uiString } from '../../web/src/lib/text';
 
 const en = (k: string) => uiString('en', k);
@@ -72,6 +72,28 @@ describe('fallbackNote (a WebGPU grid that lost its device)', () => {
     expect(fallbackNote(fb, handoffSummary(doc), zh)).toMatch(/^GPU 在运行中出错.*跑完的运行：1 个；.*：1 个（最早从第 16 步起）；.*：1 个。$/);
     expect(fallbackNote(fb, handoffSummary({ runs: [run(40)] }), en)).toBe(`${engineLine(fb, en)} The run restarted on the CPU.`);
     expect(fallbackNote(fb, null, en)).toMatch(/took over\. The run restarted on the CPU\.$/);
+  });
+});
+
+describe('fallbackNote (a WebGPU probe that lost its device)', () => {
+  const fb = { ...fallbackAfterGpuError(new Error('lnx: gpu: WebGPU device lost (destroyed)'), true)!, threads: 2 };
+  it.each<[string, unknown, ReturnType<typeof probeHandoffSummary>]>([
+    ['7 of 12 jobs on the GPU', { placements: {}, handoff: { backend: 'webgpu', jobs: 7, of: 12 } }, { jobs: 7, of: 12 }],
+    ['none on the GPU', { placements: {}, handoff: { backend: 'webgpu', jobs: 0, of: 12 } }, null],
+    ['no hand-off', { placements: {} }, null],
+    ['no document', null, null],
+    ['more jobs than the plan', { handoff: { jobs: 13, of: 12 } }, null],
+    ['not numbers', { handoff: { jobs: '7', of: 12 } }, null],
+    ["a grid's runs", { runs: [{ loss: [1], handoff: { backend: 'webgpu', steps: 1 } }] }, null],
+  ])('%s', (_, doc, want) => expect(probeHandoffSummary(doc as object | null)).toEqual(want));
+
+  it('says how many jobs came from the GPU, in both languages', () => {
+    const h = probeHandoffSummary({ handoff: { backend: 'webgpu', jobs: 7, of: 12 } });
+    expect(fallbackNote(fb, h, en)).toBe(
+      'The GPU failed during the probe (WebGPU device lost (destroyed)), so it went on on the CPU from where the GPU had got to: ' +
+        '7 of its 12 jobs (a placement, a seed and a depth each) were measured on the GPU, the other 5 on the CPU.',
+    );
+    expect(fallbackNote(fb, h, zh)).toMatch(/^GPU 在测量中出错.*12 个作业.*有 7 个在 GPU 上测得，其余 5 个在 CPU 上。$/);
   });
 });
 

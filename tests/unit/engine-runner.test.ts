@@ -37,6 +37,12 @@ function fakeModule(log: Log, opts: { total?: number; steps?: number; throwAt?: 
     resultJson() {
       return JSON.stringify(probe());
     }
+    handoffJson() {
+      return JSON.stringify({ jobs: this.n, seeds: {} });
+    }
+    continueFrom(json: string) {
+      this.n = JSON.parse(json).jobs;
+    }
     delete() {
       log.deleted++;
     }
@@ -163,6 +169,20 @@ describe('runJob: the WebGPU engine hooks', () => {
     await expect(runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 6, config: {} }, h, gpuError)).rejects.toThrow('lnx: boom');
     expect(replies.some((r) => r.type === 'error' || r.type === 'done')).toBe(false);
     expect(log.deleted).toBe(1);
+  });
+  it('a probe claimed by rethrow hands over what it had measured; a new probe takes it before its first step', async () => {
+    const log = log0();
+    const gpuError = (e: unknown) => e instanceof Error && e.message === 'lnx: boom';
+    let handed: string | null = null;
+    const first = hooks();
+    await expect(runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 9, config: {} }, { ...first.h, probeHandoff: (j) => (handed = j) }, gpuError)).rejects.toThrow();
+    expect(JSON.parse(handed!).jobs).toBeGreaterThanOrEqual(3);
+    const second = hooks();
+    const before = log.steps.length;
+    await runJob(fakeModule(log), { type: 'probe', id: 9, config: {} }, { ...second.h, prepareProbe: (p) => p.continueFrom!(handed!, 'webgpu') });
+    expect(second.replies.at(-1)?.type).toBe('done');
+    // it went on from the hand-off: fewer batches than the whole probe's 10
+    expect(log.steps.slice(before).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 - JSON.parse(handed!).jobs);
   });
   it('errors not claimed by rethrow are posted as before', async () => {
     const log = log0();

@@ -54,6 +54,21 @@ export async function gpuTrain(m, cfg, readbackEvery = 5) {
 // Every number of a probe document against the CPU one. Means and scalars: |gpu − cpu| / |cpu|.
 // Standard deviations over seeds: |gpu − cpu| / |mean| (a std is a difference of nearly equal
 // numbers, so its own relative error overstates the disagreement; the mean sets its scale).
+// The probe the probe checks compare: 2 placements × 2 seeds × (the full model + 2 depths) = 12 jobs.
+const PROBE_CFG = JSON.stringify({ ...SMALL, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] });
+
+/** The CPU probe's document, continuing `handoff` (a GPU probe's finished jobs) when given. */
+function cpuProbe(m, cfg, handoff = null) {
+  const run = new m.ProbeRun(cfg);
+  try {
+    if (handoff) run.continueFrom(handoff, 'webgpu');
+    while (!run.done()) run.step(20);
+    return JSON.parse(run.resultJson());
+  } finally {
+    run.delete();
+  }
+}
+
 export function compareProbe(cpu, got) {
   let worstMean = 0, worstStd = 0, count = 0;
   const where = [];
@@ -354,11 +369,8 @@ export function engineChecks(gpu) {
 
     async 'probe statistics (Figures 2–3) on both paths'() {
       const { module: m } = await gpu();
-      const cfg = JSON.stringify({ ...SMALL, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] });
-      const cpu = new m.ProbeRun(cfg);
-      while (!cpu.done()) cpu.step(20);
-      const a = JSON.parse(cpu.resultJson());
-      cpu.delete();
+      const cfg = PROBE_CFG;
+      const a = cpuProbe(m, cfg);
       const g = new m.GpuProbeRun(cfg);
       await driveGpu(g, () => g.done(), () => m.lnxGpu.settled(), { chunk: 4 });
       const b = JSON.parse(g.resultJson());
@@ -366,6 +378,27 @@ export function engineChecks(gpu) {
       const c = compareProbe(a, b);
       const pass = c.where.length === 0 && c.count > 40 && b.engine.backend === 'webgpu';
       return { pass, detail: `${c.count} numbers: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}` };
+    },
+
+    // A probe that loses its GPU (the worker's hand-off, worker.ts): the GPU probe stops part-way,
+    // its landed jobs go to a CPU ProbeRun (continueFrom), which measures the rest. The document
+    // equals the CPU probe to the GPU path's tolerance and says how many jobs came from the GPU.
+    async 'a probe continued on the CPU from the GPU\'s finished jobs equals the CPU probe'() {
+      const { module: m } = await gpu();
+      const cfg = PROBE_CFG;
+      const a = cpuProbe(m, cfg);
+      const g = new m.GpuProbeRun(cfg);
+      g.step(9); // the first seed's full model (3 batches) and both depths (2 + 2), then the next full model
+      await m.lnxGpu.settled();
+      g.step(1);
+      const handoff = g.handoffJson();
+      g.delete();
+      const jobs = JSON.parse(handoff).jobs;
+      const b = cpuProbe(m, cfg, handoff);
+      const c = compareProbe(a, b);
+      const pass = c.where.length === 0 && c.count > 40 && jobs >= 3 && jobs < 12 && b.handoff?.jobs === jobs && b.handoff?.of === 12 &&
+        b.handoff?.backend === 'webgpu';
+      return { pass, detail: `handed over ${jobs} of ${b.handoff?.of} jobs; ${c.count} numbers vs the CPU probe: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}` };
     },
   };
 }

@@ -137,25 +137,36 @@ async function pageChecks(launch) {
         gpuGrid.engine.backend === 'webgpu' && worst <= 1e-4 && errors.length === 0;
       return { pass, detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4)${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}` };
     });
-    await check('page: the device lost mid-grid → Figure 4 continues on the CPU from the GPU\'s checkpoints, and says so', async () => {
-      const q = 'fig4.layers=2&fig4.d=32&fig4.d_ff=64&fig4.batch=2&fig4.seq=8&fig4.steps=24&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001';
-      const { page } = await open(`?lang=en&backend=webgpu&${q}`);
-      await startFromLink(page, 'fig4', true);
-      // past the first checkpoint (every 8 steps of 24), not yet done
-      await page.waitForFunction(() => document.querySelector('#fig4')?.dataset.run === 'running' && Number(document.querySelector('#fig4 .run progress')?.value ?? 0) >= 40, null, { timeout: CHECK_TIMEOUT_MS });
+    // Opens the page on WebGPU with `query`, starts figure `id`'s run, loses the device once the run
+    // is past 40%, and waits for it to end: what the figure and the footer then say.
+    const loseMidRun = async (id, query) => {
+      const { page } = await open(`?lang=en&backend=webgpu&${query}`);
+      await startFromLink(page, id, true);
+      await page.waitForFunction((id) => document.getElementById(id)?.dataset.run === 'running' && Number(document.querySelector(`#${id} .run progress`)?.value ?? 0) >= 40, id, { timeout: CHECK_TIMEOUT_MS });
       const before = await footer(page);
-      const pct = await page.$eval('#fig4 .run progress', (el) => Number(el.value));
+      const pct = await page.$eval(`#${id} .run progress`, (el) => Number(el.value));
       await page.evaluate(() => window.__lnx.loseGpu());
-      await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], CHECK_TIMEOUT_MS);
-      const phase = await page.$eval('#fig4', (el) => el.dataset.run);
-      const note = await page.$eval('#fig4 [data-fallback="cpu"]', (el) => ({ kind: el.dataset.handoff, text: el.textContent })).catch(() => null);
-      const f = await footer(page);
+      await waitAttr(page, id, 'data-run', ['done', 'error'], CHECK_TIMEOUT_MS);
+      const phase = await page.$eval(`#${id}`, (el) => el.dataset.run);
+      const note = await page.$eval(`#${id} [data-fallback="cpu"]`, (el) => ({ kind: el.dataset.handoff, text: el.textContent })).catch(() => null);
+      const after = await footer(page);
       const info = await page.evaluate(() => window.__lnx.info());
       await page.context().close();
-      const from = Number(/from step (\d+)/.exec(note?.text ?? '')?.[1] ?? 0);
-      const pass = before.backend === 'webgpu' && phase === 'done' && note?.kind === 'continued' && from >= 8 && from % 8 === 0 &&
-        f.backend === 'cpu-mt' && f.why === 'gpu-failed' && info.backend === 'cpu-mt';
-      return { pass, detail: `lost at ${pct.toFixed(0)}%; ${phase}; footer: ${f.text} | note (${note?.kind}): ${note?.text}` };
+      const movedToCpu = before.backend === 'webgpu' && phase === 'done' && note?.kind === 'continued' && after.backend === 'cpu-mt' &&
+        after.why === 'gpu-failed' && info.backend === 'cpu-mt';
+      return { movedToCpu, note, detail: `lost at ${pct.toFixed(0)}%; ${phase}; footer: ${after.text} | note (${note?.kind}): ${note?.text}` };
+    };
+    await check('page: the device lost mid-grid → Figure 4 continues on the CPU from the GPU\'s checkpoints, and says so', async () => {
+      // past the first checkpoint (every 8 steps of 24), not yet done
+      const r = await loseMidRun('fig4', 'fig4.layers=2&fig4.d=32&fig4.d_ff=64&fig4.batch=2&fig4.seq=8&fig4.steps=24&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001');
+      const from = Number(/from step (\d+)/.exec(r.note?.text ?? '')?.[1] ?? 0);
+      return { pass: r.movedToCpu && from >= 8 && from % 8 === 0, detail: r.detail };
+    });
+    await check('page: the device lost mid-probe → Figure 3 goes on on the CPU from the GPU\'s finished jobs, and says so', async () => {
+      // 2 placements × 2 seeds × (the full model + 2 depths) = 12 jobs
+      const r = await loseMidRun('fig3', 'fig3.model=small&fig3.seeds=2&fig3.batches=2&fig3.depths=2,3');
+      const m = /(\d+) of its (\d+) jobs/.exec(r.note?.text ?? '');
+      return { pass: r.movedToCpu && !!m && Number(m[1]) >= 1 && Number(m[1]) < 12 && m[2] === '12', detail: r.detail };
     });
   } finally {
     await browser.close();

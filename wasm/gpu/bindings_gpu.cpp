@@ -14,7 +14,8 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
       .function("step", &GpuProbe::step)
       .function("done", &GpuProbe::done)
       .function("progress", &GpuProbe::progress)
-      .function("resultJson", &GpuProbe::result_json);
+      .function("resultJson", &GpuProbe::result_json)
+      .function("handoffJson", &GpuProbe::handoff_json);
   class_<GpuTrain>("GpuTrainRun")
       .constructor(&make_gpu_train, allow_raw_pointers())
       .function("step", &GpuTrain::step)

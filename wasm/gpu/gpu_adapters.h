@@ -40,6 +40,7 @@ class GpuProbe {
   bool done() { return gpu_guarded([&] { return run_.done(); }); }
   double progress() { return gpu_guarded([&] { return run_.progress(); }); }
   std::string result_json() { return gpu_guarded([&] { return run_.result_json(); }); }
+  std::string handoff_json() const { return guarded([&] { return run_.handoff_json(); }); }
  private:
   gpu::GpuProbeRun run_;
 };

@@ -25,5 +25,6 @@ double GpuProbeRun::step(int batches) {
 bool GpuProbeRun::done() { return impl_->done(); }
 double GpuProbeRun::progress() { return impl_->progress(); }
 std::string GpuProbeRun::result_json() { return impl_->result_json("webgpu"); }
+std::string GpuProbeRun::handoff_json() const { return impl_->handoff_json(); }
 
 }  // namespace lnx::gpu

@@ -73,6 +73,9 @@ export interface ProbeResult extends Precomputed {
   config: ProbeConfig;
   /** one entry per placement of config.placements */
   placements: Partial<Record<PlacementName, ProbeStats>>;
+  /** its first `jobs` of `of` jobs (placement × seed × depth) were measured on `backend` (a WebGPU
+   *  probe continued on the CPU) */
+  handoff?: { backend: 'webgpu'; jobs: number; of: number };
 }
 
 /** A mean and standard deviation over seeds, with each seed's value (the experiments' documents). */

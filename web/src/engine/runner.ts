@@ -21,8 +21,12 @@ export interface JobHooks {
   /** A GPU failure the caller takes over (rethrow): what the failed grid computed, for the CPU to
    *  continue (gpu-grid.ts handoff()); called before the run is deleted. */
   handoff?(h: GridHandoff): void;
+  /** The same for a probe: the jobs whose statistics had come in (GpuProbeRun.handoffJson). */
+  probeHandoff?(json: string): void;
   /** Called with a new grid before its first step (the worker's CPU continuation of a GPU grid). */
   prepareGrid?(grid: InstanceType<JobEngine['GridRun']>): void;
+  /** Called with a new probe before its first step (the worker's CPU continuation of a GPU probe). */
+  prepareProbe?(probe: InstanceType<JobEngine['ProbeRun']>): void;
 }
 
 /** Target wall time of one chunk, ms. */
@@ -47,7 +51,16 @@ type JobRequest = Extract<Request, { type: 'probe' | 'grid' | 'experiment' }>;
  * last step() has been read back).
  */
 export interface JobEngine {
-  ProbeRun: new (configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
+  ProbeRun: new (configJson: string) => {
+    step(k: number): number;
+    done(): boolean;
+    resultJson(): string;
+    delete(): void;
+    /** both engines': the jobs whose statistics have come in (lnx.d.ts ProbeRun.handoffJson) */
+    handoffJson?(): string;
+    /** the CPU engine's (lnx.d.ts ProbeRun.continueFrom) */
+    continueFrom?(handoffJson: string, backend: 'webgpu'): void;
+  };
   GridRun: new (configJson: string) => {
     step(k: number): number;
     done(): boolean;
@@ -71,6 +84,7 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
   try {
     const json = JSON.stringify(req.config);
     const probe = req.type === 'probe' ? new m.ProbeRun(json) : null;
+    if (probe) h.prepareProbe?.(probe);
     const grid = req.type === 'grid' ? new m.GridRun(json) : null;
     if (grid) h.prepareGrid?.(grid);
     if (req.type === 'experiment' && !m.ExperimentRun) throw new Error('lnx: this engine does not run experiments');
@@ -108,9 +122,10 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
     h.post({ type: 'done', id, result, elapsedMs: elapsed });
   } catch (e) {
     if (rethrow?.(e)) {
-      const g = run as { handoff?: () => GridHandoff } | null;
+      const g = run as { handoff?: () => GridHandoff; handoffJson?: () => string } | null;
       try {
         if (g?.handoff) h.handoff?.(g.handoff());
+        else if (g?.handoffJson) h.probeHandoff?.(g.handoffJson());
       } catch {
         // nothing to hand over: the caller restarts the job
       }

@@ -6,7 +6,8 @@
 // (runner.ts). On WebGPU, the probe is GpuProbeRun and the grid gpu-grid.ts. When the GPU fails
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
 // ('backend' reply) and reruns the job there: a grid continues from what the GPU had computed
-// (gpu-grid.ts handoff, continueGrid), anything else restarts. The CPU build is the FMA flavour
+// (gpu-grid.ts handoff, continueGrid), a probe from the jobs whose statistics had come in
+// (ProbeRun.continueFrom). The CPU build is the FMA flavour
 // where the browser validates relaxed SIMD (backend-choice.ts cpuGlue); each job runs with fused
 // multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Messages: protocol.ts. The page never imports this
 // file; client.ts creates it.
@@ -55,6 +56,16 @@ function gpuJobEngine(gm: LnxGpuModule): JobEngine {
     } as unknown as JobEngine['GridRun'],
     settled: () => gm.lnxGpu.settled(),
   };
+}
+
+/** A CPU probe takes the GPU's finished jobs; should the hand-off not fit (it comes from the same
+ *  engine, so only a bug could do that), the probe runs from its first job instead. */
+function continueProbe(probe: InstanceType<JobEngine['ProbeRun']>, handoff: string) {
+  try {
+    probe.continueFrom?.(handoff, 'webgpu');
+  } catch {
+    // restart: nothing taken over
+  }
 }
 
 interface Active {
@@ -166,12 +177,13 @@ self.onmessage = (ev: MessageEvent<Request>) => {
         const fma = (m: LnxModule | LnxGpuModule) => m.setGemmFma(req.exact !== true);
         fma(a.module);
         let handoff: GridHandoff | null = null;
+        let probeHandoff: string | null = null;
         try {
-          await runJob(a.engine, req, { ...hooks, handoff: (x) => (handoff = x) }, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
+          await runJob(a.engine, req, { ...hooks, handoff: (x) => (handoff = x), probeHandoff: (x) => (probeHandoff = x) }, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
         } catch (e) {
           // The GPU failed mid-job: switch every later job to the CPU and say so. A grid continues
-          // there from what the GPU had computed (each live run from its last checkpoint); anything
-          // else restarts.
+          // there from what the GPU had computed (each live run from its last checkpoint), a probe
+          // from its first job whose statistics had not come in.
           const fb = fallbackAfterGpuError(e, self.crossOriginIsolated)!;
           let m: LnxModule;
           try {
@@ -185,7 +197,12 @@ self.onmessage = (ev: MessageEvent<Request>) => {
           active = Promise.resolve(next);
           post({ type: 'backend', ...describe(next) });
           const h = handoff as GridHandoff | null;
-          await runJob(m, req, h ? { ...hooks, prepareGrid: (grid) => continueGrid(grid, h) } : hooks);
+          const ph = probeHandoff as string | null;
+          await runJob(m, req, {
+            ...hooks,
+            ...(h ? { prepareGrid: (grid) => continueGrid(grid, h) } : {}),
+            ...(ph ? { prepareProbe: (probe) => continueProbe(probe, ph) } : {}),
+          });
         }
         cancelled.delete(req.id);
       });

@@ -61,11 +61,27 @@ export function handoffSummary(doc: object | null | undefined): HandoffSummary |
   return s;
 }
 
-/** The figure's note after a GPU failure: for a grid handed over to the CPU (h: handoffSummary of the
- *  drawn document), what was kept and from where it went on; otherwise the engine line and that the
- *  run restarted. */
-export function fallbackNote(e: EngineReport, h: HandoffSummary | null, t: (key: string) => string): string {
+/** How a probe that lost its GPU went on (a Probe document's "handoff"): its first `jobs` of `of`
+ *  jobs were measured on the GPU, the rest on the CPU. null when none was handed over. */
+export interface ProbeHandoffSummary {
+  jobs: number;
+  of: number;
+}
+
+/** Any drawn document: only a Probe document carries a probe's hand-off. */
+export function probeHandoffSummary(doc: object | null | undefined): ProbeHandoffSummary | null {
+  const h = (doc as { handoff?: { jobs?: unknown; of?: unknown } } | null | undefined)?.handoff;
+  const jobs = h?.jobs, of = h?.of;
+  if (typeof jobs !== 'number' || typeof of !== 'number' || !(jobs > 0) || !(of >= jobs)) return null;
+  return { jobs, of };
+}
+
+/** The figure's note after a GPU failure: for a grid or a probe handed over to the CPU (h:
+ *  handoffSummary or probeHandoffSummary of the drawn document), what was kept and from where it
+ *  went on; otherwise the engine line and that the run restarted. */
+export function fallbackNote(e: EngineReport, h: HandoffSummary | ProbeHandoffSummary | null, t: (key: string) => string): string {
   if (!h) return `${engineLine(e, t)} ${t('handoff.restart')}`;
+  if ('jobs' in h) return tpl(t('handoff.probe'), { detail: e.detail || '?', jobs: h.jobs, of: h.of, rest: h.of - h.jobs });
   const from = h.continued ? tpl(t('handoff.from'), { from: h.from }) : '';
   return tpl(t('handoff.line'), { detail: e.detail || '?', finished: h.finished, continued: h.continued, fresh: h.fresh, from });
 }
