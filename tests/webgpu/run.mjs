@@ -152,8 +152,9 @@ async function pageChecks(launch) {
       const after = await footer(page);
       const info = await page.evaluate(() => window.__lnx.info());
       await page.context().close();
-      const movedToCpu = before.backend === 'webgpu' && phase === 'done' && note?.kind === 'continued' && after.backend === 'cpu-mt' &&
-        after.why === 'gpu-failed' && info.backend === 'cpu-mt';
+      // the note names the cause (the lost device, not the failed readback it caused)
+      const movedToCpu = before.backend === 'webgpu' && phase === 'done' && note?.kind === 'continued' && /device lost/.test(note.text) &&
+        after.backend === 'cpu-mt' && after.why === 'gpu-failed' && info.backend === 'cpu-mt';
       return { movedToCpu, note, detail: `lost at ${pct.toFixed(0)}%; ${phase}; footer: ${after.text} | note (${note?.kind}): ${note?.text}` };
     };
     await check('page: the device lost mid-grid → Figure 4 continues on the CPU from the GPU\'s checkpoints, and says so', async () => {

@@ -45,7 +45,8 @@ var LibraryLnxWebGpu = {
     pendingMaps: [],   // readbacks whose copy is recorded, to map once it is submitted
     flushQueued: false,
     inflight: null,
-    lost: null,        // message once the device is lost
+    lost: null,        // message once the device is lost (or a readback failed)
+    readFailed: false, // a readback failed: the device is probably going
     error: null,       // first uncaptured error message
     counters: { dispatches: 0, submits: 0, reads: 0, writes: 0, pipelines: 0, bindGroups: 0 },
 
@@ -58,6 +59,7 @@ var LibraryLnxWebGpu = {
     attach: function(d) {
       LnxGpu.dev = d;
       LnxGpu.lost = null;
+      LnxGpu.readFailed = false;
       LnxGpu.error = null;
       LnxGpu.groups.clear();
       LnxGpu.pipelines = [null];
@@ -96,7 +98,14 @@ var LibraryLnxWebGpu = {
     // Resolves once every scheduled readback has landed (or failed).
     settled: function() {
       if (LnxGpu.dev) LnxGpu.flush();  // readbacks still waiting for their submit
-      return Promise.all(Array.from(LnxGpu.inflight)).then(function() {});
+      return Promise.all(Array.from(LnxGpu.inflight)).then(function() {
+        // A failed readback (a mapAsync rejected) usually means the device is going; give its lost
+        // promise a moment to say why, so the reader is told "device lost (…)" rather than the
+        // mapping's own error.
+        var d = LnxGpu.dev;
+        if (!d || !LnxGpu.readFailed || /device lost/.test(LnxGpu.lost || '')) return;
+        return Promise.race([d.lost, new Promise(function(r) { setTimeout(r, 100); })]).then(function() {});
+      });
     },
     // Submits what is recorded and resolves when the GPU has finished all of it (for timing).
     idle: function() {
@@ -270,6 +279,7 @@ var LibraryLnxWebGpu = {
       }, function(e) {
         rec.state = -1;
         if (rec.forgotten) LnxGpu.reads.delete(ticket);
+        LnxGpu.readFailed = true;
         if (!LnxGpu.lost) LnxGpu.lost = 'WebGPU readback failed: ' + (e && e.message);
       }).then(function() {
         staging.destroy();
