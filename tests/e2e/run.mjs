@@ -624,6 +624,9 @@ async function main() {
         assert(svg.startsWith('<svg') && svg.includes('id="lnx-provenance"'), `${id}.svg: no provenance metadata`);
         assert((svg.match(/<(path|rect|line|circle)\b/g) ?? []).length > 10, `${id}.svg: nothing drawn`);
         assert(!/var\(--/.test(svg), `${id}.svg: unresolved CSS variables`);
+        // a colour scale's legend is part of the picture (Figure G's heat maps)
+        for (const label of await page.$$eval(`#${id} .scale-label`, (ls) => ls.map((l) => l.textContent?.trim() ?? '')))
+          assert(svg.includes(label.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')), `${id}.svg: no colour-scale legend "${label}"`);
         assert(got.png.bytes.subarray(1, 4).toString() === 'PNG', `${id}.png: not a PNG`);
         const pp = pngProvenance(got.png.bytes);
         assert(pp && pp.figure === id, `${id}.png: no provenance chunk`);

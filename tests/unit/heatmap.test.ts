@@ -2,7 +2,7 @@
 // level. Every finite cell is drawn exactly once, in the path of its value's level; a cell without
 // a value is not drawn; the ramp's ends and the rounding.
 import { describe, expect, it } from 'vitest';
-import { HEAT_LEVELS, heatOpacity, heatPaths } from '../../web/src/components/common/heatmap-shapes';
+import { HEAT_LEVELS, heatOpacity, heatPaths, heatRamp } from '../../web/src/components/common/heatmap-shapes';
 
 const unit = (x: number, y: number) => ({ x: x * 10, y: y * 10, w: 10, h: 10 });
 /** the rectangles of a path, back from its d */
@@ -45,5 +45,20 @@ describe('heatPaths', () => {
   it('coordinates to a hundredth of a pixel', () => {
     const [p] = heatPaths([{ x: 0, y: 0, v: 1 }], () => ({ x: 1 / 3, y: 2 / 3, w: 12.3456, h: 0.0049 }));
     expect(p.d).toBe('M0.33 0.67h12.35v0h-12.35z');
+  });
+});
+
+describe('heatRamp (the legend of the heat maps)', () => {
+  it.each<[number, { x: number; opacity: number }[]]>([
+    [1, [{ x: 0, opacity: 0.53 }]],
+    [2, [{ x: 0, opacity: 0.295 }, { x: 1, opacity: 0.765 }]],
+    [4, [{ x: 0, opacity: 0.1775 }, { x: 1, opacity: 0.4125 }, { x: 2, opacity: 0.6475 }, { x: 3, opacity: 0.8825 }]],
+  ])('%i bands: the opacity of each band’s middle value, as the cells have it', (n, want) => expect(heatRamp(n)).toEqual(want));
+  it('rises from nearly transparent to nearly opaque, as the cells do', () => {
+    const r = heatRamp();
+    expect(r).toHaveLength(16);
+    expect(r.every((b, i) => i === 0 || b.opacity > r[i - 1].opacity)).toBe(true);
+    expect(r[0].opacity).toBeCloseTo(heatOpacity(1 / 32), 4);
+    expect(r[15].opacity).toBeCloseTo(heatOpacity(31 / 32), 4);
   });
 });

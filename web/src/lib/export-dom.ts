@@ -99,7 +99,7 @@ function textOf(el: Element): string {
   return (c.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-const LABELS = '.fig-title, h5, .legend li > span, .readout, .chip, figcaption .title, .step-label';
+const LABELS = '.fig-title, h5, .legend li > span, .readout, .chip, figcaption .title, .step-label, .scale-label';
 
 export interface Composed {
   svg: string;

@@ -20,6 +20,12 @@ const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 /** The ramp: a value in [0, 1] (clamped) to a fill opacity, never quite transparent. */
 export const heatOpacity = (v: number): number => 0.06 + 0.94 * clamp01(v);
 
+/** The ramp's legend as `steps` equal bands from 0 to 1: each band's left edge (in band widths) and
+ *  the opacity of the value at its middle. Drawn as SVG, so the legend is part of an exported
+ *  picture (a CSS gradient is not). */
+export const heatRamp = (steps = 16): { x: number; opacity: number }[] =>
+  Array.from({ length: steps }, (_, k) => ({ x: k, opacity: Math.round(heatOpacity((k + 0.5) / steps) * 1e4) / 1e4 }));
+
 const px = (v: number) => Math.round(v * 100) / 100;
 
 /** The cells with a finite value, grouped by their value rounded to one of `levels` steps: per
