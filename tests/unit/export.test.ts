@@ -2,6 +2,7 @@
 // per-figure tables (web/src/figures/figN/numbers.ts), table-driven.
 import { describe, expect, it } from 'vitest';
 import {
+  collapseGaps,
   crc32,
   csvField,
   fileName,
@@ -171,5 +172,23 @@ describe('figure tables', () => {
     expect(means.map((r) => r[4])).toEqual([1, 2, 3]);
     expect(means[0].slice(8)).toEqual(['diverged', 4]);
     expect(t.rows.every((r) => r[5] == null || Number.isFinite(r[5] as number))).toBe(true);
+  });
+});
+
+describe('collapseGaps (empty bands of an exported picture)', () => {
+  it.each<[string, [number, number][], number[]]>([
+    ['nothing', [], []],
+    ['one part', [[10, 50]], [0]],
+    ['a gap within the limit stays', [[0, 20], [60, 80]], [0, 0]],
+    ['a 100 px gap shrinks to 24', [[0, 20], [120, 140]], [0, 76]],
+    ['every later part moves with it', [[0, 20], [120, 140], [150, 200]], [0, 76, 76]],
+    ['two gaps add up', [[0, 10], [60, 70], [200, 210]], [0, 26, 132]],
+    ['overlapping parts are one band', [[0, 100], [10, 20], [150, 160]], [0, 0, 26]],
+    ['in any order', [[120, 140], [0, 20]], [76, 0]],
+    ['a tall part covers what starts inside it', [[0, 300], [250, 260], [280, 400]], [0, 0, 0]],
+  ])('%s', (_, spans, want) => expect(collapseGaps(spans)).toEqual(want));
+  it('takes its limits as arguments', () => {
+    expect(collapseGaps([[0, 10], [40, 50]], 20, 5)).toEqual([0, 25]);
+    expect(collapseGaps([[0, 10], [40, 50]], 30, 5)).toEqual([0, 0]);
   });
 });

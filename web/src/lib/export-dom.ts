@@ -8,7 +8,7 @@
 // labels (title, panel headings, legend entries, the readout) are written as <text>. The result
 // has the figure's background, a one-line provenance footer and the provenance JSON in <metadata>.
 // Leaves out: the caption prose and the controls (they are not part of the picture).
-import { pngInsertChunks, provenanceChunks, provenanceLine, xmlEscape, type Provenance } from './export';
+import { collapseGaps, pngInsertChunks, provenanceChunks, provenanceLine, xmlEscape, type Provenance } from './export';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -129,18 +129,16 @@ function compose(fig: HTMLElement, prov: Provenance): Composed {
   if (!background || background === 'rgba(0, 0, 0, 0)' || background === 'transparent')
     background = getComputedStyle(document.documentElement).backgroundColor || '#ffffff';
   const fg = getComputedStyle(document.body).color || '#000';
-  const parts: string[] = [];
+  // each part of the picture with its vertical extent (figure coordinates), written once the empty
+  // bands between parts are known (collapseGaps): `at(dy)` is its markup moved up by dy
+  const parts: { top: number; bottom: number; at: (dy: number) => string }[] = [];
   const skip = (el: Element) => !!el.closest(SKIP) || !visible(el);
-  // extent of what is drawn, in figure coordinates
+  // horizontal extent of what is drawn, in figure coordinates
   let x0 = Infinity;
-  let y0 = Infinity;
   let x1 = -Infinity;
-  let y1 = -Infinity;
   const grow = (r: DOMRect) => {
     x0 = Math.min(x0, r.left - box.left);
-    y0 = Math.min(y0, r.top - box.top);
     x1 = Math.max(x1, r.right - box.left);
-    y1 = Math.max(y1, r.bottom - box.top);
   };
 
   // chart SVGs, outermost only
@@ -151,13 +149,17 @@ function compose(fig: HTMLElement, prov: Provenance): Composed {
     if (!clone) continue;
     grow(r);
     clone.setAttribute('x', (r.left - box.left).toFixed(1));
-    clone.setAttribute('y', (r.top - box.top).toFixed(1));
     clone.setAttribute('width', r.width.toFixed(1));
     clone.setAttribute('height', r.height.toFixed(1));
     clone.setAttribute('overflow', 'visible');
     const ss = getComputedStyle(svg);
     clone.setAttribute('style', `font-family:${ss.fontFamily.replace(/"/g, "'")};font-size:${ss.fontSize}`);
-    parts.push(new XMLSerializer().serializeToString(clone));
+    const top = r.top - box.top;
+    parts.push({
+      top,
+      bottom: r.bottom - box.top,
+      at: (dy) => (clone.setAttribute('y', (top - dy).toFixed(1)), new XMLSerializer().serializeToString(clone)),
+    });
   }
 
   // labels written as text, wrapped to their on-screen width
@@ -174,18 +176,23 @@ function compose(fig: HTMLElement, prov: Provenance): Composed {
     const font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
     const lines = wrap(text, font, Math.max(40, r.width - (parseFloat(s.paddingLeft) || 0) - (parseFloat(s.paddingRight) || 0)));
     const x = r.left - box.left + (parseFloat(s.paddingLeft) || 0);
-    let y = r.top - box.top + (parseFloat(s.paddingTop) || 0) + (lh - size) / 2 + size * 0.82;
-    for (const line of lines) {
-      parts.push(
-        `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" style="font-family:${xmlEscape(s.fontFamily.replace(/"/g, "'"))};font-size:${s.fontSize};font-weight:${s.fontWeight};fill:${s.color}">${xmlEscape(line)}</text>`,
-      );
-      y += lh;
-    }
+    const y = r.top - box.top + (parseFloat(s.paddingTop) || 0) + (lh - size) / 2 + size * 0.82;
+    const style = `font-family:${xmlEscape(s.fontFamily.replace(/"/g, "'"))};font-size:${s.fontSize};font-weight:${s.fontWeight};fill:${s.color}`;
+    parts.push({
+      top: r.top - box.top,
+      bottom: r.bottom - box.top,
+      at: (dy) => lines.map((line, i) => `<text x="${x.toFixed(1)}" y="${(y + i * lh - dy).toFixed(1)}" style="${style}">${xmlEscape(line)}</text>`).join(''),
+    });
   }
 
+  // Bands of the figure that hold nothing drawn (the controls' row, say) shrink to a margin.
+  const shifts = collapseGaps(parts.map((p) => [p.top, p.bottom]));
+  const moved = parts.map((p, i) => ({ top: p.top - shifts[i], bottom: p.bottom - shifts[i], markup: p.at(shifts[i]) }));
   const M = 12;
   const footH = 22;
-  if (!Number.isFinite(x0)) [x0, y0, x1, y1] = [0, 0, box.width, box.height];
+  let y0 = Math.min(...moved.map((p) => p.top));
+  let y1 = Math.max(...moved.map((p) => p.bottom));
+  if (!Number.isFinite(x0) || !Number.isFinite(y0)) [x0, y0, x1, y1] = [0, 0, box.width, box.height];
   const vx = Math.floor(x0 - M);
   const vy = Math.floor(y0 - M);
   const width = Math.ceil(x1 + M) - vx;
@@ -196,7 +203,7 @@ function compose(fig: HTMLElement, prov: Provenance): Composed {
     `<title>${xmlEscape(prov.title)}</title>` +
     `<metadata id="lnx-provenance" data-format="application/json">${meta}</metadata>` +
     `<rect x="${vx}" y="${vy}" width="${width}" height="${height}" fill="${background}"/>` +
-    parts.join('') +
+    moved.map((p) => p.markup).join('') +
     `<text x="${vx + 8}" y="${vy + height - 7}" style="font-family:system-ui,sans-serif;font-size:10px;fill:${fg};opacity:0.7">${xmlEscape(provenanceLine(prov))}</text>` +
     `</svg>`;
   return { svg, width, height, background };

@@ -127,6 +127,28 @@ export function fileName(figure: string, source: DataSource, kind: ExportKind, w
   return `ln-explorable-${safe(figure)}-${safe(source)}-${safe(d)}.${kind}`;
 }
 
+// ---- layout of an exported picture --------------------------------------------------------------
+
+/**
+ * How far to move each part of a picture up so that no empty horizontal band between parts is taller
+ * than `maxGap`: such a band (where the page had controls, which the picture leaves out) shrinks to
+ * `keep`. `spans` are the parts' [top, bottom], in any order; the answer is one shift per span, the
+ * sum of what was taken out above it. Pure.
+ */
+export function collapseGaps(spans: [number, number][], maxGap = 40, keep = 24): number[] {
+  const order = spans.map((_, i) => i).sort((a, b) => spans[a][0] - spans[b][0]);
+  const shift: number[] = new Array(spans.length).fill(0);
+  let removed = 0;
+  let reach = -Infinity; // the lowest bottom of the parts seen so far
+  for (const i of order) {
+    const [top, bottom] = spans[i];
+    if (Number.isFinite(reach) && top - reach > maxGap) removed += top - reach - keep;
+    shift[i] = removed;
+    reach = Math.max(reach, bottom);
+  }
+  return shift;
+}
+
 // ---- SVG text ---------------------------------------------------------------------------------------
 export const xmlEscape = (s: string): string =>
   s
