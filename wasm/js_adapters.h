@@ -57,7 +57,10 @@ class Probe {
   std::string result_json() const { return guarded([&] { return run_.result_json(); }); }
   std::string handoff_json() const { return guarded([&] { return run_.handoff_json(); }); }
   void continue_from(const std::string& handoff, const std::string& backend) {
-    guarded([&] { run_.continue_from(handoff, backend); });
+    guarded([&] {
+      if (backend != "webgpu") throw ArgumentError("backend must be \"webgpu\" (the one backend a probe moves from)");
+      run_.continue_from(handoff, backend);
+    });
   }
  private:
   ProbeRun run_;

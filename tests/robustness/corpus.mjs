@@ -263,6 +263,18 @@ export const ENGINE_CASES = [
     ['unknown enum', [0, JSON.stringify(HANDOFF_RUN), null, 'cuda']],
     ['injection', [0, JSON.stringify({ ...HANDOFF_RUN, placement: INJECT[0], status: INJECT[1] }), null, 'webgpu']],
   ].map(([category, arg]) => ({ category, call: 'grid.continueRun', arg })),
+  // a probe continued from another backend's finished jobs (ProbeRun.continueFrom: [handoffJson, backend])
+  ...[
+    ['malformed', ['{', 'webgpu']],
+    ['malformed', ['[]', 'webgpu']],
+    ['malformed', [JSON.stringify({ jobs: 1 }), 'webgpu']], // no seeds
+    ['out of range', [JSON.stringify({ jobs: 99, seeds: {} }), 'webgpu']], // more jobs than the plan
+    ['non-numeric', [JSON.stringify({ jobs: 'one', seeds: {} }), 'webgpu']],
+    ['out of range', [JSON.stringify({ jobs: 1, seeds: { post: [{ w2_paper: [1], w2_batch: [1], norm2: [1], last_w2: [] }], pre: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }] } }), 'webgpu']], // another model's depth
+    ['non-numeric', [JSON.stringify({ jobs: 0, seeds: { post: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [['a', 1, 2]] }], pre: [{}] } }), 'webgpu']],
+    ['unknown enum', [JSON.stringify({ jobs: 0, seeds: { post: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }], pre: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }] } }), 'cuda']],
+    ['injection', [JSON.stringify({ jobs: 0, seeds: { [INJECT[0]]: [] } }), 'webgpu']],
+  ].map(([category, arg]) => ({ category, call: 'probe.continueFrom', arg })),
 ].map((c, i) => ({ id: `api-${String(i + 1).padStart(3, '0')}`, ...c }));
 
 /**

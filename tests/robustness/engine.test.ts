@@ -58,6 +58,16 @@ function invoke(m: Mod, call: string, arg: unknown): unknown {
         }
         return null;
       }
+      case 'probe.continueFrom': {
+        const r = new m.ProbeRun(PROBE);
+        try {
+          const [json, backend] = arg as [string, 'webgpu'];
+          r.continueFrom(json, backend);
+        } finally {
+          r.delete();
+        }
+        return null;
+      }
       case 'grid.continueRun': {
         const r = new m.GridRun(GRID);
         try {
