@@ -204,7 +204,12 @@ for (const flavour of FLAVOURS) {
       (report.memory as Record<string, unknown>)[flavour] = { before, after, cycles: cycles.length, cancelPoints: cycles };
       expect(ok).toBe(true);
       expect(after.heapBytes, 'the wasm memory grew over 20 cycles').toBe(before.heapBytesAfter);
-      expect(after.usedBytes, 'heap in use after 20 cycles').toBe(before.usedBytes);
+      // heapInUse counts free 64 KiB blocks, so it is exact to one block: where the corpus's refused
+      // calls left their (known, bounded) string copies, the threaded build's allocations can land so
+      // that one block fewer fits (seen in 2 of 6 runs once the corpus held the probe hand-off cases).
+      // A run of this size holds ~17 KB of parameters (~70 KB with gradients and Adam state): leaking
+      // even its parameters every cycle would be 5 blocks over 20 cycles.
+      expect(Math.abs(after.usedBytes - before.usedBytes), 'heap in use after 20 cycles').toBeLessThanOrEqual(64 << 10);
     });
 
     it('a divergent configuration stops as diverged at its step; nothing after it is reported', () => {
