@@ -178,10 +178,26 @@ function compose(fig: HTMLElement, prov: Provenance): Composed {
     const x = r.left - box.left + (parseFloat(s.paddingLeft) || 0);
     const y = r.top - box.top + (parseFloat(s.paddingTop) || 0) + (lh - size) / 2 + size * 0.82;
     const style = `font-family:${xmlEscape(s.fontFamily.replace(/"/g, "'"))};font-size:${s.fontSize};font-weight:${s.fontWeight};fill:${s.color}`;
+    // a chip in the text (Figure 1's readout: which rows a step moves through) keeps its colour, as
+    // bold text in the chip's background colour: once, where its words first appear
+    const chips = Array.from(el.querySelectorAll('.chip'))
+      .filter(visible)
+      .map((c) => ({ text: xmlEscape(textOf(c)), fill: getComputedStyle(c).backgroundColor, placed: false }))
+      .filter((c) => c.text);
+    const markup = lines.map((line) => {
+      let out = xmlEscape(line);
+      for (const c of chips) {
+        const at = c.placed ? -1 : out.indexOf(c.text);
+        if (at < 0) continue;
+        out = `${out.slice(0, at)}<tspan style="fill:${c.fill};font-weight:700">${c.text}</tspan>${out.slice(at + c.text.length)}`;
+        c.placed = true;
+      }
+      return out;
+    });
     parts.push({
       top: r.top - box.top,
       bottom: r.bottom - box.top,
-      at: (dy) => lines.map((line, i) => `<text x="${x.toFixed(1)}" y="${(y + i * lh - dy).toFixed(1)}" style="${style}">${xmlEscape(line)}</text>`).join(''),
+      at: (dy) => markup.map((line, i) => `<text x="${x.toFixed(1)}" y="${(y + i * lh - dy).toFixed(1)}" style="${style}">${line}</text>`).join(''),
     });
   }
 
