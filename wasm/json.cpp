@@ -327,6 +327,17 @@ Writer& Writer::value(double v) {
   out_ += std::isfinite(v) ? fmt_num(v) : "null";
   return *this;
 }
+Writer& Writer::exact(double v) {
+  separator();
+  if (!std::isfinite(v)) {
+    out_ += "null";
+    return *this;
+  }
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  out_ += buf;
+  return *this;
+}
 Writer& Writer::value(long long v) {
   separator();
   out_ += std::to_string(v);

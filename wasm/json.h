@@ -47,7 +47,8 @@ class Writer {
   Writer& begin_array();
   Writer& end_array();
   Writer& key(const std::string& k);
-  Writer& value(double v);  // non-finite → null
+  Writer& value(double v);  // non-finite → null; 9 significant digits (a float to the last bit)
+  Writer& exact(double v);  // non-finite → null; 17 significant digits (a double to the last bit)
   Writer& value(long long v);
   Writer& value(int v) { return value(static_cast<long long>(v)); }
   Writer& value(uint64_t v) { return value(static_cast<long long>(v)); }

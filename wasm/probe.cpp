@@ -11,7 +11,6 @@
 // Models of the same seed draw the same random numbers whatever their placement: the same initial
 // weights (before a placement's init scale) and the same batches.
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <memory>
 
@@ -106,16 +105,10 @@ std::string probe_result_json(const ProbeConfig& cfg, const ProbeResults& result
 }
 
 namespace {
-// A double to the last bit (the document's own numbers keep 9 digits; a hand-off must not round).
-std::string exact(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+// Doubles to the last bit (the document's own numbers keep 9 digits; a hand-off must not round).
 json::Writer& exact_array(json::Writer& w, const std::vector<double>& xs) {
   w.begin_array();
-  for (double x : xs) w.raw(exact(x));
+  for (double x : xs) w.exact(x);
   return w.end_array();
 }
 double number_or_nan(const json::Value& v, const std::string& what) {
@@ -144,7 +137,7 @@ std::string probe_handoff_json(const ProbeConfig& cfg, const ProbeResults& resul
       exact_array(w.key("w2_batch"), s.w2_batch);
       exact_array(w.key("norm2"), s.norm2);
       w.key("last_w2").begin_array();
-      for (const auto& [L, v] : s.last_w2) w.begin_array().value(L).raw(exact(v.first)).raw(exact(v.second)).end_array();
+      for (const auto& [L, v] : s.last_w2) w.begin_array().value(L).exact(v.first).exact(v.second).end_array();
       w.end_array().end_object();
     }
     w.end_array();

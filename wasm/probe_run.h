@@ -68,7 +68,7 @@ class ProbeRunner {
 
   // Before the first step: the first jobs as `backend` measured them (api.h ProbeRun::continue_from).
   void continue_from(const std::string& json, const std::string& backend) {
-    if (job_ != 0 || batch_ != 0 || !reads_.empty() || landed_ != 0)
+    if (job_ != 0 || batch_ != 0)  // nothing recorded yet, so nothing landed either
       throw ArgumentError("continue_from: a probe continues another only before its first step");
     ProbeResults got;
     const size_t jobs = probe_handoff_read(json, cfg_, plan_, got);

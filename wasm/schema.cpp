@@ -314,9 +314,7 @@ std::string scalar_json(const Spec& s, const std::string& t) {
   const double x = std::strtod(t.c_str(), &end);
   if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || t.find_first_of("xX") != std::string::npos)
     throw ArgumentError(flag_of(s.name) + " needs a number, got \"" + t.substr(0, 40) + "\"");
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
+  return json::Writer().exact(x).str();
 }
 
 }  // namespace
