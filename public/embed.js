@@ -57,9 +57,20 @@
     }
   });
 
+  /** The frame holds the figure's page: a frame still loading holds about:blank of this page's
+   *  origin, and a message sent to it with the figure's origin makes the browser log a warning
+   *  (the figure reports its height by itself once it has loaded). */
+  function loaded(f, o) {
+    try {
+      var href = f.contentWindow.location.href;
+      return href !== 'about:blank' && new URL(href).origin === o;
+    } catch (e) {
+      return true; // another origin's page is there: the figure's
+    }
+  }
   function post(f, msg) {
     var o = originOf(f);
-    if (o && f.contentWindow) f.contentWindow.postMessage(msg, o);
+    if (o && f.contentWindow && loaded(f, o)) f.contentWindow.postMessage(msg, o);
   }
 
   window.lnxEmbed = {

@@ -51,9 +51,18 @@ export async function prerender({ log = console.log } = {}) {
       const others = m.COPY_LANGS.filter((l) => l !== lang);
       const copies = Object.fromEntries(others.map((l) => [l, m.copyHref(lang, l)]));
       const alternates = m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${m.htmlLang(l)}" href="${attr(m.copyHref(lang, l))}" />`).join('\n    ');
+      // the copy's head and no-script note in its own language; a copy away from the front page
+      // (zh/) is that language's address: data-lang-by-path makes it count as a choice
+      // (index.html's guard, prefs.svelte.ts initialLang)
+      const head = m.headText(lang);
+      const byPath = m.STATIC_COPIES[lang] ? ` data-lang-by-path="${lang}"` : '';
+      const text = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       const out = html
         .replace(EMPTY, `<div id="app"><div data-prerendered="${lang}">${body}</div></div>`)
-        .replace(/<html lang="[^"]*"/, `<html lang="${m.htmlLang(lang)}" data-copies="${attr(JSON.stringify(copies))}"`)
+        .replace(/<html lang="[^"]*"/, `<html lang="${m.htmlLang(lang)}"${byPath} data-copies="${attr(JSON.stringify(copies))}"`)
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${text(head.title)}</title>`)
+        .replace(/<meta name="description" content="[^"]*" \/>/, () => `<meta name="description" content="${attr(head.description)}" />`)
+        .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${text(head.noscript)}</noscript>`)
         .replace('</head>', `  ${alternates}\n  </head>`);
       const file = join(root, 'dist', m.STATIC_COPIES[lang], 'index.html');
       mkdirSync(dirname(file), { recursive: true });

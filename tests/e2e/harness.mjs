@@ -151,9 +151,11 @@ export async function openPage(browser, url, { width = 1280, height = 900, lang 
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, locale: lang === 'zh' ? 'zh-CN' : 'en-US', acceptDownloads: true, ...contextOptions });
   const page = await context.newPage();
   const errors = [];
+  const warnings = [];
   const dialogs = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
+    if (m.type() === 'warning') warnings.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => {
@@ -161,7 +163,7 @@ export async function openPage(browser, url, { width = 1280, height = 900, lang 
     d.dismiss().catch(() => {});
   });
   await page.goto(`${url}${query ?? `?lang=${lang}&theme=${theme}`}`, { waitUntil: 'load' });
-  return { page, context, errors, dialogs };
+  return { page, context, errors, warnings, dialogs };
 }
 
 /** Wait until element #id's attribute `attr` is one of `values`; returns the value reached.

@@ -146,7 +146,7 @@ export const FILE_CASES = [
   { category: 'unknown enum', name: 'v9.json', content: runsFile([], { version: 9 }), message: /is a run list of version 9/, adds: 0 },
   { category: 'malformed', name: 'norun.json', content: runsFile(null), message: /holds no list of runs/, adds: 0 },
   { category: 'malformed', name: 'bad.json', content: runsFile([5, entry({ slot: 'fig99' }), entry({ status: 'done' })]), message: /holds no runs this page can draw.*Skipped run 1.*Skipped run 2.*Skipped run 3/s, adds: 0 },
-  { category: 'NaN', name: 'nan.json', content: runsFile([entry({ status: 'done', doc: { config: {}, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }] } })]), message: /losses are not numbers/, adds: 0 },
+  { category: 'NaN', name: 'nan.json', content: runsFile([entry({ status: 'done', doc: { config: { steps: 3 }, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }] } })]), message: /losses are not numbers/, adds: 0 },
   { category: '±Infinity', name: 'inf.json', content: runsFile([entry({ elapsedMs: 1 })]).replace('"elapsedMs":1', '"elapsedMs":1e999'), message: /run time is not a number/, adds: 0 },
   { category: 'injection', name: 'inject.json', content: runsFile([entry({ name: INJECT[1] })]), message: /Imported 1 run/, adds: 1 },
   // markup in every string, unknown keys at every level (the file's, the entry's, its config's and
@@ -164,6 +164,42 @@ export const FILE_CASES = [
   { category: 'huge', name: 'huge.json', bytes: 51 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
   { category: 'huge', name: 'huge100.json', bytes: 100 * 1024 * 1024, message: /larger than 50 MB/, adds: 0 },
   { category: 'huge', name: 'million.json', content: runsFile(Array(1e6).fill(5)), message: /holds 1000000 runs; this page imports at most 2000/, adds: 0 },
+  // hostile run files (issue 27): checked off the main thread (lib/runs/import-worker.ts), no task
+  // over 200 ms on the page while they are read, a message naming the run, the list whole
+  {
+    category: 'huge',
+    name: 'ten-million.json',
+    // one run of 10^7 loss points written compactly (about 20 MB), for a 3-step run
+    content: runsFile([entry({ name: 'long', status: 'done', fraction: 1, doc: { config: { steps: 3, seeds: [0] }, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: [] }] } })]).replace('"loss":[]', `"loss":[${'1,'.repeat(1e7 - 1)}1]`),
+    message: /Skipped run 1 \(“long”\): its results are malformed \(run 1 holds 10000000 losses where its settings run 3 steps\)/,
+    adds: 0,
+    quick: true,
+  },
+  {
+    category: 'malformed',
+    name: 'deep-config.json',
+    content: runsFile([entry({ name: 'deep', config: { steps: 3, deep: 'DEEP' } })]).replace('"DEEP"', `${'{"a":'.repeat(100000)}1${'}'.repeat(100000)}`),
+    message: /Skipped run 1 \(“deep”\): its settings are malformed \(it is nested too deeply\)/,
+    adds: 0,
+    quick: true,
+  },
+  {
+    category: 'injection',
+    name: 'bidi.json',
+    // a right-to-left override and a 100,000-character name: kept as text, isolated, cut to 200
+    content: runsFile([entry({ name: `\u202Eevil\u202C${'x'.repeat(100000)}` })]),
+    message: /Imported 1 run/,
+    adds: 1,
+    quick: true,
+  },
+  {
+    category: 'huge',
+    name: 'out-of-range.json',
+    content: runsFile([entry({ name: 'wide', config: { steps: 3, d: 1e9 } })]),
+    message: /Imported 1 run.*settings the engine would refuse; they are marked/s,
+    adds: 1,
+    quick: true,
+  },
 ].map((c, i) => ({ id: `file-${String(i + 1).padStart(2, '0')}`, ...c }));
 
 // ---- engine API ----------------------------------------------------------------------------------

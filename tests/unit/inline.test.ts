@@ -146,11 +146,11 @@ describe('isSafeUrl', () => {
 });
 
 describe('a number a live run changed', () => {
-  it('is marked and its title says what the article gives; the others are not', () => {
-    const html = renderInline('a {{x}} b {{y}}', { bindings: { x: '0.31', y: '2' }, changed: { x: 'the article gives 0.54' } });
-    expect(html).toBe('a <span class="bound live" data-key="x" title="the article gives 0.54">0.31</span> b <span class="bound" data-key="y">2</span>');
+  it('is marked and followed by the reference’s value in visible text; the others are not', () => {
+    const html = renderInline('a {{x}} b {{y}}', { bindings: { x: '0.31', y: '2' }, changed: { x: ' (article: 0.54)' } });
+    expect(html).toBe('a <span class="bound live" data-key="x">0.31</span><span class="bound-ref" data-ref="x"> (article: 0.54)</span> b <span class="bound" data-key="y">2</span>');
   });
   it('escapes the note', () => {
-    expect(renderInline('{{x}}', { bindings: { x: '1' }, changed: { x: '"<b>' } })).toContain('title="&quot;&lt;b&gt;"');
+    expect(renderInline('{{x}}', { bindings: { x: '1' }, changed: { x: '"<b>' } })).toContain('>&quot;&lt;b&gt;</span>');
   });
 });

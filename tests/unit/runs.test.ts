@@ -2,6 +2,7 @@
 // its import, which entries are drawn, the headlines, the IndexedDB store (fake-indexeddb) with
 // its failures, and a slot's runs becoming entries (complete, partial, nothing computed).
 import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { EngineError, type Progress } from '../../web/src/engine/client';
@@ -18,9 +19,10 @@ import {
 } from '../../web/src/lib/runs/entry';
 import { docProblem } from '../../web/src/lib/runs/doc-check';
 import { headline } from '../../web/src/lib/runs/headline';
-import { memoryStore, openRunStore, STORE, storageMessage, type RunStore } from '../../web/src/lib/runs/store';
+import { DB_VERSION, memoryStore, openRunStore, STORE, storageMessage, type RunStore } from '../../web/src/lib/runs/store';
 import { MAX_SKIPPED_LINES, RunList } from '../../web/src/lib/runs/run-list.svelte';
 import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
+import { outOfRange } from '../../web/src/lib/runs/config-check';
 
 const t = (k: string) => k;
 
@@ -38,6 +40,7 @@ const entry = (over: Partial<RunEntry> = {}): RunEntry => ({
   id: 'r1',
   slot: 'grid',
   name: '#1',
+  n: 1,
   createdAt: '2026-12-01T10:00:00.000Z',
   finishedAt: '2026-12-01T10:01:00.000Z',
   config: { steps: 3 },
@@ -72,8 +75,23 @@ describe('entries', () => {
     [{ ...entry(), doc: null }, 'it is marked complete but has no results'],
     [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], placement: 'mid' }] } }, 'its results are malformed (run 1 has an unknown placement "mid")'],
     [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: ['6'] }] } }, "its results are malformed (run 1's losses are not numbers)"],
+    // bounded by what the engine makes for the run's settings
+    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: Array(10).fill(5) }] } }, 'its results are malformed (run 1 holds 10 losses where its settings run 3 steps)'],
+    [{ ...entry(), doc: { ...gridDoc(), runs: [gridDoc().runs[0], gridDoc().runs[0]] } }, 'its results are malformed (it holds 2 runs where its settings make 1)'],
+    [{ ...entry(), doc: { ...gridDoc(), config: { seeds: [0] } } }, 'its results are malformed (its settings have no number of steps)'],
+    [{ ...entry(), config: { steps: 3, x: [[[[1]]]] } }, 'its settings are malformed (it is nested too deeply)'],
+    [{ ...entry(), engine: { flavour: { a: { b: { c: 1 } } } } }, 'its engine description is malformed'],
   ])('a bad one is explained: %j', (x, why) => {
     expect(entryProblem(x, SLOT_NAMES, docProblem)).toBe(why);
+  });
+  it('a run whose settings nest 100,000 deep is refused with a message, not a stack overflow', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    expect(entryProblem({ ...entry(), config: { steps: 3, deep } }, SLOT_NAMES, docProblem)).toBe('its settings are malformed (it is nested too deeply)');
+    const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry({ name: 'ok' })] }).replace('"config":{"steps":3}', `"config":{"steps":3,"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const r = parseRunsFile(text, 'deep.json', SLOT_NAMES, docProblem);
+    expect(r.runs).toEqual([]);
+    expect(r.skipped).toEqual(['1 (“ok”): its settings are malformed (it is nested too deeply).']);
   });
   it('a good one passes; read back while running it is partial', () => {
     expect(entryProblem(entry(), SLOT_NAMES, docProblem)).toBeNull();
@@ -88,6 +106,11 @@ describe('entries', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 20; i++) deep = [deep];
     expect(docProblem('stepSize', { config: {}, experiment: 'step-size', deep })).toBe('it is nested too deeply');
+    // a list longer than any the settings make (the largest whole number among them, at least 4096)
+    expect(docProblem('stepSize', { config: { depths: [2, 4] }, experiment: 'step-size', x: { y: Array(5000).fill(1) } })).toBe('x.y holds 5000 values where its settings make at most 4096');
+    expect(docProblem('plateauShare', { config: { steps: 9000, seed: 1e15 }, experiment: 'plateau-share', loss: Array(9000).fill(1) })).toBeNull();
+    expect(docProblem('plateauShare', { config: { steps: 9000 }, experiment: 'plateau-share', loss: Array(9002).fill(1) })).toMatch(/^loss holds 9002 values/);
+    expect(docProblem('stepSize', { config: { steps: 1e7 }, experiment: 'step-size', x: Array(2_100_000).fill(0) })).toBe('it holds more than 2,000,000 values');
   });
   it('settings are shown where they differ from the reference', () => {
     expect(settingsDiff({ steps: 20, seeds: [0], lrs: [1e-3] }, { steps: 2000, seeds: [0, 1], lrs: [1e-3] })).toEqual(['seeds 0', 'steps 20']);
@@ -166,6 +189,10 @@ describe('headlines', () => {
     const p = { placements: { pre: { lastW2_vs_L: { '6': {}, '14': {} } }, post: { lastW2_vs_L: { '8': {} } } } };
     expect(headline('probe', p, t)).toBe('L = 6–14 · Post-LN, Pre-LN');
   });
+  it('Figure F: both of its claims (warm-up, and the SGD control), as the precomputed document gives them', () => {
+    const doc = JSON.parse(readFileSync(new URL('../../public/data/exp/warmup-length.summary.json', import.meta.url), 'utf8'));
+    expect(headline('warmupLength', doc, t)).toBe('runs.verdict runs.verdict.confirmed · runs.verdict.sgd runs.verdict.refuted');
+  });
   it('never throws on a document a verdict cannot read', () => {
     expect(headline('adamFirstStep', { junk: true }, t)).toBe('');
     expect(headline('grid', null, t)).toBe('');
@@ -201,6 +228,7 @@ describe('storage', () => {
     await a.ready;
     const at = new Date('2026-12-01T10:00:00Z');
     const ids = Array.from({ length: 20 }, () => a.begin('grid', { steps: 3 }, at));
+    for (const id of ids) a.finish(id, { status: 'done', doc: gridDoc(), elapsedMs: 10 });
     const times = a.of('grid').map((e) => Date.parse(e.createdAt));
     expect(times.every((t, i) => i === 0 || t > times[i - 1])).toBe(true);
     await settle();
@@ -222,6 +250,7 @@ describe('storage', () => {
     expect(b.of('grid').map((e) => e.name)).toEqual(['#1', '#2']);
     expect(b.entries.at(-1)?.id).toBe(other);
     expect(b.get(other)?.name).toBe('#1'); // no clash in its own slot
+    b.finish(early, { status: 'done', doc: gridDoc(), elapsedMs: 10 });
     await settle();
     const c = new RunList(SLOT_NAMES, () => openRunStore(db));
     await c.ready;
@@ -237,8 +266,37 @@ describe('storage', () => {
     const l = new RunList(SLOT_NAMES, () => openRunStore(db));
     await l.ready;
     expect(l.of('grid').map((e) => e.id)).toEqual(['ok']);
-    expect(l.message.grid).toEqual([{ key: 'runs.msg.unreadable', vars: { n: 1 } }]);
+    // said once (the first list on the page), not in every figure's list
+    expect(l.message[SLOT_NAMES[0]]).toEqual([{ key: 'runs.msg.unreadable', vars: { n: 1 } }]);
+    expect(Object.values(l.message).filter((m) => m?.length)).toHaveLength(1);
     expect((await s.all()).length).toBe(2);
+  });
+  it('a run the page was closed on before it computed anything is dropped, not listed as "partial (0%)"', async () => {
+    const db = fresh();
+    const s = await openRunStore(db);
+    await s.put(entry({ id: 'empty', slot: 'probe', status: 'running', doc: null, fraction: 0 }));
+    await s.put(entry({ id: 'half', status: 'running', fraction: 0.5 }));
+    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await l.ready;
+    expect(l.entries.map((e) => [e.id, e.status])).toEqual([['half', 'partial']]);
+    await settle();
+    expect((await s.all()).map((e) => (e as RunEntry).id)).toEqual(['half']);
+  });
+  it('a store written by a newer version of the page is named as such and left untouched', async () => {
+    const db = fresh();
+    const old = await openDB(db, DB_VERSION, { upgrade: (d) => void d.createObjectStore(STORE, { keyPath: 'id' }) });
+    await old.put(STORE, entry({ id: 'kept' }));
+    old.close();
+    const newer = await openDB(db, DB_VERSION + 1, { upgrade() {} });
+    newer.close();
+    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await l.ready;
+    expect(l.persistent).toBe(false);
+    expect(l.message[SLOT_NAMES[0]]).toEqual([{ key: 'runs.msg.newerStore' }]);
+    const again = await openDB(db);
+    expect((await again.getAll(STORE)).map((e) => e.id)).toEqual(['kept']);
+    expect(again.version).toBe(DB_VERSION + 1);
+    again.close();
   });
   it('a full quota keeps the run in memory and says so; the other runs are untouched', async () => {
     const mem = memoryStore();
@@ -254,7 +312,8 @@ describe('storage', () => {
     const l = new RunList(SLOT_NAMES, () => Promise.reject(Object.assign(new Error('denied'), { name: 'InvalidStateError' })));
     await l.ready;
     expect(l.persistent).toBe(false);
-    expect(l.message.grid).toEqual([storageMessage(null, 'open')]);
+    expect(l.message[SLOT_NAMES[0]]).toEqual([storageMessage(null, 'open')]);
+    expect(l.message.grid).toBeUndefined(); // once, not in every list (each list's heading says "not saved")
     l.begin('grid', {});
     expect(l.of('grid')).toHaveLength(1);
   });
@@ -352,5 +411,84 @@ describe('a slot’s runs become entries', () => {
     expect(runs.of('grid')).toEqual([]);
     expect(s.run.phase).toBe('error');
     expect(s.keptPartial).toBe(false);
+  });
+});
+
+describe('settings outside the engine\'s ranges (runs/config-check.ts)', () => {
+  it.each([
+    ['grid', { d: 1e9 }, ['d = 1000000000 (the engine takes a whole number from 2 to 4096)']],
+    ['grid', { lrs: [0.001, -1] }, ['lrs = 0.001, -1 (the engine takes a number above 0 to 10)']],
+    ['grid', { placements: ['post', 'x'] }, ['placements = "post", "x" (the engine takes one of post, pre, peri, deepnorm, admin)']],
+    ['grid', { seeds: [0, 1, 2, 3, 4, 5, 6, 7, 8] }, ['seeds = 0, 1, 2, 3, 4, 5, 6, 7, 8 (the engine takes at most 8 values)']],
+    ['grid', { layers: 2.5 }, ['layers = 2.5 (the engine takes a whole number from 1 to 64)']],
+    ['grid', { zz: 1 }, ["zz (not a setting of this figure's engine run)"]],
+    ['grid', { d: 128, lrs: [0.001], steps: 500 }, []],
+    ['probe', { targets: '(t+1) mod V', depths: [6, 8] }, []],
+    ['stepSize', { depths: [2, 4, 8], seeds: [0] }, []],
+    ['stepSize', { steps: 10 }, ["steps (not a setting of this figure's engine run)"]],
+  ] as const)('%s %j', (slot, config, want) => expect(outOfRange(slot, config as never)).toEqual(want));
+  it('an import marks such runs and says how many', () => {
+    const l = new RunList(SLOT_NAMES, null);
+    const file = { format: 'lnx-runs', version: 1, runs: [entry({ name: 'big', config: { steps: 3, d: 1e9 } }), entry({ name: 'fine' })] };
+    const got = l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s);
+    expect(got.map((e) => e.name)).toEqual(['big', 'fine']);
+    expect(l.message.grid?.map((m) => m.key)).toEqual(['runs.msg.imported', 'runs.msg.outOfRange']);
+    expect(l.message.grid?.[1].vars).toEqual({ n: 1 });
+  });
+});
+
+describe('two tabs of one store (BroadcastChannel)', () => {
+  const wait = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+  it('see each other’s runs, and runs begun at once in both get different names', async () => {
+    const db = `two-tabs-${Math.random()}`;
+    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await Promise.all([a.ready, b.ready]);
+    // both begin their first Figure 4 run before hearing of the other's: both call it #1
+    const at = new Date('2026-12-03T10:00:00Z');
+    const ia = a.begin('grid', {}, at);
+    const ib = b.begin('grid', {}, new Date(at.getTime() + 5));
+    expect([a.get(ia)?.name, b.get(ib)?.name]).toEqual(['#1', '#1']);
+    await wait(100);
+    // the later one (b's) was renamed by its own tab, and both tabs list both under the same names
+    const names = (l: RunList) => l.of('grid').map((e) => `${e.id === ia ? 'a' : 'b'}:${e.name}`);
+    expect(names(a)).toEqual(['a:#1', 'b:#2']);
+    expect(names(b)).toEqual(['a:#1', 'b:#2']);
+    // a removal in one tab leaves the other's list too
+    b.remove(ia);
+    await wait(100);
+    expect(a.of('grid').map((e) => e.id)).toEqual([ib]);
+  });
+});
+
+describe('run numbers', () => {
+  it('are given at the start, kept after a removal and a reload, and numbered once for entries stored without one', async () => {
+    const db = `numbers-${Math.random()}`;
+    const s = await openRunStore(db);
+    await s.put({ ...entry({ id: 'old1', createdAt: '2026-12-01T09:00:00.000Z' }), n: undefined } as never);
+    await s.put({ ...entry({ id: 'old2', createdAt: '2026-12-01T09:30:00.000Z' }), n: undefined } as never);
+    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await a.ready;
+    expect(a.of('grid').map((e) => [e.id, e.n])).toEqual([['old1', 1], ['old2', 2]]);
+    const x = a.begin('grid', {});
+    a.finish(x, { status: 'done', doc: gridDoc(), elapsedMs: 1 });
+    expect(a.get(x)?.n).toBe(3);
+    a.remove('old1');
+    const y = a.begin('grid', {});
+    a.finish(y, { status: 'done', doc: gridDoc(), elapsedMs: 1 });
+    expect(a.get(y)?.n).toBe(4); // never a number in use; the removed one's is not reused while others are higher
+    await new Promise((r) => setTimeout(r, 50));
+    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    await b.ready;
+    expect(b.of('grid').map((e) => [e.id, e.n])).toEqual([['old2', 2], [x, 3], [y, 4]]);
+  });
+  it('imported runs take the next numbers of their slots', () => {
+    const l = new RunList(SLOT_NAMES, null);
+    l.finish(l.begin('grid', {}), { status: 'done', doc: gridDoc(), elapsedMs: 1 });
+    const file = { format: 'lnx-runs', version: 1, runs: [entry({ n: 7 }), entry({ n: 7, id: 'r2' })] };
+    expect(l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s).map((e) => e.n)).toEqual([2, 3]);
+  });
+  it('a number that is not a whole number makes a bad entry', () => {
+    expect(entryProblem({ ...entry(), n: 1.5 }, SLOT_NAMES, docProblem)).toBe('its number is not a whole number');
   });
 });

@@ -29,6 +29,30 @@ describe('a run a link asks for', () => {
     expect(s.offerMs).toBe(1e5);
     speed.record = null;
   });
+  it('with no speed known yet (a first visit), measures it first, then offers a long run without starting it', async () => {
+    speed.record = null;
+    const s = new Slot<{ config: object }>();
+    let started = false;
+    let calibrated = 0;
+    const calibrate = async () => {
+      calibrated++;
+      speed.record = { engine: 'cpu-mt/x/2', points: [[1, 1e6, 3]] };
+    };
+    await s.start(() => ((started = true), Promise.resolve({ config: {} })), {}, { work: { flops: 1e11, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate });
+    expect(calibrated).toBe(1);
+    expect(started).toBe(false);
+    expect(s.run.phase).toBe('offered');
+    speed.record = null;
+  });
+  it('a short one is started once the speed is known; a calibration that fails falls back to the 3 s rule', async () => {
+    const s = new Slot<{ config: object }>();
+    await s.start(job([p(500, 100)]), {}, { work: { flops: 1e6, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate: async () => void (speed.record = { engine: 'cpu-mt/x/2', points: [[1, 1e6, 3]] }) });
+    expect(s.run.phase).toBe('done');
+    speed.record = null;
+    const t = new Slot<{ config: object }>();
+    await t.start(job([p(1000, 60000), p(3100, 20000)]), {}, { work: { flops: 1e11, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate: () => Promise.reject(new Error('no engine')) });
+    expect(t.run.phase).toBe('offered');
+  });
   it('is stopped and offered when, after 3 s, its own ETA goes past the budget', async () => {
     const s = new Slot<{ config: object }>();
     await s.start(job([p(1000, 60000), p(2000, 60000), p(3100, 20000), p(4000, 1000)]), {}, { budgetMs: LINK_BUDGET_MS });

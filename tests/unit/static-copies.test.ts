@@ -34,6 +34,7 @@ const guardSource = (() => {
 /** Runs the guard in the copy of `copyLang` at `search`; returns where it went and what it hid. */
 function runGuard(copyLang: 'en' | 'zh', search: string, saved: string | null, navLang: string) {
   const attrs: Record<string, string> = {
+    ...(STATIC_COPIES[copyLang] ? { 'data-lang-by-path': copyLang } : {}),
     'data-copies': JSON.stringify(Object.fromEntries(COPY_LANGS.filter((l) => l !== copyLang).map((l) => [l, copyHref(copyLang, l)]))),
   };
   const documentElement = {
@@ -48,10 +49,11 @@ function runGuard(copyLang: 'en' | 'zh', search: string, saved: string | null, n
   return { went, hidden: 'data-prerender-hidden' in attrs };
 }
 
-/** The language the live page shows (App.svelte: Prefs gets the lang= the link validated). */
-function liveLang(search: string, saved: string | null, navLang: string) {
+/** The language the live page shows in the copy of `copy` (App.svelte: Prefs gets the lang= the
+ *  link validated, and the copy's address when it is not the front page). */
+function liveLang(copy: 'en' | 'zh', search: string, saved: string | null, navLang: string) {
   const lang = parseLink(LINKS, search).state.lang;
-  return initialLang(lang ? `lang=${lang}` : '', saved, navLang);
+  return initialLang(lang ? `lang=${lang}` : '', saved, navLang, STATIC_COPIES[copy] ? copy : null);
 }
 
 describe('the guard in index.html', () => {
@@ -61,12 +63,23 @@ describe('the guard in index.html', () => {
   const cases = COPY_LANGS.flatMap((copy) => searches.flatMap((s) => saveds.flatMap((saved) => navs.map((nav) => [copy, s, saved, nav] as const))));
   it(`sends a reader to the live page's language, or leaves them on it (${cases.length} cases)`, () => {
     const wrong = cases.filter(([copy, search, saved, nav]) => {
-      const want = liveLang(search, saved, nav);
+      const want = liveLang(copy, search, saved, nav);
       const { went, hidden } = runGuard(copy, search, saved, nav);
       const expected = want === copy ? null : `${copyHref(copy, want)}${search}#x`;
       return went !== expected || hidden !== (want !== copy);
     });
     expect(wrong).toEqual([]);
+  });
+  it('the Chinese copy\'s address gives Chinese whatever the browser\'s language or the stored choice; lang= still overrides', () => {
+    for (const saved of [null, 'en', 'zh'])
+      for (const nav of ['en-US', 'de', 'zh-CN']) {
+        expect(runGuard('zh', '', saved, nav)).toEqual({ went: null, hidden: false });
+        expect(liveLang('zh', '', saved, nav)).toBe('zh');
+      }
+    expect(runGuard('zh', '?lang=en', 'zh', 'zh-CN').went).toBe('../?lang=en#x');
+    // the front page is nobody's choice: it follows the stored choice, then the browser
+    expect(runGuard('en', '', null, 'zh-CN').went).toBe('zh/#x');
+    expect(runGuard('en', '', 'en', 'zh-CN').went).toBeNull();
   });
   it('an embed stays where it is, with the copy hidden', () => {
     for (const copy of COPY_LANGS) {

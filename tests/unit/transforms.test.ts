@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sensitivityChart } from '../../web/src/figures/fig5/transform';
+import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
 import { logTicks } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/numbers';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
-import { nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
+import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
 import { ENGINE_GRID_DEFAULTS, GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, MODEL_CHOICES, WARMUP_SHAPES, checkLrs, checkPlacements, checkWarmups, gridInputsOf, gridSettingsOf, inputsFrom, knobBounds, sameGrid, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
@@ -13,18 +13,19 @@ import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
 import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
-import { stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
+import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
 import { fig10Table } from '../../web/src/figures/fig10/numbers';
-import { depthFactorsChart, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
+import { depthFactorsChart, depthFactorsReference, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
 import { fig11Table } from '../../web/src/figures/fig11/numbers';
-import { cellAt, recordingTicks, sharePanels } from '../../web/src/figures/fig9/transform';
+import { cellAt, layerTicks as shareLayerTicks, recordingTicks, referencePanels, sharePanels } from '../../web/src/figures/fig9/transform';
 import { fig9Table } from '../../web/src/figures/fig9/numbers';
-import { escapeChart } from '../../web/src/figures/fig8/transform';
+import { escapeChart, escapeView, pointAt as escAt } from '../../web/src/figures/fig8/transform';
 import { fig8Table } from '../../web/src/figures/fig8/numbers';
-import { adamChart, valueAt } from '../../web/src/figures/fig7/transform';
+import { adamAxes, adamChart, valueAt } from '../../web/src/figures/fig7/transform';
 import { fig7Table } from '../../web/src/figures/fig7/numbers';
-import { tiedChart } from '../../web/src/figures/fig6/transform';
+import { tiedAxes, tiedChart } from '../../web/src/figures/fig6/transform';
 import { fig6Table } from '../../web/src/figures/fig6/numbers';
+import { extentOf, unionDomain, unionValues } from '../../web/src/components/common/chart';
 
 describe('fig2 buildStack', () => {
   const s = buildStack(probe());
@@ -623,5 +624,284 @@ describe('fig11 depthFactorsChart', () => {
     const t = fig11Table(depthFactors());
     expect(t.rows).toHaveLength(6);
     expect(t.rows[1]).toEqual(['post', 2, 1.1, 0.55, expect.closeTo(Math.sqrt(2 / 3), 12), expect.closeTo(0.72, 12), expect.closeTo(1.375, 12), 0.99]);
+  });
+});
+
+// ---- issue 27 (3): the reference stays drawn, muted, on axes that fit it and the reader's run ----
+
+describe('components/common/chart domains over several documents', () => {
+  it.each([
+    ['finite values', [3, 1, 2], false, [1, 3]],
+    ['NaN and infinities skipped', [NaN, 2, Infinity, -1], false, [-1, 2]],
+    ['a log axis keeps the positive values', [0, -2, 1e-3, 0.5], true, [1e-3, 0.5]],
+    ['nothing finite', [NaN], false, null],
+    ['nothing positive on a log axis', [0, -1], true, null],
+  ] as const)('extentOf: %s', (_, values, log, want) => expect(extentOf(values, log)).toEqual(want));
+  it.each([
+    ['two domains', [[2, 4], [6, 14]], false, [2, 14]],
+    ['one inside the other', [[0, 10], [2, 3]], false, [0, 10]],
+    ['null ones skipped', [[1, 2], null, undefined], false, [1, 2]],
+    ['a log axis skips non-positive bounds', [[1e-3, 1], [0, 5]], true, [1e-3, 1]],
+    ['none left: the fallback', [null, [3, 1]], false, [7, 8]],
+  ] as const)('unionDomain: %s', (_, domains, log, want) =>
+    expect(unionDomain(domains as never, { log, fallback: [7, 8] })).toEqual(want),
+  );
+  it('unionDomain without a fallback gives [0, 1] when nothing is valid', () => expect(unionDomain([])).toEqual([0, 1]));
+  it.each<[(number[] | null)[], number[]]>([
+    [[[2, 4], [6, 8, 10, 12, 14]], [2, 4, 6, 8, 10, 12, 14]],
+    [[[0, 100], [0, 50, 100, 300]], [0, 50, 100, 300]],
+    [[[6, 2], null, [NaN, 4]], [2, 4, 6]],
+  ])('unionValues %j → %j', (lists, want) => expect(unionValues(...lists)).toEqual(want));
+});
+
+/** An output-sensitivity document measured at `depths`, every value `k`×L·10⁻³. */
+function sensAt(depths: number[], k = 1) {
+  const d = outputSensitivity();
+  for (const p of Object.values(d.placements)) p.depths = depths.map((layers) => ({ layers, dlogits2: { mean: k * layers * 1e-3, std: 0, per_seed: [k * layers * 1e-3] } }));
+  return d;
+}
+
+describe('fig5 sensitivityAxes (the reference under a live run)', () => {
+  it('a live run at depths 2, 4 over a reference at 6…14: the axis covers 2…14 and names every depth', () => {
+    const live = sensitivityChart(sensAt([2, 4]));
+    const ref = sensitivityChart(sensAt([6, 8, 10, 12, 14]));
+    const a = sensitivityAxes(live, ref);
+    expect(a.depths).toEqual([2, 4, 6, 8, 10, 12, 14]);
+    expect(a.xDomain[0]).toBeLessThanOrEqual(2);
+    expect(a.xDomain[1]).toBeGreaterThanOrEqual(14);
+    expect(a.xDomain).toEqual([2 / 1.25, 14 * 1.25]);
+    // the reference's largest value (14e-3) fits, and the live run's smallest (2e-3) still does
+    expect(a.yDomain[1]).toBeGreaterThanOrEqual(14e-3);
+    expect(a.yDomain[0]).toBeLessThanOrEqual(2e-3);
+    expect(a.yDomain[0]).toBeGreaterThan(0);
+  });
+  it.each([
+    ['no reference', null],
+    ['an empty reference', sensitivityChart(null)],
+  ])('%s: the live chart\'s own axes, unchanged', (_, ref) => {
+    const live = sensitivityChart(sensAt([2, 4]));
+    expect(sensitivityAxes(live, ref)).toEqual({ depths: live.depths, xDomain: live.xDomain, yDomain: live.yDomain });
+  });
+  it('a reference inside the live run changes nothing', () => {
+    const live = sensitivityChart(sensAt([2, 4, 8, 16]));
+    const a = sensitivityAxes(live, sensitivityChart(sensAt([4, 8])));
+    expect(a).toEqual({ depths: live.depths, xDomain: live.xDomain, yDomain: live.yDomain });
+  });
+});
+
+/** A step-size document at `depths`, η* 0.01 and a one-layer effect of `k`·L. */
+function stepSizeAt(depths: number[], k = 0.01, etas = [1e-4, 1e-3, 3e-2]) {
+  const d = stepSize();
+  const st = (mean: number) => ({ mean, std: 0, per_seed: [mean] });
+  const cell = (layers: number) => ({ layers, loss0: st(6), loss: [st(6)], eta_star: st(0.01), eta_star_of_mean: 0.01, layer_dlogits2: Array.from({ length: layers }, () => st(k * layers)) });
+  d.placements = { post: depths.map(cell), pre: depths.map(cell) };
+  d.config = { ...d.config, depths, etas };
+  return d;
+}
+
+describe('fig10 stepSizeAxes (the reference under a live run)', () => {
+  it('depths and both panels\' domains hold the live run and the reference', () => {
+    const live = stepSizeChart(stepSizeAt([2, 4], 0.01, [1e-3, 1e-2]));
+    const ref = stepSizeChart(stepSizeAt([6, 8, 10, 12, 14], 0.01, [1e-4, 3e-2]));
+    const a = stepSizeAxes(live, ref);
+    expect(a.depths).toEqual([2, 4, 6, 8, 10, 12, 14]);
+    expect(a.xDomain).toEqual([2 / 1.25, 14 * 1.25]);
+    expect(a.etaDomain).toEqual([1e-4 / 1.5, 3e-2 * 1.5]);
+    expect(a.layerDomain[0]).toBeCloseTo(0.02 / 1.5, 12);
+    expect(a.layerDomain[1]).toBeCloseTo(0.14 * 1.5, 12);
+  });
+  it('no reference: the live chart\'s own axes', () => {
+    const c = stepSizeChart(stepSize());
+    expect(stepSizeAxes(c, null)).toEqual({ depths: [2, 8], xDomain: [2 / 1.25, 8 * 1.25], etaDomain: c.etaDomain, layerDomain: c.layerDomain });
+  });
+});
+
+describe('fig7 adamAxes (the reference under a live run)', () => {
+  it('a 3-step live run over a 10-step reference: the step axis runs to 10, the values of both fit', () => {
+    const live = adamChart(adamFirstStep());
+    const r = adamFirstStep();
+    const steps = (n: number, v: number) => Array.from({ length: n }, () => v);
+    r.placements.post = { ...r.placements.post, grad_norm: steps(10, 5), update_rms: steps(10, 2) };
+    const a = adamAxes(live, adamChart(r));
+    expect(a.xDomain).toEqual([1, 10]);
+    expect(a.gradDomain).toEqual([0, 5 * 1.08]);
+    expect(a.rmsDomain).toEqual([0, 2 * 1.05]);
+  });
+  it('no reference: the live chart\'s own axes', () => {
+    const c = adamChart(adamFirstStep());
+    expect(adamAxes(c, null)).toEqual({ xDomain: [1, 3], gradDomain: c.gradDomain, rmsDomain: c.rmsDomain });
+    expect(adamAxes(c, adamChart(null))).toEqual(adamAxes(c, null));
+  });
+});
+
+describe('fig3 axes with the reference muted under a live probe', () => {
+  it('(a)(b): a 3-layer live probe over a 6-layer reference gets layers 1…6 and the reference\'s values', () => {
+    const live = panelA(probe(), 'W2_per_batch');
+    const r = probe();
+    r.placements.pre!.W2_per_batch = { mean: [9, 8, 7, 6, 5, 4], std: [1, 1, 1, 1, 1, 1] };
+    const ref = panelA(r, 'W2_per_batch').series;
+    const a = layerAxes(live, ref);
+    expect(a.ticks).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(a.xDomain).toEqual([0.5, 6.5]);
+    expect(a.yDomain).toEqual([0, 9 * 1.08]); // the reference's 9 (its ± std is not drawn)
+  });
+  it('(a)(b): no reference: layers 1…L and the panel\'s own y', () => {
+    const b = panelB(probe());
+    expect(layerAxes(b, null)).toEqual({ ticks: [1, 2, 3], xDomain: [0.5, 3.5], yDomain: b.yDomain });
+  });
+  it('(c): live depths 2, 4 over reference depths 6…14: the axis covers 2…14 and names every depth', () => {
+    const r = probe();
+    const at = (m: number) => ({ W2_per_layer: { mean: m / 2, std: 0 }, W2_per_batch: { mean: m, std: 0 } });
+    const live = probe();
+    for (const p of [live.placements.post!, live.placements.pre!]) p.lastW2_vs_L = { '2': at(3), '4': at(2) };
+    live.config = { ...live.config, depths: [2, 4] };
+    for (const p of [r.placements.post!, r.placements.pre!]) p.lastW2_vs_L = Object.fromEntries([6, 8, 10, 12, 14].map((L) => [String(L), at(1)]));
+    r.config = { ...r.config, depths: [6, 8, 10, 12, 14] };
+    const c = panelC(live);
+    expect(c.depths).toEqual([2, 4]);
+    const a = depthAxes(c, panelC(r).batch);
+    expect(a.ticks).toEqual([2, 4, 6, 8, 10, 12, 14]);
+    expect(a.xDomain).toEqual([1, 15]);
+    expect(a.yDomain).toEqual(c.yDomain); // the reference's values lie inside the live run's
+  });
+  it('(c): no reference: the panel\'s own axes', () => {
+    const c = panelC(probe());
+    expect(depthAxes(c, null)).toEqual({ ticks: c.depths, xDomain: c.xDomain, yDomain: c.yDomain });
+  });
+});
+
+describe('fig6 tiedAxes (the reference under a live run)', () => {
+  it('depths and domains hold the live run and the reference of the same variant', () => {
+    const live = tiedChart(tiedOutput(), 'tied', 'sqrt_d');
+    const r = tiedOutput();
+    for (const v of r.variants)
+      for (const p of Object.values(v.placements))
+        p.depths = [14, 24].map((layers) => ({ layers, W2_per_batch: { mean: 3, std: 0.3 }, W2_per_layer: { mean: 1, std: 0 }, p_current: { mean: 1e-5, std: 0, per_seed: [1e-5] } }));
+    const a = tiedAxes(live, tiedChart(r, 'tied', 'sqrt_d'));
+    expect(a.depths).toEqual([6, 12, 14, 24]);
+    expect(a.xDomain).toEqual([5, 25]);
+    expect(a.gradDomain).toEqual([0, 3 * 1.08]); // the reference's 3 (not its spread)
+    expect(a.pDomain[0]).toBeCloseTo(1e-5 / 1.5, 15);
+    expect(a.pDomain[1]).toBe(live.pDomain[1]);
+  });
+  it('no reference: the live chart\'s own axes', () => {
+    const c = tiedChart(tiedOutput(), 'tied', 'sqrt_d');
+    expect(tiedAxes(c, null)).toEqual({ depths: [6, 12], xDomain: [5, 13], gradDomain: c.gradDomain, pDomain: c.pDomain });
+  });
+});
+
+describe('fig11 depthFactorsReference (the reference under a live run)', () => {
+  /** a depth-factors document at L layers, flat W² gradients `g`, every layer factor `f` */
+  function factorsAt(L: number, g: number, f: number) {
+    const d = depthFactors();
+    const st = (mean: number) => ({ mean, std: 0, per_seed: [mean] });
+    const layer = (l: number) => ({
+      layer: l,
+      attention: { norm_factor: st(1), residual_factor: st(f), factor: st(f) },
+      ffn: { norm_factor: st(1), residual_factor: st(1), factor: st(1) },
+      layer_factor: st(f),
+    });
+    for (const p of Object.values(d.placements)) {
+      p.W2_per_batch = { mean: Array(L).fill(g), std: Array(L).fill(0) };
+      p.appendix_f_W2_per_batch = Array(L).fill(g);
+      p.factors = Array.from({ length: L }, (_, i) => layer(i + 1));
+    }
+    d.layers = L;
+    return d;
+  }
+  it('a 3-layer live run over a 24-layer reference: layers 1…24, both runs\' values, the reference\'s lines', () => {
+    const live = depthFactorsChart(depthFactors(), 'post');
+    const ref = depthFactorsChart(factorsAt(24, 20, 2), 'post');
+    const r = depthFactorsReference(live, ref);
+    expect(r.L).toBe(24);
+    expect(r.xDomain).toEqual([0.5, 24.5]);
+    expect(r.layerTicks).toEqual(layerTicks(24));
+    expect(r.grad.map((s) => s.placement)).toEqual(['post', 'pre']);
+    expect(r.factors.layer).toHaveLength(24);
+    expect(r.gradDomain).toEqual([live.gradDomain[0], 20 * 1.5]);
+    expect(r.factorDomain).toEqual([live.factorDomain[0], 2 * 1.06]);
+  });
+  it('the reference\'s factors only for the placement the live chart draws', () => {
+    const live = depthFactorsChart(depthFactors(), 'pre');
+    const ref = depthFactorsChart(factorsAt(3, 1, 1), 'post');
+    expect(depthFactorsReference(live, ref).factors).toEqual({ norm: [], residual: [], layer: [] });
+  });
+  it('no reference: nothing drawn, the live chart\'s own axes', () => {
+    const c = depthFactorsChart(depthFactors(), 'post');
+    expect(depthFactorsReference(c, null)).toEqual({
+      grad: [],
+      factors: { norm: [], residual: [], layer: [] },
+      L: 3,
+      layerTicks: [1, 2, 3],
+      xDomain: [0.5, 3.5],
+      gradDomain: c.gradDomain,
+      factorDomain: c.factorDomain,
+    });
+  });
+});
+
+describe('fig8 escapeView (the reference under a live run)', () => {
+  /** warm-ups `ws`, `steps` long: Pre-LN escapes at 50 + w, Post-LN never without warm-up */
+  function escapeAt(ws: number[], steps: number) {
+    const d = warmupLength();
+    d.config = { ...d.config, steps };
+    d.groups = ws.flatMap((w) => [
+      { placement: 'post', optimizer: 'adam', warmup: w, lr: 1e-3, seeds_ok: 1, escape_step: w ? 100 + w : null },
+      { placement: 'pre', optimizer: 'adam', warmup: w, lr: 1e-3, seeds_ok: 1, escape_step: 50 + w },
+    ]);
+    return d;
+  }
+  it('the warm-up axis is the union of both documents\' warm-ups; each series sits at its warm-up', () => {
+    const live = escapeChart(escapeAt([0, 50], 200), 'lo');
+    const ref = escapeChart(escapeAt([0, 100, 300], 400), 'lo');
+    const v = escapeView(live, ref);
+    expect(v.warmups).toEqual([0, 50, 100, 300]);
+    expect(v.xs).toEqual([0, 1]);
+    expect(v.series[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [1, 50]]);
+    expect(v.ref[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [2, 100], [3, 300]]);
+    expect(v.refSteps).toBe(400);
+    expect(v.xDomain).toEqual([-0.4, 3.4]);
+    expect(v.yDomain).toEqual([0, 400 * 1.08]);
+    expect(escAt(v.series[1], 1)?.y).toBe(100);
+    expect(escAt(v.series[1], 2)).toBeUndefined();
+  });
+  it.each([
+    ['no reference', null],
+    ['an empty reference', escapeChart(null, 'lo')],
+  ])('%s: the live chart as it is', (_, ref) => {
+    const c = escapeChart(warmupLength(), 'lo');
+    expect(escapeView(c, ref)).toEqual({ warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: [0, 1], xDomain: c.xDomain, yDomain: c.yDomain });
+  });
+});
+
+describe('fig9 the reference\'s heat maps (a muted row of their own)', () => {
+  it('one panel per run of the reference; none without one', () => {
+    expect(referencePanels(plateauShare()).map((p) => `${p.placement}:${p.warmup}`)).toEqual(['post:0', 'pre:0']);
+    expect(referencePanels(null)).toEqual([]);
+  });
+  it.each([
+    [2, [1, 2]],
+    [5, [1, 2, 4, 5]],
+    [6, [1, 2, 4, 6]],
+  ])('layer ticks at %i layers: %j', (L, want) => expect(shareLayerTicks(L)).toEqual(want));
+});
+
+describe('fig2 stacks on one width scale', () => {
+  it('the live stack and the reference\'s share the widest slab of both', () => {
+    const live = probe(); // Pre-LN ‖x‖²/d 2, 3, 4
+    const ref = probe();
+    ref.placements.pre!.norm2_over_d = { mean: [4, 9, 16, 16], std: [0, 0, 0, 0] };
+    const s = buildStack(live, ref);
+    expect(s.slabs[2].widthFrac).toBeCloseTo(Math.sqrt(4) / 4, 12); // the reference's 16 is the widest
+    const r = buildStack(ref, live);
+    expect(r.L).toBe(4);
+    expect(r.slabs[3].widthFrac).toBeCloseTo(1, 12);
+    expect(r.slabs[1].widthFrac).toBeCloseTo(3 / 4, 12);
+  });
+  it('without the other document (or without its Pre-LN): the stack\'s own scale, unchanged', () => {
+    expect(buildStack(probe(), null)).toEqual(buildStack(probe()));
+    const noPre = probe();
+    delete noPre.placements.pre;
+    expect(buildStack(probe(), noPre)).toEqual(buildStack(probe()));
   });
 });

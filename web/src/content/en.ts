@@ -1014,6 +1014,10 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       plateau: 'plateau',
       seedsHint: 'Each line is the mean of {n} seeds.',
       seedsHintOne: 'Each line is one seed.',
+      seedsHintRuns: 'Each line is the mean of its run’s seeds; the legend gives how many.',
+      'fact.seeds': '{n} seeds',
+      'fact.seedsOne': '1 seed',
+      'fact.steps': '{n} steps',
       diverged: 'diverged at step {s}',
       panel: 'peak lr {lr}',
       'ref.uniform': 'ln 256 (uniform)',
@@ -1083,7 +1087,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.item': '{name} {v}',
       'col.depth': 'L',
       'col.slope': 'log–log slope',
-      'ctl.small': 'Small setting (depths {depths}, {seeds} seed: seconds)',
+      'ctl.small': 'Quick setting that still shows the effect (depths {depths}, {seeds} seed: seconds)',
     },
     fig6: {
       title: 'The tied embedding and the fall of Pre-LN’s gradient',
@@ -1105,7 +1109,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.item': '{name} {v}',
       'col.variant': 'model',
       'col.slope': 'Pre-LN’s log–log slope (−0.5 = 1/√L)',
-      'ctl.small': 'Small setting (d = {d}, depths {depths}, {seeds} seed: seconds)',
+      'ctl.small': 'Quick setting that still shows the effect (d = {d}, depths {depths}, {seeds} seed: seconds)',
     },
     fig7: {
       title: 'Adam’s first steps against the gradient’s scale',
@@ -1119,7 +1123,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       readout: 'Step {t}: ‖g‖ {grad}; update / lr {rms}',
       'readout.item': '{name} {v}',
       'col.step': 'step',
-      'ctl.small': 'Small setting ({layers} layers, d = {d}, {steps} steps: seconds)',
+      'ctl.small': 'Quick setting that still shows the effect ({layers} layers, d = {d}, {steps} steps: seconds)',
     },
     fig8: {
       title: 'When Post-LN leaves the plateau, against the warm-up',
@@ -1135,7 +1139,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       readout: 'Warm-up {w}: {values}',
       'readout.item': '{name} {v}',
       'col.series': 'run',
-      'ctl.small': 'Small setting ({layers} layers, {steps} steps, one seed, Adam and RAdam at their suggested lr; “Recompute in your browser” says how long either setting takes here)',
+      'ctl.small': 'Quick setting that still shows both effects ({layers} layers, d = {d}, {steps} steps, {seeds} seed, each optimizer at its suggested lr; “Recompute in your browser” says how long either setting takes here)',
     },
     fig9: {
       title: 'The token-specific share of the hidden state during training',
@@ -1146,7 +1150,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       scale: 'token-specific share, 0 → 1',
       readout: 'Step {step}, layer {layer}: {values}',
       'readout.item': '{name} {v}',
-      'ctl.small': 'Small setting ({layers} layers, d = {d}, {steps} steps: seconds)',
+      'ctl.small': 'Quick setting that still shows the effect ({layers} layers, d = {d}, {steps} steps: seconds)',
     },
     fig10: {
       title: 'Adam’s first step in function space, against depth',
@@ -1158,7 +1162,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       axisLayer: 'mean ‖Δlogits‖²',
       readout: 'L = {L}: η* {eta}; one layer’s effect {layer}',
       'readout.item': '{name} {v}',
-      'ctl.small': 'Small setting (depths {depths}, {seeds} seed: seconds)',
+      'ctl.small': 'Quick setting that still shows the effect (depths {depths}, {seeds} seed: seconds)',
     },
     fig11: {
       title: 'Appendix F’s decay against the residual Jacobian',
@@ -1177,7 +1181,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'placement.label': 'Panel (b) and the prediction for',
       readout: 'Layer {layer}: W² gradient {values}; factors {factors}',
       'readout.item': '{name} {v}',
-      'ctl.small': 'Small setting ({layers} layers, d = {d}, {seeds} seed: seconds)',
+      'ctl.small': 'Quick setting that still shows the effect ({layers} layers, d = {d}, {seeds} seed: seconds)',
     },
   },
 };

@@ -33,13 +33,16 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'run.pausedByReader': 'Paused. Nothing computed is lost: Resume continues from here.',
     'run.queued': 'Waiting: the engine finishes the run already under way first.',
     'pause': 'Pause',
-    'bound.live': 'From your live run, now drawn in the figure; the article’s setting gives {article}. The sentence around it describes the article’s setting.',
+    'bound.live': ' (article: {article})',
     'resume': 'Resume',
     'cancelled': 'Cancelled.',
     'error': 'The computation failed.',
     'run.kept': 'Still showing the last complete result.',
     'run.identical': 'Identical to the precomputed result, to the last bit: the same engine gave the same numbers on this machine.',
     'run.estimate': '(about {eta} here)',
+    'run.ask': 'This run should take about {eta} here. Start it?',
+    'run.askYes': 'Start',
+    'run.askNo': 'Not now',
     'run.estimate.short': '(under a second here)',
     'run.offered': 'The link asks for a live run of about {eta} here, longer than a link starts by itself. Its settings are filled in: press Recompute to run it.',
     'run.differs': 'Differs from the precomputed result in {count} numbers, by at most {rel} (relative).',
@@ -72,10 +75,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: holds for random directions only. For a random perturbation Post-LN’s output change grows about linearly with depth (slope {post}) and Pre-LN’s slowly (slope {pre}; Admin {admin}). Under Adam’s sign step, the perturbation an Adam update actually makes, Pre-LN’s grows with depth as fast as Post-LN’s or faster (slope {signPre}, Post-LN {signPost}).',
     'verdict.os.refuted':
       'Verdict: not confirmed at this setting. The slopes are {post} for Post-LN and {pre} for Pre-LN (Admin {admin}); the rule asks for at least 0.75 and at most 0.6.',
+    'verdict.os.untested':
+      'Verdict: too small to test the claim. Over depths {depths}, even a pure O(log L) growth would have a log–log slope of {lnSlope}, above the 0.6 the rule allows Pre-LN, so these depths cannot tell O(L) from O(log L); deeper models can (over 2 to 32 layers the slope of ln L is 0.56).',
     'verdict.tied.confirmed':
       'Verdict: supported. With the output tied to the embedding and the √d input scale (the article’s model), Pre-LN’s last-layer gradient falls with slope {tiedSqrt} on log–log axes, much faster than 1/√L (slope −0.5). Remove either ingredient and it falls about as 1/√L: {tiedNone} without √d, {untiedSqrt} untied, {untiedNone} with neither. The article’s model also starts out predicting the current token (probability {pCurrent} from the shallowest to the deepest model), which the deeper trunk dilutes.',
     'verdict.tied.refuted':
       'Verdict: not supported at this setting. Pre-LN’s slopes are {tiedSqrt} for the article’s model (tied, √d), and {tiedNone}, {untiedSqrt}, {untiedNone} without √d, untied, or with neither; the rule asks for below −0.75 for the first and −0.5 ± 0.25 for the others.',
+    'verdict.tied.untested':
+      'Verdict: too small to test the claim. The depths {depths} (the largest {depthRatio} times the smallest) cannot tell a fall as 1/√L (slope −0.5) from one steeper than slope −0.75: that takes at least three depths, the largest at least twice the smallest.',
     'verdict.afs.confirmed':
       'Verdict: confirmed. Step 1 moves every coordinate by about lr (update RMS / lr {rms1}) although the gradient norms differ {gradGap}-fold, and the update sizes stay within 1.5× of each other up to step {T} ({rmsT}).',
     'verdict.afs.qualified':
@@ -83,13 +90,13 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.afs.refuted':
       'Verdict: not confirmed at this setting. Step 1’s update RMS / lr is {rms1}; the rule asks for 1 ± 5% in every placement.',
     'verdict.afs.untested':
-      'Verdict: not decided at this setting. The gradient norms at step 1 differ only {gradGap}-fold, so there is no scale for Adam to hide.',
+      'Verdict: too small to test the claim. It needs a gradient gap for Adam to hide (the rule asks for step-1 gradient norms at least 1.2-fold apart; here {gradGap}-fold, and the gap grows with depth) and a run of at least {minSteps} steps, Adam’s momentum horizon, to see whether the equal steps last (here {T}).',
     'verdict.wl.confirmed':
       'Verdict: confirmed at peak lr {lr}. Post-LN with Adam and no warm-up never leaves the plateau, and each remedy alone gets it off: a warm-up of {firstWarmupThatEscapes} steps, RAdam without warm-up (step {postRadam0}), Pre-LN without warm-up (step {preAdam0}). At peak lr {lrHi} RAdam without warm-up escapes at step {postRadam0Hi} and the shortest warm-up that rescues Post-LN with Adam is {firstWarmupThatEscapesHi} steps (— = never, none).',
     'verdict.wl.refuted':
       'Verdict: not confirmed at peak lr {lr}. A remedy does not get Post-LN off the plateau: shortest rescuing warm-up {firstWarmupThatEscapes}, RAdam without warm-up {postRadam0}, Pre-LN without warm-up {preAdam0} (— = never).',
     'verdict.wl.untested':
-      'Verdict: not decided at this setting. Post-LN with Adam leaves the plateau without warm-up too, so there is no failure to remove.',
+      'Verdict: too small to test the claim. It needs a failure to remove, Post-LN with Adam and no warm-up stuck on the plateau (here it leaves at step {postAdam0}; — = never), and a run long enough for the remedies to show: Pre-LN with Adam and no warm-up, which never needs one, must leave the plateau within the {steps} steps (here at step {preAdam0}), and a warm-up, or RAdam’s built-in one of about {radamWarmup} steps, must leave that much time before the end.',
     'verdict.sgd.refuted':
       'The SGD control: with SGD and momentum at peak lr {lr}, Pre-LN trains without warm-up (it leaves the plateau at step {pre0}) while Post-LN stalls without warm-up and needs one of {firstWarmupThatEscapes} steps. In the toy the paper’s control shows what it claims; the doubt about it is refuted here.',
     'verdict.sgd.confirmed':
@@ -97,25 +104,29 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.sgd.qualified':
       'The SGD control: Pre-LN trains with SGD (peak lr {lr}), but no warm-up tried rescues Post-LN; the control holds only in part.',
     'verdict.sgd.untested':
-      'The SGD control is not decided at this setting (no SGD runs, or Post-LN with SGD leaves the plateau without warm-up).',
+      'The SGD control: too small to test at this setting. It needs SGD runs (peak lr {lr}; — = none) in which Post-LN without warm-up stalls (here it leaves the plateau at step {post0}; — = never, or not run), long enough for Pre-LN to train (with Adam it leaves the plateau at step {preAdam0}, with SGD at {pre0}) and for a warm-up to leave that much time before step {steps}.',
     'verdict.ps.confirmed':
       'Verdict: confirmed. The Post-LN run without warm-up ends on the plateau (loss {endLoss}; the plateau is {plateau}) without diverging, and its last layer’s token-specific share falls from {share0} to {shareEnd}: every token ends up carrying the same vector, all a model needs to predict the frequencies alone.',
     'verdict.ps.refuted':
       'Verdict: not confirmed at this setting. The Post-LN run without warm-up ends on the plateau (loss {endLoss}), but its last layer’s token-specific share goes from {share0} to {shareEnd}, not below half.',
     'verdict.ps.untested':
-      'Verdict: not decided at this setting. The Post-LN run without warm-up leaves the plateau or stops (loss {endLoss}, status {status}), so there is no stall to look into.',
+      'Verdict: too small to test the claim. It needs a stall to look into, the Post-LN run without warm-up ending on the plateau (here its loss ends at {endLoss}, status {status}; the plateau is {plateau}), in a run long enough for Pre-LN without warm-up to leave the plateau (here its loss ends at {preEndLoss}).',
     'verdict.ss.confirmed':
       'Verdict: confirmed. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, and Pre-LN’s best sign step η* does not shrink with depth ({etaPre}).',
     'verdict.ss.qualified':
       'Verdict: holds only in part. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, as the damping predicts; but Pre-LN’s best whole-model sign step η* shrinks with depth all the same ({etaPre}), so the damping does not let a deep Pre-LN model take larger Adam steps.',
     'verdict.ss.refuted':
       'Verdict: not confirmed at this setting. Relative to Post-LN’s, one Pre-LN layer’s effect on the logits goes from {rFirst} to {rLast} of it between the shallowest and the deepest model; the rule asks for it to halve.',
+    'verdict.ss.untested':
+      'Verdict: too small to test the claim. The largest depth is only {depthRatio} times the smallest ({depths}); under the damping, one Pre-LN layer’s effect falls as 1/L relative to Post-LN’s, so the ratio the rule asks to halve can halve only over at least a doubling of depth.',
     'verdict.df.confirmed':
       'Verdict: confirmed. At {L} layers Post-LN’s W² gradient is flat, not Appendix F’s decay: layer 1 gets {r} of the last layer’s, and every layer lies between {w2Min} and {w2Max}. Crossing a layer, the gradient is multiplied by {normFactor} in its norms and by {residualFactor} in its residual Jacobians, {factor} in all. The FFN sublayer alone shows the article’s numbers: {ffnNorm} for its LN (√(2/3) = 0.82) and {ffnResidual} for its residual branch (√(3/2) = 1.22).',
     'verdict.df.qualified':
       'Verdict: holds only in part. At {L} layers Post-LN’s W² gradient is flat (layer 1 gets {r} of the last layer’s), but not because the residual Jacobian gives back what the norms take: per layer the norms multiply the gradient by {normFactor}, the residual Jacobians by {residualFactor}.',
     'verdict.df.refuted':
       'Verdict: refuted at this setting. At {L} layers Post-LN’s W² gradient at layer 1 is {r} of the last layer’s, at least as close to Appendix F’s decay as to flat; per layer the norms multiply the gradient by {normFactor}, the residual Jacobians by {residualFactor}.',
+    'verdict.df.untested':
+      'Verdict: too small to test the claim. At {L} layers Appendix F predicts that layer 1 gets {rF} of the last layer’s W² gradient; the rule draws its line half-way between that decay and flat (in log space), and only a predicted decay of at least a halving (5 layers or more) puts that line beyond the ordinary spread of a flat profile.',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -139,11 +150,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'handoff.probe': 'The GPU failed during the probe ({detail}), so it went on on the CPU from where the GPU had got to: {jobs} of its {of} jobs (a placement, a seed and a depth each) were measured on the GPU, the other {rest} on the CPU.',
     'engine.asked': '?backend=webgpu was asked for, but:',
     'engine.noIsolation': 'The page is not cross-origin isolated, so it cannot use threads.',
+    'page.description': 'An explorable explanation of why LayerNorm placement (Post-LN vs Pre-LN) sets a Transformer’s gradient scale at initialization, with measurements computed in your browser.',
+    'page.noscript': 'Without JavaScript this page shows the article and its figures as the build drew them from the precomputed results; recomputing, sharing and the language toggle need JavaScript.',
     'footer': 'All numbers on this page are measured by the ln-explorable engine, in your browser or precomputed by the same code.',
     'static.note': 'This is the page as the build wrote it: the article and its figures drawn from the precomputed results. With JavaScript on, the same page becomes interactive, and every figure can be recomputed in your browser.',
     'share': 'Share',
     'share.label': 'Share or download this figure',
     'share.link': 'Link to this view',
+    'share.notRun': 'The link carries the settings in the form, not run yet ({what}): whoever opens it is offered that run.',
     'share.copy': 'Copy',
     'share.embed': 'Embed on your page',
     'share.embedCopied': 'Embed code copied',
@@ -208,14 +222,23 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.status.error': "failed: {message}",
     'runs.importedFrom': "imported from {file}",
     'runs.changed': "differs from the reference in: {keys}",
+    'runs.drawnLine': 'Drawn: your run “{name}” ({headline}). The article’s text describes the reference ({reference}).',
+    'runs.drawnLine.plain': 'Drawn: your run “{name}”. The article’s text describes the reference.',
     'runs.same': "the reference’s settings",
     'runs.finalLoss': "final loss",
     'runs.verdict': "verdict:",
+    'runs.verdict.sgd': "SGD control:",
     'runs.verdict.confirmed': "confirmed",
     'runs.verdict.refuted': "refuted",
     'runs.verdict.qualified': "holds only in part",
-    'runs.verdict.untested': "untested",
+    'runs.verdict.untested': "too small to test",
     'runs.drawFailed': "A run shown here could not be drawn ({message}). Hide or remove it in the list below.",
+    'runs.importing': 'Reading the file…',
+    'runs.msg.unreadableFile': "“{file}” could not be read ({why}).",
+    'runs.outOfRange': "Settings the engine would refuse: {what}. Its numbers do not come from a run this page’s engine can make.",
+    'runs.rowFailed': "Run “{name}” cannot be shown ({message}); the other runs are unaffected.",
+    'runs.msg.newerStore': "Your saved runs were written by a newer version of this page, which this one cannot read; they are left untouched. Open the newer page to see them; runs made here last until you close the page.",
+    'runs.msg.outOfRange': "{n} imported run(s) have settings the engine would refuse; they are marked.",
     'runs.msg.full': "The browser’s storage for this page is full, so this run is kept only until you close the page. Export the run list, or remove old runs to make room.",
     'runs.msg.noStorage': "This browser does not let the page keep runs (private browsing, or site storage turned off): they last until you close the page. Export them to keep them.",
     'runs.msg.saveFailed': "The run could not be saved ({why}); it is kept until you close the page.",
@@ -258,13 +281,16 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'run.pausedByReader': '已暂停。已算出的部分不会丢失：按“继续”从这里接着算。',
     'run.queued': '排队中：引擎先把正在进行的运行算完。',
     'pause': '暂停',
-    'bound.live': '来自你的实时运行（图中正画着它）；文中的设置给出 {article}。周围的句子描述的是文中的设置。',
+    'bound.live': '（文中：{article}）',
     'resume': '继续',
     'cancelled': '已取消。',
     'error': '计算出错了。',
     'run.kept': '图中仍是上一次完整的结果。',
     'run.identical': '与预先算好的结果逐位相同：同一个引擎在这台机器上算出了同样的数。',
     'run.estimate': '（在这里约需 {eta}）',
+    'run.ask': '这次运行在这里约需 {eta}。要开始吗？',
+    'run.askYes': '开始',
+    'run.askNo': '先不',
     'run.estimate.short': '（在这里不到一秒）',
     'run.offered': '这个链接要求一次实时运行，在这里约需 {eta}，超过了链接自行启动的时长。设置已经填好：按“在浏览器里重新计算”即可运行。',
     'run.differs': '与预先算好的结果有 {count} 个数不同，相对差最大 {rel}。',
@@ -297,10 +323,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：只对随机方向成立。随机扰动下，Post-LN 的输出变化大致随深度线性增长（斜率 {post}），Pre-LN 增长得慢（斜率 {pre}；Admin {admin}）。换成 Adam 的符号步——Adam 一次更新实际造成的扰动——Pre-LN 的输出变化随深度增长得和 Post-LN 一样快甚至更快（斜率 {signPre}，Post-LN {signPost}）。',
     'verdict.os.refuted':
       '结论：在这个设定下不成立。Post-LN 的斜率是 {post}，Pre-LN 是 {pre}（Admin {admin}）；判据要求前者至少 0.75、后者至多 0.6。',
+    'verdict.os.untested':
+      '结论：设置太小，无法检验。在深度 {depths} 上，即使是纯粹的 O(log L) 增长，双对数斜率也有 {lnSlope}，超过判据允许 Pre-LN 的 0.6，所以这些深度分不开 O(L) 和 O(log L)；要更深的模型才行（在 2 到 32 层之间，ln L 的斜率是 0.56）。',
     'verdict.tied.confirmed':
       '结论：得到支持。输出层与词嵌入共享、输入乘 √d（文中的模型）时，Pre-LN 最后一层的梯度在双对数坐标里以斜率 {tiedSqrt} 下降，比 1/√L（斜率 −0.5）快得多。去掉其中任何一样，它都大致按 1/√L 下降：去掉 √d 是 {tiedNone}，不共享是 {untiedSqrt}，两样都去掉是 {untiedNone}。文中的模型在初始化时还会预测“当前这个词”（概率从最浅到最深的模型依次为 {pCurrent}），主干越深，这一项被稀释得越多。',
     'verdict.tied.refuted':
       '结论：在这个设定下得不到支持。Pre-LN 的斜率：文中的模型（共享、√d）是 {tiedSqrt}；去掉 √d、不共享、两样都去掉分别是 {tiedNone}、{untiedSqrt}、{untiedNone}；判据要求前者低于 −0.75，其余在 −0.5 ± 0.25 之内。',
+    'verdict.tied.untested':
+      '结论：设置太小，无法检验。深度 {depths}（最深是最浅的 {depthRatio} 倍）分不开按 1/√L 下降（斜率 −0.5）和比斜率 −0.75 更陡的下降：这至少要三个深度，而且最深至少是最浅的两倍。',
     'verdict.afs.confirmed':
       '结论：成立。第 1 步每个坐标都挪动约 lr（更新的 RMS / lr 为 {rms1}），尽管两者的梯度范数相差 {gradGap} 倍；直到第 {T} 步，更新幅度仍相差不到 1.5 倍（{rmsT}）。',
     'verdict.afs.qualified':
@@ -308,13 +338,13 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.afs.refuted':
       '结论：在这个设定下不成立。第 1 步更新的 RMS / lr 是 {rms1}；判据要求每种放法都在 1 ± 5% 之内。',
     'verdict.afs.untested':
-      '结论：这个设定决定不了。第 1 步两者的梯度范数只差 {gradGap} 倍，Adam 没有尺度可以掩盖。',
+      '结论：设置太小，无法检验。要检验它，先得有梯度尺度的差距让 Adam 去掩盖（判据要求第 1 步两者的梯度范数至少差 1.2 倍；这里是 {gradGap} 倍，差距随深度增大），还得至少跑 {minSteps} 步（Adam 动量的时间尺度），才看得出步长是否一直相等（这里是 {T} 步）。',
     'verdict.wl.confirmed':
       '结论：在峰值学习率 {lr} 下成立。Post-LN 用 Adam、不预热，始终离不开平台；三种补救各自都能让它离开：预热 {firstWarmupThatEscapes} 步，不预热的 RAdam（第 {postRadam0} 步），不预热的 Pre-LN（第 {preAdam0} 步）。峰值学习率 {lrHi} 时，不预热的 RAdam 在第 {postRadam0Hi} 步离开，能救回 Post-LN + Adam 的最短预热是 {firstWarmupThatEscapesHi} 步（— 表示从未、没有）。',
     'verdict.wl.refuted':
       '结论：在峰值学习率 {lr} 下不成立。有一种补救没能让 Post-LN 离开平台：最短的有效预热 {firstWarmupThatEscapes}，不预热的 RAdam {postRadam0}，不预热的 Pre-LN {preAdam0}（— 表示从未）。',
     'verdict.wl.untested':
-      '结论：这个设定决定不了。Post-LN 用 Adam 不预热也离开了平台，没有失败可以去除。',
+      '结论：设置太小，无法检验。要检验它，先得有失败可以去除：Post-LN 用 Adam、不预热时停在平台上（这里它在第 {postAdam0} 步离开；— 表示从未离开）；运行还得够长，补救才显得出来：从不需要预热的 Pre-LN（Adam、不预热）要在 {steps} 步之内离开平台（这里是第 {preAdam0} 步），而预热结束后，或 RAdam 自带的约 {radamWarmup} 步预热之后，也要留出这么多步。',
     'verdict.sgd.refuted':
       'SGD 对照：用带动量的 SGD、峰值学习率 {lr} 时，Pre-LN 不预热也能训练（第 {pre0} 步离开平台），Post-LN 不预热就停在平台上，需要 {firstWarmupThatEscapes} 步预热。在玩具模型里，论文的对照说明了它要说明的事；对它的怀疑在这里不成立。',
     'verdict.sgd.confirmed':
@@ -322,25 +352,29 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.sgd.qualified':
       'SGD 对照：Pre-LN 用 SGD 能训练（峰值学习率 {lr}），但试过的预热都救不回 Post-LN；对照只部分成立。',
     'verdict.sgd.untested':
-      'SGD 对照在这个设定下决定不了（没有 SGD 的运行，或 Post-LN 用 SGD 不预热也离开了平台）。',
+      'SGD 对照：设置太小，无法检验。要检验它，得有 SGD 的运行（峰值学习率 {lr}；— 表示没有），其中 Post-LN 不预热就停在平台上（这里它在第 {post0} 步离开；— 表示从未离开或没有运行）；运行还要够长，长到 Pre-LN 能训练起来（用 Adam 在第 {preAdam0} 步离开平台，用 SGD 在第 {pre0} 步），并且预热结束后到第 {steps} 步之前也留得出这么多步。',
     'verdict.ps.confirmed':
       '结论：成立。不预热的 Post-LN 停在平台上（损失 {endLoss}，平台为 {plateau}），没有发散；它最后一层的词特异份额从 {share0} 降到 {shareEnd}：每个词最后都带着同一个向量，而这正是只预测词频所需要的全部。',
     'verdict.ps.refuted':
       '结论：在这个设定下不成立。不预热的 Post-LN 停在平台上（损失 {endLoss}），但它最后一层的词特异份额从 {share0} 变到 {shareEnd}，没有降到一半以下。',
     'verdict.ps.untested':
-      '结论：这个设定决定不了。不预热的 Post-LN 离开了平台或中途停止（损失 {endLoss}，状态 {status}），没有停滞可看。',
+      '结论：设置太小，无法检验。要检验它，得有停滞可看：不预热的 Post-LN 最后停在平台上（这里它的损失最后是 {endLoss}，状态 {status}；平台为 {plateau}）；运行还要够长，长到不预热的 Pre-LN 能离开平台（这里它的损失最后是 {preEndLoss}）。',
     'verdict.ss.confirmed':
       '结论：成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，而 Pre-LN 的最佳符号步 η* 并不随深度变小（{etaPre}）。',
     'verdict.ss.qualified':
       '结论：只部分成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，正如“衰减”所预言；但 Pre-LN 整体符号步的最佳步长 η* 照样随深度变小（{etaPre}），这种衰减并没有让深的 Pre-LN 模型承受更大的 Adam 步。',
     'verdict.ss.refuted':
       '结论：在这个设定下不成立。相对 Post-LN，Pre-LN 单层对 logits 的影响从最浅到最深的模型由 {rFirst} 变到 {rLast}；判据要求它减半。',
+    'verdict.ss.untested':
+      '结论：设置太小，无法检验。最深的模型只是最浅的 {depthRatio} 倍（深度 {depths}）；按“衰减”的说法，Pre-LN 单层的影响相对 Post-LN 按 1/L 变小，所以判据要求减半的那个比值，深度至少翻一倍才可能减半。',
     'verdict.df.confirmed':
       '结论：成立。{L} 层时 Post-LN 的 W² 梯度是平的，不是附录 F 的衰减：第 1 层的梯度是最后一层的 {r}，各层都在 {w2Min} 到 {w2Max} 之间。梯度穿过一层，在 LN 处乘以 {normFactor}，在残差雅可比处乘以 {residualFactor}，合起来是 {factor}。单看 FFN 子层，正是文中的数：LN 是 {ffnNorm}（√(2/3) = 0.82），残差支路是 {ffnResidual}（√(3/2) = 1.22）。',
     'verdict.df.qualified':
       '结论：只部分成立。{L} 层时 Post-LN 的 W² 梯度是平的（第 1 层是最后一层的 {r}），但原因不是残差雅可比补回了 LN 除掉的部分：每层 LN 让梯度乘以 {normFactor}，残差雅可比乘以 {residualFactor}。',
     'verdict.df.refuted':
       '结论：在这个设定下不成立。{L} 层时 Post-LN 第 1 层的 W² 梯度是最后一层的 {r}，离附录 F 的衰减不比离“平”远；每层 LN 让梯度乘以 {normFactor}，残差雅可比乘以 {residualFactor}。',
+    'verdict.df.untested':
+      '结论：设置太小，无法检验。{L} 层时，附录 F 预言第 1 层的 W² 梯度是最后一层的 {rF}；判据把界线划在这种衰减和“平”之间（对数意义下的中点），只有预言的衰减至少是减半（5 层或更多），这条界线才落在平坦剖面正常的起伏之外。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',
@@ -364,11 +398,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'handoff.probe': 'GPU 在测量中出错（{detail}），测量从 GPU 已算到的地方接着在 CPU 上进行：{of} 个作业（每个是一种放置、一个种子和一个深度）中有 {jobs} 个在 GPU 上测得，其余 {rest} 个在 CPU 上。',
     'engine.asked': '虽然指定了 ?backend=webgpu，但：',
     'engine.noIsolation': '页面没有跨源隔离，因此不能用多线程。',
+    'page.description': '一篇可交互的讲解：LayerNorm 放在哪里（Post-LN 还是 Pre-LN），为什么决定了 Transformer 初始化时的梯度尺度；图中的数字在你的浏览器里实测得出。',
+    'page.noscript': '没有 JavaScript 时，本页显示文章，以及构建时用预先算好的结果画出的图；重新计算、分享和切换语言需要 JavaScript。',
     'footer': '本页所有数字都由 ln-explorable 引擎测得：在你的浏览器里实时算出，或由同一份代码预先算好。',
     'static.note': '这是构建时写好的页面：文章和图都由预先算好的结果画出。打开 JavaScript，同一个页面就能交互，每幅图都能在你的浏览器里重新计算。',
     'share': '分享',
     'share.label': '分享或下载这张图',
     'share.link': '当前视图的链接',
+    'share.notRun': '链接带着表单里尚未运行的设置（{what}）：打开它的人会看到运行这些设置的提议。',
     'share.copy': '复制',
     'share.embed': '嵌入你的网页',
     'share.embedCopied': '嵌入代码已复制',
@@ -433,14 +470,23 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.status.error': "失败：{message}",
     'runs.importedFrom': "导入自 {file}",
     'runs.changed': "与参考不同的设置：{keys}",
+    'runs.drawnLine': '图中画的是你的运行“{name}”（{headline}）。正文描述的是参考结果（{reference}）。',
+    'runs.drawnLine.plain': '图中画的是你的运行“{name}”。正文描述的是参考结果。',
     'runs.same': "与参考相同的设置",
     'runs.finalLoss': "最终损失",
     'runs.verdict': "结论：",
+    'runs.verdict.sgd': "SGD 对照：",
     'runs.verdict.confirmed': "成立",
     'runs.verdict.refuted': "不成立",
     'runs.verdict.qualified': "部分成立",
-    'runs.verdict.untested': "未能检验",
+    'runs.verdict.untested': "设置太小，无法检验",
     'runs.drawFailed': "这里显示的某条运行画不出来（{message}）。请在下面的列表里隐藏或删除它。",
+    'runs.importing': '正在读取文件……',
+    'runs.msg.unreadableFile': "“{file}”读取失败（{why}）。",
+    'runs.outOfRange': "引擎不接受的设置：{what}。它的数字并非来自本页引擎能做出的运行。",
+    'runs.rowFailed': "运行“{name}”无法显示（{message}）；其他运行不受影响。",
+    'runs.msg.newerStore': "你保存的运行是由更新版本的页面写入的，这个版本读不了；它们原样保留。打开新版页面即可看到；在这里做的运行只保留到关闭页面为止。",
+    'runs.msg.outOfRange': "导入的运行中有 {n} 条的设置是引擎不接受的；已作标记。",
     'runs.msg.full': "浏览器给这个页面的存储空间已满，这次运行只保留到关闭页面为止。请导出运行列表，或删除旧的运行腾出空间。",
     'runs.msg.noStorage': "这个浏览器不允许页面保存运行（无痕模式，或关闭了网站存储）：运行只保留到关闭页面为止。要保留请导出。",
     'runs.msg.saveFailed': "这次运行没能保存（{why}）；它会保留到关闭页面为止。",

@@ -951,7 +951,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       readoutLayer: '第 {l} 层',
       readoutNorm: '‖x_l‖²/d = {v}',
       readoutGain: '最后 LN 的倍数 √d/‖x_L‖ = {g}',
-      finalLn: 'Final LN',
+      finalLn: '最后的 LN',
       hint: '在层叠上上下移动指针（或按方向键）来选一层。',
       readoutFinalOut: '输出 ‖·‖²/d = 1',
       'col.layer': '层',
@@ -1014,6 +1014,10 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       plateau: '平台',
       seedsHint: '每条线是 {n} 个种子的平均。',
       seedsHintOne: '每条线是一个种子。',
+      seedsHintRuns: '每条线是所属那次运行各种子的平均；种子数见图例。',
+      'fact.seeds': '{n} 个种子',
+      'fact.seedsOne': '1 个种子',
+      'fact.steps': '{n} 步',
       diverged: '第 {s} 步发散',
       panel: '峰值学习率 {lr}',
       'ref.uniform': 'ln 256（均匀）',
@@ -1083,7 +1087,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'readout.item': '{name} {v}',
       'col.depth': 'L',
       'col.slope': '双对数斜率',
-      'ctl.small': '小设定（深度 {depths}，{seeds} 个种子：几秒）',
+      'ctl.small': '仍看得出效应的快速设定（深度 {depths}，{seeds} 个种子：几秒）',
     },
     fig6: {
       title: '共享的词嵌入与 Pre-LN 梯度的下降',
@@ -1105,7 +1109,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'readout.item': '{name} {v}',
       'col.variant': '模型',
       'col.slope': 'Pre-LN 的双对数斜率（−0.5 即 1/√L）',
-      'ctl.small': '小设定（d = {d}，深度 {depths}，{seeds} 个种子：几秒）',
+      'ctl.small': '仍看得出效应的快速设定（d = {d}，深度 {depths}，{seeds} 个种子：几秒）',
     },
     fig7: {
       title: 'Adam 的头几步与梯度的尺度',
@@ -1119,7 +1123,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       readout: '第 {t} 步：‖g‖ {grad}；更新 / lr {rms}',
       'readout.item': '{name} {v}',
       'col.step': '步',
-      'ctl.small': '小设定（{layers} 层，d = {d}，{steps} 步：几秒）',
+      'ctl.small': '仍看得出效应的快速设定（{layers} 层，d = {d}，{steps} 步：几秒）',
     },
     fig8: {
       title: 'Post-LN 何时离开平台，对预热长度',
@@ -1135,7 +1139,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       readout: '预热 {w}：{values}',
       'readout.item': '{name} {v}',
       'col.series': '运行',
-      'ctl.small': '小设定（{layers} 层，{steps} 步，一个种子，Adam 与 RAdam 用各自的建议学习率；两种设定在这里各要多久，看“在浏览器里重新计算”按钮）',
+      'ctl.small': '仍看得出两个效应的快速设定（{layers} 层，d = {d}，{steps} 步，{seeds} 个种子，各优化器用各自的建议学习率；两种设定在这里各要多久，看“在浏览器里重新计算”按钮）',
     },
     fig9: {
       title: '训练中隐藏状态的词特异份额',
@@ -1146,7 +1150,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       scale: '词特异份额，0 → 1',
       readout: '第 {step} 步，第 {layer} 层：{values}',
       'readout.item': '{name} {v}',
-      'ctl.small': '小设定（{layers} 层，d = {d}，{steps} 步：几秒）',
+      'ctl.small': '仍看得出效应的快速设定（{layers} 层，d = {d}，{steps} 步：几秒）',
     },
     fig10: {
       title: '函数空间里的 Adam 第一步，对深度',
@@ -1158,7 +1162,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       axisLayer: '平均 ‖Δlogits‖²',
       readout: 'L = {L}：η* {eta}；单层影响 {layer}',
       'readout.item': '{name} {v}',
-      'ctl.small': '小设定（深度 {depths}，{seeds} 个种子：几秒）',
+      'ctl.small': '仍看得出效应的快速设定（深度 {depths}，{seeds} 个种子：几秒）',
     },
     fig11: {
       title: '附录 F 的衰减与残差的雅可比',
@@ -1177,7 +1181,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'placement.label': '(b) 图与预言所用的放法',
       readout: '第 {layer} 层：W² 梯度 {values}；因子 {factors}',
       'readout.item': '{name} {v}',
-      'ctl.small': '小设定（{layers} 层，d = {d}，{seeds} 个种子：几秒）',
+      'ctl.small': '仍看得出效应的快速设定（{layers} 层，d = {d}，{seeds} 个种子：几秒）',
     },
   },
 };

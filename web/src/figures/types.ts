@@ -45,6 +45,9 @@ export interface RunParams<S extends object> extends ParamGroup<S> {
   same(a: S, b: S): boolean;
   /** put settings into the slot's live-run form (a link asked for them) */
   fill(results: Results, s: S): void;
+  /** the engine config of what the slot's live-run form holds now; null while it is invalid (the
+   *  address bar and Share name it: what is on screen is what is shared) */
+  form(results: Results): object | null;
   /** start a live run of what the form holds (`opts.budgetMs`: a link asked for it, lib/result-slots) */
   start(results: Results, opts?: StartOptions): void;
 }

@@ -31,14 +31,19 @@ export function fmtLr(x: number): string {
   return m === 1 ? pow : `${m}×${pow}`;
 }
 
-/** A duration in ms as "0.4 s" / "12 s" / "3 min 05 s" (language-neutral units). */
+/** A duration in ms as "350 ms" / "4.2 s" / "12 s" / "3 min 05 s" /
+ *  "2 h 07 min" (language-neutral units). Under a second in ms (a sub-second run never reads
+ *  "0.0 s"); an hour or more in hours and minutes (never "2820 min 17 s"). */
 export function fmtDuration(ms: number | null | undefined): string {
   if (ms == null || !Number.isFinite(ms)) return DASH_MISSING;
-  if (ms < 9950) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
-  const s = Math.round(ms / 1000);
+  const t = Math.max(0, ms);
+  if (t < 999.5) return `${Math.round(t)} ms`;
+  if (t < 9950) return `${(t / 1000).toFixed(1)} s`;
+  const s = Math.round(t / 1000);
   if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
 export const mean = (xs: readonly number[]): number =>

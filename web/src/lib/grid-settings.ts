@@ -247,6 +247,17 @@ export function checkHyper(name: string, s: string): number | null {
 /** An optimizer's suggested peak lr (the engine's; its settings' defaults are the schema's). */
 export const suggestedLr = (o: string): number | null => OPTIMIZER_INFO.find((x) => x.name === o)?.suggested_lr ?? null;
 
+/** The peak lrs typed for optimizer `from`, carried over to `to` as the same multiples of each
+ *  one's suggested lr (Adam's 1e-3, 3e-3 → SGD's 0.05, 0.15), so a switch of optimizer does not keep
+ *  a rate meant for another; the text as it was when it does not parse or either has no suggestion. */
+export function lrsForOptimizer(lrs: string, from: string, to: string): string {
+  const a = suggestedLr(from);
+  const b = suggestedLr(to);
+  const xs = parseList(lrs);
+  if (a == null || b == null || !xs || a === b) return lrs;
+  return xs.map((x) => String(+((x / a) * b).toPrecision(6))).join(', ');
+}
+
 /**
  * Validate the settings; returns error keys (Figure 4's strings) per field (`hyper.<name>` for an
  * optimizer setting), and the engine config when valid.

@@ -3,8 +3,9 @@
 //   $…$              inline KaTeX (tex.ts; \role{r}{x} colours x); `$$…$$` renders display-style
 //   **bold**  *italic*  `code`  [text](https://…)   (links: https only, else the text alone)
 //   {{key}}          a bound number → <span class="bound" data-key="key">value</span>;
-//                    one a live run changed (opts.changed) → class "bound live" and a title saying
-//                    so and giving the article's value;
+//                    one a live run changed (opts.changed: figure captions and readouts only, never
+//                    the article) → class "bound live", followed by the reference's value in
+//                    visible text (<span class="bound-ref">, e.g. " (article: 5)");
 //                    unknown key → <span class="bound missing">[?key]</span> and onUnknownKey(key)
 //   {{#fig7}}        a reference to a figure → <a class="figref" href="#fig7">Figure C</a>, its label
 //                    (opts.figureLabel: the number follows page order, registry.ts figureNumber);
@@ -20,8 +21,8 @@ export interface InlineOptions {
   bindings?: Record<string, string>;
   /** called once per unknown {{key}} occurrence */
   onUnknownKey?: (key: string) => void;
-  /** keys whose value comes from a live run and differs from the article's: key → the note
-   *  (its title) that says so */
+  /** keys whose value comes from a live run and differs from the article's: key → the visible
+   *  note that follows the value and gives the reference's (" (article: 0.54)") */
   changed?: Record<string, string>;
   /** a figure id → the label the page shows for it ("Figure C"), undefined if there is none */
   figureLabel?: (id: string) => string | undefined;
@@ -54,7 +55,8 @@ function bound(key: string, opts: InlineOptions): string {
     return `<span class="bound missing" data-key="${escapeHtml(key)}">[?${escapeHtml(key)}]</span>`;
   }
   const note = opts.changed?.[key];
-  if (note != null) return `<span class="bound live" data-key="${escapeHtml(key)}" title="${escapeHtml(note)}">${escapeHtml(v)}</span>`;
+  if (note != null)
+    return `<span class="bound live" data-key="${escapeHtml(key)}">${escapeHtml(v)}</span><span class="bound-ref" data-ref="${escapeHtml(key)}">${escapeHtml(note)}</span>`;
   return `<span class="bound" data-key="${escapeHtml(key)}">${escapeHtml(v)}</span>`;
 }
 

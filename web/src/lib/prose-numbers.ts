@@ -9,7 +9,7 @@
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
 import { probeDepths, seedMean, withAddedKeys, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
-import type { ExperimentSlot } from './result-slots.svelte';
+import type { ExperimentSlot } from './slots';
 import * as verdicts from './verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';

@@ -15,7 +15,7 @@ import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
 import { experimentWork, gridWork, probeWork, type Work } from './cost';
 import { speed } from './speed.svelte';
-import { engineKey as engineKeyOf } from './calibrate';
+import { calibrateOnce, engineKey as engineKeyOf } from './calibrate';
 import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 import { RunList } from './runs/run-list.svelte';
@@ -23,6 +23,7 @@ import { proseNumbers } from './prose-numbers';
 import type { Lang } from '../content/types';
 import { settingsDiff, type RunEntry } from './runs/entry';
 import type { JobOptions } from '../engine/protocol';
+import { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, type ExperimentSlot, type SlotName } from './slots';
 
 export type Source = 'precomputed' | 'live';
 /** 'offered': a link asked for a run longer than it may start by itself (LINK_BUDGET_MS); the
@@ -38,6 +39,9 @@ export const LINK_BUDGET_MS = 10000;
 export interface StartOptions {
   work?: Work | null;
   budgetMs?: number;
+  /** a run with a budget and no known speed measures the speed first (a first visit's link must
+   *  not start a long run to find out it is long): lib/calibrate.ts calibrateOnce by default */
+  calibrate?: () => Promise<unknown>;
 }
 
 export interface RunState {
@@ -125,11 +129,15 @@ export class Slot<T> {
   async start(
     go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal, options: JobOptions) => Promise<T>,
     config: object | null = null,
-    { work = null, budgetMs }: StartOptions = {},
+    { work = null, budgetMs, calibrate = () => calibrateOnce(runGrid, engineInfo) }: StartOptions = {},
   ) {
     this.cancel();
     this.offerMs = null;
-    const before = speed.estimateMs(work);
+    let before = speed.estimateMs(work);
+    if (budgetMs != null && before == null && work != null) {
+      await calibrate().catch(() => null);
+      before = speed.estimateMs(work);
+    }
     if (budgetMs != null && before != null && before > budgetMs) {
       this.offerMs = before;
       this.run = { ...idle(), phase: 'offered' };
@@ -218,55 +226,9 @@ export class Slot<T> {
   }
 }
 
-/**
- * The experiment documents the figures draw, by slot name: the engine's experiment, the config of a
- * recompute (the engine's defaults but what is listed), the precomputed file
- * (public/data/exp/<file>.json, written by scripts/precompute.mjs with the same config), and the
- * small setting a reader can recompute in seconds (the figure's "small" setting).
- */
-export const EXPERIMENT_SLOTS = {
-  outputSensitivity: { experiment: 'output-sensitivity', file: 'output-sensitivity', config: {}, small: { depths: [2, 4, 8], seeds: [0] } },
-  outputSensitivitySign: {
-    experiment: 'output-sensitivity',
-    file: 'output-sensitivity.sign_gradient',
-    config: { perturbation_kind: 'sign_gradient' },
-    small: { perturbation_kind: 'sign_gradient', depths: [2, 4, 8], seeds: [0] },
-  },
-  adamFirstStep: { experiment: 'adam-first-step', file: 'adam-first-step', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 20 } },
-  // 120 toy runs at its defaults (tens of minutes in a browser; Recompute estimates it, cost.ts
-  // experimentWork): a live run is the small setting unless unticked.
-  warmupLength: {
-    experiment: 'warmup-length',
-    file: 'warmup-length.summary',
-    config: {},
-    small: { layers: 6, d: 64, d_ff: 256, steps: 200, warmups: [0, 50, 100], seeds: [0], optimizers: ['adam', 'radam'], lr_factors: [1] },
-  },
-  stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [2, 4, 8], seeds: [0] } },
-  plateauShare: { experiment: 'plateau-share', file: 'plateau-share', config: {}, small: { layers: 4, d: 64, d_ff: 128, steps: 120, every: 5, warmups: [0, 60] } },
-  tiedOutput: {
-    experiment: 'tied-output',
-    file: 'tied-output',
-    config: {},
-    small: { d: 64, d_ff: 128, vocab: 200, depths: [2, 4, 6], seeds: [0], depth_batches: 2 },
-  },
-  depthFactors: { experiment: 'depth-factors', file: 'depth-factors', config: {}, small: { layers: 8, d: 128, d_ff: 256, vocab: 200, seeds: [0], batches: 2 } },
-} as const satisfies Record<string, { experiment: string; file: string; config: Record<string, unknown>; small: Record<string, unknown> }>;
-export type ExperimentSlot = keyof typeof EXPERIMENT_SLOTS;
-
-/** A small setting's values for its label ({depths}, {seeds}, {d}, {layers}, {steps}). */
-export const smallVars = (c: {
-  depths?: readonly number[];
-  seeds?: readonly number[];
-  d?: number;
-  layers?: number;
-  steps?: number;
-}): Record<string, string | number> => ({
-  depths: (c.depths ?? []).join(', '),
-  seeds: c.seeds?.length ?? '',
-  d: c.d ?? '',
-  layers: c.layers ?? '',
-  steps: c.steps ?? '',
-});
+// The slot table (EXPERIMENT_SLOTS, SlotName, SLOT_NAMES, precomputedPath, smallVars) is in
+// ./slots.ts; it is re-exported here for the page's components.
+export { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, smallVars, type ExperimentSlot, type SlotName } from './slots';
 
 /** The reference a figure draws muted under its current result: the precomputed document while a
  *  live run is the current result, else null (the reference is then the current result itself). */
@@ -278,16 +240,6 @@ export const referenceLegend = (t: (k: string) => string, color: string) => ({ l
 /** The slot of experiment `exp` in the page's results (a component's setup only: it reads the
  *  context), typed as the document its figure draws. */
 export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().exp[exp] as unknown as Slot<T>;
-
-/** The result slots, by name (a figure says which one it draws: figures/types.ts). */
-export type SlotName = 'probe' | 'grid' | ExperimentSlot;
-
-/** Every slot's name, in the page's order. */
-export const SLOT_NAMES: readonly SlotName[] = ['probe', 'grid', ...(Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[])];
-
-/** Where a slot's precomputed document is, under the site's base (public/ in the repository). */
-export const precomputedPath = (name: SlotName): string =>
-  name === 'probe' || name === 'grid' ? `data/${name}.json` : `data/exp/${EXPERIMENT_SLOTS[name].file}.json`;
 
 export class Results {
   /** every slot's live runs (IndexedDB; in memory only for an embed) */

@@ -210,3 +210,7 @@ class Speed {
 }
 
 export const speed = new Speed();
+
+/** A run estimated to take longer than this here starts only after the reader confirms it
+ *  (RunControls): a click should not start an 18-minute (or a 47-hour) computation unasked. */
+export const ASK_ABOVE_MS = 3 * 60_000;

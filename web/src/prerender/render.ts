@@ -10,9 +10,18 @@ import { SLOT_NAMES, precomputedPath, type SlotName } from '../lib/result-slots.
 import StaticPage from './StaticPage.svelte';
 import { COPY_LANGS, STATIC_COPIES, copyHref } from './copies';
 import { htmlLang } from '../lib/prefs.svelte';
+import { plainHeading, uiString } from '../lib/text';
 
 export const ARTICLES: Record<Article['lang'], Article> = { en, zh };
 export { SLOT_NAMES, precomputedPath, COPY_LANGS, STATIC_COPIES, copyHref, htmlLang };
+
+/** What the head and the <noscript> of `lang`'s copy say, in that language: the article's title,
+ *  the page's description and the no-JavaScript note. */
+export const headText = (lang: Article['lang']) => ({
+  title: plainHeading(ARTICLES[lang].title),
+  description: uiString(lang, 'page.description'),
+  noscript: uiString(lang, 'page.noscript'),
+});
 
 /** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot). */
 export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>): string {

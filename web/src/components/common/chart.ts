@@ -31,3 +31,36 @@ export interface XY {
   x: number;
   y: number;
 }
+
+// ---- domains over several documents (pure): a live run drawn over the reference gets axes that
+// hold both (the figures' transform.ts call these with the drawn values of each document).
+
+/** A chart domain [lo, hi]. */
+export type Domain = [number, number];
+
+/** [min, max] of the finite values (only the positive ones with `log`), or null when there are none. */
+export function extentOf(values: Iterable<number>, log = false): Domain | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values)
+    if (Number.isFinite(v) && (!log || v > 0)) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/** The smallest domain holding every given one: null or undefined ones are skipped, and so, with
+ *  `log`, any whose bounds are not positive. `fallback` (default [0, 1]) when none is left. */
+export function unionDomain(domains: readonly (Domain | null | undefined)[], { log = false, fallback = [0, 1] as Domain } = {}): Domain {
+  const ok = (v: number) => Number.isFinite(v) && (!log || v > 0);
+  const valid = domains.filter((d): d is Domain => d != null && ok(d[0]) && ok(d[1]) && d[0] <= d[1]);
+  if (!valid.length) return fallback;
+  return [Math.min(...valid.map((d) => d[0])), Math.max(...valid.map((d) => d[1]))];
+}
+
+/** The distinct finite values of every given list, ascending (the ticks or categories of a
+ *  discrete axis, e.g. depths or warm-up lengths, over several documents). */
+export function unionValues(...lists: readonly (readonly number[] | null | undefined)[]): number[] {
+  return [...new Set(lists.flatMap((l) => l ?? []).filter(Number.isFinite))].sort((a, b) => a - b);
+}

@@ -6,6 +6,7 @@
 //       (log axis): how much one layer's update moves the output.
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { StepSizeResult } from '../../engine/documents';
+import { unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export interface DepthPt {
   x: number;
@@ -50,3 +51,30 @@ export function stepSizeChart(doc: StepSizeResult | null): StepSizeChart {
 }
 
 export const pointAt = (s: DepthSeries | undefined, which: 'eta' | 'perLayer', L: number) => s?.[which].find((p) => p.x === L);
+
+/** The depth ticks and the domains of the two panels. */
+export interface StepSizeAxes {
+  depths: number[];
+  xDomain: Domain;
+  etaDomain: Domain;
+  layerDomain: Domain;
+}
+
+const depthDomain = (depths: number[]): Domain | null => (depths.length ? [depths[0] / 1.25, depths[depths.length - 1] * 1.25] : null);
+
+/** The axes of chart `c` with the reference `ref` (its series, muted) drawn too: every depth of
+ *  either, domains holding both (each padded as its own chart is). No reference: `c`'s own axes. */
+export function stepSizeAxes(c: StepSizeChart, ref: StepSizeChart | null): StepSizeAxes {
+  const own: StepSizeAxes = { depths: c.depths, xDomain: depthDomain(c.depths) ?? [1, 2], etaDomain: c.etaDomain, layerDomain: c.layerDomain };
+  if (!ref?.depths.length) return own;
+  const live = c.depths.length > 0;
+  const liveLayer = c.series.some((s) => s.perLayer.length);
+  const refLayer = ref.series.some((s) => s.perLayer.length);
+  const log = { log: true };
+  return {
+    depths: unionValues(c.depths, ref.depths),
+    xDomain: unionDomain([depthDomain(c.depths), depthDomain(ref.depths)], { ...log, fallback: own.xDomain }),
+    etaDomain: unionDomain([live ? c.etaDomain : null, ref.etaDomain], { ...log, fallback: own.etaDomain }),
+    layerDomain: unionDomain([liveLayer ? c.layerDomain : null, refLayer ? ref.layerDomain : null], { ...log, fallback: own.layerDomain }),
+  };
+}

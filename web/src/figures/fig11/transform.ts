@@ -8,6 +8,7 @@
 //       guides at 1 (flat) and at Appendix F's √(2/3) per layer.
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { DepthFactorsResult } from '../../engine/documents';
+import { extentOf, unionDomain, type Domain } from '../../components/common/chart';
 
 export type FactorKind = 'norm' | 'residual' | 'layer';
 export const FACTOR_KINDS: readonly FactorKind[] = ['norm', 'residual', 'layer'];
@@ -97,4 +98,42 @@ export function layerTicks(L: number): number[] {
   for (let l = step; l < L; l += step) t.push(l);
   if (t[t.length - 1] !== L) t.push(L);
   return t;
+}
+
+/** What the reference (precomputed) document adds to the chart while a live run is drawn: its
+ *  lines, muted, and the axes holding both. */
+export interface DepthFactorsReference {
+  /** the reference's W² gradient per layer, every placement it measured (panel a) */
+  grad: GradSeries[];
+  /** its factors for the live chart's placement; empty where it did not measure that placement */
+  factors: Record<FactorKind, FPt[]>;
+  L: number;
+  layerTicks: number[];
+  xDomain: Domain;
+  gradDomain: Domain;
+  factorDomain: Domain;
+}
+
+/**
+ * The reference `ref` (the precomputed chart, for the same placement) drawn muted under chart `c`:
+ * its lines (not its spreads nor its Appendix F line) and axes over both: layers 1…the deeper of the
+ * two, values of both, padded as a chart of its own is. No reference: nothing added, `c`'s own axes.
+ */
+export function depthFactorsReference(c: DepthFactorsChart, ref: DepthFactorsChart | null): DepthFactorsReference {
+  const own = (L: number) => ({ L, layerTicks: layerTicks(L), xDomain: (L ? [0.5, L + 0.5] : [0, 1]) as Domain });
+  if (!ref?.placements.length) return { grad: [], factors: { norm: [], residual: [], layer: [] }, ...own(c.L), gradDomain: c.gradDomain, factorDomain: c.factorDomain };
+  const live = c.placements.length > 0;
+  const factors = ref.placement === c.placement || !live ? ref.factors : { norm: [], residual: [], layer: [] };
+  const g = extentOf(
+    ref.grad.flatMap((s) => s.grad.map((q) => q.y)),
+    true,
+  );
+  const f = extentOf(FACTOR_KINDS.flatMap((k) => factors[k].map((q) => q.y)));
+  return {
+    grad: ref.grad,
+    factors,
+    ...own(Math.max(c.L, ref.L)),
+    gradDomain: unionDomain([live ? c.gradDomain : null, g && [g[0] / 1.5, g[1] * 1.5]], { log: true, fallback: c.gradDomain }),
+    factorDomain: unionDomain([live ? c.factorDomain : null, f && [f[0] * 0.92, f[1] * 1.06]], { fallback: c.factorDomain }),
+  };
 }

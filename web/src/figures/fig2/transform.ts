@@ -29,13 +29,21 @@ export interface Stack {
 
 export const MIN_FRAC = 0.3;
 
-export function buildStack(P: ProbeResult | null): Stack {
+/** Pre-LN's ‖x_l‖²/d per layer in a probe (mean over seeds); empty without Pre-LN. */
+const norms = (P: ProbeResult | null): number[] => P?.placements?.pre?.norm2_over_d.mean ?? [];
+
+/**
+ * `P`'s stack. The widths are normalised to the widest slab of `P` and of `other`, the document
+ * drawn with it (the reference under a live run, or that run over the reference), so that one
+ * width is one length in both; without `other`, to `P`'s own widest.
+ */
+export function buildStack(P: ProbeResult | null, other: ProbeResult | null = null): Stack {
   const pre = P?.placements?.pre;  // Figure 2 is Pre-LN's residual stream (Lemma 2) and its final LN
   if (!pre) return { slabs: [], L: 0, gain: null };
   const m = pre.norm2_over_d.mean ?? [];
   const s = pre.norm2_over_d.std ?? [];
   const L = m.length;
-  const maxRoot = Math.sqrt(Math.max(1, ...m.filter(Number.isFinite)));
+  const maxRoot = Math.sqrt(Math.max(1, ...m.filter(Number.isFinite), ...norms(other).filter(Number.isFinite)));
   const frac = (v: number) => Math.max(MIN_FRAC, Math.min(1, Math.sqrt(Math.max(0, v)) / maxRoot));
   const slabs: Slab[] = m.map((v, i) => ({
     index: i,

@@ -15,6 +15,7 @@ import {
   probeSettingsOf,
   resolveProbe,
   sameProbe,
+  validateProbe,
   type ProbeSettings,
 } from '../../lib/probe-settings';
 import type { FigureDef } from '../types';
@@ -100,6 +101,8 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     resolve: resolveProbe,
     same: sameProbe,
     fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths], model: { ...s.model } }),
+    form: (results) =>
+      Object.keys(validateProbe(results.probeControls, results.probe.precomputed?.config ?? null)).length ? null : results.probeConfigNow(),
     start: (results, opts) => void results.recomputeProbe(undefined, opts),
   },
   stringVars: Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`err.${name}`, knobBounds(name)])),

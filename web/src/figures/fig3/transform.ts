@@ -6,6 +6,7 @@
 //   (c) last layer's W² gradient vs depth: per-batch (solid), paper (dashed), 1/√L extrapolation of
 //       Pre-LN from the shallowest depth (dotted)
 import { probeDepths, probePlacements, type MeanStdArr, type PlacementName, type ProbeResult, type ProbeStats } from '../../engine/documents';
+import { unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export type Stat = 'W2_per_layer' | 'W2_per_batch';
 export interface Pt {
@@ -79,6 +80,50 @@ export function panelC(P: ProbeResult | null) {
   const all = [...batch, ...paper].flatMap((s) => s.points).concat(extrap);
   const xDomain: [number, number] = depths.length ? [depths[0] - 1, depths[depths.length - 1] + 1] : [0, 1];
   return { depths, batch, paper, extrap, xDomain, yDomain: yExtent(all) };
+}
+
+// ---- axes over the live result and the reference drawn muted under it -------------------------
+/** The y extent the reference's muted lines need ([0, max·1.08], as yExtent; their ± std is not
+ *  drawn), or null when they have no finite value. */
+function refExtent(ref: readonly PlacementSeries[] | null): Domain | null {
+  const pts = (ref ?? []).flatMap((s) => s.points.map((p) => ({ x: p.x, y: p.y })));
+  return pts.some((p) => Number.isFinite(p.y)) ? yExtent(pts) : null;
+}
+
+/** The x ticks and domains of a panel. */
+export interface PanelAxes {
+  ticks: number[];
+  xDomain: Domain;
+  yDomain: Domain;
+}
+
+/**
+ * Panel (a) or (b)'s axes with the reference's series `ref` drawn muted too: layers 1…the longer
+ * of the two, y holding both (the panel's own band and spreads included). No reference: the
+ * panel's own axes (layers 1…L, [0.5, L + 0.5]).
+ */
+export function layerAxes(p: { L: number; yDomain: Domain }, ref: readonly PlacementSeries[] | null): PanelAxes {
+  const L = Math.max(p.L, longest([...(ref ?? [])]));
+  const ry = refExtent(ref);
+  return {
+    ticks: Array.from({ length: L }, (_, i) => i + 1),
+    xDomain: [0.5, L + 0.5],
+    yDomain: ry ? unionDomain([p.L ? p.yDomain : null, ry], { fallback: p.yDomain }) : p.yDomain,
+  };
+}
+
+/** Panel (c)'s axes with the reference's series `ref` drawn muted too: every depth of either (±1),
+ *  y holding both. No reference: the panel's own axes. */
+export function depthAxes(c: { depths: number[]; xDomain: Domain; yDomain: Domain }, ref: readonly PlacementSeries[] | null): PanelAxes {
+  const refDepths = unionValues(...(ref ?? []).map((s) => s.points.map((p) => p.x)));
+  if (!refDepths.length) return { ticks: c.depths, xDomain: c.xDomain, yDomain: c.yDomain };
+  const live = c.depths.length > 0;
+  const ry = refExtent(ref);
+  return {
+    ticks: unionValues(c.depths, refDepths),
+    xDomain: unionDomain([live ? c.xDomain : null, [refDepths[0] - 1, refDepths[refDepths.length - 1] + 1]], { fallback: c.xDomain }),
+    yDomain: unionDomain([live ? c.yDomain : null, ry], { fallback: c.yDomain }),
+  };
 }
 
 /** A series' point at x (a layer or a depth), or undefined. */

@@ -66,6 +66,10 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'diverged', // {s}
     'seedsHint', // {n}
     'seedsHintOne',
+    'seedsHintRuns', // the drawn runs differ in seeds: the legend says each one's
+    'fact.seeds', // {n}: a drawn run's legend entry, how many seeds
+    'fact.seedsOne',
+    'fact.steps', // {n}
     'readout', // {step} {lr} {values}
     'reference',
     'referenceMuted',
@@ -142,6 +146,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
       results.gridTouched = true;
       results.gridInputs = gridInputsOf(s);
     },
+    form: (results) => results.gridConfig(),
     start: (results, opts) => void results.recomputeGridFromInputs(opts),
   },
   stringVars: {

@@ -5,6 +5,7 @@
 // Pre-LN's (the shapes Liu et al. 2020 report), each only where it is defined (log L needs L ≥ 2).
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { OutputSensitivityResult } from '../../engine/documents';
+import { extentOf, unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export interface SensPt {
   x: number;
@@ -67,3 +68,29 @@ export function sensitivityChart(doc: OutputSensitivityResult | null): SensChart
 /** A series' point at depth L, or undefined. */
 export const pointAt = (s: SensSeries | undefined, L: number) => s?.points.find((p) => p.x === L);
 
+
+/** The depth ticks and the domains of a chart drawn with the reference's series muted under it. */
+export interface SensAxes {
+  depths: number[];
+  xDomain: Domain;
+  yDomain: Domain;
+}
+
+/**
+ * The axes of chart `c` with the reference `ref` (its series, muted) drawn too: depths and domains
+ * holding both (the reference padded as a chart of its own is: ×/÷ 1.25 on L, ×/÷ 1.4 on the
+ * values). No reference (or an empty one): `c`'s own axes.
+ */
+export function sensitivityAxes(c: SensChart, ref: SensChart | null): SensAxes {
+  if (!ref?.depths.length) return { depths: c.depths, xDomain: c.xDomain, yDomain: c.yDomain };
+  const live = c.depths.length > 0;
+  const ry = extentOf(
+    ref.series.flatMap((s) => s.points.map((p) => p.y)),
+    true,
+  );
+  return {
+    depths: unionValues(c.depths, ref.depths),
+    xDomain: unionDomain([live ? c.xDomain : null, [ref.depths[0] / 1.25, ref.depths[ref.depths.length - 1] * 1.25]], { log: true, fallback: c.xDomain }),
+    yDomain: unionDomain([live ? c.yDomain : null, ry && [ry[0] / 1.4, ry[1] * 1.4]], { log: true, fallback: c.yDomain }),
+  };
+}

@@ -8,6 +8,7 @@
 // Also the log–log slope of Pre-LN's gradient for every variant (−½ is 1/√L), for the table.
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { TiedOutputResult } from '../../engine/documents';
+import { extentOf, unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export const OUTPUTS = ['tied', 'untied'] as const;
 export const INPUTS = ['sqrt_d', 'none'] as const;
@@ -84,3 +85,35 @@ function slopesOf(doc: TiedOutputResult | null) {
 
 /** A series' point at depth L in panel `which`, or undefined. */
 export const pointAt = (s: TSeries | undefined, which: 'grad' | 'p', L: number) => s?.[which].find((q) => q.x === L);
+
+/** The depth ticks and the domains of the two panels. */
+export interface TiedAxes {
+  depths: number[];
+  xDomain: Domain;
+  gradDomain: Domain;
+  pDomain: Domain;
+}
+
+const depthDomain = (depths: number[]): Domain | null => (depths.length ? [depths[0] - 1, depths[depths.length - 1] + 1] : null);
+
+/**
+ * The axes of chart `c` with the reference `ref` (the same variant of the precomputed document:
+ * its series, muted; not its 1/√L line nor its spreads) drawn too: every depth of either, values of
+ * both, padded as a chart of its own is. No reference (or an empty one): `c`'s own axes.
+ */
+export function tiedAxes(c: TiedChart, ref: TiedChart | null): TiedAxes {
+  const own: TiedAxes = { depths: c.depths, xDomain: depthDomain(c.depths) ?? [0, 1], gradDomain: c.gradDomain, pDomain: c.pDomain };
+  if (!ref?.depths.length) return own;
+  const live = c.depths.length > 0;
+  const g = extentOf(ref.series.flatMap((s) => s.grad.map((q) => q.y)));
+  const p = extentOf(
+    ref.series.flatMap((s) => s.p.map((q) => q.y)),
+    true,
+  );
+  return {
+    depths: unionValues(c.depths, ref.depths),
+    xDomain: unionDomain([depthDomain(c.depths), depthDomain(ref.depths)], { fallback: own.xDomain }),
+    gradDomain: unionDomain([live ? c.gradDomain : null, g && g[1] > 0 ? [0, g[1] * 1.08] : null], { fallback: own.gradDomain }),
+    pDomain: unionDomain([live ? c.pDomain : null, p && [p[0] / 1.5, Math.min(1, p[1] * 1.5)]], { log: true, fallback: own.pDomain }),
+  };
+}

@@ -5,6 +5,7 @@
 //       m̂/(√v̂ + ε)), with 1 — "every coordinate moves by lr" — as the reference line.
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { AdamFirstStepResult } from '../../engine/documents';
+import { unionDomain, type Domain } from '../../components/common/chart';
 
 export interface StepPt {
   x: number;
@@ -42,3 +43,23 @@ export function adamChart(doc: AdamFirstStepResult | null): AdamChart {
 
 /** A series' value at step t in panel `which`, or undefined. */
 export const valueAt = (s: StepSeries | undefined, which: 'grad' | 'rms', t: number) => s?.[which][t - 1]?.y;
+
+/** The domains of the two panels (the step axis is shared). */
+export interface AdamAxes {
+  xDomain: Domain;
+  gradDomain: Domain;
+  rmsDomain: Domain;
+}
+
+/** The axes of chart `c` with the reference `ref` (its series, muted) drawn too: every step of
+ *  either, values of both. No reference (or an empty one): `c`'s own axes. */
+export function adamAxes(c: AdamChart, ref: AdamChart | null): AdamAxes {
+  const own: AdamAxes = { xDomain: [1, Math.max(2, c.steps)], gradDomain: c.gradDomain, rmsDomain: c.rmsDomain };
+  if (!ref?.steps) return own;
+  const live = c.steps > 0;
+  return {
+    xDomain: [1, Math.max(2, c.steps, ref.steps)],
+    gradDomain: unionDomain([live ? c.gradDomain : null, ref.gradDomain], { fallback: own.gradDomain }),
+    rmsDomain: unionDomain([live ? c.rmsDomain : null, ref.rmsDomain], { fallback: own.rmsDomain }),
+  };
+}

@@ -7,6 +7,7 @@
 // as a "never" marker, and its line is broken there.
 import { OPTIMIZERS, PLACEMENTS } from '../../generated/engine-schema';
 import type { WarmupLengthResult } from '../../engine/documents';
+import { unionValues, type Domain } from '../../components/common/chart';
 
 export type LrPick = 'lo' | 'hi';
 export interface EscPt {
@@ -52,3 +53,44 @@ export function escapeChart(doc: WarmupLengthResult | null, pick: LrPick): Escap
     }
   return { warmups, steps, series, xDomain: [-0.4, warmups.length - 0.6], yDomain: [0, steps * 1.08] };
 }
+
+/** What the chart draws: the live chart, and the reference's series muted under it, on one axis. */
+export interface EscapeView {
+  /** the warm-ups on the x axis, both documents', ascending (x is the index in this list) */
+  warmups: number[];
+  /** the live chart's series, x = their warm-up's index in `warmups` */
+  series: EscSeries[];
+  /** the reference's series (muted), likewise; empty without a reference */
+  ref: EscSeries[];
+  /** the reference's run length: where its "never" markers sit; null without a reference */
+  refSteps: number | null;
+  /** the x of the live chart's warm-ups (hover and keyboard go through these) */
+  xs: number[];
+  xDomain: Domain;
+  yDomain: Domain;
+}
+
+/**
+ * Chart `c` with the reference `ref` (the precomputed document at the same lr pick) drawn muted
+ * under it: the x axis holds every warm-up of either (the union of the two category lists, evenly
+ * spaced), the y axis both runs' lengths. No reference (or an empty one): `c` as it is.
+ */
+export function escapeView(c: EscapeChart, ref: EscapeChart | null): EscapeView {
+  if (!ref?.series.length)
+    return { warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: c.warmups.map((_, i) => i), xDomain: c.xDomain, yDomain: c.yDomain };
+  const warmups = unionValues(c.warmups, ref.warmups);
+  const at = (w: number) => warmups.indexOf(w);
+  const remap = (s: EscSeries): EscSeries => ({ ...s, points: s.points.map((p) => ({ ...p, x: at(p.warmup) })) });
+  return {
+    warmups,
+    series: c.series.map(remap),
+    ref: ref.series.map(remap),
+    refSteps: ref.steps,
+    xs: c.warmups.map(at),
+    xDomain: [-0.4, warmups.length - 0.6],
+    yDomain: [0, Math.max(c.steps, ref.steps) * 1.08],
+  };
+}
+
+/** A series' point at x (an index on the warm-up axis), or undefined. */
+export const pointAt = (s: EscSeries | undefined, x: number) => s?.points.find((p) => p.x === x);

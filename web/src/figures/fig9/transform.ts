@@ -38,3 +38,12 @@ export function recordingTicks(count: number, n = 5): number[] {
 
 /** The cell of a panel at recording x and layer y, or undefined. */
 export const cellAt = (p: SharePanel | undefined, x: number, y: number) => p?.cells.find((c) => c.x === x && c.y === y);
+
+/** A panel's layer ticks: the first, the last and every even layer. */
+export function layerTicks(layers: number): number[] {
+  return Array.from({ length: layers }, (_, k) => k + 1).filter((k) => k === 1 || k === layers || k % 2 === 0);
+}
+
+/** The panels of the reference (precomputed) document, drawn as a muted row of their own while a
+ *  live run is drawn (heat maps cannot be laid over each other); none without a reference. */
+export const referencePanels = (ref: PlateauShareResult | null): SharePanel[] => (ref ? sharePanels(ref) : []);

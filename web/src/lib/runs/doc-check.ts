@@ -4,16 +4,33 @@
 // booleans and null. Figures also draw inside a boundary (ResultFigure), so a document that passes
 // here and still cannot be drawn gives a message, not a broken page.
 import { PLACEMENTS } from '../../generated/engine-schema';
-import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../result-slots.svelte';
-import { isPlainObject } from './entry';
+import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
+import { isPlainObject, jsonProblem } from './entry';
 
 const RUN_STATUSES = ['running', 'ok', 'nan', 'diverged'];
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const numOrNull = (x: unknown) => x === null || typeof x === 'number';
 
+const count = (x: unknown) => (Array.isArray(x) ? x.length : 1);
+
+/** A grid's sizes against its settings: at most one run per placement × warm-up × lr × seed, and
+ *  one loss per step; why not, or null. Reads only lengths (cheap on any document). */
+function gridBounds(d: Record<string, unknown>): string | null {
+  const c = d.config as Record<string, unknown>;
+  if (!Number.isInteger(c.steps) || !Array.isArray(d.runs)) return null; // gridProblem says so
+  const steps = c.steps as number;
+  const runs = count(c.placements) * count(c.warmups) * count(c.lrs) * count(c.seeds);
+  if (d.runs.length > runs) return `it holds ${d.runs.length} runs where its settings make ${runs}`;
+  for (const [i, r] of d.runs.entries())
+    if (isPlainObject(r) && Array.isArray(r.loss) && r.loss.length > steps) return `run ${i + 1} holds ${r.loss.length} losses where its settings run ${steps} steps`;
+  return null;
+}
+
 function gridProblem(d: Record<string, unknown>): string | null {
   for (const k of ['plateau_entropy', 'optimal_loss', 'uniform_loss']) if (!finite(d[k])) return `"${k}" is not a number`;
   if (!Array.isArray(d.runs)) return 'it has no "runs"';
+  // (its sizes against its settings: gridBounds, checked before)
+  if (!Number.isInteger((d.config as Record<string, unknown>).steps)) return 'its settings have no number of steps';
   for (const [i, r] of d.runs.entries()) {
     const at = `run ${i + 1}`;
     if (!isPlainObject(r)) return `${at} is not an object`;
@@ -49,34 +66,47 @@ function probeProblem(d: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Only JSON values (finite numbers: a file's 1e999 reads as Infinity), nested at most `depth` deep. */
-function jsonProblem(x: unknown, depth: number): string | null {
-  if (typeof x === 'number') return Number.isFinite(x) ? null : 'it holds a number that is not finite';
-  if (x === null || typeof x === 'string' || typeof x === 'boolean') return null;
-  if (depth <= 0) return 'it is nested too deeply';
+/** The longest list a document of these settings can hold: one entry per step (or per depth, layer,
+ *  seed…), so no more than the largest whole number among its settings (seeds aside: they are
+ *  names, not sizes), and never fewer than 4096 (lists of a fixed size: an η grid, per-tensor
+ *  statistics). */
+export function longestSeries(config: Record<string, unknown>): number {
+  let most = 4096;
+  for (const [k, v] of Object.entries(config)) if (!/seed/.test(k)) for (const x of Array.isArray(v) ? v : [v]) if (Number.isInteger(x) && (x as number) + 1 > most) most = (x as number) + 1;
+  return most;
+}
+
+/** A list in `x` longer than `max`: where, or null. */
+function longList(x: unknown, max: number, path: string, depth = 12): string | null {
+  if (depth <= 0 || x === null || typeof x !== 'object') return null;
   if (Array.isArray(x)) {
-    for (const v of x) {
-      const p = jsonProblem(v, depth - 1);
+    if (x.length > max) return `${path || 'it'} holds ${x.length} values where its settings make at most ${max}`;
+    for (let i = 0; i < x.length; i++) {
+      const p = longList(x[i], max, `${path}[${i}]`, depth - 1);
       if (p) return p;
     }
     return null;
   }
-  if (isPlainObject(x)) {
-    for (const v of Object.values(x)) {
-      const p = jsonProblem(v, depth - 1);
-      if (p) return p;
-    }
-    return null;
+  for (const [k, v] of Object.entries(x)) {
+    const p = longList(v, max, path ? `${path}.${k}` : k, depth - 1);
+    if (p) return p;
   }
-  return `it holds a ${typeof x}`;
+  return null;
 }
 
 /** Why `doc` cannot be the document of `slot`, or null. */
 export function docProblem(slot: SlotName, doc: unknown): string | null {
   if (!isPlainObject(doc)) return 'not an object';
   if (!isPlainObject(doc.config)) return 'it has no config';
+  // a grid's own bounds first: their message names the run and its steps, more than the count
+  if (slot === 'grid') {
+    const b = gridBounds(doc);
+    if (b) return b;
+  }
   const j = jsonProblem(doc, 12);
   if (j) return j;
+  const long = longList(doc, longestSeries(doc.config), '');
+  if (long) return long;
   if (slot === 'grid') return gridProblem(doc);
   if (slot === 'probe') return probeProblem(doc);
   const want = EXPERIMENT_SLOTS[slot as ExperimentSlot]?.experiment;

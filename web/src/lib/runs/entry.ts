@@ -7,8 +7,14 @@
 // (RUNS_FORMAT, below; docs/sharing.md). What comes from storage or a file is checked here before
 // any figure sees it: a malformed entry is reported and skipped, never drawn.
 import { withAddedKeys } from '../../engine/documents';
-import type { SlotName } from '../result-slots.svelte';
-import type { RunsMessage } from './store';
+import type { SlotName } from '../slots';
+
+/** A message of the run list: a key of the page's strings (content/ui-strings.ts, "runs.msg.*")
+ *  and its placeholders, so it reads in the page's language. */
+export interface RunsMessage {
+  key: string;
+  vars?: Record<string, string | number>;
+}
 
 /** How a run ended; 'running' only in memory (a run interrupted by a reload is stored 'partial'). */
 export type EntryStatus = 'running' | 'done' | 'partial' | 'error';
@@ -28,8 +34,12 @@ export interface RunEntry {
   id: string;
   /** the result slot the run belongs to (lib/result-slots.svelte.ts) */
   slot: SlotName;
-  /** the reader's name for it ("Run 3" until renamed) */
+  /** the reader's name for it ("#3" until renamed) */
   name: string;
+  /** its number in its slot's list (1, 2, …): given when it begins (or is imported) and kept, so
+   *  that the run list and Figure 4's end labels name it the same way after a reload or a removal;
+   *  0 only between reading an entry stored before numbers existed and numbering it */
+  n: number;
   /** ISO times */
   createdAt: string;
   finishedAt: string | null;
@@ -70,6 +80,9 @@ export interface RunsFile {
 /** A fresh id. `now` and `rand` are parameters so tests can pin them. */
 export const newId = (now = Date.now(), rand = Math.random()): string => `r${now.toString(36)}${Math.floor(rand * 36 ** 4).toString(36).padStart(4, '0')}`;
 
+/** The next run number of a slot: one more than the largest in use. */
+export const nextNumber = (entries: readonly Pick<RunEntry, 'n'>[]): number => entries.reduce((m, e) => Math.max(m, e.n), 0) + 1;
+
 /** "#N": one more than the largest N already used in the slot's names (and than their count). */
 export function nextName(names: readonly string[]): string {
   let n = names.length;
@@ -83,6 +96,40 @@ export function nextName(names: readonly string[]): string {
 export const isPlainObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x);
 
+/** The most numbers, strings and other values one run's document may hold: far more than any
+ *  run the engine makes for the settings a page accepts (a full grid is ~40,000), and small enough
+ *  to draw and store without freezing the page. */
+export const MAX_DOC_VALUES = 2_000_000;
+
+/** Only JSON values (finite numbers: a file's 1e999 reads as Infinity), nested at most `depth`
+ *  deep, at most `budget.left` of them in all (it counts down); why not, or null. Never recurses
+ *  deeper than `depth`, so a value nested 100,000 deep is refused, not a stack overflow. */
+export function jsonProblem(x: unknown, depth: number, budget = { left: MAX_DOC_VALUES }): string | null {
+  if (--budget.left < 0) return `it holds more than ${MAX_DOC_VALUES.toLocaleString('en')} values`;
+  if (typeof x === 'number') return Number.isFinite(x) ? null : 'it holds a number that is not finite';
+  if (x === null || typeof x === 'string' || typeof x === 'boolean') return null;
+  if (depth <= 0) return 'it is nested too deeply';
+  if (Array.isArray(x)) {
+    for (const v of x) {
+      const p = jsonProblem(v, depth - 1, budget);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (isPlainObject(x)) {
+    for (const v of Object.values(x)) {
+      const p = jsonProblem(v, depth - 1, budget);
+      if (p) return p;
+    }
+    return null;
+  }
+  return `it holds a ${typeof x}`;
+}
+
+/** How deep an entry's settings and engine description may nest: a setting is a number, a string or
+ *  a list of them (depth 2); one level to spare. */
+const CONFIG_DEPTH = 3;
+
 /** Why a value is not a valid entry (in the reader's terms), or null when it is. `slots` are the
  *  slot names this page knows; `checkDoc` checks the document's shape for its slot. */
 export function entryProblem(
@@ -94,12 +141,16 @@ export function entryProblem(
   if (typeof x.id !== 'string' || !x.id) return 'it has no id';
   if (typeof x.slot !== 'string' || !slots.includes(x.slot)) return `its figure data "${String(x.slot)}" is not one this page draws`;
   if (typeof x.name !== 'string') return 'it has no name';
+  if (x.n != null && !(Number.isInteger(x.n) && (x.n as number) >= 0 && (x.n as number) < 1e9)) return 'its number is not a whole number';
   if (typeof x.createdAt !== 'string' || Number.isNaN(Date.parse(x.createdAt))) return 'its creation date is not a date';
   if (x.finishedAt != null && (typeof x.finishedAt !== 'string' || Number.isNaN(Date.parse(x.finishedAt)))) return 'its end date is not a date';
   if (!isPlainObject(x.config)) return 'its settings are missing';
+  const c = jsonProblem(x.config, CONFIG_DEPTH, { left: 10_000 });
+  if (c) return `its settings are malformed (${c})`;
   if (!ENTRY_STATUSES.includes(x.status as EntryStatus)) return `its status "${String(x.status)}" is unknown`;
   if (typeof x.elapsedMs !== 'number' || !(x.elapsedMs >= 0) || !Number.isFinite(x.elapsedMs)) return 'its run time is not a number';
-  if (x.engine != null && !isPlainObject(x.engine)) return 'its engine description is malformed';
+  if (x.engine != null && (!isPlainObject(x.engine) || jsonProblem(x.engine, CONFIG_DEPTH, { left: 10_000 }))) return 'its engine description is malformed';
+  if (typeof x.message === 'string' && x.message.length > 10_000) return 'its message is too long';
   if (x.doc != null) {
     const p = checkDoc(x.slot as SlotName, x.doc);
     if (p) return `its results are malformed (${p})`;
@@ -115,6 +166,7 @@ export function toEntry(x: Record<string, unknown>): RunEntry {
     id: x.id as string,
     slot: x.slot as SlotName,
     name: (x.name as string).slice(0, 200),
+    n: typeof x.n === 'number' ? x.n : 0,
     createdAt: x.createdAt as string,
     finishedAt: (x.finishedAt as string | null | undefined) ?? null,
     config: x.config as Record<string, unknown>,

@@ -6,7 +6,7 @@ import * as V from '../verdicts.js';
 import { fmt } from '../format';
 import { inRegistryOrder, placementLabel } from '../placements';
 import { seedMean, type GridResult, type ProbeResult } from '../../engine/documents';
-import type { SlotName } from '../result-slots.svelte';
+import type { SlotName } from '../slots';
 
 /** The verdict rule of each experiment slot that has one (its figure's claim). */
 const VERDICT_OF: Partial<Record<SlotName, (doc: never) => { verdict: string }>> = {
@@ -54,7 +54,10 @@ export function headline(slot: SlotName, doc: unknown, t: (k: string) => string)
     if (slot === 'grid') return gridHeadline(doc as GridResult, t);
     if (slot === 'probe') return probeHeadline(doc as ProbeResult, t);
     const rule = VERDICT_OF[slot];
-    return rule ? `${t('runs.verdict')} ${t(`runs.verdict.${rule(doc as never).verdict}`)}` : '';
+    if (!rule) return '';
+    const line = `${t('runs.verdict')} ${t(`runs.verdict.${rule(doc as never).verdict}`)}`;
+    // Figure F's document carries a second claim: the SGD control
+    return slot === 'warmupLength' ? `${line} · ${t('runs.verdict.sgd')} ${t(`runs.verdict.${V.sgdControl(doc as never).verdict}`)}` : line;
   } catch {
     return '';
   }

@@ -7,14 +7,19 @@
 // 'partial'), while a streaming run grows (at most every SAVE_EVERY_MS), and when it ends. A
 // failed write keeps the entry in memory and says why in `message`.
 import { docProblem } from './doc-check';
-import { drawnEntries, entryProblem, newId, nextName, parseRunsFile, runsFile, toEntry, type RunEntry, type RunsFile } from './entry';
+import { drawnEntries, entryProblem, newId, nextName, nextNumber, parseRunsFile, runsFile, toEntry, type ImportResult, type RunEntry, type RunsFile } from './entry';
+import { readRunsFile } from './import-file';
+import { outOfRange } from './config-check';
 import { memoryStore, openRunStore, storageMessage, type RunStore, type RunsMessage } from './store';
-import type { SlotName } from '../result-slots.svelte';
+import type { SlotName } from '../slots';
 
 /** An import's message names at most this many skipped runs, then says how many more. */
 export const MAX_SKIPPED_LINES = 10;
 
 export const SAVE_EVERY_MS = 5000;
+
+/** What a tab tells the other tabs of its store (BroadcastChannel). */
+type TabMessage = { type: 'put'; entry: RunEntry } | { type: 'delete'; id: string };
 
 export class RunList {
   /** every slot's entries, oldest first */
@@ -30,6 +35,10 @@ export class RunList {
   readonly ready: Promise<void>;
   private store: RunStore = memoryStore();
   private lastSave = new Map<string, number>();
+  /** the other tabs of this store (null: none, or no BroadcastChannel) */
+  private channel: BroadcastChannel | null = null;
+  /** the entries this tab began (it alone renames them when another tab's run took the name) */
+  private own = new Set<string>();
   /** the time of the last entry begun here: entries are read back ordered by their creation time,
    *  so two begun within one millisecond must not share it (the store returns ties in id order) */
   private lastBegun = -Infinity;
@@ -49,36 +58,52 @@ export class RunList {
       stored = await s.all();
       this.store = s;
       this.persistent = true;
+      if (s.channel && typeof BroadcastChannel !== 'undefined') {
+        this.channel = new BroadcastChannel(s.channel);
+        this.channel.onmessage = (ev) => this.fromOtherTab(ev.data);
+      }
     } catch (e) {
       this.say(null, storageMessage(e, 'open'));
       return;
     }
-    const good: RunEntry[] = [];
+    let good: RunEntry[] = [];
     let bad = 0;
     for (const x of stored) {
       if (entryProblem(x, this.slots, docProblem)) bad++;
       else good.push(toEntry(x as Record<string, unknown>));
     }
+    // a run of this browser's the page was closed on before it computed anything holds nothing to
+    // show: gone, not listed as "partial (0%)" (an imported one stays as it was imported)
+    const empty = (x: RunEntry) => x.status === 'partial' && x.doc == null && !x.imported;
+    for (const e of good.filter(empty)) void this.store.delete(e.id).catch(() => {});
+    good = good.filter((x) => !empty(x));
     good.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     // entries made before the stored ones arrived (a run started at once) stay after them; one
     // named without knowing the stored names ("#1" again) takes the next free name of its slot
     const ids = new Set(good.map((e) => e.id));
     const merged = [...good];
     for (const e of this.entries.filter((x) => !ids.has(x.id))) {
-      const names = merged.filter((x) => x.slot === e.slot).map((x) => x.name);
-      const renamed = names.includes(e.name) ? { ...e, name: nextName(names) } : e;
+      const same = merged.filter((x) => x.slot === e.slot);
+      const names = same.map((x) => x.name);
+      let renamed = names.includes(e.name) ? { ...e, name: nextName(names) } : e;
+      if (same.some((x) => x.n === renamed.n)) renamed = { ...renamed, n: nextNumber(same) };
       merged.push(renamed);
       if (renamed !== e) void this.save(renamed);
+    }
+    // entries stored before runs had numbers: numbered in their order, after the numbers in use
+    for (const e of merged.filter((x) => !x.n)) {
+      e.n = nextNumber(merged.filter((x) => x.slot === e.slot));
+      void this.save(e);
     }
     this.entries = merged;
     if (bad) this.say(null, { key: 'runs.msg.unreadable', vars: { n: bad } });
   }
 
-  /** A message in one slot's list, or (slot null) in every list. */
+  /** A message in one slot's list, or (slot null: about the whole store) once, in the first
+   *  slot's list, the first on the page (not repeated in all nine). */
   private say(slot: SlotName | null, ...msg: RunsMessage[]) {
-    const m = { ...this.message };
-    for (const s of slot ? [slot] : this.slots) m[s] = msg;
-    this.message = m;
+    const s = slot ?? this.slots[0];
+    if (s) this.message = { ...this.message, [s]: msg };
   }
 
   clearMessage(slot: SlotName) {
@@ -108,8 +133,41 @@ export class RunList {
     if (!e) return;
     try {
       await this.store.put(e);
+      this.tell({ type: 'put', entry: JSON.parse(JSON.stringify(e)) });
     } catch (err) {
       this.say(e.slot, storageMessage(err, 'save'));
+    }
+  }
+
+  /** Tell the other tabs of this store what was written here. */
+  private tell(m: TabMessage) {
+    try {
+      this.channel?.postMessage(m);
+    } catch {
+      /* a closed channel: the other tabs read it from storage at their next load */
+    }
+  }
+
+  /** What another tab wrote: its entry shown here too (checked as a stored one is), or removed. A
+   *  run of this tab that shares its name with one the other tab began earlier takes the next
+   *  free name (both tabs agree which: the later one, by creation time then id), so names stay
+   *  unique across tabs. */
+  private fromOtherTab(m: unknown) {
+    const msg = m as TabMessage | null;
+    if (msg?.type === 'delete' && typeof msg.id === 'string') {
+      if (this.get(msg.id)) this.entries = this.entries.filter((x) => x.id !== msg.id);
+      return;
+    }
+    if (msg?.type !== 'put' || entryProblem(msg.entry, this.slots, docProblem)) return;
+    const e = toEntry(msg.entry as unknown as Record<string, unknown>);
+    if (this.get(e.id)?.status === 'running') return; // a run of this tab under way: this tab writes it
+    const rest = this.entries.filter((x) => x.id !== e.id);
+    this.entries = [...rest, e].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const later = (a: RunEntry, b: RunEntry) => a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
+    for (const mine of this.entries.filter((x) => this.own.has(x.id) && x.slot === e.slot && (x.name === e.name || x.n === e.n) && later(x, e))) {
+      const others = this.of(e.slot).filter((x) => x.id !== mine.id);
+      const names = others.map((x) => x.name);
+      void this.save(this.patch(mine.id, { name: mine.name === e.name ? nextName(names) : mine.name, n: mine.n === e.n ? nextNumber(others) : mine.n }));
     }
   }
 
@@ -121,6 +179,7 @@ export class RunList {
       id: newId(now.getTime()),
       slot,
       name: nextName(this.of(slot).map((x) => x.name)),
+      n: nextNumber(this.of(slot)),
       createdAt: now.toISOString(),
       finishedAt: null,
       config: structuredClone($state.snapshot(config)) as Record<string, unknown>,
@@ -134,6 +193,7 @@ export class RunList {
       imported: null,
     };
     this.entries = [...this.entries, e];
+    this.own.add(e.id);
     // a new run is drawn: an isolated other entry would hide it
     if (this.isolated[slot]) this.isolated = { ...this.isolated, [slot]: null };
     void this.save(e);
@@ -184,7 +244,10 @@ export class RunList {
     this.entries = this.entries.filter((x) => x.id !== id);
     this.lastRemoved = undoable ? e : this.lastRemoved?.id === id ? null : this.lastRemoved;
     if (this.isolated[e.slot] === id) this.isolated = { ...this.isolated, [e.slot]: null };
-    void this.store.delete(id).catch((err) => this.say(e.slot, storageMessage(err, 'delete')));
+    void this.store.delete(id).then(
+      () => this.tell({ type: 'delete', id }),
+      (err) => this.say(e.slot, storageMessage(err, 'delete')),
+    );
   }
 
   /** Bring back the entry removed last, where it was in the order. */
@@ -201,16 +264,35 @@ export class RunList {
     return runsFile(slot ? this.of(slot) : this.entries, generator);
   }
 
-  /** Add the runs of an exported file; the message (in `slot`'s list) says what was added and skipped.
-   *  `figureOf` names a slot's figure ("Figure 4") for the message. */
+  /** Add the runs of an exported file's text; the message (in `slot`'s list) says what was added
+   *  and skipped. `figureOf` names a slot's figure ("Figure 4") for the message. */
   importText(text: string, fileName: string, slot: SlotName, figureOf: (s: SlotName) => string): RunEntry[] {
-    const r = parseRunsFile(text, fileName, this.slots, docProblem);
+    return this.add(parseRunsFile(text, fileName, this.slots, docProblem), fileName, slot, figureOf);
+  }
+
+  /** The same for a file, read and checked off the main thread (runs/import-file.ts). */
+  async importFile(file: Blob, fileName: string, slot: SlotName, figureOf: (s: SlotName) => string): Promise<RunEntry[]> {
+    let r: ImportResult;
+    try {
+      r = await readRunsFile(file, fileName, this.slots);
+    } catch (e) {
+      r = { runs: [], skipped: [], error: { key: 'runs.msg.unreadableFile', vars: { file: fileName, why: e instanceof Error ? e.message : String(e) } } };
+    }
+    return this.add(r, fileName, slot, figureOf);
+  }
+
+  private add(r: ImportResult, fileName: string, slot: SlotName, figureOf: (s: SlotName) => string): RunEntry[] {
     if (r.error) {
       this.say(slot, r.error);
       return [];
     }
+    // imported runs take the next numbers of their slots here (the file's numbers were another list's)
+    for (const e of r.runs) e.n = 0;
+    for (const e of r.runs) e.n = nextNumber([...this.of(e.slot), ...r.runs.filter((x) => x.slot === e.slot)]);
     this.entries = [...this.entries, ...r.runs];
+    for (const e of r.runs) this.own.add(e.id);
     for (const e of r.runs) void this.save(e);
+    const outside = r.runs.filter((e) => outOfRange(e.slot, e.config).length).length;
     const bySlot = new Map<string, number>();
     for (const e of r.runs) bySlot.set(figureOf(e.slot), (bySlot.get(figureOf(e.slot)) ?? 0) + 1);
     const where = [...bySlot].map(([f, n]) => `${f} × ${n}`).join(', ');
@@ -219,6 +301,7 @@ export class RunList {
       r.runs.length ? { key: 'runs.msg.imported', vars: { n: r.runs.length, file: fileName, where } } : { key: 'runs.msg.importNone', vars: { file: fileName } },
       ...r.skipped.slice(0, MAX_SKIPPED_LINES).map((what) => ({ key: 'runs.msg.skipped', vars: { what } })),
       ...(r.skipped.length > MAX_SKIPPED_LINES ? [{ key: 'runs.msg.skippedMore', vars: { n: r.skipped.length - MAX_SKIPPED_LINES } }] : []),
+      ...(outside ? [{ key: 'runs.msg.outOfRange', vars: { n: outside } }] : []),
     );
     return r.runs;
   }

@@ -4,30 +4,30 @@
 // the reader's terms and never takes other entries with it: a failed write leaves the run in
 // memory for this visit, a bad entry is skipped and left in place untouched.
 import { openDB, type IDBPDatabase } from 'idb';
-import type { RunEntry } from './entry';
+import type { RunEntry, RunsMessage } from './entry';
+export type { RunsMessage } from './entry';
 
 export const DB_NAME = 'lnx-runs';
 export const DB_VERSION = 1;
 export const STORE = 'runs';
 
 export interface RunStore {
+  /** the name of the BroadcastChannel on which the tabs sharing this store tell each other what
+   *  they wrote (absent: a store of this tab alone) */
+  channel?: string;
   /** every stored value (unchecked: the run list checks each one) */
   all(): Promise<unknown[]>;
   put(e: RunEntry): Promise<void>;
   delete(id: string): Promise<void>;
 }
 
-/** A message of the run list: a key of the page's strings (content/ui-strings.ts, "runs.msg.*")
- *  and its placeholders, so it reads in the page's language. */
-export interface RunsMessage {
-  key: string;
-  vars?: Record<string, string | number>;
-}
 
 /** A storage failure in the reader's terms. */
 export function storageMessage(e: unknown, what: 'open' | 'save' | 'delete'): RunsMessage {
   const name = (e as { name?: string } | null)?.name ?? '';
   if (name === 'QuotaExceededError') return { key: 'runs.msg.full' };
+  // the database has a higher version than this page opens: a newer page wrote it
+  if (name === 'VersionError') return { key: 'runs.msg.newerStore' };
   if (what === 'open') return { key: 'runs.msg.noStorage' };
   return { key: what === 'save' ? 'runs.msg.saveFailed' : 'runs.msg.deleteFailed', vars: { why: name || String(e) } };
 }
@@ -39,8 +39,14 @@ export async function openRunStore(name = DB_NAME): Promise<RunStore> {
     upgrade(db) {
       if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
     },
+    // a newer page in another tab wants to upgrade the database: let it (this tab's later writes
+    // fail with a message and stay in memory)
+    blocking() {
+      db.close();
+    },
   });
   return {
+    channel: `lnx-runs:${name}`,
     all: () => db.getAll(STORE),
     put: async (e) => {
       await db.put(STORE, $snapshotable(e));
