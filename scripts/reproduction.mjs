@@ -205,6 +205,86 @@ if (grid) {
   }
 }
 
+// ---- the experiment figures' quick settings (issue 27, item 2): docs/data/quick-settings-search.json ----
+{
+  const qsPath = `${root}docs/data/quick-settings-search.json`;
+  if (existsSync(qsPath)) {
+    const qs = JSON.parse(readFileSync(qsPath, 'utf8'));
+    const list = (xs) => xs.join(', ');
+    const part = {
+      layers: (v) => `${v} layers`, d: (v) => `d = ${v}`, d_ff: (v) => `d_ff = ${v}`, vocab: (v) => `V = ${v}`,
+      batch: (v) => `B = ${v}`, seq: (v) => `n = ${v}`, depths: (v) => `depths ${list(v)}`,
+      seeds: (v) => `seed${v.length > 1 ? 's' : ''} ${list(v)}`, steps: (v) => `${v} steps`, warmups: (v) => `warm-ups ${list(v)}`,
+      optimizers: (v) => list(v), lr_factors: (v) => `lr factor ${list(v)}`, every: (v) => `recorded every ${v} steps`,
+      depth_batches: (v) => `${v} batches per depth`, batches: (v) => `${v} batches`,
+    };
+    const cfgText = (c) => Object.entries(c).map(([k, v]) => (part[k] ? part[k](v) : `${k} ${Array.isArray(v) ? list(v) : v}`)).join(', ');
+    const word = { confirmed: '✔ confirmed', refuted: '✘ refuted', qualified: '◐ qualified', untested: 'too small' };
+    const claim = { tied: 'tied output', df: 'depth factors', afs: 'Adam\'s first step', ss: 'step size', os: 'output sensitivity', wl: 'warm-up', sgd: 'SGD control', ps: 'plateau share' };
+    const verdictText = (v, why = {}) => Object.entries(v).map(([k, x]) => `${Object.keys(v).length > 1 ? `${claim[k]}: ` : ''}${word[x]}${why[k] ? ` (${why[k]})` : ''}`).join('; ');
+    const figures = [
+      ['A', 'tiedOutput', 'tied-output'], ['B', 'depthFactors', 'depth-factors'], ['C', 'adamFirstStep', 'adam-first-step'], ['D', 'stepSize', 'step-size'],
+      ['E', 'outputSensitivity', 'output-sensitivity, random and sign-step perturbations'], ['F', 'warmupLength', 'warmup-length'], ['G', 'plateauShare', 'plateau-share'],
+    ];
+    const m = qs.machine ?? {};
+    say('## Quick settings of the experiment figures');
+    say();
+    say(`Searched by \`node scripts/quick-settings-search.mjs\` (${qs.date.slice(0, 10)}; ${qs.engine}; ${m.cpus ?? '?'} CPUs, shared with other work: each figure gives the ` +
+        'load average during its search, on which the seconds depend). For each experiment figure, candidate settings fixed in the script before the search, ' +
+        'tried cheapest first (a FLOP model of the experiment, relative to the reference setting\'s cost, up to a budget); the first whose verdicts, by the rules of ' +
+        '`web/src/lib/verdicts.js`, equal those of the reference document (the engine defaults, below) is the quick setting the page offers beside each figure ' +
+        '(`EXPERIMENT_SLOTS[…].small`, web/src/lib/slots.ts). Every rule first checks, from the claim\'s own logic, whether a setting can show the effect at all ' +
+        '(a depth range that separates the laws compared, a run long enough for the claim\'s positive control, a failure or a stall to explain); a setting that cannot ' +
+        'reads "too small to test" (verdict `untested`, with its reason), never "refuted". These checks are necessary conditions, not sufficient ones: a setting that ' +
+        'passes them can still give another verdict than the reference\'s (the rows below whose verdict is neither the reference\'s nor "too small"). Every candidate tried:');
+    say();
+    for (const [letter, name, label] of figures) {
+      const s = qs.searches?.[name];
+      if (!s) continue;
+      say(`### Figure ${letter} (${label}): reference verdict ${verdictText(s.reference_verdicts)}`);
+      say();
+      if (s.load_average) {
+        say(`Searched ${s.date.slice(0, 16).replace('T', ' ')} UTC, load average ${s.load_average.join(' → ')}.`);
+        say();
+      }
+      say('| setting | relative cost | seconds (native) | verdict | |');
+      say('|---|---|---|---|---|');
+      for (const t of s.tried) {
+        const g = s.groups.length > 1 ? ` (${t.group === 0 ? 'with SGD' : 'without SGD'})` : '';
+        say(`| ${cfgText(t.config)}${g} | ${t.relative_cost.toFixed(4)} | ${t.seconds_native.toFixed(1)} | ${verdictText(t.verdicts, t.too_small)} | ${t.meets ? '✔ chosen' : ''} |`);
+      }
+      say();
+      if (s.chosen) {
+        const v = s.verified_wasm;
+        say(`Quick setting: **${cfgText(s.chosen.config)}** (${(100 * s.chosen.relative_cost).toFixed(s.chosen.relative_cost < 0.01 ? 2 : 1)}% of the reference setting's cost; ` +
+            `${s.chosen.seconds_native.toFixed(1)} s native here)` +
+            (v ? `; rerun with the ${v.build} engine (${v.threads} threads, Node): ${verdictText(v.verdicts, v.too_small)}, ${v.seconds.toFixed(1)} s` +
+              `${v.load_average ? ` (load average ${v.load_average.join(' → ')})` : ''}.` : '.'));
+        if (s.groups.length > 1 && s.chosen.group === 0)
+          say('It reproduces both verdicts, the SGD control\'s included. Had no candidate with SGD done so within the budget, the candidates without SGD would have been ' +
+              'tried next, with the warm-up verdict as the reference\'s and the SGD control required to read too small to test (no SGD runs), never refuted.');
+        if (s.groups.length > 1 && s.chosen.group > 0)
+          say('No candidate with SGD reproduced the SGD control\'s verdict within the budget: the quick setting has no SGD runs, and its SGD control reads too small to test.');
+      } else say(`No candidate within the budget (${s.budget} of the reference cost) gives the reference verdict.`);
+      say();
+    }
+    // the thin margins of the chosen settings, against the rules' thresholds and the reference
+    const f = (name) => qs.searches?.[name]?.chosen?.facts ?? {};
+    const g3q = (x) => (x == null || !Number.isFinite(x) ? '—' : Number(x).toPrecision(3));
+    const wlRef = existsSync(`${root}public/data/exp/warmup-length.json`) ? JSON.parse(readFileSync(`${root}public/data/exp/warmup-length.json`, 'utf8')) : null;
+    const sgdRef = wlRef ? (await import('../web/src/lib/verdicts.js')).sgdControl(wlRef).facts : null;
+    const wq = qs.searches?.warmupLength?.chosen;
+    const wq100 = wq ? Math.max(...wq.config.warmups) : null;
+    say('Margins, read off the chosen runs (docs/data/quick-settings-search.json keeps every fact): the quick settings show the effects the reference shows, ' +
+        `at a smaller scale, and some by a thin margin. Figure A: the tied √d slope is ${g3q(f('tiedOutput').tied?.tiedSqrt)} against the rule's −0.75, and the tied ` +
+        `model without √d ${g3q(f('tiedOutput').tied?.tiedNone)} against the −½ ± 0.25 band's −0.75. Figure C: the gradient norms differ ${g3q(f('adamFirstStep').afs?.gradGap)}-fold ` +
+        `at step 1, against the rule's 1.2. Figure F: Post-LN with SGD and a warm-up of ${wq100 ?? '—'} leaves the plateau at step ${f('warmupLength').sgd?.post?.[wq100] ?? '—'} ` +
+        `of ${wq?.config.steps ?? '—'} (the reference: ${sgdRef?.post?.[wq100] ?? '—'} of ${wlRef?.config.steps ?? '—'}), so the SGD control's verdict rests on the last steps of the run. ` +
+        'A quick setting is a view of the effect for a reader to recompute, not a second measurement of it: the reference documents are the measurement.');
+    say();
+  }
+}
+
 // ---- the experiments on the article's inferences (docs/experiments.md): public/data/exp/*.json ----
 {
   const V = await import('../web/src/lib/verdicts.js');

@@ -61,7 +61,8 @@ describe('an experiment slot\'s cost (result-slots.svelte.ts costOfExperiment)',
     const model = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2 };
     expect(costOfExperiment('warmupLength', {})?.flops).toBeCloseTo(120 * 400 * stepFlops(model), 0);
     const small = costOfExperiment('warmupLength', EXPERIMENT_SLOTS.warmupLength.small);
-    expect(small?.flops).toBeCloseTo(12 * 200 * stepFlops({ ...model, d: 64, d_ff: 256 }), 0);
+    // the quick setting (docs/reproduction.md): 2 placements × 3 optimizers × 2 warm-ups, 400 steps of the reference's model
+    expect(small?.flops).toBeCloseTo(12 * 400 * stepFlops(model), 0);
     expect(costOfExperiment('outputSensitivity', {})).toBeNull();
   });
 });

@@ -3,20 +3,33 @@
 import { describe, expect, it } from 'vitest';
 import * as V from '../../web/src/lib/verdicts.js';
 
-const afs = (rms1: number[], g1: number[], rmsT: number[]) => ({
+// `steps` recorded steps (update RMS / lr and gradient norm at step 1, then the later value)
+const afs = (rms1: number[], g1: number[], rmsT: number[], steps = 20) => ({
+  config: { beta1: 0.9 },
   placements: {
-    post: { update_rms: [rms1[0], rmsT[0]], grad_norm: [g1[0], 1] },
-    pre: { update_rms: [rms1[1], rmsT[1]], grad_norm: [g1[1], 1] },
+    post: { update_rms: [rms1[0], ...Array(steps - 1).fill(rmsT[0])], grad_norm: [g1[0], ...Array(steps - 1).fill(1)] },
+    pre: { update_rms: [rms1[1], ...Array(steps - 1).fill(rmsT[1])], grad_norm: [g1[1], ...Array(steps - 1).fill(1)] },
   },
 });
 
 describe('adam-first-step', () => {
   it.each([
-    ['confirmed', afs([0.99, 1.0], [2.6, 1.7], [0.3, 0.31])],
-    ['qualified', afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27])],
-    ['refuted', afs([0.7, 1.0], [2.6, 1.7], [0.3, 0.3])],
-    ['untested', afs([0.99, 1.0], [1.0, 1.1], [0.3, 0.3])],
-  ])('%s', (verdict, doc) => expect(V.adamFirstStep(doc).verdict).toBe(verdict));
+    ['confirmed', afs([0.99, 1.0], [2.6, 1.7], [0.3, 0.31]), undefined],
+    ['qualified', afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27]), undefined],
+    ['qualified', afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 10), undefined], // 10 steps = 1/(1 − β1): long enough
+    ['refuted', afs([0.7, 1.0], [2.6, 1.7], [0.3, 0.3]), undefined],
+    ['refuted', afs([0.7, 1.0], [2.6, 1.7], [0.3, 0.3], 3), undefined], // step 1 fails: a short run refutes it all the same
+    ['untested', afs([0.99, 1.0], [1.0, 1.1], [0.3, 0.3]), 'no-gap'], // no gradient gap for Adam to hide
+    ['untested', afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 5), 'too-short'], // shorter than Adam's momentum horizon
+  ])('%s (%#)', (verdict, doc, why) => {
+    const j = V.adamFirstStep(doc);
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('the momentum horizon follows β1', () => {
+    expect(V.adamFirstStep(afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 10)).facts.minSteps).toBe(10);
+    expect(V.adamFirstStep({ ...afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 10), config: { beta1: 0.95 } }).facts).toMatchObject({ minSteps: 20, tooSmall: 'too-short' });
+  });
 });
 
 const cell = (layers: number, perLayer: number, eta: number) => ({
@@ -29,20 +42,50 @@ describe('step-size', () => {
     ['qualified', [cell(2, 0.02, 0.03), cell(16, 0.03, 0.002)]],
     ['refuted', [cell(2, 0.02, 0.03), cell(16, 0.1, 0.03)]],
   ])('%s', (verdict, pre) => expect(V.stepSize({ placements: { post, pre } }).verdict).toBe(verdict));
+  it.each([
+    [[2, 3]], // less than a doubling: under the damping (1/L) the ratio cannot halve
+    [[8]], // one depth
+  ])('untested (depth-range) over depths %j, whatever the numbers', (depths) => {
+    const at = (perLayer: number) => depths.map((L) => cell(L, perLayer, 0.01));
+    const j = V.stepSize({ placements: { post: at(0.1), pre: at(0.001) } });
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe('depth-range');
+  });
 });
 
-const os = (slopes: Record<string, number>) => ({ placements: Object.fromEntries(Object.entries(slopes).map(([p, slope]) => [p, { slope }])) });
+const os = (slopes: Record<string, number>, depths = [2, 4, 8, 16, 32]) => ({
+  config: { depths },
+  placements: Object.fromEntries(Object.entries(slopes).map(([p, slope]) => [p, { slope, depths: depths.map((layers) => ({ layers })) }])),
+});
 describe('output-sensitivity', () => {
   it.each([
     ['confirmed', os({ post: 0.9, pre: 0.3, admin: 0.3 }), null],
     ['confirmed', os({ post: 0.9, pre: 0.3 }), os({ post: 1, pre: 0.5 })],
     ['qualified', os({ post: 0.9, pre: 0.3 }), os({ post: 1, pre: 1.1 })],
+    ['qualified', os({ post: 0.9, pre: 0.3 }, [8, 16]), os({ post: 1, pre: 1.1 }, [8, 16])], // ln L's slope over 8, 16: 0.41
     ['refuted', os({ post: 0.6, pre: 0.3 }), null],
     ['refuted', os({ post: 0.9, pre: 0.3, admin: 0.8 }), null],
   ])('%s', (verdict, random, sign) => expect(V.outputSensitivity(random, sign).verdict).toBe(verdict));
+  it.each([
+    ['2, 4, 8 (ln L has slope 0.79 there)', os({ post: 0.4, pre: 0.25 }, [2, 4, 8]), null, 0.792],
+    ['2, 4, 8, 16', os({ post: 0.9, pre: 0.3 }, [2, 4, 8, 16]), null, 0.658],
+    ['one depth', os({ post: 0.9, pre: 0.3 }, [8]), null, null],
+    ['2, 4, 8 in the sign document', os({ post: 0.9, pre: 0.3 }), os({ post: 1, pre: 1.1 }, [2, 4, 8]), 0.792],
+  ])('untested (depth-range) over %s: O(log L) itself would fail the rule', (_, random, sign, lnSlope) => {
+    const j = V.outputSensitivity(random, sign);
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe('depth-range');
+    if (lnSlope == null) expect(j.facts.lnSlope).toBeNull();
+    else expect(j.facts.lnSlope).toBeCloseTo(lnSlope, 3);
+  });
+  it('ln L over the reference depths 2 … 32 has a least-squares slope of 0.56 (0.58 between the end points)', () => {
+    expect(V.logGrowthSlope([2, 4, 8, 16, 32])).toBeCloseTo(0.564, 3);
+    expect(V.logGrowthSlope([1, 2])).toBeNull();
+  });
 });
 
-const wl = (esc: Record<string, number | null>) => ({
+const wl = (esc: Record<string, number | null>, steps = 400) => ({
+  config: { steps },
   groups: Object.entries(esc).map(([k, e]) => {
     const [placement, optimizer, warmup] = k.split(':');
     return { placement, optimizer, warmup: Number(warmup), lr: optimizer === 'sgd' ? 0.05 : 1e-3, escape_step: e };
@@ -54,8 +97,21 @@ describe('warmup-length', () => {
     ['confirmed', all],
     ['refuted', { ...all, 'post:radam:0': null }],
     ['refuted', { ...all, 'post:adam:50': null }],
-    ['untested', { ...all, 'post:adam:0': 200 }],
   ])('%s', (verdict, esc) => expect(V.warmupLength(wl(esc)).verdict).toBe(verdict));
+  it.each([
+    ['no-failure', { ...all, 'post:adam:0': 200 }, 400], // Post-LN + Adam escapes without warm-up: nothing to remove
+    ['too-short', { ...all, 'pre:adam:0': null }, 400], // the positive control, Pre-LN + Adam, does not escape
+    ['too-short', { ...all, 'post:adam:50': null }, 100], // warm-up 50 + Pre-LN's 60 steps > 100: no room after the warm-up
+    ['too-short', { ...all, 'post:radam:0': null }, 150], // RAdam's built-in warm-up 2/(1 − β2) = 100 + 60 > 150
+  ])('untested (%s)', (why, esc, steps) => {
+    const j = V.warmupLength(wl(esc, steps));
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('a remedy that fails with room to escape refutes; one that escapes needs no room', () => {
+    expect(V.warmupLength(wl({ ...all, 'post:radam:0': null }, 160)).verdict).toBe('refuted');
+    expect(V.warmupLength(wl(all, 100)).verdict).toBe('confirmed');
+  });
   it('names the shortest warm-up that escapes, at the smallest lr', () => {
     const f = V.warmupLength(wl({ ...all, 'post:adam:25': null })).facts;
     expect(f.firstWarmupThatEscapes).toBe(50);
@@ -77,13 +133,22 @@ describe('plateau-share', () => {
     ['untested', ps(3.0, 'ok', 0.8, 0.1)],
     ['untested', ps(5.4, 'diverged', 0.8, 0.1)],
   ])('%s', (verdict, doc) => expect(V.plateauShare(doc).verdict).toBe(verdict));
+  it('untested (no-stall) when the Post-LN run leaves the plateau', () => expect(V.plateauShare(ps(3.0, 'ok', 0.8, 0.1)).facts.tooSmall).toBe('no-stall'));
+  it('untested (too-short) when Pre-LN without warm-up, the positive control, is still on the plateau', () => {
+    const doc = ps(5.4, 'ok', 0.8, 0.1);
+    doc.runs[1].loss = Array(60).fill(5.2); // not 0.3 below 5.38
+    const j = V.plateauShare(doc);
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe('too-short');
+    expect(j.facts.preEndLoss).toBeCloseTo(5.2, 9);
+  });
 });
 
-const to = (s: Record<string, number>) => ({
+const to = (s: Record<string, number>, depths = [6, 8, 10, 12, 14]) => ({
   uniform_p: 0.001,
   variants: Object.entries(s).map(([k, slope]) => {
     const [output, input_scale] = k.split(':');
-    return { output, input_scale, placements: { pre: { slope_per_batch: slope, depths: [{ layers: 6, p_current: { mean: 0.8 } }] } } };
+    return { output, input_scale, placements: { pre: { slope_per_batch: slope, depths: depths.map((layers) => ({ layers, p_current: { mean: 0.8 } })) } } };
   }),
 });
 describe('tied-output', () => {
@@ -93,13 +158,26 @@ describe('tied-output', () => {
     ['refuted', { ...base, 'tied:sqrt_d': -0.6 }],
     ['refuted', { ...base, 'untied:none': -1.6 }],
   ])('%s', (verdict, s) => expect(V.tiedOutput(to(s)).verdict).toBe(verdict));
+  it.each([
+    [[2, 4]], // two depths: a line through two points
+    [[6, 8, 10]], // three depths, but less than a doubling
+  ])('untested (depth-range) over depths %j, whatever the slopes', (depths) => {
+    for (const s of [base, { ...base, 'tied:sqrt_d': -0.6 }]) {
+      const j = V.tiedOutput(to(s, depths));
+      expect(j.verdict).toBe('untested');
+      expect(j.facts.tooSmall).toBe('depth-range');
+    }
+  });
 });
 
-const sgd = (esc: Record<string, number | null>) => ({
+// SGD groups (placement:warm-up → escape step) beside the positive control, Pre-LN + Adam without
+// warm-up (escaping at `preAdam0`), in a run of `steps` steps
+const sgd = (esc: Record<string, number | null>, steps = 400, preAdam0: number | null = 54) => ({
+  config: { steps },
   groups: Object.entries(esc).map(([k, e]) => {
     const [placement, warmup] = k.split(':');
     return { placement, optimizer: 'sgd', warmup: Number(warmup), lr: 0.05, escape_step: e };
-  }),
+  }).concat([{ placement: 'pre', optimizer: 'adam', warmup: 0, lr: 1e-3, escape_step: preAdam0 }]),
 });
 describe('sgd control', () => {
   const base = { 'post:0': null, 'post:100': 380, 'pre:0': 60 };
@@ -109,16 +187,28 @@ describe('sgd control', () => {
     ['qualified', { ...base, 'post:100': null }],
     ['untested', { ...base, 'post:0': 90 }],
   ])('%s', (verdict, esc) => expect(V.sgdControl(sgd(esc)).verdict).toBe(verdict));
-  it('untested without SGD runs', () => expect(V.sgdControl({ groups: [] }).verdict).toBe('untested'));
+  it.each([
+    ['no-sgd', { groups: [] }],
+    ['no-sgd', wl({ 'post:adam:0': null, 'pre:adam:0': 60 })], // Adam runs only
+    ['no-failure', sgd({ ...base, 'post:0': 90 })],
+    ['too-short', sgd({ ...base, 'pre:0': null }, 400, null)], // SGD fails, but so does the positive control (Adam)
+    ['too-short', sgd({ ...base, 'post:100': null }, 150)], // warm-up 100 + Pre-LN + SGD's 60 steps > 150
+  ])('untested (%s)', (why, doc) => {
+    const j = V.sgdControl(doc);
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('has every fact its sentence quotes even without SGD runs', () =>
+    expect(Object.keys(V.sgdControl({ groups: [] }).facts)).toEqual(expect.arrayContaining(['lr', 'post0', 'pre0', 'firstWarmupThatEscapes', 'steps', 'preAdam0'])));
 });
 
 // A depth-factors document of L = 24 layers whose Post-LN profile has first/last ratio r and whose
 // per-layer geometric means are the given norm and residual factors.
-const df = (r: number, norm: number, residual: number) => ({
-  layers: 24,
+const df = (r: number, norm: number, residual: number, L = 24) => ({
+  layers: L,
   placements: {
     post: {
-      W2_per_batch: { mean: [r, 1] }, first_over_last: r, appendix_f_first_over_last: (2 / 3) ** 11.5,
+      W2_per_batch: { mean: [r, 1] }, first_over_last: r, appendix_f_first_over_last: (2 / 3) ** ((L - 1) / 2),
       geomean_per_layer: { norm_factor: norm, residual_factor: residual, factor: norm * residual },
       factors: [1, 2].map(() => ({ ffn: { norm_factor: { mean: 0.82 }, residual_factor: { mean: 1.2 } } })),
     },
@@ -131,7 +221,11 @@ describe('depth-factors', () => {
     ['qualified', df(1.05, 0.7, 1.0)],   // flat, yet the residual factor does not restore the norms' loss
     ['refuted', df(0.08, 0.7, 1.1)],     // |ln r| = 2.5 ≥ ½·|ln r_F| = 2.33: as close to the decay as to flat
     ['refuted', df(1 / 0.08, 0.7, 1.4)], // a rise as steep counts the same
-  ])('%s', (verdict, doc) => expect(V.depthFactors(doc).verdict).toBe(verdict));
+    ['confirmed', df(1.05, 0.7, 1.4, 5)], // 5 layers: Appendix F predicts (2/3)^2 = 0.44, at least a halving
+    ['untested', df(1.05, 0.7, 1.4, 4)],  // 4 layers: (2/3)^1.5 = 0.54, not a halving: too small
+    ['untested', df(0.5, 0.7, 1.1, 4)],   // ... whatever the profile
+  ])('%s (%#)', (verdict, doc) => expect(V.depthFactors(doc).verdict).toBe(verdict));
+  it('untested (depth-range) below 5 layers', () => expect(V.depthFactors(df(1.05, 0.7, 1.4, 2)).facts.tooSmall).toBe('depth-range'));
   it('facts carry the measured and predicted ratios', () => {
     const { facts } = V.depthFactors(df(1.05, 0.7, 1.4));
     expect(facts.L).toBe(24);

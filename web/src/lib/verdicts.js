@@ -1,19 +1,54 @@
 // verdicts.js — the verdict on each of the article's inferences, computed from the experiments'
 // documents (docs/experiments.md) by rules fixed here, before and whatever the data show. Each
 // function takes result documents and returns { verdict, facts }: verdict is 'confirmed', 'refuted',
-// 'qualified' (holds only under the conditions `facts` state) or 'untested' (this setting cannot
-// decide it); facts are the numbers the sentence in docs/reproduction.md and on the page bind.
+// 'qualified' (holds only under the conditions `facts` state) or 'untested' (the setting is too small
+// to show the effect at all); facts are the numbers the sentence in docs/reproduction.md and on the
+// page bind.
+// "Too small" is decided before the rule, by a precondition derived from the claim's own logic (what
+// a setting needs for the rule to be able to tell the claim from its negation: a depth range, a run
+// length, a failure to remove), never from whether the claim then holds. When it fails the verdict is
+// 'untested' and `facts.tooSmall` names why, a short key the sentence can quote with its numbers:
+//   'depth-range'  the depths (or the depth) cannot separate the laws the rule compares;
+//   'too-short'    the run is too short for the effect, or for the claim's positive control, to show;
+//   'no-gap' / 'no-failure' / 'no-stall'  the setting lacks the phenomenon the claim explains
+//                  (no gradient gap, no failure to remove, no stall to look into);
+//   'no-sgd'       the setting has no SGD runs.
+// A setting these checks find too small never reads 'refuted'. They are necessary conditions, not
+// sufficient ones: a setting that passes them can still miss an effect for reasons they do not
+// foresee (docs/reproduction.md, "Quick settings of the experiment figures", lists such settings).
 // Plain JavaScript (typed by verdicts.d.ts) so that scripts/reproduction.mjs, run by Node, and the
 // page share one set of rules. Pure functions; tests/unit/verdicts.test.ts drives every branch.
 
 const ratio = (a, b) => (b > 0 ? a / b : NaN);
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const at = (doc, p) => doc.placements[p];
+/** Least-squares slope of ys on xs. */
+const lsSlope = (xs, ys) => {
+  const mx = mean(xs), my = mean(ys);
+  const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  return sxx > 0 ? xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / sxx : NaN;
+};
+const unique = (xs) => [...new Set(xs)].sort((a, b) => a - b);
+/** Largest depth over smallest (NaN without depths). */
+const depthRatio = (depths) => (depths.length ? Math.max(...depths) / Math.min(...depths) : NaN);
+/** The log–log slope a pure O(log L) growth has over `depths`: the least-squares slope of ln(ln L)
+ *  on ln L (about the mean of 1/ln L). Depths below 2 have no ln(ln L) and are left out; null with
+ *  fewer than two depths left. */
+export function logGrowthSlope(depths) {
+  const ds = unique(depths.filter((L) => L >= 2));
+  if (ds.length < 2) return null;
+  const x = ds.map(Math.log);
+  return lsSlope(x, x.map(Math.log));
+}
 
 /** Claim 1 (adam-first-step): the first Adam step moves every coordinate by ≈ lr whatever ‖g‖.
  *  Confirmed when every placement's step-1 update RMS/lr is within 5% of 1 and the placements'
  *  values are within 5% of each other while their gradient norms differ by ≥ 20%; qualified when
- *  that holds but by the last recorded step the update RMS differs ≥ 1.5× between placements. */
+ *  that holds but by the last recorded step the update RMS differs ≥ 1.5× between placements.
+ *  Too small ('untested'): 'no-gap' when the gradient norms differ by less than 20% (no scale for
+ *  Adam to hide; Theorem 1's gap grows with depth), and 'too-short' when the first step holds but
+ *  the run is shorter than Adam's momentum horizon 1/(1 − β1) steps (10 at β1 = 0.9): before that
+ *  m̂/√v̂ is still about sign(g) in every coordinate, so whether the equalisation lasts cannot show. */
 export function adamFirstStep(doc, a = 'post', b = 'pre') {
   const A = at(doc, a), B = at(doc, b);
   const rms1 = [A.update_rms[0], B.update_rms[0]];
@@ -23,10 +58,12 @@ export function adamFirstStep(doc, a = 'post', b = 'pre') {
   const gradGap = Math.max(...g1) / Math.min(...g1);
   const stepGap = Math.max(...rms1) / Math.min(...rms1);
   const laterGap = Math.max(...rmsT) / Math.min(...rmsT);
-  const facts = { rms1, g1, gradGap, stepGap, T, rmsT, laterGap };
-  if (gradGap < 1.2) return { verdict: 'untested', facts };
+  const minSteps = Math.ceil(1 / (1 - (doc.config?.beta1 ?? 0.9)) - 1e-9);
+  const facts = { rms1, g1, gradGap, stepGap, T, rmsT, laterGap, minSteps };
+  if (gradGap < 1.2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-gap' } };
   const first = rms1.every((r) => Math.abs(r - 1) <= 0.05) && stepGap <= 1.05;
   if (!first) return { verdict: 'refuted', facts };
+  if (T < minSteps) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   return { verdict: laterGap >= 1.5 ? 'qualified' : 'confirmed', facts };
 }
 
@@ -35,14 +72,19 @@ const layerMean = (cell) => mean(cell.layer_dlogits2.map((x) => x.mean));
 /** Claim 2 (step-size): the final LN shrinks an update's effect on the output. Rule: the ratio r(L)
  *  of Pre-LN's to Post-LN's mean one-layer ‖Δlogits‖² at the largest depth is at most half its value
  *  at the smallest (Pre-LN's layers move the output less and less, relative to Post-LN's); qualified
- *  when it is but Pre-LN's η* (whole-model sign step) falls with depth all the same. */
+ *  when it is but Pre-LN's η* (whole-model sign step) falls with depth all the same.
+ *  Too small ('untested', 'depth-range'): fewer than two depths, or the largest under twice the
+ *  smallest. Under the damping the claim describes, one Pre-LN layer's squared effect on the logits
+ *  falls as 1/‖x_L‖² ∝ 1/L relative to Post-LN's, so the ratio halves only over a doubling of depth:
+ *  over less the rule's halving cannot show even when the mechanism works exactly. */
 export function stepSize(doc, post = 'post', pre = 'pre') {
   const P = at(doc, post), Q = at(doc, pre);
   const r = Q.map((c, i) => ratio(layerMean(c), layerMean(P[i])));
   const depths = Q.map((c) => c.layers);
   const etaPre = Q.map((c) => c.eta_star_of_mean);
   const etaPost = P.map((c) => c.eta_star_of_mean);
-  const facts = { depths, r, etaPre, etaPost, rFirst: r[0], rLast: r[r.length - 1] };
+  const facts = { depths, r, etaPre, etaPost, rFirst: r[0], rLast: r[r.length - 1], depthRatio: depthRatio(depths) };
+  if (unique(depths).length < 2 || !(facts.depthRatio >= 2)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
   if (!(r[r.length - 1] <= 0.5 * r[0])) return { verdict: 'refuted', facts };
   return { verdict: etaPre[etaPre.length - 1] < etaPre[0] ? 'qualified' : 'confirmed', facts };
 }
@@ -51,7 +93,12 @@ export function stepSize(doc, post = 'post', pre = 'pre') {
  *  (and Admin's like Pre-LN's). On a log–log fit over the depths, O(L) has slope 1 and ln L over
  *  2…32 slope 0.58: confirmed when Post-LN's slope is ≥ 0.75 and Pre-LN's (and Admin's, when
  *  measured) ≤ 0.6, for a random perturbation. With `sign` (the same for Adam's sign step), qualified
- *  when the rule fails there. */
+ *  when the rule fails there.
+ *  Too small ('untested', 'depth-range'): over a document's depths a pure O(log L) growth has a
+ *  log–log slope of about the mean of 1/ln L (logGrowthSlope: 0.79 over 2, 4, 8; 0.56 over 2 … 32);
+ *  when that is above the 0.6 the rule allows Pre-LN, O(log L) itself would fail the rule, so the
+ *  depths cannot separate O(L) from O(log L). Checked for the random document and, when given, the
+ *  sign one; `lnSlope` and `depths` are those of the document that fails (else the random one's). */
 export function outputSensitivity(random, sign = null) {
   const slope = (doc, p) => doc?.placements[p]?.slope ?? null;
   const facts = {
@@ -59,6 +106,16 @@ export function outputSensitivity(random, sign = null) {
     deepnorm: slope(random, 'deepnorm'), peri: slope(random, 'peri'),
     signPost: slope(sign, 'post'), signPre: slope(sign, 'pre'),
   };
+  const depthsOf = (doc) => doc?.config?.depths ?? Object.values(doc?.placements ?? {})[0]?.depths?.map((c) => c.layers) ?? null;
+  const range = (doc) => {
+    const depths = depthsOf(doc);
+    return depths ? { depths, lnSlope: logGrowthSlope(depths) } : null;
+  };
+  const tooSmall = (x) => x != null && !(x.lnSlope != null && x.lnSlope <= 0.6);
+  const rr = range(random), rs = sign ? range(sign) : null;
+  const shown = tooSmall(rr) || !tooSmall(rs) ? rr : rs;
+  Object.assign(facts, { depths: shown?.depths ?? null, lnSlope: shown?.lnSlope ?? null });
+  if (tooSmall(rr) || tooSmall(rs)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
   const holds = (p, q, adm) => p >= 0.75 && q <= 0.6 && (adm == null || adm <= 0.6);
   if (!holds(facts.post, facts.pre, facts.admin)) return { verdict: 'refuted', facts };
   if (sign && !holds(facts.signPost, facts.signPre, null)) return { verdict: 'qualified', facts };
@@ -69,7 +126,14 @@ export function outputSensitivity(random, sign = null) {
  *  At the smallest lr factor: confirmed when Post-LN + Adam without warm-up never escapes while
  *  Post-LN + Adam with some warm-up, Post-LN + RAdam without warm-up and Pre-LN + Adam without
  *  warm-up each escape (seed-mean curves); refuted when one of the three remedies does not escape;
- *  untested when Post-LN + Adam without warm-up escapes (no failure to remove). */
+ *  untested when Post-LN + Adam without warm-up escapes (no failure to remove: 'no-failure').
+ *  Too short ('untested', 'too-short'): a remedy that does not escape only refutes the claim if the
+ *  run was long enough for it to. Pre-LN + Adam without warm-up is the toy's positive control (it
+ *  trains from step 0 and never needs warm-up), so its escape step is the time a model that trains
+ *  needs here: when it does not escape within `steps` the run is too short; when a warm-up remedy
+ *  fails and no tried warm-up leaves that time after it ends (w + Pre-LN's escape step > steps),
+ *  or RAdam fails and the run does not leave that time after RAdam's built-in warm-up, whose
+ *  effective length is 2/(1 − β2) steps (100 at β2 = 0.98; Ma & Yarats 2021), it is too short too. */
 export function warmupLength(doc) {
   const g = (placement, optimizer, warmup, lr) =>
     doc.groups.find((x) => x.placement === placement && x.optimizer === optimizer && x.warmup === warmup && x.lr === lr);
@@ -84,21 +148,34 @@ export function warmupLength(doc) {
     postSgd: Object.fromEntries(warmups.map((w) => [w, esc('post', 'sgd', w)])),
   };
   facts.firstWarmupThatEscapes = warmups.find((w) => w > 0 && facts.postAdam[w] != null) ?? null;
+  facts.postAdam0 = facts.postAdam[0] ?? null;
+  facts.steps = doc.config?.steps ?? null;
+  facts.radamWarmup = Math.round(2 / (1 - (doc.config?.beta2 ?? 0.98)));
   // The same remedies at the largest lr factor (reported, not part of the rule).
   const hi = (o) => Math.max(...doc.groups.filter((x) => x.optimizer === o).map((x) => x.lr));
   facts.lrHi = hi('adam');
   facts.postRadam0Hi = g('post', 'radam', 0, hi('radam'))?.escape_step ?? null;
   facts.firstWarmupThatEscapesHi = warmups.find((w) => w > 0 && g('post', 'adam', w, facts.lrHi)?.escape_step != null) ?? null;
-  if (facts.postAdam[0] != null) return { verdict: 'untested', facts };
+  if (facts.postAdam[0] != null) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
   const remedies = [facts.firstWarmupThatEscapes != null, facts.postRadam0 != null, facts.preAdam0 != null];
-  return { verdict: remedies.every(Boolean) ? 'confirmed' : 'refuted', facts };
+  if (remedies.every(Boolean)) return { verdict: 'confirmed', facts };
+  const steps = facts.steps ?? Infinity;
+  const roomAfter = (w) => w + facts.preAdam0 <= steps;
+  const short = facts.preAdam0 == null
+    || (facts.firstWarmupThatEscapes == null && !warmups.some((w) => w > 0 && roomAfter(w)))
+    || (facts.postRadam0 == null && !roomAfter(facts.radamWarmup));
+  return short ? { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } } : { verdict: 'refuted', facts };
 }
 
 /** Claim 6 (plateau-share): Post-LN's stall is a frequency-only plateau, not divergence. For the
  *  Post-LN run without warm-up: on the plateau at its end (mean of the last 50 losses within 0.3 of
  *  the plateau entropy), status ok, and its last layer's token-specific share at the end below half
  *  its value at step 0 → confirmed; on the plateau and ok but the share not halved → refuted;
- *  the run left the plateau → untested. */
+ *  the run left the plateau or stopped → untested ('no-stall': no stall to look into).
+ *  Too short ('untested', 'too-short'): a stall is only a stall if a model that trains has left the
+ *  plateau in the same number of steps. The Pre-LN run without warm-up, when the document has it, is
+ *  that positive control: if the mean of its last 50 losses is not more than 0.3 below the plateau
+ *  (the rule's own plateau band), the run is too short to tell a stall from a slow start. */
 export function plateauShare(doc) {
   const run = doc.runs.find((r) => r.placement === 'post' && r.warmup === 0);
   const last = (r) => r.share[r.share.length - 1][r.share[0].length - 1];
@@ -111,14 +188,22 @@ export function plateauShare(doc) {
     shareEnd: last(run),
     others: doc.runs.filter((r) => r !== run).map((r) => ({ placement: r.placement, warmup: r.warmup, shareEnd: last(r) })),
   };
-  if (!(Math.abs(facts.endLoss - facts.plateau) <= 0.3) || run.status !== 'ok') return { verdict: 'untested', facts };
+  const control = doc.runs.find((r) => r.placement === 'pre' && r.warmup === 0);
+  facts.preEndLoss = control?.loss.length ? mean(control.loss.slice(-50)) : null;
+  if (!(Math.abs(facts.endLoss - facts.plateau) <= 0.3) || run.status !== 'ok') return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-stall' } };
+  if (control && !(facts.preEndLoss < facts.plateau - 0.3)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   return { verdict: facts.shareEnd < 0.5 * facts.share0 ? 'confirmed' : 'refuted', facts };
 }
 
 /** Claim 7 (tied-output): Pre-LN's last-layer W² gradient falls faster than 1/√L because of the
  *  tied embedding's share in the output. Confirmed when the tied, √d model's log–log slope is below
  *  −0.75 and each other variant's (untied, or no √d) is within ±0.25 of −½; refuted when the
- *  tied √d slope is not below −0.75, or the other variants fall as fast. */
+ *  tied √d slope is not below −0.75, or the other variants fall as fast.
+ *  Too small ('untested', 'depth-range'): fewer than three depths, or the largest under twice the
+ *  smallest. The rule tells slopes 0.25 apart (−½ against below −0.75, and −½ ± 0.25); across the
+ *  depths that difference is a factor (L_max/L_min)^0.25 in the gradient, under 2^0.25 ≈ 1.19 for
+ *  less than a doubling, and with two depths a slope is a line through two points that cannot show
+ *  whether the fall is a power of L at all. */
 export function tiedOutput(doc, p = 'pre') {
   const v = (output, input) => doc.variants.find((x) => x.output === output && x.input_scale === input);
   const slope = (output, input) => v(output, input).placements[p].slope_per_batch;
@@ -129,6 +214,8 @@ export function tiedOutput(doc, p = 'pre') {
     depths: v('tied', 'sqrt_d').placements[p].depths.map((c) => c.layers),
     uniform: doc.uniform_p,
   };
+  facts.depthRatio = depthRatio(facts.depths);
+  if (unique(facts.depths).length < 3 || !(facts.depthRatio >= 2)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
   const others = [facts.tiedNone, facts.untiedSqrt, facts.untiedNone];
   const ok = facts.tiedSqrt < -0.75 && others.every((s) => Math.abs(s + 0.5) <= 0.25);
   return { verdict: ok ? 'confirmed' : 'refuted', facts };
@@ -139,10 +226,19 @@ export function tiedOutput(doc, p = 'pre') {
  *  when Pre-LN with SGD escapes without warm-up (SGD can train this model) while Post-LN with SGD
  *  stalls without warm-up and escapes with some warm-up (the control shows what the paper says);
  *  confirmed when Pre-LN with SGD does not escape either (SGD fails regardless of the norm);
- *  untested without SGD runs, or when Post-LN with SGD escapes without warm-up. */
+ *  untested without SGD runs ('no-sgd'), or when Post-LN with SGD escapes without warm-up
+ *  ('no-failure').
+ *  Too short ('untested', 'too-short'): "SGD fails regardless" needs a run in which the model can
+ *  be trained at all, shown by the positive control Pre-LN + Adam without warm-up escaping (at
+ *  Adam's smallest lr); without it a Pre-LN + SGD run that does not escape may just be too short.
+ *  "No warm-up rescues Post-LN" needs a tried warm-up w that leaves, after it ends, the time
+ *  Pre-LN + SGD took to escape from step 0 (w + its escape step ≤ steps). */
 export function sgdControl(doc) {
   const sgd = doc.groups.filter((x) => x.optimizer === 'sgd');
-  if (!sgd.length) return { verdict: 'untested', facts: {} };
+  const steps = doc.config?.steps ?? null;
+  const adamLr = Math.min(...doc.groups.filter((x) => x.optimizer === 'adam').map((x) => x.lr));
+  const preAdam0 = doc.groups.find((x) => x.placement === 'pre' && x.optimizer === 'adam' && x.warmup === 0 && x.lr === adamLr)?.escape_step ?? null;
+  if (!sgd.length) return { verdict: 'untested', facts: { lr: null, post0: null, pre0: null, firstWarmupThatEscapes: null, steps, preAdam0, tooSmall: 'no-sgd' } };
   const lr = Math.min(...sgd.map((x) => x.lr));
   const warmups = [...new Set(sgd.map((x) => x.warmup))].sort((a, b) => a - b);
   const esc = (p, w) => sgd.find((x) => x.placement === p && x.warmup === w && x.lr === lr)?.escape_step ?? null;
@@ -151,10 +247,13 @@ export function sgdControl(doc) {
     post: Object.fromEntries(warmups.map((w) => [w, esc('post', w)])),
     pre0: esc('pre', 0),
     firstWarmupThatEscapes: warmups.find((w) => w > 0 && esc('post', w) != null) ?? null,
+    post0: esc('post', 0), steps, preAdam0,
   };
-  if (facts.post[0] != null) return { verdict: 'untested', facts };
-  if (facts.pre0 == null) return { verdict: 'confirmed', facts };
-  return { verdict: facts.firstWarmupThatEscapes != null ? 'refuted' : 'qualified', facts };
+  const short = { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (facts.post[0] != null) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
+  if (facts.pre0 == null) return preAdam0 == null ? short : { verdict: 'confirmed', facts };
+  if (facts.firstWarmupThatEscapes != null) return { verdict: 'refuted', facts };
+  return warmups.some((w) => w > 0 && w + facts.pre0 <= (steps ?? Infinity)) ? { verdict: 'qualified', facts } : short;
 }
 
 /** Claim 8 (depth-factors): Appendix F's (2/3)^((L−l)/2) decay omits the residual Jacobian; at init
@@ -163,7 +262,12 @@ export function sgdControl(doc) {
  *  at least as close to Appendix F's decay as to flat, in log space). Otherwise confirmed when the
  *  mechanism shows too: the norms shrink the gradient (per-layer geometric-mean norm factor ≤ 0.95)
  *  and the residual Jacobian gives it back (|ln(norm × residual)| ≤ ½·|ln norm|); qualified when
- *  the profile is flat but not for that reason. */
+ *  the profile is flat but not for that reason.
+ *  Too small ('untested', 'depth-range'): Appendix F's decay must at least halve the gradient from
+ *  the last layer to layer 1 (r_F ≤ ½, 5 layers or more). The rule's boundary lies half-way in log
+ *  space, at √r_F; with a smaller predicted decay it would sit within ±41% of flat, where a flat
+ *  profile's ordinary layer-to-layer scatter (the article's own Post-LN layers span 1.05–1.17)
+ *  could land on either side. */
 export function depthFactors(doc, p = 'post') {
   const P = at(doc, p);
   const w2 = P.W2_per_batch.mean;
@@ -176,7 +280,7 @@ export function depthFactors(doc, p = 'post') {
     ffnNorm: mean(ffnNorm), ffnResidual: mean(ffnResidual),
     w2Min: Math.min(...w2), w2Max: Math.max(...w2),
   };
-  if (!(facts.rF < 1) || !(facts.r > 0)) return { verdict: 'untested', facts };
+  if (!(facts.rF <= 0.5) || !(facts.r > 0)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
   if (Math.abs(Math.log(facts.r)) >= 0.5 * Math.abs(Math.log(facts.rF))) return { verdict: 'refuted', facts };
   const shrinks = facts.normFactor <= 0.95;
   const restored = Math.abs(Math.log(facts.normFactor * facts.residualFactor)) <= 0.5 * Math.abs(Math.log(facts.normFactor));

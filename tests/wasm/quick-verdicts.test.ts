@@ -1,0 +1,130 @@
+// quick-verdicts.test.ts — the quick settings the page offers (EXPERIMENT_SLOTS[…].small, found by
+// scripts/quick-settings-search.mjs; docs/reproduction.md, "Quick settings of the experiment figures")
+// give, on the WebAssembly engine a reader's browser runs, the verdict the reference document gives
+// (public/data/exp/*.json, the engine defaults); and a setting too small to show an effect reads
+// 'untested' with the reason (verdicts.js, facts.tooSmall), never 'refuted'.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadEngine } from './load';
+import type { LnxModule } from '../../public/wasm/lnx';
+import * as V from '../../web/src/lib/verdicts.js';
+import { EXPERIMENT_SLOTS, type ExperimentSlot } from '../../web/src/lib/slots';
+
+type Doc = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const reference = (file: string): Doc => JSON.parse(readFileSync(new URL(`../../public/data/exp/${file}.json`, import.meta.url), 'utf8'));
+
+let engine: Promise<LnxModule> | null = null;
+/** The threaded flavour on 2 threads (the warm-up experiment spreads its runs over them). */
+async function run(experiment: string, config: object): Promise<Doc> {
+  engine ??= loadEngine('mt').then((m) => (m.setThreads(2), m));
+  const m = await engine;
+  const r = new m.ExperimentRun(experiment, JSON.stringify(config));
+  while (!r.done()) r.step(1);
+  const doc = JSON.parse(r.resultJson());
+  r.delete();
+  return doc;
+}
+
+type Judge = (docs: Doc[]) => Record<string, { verdict: string; facts: { tooSmall?: string } }>;
+/** Each figure: the slots whose small settings it runs (Figure E: both perturbation kinds), their
+ *  reference files, and its verdicts. */
+const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
+  { name: 'A (tied-output)', slots: ['tiedOutput'], judge: ([d]) => ({ tied: V.tiedOutput(d) }) },
+  { name: 'B (depth-factors)', slots: ['depthFactors'], judge: ([d]) => ({ df: V.depthFactors(d) }) },
+  { name: 'C (adam-first-step)', slots: ['adamFirstStep'], judge: ([d]) => ({ afs: V.adamFirstStep(d) }) },
+  { name: 'D (step-size)', slots: ['stepSize'], judge: ([d]) => ({ ss: V.stepSize(d) }) },
+  { name: 'E (output-sensitivity)', slots: ['outputSensitivity', 'outputSensitivitySign'], judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }) },
+  // Figure F's quick setting (12 toy runs of 400 steps: 40–80 s here) is run by the end-to-end test,
+  // which asserts that its live run's verdicts (claim 4 and the SGD control: runs/headline.ts) equal
+  // the reference's; running it here too would cost the suite a minute more
+  { name: 'G (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
+];
+const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
+
+describe('the quick setting of each experiment figure gives the reference verdict (wasm)', () => {
+  for (const f of FIGURES) {
+    it(`Figure ${f.name}`, async () => {
+      // the full documents (warmup-length, not its summary: the same groups)
+      const want = verdictsOf(f.judge(f.slots.map((s) => reference(EXPERIMENT_SLOTS[s].file.replace(/\.summary$/, '')))));
+      const docs = [];
+      for (const s of f.slots) docs.push(await run(EXPERIMENT_SLOTS[s].experiment, EXPERIMENT_SLOTS[s].small));
+      expect(verdictsOf(f.judge(docs))).toEqual(want);
+    }, 120_000);
+  }
+});
+
+// Settings too small to show each effect, cheap; what makes each too small is the rule's
+// precondition (verdicts.js), never the numbers that come out.
+const TINY = { d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 2 };
+const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: Judge; want: Record<string, string> }[] = [
+  {
+    name: 'output-sensitivity over depths 2, 4, 8 (ln L has slope 0.79 there)',
+    experiment: 'output-sensitivity',
+    configs: [{ ...TINY, depths: [2, 4, 8], seeds: [0] }, { ...TINY, depths: [2, 4, 8], seeds: [0], perturbation_kind: 'sign_gradient' }],
+    judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }),
+    want: { os: 'depth-range' },
+  },
+  {
+    name: 'tied-output over two depths',
+    experiment: 'tied-output',
+    configs: [{ ...TINY, depths: [2, 4], seeds: [0], depth_batches: 1 }],
+    judge: ([d]) => ({ tied: V.tiedOutput(d) }),
+    want: { tied: 'depth-range' },
+  },
+  {
+    name: 'depth-factors at 4 layers (Appendix F predicts less than a halving)',
+    experiment: 'depth-factors',
+    configs: [{ ...TINY, layers: 4, seeds: [0], batches: 1 }],
+    judge: ([d]) => ({ df: V.depthFactors(d) }),
+    want: { df: 'depth-range' },
+  },
+  {
+    name: 'adam-first-step for 5 steps (Adam\'s momentum horizon is 10)',
+    experiment: 'adam-first-step',
+    configs: [{ ...EXPERIMENT_SLOTS.adamFirstStep.small, steps: 5 }],
+    judge: ([d]) => ({ afs: V.adamFirstStep(d) }),
+    want: { afs: 'too-short' },
+  },
+  {
+    name: 'step-size over depths 2, 3 (less than a doubling)',
+    experiment: 'step-size',
+    configs: [{ ...TINY, depths: [2, 3], seeds: [0] }],
+    judge: ([d]) => ({ ss: V.stepSize(d) }),
+    want: { ss: 'depth-range' },
+  },
+  {
+    name: 'warmup-length for 20 steps (Pre-LN, the positive control, cannot escape yet)',
+    experiment: 'warmup-length',
+    configs: [{ ...EXPERIMENT_SLOTS.warmupLength.small, d: 64, d_ff: 256, steps: 20, warmups: [0, 10] }],
+    judge: ([d]) => ({ wl: V.warmupLength(d), sgd: V.sgdControl(d) }),
+    want: { wl: 'too-short', sgd: 'too-short' },
+  },
+  {
+    name: 'warmup-length without SGD runs',
+    experiment: 'warmup-length',
+    configs: [{ ...EXPERIMENT_SLOTS.warmupLength.small, d: 64, d_ff: 256, steps: 20, warmups: [0, 10], optimizers: ['adam', 'radam'] }],
+    judge: ([d]) => ({ sgd: V.sgdControl(d) }),
+    want: { sgd: 'no-sgd' },
+  },
+  {
+    name: 'plateau-share for 60 steps (Pre-LN, the positive control, still on the plateau)',
+    experiment: 'plateau-share',
+    configs: [{ ...EXPERIMENT_SLOTS.plateauShare.small, steps: 60, warmups: [0] }],
+    judge: ([d]) => ({ ps: V.plateauShare(d) }),
+    want: { ps: 'too-short' },
+  },
+];
+
+describe('a setting too small to show the effect reads "too small", never refuted (wasm)', () => {
+  for (const t of TOO_SMALL) {
+    it(t.name, async () => {
+      const docs = [];
+      for (const c of t.configs) docs.push(await run(t.experiment, c));
+      const judged = t.judge(docs);
+      for (const [k, why] of Object.entries(t.want)) {
+        expect(judged[k].verdict, k).toBe('untested');
+        expect(judged[k].facts.tooSmall, k).toBe(why);
+      }
+    }, 60_000);
+  }
+});
