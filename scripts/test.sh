@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # test.sh — `npm test`: installs what is missing, builds everything, runs every test.
+#   0. habits: the page's type check and its layering rules (scripts/check-habits.sh)
 #   1. C++ (ctest -LE claims): finite-difference gradient checks per op and per placement, optimizers
 #      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
@@ -32,6 +33,9 @@ finish() {
   cat "test-artifacts/$name.log"
   return $rc
 }
+
+stage "habits: type check (svelte-check) and layering (dependency-cruiser)"
+bash scripts/check-habits.sh
 
 stage "native build"
 bash scripts/build-native.sh
