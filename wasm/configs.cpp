@@ -25,6 +25,10 @@ using namespace schema;
 
 constexpr double kMaxModelBytes = 1.0 * (1 << 30);  // 1 GiB: fits a wasm32 heap with room to spare
 constexpr int kMaxGridRuns = 64;
+// What a grid's runs hold together (weights, gradients, moments; GridRun builds every run before its
+// first step): the wasm32 heap is 2 GB (CMakeLists.txt MAXIMUM_MEMORY), and the per-thread activation
+// workspaces need the rest.
+constexpr double kMaxGridStateBytes = 1.5 * (1 << 30);
 
 std::string mib(double bytes) {
   char buf[32];
@@ -64,6 +68,13 @@ double model_bytes(const ModelConfig& m, int optimizer_states) {
   return 4.0 * ((2 + optimizer_states) * params + acts);
 }
 
+double grid_run_state_bytes(const ModelConfig& m) {
+  // model_bytes without the activations: parameters, gradients and Adam's two moments
+  ModelConfig no_acts = m;
+  no_acts.batch = 0;
+  return model_bytes(no_acts, 2);
+}
+
 const Schema<ModelConfig>& model_schema() {
   static const Schema<ModelConfig> s = [] {
     Schema<ModelConfig> s{"model", "the Transformer: sizes, attention mask and placement", {}, {}};
@@ -89,7 +100,9 @@ const Schema<ProbeConfig>& probe_schema() {
     schema::add_field(s, int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
                         &own_member<P, &P::depth_batches>);
     schema::add_field(s, int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"), &own_member<P, &P::depths>);
-    // The probe keeps no optimizer state; its largest job is the deepest model.
+    // Its largest job is the deepest model. The probe keeps no optimizer state, but the rule counts
+    // two moment buffers as a training run does (a margin; web/src/lib/probe-settings.ts counts the
+    // same, so the page's form refuses exactly what this refuses).
     s.rules.push_back({"probe_fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
                        [](const ProbeConfig& c) {
                          check_size(c.model, 2, "model", kModelKnobs);
@@ -141,6 +154,19 @@ const Schema<GridConfig>& grid_schema() {
                        nullptr});
     s.rules.push_back({"model_fits_in_memory", "one run's model, gradients and optimizer state fit in 1 GiB",
                        [](const GridConfig& g) { check_size(g.base.model, 2, "model", kModelKnobs); }, nullptr});
+    // GridRun builds every run before the first step (trainer.cpp), so their states are in memory at
+    // once: a grid of 60 runs of a 500 MB model passed the rule above and ran out of memory after 8 s.
+    s.rules.push_back({"grid_fits_in_memory", "every run's parameters, gradients and optimizer state together fit in 1.5 GiB",
+                       [](const GridConfig& g) {
+                         const size_t runs = g.placements.size() * g.warmups.size() * g.lrs.size() * g.seeds.size();
+                         const double bytes = static_cast<double>(runs) * grid_run_state_bytes(g.base.model);
+                         if (bytes > kMaxGridStateBytes)
+                           throw ArgumentError("grid too large: its " + std::to_string(runs) +
+                                               " runs would hold about " + mib(bytes) + " MiB of weights, gradients and "
+                                               "optimizer state at once; the limit is " + mib(kMaxGridStateBytes) +
+                                               " MiB (fewer runs, or lower layers, d, d_ff or vocab)");
+                       },
+                       nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
                        [](const GridConfig& g) {
                          std::vector<std::string> w;

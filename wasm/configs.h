@@ -20,5 +20,8 @@ void write_fields(json::Writer& w, const GridConfig& g);
 
 // Rough upper bound of the bytes one run of this model needs, with or without an optimizer's state.
 double model_bytes(const ModelConfig& m, int optimizer_states);
+// What one run of a grid holds for the whole grid's life: parameters, gradients and two optimizer
+// moment buffers (model_bytes without the activations, which are per thread).
+double grid_run_state_bytes(const ModelConfig& m);
 
 }  // namespace lnx::config

@@ -258,6 +258,23 @@ TEST(Validation, RefusesBadArguments) {
   EXPECT_THROW(set_threads(-1), ArgumentError);
 }
 
+// GridRun builds every run before its first step: their weights, gradients and moments must fit
+// together (a grid of 60 runs of a 500 MB model passed the per-run rule and ran out of memory).
+TEST(Validation, AGridWhoseRunsTogetherDoNotFitIsRefusedBeforeAnythingIsAllocated) {
+  const std::string model = R"("layers":24,"d":512,"d_ff":512,"batch":8,"seq":128,"steps":10,"lrs":[0.001,0.003],)";  // 2 lrs
+  try {
+    grid_config_from_json("{" + model + R"("placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"seeds":[0,1]})");
+    FAIL() << "a 60-run grid of a 500 MB model was accepted";
+  } catch (const ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("grid too large: its 60 runs"), std::string::npos) << e.what();
+  }
+  // the same model, two runs (two lrs): 2 x 507 MB of state fits in 1.5 GiB; eight do not
+  EXPECT_NO_THROW(grid_config_from_json("{" + model + R"("placements":["post"],"warmups":[0],"seeds":[0]})"));
+  EXPECT_THROW(grid_config_from_json("{" + model + R"("placements":["post","pre"],"warmups":[0,100],"seeds":[0]})"), ArgumentError);
+  // the article's grid is far from the limit
+  EXPECT_NO_THROW(grid_config_from_json("{}"));
+}
+
 TEST(Validation, ErrorMessagesNameTheProblemAndNeverEchoMarkup) {
   try {
     probe_config_from_json(R"({"<b>x</b>":1})");

@@ -11,6 +11,8 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectClose, loadEngine, numbers, type Flavour } from './load';
 import { MAX_MODEL_BYTES, modelBytes } from '../../web/src/lib/cost';
+import { validateProbe } from '../../web/src/lib/probe-settings';
+import { inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
 import { GRID_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
@@ -80,7 +82,8 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
 
       it('refuses a model over 1 GiB exactly where the page\'s form does (lib/cost.ts modelBytes)', async () => {
         const m = await loadEngine(flavour);
-        const base = { ...GRID_DEFAULTS, steps: 1, layers: 16, d: 512, d_ff: 2048, seq: 128 };
+        // one run: a grid's runs together have a rule of their own (next test)
+        const base = { ...GRID_DEFAULTS, steps: 1, layers: 16, d: 512, d_ff: 2048, seq: 128, placements: ['post'], warmups: [0], lrs: [0.001], seeds: [0] };
         // the batch at which the page's estimate crosses the limit, then one either side
         let b = 1;
         expect(modelBytes({ ...base, batch: 1 }, 2)).toBeLessThan(MAX_MODEL_BYTES);
@@ -89,6 +92,46 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         const plan = (batch: number) => () => m.gridPlanJson(JSON.stringify({ ...base, batch }));
         expect(plan(b)).not.toThrow();
         expect(plan(b + 1)).toThrowError(/too large.*lower layers, d, d_ff, vocab, seq or batch/);
+      });
+
+      it('refuses a grid whose runs together do not fit exactly where the page\'s form does (issue 27: 24 layers, d 512, d_ff 512, batch 8, seq 128, 60 runs ran out of memory after 8 s)', async () => {
+        const m = await loadEngine(flavour);
+        const model = { layers: 24, d: 512, d_ff: 512, batch: 8, seq: 128 };
+        const grid = (placements: string[], warmups: number[], seeds: number) => ({ placements, lrs: [0.001, 0.003], warmups, seeds });
+        const form = (g: ReturnType<typeof grid>) =>
+          validateGrid(
+            { ...inputsFrom(null), placements: g.placements, lrs: g.lrs.join(', '), warmups: g.warmups.join(', '), seeds: String(g.seeds), steps: '10', model: Object.fromEntries(Object.entries(model).map(([k, v]) => [k, String(v)])) },
+            null,
+          ).errors.model ?? null;
+        const engine = (g: ReturnType<typeof grid>) => () =>
+          m.gridPlanJson(JSON.stringify({ ...model, steps: 10, ...g, seeds: Array.from({ length: g.seeds }, (_, i) => i) }));
+        // 5 placements x 2 lrs x 3 warm-ups x 2 seeds = 60 runs: refused by both, before anything is allocated
+        const big = grid(['post', 'pre', 'peri', 'deepnorm', 'admin'], [0, 100, 300], 2);
+        expect(form(big)).toBe('err.gridMemory');
+        expect(engine(big)).toThrowError(/grid too large: its 60 runs/);
+        // one run fits (its own rule); both take runs up to the same count, and refuse one more
+        const few = (seeds: number) => grid(['post'], [0], seeds);
+        expect(form(few(1))).toBeNull();
+        let s = 1;
+        while (s < 4 && form(few(s + 1)) == null) s++;
+        expect(s).toBeLessThan(4);
+        expect(engine(few(s))).not.toThrow();
+        expect(engine(few(s + 1))).toThrowError(/grid too large/);
+      });
+
+      it('refuses a probe too large for memory exactly where the page\'s form does (issue 28: d 512, d_ff 2048, batch 2, seq 32, depths to 40)', async () => {
+        const m = await loadEngine(flavour);
+        const model = { d: 512, d_ff: 2048, batch: 2, seq: 32 };
+        const form = (depths: number[]) => validateProbe({ seeds: 1, batches: 1, depths, small: false, model }, null).model ?? null;
+        const engine = (depths: number[]) => () => new m.ProbeRun(JSON.stringify({ ...model, layers: 6, seeds: [0], batches: 1, depth_batches: 1, depths })).delete();
+        expect(form([6, 40])).toBe('err.memory');
+        expect(engine([6, 40])).toThrowError(/too large/);
+        // the deepest depth both take, and one more that both refuse
+        let L = 6;
+        while (form([6, L + 1]) == null) L++;
+        expect(L).toBeLessThan(40);
+        expect(engine([6, L + 1])).toThrowError(/too large/);
+        expect(engine([6, L])).not.toThrow();
       });
 
       it('expands a grid config (gridPlanJson) into the GridRun\'s runs, each a TrainRun config with the same curve', async () => {

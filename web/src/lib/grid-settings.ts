@@ -22,7 +22,7 @@ import {
   type PlacementName,
 } from '../generated/engine-schema';
 import { parseDecimal, parseList } from './format';
-import { MAX_MODEL_BYTES, modelBytes, type ModelSize } from './cost';
+import { MAX_GRID_STATE_BYTES, MAX_MODEL_BYTES, modelBytes, type ModelSize } from './cost';
 import type { Param } from './permalink';
 
 /** The text fields of the form, as typed. `hyper`: the chosen optimizer's settings, by name. */
@@ -315,6 +315,9 @@ export function validateGrid(
   if (!Object.keys(errors).length) {
     const m = { ...ENGINE_GRID, ...base, ...model } as ModelSize;
     if (modelBytes(m, 2) > MAX_MODEL_BYTES) errors.model = 'err.memory';
+    // the engine holds every run's weights, gradients and moments at once (grid_fits_in_memory)
+    else if (gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! }) * modelBytes({ ...m, batch: 0 }, 2) > MAX_GRID_STATE_BYTES)
+      errors.model = 'err.gridMemory';
   }
   if (steps != null && ws?.some((w) => w > steps)) warnings.push('warn.warmup');
   if (Object.keys(errors).length) return { errors, warnings, config: null };

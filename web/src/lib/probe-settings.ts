@@ -53,7 +53,9 @@ export function validateProbe(c: ProbeSettings, base: Partial<ProbeConfig> | nul
     // The deepest model the probe builds (its per-layer model and each depth of the sweep) must fit.
     const m = modelOf(c, base);
     const deepest = Math.max(m.layers, ...c.depths);
-    if (modelBytes({ ...m, layers: deepest }, 0) > MAX_MODEL_BYTES) e.model = 'err.memory';
+    // counted as the engine counts it (wasm/configs.cpp probe_fits_in_memory: two moment buffers,
+    // though the probe keeps none), so the form refuses exactly what the engine would
+    if (modelBytes({ ...m, layers: deepest }, 2) > MAX_MODEL_BYTES) e.model = 'err.memory';
   }
   return e;
 }

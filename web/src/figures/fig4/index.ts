@@ -97,6 +97,7 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'ctl.model',
     ...MODEL_KNOBS.flatMap(({ name }) => [`ctl.${name}`, `err.${name}`]), // {min} {max}
     'err.memory',
+    'err.gridMemory',
     'ctl.arch',
     ...MODEL_CHOICES.map((name) => `ctl.${name}`),
     'err.choice',
