@@ -149,7 +149,7 @@ if (grid) {
     say(`${left} of these ${ex.runs.length} runs leave the plateau as well, so this claim does not reproduce with these settings. ` +
         'The article does not state its chain, seeds or batch size, and we did not find which difference decides it. ' +
         'The qualitative picture does hold: without warm-up Post-LN stalls at both learning rates, warm-up rescues it at 1e-3, ' +
-        'and Pre-LN trains with or without warm-up. tests/cpp/toy_claims_test.cpp checks those claims and not this one.');
+        'and Pre-LN trains with or without warm-up. tests/cpp/claims/toy_claims_test.cpp checks those claims and not this one.');
     say();
     // An independent implementation of the same toy (bench/toy_torch.py: PyTorch, its own RNG and
     // chain draw), run by `npm run bench` (grid section): its final losses, same run order.

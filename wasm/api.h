@@ -30,7 +30,7 @@ enum class InputScale : int { SqrtD = 0, None = 1 };           // x0 = √d·E[t
 const char* to_string(Attention);
 
 std::string engine_version();  // semantic version of the engine, recorded in every JSON result
-std::string build_flavour();   // "native", "wasm-mt" or "wasm-st"
+std::string build_flavour();   // "native", "wasm-mt", "wasm-st", "wasm-mt-fma" or "wasm-st-fma"
 
 // Every config's fields (name, type, default, bounds, doc), the placements and the optimizers, as
 // one JSON document (`lnx schema --json`, `schemaJson()`; docs/json-schema.md is generated from it).

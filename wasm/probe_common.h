@@ -1,7 +1,7 @@
 // probe_common.h — what the CPU probe (probe.cpp) and the GPU one (gpu/gpu_probe.cpp) share, so both
 // run the same jobs on the same batches and write the same document (docs/json-schema.md, "Probe"):
 // the job plan, the batch sampler, the per-seed results, the JSON writer.
-// Leaves out: the measurements themselves (the backends differ there).
+// Leaves out: the measurements themselves, written once over the backend in probe_run.h.
 #pragma once
 #include <map>
 #include <string>

@@ -326,6 +326,19 @@ async function main() {
       await page.waitForTimeout(100);
       const r1 = await readout(page, 'fig2');
       assert(r0 && r1 && r0 !== r1, `readout unchanged: "${r0}"`);
+      // a hovering mouse previews a layer in the readout but leaves the view (and the link) alone
+      await page.waitForTimeout(300);
+      const url = page.url();
+      const box = await page.$eval('#fig2 [role="slider"]', (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; });
+      await page.mouse.move(box.x + box.w / 2, box.y + box.h * 0.85);
+      await page.waitForTimeout(50);
+      const r2 = await readout(page, 'fig2');
+      await page.mouse.move(box.x + box.w / 2, box.y + box.h * 0.25);
+      await page.waitForTimeout(400);
+      const r3 = await readout(page, 'fig2');
+      assert(r2 !== r3, `hovering does not preview: "${r2}"`);
+      assert(page.url() === url, `hovering Figure 2 rewrote the address: ${url} → ${page.url()}`);
+      await page.mouse.move(0, 0);
     });
 
     await check('Figure 3: hovering a panel gives a readout', async () => {
@@ -854,6 +867,20 @@ async function main() {
       await b.page.waitForTimeout(300);
       assert((await b.page.$eval('#fig4', (el) => el.dataset.run)) !== 'running' && !(await b.page.$('#fig4 [data-ask]')), 'Not now started the run or left the question');
       await b.context.close();
+    });
+
+    await check('estimate before the first click: on a first visit, Figure 4 near the viewport measures the speed at idle and Recompute shows an estimate, nothing hovered or pressed', async () => {
+      const f = await openPage(browser, preview.url, { query: '?lang=en' });
+      try {
+        await waitReady(f.page);
+        await f.page.$eval('#fig4', (el) => el.scrollIntoView({ block: 'center' }));
+        await f.page.mouse.move(0, 0);
+        const est = await f.page.waitForSelector('#fig4 button.recompute .estimate', { timeout: 90000 }).then((e) => e.textContent());
+        assert(/about \d/.test(est ?? ''), `no estimate: "${est}"`);
+        assert((await f.page.$eval('#fig4', (el) => el.dataset.run)) === 'idle', 'the measurement left a run');
+      } finally {
+        await f.context.close();
+      }
     });
 
     await check('citation block: BibTeX for the explainer and for Xiong et al. 2020', async () => {

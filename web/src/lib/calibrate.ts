@@ -7,9 +7,11 @@
 // first and last progress report, leaving out the engine's start-up; what the whole job took beyond
 // that arithmetic (hand-off to the worker, building the run, the result's way back: the median
 // over the three) is kept as the fixed cost of a job, which a sub-second run is mostly made of.
-// Together about five seconds on a 2-core machine. It starts only when the reader reaches for a
-// live run (hovers or focuses Recompute, opens the settings) and no speed is known for the engine
-// that would run it; it leaves no run list entry.
+// Together about five seconds on a 2-core machine, in the engine's worker. It starts when a figure
+// whose runs have an estimate nears the viewport on a visit that has no speed stored (at idle:
+// RunControls), when the reader reaches for a live run (hovers or focuses Recompute, opens the
+// settings) and no speed is known for the engine that would run it, or when a link asks for a run
+// (result-slots.svelte.ts Slot.start); it leaves no run list entry.
 import type { GridConfig } from '../engine/documents';
 import type { EngineReady, Progress } from '../engine/client';
 import { gridWork } from './cost';
