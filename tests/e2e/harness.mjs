@@ -219,3 +219,14 @@ export function summary(results) {
   const passed = results.filter((r) => r.ok).length;
   return { passed, failed: results.length - passed };
 }
+
+/** Press a figure's Recompute; a run estimated over 3 minutes asks first (RunControls' "Start it?"):
+ *  say yes, as a reader who pressed it meant to. */
+export async function pressRecompute(page, id) {
+  await page.click(`#${id} button.recompute`);
+  await page.waitForTimeout(30);
+  // pressed before any speed was known: the page measures it first (a few seconds)
+  await page.waitForFunction((fig) => !document.querySelector(`#${fig} [data-measuring]`), id, { timeout: 60000 });
+  const yes = await page.$(`#${id} [data-ask] .ask-yes`);
+  if (yes) await yes.click();
+}

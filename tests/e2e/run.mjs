@@ -33,6 +33,7 @@ import {
   makeChecker,
   openPage,
   openSettings,
+  pressRecompute,
   pythonServer,
   readout,
   root,
@@ -49,7 +50,7 @@ const { check, results } = makeChecker();
 
 /** Click Recompute and wait until the run is done; returns the badge. */
 async function recomputeAndWait(page, id, timeout) {
-  await page.click(`#${id} button.recompute`);
+  await pressRecompute(page, id);
   await waitAttr(page, id, 'data-run', ['running', 'done', 'error'], 60000);
   return waitRunDone(page, id, timeout);
 }
@@ -69,7 +70,7 @@ async function waitRunDone(page, id, timeout) {
 async function linkRunDone(page, id, timeout) {
   // the link's own start ends done, or offered (at once, or after its first 3 s)
   const phase = await waitAttr(page, id, 'data-run', ['done', 'error', 'cancelled', 'offered'], timeout);
-  if (phase === 'offered') await page.click(`#${id} button.recompute`);
+  if (phase === 'offered') await pressRecompute(page, id);
   return waitRunDone(page, id, timeout);
 }
 
@@ -395,7 +396,7 @@ async function main() {
     });
 
     await check('Figure 3: Cancel stops a live run and keeps the precomputed result drawn', async () => {
-      await page.click('#fig3 button.recompute');
+      await pressRecompute(page, 'fig3');
       await waitAttr(page, 'fig3', 'data-run', ['running'], 60000);
       await page.waitForSelector('#fig3 .run progress', { timeout: 15000 });
       // tab hidden → the run pauses and says so; visible again → it resumes
@@ -522,7 +523,7 @@ async function main() {
       await page.fill('#fig4 input[name="warmups"]', '0');
       await page.fill('#fig4 input[name="steps"]', '20');
       await page.fill('#fig4 input[name="seeds"]', '1');
-      await page.click('#fig4 button.recompute');
+      await pressRecompute(page, 'fig4');
       const streamed = await page
         .waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 60000 })
         .then(() => true, () => false);
@@ -666,7 +667,7 @@ async function main() {
       assert(refLines > 0, 'the reference is not drawn muted under the run');
       // a longer run, cancelled once its first curves have streamed: kept, marked partial
       await sgd(1000);
-      await q.click('#fig4 button.recompute');
+      await pressRecompute(q, 'fig4');
       await q.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
       // Pause: the run stops advancing and says so; Resume continues; Cancel works while paused
       const pctNow = () => q.$eval('#fig4 .run progress', (el) => Number(el.getAttribute('value')));

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, FIGS, FLAGS, artifacts, assert, dist, freePort, makeChecker, root, vitePreview, waitAttr, waitReady, withTimeout } from '../e2e/harness.mjs';
+import { CHROMIUM, FIGS, FLAGS, artifacts, assert, dist, freePort, makeChecker, pressRecompute, root, vitePreview, waitAttr, waitReady, withTimeout } from '../e2e/harness.mjs';
 import { CORPUS_SIZE, ENGINE_CASES, ENGINE_DEFAULT_CASES, FILE_CASES, UI_CASES, URL_CASES } from './corpus.mjs';
 
 const only = process.env.ROBUST_ONLY ?? '';
@@ -435,7 +435,7 @@ async function twoTabs(browser, base) {
     // each tab's link starts the run, or offers it when this (busy) machine measures it longer than
     // a link may start by itself: then Recompute in every tab that offered it, at once
     const phases = await Promise.all(pages.map((p) => waitAttr(p, 'fig4', 'data-run', ['done', 'offered', 'error'], 180000)));
-    await Promise.all(pages.filter((_, i) => phases[i] === 'offered').map((p) => p.click('#fig4 button.recompute')));
+    await Promise.all(pages.filter((_, i) => phases[i] === 'offered').map((p) => pressRecompute(p, 'fig4')));
     await Promise.all(pages.map((p) => waitAttr(p, 'fig4', 'data-run', ['done'], 180000)));
     await pages[0].waitForTimeout(1000);
     const lists = await Promise.all(pages.map((p) => p.$$eval('#fig4 .runlist li .name', (ns) => ns.map((n) => n.textContent))));
@@ -454,7 +454,7 @@ async function twoTabs(browser, base) {
 
 /** Click Recompute on a figure, wait `delay` ms, click Cancel; returns how the run ended. */
 async function startAndCancel(page, id, delay) {
-  await page.click(`#${id} button.recompute`);
+  await pressRecompute(page, id);
   if (delay > 0) await page.waitForTimeout(delay);
   const cancel = await page.$(`#${id} button.cancel`);
   if (cancel) await cancel.click().catch(() => {});
@@ -477,7 +477,7 @@ async function cancelCycles(browser, base) {
   const pristine = await memory();
   // one more complete run of each: the steady state the cycles must return to
   for (const id of ['fig3', 'fig4']) {
-    await page.click(`#${id} button.recompute`);
+    await pressRecompute(page, id);
     await waitAttr(page, id, 'data-run', ['done'], 120000);
   }
   const before = await memory();
@@ -493,7 +493,7 @@ async function cancelCycles(browser, base) {
   }
   const finals = {};
   for (const id of ['fig3', 'fig4']) {
-    await page.click(`#${id} button.recompute`);
+    await pressRecompute(page, id);
     finals[id] = await waitAttr(page, id, 'data-run', ['done', 'error'], 120000);
   }
   const after = await memory();

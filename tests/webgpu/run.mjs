@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ROOT, serve } from './server.mjs';
-import { freePort, openPage as openE2E, vitePreview, waitAttr } from '../e2e/harness.mjs';
+import { freePort, openPage as openE2E, pressRecompute, vitePreview, waitAttr } from '../e2e/harness.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BASE_ARGS = [
@@ -92,7 +92,7 @@ async function pageChecks(launch) {
   const startFromLink = async (page, id, always = false) => {
     // the link's own start: done, or offered (at once, or after its first 3 s of running)
     const phase = await waitAttr(page, id, 'data-run', ['done', 'error', 'offered'], CHECK_TIMEOUT_MS);
-    if (always || phase === 'offered') await page.click(`#${id} button.recompute`);
+    if (always || phase === 'offered') await pressRecompute(page, id);
   };
   const footer = (page) => page.$eval('.engine-line', (el) => ({ backend: el.dataset.backend, why: el.dataset.why, text: el.textContent }));
   const check = async (name, fn) => {
