@@ -19,7 +19,7 @@ import { depthFactorsChart, depthFactorsReference, layerTicks, at as dfAt } from
 import { fig11Table } from '../../web/src/figures/fig11/numbers';
 import { cellAt, layerTicks as shareLayerTicks, recordingTicks, referencePanels, sharePanels } from '../../web/src/figures/fig9/transform';
 import { fig9Table } from '../../web/src/figures/fig9/numbers';
-import { escapeChart, escapeView, pointAt as escAt } from '../../web/src/figures/fig8/transform';
+import { escapeChart, escapeView, pointAt as escAt, warmupX } from '../../web/src/figures/fig8/transform';
 import { fig8Table } from '../../web/src/figures/fig8/numbers';
 import { adamAxes, adamChart, valueAt } from '../../web/src/figures/fig7/transform';
 import { fig7Table } from '../../web/src/figures/fig7/numbers';
@@ -538,7 +538,7 @@ describe('fig8 escapeChart', () => {
     expect(lo.series[0].lr).toBe(1e-3);
     expect(lo.series[0].points.map((p) => p.never)).toEqual([true, false]);
     expect(Number.isNaN(lo.series[0].points[0].y)).toBe(true);
-    expect(lo.series[0].points[1]).toMatchObject({ x: 1, y: 190, warmup: 100 });
+    expect(lo.series[0].points[1]).toMatchObject({ x: 10, y: 190, warmup: 100 }); // √100: the axis is to scale (square root)
     expect(lo.steps).toBe(400);
     expect(lo.yDomain[1]).toBeGreaterThan(400);
     const hi = escapeChart(warmupLength(), 'hi');
@@ -853,26 +853,34 @@ describe('fig8 escapeView (the reference under a live run)', () => {
     ]);
     return d;
   }
-  it('the warm-up axis is the union of both documents\' warm-ups; each series sits at its warm-up', () => {
+  it('the warm-up axis is the union of both documents\' warm-ups, to scale (√); each series sits at its warm-up', () => {
     const live = escapeChart(escapeAt([0, 50], 200), 'lo');
     const ref = escapeChart(escapeAt([0, 100, 300], 400), 'lo');
     const v = escapeView(live, ref);
     expect(v.warmups).toEqual([0, 50, 100, 300]);
-    expect(v.xs).toEqual([0, 1]);
-    expect(v.series[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [1, 50]]);
-    expect(v.ref[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [2, 100], [3, 300]]);
+    expect(v.xs).toEqual([0, Math.sqrt(50)]);
+    expect(v.series[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [Math.sqrt(50), 50]]);
+    expect(v.ref[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [10, 100], [Math.sqrt(300), 300]]);
     expect(v.refSteps).toBe(400);
-    expect(v.xDomain).toEqual([-0.4, 3.4]);
+    const pad = 0.04 * Math.sqrt(300);
+    expect(v.xDomain[0]).toBeCloseTo(-0.5 < -pad ? -0.5 : -pad, 12);
+    expect(v.xDomain[1]).toBeCloseTo(Math.sqrt(300) + Math.max(0.5, pad), 12);
     expect(v.yDomain).toEqual([0, 400 * 1.08]);
-    expect(escAt(v.series[1], 1)?.y).toBe(100);
-    expect(escAt(v.series[1], 2)).toBeUndefined();
+    expect(escAt(v.series[1], Math.sqrt(50))?.y).toBe(100);
+    expect(escAt(v.series[1], 10)).toBeUndefined();
+  });
+  it.each([
+    [[0, 25, 50, 100, 300], [0, 5, 7.07, 10, 17.32]],
+    [[0, 100], [0, 10]],
+  ])('warm-ups %j sit at √: %j (distances to scale, not equal steps)', (ws, xs) => {
+    expect(ws.map(warmupX).map((x) => +x.toFixed(2))).toEqual(xs);
   });
   it.each([
     ['no reference', null],
     ['an empty reference', escapeChart(null, 'lo')],
   ])('%s: the live chart as it is', (_, ref) => {
     const c = escapeChart(warmupLength(), 'lo');
-    expect(escapeView(c, ref)).toEqual({ warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: [0, 1], xDomain: c.xDomain, yDomain: c.yDomain });
+    expect(escapeView(c, ref)).toEqual({ warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: [0, 10], xDomain: c.xDomain, yDomain: c.yDomain });
   });
 });
 

@@ -1130,7 +1130,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       title: 'When Post-LN leaves the plateau, against the warm-up',
       caption: r`The step at which the seed-mean loss of the toy first falls 0.5 below the plateau (a 10-step mean), against the warm-up’s length; colour: placement, line style: optimizer (Adam solid, RAdam dashed, SGD with momentum dotted), each at its suggested peak lr or three times it (the toggle). A marker on the top line: the run never leaves the plateau within its {{exp.wl.steps}} steps.`,
       panel: 'Escape from the plateau',
-      axisWarmup: 'warm-up steps',
+      axisWarmup: 'warm-up steps (square-root scale)',
       axisEscape: 'escape step',
       never: 'never',
       'lr.label': 'Peak lr',

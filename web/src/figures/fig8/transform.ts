@@ -1,10 +1,11 @@
 // fig8/transform.ts — warmup-length document → Figure F (`fig8`): when Post-LN leaves the plateau, against
 // the warm-up's length, per placement and optimizer. Pure functions.
 // One series per (placement, optimizer) at the chosen lr factor (the optimizer's smallest lr, or
-// its largest): the escape step of the seed-mean curve at each warm-up length. The warm-ups sit at
-// even spacing (index on the x axis, their lengths as tick labels: 0, 25, 50, 100, 300 would crowd
-// on a linear axis and 0 has no place on a log one); a run that never escapes is drawn at the top
-// as a "never" marker, and its line is broken there.
+// its largest): the escape step of the seed-mean curve at each warm-up length. The warm-ups sit to
+// scale on a square-root axis (x = √warm-up, ticks labelled with the lengths: 0, 25, 50, 100, 300
+// would crowd on a linear axis and 0 has no place on a log one; evenly spaced they read as equal
+// steps); a run that never escapes is drawn at the top as a "never" marker, and its line is broken
+// there.
 import { OPTIMIZERS, PLACEMENTS } from '../../generated/engine-schema';
 import type { WarmupLengthResult } from '../../engine/documents';
 import { unionValues, type Domain } from '../../components/common/chart';
@@ -34,6 +35,15 @@ export interface EscapeChart {
 
 const EMPTY: EscapeChart = { warmups: [], steps: 0, series: [], xDomain: [-0.5, 0.5], yDomain: [0, 1] };
 
+/** Where a warm-up length sits on the x axis (square-root scale). */
+export const warmupX = (w: number): number => Math.sqrt(Math.max(0, w));
+/** The x domain over warm-ups `ws`: their √ range padded by 4% each side (at least ±0.5). */
+function warmupDomain(ws: number[]): [number, number] {
+  const hi = warmupX(Math.max(0, ...ws));
+  const pad = Math.max(0.5, 0.04 * hi);
+  return [-pad, hi + pad];
+}
+
 export function escapeChart(doc: WarmupLengthResult | null, pick: LrPick): EscapeChart {
   if (!doc?.groups?.length) return EMPTY;
   const warmups = [...new Set(doc.groups.map((g) => g.warmup))].sort((a, b) => a - b);
@@ -45,20 +55,20 @@ export function escapeChart(doc: WarmupLengthResult | null, pick: LrPick): Escap
       if (!gs.length) continue;
       const lrs = [...new Set(gs.map((g) => g.lr))].sort((a, b) => a - b);
       const lr = pick === 'lo' ? lrs[0] : lrs[lrs.length - 1];
-      const points = warmups.map((w, i): EscPt => {
+      const points = warmups.map((w): EscPt => {
         const e = gs.find((g) => g.lr === lr && g.warmup === w)?.escape_step ?? null;
-        return { x: i, y: e ?? NaN, warmup: w, never: e == null };
+        return { x: warmupX(w), y: e ?? NaN, warmup: w, never: e == null };
       });
       series.push({ key: `${placement}-${optimizer}`, placement, optimizer, lr, points });
     }
-  return { warmups, steps, series, xDomain: [-0.4, warmups.length - 0.6], yDomain: [0, steps * 1.08] };
+  return { warmups, steps, series, xDomain: warmupDomain(warmups), yDomain: [0, steps * 1.08] };
 }
 
 /** What the chart draws: the live chart, and the reference's series muted under it, on one axis. */
 export interface EscapeView {
-  /** the warm-ups on the x axis, both documents', ascending (x is the index in this list) */
+  /** the warm-ups on the x axis, both documents', ascending (x = warmupX of each) */
   warmups: number[];
-  /** the live chart's series, x = their warm-up's index in `warmups` */
+  /** the live chart's series */
   series: EscSeries[];
   /** the reference's series (muted), likewise; empty without a reference */
   ref: EscSeries[];
@@ -72,25 +82,23 @@ export interface EscapeView {
 
 /**
  * Chart `c` with the reference `ref` (the precomputed document at the same lr pick) drawn muted
- * under it: the x axis holds every warm-up of either (the union of the two category lists, evenly
- * spaced), the y axis both runs' lengths. No reference (or an empty one): `c` as it is.
+ * under it: the x axis holds every warm-up of either (each at its √ place), the y axis both runs'
+ * lengths. No reference (or an empty one): `c` as it is.
  */
 export function escapeView(c: EscapeChart, ref: EscapeChart | null): EscapeView {
   if (!ref?.series.length)
-    return { warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: c.warmups.map((_, i) => i), xDomain: c.xDomain, yDomain: c.yDomain };
+    return { warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: c.warmups.map(warmupX), xDomain: c.xDomain, yDomain: c.yDomain };
   const warmups = unionValues(c.warmups, ref.warmups);
-  const at = (w: number) => warmups.indexOf(w);
-  const remap = (s: EscSeries): EscSeries => ({ ...s, points: s.points.map((p) => ({ ...p, x: at(p.warmup) })) });
   return {
     warmups,
-    series: c.series.map(remap),
-    ref: ref.series.map(remap),
+    series: c.series,
+    ref: ref.series,
     refSteps: ref.steps,
-    xs: c.warmups.map(at),
-    xDomain: [-0.4, warmups.length - 0.6],
+    xs: c.warmups.map(warmupX),
+    xDomain: warmupDomain(warmups),
     yDomain: [0, Math.max(c.steps, ref.steps) * 1.08],
   };
 }
 
-/** A series' point at x (an index on the warm-up axis), or undefined. */
+/** A series' point at x (warmupX of a warm-up), or undefined. */
 export const pointAt = (s: EscSeries | undefined, x: number) => s?.points.find((p) => p.x === x);
