@@ -28,6 +28,7 @@ import type { FigureText } from '../../web/src/content/types';
 const EXAMPLE_TEXT: FigureText = {
   title: 'Figure 1',
   caption: 'Post-LN above, Pre-LN below; $N\\times$ repeats the layer $L$ times.',
+  captionStatic: 'The list under the diagram walks the gradient back.',
   stepLabel: 'Step {i} of {n}',
   stepPrev: 'Back',
   stepNext: 'Next',

@@ -927,6 +927,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     fig1: {
       title: 'Post-LN and Pre-LN, one layer each',
       caption: r`Top row Post-LN, bottom row Pre-LN; each shows a single layer, and $N\times$ means it is repeated $L$ times. Use the arrows below to walk the gradient back from the loss to the last layer’s $\role{param}{W^2}$, one factor at a time. Click Pre-LN’s purple Final LN to fold its inside away or open it up.`,
+      captionStatic: r`Top row Post-LN, bottom row Pre-LN; each shows a single layer, and $N\times$ means it is repeated $L$ times. The list under the diagram walks the gradient back from the loss to the last layer’s $\role{param}{W^2}$, one factor at a time; with JavaScript the diagram steps through it with you.`,
       stepPrev: 'Previous',
       stepNext: 'Next',
       stepReset: 'Start over',

@@ -927,6 +927,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
     fig1: {
       title: 'Post-LN 与 Pre-LN，各画一层',
       caption: r`上一行是 Post-LN，下一行是 Pre-LN，各自只画一层，$N\times$ 表示重复 $L$ 次。用下方的箭头，一步一个因子，把梯度从损失一路倒推回最后一层的 $\role{param}{W^2}$。点一下 Pre-LN 那个紫色的 Final LN，可以收起或展开它的内部。`,
+      captionStatic: r`上一行是 Post-LN，下一行是 Pre-LN，各自只画一层，$N\times$ 表示重复 $L$ 次。图下的列表一步一个因子，把梯度从损失一路倒推回最后一层的 $\role{param}{W^2}$；启用 JavaScript 后，图会陪你一步步走。`,
       stepPrev: '上一步',
       stepNext: '下一步',
       stepReset: '从头再来',

@@ -67,6 +67,7 @@ export interface Step {
 /** Every `FigureText` key the figure reads (besides `title` and `caption`, which every figure has).
  *  Missing keys render as the key name. */
 export const UI_KEYS = [
+  'captionStatic', // the caption of the page built without JavaScript (its arrows and the Final LN do nothing there)
   'stepLabel', // "Step {i} of {n}"
   'stepPrev',
   'stepNext',
