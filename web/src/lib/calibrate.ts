@@ -116,3 +116,14 @@ export function calibrateOnce(run: Run, info: () => Promise<EngineReady>, now: (
 
 /** Forget that a calibration ran (tests). */
 export const resetCalibration = () => void (pending = null);
+
+/** The calibration the page starts by itself (a figure nearing the viewport, a link's run on a first
+ *  visit, a Recompute pressed before any speed is known): on the CPU engine only. On WebGPU its grids
+ *  take minutes on a software adapter and are not needed to keep a link's run short (the run's own
+ *  ETA stops it after 3 s: result-slots.svelte.ts); a reader reaching for Recompute there still
+ *  calibrates (calibrateOnce). Resolves true when it learned a speed. */
+export async function calibrateAuto(run: Run, info: () => Promise<EngineReady>): Promise<boolean> {
+  const e = await info();
+  if (e.backend === 'webgpu') return false;
+  return calibrateOnce(run, info);
+}

@@ -15,7 +15,7 @@ import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult
 import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
 import { experimentWork, gridWork, probeWork, type Work } from './cost';
 import { speed } from './speed.svelte';
-import { calibrateOnce, engineKey as engineKeyOf } from './calibrate';
+import { calibrateAuto, engineKey as engineKeyOf } from './calibrate';
 import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
 import { RunList } from './runs/run-list.svelte';
@@ -40,7 +40,8 @@ export interface StartOptions {
   work?: Work | null;
   budgetMs?: number;
   /** a run with a budget and no known speed measures the speed first (a first visit's link must
-   *  not start a long run to find out it is long): lib/calibrate.ts calibrateOnce by default */
+   *  not start a long run to find out it is long): lib/calibrate.ts calibrateAuto by default (the
+   *  CPU engine only; on WebGPU the run's own ETA stops it after 3 s) */
   calibrate?: () => Promise<unknown>;
 }
 
@@ -129,7 +130,7 @@ export class Slot<T> {
   async start(
     go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal, options: JobOptions) => Promise<T>,
     config: object | null = null,
-    { work = null, budgetMs, calibrate = () => calibrateOnce(runGrid, engineInfo) }: StartOptions = {},
+    { work = null, budgetMs, calibrate = () => calibrateAuto(runGrid, engineInfo) }: StartOptions = {},
   ) {
     this.cancel();
     this.offerMs = null;
