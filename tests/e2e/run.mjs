@@ -432,6 +432,11 @@ async function main() {
       const cap = await page.$eval('#fig3 figcaption, #fig3 .caption', (el) => ({ text: el.textContent ?? '', live: [...el.querySelectorAll('.bound.live')].map((b) => [b.dataset.key, b.nextElementSibling?.classList.contains('bound-ref') ? b.nextElementSibling.textContent : '']) }));
       assert(/mean over 2 \(article: 5\) seeds/.test(cap.text) && /2 \(article: 6\) to 4 \(article: 14\)/.test(cap.text), `caption after the small run: ${cap.text.slice(0, 300)}`);
       assert(/Drawn: your run “[^”]+”/.test(cap.text), `the caption does not name the drawn run: ${cap.text.slice(-200)}`);
+      // the reference stays drawn, muted, in both figures of the probe, in every panel of Figure 3
+      const mutedIn = (sel) => page.$$eval(sel, (els) => els.map((el) => [...el.querySelectorAll('path.line[data-name^="ref-"]')].filter((p) => Number(p.getAttribute('opacity')) < 1 && (p.getAttribute('d') ?? '').length > 0).length));
+      const [fig2Refs] = await mutedIn('#fig2');
+      const fig3Refs = await mutedIn('#fig3 .panel');
+      assert(fig2Refs > 0 && fig3Refs.length === 3 && fig3Refs.every((n) => n > 0), `the reference is not drawn under the live probe: Figure 2 ${fig2Refs}, Figure 3's panels ${JSON.stringify(fig3Refs)}`);
       const seedsNote = cap.live.find(([k]) => k === 'probe.seeds');
       assert(seedsNote && seedsNote[1] === ' (article: 5)', `the changed seeds are not followed by the article's value: ${JSON.stringify(cap.live)}`);
       await shoot(page, 'en-fig3-live', '#fig3');
@@ -459,11 +464,16 @@ async function main() {
         assert(m[1] === m[2], `${id}: the quick setting's ${m[1]}, the reference's ${m[2]}`);
         // other settings than the precomputed result's: nothing to say about reproducing it
         assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
-        // the precomputed result stays drawn, muted, under the live one (the figures whose axes agree)
-        if (['fig5', 'fig7', 'fig10'].includes(id)) {
-          const muted = await page.$$eval(`#${id} path.line[data-name^="ref-"]`, (ps) => ps.filter((p) => Number(p.getAttribute('opacity')) < 1 && (p.getAttribute('d') ?? '').length > 0).length);
-          assert(muted > 0, `${id}: the reference is not drawn under the live run`);
-        }
+        // the precomputed result stays drawn, muted, under the live one, in every figure (Figure G:
+        // its own muted row of heat maps)
+        const muted = await page.$$eval(`#${id} [data-name^="ref-"]`, (ps) =>
+          ps.filter((p) => {
+            // muted: it, or a group it is drawn in, is translucent
+            for (let e = p; e && e.tagName !== 'FIGURE'; e = e.parentElement) if (Number(e.getAttribute('opacity') ?? getComputedStyle(e).opacity) < 1) return true;
+            return false;
+          }).length,
+        );
+        assert(muted > 0, `${id}: the reference is not drawn under the live run`);
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
 
@@ -698,6 +708,10 @@ async function main() {
       it = await items();
       assert(it.length === 2 && it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
       assert((await q.$eval('#fig4', (el) => el.getAttribute('data-run') ?? '')) !== 'running', 'the reload ran the address’s run again');
+      // the form shows the drawn run's settings (the complete 20-step SGD run), not the article's
+      await openSettings(q, 'fig4');
+      const form = await q.$$eval('#fig4 input[name="steps"], #fig4 input[name="lrs"], #fig4 select[name="optimizer"]', (xs) => xs.map((x) => x.value));
+      assert(form.join('|') === '20|0.05|sgd', `after reload the form holds ${form.join(', ')}, not the drawn run's settings`);
       // export, then import the file: two more runs, marked imported
       const [dl] = await Promise.all([q.waitForEvent('download'), q.click('#fig4 .runlist button.export')]);
       const file = join(downloads, 'runs-fig4.json');
