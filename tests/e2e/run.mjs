@@ -697,6 +697,10 @@ async function main() {
       const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
       assert(/kept in the run list/.test(st), `status after cancel: ${st}`);
       assert((await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'), 'the complete run is not the current result');
+      const formNow = () => q.$$eval('#fig4 input[name="steps"], #fig4 input[name="lrs"], #fig4 select[name="optimizer"]', (xs) => xs.map((x) => x.value).join('|'));
+      const formBefore = await formNow();
+      assert(formBefore === '1000|0.05|sgd', `the form before the reload: ${formBefore}`);
+      await q.waitForTimeout(400); // the address follows the form (150 ms)
       await q.reload();
       await waitReady(q);
       await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 }).catch(async (e) => {
@@ -708,10 +712,11 @@ async function main() {
       it = await items();
       assert(it.length === 2 && it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
       assert((await q.$eval('#fig4', (el) => el.getAttribute('data-run') ?? '')) !== 'running', 'the reload ran the address’s run again');
-      // the form shows the drawn run's settings (the complete 20-step SGD run), not the article's
+      // what was on screen is restored: the form as it was before the reload (the address carried
+      // it), not the article's setting
       await openSettings(q, 'fig4');
-      const form = await q.$$eval('#fig4 input[name="steps"], #fig4 input[name="lrs"], #fig4 select[name="optimizer"]', (xs) => xs.map((x) => x.value));
-      assert(form.join('|') === '20|0.05|sgd', `after reload the form holds ${form.join(', ')}, not the drawn run's settings`);
+      const form = await formNow();
+      assert(form === formBefore, `after reload the form holds ${form}, before it held ${formBefore}`);
       // export, then import the file: two more runs, marked imported
       const [dl] = await Promise.all([q.waitForEvent('download'), q.click('#fig4 .runlist button.export')]);
       const file = join(downloads, 'runs-fig4.json');
