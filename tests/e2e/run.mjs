@@ -697,7 +697,7 @@ async function main() {
       const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
       assert(/kept in the run list/.test(st), `status after cancel: ${st}`);
       assert((await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'), 'the complete run is not the current result');
-      const formNow = () => q.$$eval('#fig4 input[name="steps"], #fig4 input[name="lrs"], #fig4 select[name="optimizer"]', (xs) => xs.map((x) => x.value).join('|'));
+      const formNow = () => q.$eval('#fig4', (f) => ['steps', 'lrs', 'optimizer'].map((n) => f.querySelector(`[name="${n}"]`)?.value).join('|'));
       const formBefore = await formNow();
       assert(formBefore === '1000|0.05|sgd', `the form before the reload: ${formBefore}`);
       await q.waitForTimeout(400); // the address follows the form (150 ms)
