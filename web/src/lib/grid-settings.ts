@@ -310,14 +310,13 @@ export function validateGrid(
     if (isChoice(name, typed)) arch[name] = typed;
     else errors[`arch.${name}`] = 'err.choice';
   }
-  if (!Object.keys(errors).length && gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! }) > LAB_LIMITS.runs)
-    errors.runs = 'err.runs';
+  const runs = Object.keys(errors).length ? 0 : gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! });
+  if (runs > LAB_LIMITS.runs) errors.runs = 'err.runs';
   if (!Object.keys(errors).length) {
     const m = { ...ENGINE_GRID, ...base, ...model } as ModelSize;
     if (modelBytes(m, 2) > MAX_MODEL_BYTES) errors.model = 'err.memory';
     // the engine holds every run's weights, gradients and moments at once (grid_fits_in_memory)
-    else if (gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! }) * modelBytes({ ...m, batch: 0 }, 2) > MAX_GRID_STATE_BYTES)
-      errors.model = 'err.gridMemory';
+    else if (runs * modelBytes({ ...m, batch: 0 }, 2) > MAX_GRID_STATE_BYTES) errors.model = 'err.gridMemory';
   }
   if (steps != null && ws?.some((w) => w > steps)) warnings.push('warn.warmup');
   if (Object.keys(errors).length) return { errors, warnings, config: null };

@@ -199,6 +199,13 @@ export interface ImportResult {
   error: RunsMessage | null;
 }
 
+/** The import of a file the browser could not read (its text, or the worker reading it, failed). */
+export const unreadableFile = (fileName: string, e: unknown): ImportResult => ({
+  runs: [],
+  skipped: [],
+  error: { key: 'runs.msg.unreadableFile', vars: { file: fileName, why: e instanceof Error ? e.message : String(e) } },
+});
+
 /** Read an exported file's text. Never throws: what cannot be read is said in `error` / `skipped`. */
 export function parseRunsFile(
   text: string,

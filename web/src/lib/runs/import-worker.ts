@@ -3,7 +3,7 @@
 // that nests 100,000 deep) never blocks a tap or a key. It answers with the ImportResult the page
 // would have computed itself (runs/import-file.ts).
 import { docProblem } from './doc-check';
-import { parseRunsFile, type ImportResult } from './entry';
+import { parseRunsFile, unreadableFile, type ImportResult } from './entry';
 
 export interface ImportRequest {
   file: Blob;
@@ -18,7 +18,7 @@ self.onmessage = async (ev: MessageEvent<ImportRequest>) => {
     result = parseRunsFile(await file.text(), fileName, slots, docProblem);
   } catch (e) {
     // parseRunsFile never throws; a failure to read the file is said like an unreadable file
-    result = { runs: [], skipped: [], error: { key: 'runs.msg.unreadableFile', vars: { file: fileName, why: e instanceof Error ? e.message : String(e) } } };
+    result = unreadableFile(fileName, e);
   }
   (self as unknown as Worker).postMessage(result);
 };

@@ -7,7 +7,7 @@
 // 'partial'), while a streaming run grows (at most every SAVE_EVERY_MS), and when it ends. A
 // failed write keeps the entry in memory and says why in `message`.
 import { docProblem } from './doc-check';
-import { drawnEntries, entryProblem, newId, nextName, nextNumber, parseRunsFile, runsFile, toEntry, type ImportResult, type RunEntry, type RunsFile } from './entry';
+import { drawnEntries, entryProblem, newId, nextName, nextNumber, parseRunsFile, runsFile, toEntry, unreadableFile, type ImportResult, type RunEntry, type RunsFile } from './entry';
 import { readRunsFile } from './import-file';
 import { outOfRange } from './config-check';
 import { memoryStore, openRunStore, storageMessage, type RunStore, type RunsMessage } from './store';
@@ -276,7 +276,7 @@ export class RunList {
     try {
       r = await readRunsFile(file, fileName, this.slots);
     } catch (e) {
-      r = { runs: [], skipped: [], error: { key: 'runs.msg.unreadableFile', vars: { file: fileName, why: e instanceof Error ? e.message : String(e) } } };
+      r = unreadableFile(fileName, e);
     }
     return this.add(r, fileName, slot, figureOf);
   }
