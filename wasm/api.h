@@ -20,6 +20,12 @@ namespace lnx {
 struct ArgumentError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+// A config broke one of its schema's rules across fields (configs.cpp; e.g. grid_fits_in_memory):
+// the rule's name, for a caller that answers each rule in its own words (the page's forms).
+struct RuleError : ArgumentError {
+  RuleError(std::string rule_name, const std::string& message) : ArgumentError(message), rule(std::move(rule_name)) {}
+  std::string rule;
+};
 
 // The enums' values are 0, 1, … in the order of the schema's names (configs.cpp).
 enum class Attention : int { Bidirectional = 0, Causal = 1 };
@@ -183,6 +189,13 @@ GridConfig grid_config_from_json(const std::string& json);
 // "runs": [{"placement","warmup","lr","seed","train": a TrainRun config}]}, in GridRun's run order.
 // Validates like GridRun. For backends that run the grid's runs themselves (WebGPU, one run at a time).
 std::string grid_plan_json(const std::string& config_json);
+
+// Would the engine take this config? `kind` is "probe", "train" or "grid". Never throws for a bad
+// config: returns {"ok": true, "warnings": [{"rule", "message"}]} or {"ok": false, "message": the error the
+// run would fail with, "rule": the rule across fields it breaks (absent for a single field's error)}.
+// One call for every form's rules across fields (memory, run count, a warm-up longer than the run),
+// so the page asks the engine instead of re-implementing them (`checkConfigJson`).
+std::string check_config_json(const std::string& kind, const std::string& config_json);
 
 class GridRun {
  public:

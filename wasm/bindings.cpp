@@ -15,6 +15,7 @@ EMSCRIPTEN_BINDINGS(lnx) {
   function("setGemmFma", &lnx::set_gemm_fma);
   function("gemmFma", &lnx::gemm_fma);
   function("gridPlanJson", &grid_plan_js);
+  function("checkConfigJson", &check_config_js);
   function("schemaJson", &schema_js);
   class_<Probe>("ProbeRun")
       .constructor(&make_probe, allow_raw_pointers())

@@ -196,6 +196,9 @@ inline Exp* make_experiment(const std::string& name, const std::string& c) {
 inline GridDoc* make_grid_document(const std::string& c) { return guarded([&] { return new GridDoc(c); }); }
 
 inline std::string grid_plan_js(const std::string& c) { return guarded([&] { return grid_plan_json(c); }); }
+inline std::string check_config_js(const std::string& kind, const std::string& c) {
+  return guarded([&] { return check_config_json(kind, c); });
+}
 
 inline void set_threads_js(double n) {
   guarded([&] {

@@ -109,8 +109,16 @@ template <class C>
 template <class C>
 void validate(const Schema<C>& s, const C& c) {
   for (const auto& f : s.fields) check_value(f.spec, f.at_const(c));
-  for (const auto& r : s.rules)
-    if (r.check) r.check(c);
+  for (const auto& r : s.rules) {
+    if (!r.check) continue;
+    try {
+      r.check(c);
+    } catch (const RuleError&) {
+      throw;  // a nested config's rule keeps its own name
+    } catch (const ArgumentError& e) {
+      throw RuleError(r.name, e.what());
+    }
+  }
 }
 
 // The sentences of every warning rule that applies (e.g. a warm-up longer than the run).

@@ -107,6 +107,10 @@ export interface LnxModule {
   /** The grid config expanded without running it (validated like GridRun):
    *  {"config": the grid document's config, "runs": [{norm, warmup, lr, seed, train: a TrainRun config}]}. */
   gridPlanJson(configJson: string): string;
+  /** Would the engine take this config (kind "probe", "train" or "grid")? Never throws for a bad
+   *  config: {"ok": true, "warnings": [{rule, message}]} or {"ok": false, "message", "rule"?: the rule across
+   *  fields it breaks}. The forms' rules across fields (api.h check_config_json). */
+  checkConfigJson(kind: 'probe' | 'train' | 'grid', configJson: string): string;
   GridDocument: new (configJson: string) => GridDocument;
   /** The experiments' names, as a JSON array (the schema's "experiments" has their configs). */
   experimentNamesJson(): string;

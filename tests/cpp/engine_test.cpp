@@ -275,6 +275,41 @@ TEST(Validation, AGridWhoseRunsTogetherDoNotFitIsRefusedBeforeAnythingIsAllocate
   EXPECT_NO_THROW(grid_config_from_json("{}"));
 }
 
+// check_config_json answers every form's rules across fields in one call, naming the rule it breaks.
+TEST(Validation, CheckConfigNamesTheRuleItBreaksAndNeverThrowsForABadConfig) {
+  auto check = [](const char* kind, const std::string& cfg) { return json::parse(check_config_json(kind, cfg)); };
+  const std::string big = R"("layers":24,"d":512,"d_ff":512,"batch":8,"seq":128,"steps":10,"lrs":[0.001,0.003],)";
+  const json::Value grid = check("grid", "{" + big + R"("placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"seeds":[0,1]})");
+  EXPECT_FALSE(grid.obj.at("ok").b);
+  EXPECT_EQ(grid.obj.at("rule").str, "grid_fits_in_memory");
+  EXPECT_NE(grid.obj.at("message").str.find("grid too large"), std::string::npos);
+
+  const json::Value many = check("grid", R"({"placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"lrs":[0.001,0.003],"seeds":[0,1,2,3]})");
+  EXPECT_FALSE(many.obj.at("ok").b);
+  EXPECT_EQ(many.obj.at("rule").str, "grid_size");
+
+  const json::Value probe = check("probe", R"({"d":512,"d_ff":2048,"batch":2,"seq":32,"depths":[2,40]})");
+  EXPECT_FALSE(probe.obj.at("ok").b);
+  EXPECT_EQ(probe.obj.at("rule").str, "probe_fits_in_memory");
+
+  const json::Value field = check("grid", R"({"steps":0})");  // a single field's bound: no rule
+  EXPECT_FALSE(field.obj.at("ok").b);
+  EXPECT_EQ(field.obj.count("rule"), 0u);
+  EXPECT_NE(field.obj.at("message").str.find("steps"), std::string::npos);
+
+  const json::Value warm = check("grid", R"({"steps":50,"warmups":[0,100]})");
+  EXPECT_TRUE(warm.obj.at("ok").b);
+  ASSERT_EQ(warm.obj.at("warnings").arr.size(), 1u);
+  EXPECT_EQ(warm.obj.at("warnings").arr[0].obj.at("rule").str, "warmup_reaches_peak");
+  EXPECT_NE(warm.obj.at("warnings").arr[0].obj.at("message").str.find("longer than the run"), std::string::npos);
+
+  EXPECT_TRUE(check("grid", "{}").obj.at("ok").b);
+  EXPECT_TRUE(check("probe", "{}").obj.at("ok").b);
+  EXPECT_TRUE(check("train", "{}").obj.at("ok").b);
+  EXPECT_FALSE(check("grid", "{not json").obj.at("ok").b);
+  EXPECT_FALSE(check("tensor", "{}").obj.at("ok").b);
+}
+
 TEST(Validation, ErrorMessagesNameTheProblemAndNeverEchoMarkup) {
   try {
     probe_config_from_json(R"({"<b>x</b>":1})");

@@ -119,10 +119,13 @@ export async function vitePreview(port) {
 
 // ---- test harness ------------------------------------------------------------------------------
 /** A list of named checks; each runs once, is timed and recorded; failures do not stop the run. */
+/** Runs the checks whose name contains `only` (E2E_ONLY; several substrings separated by `||`,
+ *  e.g. 'page loads (en)||Figure 4: a preset', so a check can run after the one that waits for the page). */
 export function makeChecker(only = process.env.E2E_ONLY ?? '') {
   const results = [];
+  const wanted = only.split('||').filter(Boolean);
   async function check(name, fn) {
-    if (only && !name.includes(only)) return;
+    if (wanted.length && !wanted.some((w) => name.includes(w))) return;
     const t0 = Date.now();
     try {
       await fn();

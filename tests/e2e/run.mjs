@@ -495,11 +495,13 @@ async function main() {
       await page.click('#fig4 button[data-preset="quick"]');
       const knobs = await page.$$eval('#fig4 input[name="layers"], #fig4 input[name="d"], #fig4 input[name="batch"], #fig4 input[name="seq"], #fig4 input[name="steps"]', (xs) => xs.map((x) => x.value));
       assert(knobs.join() === '200,6,128,2,32', `quick look fills ${knobs}`);
-      await page.fill('#fig4 input[name="layers"]', '99');
+      // the warning is the engine's rule warmup_reaches_peak, asked of the engine (checkConfig)
       await page.fill('#fig4 input[name="warmups"]', '0, 300');
+      const warning = await page.waitForSelector('#fig4 [data-warning="warn.warmup"]', { timeout: 30000 }).then((e) => e.textContent());
+      assert(/never reaches the peak/.test(warning ?? ''), `warm-up warning: ${warning}`);
+      await page.fill('#fig4 input[name="layers"]', '99');
       const err = await page.waitForSelector('#fig4 .err').then((e) => e.textContent());
       assert(/layers must be an integer from 1 to 24/.test(err ?? ''), `knob error: ${err}`);
-      assert(/never reaches the peak/.test(await page.$eval('#fig4 [data-warning="warn.warmup"]', (e) => e.textContent ?? '')), 'no warm-up warning');
       await page.click('#fig4 button[data-preset="full"]');
       assert((await page.$eval('#fig4 input[name="layers"]', (x) => x.value)) === '', 'full does not restore the article’s model');
       await page.click('#fig4 button[data-preset="deepnorm"]');

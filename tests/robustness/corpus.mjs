@@ -284,6 +284,20 @@ export const ENGINE_CASES = [
     arg: raw(s),
   })),
   { category: 'malformed', call: 'probe.resultJson', arg: null },
+  // the forms' question (checkConfigJson: [kind, config]): answered {ok: false, message}, never thrown
+  ...[
+    ['huge', ['grid', grid({ seeds: Array.from({ length: 40 }, (_, i) => i), warmups: [0, 1] })]], // 160 runs
+    ['huge', ['grid', grid({ layers: 24, d: 512, d_ff: 512, batch: 8, seq: 128, placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: [0, 100, 300], lrs: [0.001, 0.003], seeds: [0, 1] })]], // 60 runs: 30 GB at once
+    ['huge', ['probe', probe({ d: 512, d_ff: 2048, batch: 2, seq: 32, depths: [2, 40] })]],
+    ['huge', ['probe', probe({ d: 1e9 })]],
+    ['NaN', ['train', raw(train({}).replace('"lr":0.001', '"lr":NaN'))]],
+    ['malformed', ['grid', raw('{')]],
+    ['malformed', ['grid', raw('['.repeat(100000))]],
+    ['unknown enum', ['tensor', '{}']],
+    ['unknown enum', ['grid', grid({ placements: ['post', 'mid'] })]],
+    ['injection', [INJECT[1], '{}']],
+    ['injection', ['probe', probe({ attention: INJECT[1] })]],
+  ].map(([category, arg]) => ({ category, call: 'checkConfigJson', arg })),
   // a grid continued from another backend's work (GridRun.continueRun: [run, runJson, checkpoint, backend])
   ...[
     ['malformed', [0, '{', null, 'webgpu']],

@@ -47,6 +47,13 @@ function invoke(m: Mod, call: string, arg: unknown): unknown {
       case 'setThreads':
         m.setThreads(arg as number);
         return null;
+      case 'checkConfigJson': {
+        // never throws for a bad config: it answers {ok: false, message}; a refusal counts as what
+        // it would have thrown, so the same checks apply to its message
+        const [kind, json] = arg as [string, string];
+        const r = JSON.parse(m.checkConfigJson(kind as 'grid', json)) as { ok: boolean; message?: string };
+        return r.ok === false ? new Error(`lnx: ${r.message}`) : null;
+      }
       case 'probe.step':
       case 'probe.resultJson': {
         const r = new m.ProbeRun(PROBE);

@@ -10,8 +10,8 @@ import zh from '../../web/src/content/zh';
 import type { Article, Block } from '../../web/src/content/types';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { FIGURES, FIGURE_IDS, figureById, figureNumber, stringKeysOf } from '../../web/src/figures/registry';
-import { validateGrid } from '../../web/src/lib/grid-settings';
-import { validateProbe } from '../../web/src/lib/probe-settings';
+import { GRID_RULE_ANSWERS, validateGrid } from '../../web/src/lib/grid-settings';
+import { PROBE_RULE_ANSWERS, validateProbe } from '../../web/src/lib/probe-settings';
 
 const ARTICLES = { zh, en } as const;
 
@@ -137,9 +137,12 @@ describe('every text key the page can ask for exists', () => {
       ...Object.values(validateGrid({ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], lrs: '1,2', warmups: '0,1,2', seeds: '4', steps: '10', optimizer: 'adam', hyper: {} }).errors),
     ];
     expect(probe.length).toBe(3);
-    expect(grid.length).toBe(8);
+    expect(grid.length).toBe(7);
+    // the engine's rules across fields, in the words of the form that shows them (GRID_RULE_ANSWERS, PROBE_RULE_ANSWERS)
+    const rules = [...Object.values(GRID_RULE_ANSWERS).map((r) => `fig4:${r.key}`), ...Object.values(PROBE_RULE_ANSWERS).map((r) => `fig3:${r.key}`)];
     for (const k of probe) expect(exists(`fig3:${k}`), k).toBe(true);
     for (const k of grid) expect(exists(`fig4:${k}`), k).toBe(true);
+    for (const k of rules) expect(exists(k), k).toBe(true);
   });
   it.each(['zh', 'en'] as const)('%s: url.embed names every figure', (lang) => {
     // the banner fills {figures} with the registry's ids (UrlBanner.svelte), so a new figure is named by itself

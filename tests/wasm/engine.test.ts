@@ -10,9 +10,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectClose, loadEngine, numbers, type Flavour } from './load';
-import { MAX_MODEL_BYTES, modelBytes } from '../../web/src/lib/cost';
-import { validateProbe } from '../../web/src/lib/probe-settings';
-import { inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
+import { engineProblems } from '../../web/src/lib/engine-rules';
+import { PROBE_RULE_ANSWERS, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
+import { GRID_RULE_ANSWERS, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
 import { GRID_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
@@ -80,58 +80,78 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         grid.delete();
       });
 
-      it('refuses a model over 1 GiB exactly where the page\'s form does (lib/cost.ts modelBytes)', async () => {
+      // The forms ask the engine (checkConfigJson) for their rules across fields, so what a form
+      // refuses is what a run refuses, with the run's own message; each case is checked on both
+      // sides of its limit.
+      const checkOf = (m: Awaited<ReturnType<typeof loadEngine>>, kind: 'probe' | 'grid', c: unknown) => JSON.parse(m.checkConfigJson(kind, JSON.stringify(c)));
+      const thrown = (f: () => unknown) => {
+        try {
+          f();
+          return null;
+        } catch (e) {
+          return String((e as Error).message).replace(/^lnx: /, '');
+        }
+      };
+      /** the check and the run agree on `c`: both take it, or both refuse it with the same message */
+      const agree = (m: Awaited<ReturnType<typeof loadEngine>>, kind: 'probe' | 'grid', c: unknown, run: () => void) => {
+        const check = checkOf(m, kind, c);
+        const err = thrown(run);
+        expect(check.ok, JSON.stringify(c)).toBe(err == null);
+        if (err != null) expect(check.message).toBe(err);
+        return check;
+      };
+
+      it('a model over 1 GiB: the form\'s check refuses it exactly where a run does (rule model_fits_in_memory, shown as err.memory)', async () => {
         const m = await loadEngine(flavour);
-        // one run: a grid's runs together have a rule of their own (next test)
         const base = { ...GRID_DEFAULTS, steps: 1, layers: 16, d: 512, d_ff: 2048, seq: 128, placements: ['post'], warmups: [0], lrs: [0.001], seeds: [0] };
-        // the batch at which the page's estimate crosses the limit, then one either side
         let b = 1;
-        expect(modelBytes({ ...base, batch: 1 }, 2)).toBeLessThan(MAX_MODEL_BYTES);
-        while (modelBytes({ ...base, batch: b + 1 }, 2) <= MAX_MODEL_BYTES) b++;
+        while (b < 16 && checkOf(m, 'grid', { ...base, batch: b + 1 }).ok) b++;
         expect(b).toBeLessThan(16);
-        const plan = (batch: number) => () => m.gridPlanJson(JSON.stringify({ ...base, batch }));
-        expect(plan(b)).not.toThrow();
-        expect(plan(b + 1)).toThrowError(/too large.*lower layers, d, d_ff, vocab, seq or batch/);
+        for (const batch of [b, b + 1]) agree(m, 'grid', { ...base, batch }, () => m.gridPlanJson(JSON.stringify({ ...base, batch })));
+        const refused = checkOf(m, 'grid', { ...base, batch: b + 1 });
+        expect(refused.message).toMatch(/too large.*lower layers, d, d_ff, vocab, seq or batch/);
+        expect(engineProblems(refused, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'model', key: 'err.memory', message: refused.message }]);
       });
 
-      it('refuses a grid whose runs together do not fit exactly where the page\'s form does (issue 27: 24 layers, d 512, d_ff 512, batch 8, seq 128, 60 runs ran out of memory after 8 s)', async () => {
+      it('a grid whose runs together do not fit (issue 27: 24 layers, d 512, d_ff 512, batch 8, seq 128, 60 runs ran out of memory after 8 s): refused by the check as by the run', async () => {
         const m = await loadEngine(flavour);
-        const model = { layers: 24, d: 512, d_ff: 512, batch: 8, seq: 128 };
-        const grid = (placements: string[], warmups: number[], seeds: number) => ({ placements, lrs: [0.001, 0.003], warmups, seeds });
-        const form = (g: ReturnType<typeof grid>) =>
-          validateGrid(
-            { ...inputsFrom(null), placements: g.placements, lrs: g.lrs.join(', '), warmups: g.warmups.join(', '), seeds: String(g.seeds), steps: '10', model: Object.fromEntries(Object.entries(model).map(([k, v]) => [k, String(v)])) },
-            null,
-          ).errors.model ?? null;
-        const engine = (g: ReturnType<typeof grid>) => () =>
-          m.gridPlanJson(JSON.stringify({ ...model, steps: 10, ...g, seeds: Array.from({ length: g.seeds }, (_, i) => i) }));
-        // 5 placements x 2 lrs x 3 warm-ups x 2 seeds = 60 runs: refused by both, before anything is allocated
-        const big = grid(['post', 'pre', 'peri', 'deepnorm', 'admin'], [0, 100, 300], 2);
-        expect(form(big)).toBe('err.gridMemory');
-        expect(engine(big)).toThrowError(/grid too large: its 60 runs/);
-        // one run fits (its own rule); both take runs up to the same count, and refuse one more
-        const few = (seeds: number) => grid(['post'], [0], seeds);
-        expect(form(few(1))).toBeNull();
+        const model = { layers: 24, d: 512, d_ff: 512, batch: 8, seq: 128, steps: 10, lrs: [0.001, 0.003] };
+        const grid = (placements: string[], warmups: number[], seeds: number) => ({ ...model, placements, warmups, seeds: Array.from({ length: seeds }, (_, i) => i) });
+        // the form's config: its fields checked one by one (validateGrid), then asked of the engine
+        const form = validateGrid({ ...inputsFrom(null), placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], lrs: '0.001, 0.003', warmups: '0, 100, 300', seeds: '2', steps: '10', model: { layers: '24', d: '512', d_ff: '512', batch: '8', seq: '128' } });
+        expect(form.errors).toEqual({});
+        const big = { ...model, ...form.config };
+        const check = agree(m, 'grid', big, () => m.gridPlanJson(JSON.stringify(big)));
+        expect(check.message).toMatch(/grid too large: its 60 runs/);
+        expect(engineProblems(check, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'model', key: 'err.gridMemory', message: check.message }]);
         let s = 1;
-        while (s < 4 && form(few(s + 1)) == null) s++;
+        while (s < 4 && checkOf(m, 'grid', grid(['post'], [0], s + 1)).ok) s++;
         expect(s).toBeLessThan(4);
-        expect(engine(few(s))).not.toThrow();
-        expect(engine(few(s + 1))).toThrowError(/grid too large/);
+        for (const n of [s, s + 1]) agree(m, 'grid', grid(['post'], [0], n), () => m.gridPlanJson(JSON.stringify(grid(['post'], [0], n))));
       });
 
-      it('refuses a probe too large for memory exactly where the page\'s form does (issue 28: d 512, d_ff 2048, batch 2, seq 32, depths to 40)', async () => {
+      it('too many runs, and a warm-up longer than the run: the check names the rule the form shows', async () => {
+        const m = await loadEngine(flavour);
+        const many = { placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: [0, 100, 300], lrs: [0.001, 0.003], seeds: [0, 1, 2] }; // 90 runs
+        const check = agree(m, 'grid', many, () => m.gridPlanJson(JSON.stringify(many)));
+        expect(engineProblems(check, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'runs', key: 'err.runs', message: check.message }]);
+        const long = checkOf(m, 'grid', { steps: 200, warmups: [0, 300] });
+        expect(long.ok).toBe(true);
+        expect(engineProblems(long, GRID_RULE_ANSWERS).warnings.map((w) => w.key)).toEqual(['warn.warmup']);
+        expect(engineProblems(checkOf(m, 'grid', {}), GRID_RULE_ANSWERS)).toEqual({ errors: [], warnings: [] });
+      });
+
+      it('a probe too large for memory (issue 28: d 512, d_ff 2048, batch 2, seq 32, depths to 40): refused by the check as by the run', async () => {
         const m = await loadEngine(flavour);
         const model = { d: 512, d_ff: 2048, batch: 2, seq: 32 };
-        const form = (depths: number[]) => validateProbe({ seeds: 1, batches: 1, depths, small: false, model }, null).model ?? null;
-        const engine = (depths: number[]) => () => new m.ProbeRun(JSON.stringify({ ...model, layers: 6, seeds: [0], batches: 1, depth_batches: 1, depths })).delete();
-        expect(form([6, 40])).toBe('err.memory');
-        expect(engine([6, 40])).toThrowError(/too large/);
-        // the deepest depth both take, and one more that both refuse
+        const cfg = (depths: number[]) => probeConfig({ seeds: 1, batches: 1, depths, small: false, model }, null);
+        expect(validateProbe({ seeds: 1, batches: 1, depths: [6, 40], small: false, model })).toEqual({});
+        const check = agree(m, 'probe', cfg([6, 40]), () => new m.ProbeRun(JSON.stringify(cfg([6, 40]))).delete());
+        expect(engineProblems(check, PROBE_RULE_ANSWERS).errors).toEqual([{ field: 'model', key: 'err.memory', message: check.message }]);
         let L = 6;
-        while (form([6, L + 1]) == null) L++;
+        while (L < 40 && checkOf(m, 'probe', cfg([6, L + 1])).ok) L++;
         expect(L).toBeLessThan(40);
-        expect(engine([6, L + 1])).toThrowError(/too large/);
-        expect(engine([6, L])).not.toThrow();
+        for (const d of [L, L + 1]) agree(m, 'probe', cfg([6, d]), () => new m.ProbeRun(JSON.stringify(cfg([6, d]))).delete());
       });
 
       it('expands a grid config (gridPlanJson) into the GridRun\'s runs, each a TrainRun config with the same curve', async () => {

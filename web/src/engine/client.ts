@@ -6,12 +6,13 @@
 //   engineInfo()                            → Promise<EngineReady>   (version, backend and why, flavour, threads)
 //   onEngineChange(cb)                      → unsubscribe            (the GPU failed: jobs moved to the CPU)
 //   engineMemory()                          → Promise<EngineMemory>  (wasm heap; tests and docs/robustness.md)
+//   checkConfig(kind, config)               → Promise<ConfigCheck>   (would the engine take it? the forms' rules)
 //
 // One worker, created lazily on the first call. Cancel with an AbortSignal: the worker stops between
 // chunks and deletes the C++ object; the promise rejects with EngineError{kind:'cancelled'}.
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
-import type { JobOptions, Reply, Request } from './protocol';
+import type { CheckKind, ConfigCheck, JobOptions, Reply, Request } from './protocol';
 import { mergeGrid, type ExperimentResult, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './documents';
 import { throttle } from './stream-throttle';
 
@@ -86,6 +87,8 @@ export function setPaused(p: boolean): void {
 /** Jobs sent to the worker and not finished: a new one waits behind them (the worker runs one at a time). */
 export const jobsAhead = (): number => jobs.size;
 const memoryWaiters: ((m: EngineMemory) => void)[] = [];
+/** checkConfig's answers still to come, by request id */
+const checkWaiters = new Map<number, (c: ConfigCheck) => void>();
 const engineListeners = new Set<(e: EngineReady) => void>();
 
 /** The wasm heap of the engine worker (protocol.ts 'memory'). */
@@ -120,6 +123,11 @@ function ensureWorker(): Worker {
       const { type: _, ...memory } = r;
       return void memoryWaiters.splice(0).forEach((f) => f(memory));
     }
+    if (r.type === 'checked') {
+      const f = checkWaiters.get(r.id);
+      checkWaiters.delete(r.id);
+      return f?.(r.check);
+    }
     jobs.get(r.id)?.onReply(r);
   };
   w.onerror = (ev) => {
@@ -128,6 +136,8 @@ function ensureWorker(): Worker {
     rejectReady(e);
     for (const j of jobs.values()) j.fail(e);
     jobs.clear();
+    for (const f of checkWaiters.values()) f({ ok: null, message: e.message });
+    checkWaiters.clear();
     worker = null; // the next call starts a fresh worker
   };
   // The worker cannot see the page's URL: it needs ?backend= (backend-choice.ts) from here.
@@ -172,6 +182,22 @@ export function engineMemory(): Promise<EngineMemory> {
     w.postMessage({ type: 'memory' } satisfies Request);
   });
 }
+
+/**
+ * Would the engine take this config, and which of its warning rules apply? One call for every
+ * rule across fields (memory, run count, a warm-up longer than the run): the forms ask the engine
+ * instead of re-implementing them. Starts the worker if needed; answered between a job's chunks.
+ */
+export function checkConfig(kind: CheckKind, config: unknown): Promise<ConfigCheck> {
+  const w = ensureWorker();
+  const id = nextId++;
+  return new Promise((resolve) => {
+    checkWaiters.set(id, resolve);
+    w.postMessage({ type: 'check', id, kind, config } satisfies Request);
+  });
+}
+
+export type { CheckKind, ConfigCheck } from './protocol';
 
 function start<T>(
   make: (id: number) => Request,

@@ -246,6 +246,17 @@ export function probeDepths(P: ProbeResult | null): number[] {
   return [...keys].map(Number).filter(Number.isFinite).sort((a, b) => a - b);
 }
 
+/** How far below the plateau a loss curve must fall to have left it (the engine's escape rule,
+ *  wasm/experiments/measure.h escape_step, uses the same drop). */
+export const PLATEAU_DROP = 0.5;
+
+/** The 1-based first step at which a loss curve is PLATEAU_DROP below the plateau, or null when it
+ *  never is: the step it leaves the plateau (the article's "break" step, Figure 4's plateau share). */
+export function leavesPlateauAt(curve: readonly number[], plateau: number): number | null {
+  const i = curve.findIndex((v) => v < plateau - PLATEAU_DROP);
+  return i < 0 ? null : i + 1;
+}
+
 /**
  * The seed-mean loss curve of a set of runs, as long as every seed has a value
  * (a diverged seed cuts it at its last finite step). Empty for no runs.

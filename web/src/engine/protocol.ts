@@ -17,6 +17,7 @@
 //   ◀─────────────────────────────── done{id,result} | error{id,message} | cancelled{id}
 //   pause / resume ─────────────────▶ (tab hidden / visible: the worker idles between chunks)
 //   memory ─────────────────────────▶ ◀── memory{heapBytes,usedBytes,heapBytesAfter} (tests, docs/robustness.md)
+//   check{id,kind,config} ──────────▶ ◀── checked{id,check}  (answered at once, between a job's chunks)
 import type { Backend, BackendWhy } from './backend-choice';
 import type { Flavour } from './lnx-module';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from './documents';
@@ -27,6 +28,17 @@ import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult
 export interface JobOptions {
   exact?: boolean;
 }
+
+/** What the engine says of a config before it runs (api.h check_config_json): it would take it,
+ *  with the warning rules that apply; or it would refuse it, with the run's own error message and
+ *  the rule across fields it breaks (none for a single field's bound). `ok: null`: the engine
+ *  could not be asked (it failed to load); the run itself will say. */
+export type ConfigCheck =
+  | { ok: true; warnings: { rule: string; message: string }[] }
+  | { ok: false; message: string; rule?: string }
+  | { ok: null; message: string };
+
+export type CheckKind = 'probe' | 'train' | 'grid';
 
 /** Page → worker. */
 export type Request =
@@ -46,7 +58,9 @@ export type Request =
   | { type: 'pause' }
   | { type: 'resume' }
   /** Report the wasm heap (after the module loaded); answered between chunks of a running job. */
-  | { type: 'memory' };
+  | { type: 'memory' }
+  /** Would the engine take this config? (the forms' rules across fields) */
+  | { type: 'check'; id: number; kind: CheckKind; config: unknown };
 
 /** Worker → page. */
 export type Reply =
@@ -91,6 +105,7 @@ export type Reply =
    * 64 KiB malloc blocks found free (allocator bookkeeping included); the scan may grow the heap
    * by one step, `heapBytesAfter` is HEAP8.length after it.
    */
-  | { type: 'memory'; heapBytes: number; usedBytes: number; heapBytesAfter: number };
+  | { type: 'memory'; heapBytes: number; usedBytes: number; heapBytesAfter: number }
+  | { type: 'checked'; id: number; check: ConfigCheck };
 
 export type JobKind = 'probe' | 'grid' | 'experiment';

@@ -16,7 +16,7 @@ import { cpuGlue, fallbackAfterGpuError, isGpuError, RELAXED_SIMD_PROBE, selectB
 import { continueGrid, GpuGrid, type GridHandoff } from './gpu-grid';
 import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';
-import type { Reply, Request } from './protocol';
+import type { ConfigCheck, Reply, Request } from './protocol';
 import { errorMessage, runJob, type JobEngine } from './runner';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -134,6 +134,20 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       return;
     case 'memory':
       active.then((a) => post({ type: 'memory', ...heapInUse(a.module as unknown as HeapModule) }), () => {});
+      return;
+    case 'check':
+      active.then(
+        (a) => {
+          let check: ConfigCheck;
+          try {
+            check = JSON.parse(a.module.checkConfigJson(req.kind, JSON.stringify(req.config ?? {}))) as ConfigCheck;
+          } catch (e) {
+            check = { ok: false, message: errorMessage(e) };
+          }
+          post({ type: 'checked', id: req.id, check });
+        },
+        (e) => post({ type: 'checked', id: req.id, check: { ok: null, message: errorMessage(e) } }),
+      );
       return;
     case 'cancel':
       cancelled.add(req.id);

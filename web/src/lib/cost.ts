@@ -58,28 +58,6 @@ export function probeFlops(c: Pick<ProbeConfig, keyof ModelSize | 'placements' |
 /** The probe's work. */
 export const probeWork = (c: Parameters<typeof probeFlops>[0]): Work => ({ flops: probeFlops(c), size: productSize(c) });
 
-/** The engine's memory limit for one run (wasm/configs.cpp kMaxModelBytes). */
-export const MAX_MODEL_BYTES = 2 ** 30;
-/** The engine's limit on what a grid's runs hold together: weights, gradients and moments
- *  (wasm/configs.cpp kMaxGridStateBytes, rule grid_fits_in_memory). */
-export const MAX_GRID_STATE_BYTES = 1.5 * 2 ** 30;
-
-/**
- * Bytes one run needs: parameters, their gradients and `optimizerStates` moment buffers, and the
- * activations a step keeps for its backward pass. The engine's own estimate (wasm/configs.cpp
- * model_bytes, rules model_fits_in_memory and probe_fits_in_memory, which counts two moment buffers
- * for the probe too), so the forms refuse what the engine would for one run; tests/wasm/engine.test.ts
- * checks the two agree on both sides of the limit for the grid and the probe. (What a whole grid's
- * runs in flight need together is not modelled here: issue 27 item 8 asks the engine for it.)
- */
-export function modelBytes(m: ModelSize, optimizerStates: number): number {
-  const { d, d_ff: F, vocab: V, layers: L, seq } = m;
-  const N = m.batch * seq;
-  const params = V * d + L * (3 * d * d + 2 * d * F + 9 * d + F) + 2 * d;
-  const acts = L * (8 * N * d + 2 * N * F + N * seq + 4 * N) + N * (8 * d + 2 * F + 2 * V);
-  return 4 * ((2 + optimizerStates) * params + acts);
-}
-
 /** The experiments whose cost is modelled: warmup-length, a toy grid per optimizer (optimizers ×
  *  placements × warm-ups × lr factors × seeds runs of `steps` steps of the config's model, its
  *  runs spread over the threads as the calibration's grids are). The experiments that train one

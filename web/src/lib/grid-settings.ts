@@ -2,8 +2,9 @@
 // steps, the optimizer and its settings, as the form's text fields and as checked numbers; their
 // bounds, the engine config they make, and the settings a grid config was run with. Pure functions.
 //
-// Every value range is the engine's (generated/engine-schema.ts, from wasm/configs.cpp): the engine
-// refuses exactly what this refuses. On top of that the page keeps a run short and its figure
+// Every value range is the engine's (generated/engine-schema.ts, from wasm/configs.cpp); the rules
+// across fields (run count, memory, a warm-up longer than the run) are asked of the engine itself
+// (lib/engine-check.svelte.ts, GRID_RULE_ANSWERS), so the form refuses what a run would. On top of that the page keeps a run short and its figure
 // legible with LAB_LIMITS (how many lrs, warm-ups and seeds, how many steps), each within the
 // engine's own (tests/unit/transforms.test.ts checks that they stay so).
 //
@@ -21,8 +22,8 @@ import {
   type OptimizerName,
   type PlacementName,
 } from '../generated/engine-schema';
+import type { RuleAnswers } from './engine-rules';
 import { parseDecimal, parseList } from './format';
-import { MAX_GRID_STATE_BYTES, MAX_MODEL_BYTES, modelBytes, type ModelSize } from './cost';
 import type { Param } from './permalink';
 
 /** The text fields of the form, as typed. `hyper`: the chosen optimizer's settings, by name. */
@@ -151,10 +152,14 @@ export const GRID_DEFAULTS: GridSettings = {
  *  steps (from 10: a shorter curve shows nothing of a warm-up; up to 1000: minutes in a browser). */
 export const LAB_LIMITS = { lrs: 2, warmups: 3, seeds: 4, minSteps: 10, steps: 1000, runs: 64 } as const;
 
-/** Runs of a grid (placements × lrs × warm-ups × seeds); the engine takes at most LAB_LIMITS.runs
- *  (its rule grid_size, checked against the schema by tests/unit/transforms.test.ts). */
-export const gridRuns = (s: Pick<GridSettings, 'placements' | 'lrs' | 'warmups' | 'seeds'>) =>
-  s.placements.length * s.lrs.length * s.warmups.length * s.seeds;
+/** How the form shows the engine's rules across the grid's fields (engine-rules.ts): the run
+ *  count and memory at the placements and the model, a warm-up longer than the run as a warning. */
+export const GRID_RULE_ANSWERS: RuleAnswers = {
+  grid_size: { field: 'runs', key: 'err.runs' },
+  model_fits_in_memory: { field: 'model', key: 'err.memory' },
+  grid_fits_in_memory: { field: 'model', key: 'err.gridMemory' },
+  warmup_reaches_peak: { field: 'warnings', key: 'warn.warmup' },
+};
 
 export const isPlacement = (s: string): s is PlacementName => (PLACEMENTS as readonly string[]).includes(s);
 
@@ -259,20 +264,16 @@ export function lrsForOptimizer(lrs: string, from: string, to: string): string {
 }
 
 /**
- * Validate the settings; returns error keys (Figure 4's strings) per field (`hyper.<name>` for an
- * optimizer setting), and the engine config when valid.
+ * Validate each field against the engine's schema; returns error keys (Figure 4's strings) per
+ * field (`hyper.<name>` for an optimizer setting), and the engine config when every field is valid.
+ * The rules across fields (run count, memory, a warm-up longer than the run) are the engine's:
+ * the form asks it (engine-check.svelte.ts, GRID_RULE_ANSWERS).
  */
-export function validateGrid(
-  inp: GridInputs,
-  base: Partial<GridConfig> | null = null,
-): {
+export function validateGrid(inp: GridInputs): {
   errors: Partial<Record<string, string>>;
-  /** warning keys (Figure 4's strings): the run is allowed */
-  warnings: string[];
   config: Partial<GridConfig> | null;
 } {
   const errors: Partial<Record<string, string>> = {};
-  const warnings: string[] = [];
   const placements = checkPlacements(inp.placements ?? []);
   if (!placements) errors.placements = 'err.placements';
   const lrs = checkLrs(inp.lrs);
@@ -310,19 +311,9 @@ export function validateGrid(
     if (isChoice(name, typed)) arch[name] = typed;
     else errors[`arch.${name}`] = 'err.choice';
   }
-  const runs = Object.keys(errors).length ? 0 : gridRuns({ placements: placements!, lrs: lrs!, warmups: ws!, seeds: seeds! });
-  if (runs > LAB_LIMITS.runs) errors.runs = 'err.runs';
-  if (!Object.keys(errors).length) {
-    const m = { ...ENGINE_GRID, ...base, ...model } as ModelSize;
-    if (modelBytes(m, 2) > MAX_MODEL_BYTES) errors.model = 'err.memory';
-    // the engine holds every run's weights, gradients and moments at once (grid_fits_in_memory)
-    else if (runs * modelBytes({ ...m, batch: 0 }, 2) > MAX_GRID_STATE_BYTES) errors.model = 'err.gridMemory';
-  }
-  if (steps != null && ws?.some((w) => w > steps)) warnings.push('warn.warmup');
-  if (Object.keys(errors).length) return { errors, warnings, config: null };
+  if (Object.keys(errors).length) return { errors, config: null };
   return {
     errors,
-    warnings,
     config: {
       ...model,
       ...(arch as Partial<Pick<GridConfig, ModelChoice>>), // each checked against the schema's values above

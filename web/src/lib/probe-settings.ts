@@ -6,7 +6,7 @@
 // fig3.model, fig3.seeds, …, fig3.d, …) and the result slots (result-slots.svelte.ts) share. Leaves
 // out the form itself (Figure 3) and the parameter names.
 import type { ProbeConfig } from '../engine/documents';
-import { MAX_MODEL_BYTES, modelBytes } from './cost';
+import type { RuleAnswers } from './engine-rules';
 import { parseList } from './format';
 import { knobBounds, MODEL_KNOBS, type ModelKnob } from './grid-settings';
 
@@ -36,9 +36,16 @@ export type ProbeField = 'seeds' | 'batches' | 'depths' | 'model' | `model.${Mod
 
 const isInt = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
 
-/** Field → error key (Figure 3's strings) for out-of-range settings; empty when valid. `base` is the
- *  model the sizes are read against (the drawn probe's config; its model keys). */
-export function validateProbe(c: ProbeSettings, base: Partial<ProbeConfig> | null = null): Partial<Record<ProbeField, string>> {
+/** How Figure 3's form shows the engine's rules across the probe's fields (engine-rules.ts): the
+ *  deepest model it builds must fit in memory. */
+export const PROBE_RULE_ANSWERS: RuleAnswers = {
+  probe_fits_in_memory: { field: 'model', key: 'err.memory' },
+  model_fits_in_memory: { field: 'model', key: 'err.memory' },
+};
+
+/** Field → error key (Figure 3's strings) for out-of-range settings; empty when valid. The rules
+ *  across fields (memory) are the engine's: the form asks it (PROBE_RULE_ANSWERS). */
+export function validateProbe(c: ProbeSettings): Partial<Record<ProbeField, string>> {
   const e: Partial<Record<ProbeField, string>> = {};
   if (!isInt(c.seeds, 1, 5)) e.seeds = 'err.seeds';
   if (!isInt(c.batches, 1, 20)) e.batches = 'err.batches';
@@ -48,14 +55,6 @@ export function validateProbe(c: ProbeSettings, base: Partial<ProbeConfig> | nul
     if (v == null) continue;
     const b = knobBounds(name);
     if (!isInt(v, b.min, b.max)) e[`model.${name}`] = `err.${name}`;
-  }
-  if (!Object.keys(e).length) {
-    // The deepest model the probe builds (its per-layer model and each depth of the sweep) must fit.
-    const m = modelOf(c, base);
-    const deepest = Math.max(m.layers, ...c.depths);
-    // counted as the engine counts it (wasm/configs.cpp probe_fits_in_memory: two moment buffers,
-    // though the probe keeps none), so the form refuses exactly what the engine would
-    if (modelBytes({ ...m, layers: deepest }, 2) > MAX_MODEL_BYTES) e.model = 'err.memory';
   }
   return e;
 }

@@ -8,7 +8,7 @@
 // Keys are documented next to each entry; where the article uses each one is listed in
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
-import { probeDepths, seedMean, withAddedKeys, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
+import { leavesPlateauAt, probeDepths, seedMean, withAddedKeys, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
 import type { ExperimentSlot } from './slots';
 import * as verdicts from './verdicts.js';
 import { tpl } from './text';
@@ -253,9 +253,9 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.pre.w300.hi.final': toyFinal('pre', 'w300', 'hi'),
   'toy.pre.w0.lo.at100': ({ G }) => fmt(seedMean(cellRuns(G, 'pre', 'w0', 'lo'))[99]),
   'toy.post.w300.lo.break': ({ G }) =>
-    G ? fmtInt(firstBelow(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy - 0.5)) : null,
+    G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy)) : null,
   'toy.post.w300.hi.break': ({ G }) =>
-    G ? fmtInt(firstBelow(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy - 0.5)) : null,
+    G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy)) : null,
   'toy.pre.delay': ({ G }) => {
     if (!G) return null;
     const thr = (G.plateau_entropy + G.optimal_loss) / 2;

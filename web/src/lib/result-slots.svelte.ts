@@ -332,7 +332,7 @@ export class Results {
 
   /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
   gridConfig(): Partial<GridConfig> | null {
-    const checked = validateGrid(this.gridInputs, this.grid.precomputed?.config ?? null);
+    const checked = validateGrid(this.gridInputs);
     if (!checked.config) return null;
     // the model and the chain of the precomputed grid; the settings the form chooses from the form
     const base = Object.fromEntries(Object.entries(this.grid.precomputed?.config ?? {}).filter(([k]) => !CHOSEN_KEYS.has(k)));

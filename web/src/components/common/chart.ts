@@ -64,3 +64,7 @@ export function unionDomain(domains: readonly (Domain | null | undefined)[], { l
 export function unionValues(...lists: readonly (readonly number[] | null | undefined)[]): number[] {
   return [...new Set(lists.flatMap((l) => l ?? []).filter(Number.isFinite))].sort((a, b) => a - b);
 }
+
+/** The width a chart is drawn at before its box is measured (prerendered, or before the script
+ *  runs): about a panel's width on a laptop; a narrower box scales the drawing down. */
+export const UNMEASURED_WIDTH = 480;

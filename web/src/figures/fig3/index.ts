@@ -102,7 +102,7 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     same: sameProbe,
     fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths], model: { ...s.model } }),
     form: (results) =>
-      Object.keys(validateProbe(results.probeControls, results.probe.precomputed?.config ?? null)).length ? null : results.probeConfigNow(),
+      Object.keys(validateProbe(results.probeControls)).length ? null : results.probeConfigNow(),
     start: (results, opts) => void results.recomputeProbe(undefined, opts),
   },
   stringVars: Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`err.${name}`, knobBounds(name)])),

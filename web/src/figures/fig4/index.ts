@@ -67,6 +67,8 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
     'seedsHint', // {n}
     'seedsHintOne',
     'seedsHintRuns', // the drawn runs differ in seeds: the legend says each one's
+    'axisOnPlateau', // the plateau-share strip under each panel
+    'shareHint', // {drop}: what the strip shows, and when a seed has left the plateau
     'fact.seeds', // {n}: a drawn run's legend entry, how many seeds
     'fact.seedsOne',
     'fact.steps', // {n}

@@ -5,7 +5,7 @@
 // seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
 // seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
 // "diverged at step s", and neither it nor the mean is drawn past it.
-import { seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
+import { leavesPlateauAt, seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
 import { inRegistryOrder } from '../../lib/placements';
 import { DASH } from '../../lib/palette';
 import type { Shape } from '../../lib/marker';
@@ -33,6 +33,8 @@ export interface Series {
   diverged: { seed: number; step: number; at: XY | null }[];
   /** every seed finished ok */
   complete: boolean;
+  /** the share of its seeds still on the plateau at each step (plateauShare) */
+  onPlateau: XY[];
 }
 export interface Panel {
   lr: number;
@@ -72,6 +74,29 @@ export function warmupDash(warmup: number, warmups: readonly number[]): string {
 
 const toXY = (loss: number[]): XY[] => loss.map((y, i) => ({ x: i + 1, y }));
 
+/**
+ * The share of seeds still on the plateau at each step: a seed has left it from the step its own
+ * loss first falls PLATEAU_DROP below the plateau (documents.ts leavesPlateauAt). Counted over the
+ * seeds that reached the step (a diverged seed stops counting where it stopped); a step no seed
+ * reached ends the curve. Given at its changes (and its last step), for a step curve.
+ */
+export function plateauShare(losses: readonly (readonly number[])[], plateau: number): XY[] {
+  if (!losses.length || !Number.isFinite(plateau)) return [];
+  const left = losses.map((l) => leavesPlateauAt(l, plateau) ?? Infinity);
+  const n = Math.max(...losses.map((l) => l.length));
+  const out: XY[] = [];
+  let y = NaN;
+  let t = 1;
+  for (; t <= n; t++) {
+    const here = losses.filter((l) => l.length >= t).length;
+    if (!here) break;
+    const share = left.filter((s, k) => losses[k].length >= t && s > t).length / here;
+    if (share !== y) out.push({ x: t, y: (y = share) });
+  }
+  if (out.length && out[out.length - 1].x !== t - 1) out.push({ x: t - 1, y });
+  return out;
+}
+
 export function buildPanels(G: GridResult | null): Panels {
   const empty: Panels = { panels: [], warmups: [], placements: [], steps: 0, refs: null, xDomain: [0, 1], yDomain: [0, 1] };
   if (!G?.runs?.length) return empty;
@@ -100,6 +125,10 @@ export function buildPanels(G: GridResult | null): Panels {
               at: r.loss.length ? { x: r.loss.length, y: r.loss[r.loss.length - 1] } : null,
             })),
           complete: runs.length > 0 && runs.every((r) => r.status === 'ok'),
+          onPlateau: plateauShare(
+            runs.map((r) => r.loss),
+            G.plateau_entropy,
+          ),
         };
       }),
     ),
