@@ -10,6 +10,8 @@
 //           article's toy and at the quick look; GEMM's share of the step and the SIMD128 limit
 //   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium);
 //           --page-grid also times the full Figure 4 grid in the browser (threaded build)
+//   mainthread  the page's main thread after its first paint, 4x CPU throttle, phone width, both
+//           languages: longest task and total blocking time (bench/mainthread_bench.mjs)
 //   webgpu  headless Chromium (bench/webgpu_bench.mjs): ms per toy step and probe pass on WebGPU and
 //           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
 //           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
@@ -25,7 +27,7 @@ const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice(7) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : null);
 // --only none: rewrite docs/benchmarks.md from docs/benchmarks.json without measuring.
-const sections = onlyArg === 'none' ? [] : onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'profile', 'probe', 'grid', 'page', 'webgpu'];
+const sections = onlyArg === 'none' ? [] : onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'profile', 'probe', 'grid', 'page', 'mainthread', 'webgpu'];
 const jsonPath = `${root}docs/benchmarks.json`;
 const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
 const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
@@ -229,6 +231,10 @@ const run = {
     out.pytorch = { torch: one.torch, blas: one.blas, openblas_core: one.core, seconds_per_step_1proc: one.seconds_per_step, final_losses_1proc: one.final_losses, halves: halves.map((h) => h.seconds) };
     return out;
   },
+  mainthread() {
+    log('mainthread: headless Chromium, 4x CPU throttle, phone width (bench/mainthread_bench.mjs)');
+    return JSON.parse(sh('node', [`${root}bench/mainthread_bench.mjs`]).trim().split('\n').pop());
+  },
   page() {
     if (!existsSync(`${root}dist/index.html`)) return { skipped: 'dist/ missing: run npx vite build first' };
     log('page: headless Chromium');
@@ -394,6 +400,18 @@ if (results.page) {
     }
     if (p.grid_seconds) md.push(`Full Figure 4 grid (16 runs × 500 steps) computed in the page${p.grid_measured ? ` (measured ${p.grid_measured.slice(0, 16)}Z, an earlier run: \`--page-grid\` times it again)` : ''}, Recompute in Figure 4 with the default settings, threaded build: ${f(p.grid_seconds, 1)} s (the figure's badge at the end: "${p.grid_flavour}"). The same grid under Node took ${results.grid?.wasm_mt_2t ? f(results.grid.wasm_mt_2t, 0) + ' s' : '—'} with 2 threads (grid section).`, '');
   }
+}
+if (results.mainthread) {
+  const m = results.mainthread;
+  md.push(`## The main thread after the first paint (measured ${m.measured.slice(0, 16)}Z)`, '');
+  md.push(
+    `\`bench/mainthread_bench.mjs\`: the built page under vite preview in headless Chromium at phone width (390 × 800), the CPU slowed ${m.throttle}× (as Lighthouse's mobile preset; the network is not slowed), median of 3 fresh contexts per language. Long tasks (≥ 50 ms) are counted from the first contentful paint to ${m.window_ms / 1000} s after navigation; total blocking time is the sum of each one's time beyond 50 ms over that window. Load average ${m.load_before.toFixed(2)} before, ${m.load_after.toFixed(2)} after, ${m.cores} cores. Targets (issue 31): no task after the first paint over 200 ms; total blocking time ≤ 200 ms.`,
+    '',
+    '| language | first contentful paint ms | longest task after it ms | tasks over 200 ms | total blocking time ms | targets |',
+    '|---|---|---|---|---|---|',
+    ...Object.entries(m.languages).map(([lang, r]) => `| ${lang} | ${r.fcp_ms} | ${r.longest_ms} | ${r.over_200} | ${r.tbt_ms} | ${r.longest_ms <= 200 && r.tbt_ms <= 200 ? 'met' : 'not met'} |`),
+    '',
+  );
 }
 if (results.webgpu) {
   const w = results.webgpu;

@@ -14,7 +14,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-stage() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"; }
+mkdir -p test-artifacts
+: > test-artifacts/stages.tsv
+# Each stage's start, for the table of stage times (scripts/stage-table.mjs → docs/test-stages.md).
+stage() {
+  printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"
+  printf '%s\t%s\n' "$(( $(date +%s) - start ))" "$1" >> test-artifacts/stages.tsv
+}
 
 stage "setup"
 bash scripts/setup.sh --browser
@@ -73,3 +79,4 @@ stage "WebGPU end-to-end (Chromium, SwiftShader)"
 node tests/webgpu/run.mjs
 
 stage "done"
+node scripts/stage-table.mjs

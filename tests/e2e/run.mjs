@@ -343,10 +343,11 @@ async function main() {
     });
 
     await check('Figure 3: hovering a panel gives a readout', async () => {
+      // hover() scrolls, waits until the box stops moving (sections above lay out as they near the
+      // viewport: content-visibility) and only then moves the pointer
       const hit = await page.$('#fig3 .panel .hit');
-      await hit.scrollIntoViewIfNeeded();
       const box = await hit.boundingBox();
-      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2);
+      await hit.hover({ position: { x: box.width * 0.1, y: box.height / 2 } });
       await page.waitForTimeout(100);
       const r = await readout(page, 'fig3');
       assert(/\d/.test(r), `no readout: "${r}"`);
@@ -354,9 +355,8 @@ async function main() {
 
     await check('Figure 4: hovering a panel shows the seeds and a readout', async () => {
       const hit = await page.$('#fig4 .panel .hit');
-      await hit.scrollIntoViewIfNeeded();
       const box = await hit.boundingBox();
-      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await hit.hover({ position: { x: box.width * 0.3, y: box.height / 2 } });
       await page.waitForTimeout(150);
       const seeds = await page.$$eval('#fig4 path.line[data-name="seed"]', (ps) => ps.length);
       const r = await readout(page, 'fig4');

@@ -3,9 +3,10 @@ import 'katex/dist/katex.min.css';
 import './styles/tokens.css';
 import './styles/app.css';
 import { mount } from 'svelte';
-import App from './App.svelte';
 
-const start = () => mount(App, { target: document.getElementById('app')! });
+// The live page is a chunk of its own, loaded and evaluated in a task of its own after the first
+// paint, so evaluating it never lengthens the task that parses and lays out the article.
+const start = () => void import('./App.svelte').then(({ default: App }) => mount(App, { target: document.getElementById('app')! }));
 
 // Where the build wrote the article into the page (scripts/prerender.mjs) and it is shown, let the
 // browser paint it before the live page starts building itself behind it: the first frame after
