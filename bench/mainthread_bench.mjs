@@ -26,17 +26,31 @@ const port = await new Promise((res) => {
     s.close(() => res(port));
   });
 });
-const server = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: 'ignore' });
+const server = spawn(
+  process.execPath,
+  [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+  { cwd: root, stdio: 'ignore' },
+);
 const url = `http://127.0.0.1:${port}/`;
 for (let i = 0; i < 100; i++) {
   try {
     if ((await fetch(url)).ok) break;
-  } catch {}
+  } catch {
+    // not up yet
+  }
   await new Promise((r) => setTimeout(r, 200));
 }
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 
 async function once(path) {
@@ -48,7 +62,10 @@ async function once(path) {
     const g = globalThis;
     g.__long = [];
     new PerformanceObserver((l) => l.getEntries().forEach((e) => g.__long.push([e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
-    new PerformanceObserver((l) => l.getEntries().forEach((e) => e.name === 'first-contentful-paint' && (g.__fcp = e.startTime))).observe({ type: 'paint', buffered: true });
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => e.name === 'first-contentful-paint' && (g.__fcp = e.startTime))).observe({
+      type: 'paint',
+      buffered: true,
+    });
   });
   await page.goto(`${url}${path}`);
   await page.waitForTimeout(WINDOW_MS);
@@ -66,7 +83,10 @@ async function once(path) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const out = { measured: new Date().toISOString(), throttle: THROTTLE, window_ms: WINDOW_MS, load_before: loadavg()[0], cores: cpus().length, languages: {} };
-for (const [lang, path] of [['en', ''], ['zh', 'zh/']]) {
+for (const [lang, path] of [
+  ['en', ''],
+  ['zh', 'zh/'],
+]) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await once(path));
   out.languages[lang] = {

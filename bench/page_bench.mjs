@@ -41,23 +41,45 @@ const assets = [
   { name: 'wasm-st: lnx-st.wasm + glue', ...size(files.filter((f) => /lnx-st\.(wasm|mjs)$/.test(f))) },
   { name: 'wasm-mt: lnx-mt.wasm + glue + worker', ...size(files.filter((f) => /lnx-mt\.(wasm|mjs|worker\.js)$/.test(f))) },
   { name: 'wasm-st-fma: lnx-st-fma.wasm + glue', ...size(files.filter((f) => /lnx-st-fma\.(wasm|mjs)$/.test(f))) },
-  { name: 'wasm-mt-fma: lnx-mt-fma.wasm + glue + worker (what Chromium loads on the preview server)', ...size(files.filter((f) => /lnx-mt-fma\.(wasm|mjs|worker\.js)$/.test(f))) },
+  {
+    name: 'wasm-mt-fma: lnx-mt-fma.wasm + glue + worker (what Chromium loads on the preview server)',
+    ...size(files.filter((f) => /lnx-mt-fma\.(wasm|mjs|worker\.js)$/.test(f))),
+  },
   { name: 'precomputed data (JSON)', ...size(files.filter((f) => /\/data\/.*\.json$/.test(f))) },
 ];
 
 const port = await new Promise((res) => {
   const s = net.createServer();
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+  s.listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => res(port));
+  });
 });
-const server = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: 'ignore' });
+const server = spawn(
+  process.execPath,
+  [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+  { cwd: root, stdio: 'ignore' },
+);
 const url = `http://127.0.0.1:${port}/`;
 for (let i = 0; i < 100; i++) {
-  try { if ((await fetch(url)).ok) break; } catch {}
+  try {
+    if ((await fetch(url)).ok) break;
+  } catch {
+    /* not up yet */
+  }
   await new Promise((r) => setTimeout(r, 200));
 }
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const FOUR = ['fig1', 'fig2', 'fig3', 'fig4'];
 const drawnTimes = [];
@@ -75,7 +97,15 @@ for (let i = 0; i < 5; i++) {
 times.sort((a, b) => a - b);
 drawnTimes.sort((a, b) => a - b);
 const prerendered = readFileSync(join(root, 'dist/index.html'), 'utf8').includes('data-prerendered');
-const out = { measured: new Date().toISOString(), figures_drawn_ms: drawnTimes[2], figures_drawn_all_ms: drawnTimes, figures_ready_ms: times[2], figures_ready_all_ms: times, prerendered, assets };
+const out = {
+  measured: new Date().toISOString(),
+  figures_drawn_ms: drawnTimes[2],
+  figures_drawn_all_ms: drawnTimes,
+  figures_ready_ms: times[2],
+  figures_ready_all_ms: times,
+  prerendered,
+  assets,
+};
 {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
@@ -100,26 +130,40 @@ const out = { measured: new Date().toISOString(), figures_drawn_ms: drawnTimes[2
     }, id);
     const t0 = Date.now();
     await page.click(`#${id} button.recompute`);
-    await page.waitForFunction(() => {
-      const p = window.__phases, r = p.indexOf('running');
-      return r >= 0 && p.slice(r).some((x) => x === 'done' || x === 'error');
-    }, null, { timeout: 3600000, polling: 50 });
+    await page.waitForFunction(
+      () => {
+        const p = window.__phases,
+          r = p.indexOf('running');
+        return r >= 0 && p.slice(r).some((x) => x === 'done' || x === 'error');
+      },
+      null,
+      { timeout: 3600000, polling: 50 },
+    );
     const actual = Date.now() - t0;
     return { estimate_ms: est, shown, actual_ms: actual, error: (actual - est) / est };
   };
   out.estimate = {
     learned_from: `the calibration (${(out.calibration_ms / 1000).toFixed(1)} s from hovering Recompute to the estimate, engine start-up included)`,
-    quick: { what: 'Figure 4: the quick look (16 runs × 200 steps, 6 layers, B = 2, n = 32)', ...(await timed('fig4', async () => {
-      await page.click('#fig4 button[data-preset="quick"]');
-    })) },
-    grid: { what: 'Figure 4: 8 runs × 200 steps at the article’s model (the full preset, 1 seed)', ...(await timed('fig4', async () => {
-      await page.click('#fig4 button[data-preset="full"]');
-      await page.fill('#fig4 input[name="steps"]', '200');
-      await page.fill('#fig4 input[name="seeds"]', '1');
-    })) },
-    probe: { what: 'Figure 3: the small setting', ...(await timed('fig3', async () => {
-      await page.check('#fig3 input[name="small"]');
-    })) },
+    quick: {
+      what: 'Figure 4: the quick look (16 runs × 200 steps, 6 layers, B = 2, n = 32)',
+      ...(await timed('fig4', async () => {
+        await page.click('#fig4 button[data-preset="quick"]');
+      })),
+    },
+    grid: {
+      what: 'Figure 4: 8 runs × 200 steps at the article’s model (the full preset, 1 seed)',
+      ...(await timed('fig4', async () => {
+        await page.click('#fig4 button[data-preset="full"]');
+        await page.fill('#fig4 input[name="steps"]', '200');
+        await page.fill('#fig4 input[name="seeds"]', '1');
+      })),
+    },
+    probe: {
+      what: 'Figure 3: the small setting',
+      ...(await timed('fig3', async () => {
+        await page.check('#fig3 input[name="small"]');
+      })),
+    },
   };
   await ctx.close();
 }

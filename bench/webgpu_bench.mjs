@@ -18,8 +18,16 @@ const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const CHROMIUM = opt('--chromium') ?? process.env.CHROMIUM ?? '/usr/bin/chromium';
 const extra = (opt('--flags') ?? '').split(/\s+/).filter(Boolean);
-const flags = ['--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--enable-unsafe-webgpu', ...extra];
+const flags = [
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--enable-unsafe-webgpu',
+  ...extra,
+];
 for (const f of ['lnx-gpu.wasm', 'lnx-st.wasm', 'lnx-mt.wasm'])
   if (!existsSync(`${ROOT}/public/wasm/${f}`)) {
     console.error(`missing public/wasm/${f}: run scripts/build-wasm.sh`);
@@ -37,8 +45,10 @@ try {
   await page.waitForFunction(() => window.benchReady === true);
   page.setDefaultTimeout(0);
   r = await page.evaluate((o) => window.runBench(o), {
-    full: args.includes('--full'), quick: args.includes('--quick'),
-    steps: opt('--steps') ? Number(opt('--steps')) : undefined, passes: opt('--passes') ? Number(opt('--passes')) : undefined,
+    full: args.includes('--full'),
+    quick: args.includes('--quick'),
+    steps: opt('--steps') ? Number(opt('--steps')) : undefined,
+    passes: opt('--passes') ? Number(opt('--passes')) : undefined,
   });
 } finally {
   await browser.close();
@@ -55,7 +65,12 @@ const f = (x, d = 1) => (typeof x === 'number' ? x.toFixed(d) : '—');
 const e = (s) => process.stderr.write(s + '\n');
 const a = r.adapter;
 e(`\nAdapter: ${a.vendor} ${a.architecture} ${a.description ?? ''}${a.software ? '  (software rasteriser: no speed claim)' : ''}; sizes: ${r.size}`);
-e(`toy step   (${JSON.stringify(r.toy_config)}): CPU 1t ${f(r.toy.cpu_st_ms)} ms, CPU ${r.cpu_threads ?? '-'}t ${f(r.toy.cpu_mt_ms)} ms, WebGPU ${f(r.toy.gpu_ms)} ms; ${f(r.toy.gpu_dispatches, 0)} dispatches, ${f(r.toy.gpu_submits, 1)} submits per step`);
-e(`probe pass (${JSON.stringify(r.probe_config)}): CPU 1t ${f(r.probe.cpu_st_ms)} ms, CPU ${r.cpu_threads ?? '-'}t ${f(r.probe.cpu_mt_ms)} ms, WebGPU ${f(r.probe.gpu_ms)} ms; ${f(r.probe.gpu_dispatches, 0)} dispatches per pass`);
-for (const m of r.matmul) e(`matmul ${m.model.padEnd(5)} ${m.op.padEnd(36)} ${`${m.M}×${m.N}×${m.K}`.padEnd(14)} ${m.vec4 ? 'vec4  ' : 'scalar'} ${f(m.gflops, 2)} GFLOP/s`);
+e(
+  `toy step   (${JSON.stringify(r.toy_config)}): CPU 1t ${f(r.toy.cpu_st_ms)} ms, CPU ${r.cpu_threads ?? '-'}t ${f(r.toy.cpu_mt_ms)} ms, WebGPU ${f(r.toy.gpu_ms)} ms; ${f(r.toy.gpu_dispatches, 0)} dispatches, ${f(r.toy.gpu_submits, 1)} submits per step`,
+);
+e(
+  `probe pass (${JSON.stringify(r.probe_config)}): CPU 1t ${f(r.probe.cpu_st_ms)} ms, CPU ${r.cpu_threads ?? '-'}t ${f(r.probe.cpu_mt_ms)} ms, WebGPU ${f(r.probe.gpu_ms)} ms; ${f(r.probe.gpu_dispatches, 0)} dispatches per pass`,
+);
+for (const m of r.matmul)
+  e(`matmul ${m.model.padEnd(5)} ${m.op.padEnd(36)} ${`${m.M}×${m.N}×${m.K}`.padEnd(14)} ${m.vec4 ? 'vec4  ' : 'scalar'} ${f(m.gflops, 2)} GFLOP/s`);
 console.log(JSON.stringify(r));

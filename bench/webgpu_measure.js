@@ -27,7 +27,10 @@ export const CONFIGS = {
 
 export function shapes(toy, probe) {
   const s = [];
-  for (const [model, c] of [['toy', toy], ['probe', probe]]) {
+  for (const [model, c] of [
+    ['toy', toy],
+    ['probe', probe],
+  ]) {
     const T = c.batch * c.seq;
     s.push(
       { model, op: 'q/k/v = x·Wᵀ', tA: false, tB: true, M: T, N: c.d, K: c.d },
@@ -138,7 +141,10 @@ export async function measureAll({ gpu, st, mt, threads, software, o = {}, log =
   const prefixed = (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [`gpu_${k}`, v]));
   log('toy step: CPU 1 thread');
   out.toy.cpu_st_ms = await timeCpuTrain(st, toy, Math.min(steps, 5));
-  if (mt) { log(`toy step: CPU ${threads} threads`); out.toy.cpu_mt_ms = await timeCpuTrain(mt, toy, Math.min(steps, 5)); }
+  if (mt) {
+    log(`toy step: CPU ${threads} threads`);
+    out.toy.cpu_mt_ms = await timeCpuTrain(mt, toy, Math.min(steps, 5));
+  }
   log('toy step: WebGPU');
   Object.assign(out.toy, prefixed(await timeGpuTrain(gpu, toy, steps)));
   const runs = o.batchRuns ?? (software ? 2 : 8);
@@ -146,7 +152,10 @@ export async function measureAll({ gpu, st, mt, threads, software, o = {}, log =
   out.toy_batch = await timeGpuBatch(gpu, toy, runs, software ? Math.min(steps, 2) : steps);
   log('probe pass: CPU 1 thread');
   out.probe.cpu_st_ms = await timeCpuProbe(st, probe, Math.min(passes, 3));
-  if (mt) { log(`probe pass: CPU ${threads} threads`); out.probe.cpu_mt_ms = await timeCpuProbe(mt, probe, Math.min(passes, 3)); }
+  if (mt) {
+    log(`probe pass: CPU ${threads} threads`);
+    out.probe.cpu_mt_ms = await timeCpuProbe(mt, probe, Math.min(passes, 3));
+  }
   log('probe pass: WebGPU');
   Object.assign(out.probe, prefixed(await timeGpuProbe(gpu, probe, passes)));
   for (const s of shapes(toy, probe)) {

@@ -35,18 +35,45 @@ const log = (s) => process.stderr.write(`bench: ${s}\n`);
 
 function machine() {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
-  try { cpu = sh('lscpu', []).match(/Model name:\s*(.*)/)[1].trim(); } catch {}
-  const ver = (cmd, a) => { try { return sh(cmd, a).split('\n')[0].trim(); } catch { return 'not found'; } };
+  try {
+    cpu = sh('lscpu', [])
+      .match(/Model name:\s*(.*)/)[1]
+      .trim();
+  } catch {
+    /* no lscpu: the model stays unknown */
+  }
+  const ver = (cmd, a) => {
+    try {
+      return sh(cmd, a).split('\n')[0].trim();
+    } catch {
+      return 'not found';
+    }
+  };
   return {
-    date: new Date().toISOString(), cpu, cores: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30),
-    load_average_at_start: os.loadavg().map((x) => Math.round(x * 10) / 10), node: process.version,
-    gxx: ver('g++', ['--version']), emcc: ver('em++', ['--version']),
+    date: new Date().toISOString(),
+    cpu,
+    cores: os.cpus().length,
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    load_average_at_start: os.loadavg().map((x) => Math.round(x * 10) / 10),
+    node: process.version,
+    gxx: ver('g++', ['--version']),
+    emcc: ver('em++', ['--version']),
   };
 }
 
-const time = (fn) => { const t0 = performance.now(); fn(); return (performance.now() - t0) / 1000; };
+const time = (fn) => {
+  const t0 = performance.now();
+  fn();
+  return (performance.now() - t0) / 1000;
+};
 const lnx = (a) => sh(`${root}build/lnx`, a);
-const wasm = (flavour, threads, job, cfg) => JSON.parse(sh('node', [`${root}bench/wasm_runner.mjs`, flavour, String(threads), job, JSON.stringify(cfg)]).trim().split('\n').pop());
+const wasm = (flavour, threads, job, cfg) =>
+  JSON.parse(
+    sh('node', [`${root}bench/wasm_runner.mjs`, flavour, String(threads), job, JSON.stringify(cfg)])
+      .trim()
+      .split('\n')
+      .pop(),
+  );
 
 const STEP_CFG = { steps: 43, short: 3 };
 
@@ -67,8 +94,11 @@ function torchEnv() {
     const env = { ...process.env, OPENBLAS_VERBOSE: '2' };
     if (core) env.OPENBLAS_CORETYPE = core;
     else delete env.OPENBLAS_CORETYPE;
-    const r = spawnSync('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--norm', 'pre', '--steps', '10', '--threads', '1', '--blas-threads', '1'], { env, encoding: 'utf8' });
-    if (r.status !== 0) continue;  // a kernel set this CPU cannot run
+    const r = spawnSync('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--norm', 'pre', '--steps', '10', '--threads', '1', '--blas-threads', '1'], {
+      env,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) continue; // a kernel set this CPU cannot run
     const got = (r.stderr.match(/Core: (\w+)/) ?? [])[1] ?? core ?? 'auto';
     trials.push({ env, core: got, asked: core ?? 'auto', sec: JSON.parse(r.stdout.trim().split('\n').pop()).seconds_per_step });
   }
@@ -80,7 +110,12 @@ function torchEnv() {
 // The two models the per-op profile looks at (bench/step_profile.cpp reads a TrainConfig).
 const PROFILE_MODELS = [
   { key: 'toy', what: "the article's toy: Pre-LN, 8 layers, d = 128, d_ff = 512, 8 × 64 tokens", cfg: { placement: 'pre' }, steps: 15 },
-  { key: 'quick', what: 'the quick look: Post-LN, 6 layers, d = 128, d_ff = 512, 2 × 32 tokens', cfg: { placement: 'post', layers: 6, batch: 2, seq: 32 }, steps: 60 },
+  {
+    key: 'quick',
+    what: 'the quick look: Post-LN, 6 layers, d = 128, d_ff = 512, 2 × 32 tokens',
+    cfg: { placement: 'post', layers: 6, batch: 2, seq: 32 },
+    steps: 60,
+  },
 ];
 // Matrix-product flops of one training step (forward, then backward at twice the forward: dx and dW
 // for every product). Per token and layer: q, k, v (3d²) and the FFN (2·d·d_ff) as multiply-adds,
@@ -94,11 +129,15 @@ function stepFlops({ layers = 8, d = 128, d_ff = 512, vocab = 256, batch = 8, se
 function clockGHz() {
   try {
     return { ghz: JSON.parse(sh(`${root}build/step_profile`, ['clock'])).clock_ghz, how: 'measured (a chain of dependent adds, `step_profile clock`)' };
-  } catch {}
+  } catch {
+    /* absent here: left out */
+  }
   try {
     const mhz = readFileSync('/proc/cpuinfo', 'utf8').match(/cpu MHz\s*:\s*([\d.]+)/);
     if (mhz) return { ghz: Number(mhz[1]) / 1000, how: 'that /proc/cpuinfo reports' };
-  } catch {}
+  } catch {
+    /* absent here: left out */
+  }
   return { ghz: null, how: null };
 }
 
@@ -132,24 +171,43 @@ const run = {
       out[`native_${t}t`] = median3(() => (run(STEP_CFG.steps) - run(STEP_CFG.short)) / (STEP_CFG.steps - STEP_CFG.short));
     }
     // wasm: wasm_runner times the steps after three untimed ones.
-    for (const [flavour, t] of [['st', 1], ['mt', 1], ['mt', 2], ['st-fma', 1], ['mt-fma', 2]]) {
+    for (const [flavour, t] of [
+      ['st', 1],
+      ['mt', 1],
+      ['mt', 2],
+      ['st-fma', 1],
+      ['mt-fma', 2],
+    ]) {
       log(`step: wasm-${flavour} ${t} thread(s)`);
       out[`wasm_${flavour.replace('-', '_')}_${t}t`] = median3(() => wasm(flavour, t, 'train', { placement: 'pre', steps: STEP_CFG.steps }).seconds_per_step);
     }
     // The ceiling on this machine: two independent single-threaded processes at once (no sharing,
     // no synchronisation) slow each other down through the shared core resources and memory.
     log('step: two wasm-st processes at once');
-    const pair = JSON.parse(sh('node', ['-e', `
+    const pair = JSON.parse(
+      sh('node', [
+        '-e',
+        `
       const { execFile } = require('node:child_process');
       const one = () => new Promise((ok, no) => execFile('node', [${JSON.stringify(`${root}bench/wasm_runner.mjs`)}, 'st', '1', 'train', '{"placement":"pre","steps":${STEP_CFG.steps}}'], (e, so) => e ? no(e) : ok(JSON.parse(so.trim().split('\\n').pop()).seconds_per_step)));
-      Promise.all([one(), one()]).then((r) => console.log(JSON.stringify(r)));`]).trim());
+      Promise.all([one(), one()]).then((r) => console.log(JSON.stringify(r)));`,
+      ]).trim(),
+    );
     out.wasm_st_two_processes = (pair[0] + pair[1]) / 2;
     // PyTorch's step, the same model and step (bench/toy_torch.py), in this run: torch 1 thread with
     // OpenBLAS at 1 and at 2 threads (OpenBLAS picks its own kernels, as in the grid section).
     const te = torchEnv();
     if (te) {
       const env = te.env;
-      const torchSec = (blas, steps) => JSON.parse(sh('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--norm', 'pre', '--steps', String(steps), '--threads', '1', '--blas-threads', String(blas)], { env }).trim().split('\n').pop());
+      const torchSec = (blas, steps) =>
+        JSON.parse(
+          sh('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--norm', 'pre', '--steps', String(steps), '--threads', '1', '--blas-threads', String(blas)], {
+            env,
+          })
+            .trim()
+            .split('\n')
+            .pop(),
+        );
       for (const t of [1, 2]) {
         log(`step: PyTorch, torch 1 thread + OpenBLAS ${t}`);
         out[`pytorch_${t}t`] = median3(() => (torchSec(t, STEP_CFG.steps).seconds - torchSec(t, STEP_CFG.short).seconds) / (STEP_CFG.steps - STEP_CFG.short));
@@ -174,7 +232,11 @@ const run = {
     const out = { clock_ghz: clock.ghz, clock_how: clock.how, models: {} };
     for (const m of PROFILE_MODELS) {
       const runs = {};
-      for (const [build, threads] of [['native', 1], ['wasm-st', 1], ['wasm-mt', 2]]) {
+      for (const [build, threads] of [
+        ['native', 1],
+        ['wasm-st', 1],
+        ['wasm-mt', 2],
+      ]) {
         log(`profile: ${m.key}, ${build}, ${threads} thread(s)`);
         const a = [`threads=${threads}`, `steps=${m.steps}`, 'warm=3', JSON.stringify(m.cfg)];
         const [cmd, argv] = prog[build](a);
@@ -192,7 +254,10 @@ const run = {
       log(`probe: native ${t} thread(s) (full)`);
       out[`native_${t}t`] = time(() => lnx(['probe', '--threads', String(t), '--json']));
     }
-    for (const [flavour, t] of [['st', 1], ['mt', 2]]) {
+    for (const [flavour, t] of [
+      ['st', 1],
+      ['mt', 2],
+    ]) {
       log(`probe: wasm-${flavour} ${t} thread(s) (full)`);
       out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'probe', {}).seconds;
     }
@@ -202,7 +267,10 @@ const run = {
     const out = {};
     log('grid: native 2 threads (full)');
     out.native_2t = time(() => lnx(['grid', '--threads', '2', '--json']));
-    for (const [flavour, t] of [['st', 1], ['mt', 2]]) {
+    for (const [flavour, t] of [
+      ['st', 1],
+      ['mt', 2],
+    ]) {
       log(`grid: wasm-${flavour} ${t} thread(s) (full)`);
       out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'grid', {}).seconds;
     }
@@ -215,10 +283,12 @@ const run = {
     // threads not oversubscribed. Two ways to use 2 cores: one process (torch 1 thread, OpenBLAS 2),
     // or two processes of 1 + 1 thread, each on half of the grid (what the engine's grid does).
     const env = te.env;
-    const torchRun = (a) => new Promise((ok, no) => {
-      execFile('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--grid', ...a], { env, maxBuffer: 1 << 24 }, (e, so, se) =>
-        e ? no(e) : ok({ ...JSON.parse(so.trim().split('\n').pop()), core: (se.match(/Core: (\w+)/) ?? [])[1] ?? null }));
-    });
+    const torchRun = (a) =>
+      new Promise((ok, no) => {
+        execFile('/usr/bin/python3', [`${root}bench/toy_torch.py`, '--grid', ...a], { env, maxBuffer: 1 << 24 }, (e, so, se) =>
+          e ? no(e) : ok({ ...JSON.parse(so.trim().split('\n').pop()), core: (se.match(/Core: (\w+)/) ?? [])[1] ?? null }),
+        );
+      });
     log('grid: PyTorch, one process, torch 1 thread + OpenBLAS 2 (full)');
     const one = await torchRun(['--threads', '1', '--blas-threads', '2']);
     log('grid: PyTorch, two processes of 1 thread, half of the grid each (full)');
@@ -228,17 +298,34 @@ const run = {
     out.pytorch_1proc_2t = one.seconds;
     out.pytorch_2proc_1t = two;
     out.pytorch_2t = Math.min(one.seconds, two);
-    out.pytorch = { torch: one.torch, blas: one.blas, openblas_core: one.core, seconds_per_step_1proc: one.seconds_per_step, final_losses_1proc: one.final_losses, halves: halves.map((h) => h.seconds) };
+    out.pytorch = {
+      torch: one.torch,
+      blas: one.blas,
+      openblas_core: one.core,
+      seconds_per_step_1proc: one.seconds_per_step,
+      final_losses_1proc: one.final_losses,
+      halves: halves.map((h) => h.seconds),
+    };
     return out;
   },
   mainthread() {
     log('mainthread: headless Chromium, 4x CPU throttle, phone width (bench/mainthread_bench.mjs)');
-    return JSON.parse(sh('node', [`${root}bench/mainthread_bench.mjs`]).trim().split('\n').pop());
+    return JSON.parse(
+      sh('node', [`${root}bench/mainthread_bench.mjs`])
+        .trim()
+        .split('\n')
+        .pop(),
+    );
   },
   page() {
     if (!existsSync(`${root}dist/index.html`)) return { skipped: 'dist/ missing: run npx vite build first' };
     log('page: headless Chromium');
-    return JSON.parse(sh('node', [`${root}bench/page_bench.mjs`, ...(args.includes('--page-grid') ? ['--grid'] : [])]).trim().split('\n').pop());
+    return JSON.parse(
+      sh('node', [`${root}bench/page_bench.mjs`, ...(args.includes('--page-grid') ? ['--grid'] : [])])
+        .trim()
+        .split('\n')
+        .pop(),
+    );
   },
   webgpu() {
     log('webgpu: headless Chromium (bench/webgpu_bench.mjs)');
@@ -246,7 +333,12 @@ const run = {
     if (args.includes('--gpu-flags')) a.push('--flags', args[args.indexOf('--gpu-flags') + 1]);
     if (args.includes('--gpu-full')) a.push('--full');
     try {
-      return JSON.parse(sh('node', [`${root}bench/webgpu_bench.mjs`, ...a], { stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop());
+      return JSON.parse(
+        sh('node', [`${root}bench/webgpu_bench.mjs`, ...a], { stdio: ['ignore', 'pipe', 'inherit'] })
+          .trim()
+          .split('\n')
+          .pop(),
+      );
     } catch (e) {
       return { skipped: `bench/webgpu_bench.mjs failed: ${String(e.message).split('\n')[0]}` };
     }
@@ -274,55 +366,106 @@ const when = (r) => `measured ${r.measured.slice(0, 16)}Z${r.load_average_after 
 const md = [];
 const m = results.machine;
 md.push('# Benchmarks', '', 'Generated by `npm run bench` (scripts/bench.mjs); raw numbers in `docs/benchmarks.json`. Do not edit by hand.', '');
-md.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB; load average at start ${m.load_average_at_start.join(' / ')}; Node ${m.node}; ${m.gxx}; ${m.emcc}. Last run ${m.date.slice(0, 16)}Z.`, '');
+md.push(
+  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB; load average at start ${m.load_average_at_start.join(' / ')}; Node ${m.node}; ${m.gxx}; ${m.emcc}. Last run ${m.date.slice(0, 16)}Z.`,
+  '',
+);
 md.push('Wall-clock times on a 2-core VM that other jobs may share; each section records when it was measured.', '');
 if (results.step) {
   const s = results.step;
-  md.push(`## Seconds per toy training step (${when(s)})`, '', '8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam, 40 timed steps, median of 3 measurements. With two or more threads one run computes its two half-batches on two threads at once (wasm/trainer.cpp); the curve is bit-identical for any thread count. Target: 2 threads ≥ 1.6× faster than 1.', '');
+  md.push(
+    `## Seconds per toy training step (${when(s)})`,
+    '',
+    '8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam, 40 timed steps, median of 3 measurements. With two or more threads one run computes its two half-batches on two threads at once (wasm/trainer.cpp); the curve is bit-identical for any thread count. Target: 2 threads ≥ 1.6× faster than 1.',
+    '',
+  );
   md.push('| build | threads | s / step |', '|---|---|---|');
-  md.push(`| native | 1 | ${f(s.native_1t, 3)} |`, `| native | 2 | ${f(s.native_2t, 3)} |`, `| wasm single-threaded build (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`);
+  md.push(
+    `| native | 1 | ${f(s.native_1t, 3)} |`,
+    `| native | 2 | ${f(s.native_2t, 3)} |`,
+    `| wasm single-threaded build (Node) | 1 | ${f(s.wasm_st_1t, 3)} |`,
+  );
   if (s.wasm_mt_1t) md.push(`| wasm threaded build (Node) | 1 | ${f(s.wasm_mt_1t, 3)} |`);
   md.push(`| wasm threaded build (Node) | 2 | ${f(s.wasm_mt_2t, 3)} |`);
-  if (s.wasm_st_fma_1t) md.push(`| wasm FMA flavour, fused kernel on (Node) | 1 | ${f(s.wasm_st_fma_1t, 3)} |`, `| wasm threaded FMA flavour, fused kernel on (Node) | 2 | ${f(s.wasm_mt_fma_2t, 3)} |`);
-  if (s.pytorch_1t) md.push(`| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 1, ${s.pytorch_openblas_core} kernels) | 1 | ${f(s.pytorch_1t, 3)} |`, `| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 2) | 2 | ${f(s.pytorch_2t, 3)} |`);
+  if (s.wasm_st_fma_1t)
+    md.push(
+      `| wasm FMA flavour, fused kernel on (Node) | 1 | ${f(s.wasm_st_fma_1t, 3)} |`,
+      `| wasm threaded FMA flavour, fused kernel on (Node) | 2 | ${f(s.wasm_mt_fma_2t, 3)} |`,
+    );
+  if (s.pytorch_1t)
+    md.push(
+      `| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 1, ${s.pytorch_openblas_core} kernels) | 1 | ${f(s.pytorch_1t, 3)} |`,
+      `| PyTorch ${s.pytorch_version} (torch 1 thread + OpenBLAS 2) | 2 | ${f(s.pytorch_2t, 3)} |`,
+    );
   else if (s.pytorch_skipped) md.push(`| PyTorch | — | ${s.pytorch_skipped} |`);
   const wasm1 = s.wasm_mt_1t ?? s.wasm_st_1t;
   md.push('', `Speed-up from 2 threads: native ${f(s.native_1t / s.native_2t)}×, wasm ${f(wasm1 / s.wasm_mt_2t)}× (threaded build, 1 vs 2 threads).`);
   if (s.pytorch_1t)
-    md.push('', `Native against PyTorch in this run (target, issue 13: at or below): ${f(s.native_1t / s.pytorch_1t, 2)}× PyTorch's time on 1 thread, ${f(s.native_2t / s.pytorch_2t, 2)}× on 2 (${s.native_1t <= s.pytorch_1t && s.native_2t <= s.pytorch_2t ? 'met' : 'not met'}).`);
+    md.push(
+      '',
+      `Native against PyTorch in this run (target, issue 13: at or below): ${f(s.native_1t / s.pytorch_1t, 2)}× PyTorch's time on 1 thread, ${f(s.native_2t / s.pytorch_2t, 2)}× on 2 (${s.native_1t <= s.pytorch_1t && s.native_2t <= s.pytorch_2t ? 'met' : 'not met'}).`,
+    );
   if (s.wasm_st_fma_1t)
-    md.push('', `The FMA flavour (f32x4.relaxed_madd in the GEMM kernel; its last bits depend on the CPU, so the page uses it only for runs that do not reproduce a precomputed document): ${f(s.wasm_st_1t / s.wasm_st_fma_1t, 2)}× the plain build's speed on 1 thread, ${f(s.wasm_mt_2t / s.wasm_mt_fma_2t, 2)}× on 2 (no gain expected on AMD Zen, whose separate add pipes already keep mul+add at the 128-bit peak).`);
-  if (s.wasm_st_two_processes) md.push('', `Ceiling on this machine: two independent single-threaded wasm processes run at ${f(s.wasm_st_two_processes, 3)} s / step each when they run at the same time, against ${f(s.wasm_st_1t, 3)} alone, so two cores give at most ${f(2 * s.wasm_st_1t / s.wasm_st_two_processes)}× here whatever the engine does.`);
+    md.push(
+      '',
+      `The FMA flavour (f32x4.relaxed_madd in the GEMM kernel; its last bits depend on the CPU, so the page uses it only for runs that do not reproduce a precomputed document): ${f(s.wasm_st_1t / s.wasm_st_fma_1t, 2)}× the plain build's speed on 1 thread, ${f(s.wasm_mt_2t / s.wasm_mt_fma_2t, 2)}× on 2 (no gain expected on AMD Zen, whose separate add pipes already keep mul+add at the 128-bit peak).`,
+    );
+  if (s.wasm_st_two_processes)
+    md.push(
+      '',
+      `Ceiling on this machine: two independent single-threaded wasm processes run at ${f(s.wasm_st_two_processes, 3)} s / step each when they run at the same time, against ${f(s.wasm_st_1t, 3)} alone, so two cores give at most ${f((2 * s.wasm_st_1t) / s.wasm_st_two_processes)}× here whatever the engine does.`,
+    );
   md.push('');
 }
 if (results.profile) {
   const pr = results.profile;
   const ghz = pr.clock_ghz;
   md.push(`## Where a step's time goes, op by op (${when(pr)})`, '');
-  md.push('From `bench/step_profile.cpp`: the engine built again with the counters of `wasm/profile.h` (the page\'s engine has none), 3 untimed steps, then the median of 3 measurements by step time. ' +
-    'Times are exclusive (a matrix product inside attention counts as `gemm`, the rest of attention as `attention_forward`); with 2 threads the table is the main thread\'s half-batch, and `unprofiled` holds its wait for the other half. ' +
-    `SIMD128 limit: 16 flop per cycle per core${ghz ? ` at the clock ${pr.clock_how ?? 'the kernel reports'}, ${f(ghz)} GHz: ${f(16 * ghz, 0)} GFLOP/s per thread` : ''}. Target (issue 13): GEMM ≥ 85% of the wasm step on 1 and on 2 threads.`, '');
-  for (const [key, m] of Object.entries(pr.models)) {
+  md.push(
+    "From `bench/step_profile.cpp`: the engine built again with the counters of `wasm/profile.h` (the page's engine has none), 3 untimed steps, then the median of 3 measurements by step time. " +
+      "Times are exclusive (a matrix product inside attention counts as `gemm`, the rest of attention as `attention_forward`); with 2 threads the table is the main thread's half-batch, and `unprofiled` holds its wait for the other half. " +
+      `SIMD128 limit: 16 flop per cycle per core${ghz ? ` at the clock ${pr.clock_how ?? 'the kernel reports'}, ${f(ghz)} GHz: ${f(16 * ghz, 0)} GFLOP/s per thread` : ''}. Target (issue 13): GEMM ≥ 85% of the wasm step on 1 and on 2 threads.`,
+    '',
+  );
+  for (const m of Object.values(pr.models)) {
     const cols = Object.entries(m.runs);
     const ops = [...new Set(cols.flatMap(([, r]) => r.ops.map((o) => o.op)))];
     const ms = (r, op) => r.ops.find((o) => o.op === op)?.seconds_per_step ?? 0;
     ops.sort((a, b) => ms(cols[1][1], b) - ms(cols[1][1], a));
     md.push(`### ${m.what[0].toUpperCase()}${m.what.slice(1)}`, '');
-    md.push(`| op | ${cols.map(([k, r]) => `${k.replace(/_(\d)t$/, ', $1 thread' + (r.threads > 1 ? 's' : ''))} ms (share)`).join(' | ')} |`, `|---|${cols.map(() => '---|').join('')}`);
-    for (const op of ops) md.push(`| ${op} | ${cols.map(([, r]) => `${f(1000 * ms(r, op), 3)} (${f(100 * ms(r, op) / r.seconds_per_step, 1)}%)`).join(' | ')} |`);
+    md.push(
+      `| op | ${cols.map(([k, r]) => `${k.replace(/_(\d)t$/, ', $1 thread' + (r.threads > 1 ? 's' : ''))} ms (share)`).join(' | ')} |`,
+      `|---|${cols.map(() => '---|').join('')}`,
+    );
+    for (const op of ops)
+      md.push(`| ${op} | ${cols.map(([, r]) => `${f(1000 * ms(r, op), 3)} (${f((100 * ms(r, op)) / r.seconds_per_step, 1)}%)`).join(' | ')} |`);
     md.push(`| **step** | ${cols.map(([, r]) => `**${f(1000 * r.seconds_per_step, 2)}**`).join(' | ')} |`, '');
-    const gemmLine = cols.map(([k, r]) => {
-      const g = ms(r, 'gemm'), rate = m.flops_per_step / (r.threads > 1 ? 2 : 1) / g / 1e9;
-      return `${k.replace('_', ' ')}: GEMM ${f(100 * g / r.seconds_per_step, 0)}% of the step, ${f(rate, 1)} GFLOP/s${ghz && k.startsWith('wasm') ? ` (${f(100 * rate / (16 * ghz), 0)}% of the SIMD128 limit)` : ''}`;
-    }).join('; ');
+    const gemmLine = cols
+      .map(([k, r]) => {
+        const g = ms(r, 'gemm'),
+          rate = m.flops_per_step / (r.threads > 1 ? 2 : 1) / g / 1e9;
+        return `${k.replace('_', ' ')}: GEMM ${f((100 * g) / r.seconds_per_step, 0)}% of the step, ${f(rate, 1)} GFLOP/s${ghz && k.startsWith('wasm') ? ` (${f((100 * rate) / (16 * ghz), 0)}% of the SIMD128 limit)` : ''}`;
+      })
+      .join('; ');
     md.push(`${f(m.flops_per_step / 1e9, 3)} GFLOP of matrix products per step. ${gemmLine}.`, '');
   }
 }
 if (results.probe) {
   const p = results.probe;
-  md.push(`## Full probe (${when(p)})`, '', '`lnx probe` with the article\'s configuration: both placements, 5 seeds × 20 batches at 6 layers, and 5 seeds × 10 batches at each of 6, 8, 10, 12, 14 layers.', '');
+  md.push(
+    `## Full probe (${when(p)})`,
+    '',
+    "`lnx probe` with the article's configuration: both placements, 5 seeds × 20 batches at 6 layers, and 5 seeds × 10 batches at each of 6, 8, 10, 12, 14 layers.",
+    '',
+  );
   md.push('| build | threads | seconds |', '|---|---|---|');
-  md.push(`| native | 1 | ${f(p.native_1t, 1)} |`, `| native | 2 | ${f(p.native_2t, 1)} |`, `| wasm (Node) | 1 | ${f(p.wasm_st_1t, 1)} |`, `| wasm (Node) | 2 | ${f(p.wasm_mt_2t, 1)} |`, '');
+  md.push(
+    `| native | 1 | ${f(p.native_1t, 1)} |`,
+    `| native | 2 | ${f(p.native_2t, 1)} |`,
+    `| wasm (Node) | 1 | ${f(p.wasm_st_1t, 1)} |`,
+    `| wasm (Node) | 2 | ${f(p.wasm_mt_2t, 1)} |`,
+    '',
+  );
 }
 if (results.grid) {
   const g = results.grid;
@@ -332,38 +475,71 @@ if (results.grid) {
   if (g.pytorch_1proc_2t) {
     md.push(`| PyTorch ${g.pytorch.torch}, one process (torch 1 thread + OpenBLAS 2) | 2 | ${f(g.pytorch_1proc_2t, 1)} |`);
     md.push(`| PyTorch ${g.pytorch.torch}, two processes of 1 thread, half of the grid each | 2 | ${f(g.pytorch_2proc_1t, 1)} |`, '');
-    md.push(`PyTorch BLAS (the library mapped into the process): ${g.pytorch.blas}; OpenBLAS kernel set: ${g.pytorch.openblas_core ?? 'not reported'}. ` +
-      'Its RNG differs from the engine\'s, so its curves are statistically alike, not identical; only the wall time is compared.', '');
-  } else md.push(`| PyTorch | 2 | ${g.pytorch_2t ? f(g.pytorch_2t, 1) : g.pytorch?.skipped ?? '—'} |`, '');
+    md.push(
+      `PyTorch BLAS (the library mapped into the process): ${g.pytorch.blas}; OpenBLAS kernel set: ${g.pytorch.openblas_core ?? 'not reported'}. ` +
+        "Its RNG differs from the engine's, so its curves are statistically alike, not identical; only the wall time is compared.",
+      '',
+    );
+  } else md.push(`| PyTorch | 2 | ${g.pytorch_2t ? f(g.pytorch_2t, 1) : (g.pytorch?.skipped ?? '—')} |`, '');
   if (g.pytorch_2t && g.wasm_mt_2t) {
-    md.push(`Target "the grid in wasm with 2 threads faster than PyTorch with 2 threads": ${g.wasm_mt_2t < g.pytorch_2t ? 'met' : 'not met'} (${f(g.wasm_mt_2t, 0)} s vs PyTorch's faster way, ${f(g.pytorch_2t, 0)} s).`, '');
+    md.push(
+      `Target "the grid in wasm with 2 threads faster than PyTorch with 2 threads": ${g.wasm_mt_2t < g.pytorch_2t ? 'met' : 'not met'} (${f(g.wasm_mt_2t, 0)} s vs PyTorch's faster way, ${f(g.pytorch_2t, 0)} s).`,
+      '',
+    );
     if (g.wasm_mt_2t >= g.pytorch_2t) {
       // Why, in numbers: one toy step is 4.93 GFLOP of matrix products (forward 1.64, backward twice that).
-      const steps = 16 * 500, flop = 4.93e9, perProc = g.pytorch_2proc_1t ? (2 * g.pytorch_2proc_1t) / steps : null;
-      md.push('Why not: a toy step is 4.93 GFLOP of matrix products. ' +
-        (perProc ? `PyTorch on one core does a step in ${f(perProc, 3)} s (${f(flop / perProc / 1e9, 0)} GFLOP/s effective, OpenBLAS's AVX-512 kernels with FMA). ` : '') +
-        'WebAssembly here has 128-bit SIMD and no FMA: the engine\'s SIMD128 kernel runs the toy\'s GEMMs at 37–52 GFLOP/s per core (GEMM section), near that ' +
-        'instruction set\'s peak on this core (two 4-wide multiplies and two 4-wide adds per cycle: 16 flop per cycle, ~48 GFLOP/s at ~3 GHz), so the matrix products alone take ≥ 0.1 s per step per core. ' +
-        'With this instruction set no wasm build can reach PyTorch\'s time here; the native build of the same engine, with AVX-512, is within ' +
-        `${f(g.native_2t / g.pytorch_2t)}× of it.`, '');
+      const steps = 16 * 500,
+        flop = 4.93e9,
+        perProc = g.pytorch_2proc_1t ? (2 * g.pytorch_2proc_1t) / steps : null;
+      md.push(
+        'Why not: a toy step is 4.93 GFLOP of matrix products. ' +
+          (perProc
+            ? `PyTorch on one core does a step in ${f(perProc, 3)} s (${f(flop / perProc / 1e9, 0)} GFLOP/s effective, OpenBLAS's AVX-512 kernels with FMA). `
+            : '') +
+          "WebAssembly here has 128-bit SIMD and no FMA: the engine's SIMD128 kernel runs the toy's GEMMs at 37–52 GFLOP/s per core (GEMM section), near that " +
+          "instruction set's peak on this core (two 4-wide multiplies and two 4-wide adds per cycle: 16 flop per cycle, ~48 GFLOP/s at ~3 GHz), so the matrix products alone take ≥ 0.1 s per step per core. " +
+          "With this instruction set no wasm build can reach PyTorch's time here; the native build of the same engine, with AVX-512, is within " +
+          `${f(g.native_2t / g.pytorch_2t)}× of it.`,
+        '',
+      );
     }
   }
 }
 if (results.gemm) {
   const g = results.gemm;
-  md.push(`## GEMM GFLOP/s at the models' shapes (measured ${g.measured.slice(0, 16)}Z)`, '', 'From `bench/gemm_bench` (see bench/README-gemm.md). Target: wasm ≥ 30 GFLOP/s per thread at the toy\'s shapes.', '');
-  md.push('### Native', '', g.native.trim(), '', '### WebAssembly, 1 thread (Node)', '', g.wasm_st.trim(), '', '### WebAssembly, 2 threads (Node)', '', g.wasm_mt.trim(), '');
+  md.push(
+    `## GEMM GFLOP/s at the models' shapes (measured ${g.measured.slice(0, 16)}Z)`,
+    '',
+    "From `bench/gemm_bench` (see bench/README-gemm.md). Target: wasm ≥ 30 GFLOP/s per thread at the toy's shapes.",
+    '',
+  );
+  md.push(
+    '### Native',
+    '',
+    g.native.trim(),
+    '',
+    '### WebAssembly, 1 thread (Node)',
+    '',
+    g.wasm_st.trim(),
+    '',
+    '### WebAssembly, 2 threads (Node)',
+    '',
+    g.wasm_mt.trim(),
+    '',
+  );
   if (g.wasm_st_fma) {
     // the auto-dispatch column (the engine's own choice) of each toy shape, plain and fused
     const auto = (text) => new Map([...text.matchAll(/^\| toy \| ([^|]+) \| \w+ \| [^|]+ \| ([\d.]+) \|/gm)].map((r) => [r[1].trim(), Number(r[2])]));
     const rows = (plain, fused) => {
-      const a = auto(plain), b = auto(fused);
+      const a = auto(plain),
+        b = auto(fused);
       const out = [...a].filter(([k]) => b.has(k)).map(([k, v]) => [k, v, b.get(k), b.get(k) / v]);
       const ratios = out.map((r) => r[3]).sort((x, y) => x - y);
       return { out, median: ratios[Math.floor(ratios.length / 2)] };
     };
-    const one = rows(g.wasm_st, g.wasm_st_fma), two = rows(g.wasm_mt, g.wasm_mt_fma);
-    md.push('### The FMA flavour at the toy\'s shapes (Node; fused kernel on against the plain build, auto dispatch)', '');
+    const one = rows(g.wasm_st, g.wasm_st_fma),
+      two = rows(g.wasm_mt, g.wasm_mt_fma);
+    md.push("### The FMA flavour at the toy's shapes (Node; fused kernel on against the plain build, auto dispatch)", '');
     md.push('| matmul | plain 1t | FMA 1t | gain | plain 2t | FMA 2t | gain |', '|---|---|---|---|---|---|---|');
     for (const [k, p1, q1, r1] of one.out) {
       const t = two.out.find((r) => r[0] === k);
@@ -392,13 +568,37 @@ if (results.page) {
     if (p.estimate) {
       const e = p.estimate;
       // an estimate under a second is shown as "under a second" (RunControls.svelte): judged by that
-      const verdict = (x) => (x.estimate_ms < 1000 ? (x.actual_ms < 1000 ? 'met (shown as under a second)' : 'not met (shown as under a second)') : Math.abs(x.error) <= 0.3 ? 'met' : 'not met');
-      const row = (x) => `| ${x.what} | ${x.shown ?? ''} | ${f(x.estimate_ms / 1000, 1)} | ${f(x.actual_ms / 1000, 1)} | ${x.error >= 0 ? '+' : ''}${f(100 * x.error, 0)}% | ${verdict(x)} |`;
-      md.push(`Estimate before compute (the speed learned from ${e.learned_from}; lib/cost.ts, lib/speed.svelte.ts). Target: within 30% (an estimate under a second is shown as such, and is right when the run takes under a second).`, '');
-      md.push('| run | shown on Recompute | estimate s | took s | error | target |', '|---|---|---|---|---|---|', ...[e.quick, e.grid, e.probe].filter(Boolean).map(row), '');
-      if (e.quick) md.push(`The quick look took ${f(e.quick.actual_ms / 1000, 1)} s in the page (target: ≤ 60 s on 2 cores; ${e.quick.actual_ms <= 60000 ? 'met' : 'not met'}).`, '');
+      const verdict = (x) =>
+        x.estimate_ms < 1000
+          ? x.actual_ms < 1000
+            ? 'met (shown as under a second)'
+            : 'not met (shown as under a second)'
+          : Math.abs(x.error) <= 0.3
+            ? 'met'
+            : 'not met';
+      const row = (x) =>
+        `| ${x.what} | ${x.shown ?? ''} | ${f(x.estimate_ms / 1000, 1)} | ${f(x.actual_ms / 1000, 1)} | ${x.error >= 0 ? '+' : ''}${f(100 * x.error, 0)}% | ${verdict(x)} |`;
+      md.push(
+        `Estimate before compute (the speed learned from ${e.learned_from}; lib/cost.ts, lib/speed.svelte.ts). Target: within 30% (an estimate under a second is shown as such, and is right when the run takes under a second).`,
+        '',
+      );
+      md.push(
+        '| run | shown on Recompute | estimate s | took s | error | target |',
+        '|---|---|---|---|---|---|',
+        ...[e.quick, e.grid, e.probe].filter(Boolean).map(row),
+        '',
+      );
+      if (e.quick)
+        md.push(
+          `The quick look took ${f(e.quick.actual_ms / 1000, 1)} s in the page (target: ≤ 60 s on 2 cores; ${e.quick.actual_ms <= 60000 ? 'met' : 'not met'}).`,
+          '',
+        );
     }
-    if (p.grid_seconds) md.push(`Full Figure 4 grid (16 runs × 500 steps) computed in the page${p.grid_measured ? ` (measured ${p.grid_measured.slice(0, 16)}Z, an earlier run: \`--page-grid\` times it again)` : ''}, Recompute in Figure 4 with the default settings, threaded build: ${f(p.grid_seconds, 1)} s (the figure's badge at the end: "${p.grid_flavour}"). The same grid under Node took ${results.grid?.wasm_mt_2t ? f(results.grid.wasm_mt_2t, 0) + ' s' : '—'} with 2 threads (grid section).`, '');
+    if (p.grid_seconds)
+      md.push(
+        `Full Figure 4 grid (16 runs × 500 steps) computed in the page${p.grid_measured ? ` (measured ${p.grid_measured.slice(0, 16)}Z, an earlier run: \`--page-grid\` times it again)` : ''}, Recompute in Figure 4 with the default settings, threaded build: ${f(p.grid_seconds, 1)} s (the figure's badge at the end: "${p.grid_flavour}"). The same grid under Node took ${results.grid?.wasm_mt_2t ? f(results.grid.wasm_mt_2t, 0) + ' s' : '—'} with 2 threads (grid section).`,
+        '',
+      );
   }
 }
 if (results.mainthread) {
@@ -409,7 +609,10 @@ if (results.mainthread) {
     '',
     '| language | first contentful paint ms | longest task after it ms | tasks over 200 ms | total blocking time ms | targets |',
     '|---|---|---|---|---|---|',
-    ...Object.entries(m.languages).map(([lang, r]) => `| ${lang} | ${r.fcp_ms} | ${r.longest_ms} | ${r.over_200} | ${r.tbt_ms} | ${r.longest_ms <= 200 && r.tbt_ms <= 200 ? 'met' : 'not met'} |`),
+    ...Object.entries(m.languages).map(
+      ([lang, r]) =>
+        `| ${lang} | ${r.fcp_ms} | ${r.longest_ms} | ${r.over_200} | ${r.tbt_ms} | ${r.longest_ms <= 200 && r.tbt_ms <= 200 ? 'met' : 'not met'} |`,
+    ),
     '',
   );
 }
@@ -419,14 +622,31 @@ if (results.webgpu) {
   if (w.skipped) md.push(w.skipped, '');
   else {
     const a = w.adapter;
-    md.push(`Headless Chromium, adapter ${a.vendor} ${a.architecture}${a.description ? ` (${a.description})` : ''}; \`bench/webgpu_bench.mjs\`, docs/webgpu.md.`, '');
+    md.push(
+      `Headless Chromium, adapter ${a.vendor} ${a.architecture}${a.description ? ` (${a.description})` : ''}; \`bench/webgpu_bench.mjs\`, docs/webgpu.md.`,
+      '',
+    );
     if (a.software)
-      md.push('**Software adapter**: SwiftShader runs the WGSL kernels on the CPU, far slower than the wasm engine. These numbers are recorded to show the path works end to end; they say nothing about GPU speed. Run the benchmark on a machine with a GPU for that (docs/webgpu.md).', '');
+      md.push(
+        '**Software adapter**: SwiftShader runs the WGSL kernels on the CPU, far slower than the wasm engine. These numbers are recorded to show the path works end to end; they say nothing about GPU speed. Run the benchmark on a machine with a GPU for that (docs/webgpu.md).',
+        '',
+      );
     const cfg = (c) => `${c.layers} layers, d = ${c.d}, d_ff = ${c.d_ff}, V = ${c.vocab}, ${c.batch} × ${c.seq} tokens`;
-    md.push('| job | model | CPU 1 thread ms | CPU ' + (w.cpu_threads ?? '—') + ' threads ms | WebGPU ms | dispatches | submits |', '|---|---|---|---|---|---|---|');
-    md.push(`| toy step (fwd + bwd + Adam) | ${cfg(w.toy_config)} | ${f(w.toy.cpu_st_ms, 1)} | ${f(w.toy.cpu_mt_ms, 1)} | ${f(w.toy.gpu_ms, 1)} | ${f(w.toy.gpu_dispatches, 0)} | ${f(w.toy.gpu_submits, 1)} |`);
-    if (w.toy_batch) md.push(`| toy step, ${w.toy_batch.runs} runs as one batch (all advance one step) | ${cfg(w.toy_config)} | — | — | ${f(w.toy_batch.ms, 1)} (${f(w.toy_batch.per_run_ms, 1)} per run) | ${f(w.toy_batch.dispatches, 0)} | ${f(w.toy_batch.submits, 1)} |`);
-    md.push(`| probe pass (fwd + W² bwd + stats) | ${cfg(w.probe_config)} | ${f(w.probe.cpu_st_ms, 1)} | ${f(w.probe.cpu_mt_ms, 1)} | ${f(w.probe.gpu_ms, 1)} | ${f(w.probe.gpu_dispatches, 0)} | ${f(w.probe.gpu_submits, 1)} |`, '');
+    md.push(
+      '| job | model | CPU 1 thread ms | CPU ' + (w.cpu_threads ?? '—') + ' threads ms | WebGPU ms | dispatches | submits |',
+      '|---|---|---|---|---|---|---|',
+    );
+    md.push(
+      `| toy step (fwd + bwd + Adam) | ${cfg(w.toy_config)} | ${f(w.toy.cpu_st_ms, 1)} | ${f(w.toy.cpu_mt_ms, 1)} | ${f(w.toy.gpu_ms, 1)} | ${f(w.toy.gpu_dispatches, 0)} | ${f(w.toy.gpu_submits, 1)} |`,
+    );
+    if (w.toy_batch)
+      md.push(
+        `| toy step, ${w.toy_batch.runs} runs as one batch (all advance one step) | ${cfg(w.toy_config)} | — | — | ${f(w.toy_batch.ms, 1)} (${f(w.toy_batch.per_run_ms, 1)} per run) | ${f(w.toy_batch.dispatches, 0)} | ${f(w.toy_batch.submits, 1)} |`,
+      );
+    md.push(
+      `| probe pass (fwd + W² bwd + stats) | ${cfg(w.probe_config)} | ${f(w.probe.cpu_st_ms, 1)} | ${f(w.probe.cpu_mt_ms, 1)} | ${f(w.probe.gpu_ms, 1)} | ${f(w.probe.gpu_dispatches, 0)} | ${f(w.probe.gpu_submits, 1)} |`,
+      '',
+    );
     md.push('WGSL matmul alone (C = op(A)·op(B), timed to queue.onSubmittedWorkDone over repeated dispatches):', '');
     md.push('| model | product | M × N × K | path | GFLOP/s |', '|---|---|---|---|---|');
     for (const m of w.matmul) md.push(`| ${m.model} | ${m.op} | ${m.M} × ${m.N} × ${m.K} | ${m.vec4 ? 'vec4' : 'scalar'} | ${f(m.gflops, 2)} |`);
@@ -442,25 +662,48 @@ if (results.webgpu) {
   else {
     const g = JSON.parse(readFileSync(file, 'utf8'));
     const a = g.adapter ?? {};
-    md.push(`Measured ${g.measured?.slice(0, 16)}Z on ${g.host?.cpu} (${g.host?.cores} cores), ${g.host?.node}; adapter **${a.name ?? '—'}**${a.description ? ` (${a.description})` : ''}, Vulkan driver ${g.vulkan?.driver} (\`${file.slice(root.length)}\`).`, '');
+    md.push(
+      `Measured ${g.measured?.slice(0, 16)}Z on ${g.host?.cpu} (${g.host?.cores} cores), ${g.host?.node}; adapter **${a.name ?? '—'}**${a.description ? ` (${a.description})` : ''}, Vulkan driver ${g.vulkan?.driver} (\`${file.slice(root.length)}\`).`,
+      '',
+    );
     if (g.error) md.push(`The run failed: ${g.error}`, '');
     if (!g.speed_meaningful)
-      md.push('**Software adapter (SwiftShader)**: the timings below are the CPU emulating a GPU and say nothing about GPU speed. **No real GPU has been measured.**', '');
+      md.push(
+        '**Software adapter (SwiftShader)**: the timings below are the CPU emulating a GPU and say nothing about GPU speed. **No real GPU has been measured.**',
+        '',
+      );
     const c = g.correctness;
     if (c) md.push(`Correctness against the CPU engine (tests/webgpu/engine-checks.js): ${c.passed} passed, ${c.failed} failed.`, '');
     const sp = g.speed;
     if (sp) {
       md.push(`| job | CPU 1 thread ms | CPU ${sp.cpu_threads ?? '—'} threads ms | WebGPU ms | dispatches | submits |`, '|---|---|---|---|---|---|');
-      md.push(`| toy step | ${f(sp.toy.cpu_st_ms, 1)} | ${f(sp.toy.cpu_mt_ms, 1)} | ${f(sp.toy.gpu_ms, 1)} | ${f(sp.toy.gpu_dispatches, 0)} | ${f(sp.toy.gpu_submits, 1)} |`);
-      if (sp.toy_batch) md.push(`| toy step, ${sp.toy_batch.runs} runs as one batch | — | — | ${f(sp.toy_batch.ms, 1)} (${f(sp.toy_batch.per_run_ms, 1)} per run) | ${f(sp.toy_batch.dispatches, 0)} | ${f(sp.toy_batch.submits, 1)} |`);
-      md.push(`| probe pass | ${f(sp.probe.cpu_st_ms, 1)} | ${f(sp.probe.cpu_mt_ms, 1)} | ${f(sp.probe.gpu_ms, 1)} | ${f(sp.probe.gpu_dispatches, 0)} | ${f(sp.probe.gpu_submits, 1)} |`, '');
+      md.push(
+        `| toy step | ${f(sp.toy.cpu_st_ms, 1)} | ${f(sp.toy.cpu_mt_ms, 1)} | ${f(sp.toy.gpu_ms, 1)} | ${f(sp.toy.gpu_dispatches, 0)} | ${f(sp.toy.gpu_submits, 1)} |`,
+      );
+      if (sp.toy_batch)
+        md.push(
+          `| toy step, ${sp.toy_batch.runs} runs as one batch | — | — | ${f(sp.toy_batch.ms, 1)} (${f(sp.toy_batch.per_run_ms, 1)} per run) | ${f(sp.toy_batch.dispatches, 0)} | ${f(sp.toy_batch.submits, 1)} |`,
+        );
+      md.push(
+        `| probe pass | ${f(sp.probe.cpu_st_ms, 1)} | ${f(sp.probe.cpu_mt_ms, 1)} | ${f(sp.probe.gpu_ms, 1)} | ${f(sp.probe.gpu_dispatches, 0)} | ${f(sp.probe.gpu_submits, 1)} |`,
+        '',
+      );
       if (sp.toy_batch?.record_ms != null)
-        md.push(`The host's part of a step (recording and sending it, before waiting for the GPU): ${f(sp.toy.gpu_record_ms, 2)} ms for one run, ${f(sp.toy_batch.record_ms, 2)} ms for the batch of ${sp.toy_batch.runs}, that is ${f(sp.toy_batch.record_ms / sp.toy_batch.runs, 2)} ms per run.`, '');
+        md.push(
+          `The host's part of a step (recording and sending it, before waiting for the GPU): ${f(sp.toy.gpu_record_ms, 2)} ms for one run, ${f(sp.toy_batch.record_ms, 2)} ms for the batch of ${sp.toy_batch.runs}, that is ${f(sp.toy_batch.record_ms / sp.toy_batch.runs, 2)} ms per run.`,
+          '',
+        );
       md.push(`WGSL matmul GFLOP/s: ${sp.matmul.map((m) => `${m.M}×${m.N}×${m.K} ${f(m.gflops, 2)}`).join(', ')}.`, '');
     }
     const gr = g.grid;
     const bs = gr?.batches ? `, in batches of ${gr.batches.join(', ')}` : '';
-    if (gr) md.push(gr.measured ? `Figure 4's grid (${gr.runs} runs × ${gr.steps_per_run} steps, ${gr.concurrent} on the device at once${bs}): ${f(gr.seconds, 1)} s.` : `Figure 4's grid (${gr.runs} runs × ${gr.steps_per_run} steps${bs}) was not run: ${gr.why}; estimate from the batched step time ${f(gr.estimate_s, 0)} s${gr.unbatched_estimate_s != null ? ` (one run after another: ${f(gr.unbatched_estimate_s, 0)} s)` : ''}.`, '');
+    if (gr)
+      md.push(
+        gr.measured
+          ? `Figure 4's grid (${gr.runs} runs × ${gr.steps_per_run} steps, ${gr.concurrent} on the device at once${bs}): ${f(gr.seconds, 1)} s.`
+          : `Figure 4's grid (${gr.runs} runs × ${gr.steps_per_run} steps${bs}) was not run: ${gr.why}; estimate from the batched step time ${f(gr.estimate_s, 0)} s${gr.unbatched_estimate_s != null ? ` (one run after another: ${f(gr.unbatched_estimate_s, 0)} s)` : ''}.`,
+        '',
+      );
   }
 }
 writeFileSync(`${root}docs/benchmarks.md`, md.join('\n') + '\n');

@@ -4,9 +4,18 @@
 #   - the type check of the page (svelte-check: TypeScript and Svelte; warnings fail too)
 #   - the layering (dependency-cruiser, .dependency-cruiser.cjs): no import circles, lib/ never
 #     imports figures/ or components, figures reach the engine through web/src/engine/
+#   - the format (Prettier with its Svelte plugin, .prettierrc.json; `npx prettier --write …` fixes it)
+#   - the linter (ESLint with typescript-eslint and eslint-plugin-svelte, eslint.config.js)
+#   - copy and paste (jscpd, .jscpd.json): fails when more than its threshold of the lines repeat
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "-- type check (svelte-check)"
 npx svelte-check --tsconfig ./tsconfig.json --fail-on-warnings --output machine | tail -n 3
 echo "-- layering (dependency-cruiser)"
 npx depcruise web/src --config .dependency-cruiser.cjs --output-type err
+echo "-- format (Prettier)"
+npx prettier --check web/src tests scripts bench eslint.config.js --log-level warn
+echo "-- lint (ESLint)"
+npx eslint web/src tests scripts bench eslint.config.js --max-warnings 0
+echo "-- copy and paste (jscpd)"
+npx jscpd --config .jscpd.json --silent

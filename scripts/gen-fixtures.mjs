@@ -18,9 +18,7 @@ export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, 
  */
 export function fixtureConfigs(schema) {
   const first = schema.optimizers[0];
-  const byPlacement = schema.placements.flatMap((p) =>
-    schema.optimizers.map((o) => ({ ...BASE, placement: p.name, optimizer: o.name, lr: o.suggested_lr })),
-  );
+  const byPlacement = schema.placements.flatMap((p) => schema.optimizers.map((o) => ({ ...BASE, placement: p.name, optimizer: o.name, lr: o.suggested_lr })));
   const train = schema.configs.find((c) => c.name === 'train');
   const knobs = train.fields.filter((f) => f.type === 'choice' && f.name !== 'placement' && f.name !== 'optimizer');
   const variants = ['post', 'pre'].flatMap((placement) =>

@@ -43,7 +43,8 @@ const { GpuGrid, GPU_GRID_CONCURRENT, GPU_GRID_READBACK } = await import('../web
 const { loadEngine } = await import('./load-engine.mjs');
 
 const report = {
-  schema: 'lnx-gpu-check/1', measured: new Date().toISOString(),
+  schema: 'lnx-gpu-check/1',
+  measured: new Date().toISOString(),
   host: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` },
   vulkan: { loader: env.loader, driver: env.driver, icd: env.icd, notes: env.notes },
 };
@@ -103,10 +104,21 @@ const sameModel = ['layers', 'd', 'd_ff', 'vocab', 'seq', 'batch'].every((k) => 
 // linearly (a real GPU does better: the point of batching), so it errs long.
 const shapes = new Map();
 for (const r of plan.runs) shapes.set(r.shape, (shapes.get(r.shape) ?? 0) + 1);
-const batches = [...shapes.values()].flatMap((n) => Array.from({ length: Math.ceil(n / GPU_GRID_CONCURRENT) }, (_, i) => Math.min(GPU_GRID_CONCURRENT, n - i * GPU_GRID_CONCURRENT)));
+const batches = [...shapes.values()].flatMap((n) =>
+  Array.from({ length: Math.ceil(n / GPU_GRID_CONCURRENT) }, (_, i) => Math.min(GPU_GRID_CONCURRENT, n - i * GPU_GRID_CONCURRENT)),
+);
 const tb = report.speed.toy_batch;
 const estimate = sameModel ? batches.reduce((s, n) => s + plan.runs[0].train.steps * tb.ms * Math.max(1, n / tb.runs), 0) / 1000 : null;
-report.grid = { runs: plan.runs.length, steps_per_run: plan.runs[0].train.steps, concurrent: GPU_GRID_CONCURRENT, batches, readback_every: GPU_GRID_READBACK, estimate_s: estimate, budget_s: gridBudget, unbatched_estimate_s: sameModel ? (steps * report.speed.toy.gpu_ms) / 1000 : null };
+report.grid = {
+  runs: plan.runs.length,
+  steps_per_run: plan.runs[0].train.steps,
+  concurrent: GPU_GRID_CONCURRENT,
+  batches,
+  readback_every: GPU_GRID_READBACK,
+  estimate_s: estimate,
+  budget_s: gridBudget,
+  unbatched_estimate_s: sameModel ? (steps * report.speed.toy.gpu_ms) / 1000 : null,
+};
 if (estimate !== null && estimate <= gridBudget) {
   log(`grid: ${plan.runs.length} runs × ${plan.runs[0].train.steps} steps (estimate ${estimate.toFixed(0)} s)`);
   const t0 = performance.now();
@@ -122,7 +134,8 @@ if (estimate !== null && estimate <= gridBudget) {
   report.grid.statuses = doc.runs.map((r) => r.status);
 } else {
   report.grid.measured = false;
-  report.grid.why = estimate === null ? 'the toy config of the timing differs from the grid model' : `its estimate is over the budget of ${gridBudget} s (--grid-budget)`;
+  report.grid.why =
+    estimate === null ? 'the toy config of the timing differs from the grid model' : `its estimate is over the budget of ${gridBudget} s (--grid-budget)`;
   log(`grid: not run (${report.grid.why}); estimate ${estimate?.toFixed(0)} s`);
 }
 report.gpu_error = gpu.module.lnxGpu.lost || gpu.module.lnxGpu.error || null;
@@ -133,8 +146,12 @@ const f = (x, d = 1) => (typeof x === 'number' ? x.toFixed(d) : '—');
 const s = report.speed;
 console.log(`Adapter: ${gpu.adapter}${gpu.software ? '  (software: these timings say nothing about GPU speed)' : ''}`);
 if (report.correctness) console.log(`Correctness vs CPU: ${report.correctness.passed} passed, ${failed} failed`);
-console.log(`toy step: WebGPU ${f(s.toy.gpu_ms)} ms (${f(s.toy.gpu_dispatches, 0)} dispatches, ${f(s.toy.gpu_submits, 1)} submits); CPU 1t ${f(s.toy.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.toy.cpu_mt_ms)} ms`);
-console.log(`toy batch of ${s.toy_batch.runs}: ${f(s.toy_batch.ms)} ms a step for all (${f(s.toy_batch.per_run_ms)} ms per run; ${f(s.toy_batch.dispatches, 0)} dispatches, ${f(s.toy_batch.submits, 1)} submits)`);
+console.log(
+  `toy step: WebGPU ${f(s.toy.gpu_ms)} ms (${f(s.toy.gpu_dispatches, 0)} dispatches, ${f(s.toy.gpu_submits, 1)} submits); CPU 1t ${f(s.toy.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.toy.cpu_mt_ms)} ms`,
+);
+console.log(
+  `toy batch of ${s.toy_batch.runs}: ${f(s.toy_batch.ms)} ms a step for all (${f(s.toy_batch.per_run_ms)} ms per run; ${f(s.toy_batch.dispatches, 0)} dispatches, ${f(s.toy_batch.submits, 1)} submits)`,
+);
 console.log(`host recording per step: one run ${f(s.toy.gpu_record_ms, 2)} ms; the batch of ${s.toy_batch.runs} ${f(s.toy_batch.record_ms, 2)} ms for all`);
 console.log(`probe pass: WebGPU ${f(s.probe.gpu_ms)} ms; CPU 1t ${f(s.probe.cpu_st_ms)} ms, ${s.cpu_threads}t ${f(s.probe.cpu_mt_ms)} ms`);
 console.log(`matmul: ${s.matmul.map((m) => `${m.M}×${m.N}×${m.K} ${f(m.gflops, 1)}`).join(', ')} GFLOP/s`);

@@ -25,12 +25,18 @@ function run(name, kind, config, dir = 'public/data') {
   const t0 = Date.now();
   process.stderr.write(`precompute: ${kind} ${JSON.stringify(config)} on ${m.buildFlavour()}, ${m.threads()} threads\n`);
   const exp = kind.startsWith('exp:') ? kind.slice(4) : null;
-  const r = exp ? new m.ExperimentRun(exp, JSON.stringify(config))
-    : kind === 'probe' ? new m.ProbeRun(JSON.stringify(config)) : new m.GridRun(JSON.stringify(config));
+  const r = exp
+    ? new m.ExperimentRun(exp, JSON.stringify(config))
+    : kind === 'probe'
+      ? new m.ProbeRun(JSON.stringify(config))
+      : new m.GridRun(JSON.stringify(config));
   let last = 0;
   while (!r.done()) {
     const f = r.step(kind === 'probe' ? 4 : exp ? 1 : 10);
-    if (f - last >= 0.05) process.stderr.write(`  ${(100 * f).toFixed(0)}% ${((Date.now() - t0) / 1000).toFixed(0)} s\n`), (last = f);
+    if (f - last >= 0.05) {
+      process.stderr.write(`  ${(100 * f).toFixed(0)}% ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+      last = f;
+    }
   }
   const doc = JSON.parse(kind === 'probe' || exp ? r.resultJson() : r.resultJson(0));
   r.delete();

@@ -30,7 +30,12 @@ export async function prerender({ log = console.log } = {}) {
   if (!html.includes(EMPTY)) throw new Error('prerender: dist/index.html has no empty <div id="app"></div> (already prerendered? run `vite build` again)');
 
   const t0 = Date.now();
-  const vite = await createServer({ configFile: join(root, 'vite.config.ts'), server: { middlewareMode: true, hmr: false }, appType: 'custom', logLevel: 'error' });
+  const vite = await createServer({
+    configFile: join(root, 'vite.config.ts'),
+    server: { middlewareMode: true, hmr: false },
+    appType: 'custom',
+    logLevel: 'error',
+  });
   try {
     const m = await vite.ssrLoadModule('/src/prerender/render.ts');
     const docs = {};

@@ -64,16 +64,42 @@ function candidates() {
     for (const d of [64, 128])
       for (const batch of [2, 4, 8])
         for (const seq of [32, 64])
-          for (const steps of [150, 200, 300])
-            out.push({ layers, d, d_ff: 4 * d, vocab: VOCAB, seq, batch, steps, warmup: Math.round(0.6 * steps) });
+          for (const steps of [150, 200, 300]) out.push({ layers, d, d_ff: 4 * d, vocab: VOCAB, seq, batch, steps, warmup: Math.round(0.6 * steps) });
   return out.sort((a, b) => cost(a) - cost(b));
 }
 
 function runGrid(c) {
-  const args = ['grid', '--json', '--threads', '0', '--placements', 'post,pre', '--lrs', String(LR), '--seeds', SEEDS.join(','),
-    '--warmups', `0,${c.warmup}`, '--layers', c.layers, '--d', c.d, '--d-ff', c.d_ff, '--vocab', c.vocab, '--seq', c.seq,
-    '--batch', c.batch, '--steps', c.steps].map(String);
-  return JSON.parse(execFileSync(process.env.LNX_CLI ?? `${root}build/lnx`, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+  const args = [
+    'grid',
+    '--json',
+    '--threads',
+    '0',
+    '--placements',
+    'post,pre',
+    '--lrs',
+    String(LR),
+    '--seeds',
+    SEEDS.join(','),
+    '--warmups',
+    `0,${c.warmup}`,
+    '--layers',
+    c.layers,
+    '--d',
+    c.d,
+    '--d-ff',
+    c.d_ff,
+    '--vocab',
+    c.vocab,
+    '--seq',
+    c.seq,
+    '--batch',
+    c.batch,
+    '--steps',
+    c.steps,
+  ].map(String);
+  return JSON.parse(
+    execFileSync(process.env.LNX_CLI ?? `${root}build/lnx`, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }),
+  );
 }
 
 async function verify() {
@@ -108,14 +134,24 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     const grid = runGrid(c);
     const result = { config: c, relative_cost: cost(c) / cost(full), seconds_native: (performance.now() - t0) / 1000, ...claims(grid) };
     tried.push(result);
-    process.stderr.write(`${JSON.stringify(c)} cost ${result.relative_cost.toFixed(4)}: ${result.all_hold ? 'all hold' : JSON.stringify(result.escape_steps)}\n`);
+    process.stderr.write(
+      `${JSON.stringify(c)} cost ${result.relative_cost.toFixed(4)}: ${result.all_hold ? 'all hold' : JSON.stringify(result.escape_steps)}\n`,
+    );
     if (result.all_hold) {
       chosen = result;
       break;
     }
   }
   mkdirSync(`${root}docs/data`, { recursive: true });
-  const doc = { made_by: 'scripts/quick-look-search.mjs', date: new Date().toISOString(), seeds: SEEDS, lr: LR, criteria: 'escape step: the first step whose 10-step mean of the seed-mean loss is 0.5 below the plateau', chosen, tried };
+  const doc = {
+    made_by: 'scripts/quick-look-search.mjs',
+    date: new Date().toISOString(),
+    seeds: SEEDS,
+    lr: LR,
+    criteria: 'escape step: the first step whose 10-step mean of the seed-mean loss is 0.5 below the plateau',
+    chosen,
+    tried,
+  };
   writeFileSync(`${root}docs/data/quick-look-search.json`, JSON.stringify(doc, null, 1) + '\n');
   console.log(chosen ? `chosen: ${JSON.stringify(chosen.config)}` : 'no candidate satisfied every claim');
 }

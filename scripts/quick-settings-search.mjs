@@ -63,12 +63,27 @@ const SEARCHES = {
     kinds: [{}, { perturbation_kind: 'sign_gradient' }],
     judge: ([random, sign]) => ({ os: V.outputSensitivity(random, sign) }),
     budget: 1,
-    groups: [{
-      candidates: grid({
-        depths: [[2, 4, 8], [4, 8], [4, 16], [8, 16], [4, 8, 16], [2, 32], [2, 8, 32], [4, 32], [8, 32], [4, 8, 16, 32], [8, 16, 32], [2, 4, 8, 16, 32]],
-        seeds: [[0], [0, 1], [0, 1, 2]],
-      }),
-    }],
+    groups: [
+      {
+        candidates: grid({
+          depths: [
+            [2, 4, 8],
+            [4, 8],
+            [4, 16],
+            [8, 16],
+            [4, 8, 16],
+            [2, 32],
+            [2, 8, 32],
+            [4, 32],
+            [8, 32],
+            [4, 8, 16, 32],
+            [8, 16, 32],
+            [2, 4, 8, 16, 32],
+          ],
+          seeds: [[0], [0, 1], [0, 1, 2]],
+        }),
+      },
+    ],
   },
   // Figure A. The width (d_ff = 2d, as the reference's 512/1024), the vocabulary, the depths (three or
   // five, from 2–6 to the reference's 6–14) and the batches per depth; one seed.
@@ -77,11 +92,25 @@ const SEARCHES = {
     files: ['tied-output'],
     judge: ([doc]) => ({ tied: V.tiedOutput(doc) }),
     budget: 0.05,
-    groups: [{
-      candidates: spread(grid({
-        d: [64, 128, 256, 512], vocab: [200, 1000], depths: [[2, 4, 6], [4, 6, 8], [4, 8, 12], [6, 8, 10, 12, 14]], depth_batches: [2, 5], seeds: [[0]],
-      }), (c) => ({ d: c.d, d_ff: 2 * c.d, vocab: c.vocab, depths: c.depths, seeds: c.seeds, depth_batches: c.depth_batches })),
-    }],
+    groups: [
+      {
+        candidates: spread(
+          grid({
+            d: [64, 128, 256, 512],
+            vocab: [200, 1000],
+            depths: [
+              [2, 4, 6],
+              [4, 6, 8],
+              [4, 8, 12],
+              [6, 8, 10, 12, 14],
+            ],
+            depth_batches: [2, 5],
+            seeds: [[0]],
+          }),
+          (c) => ({ d: c.d, d_ff: 2 * c.d, vocab: c.vocab, depths: c.depths, seeds: c.seeds, depth_batches: c.depth_batches }),
+        ),
+      },
+    ],
   },
   // Figure B. Depth 6, 8, 12 or the reference's 24; the width (d_ff = 2d); V = 200; one seed, 2 batches.
   depthFactors: {
@@ -89,10 +118,18 @@ const SEARCHES = {
     files: ['depth-factors'],
     judge: ([doc]) => ({ df: V.depthFactors(doc) }),
     budget: 0.1,
-    groups: [{
-      candidates: spread(grid({ layers: [6, 8, 12, 24], d: [64, 128, 256] }),
-        (c) => ({ layers: c.layers, d: c.d, d_ff: 2 * c.d, vocab: 200, seeds: [0], batches: 2 })),
-    }],
+    groups: [
+      {
+        candidates: spread(grid({ layers: [6, 8, 12, 24], d: [64, 128, 256] }), (c) => ({
+          layers: c.layers,
+          d: c.d,
+          d_ff: 2 * c.d,
+          vocab: 200,
+          seeds: [0],
+          batches: 2,
+        })),
+      },
+    ],
   },
   // Figure C. Depth, width (d_ff = 4d, as the reference's 128/512) and the steps recorded, up to the
   // reference setting itself (8 layers, d = 128, 50 steps).
@@ -101,9 +138,16 @@ const SEARCHES = {
     files: ['adam-first-step'],
     judge: ([doc]) => ({ afs: V.adamFirstStep(doc) }),
     budget: 1,
-    groups: [{
-      candidates: spread(grid({ layers: [4, 6, 8], d: [64, 128], steps: [10, 20, 50] }), (c) => ({ layers: c.layers, d: c.d, d_ff: 4 * c.d, steps: c.steps })),
-    }],
+    groups: [
+      {
+        candidates: spread(grid({ layers: [4, 6, 8], d: [64, 128], steps: [10, 20, 50] }), (c) => ({
+          layers: c.layers,
+          d: c.d,
+          d_ff: 4 * c.d,
+          steps: c.steps,
+        })),
+      },
+    ],
   },
   // Figure D. Depth sets and one or two seeds; the model and the η grid as in the reference.
   stepSize: {
@@ -111,7 +155,20 @@ const SEARCHES = {
     files: ['step-size'],
     judge: ([doc]) => ({ ss: V.stepSize(doc) }),
     budget: 1,
-    groups: [{ candidates: grid({ depths: [[2, 4], [2, 8], [4, 8], [2, 4, 8], [2, 4, 8, 16]], seeds: [[0], [0, 1]] }) }],
+    groups: [
+      {
+        candidates: grid({
+          depths: [
+            [2, 4],
+            [2, 8],
+            [4, 8],
+            [2, 4, 8],
+            [2, 4, 8, 16],
+          ],
+          seeds: [[0], [0, 1]],
+        }),
+      },
+    ],
   },
   // Figure F. The reference's toy (6 layers, B = 2, n = 32) at d = 64 or 128, fewer steps, warm-ups
   // and seeds, at the smaller lr factor (the rule's). First with SGD (both verdicts), then without.
@@ -123,14 +180,43 @@ const SEARCHES = {
     groups: [
       {
         name: 'with SGD: both verdicts as the reference',
-        candidates: spread(grid({ d: [64, 128], steps: [300, 400], warmups: [[0, 100], [0, 50, 100]], seeds: [[0], [0, 1]] }),
-          (c) => ({ layers: 6, d: c.d, d_ff: 4 * c.d, steps: c.steps, warmups: c.warmups, seeds: c.seeds, optimizers: ['adam', 'radam', 'sgd'], lr_factors: [1] })),
+        candidates: spread(
+          grid({
+            d: [64, 128],
+            steps: [300, 400],
+            warmups: [
+              [0, 100],
+              [0, 50, 100],
+            ],
+            seeds: [[0], [0, 1]],
+          }),
+          (c) => ({
+            layers: 6,
+            d: c.d,
+            d_ff: 4 * c.d,
+            steps: c.steps,
+            warmups: c.warmups,
+            seeds: c.seeds,
+            optimizers: ['adam', 'radam', 'sgd'],
+            lr_factors: [1],
+          }),
+        ),
       },
       {
         name: 'without SGD: the warm-up verdict as the reference, the SGD control too small to test (untested)',
         want: { sgd: 'untested' },
-        candidates: spread(grid({ d: [64, 128], steps: [200, 300, 400], warmups: [[0, 50], [0, 50, 100]], seeds: [[0], [0, 1]] }),
-          (c) => ({ layers: 6, d: c.d, d_ff: 4 * c.d, steps: c.steps, warmups: c.warmups, seeds: c.seeds, optimizers: ['adam', 'radam'], lr_factors: [1] })),
+        candidates: spread(
+          grid({
+            d: [64, 128],
+            steps: [200, 300, 400],
+            warmups: [
+              [0, 50],
+              [0, 50, 100],
+            ],
+            seeds: [[0], [0, 1]],
+          }),
+          (c) => ({ layers: 6, d: c.d, d_ff: 4 * c.d, steps: c.steps, warmups: c.warmups, seeds: c.seeds, optimizers: ['adam', 'radam'], lr_factors: [1] }),
+        ),
       },
     ],
   },
@@ -141,24 +227,58 @@ const SEARCHES = {
     files: ['plateau-share'],
     judge: ([doc]) => ({ ps: V.plateauShare(doc) }),
     budget: 0.15,
-    groups: [{
-      candidates: spread(grid({ layers: [6, 8], d: [64, 128], bn: [[2, 32], [8, 64]], steps: [150, 200, 300] }),
-        (c) => ({ layers: c.layers, d: c.d, d_ff: 4 * c.d, batch: c.bn[0], seq: c.bn[1], steps: c.steps, warmups: [0, Math.round(0.6 * c.steps)], every: 10 })),
-    }],
+    groups: [
+      {
+        candidates: spread(
+          grid({
+            layers: [6, 8],
+            d: [64, 128],
+            bn: [
+              [2, 32],
+              [8, 64],
+            ],
+            steps: [150, 200, 300],
+          }),
+          (c) => ({
+            layers: c.layers,
+            d: c.d,
+            d_ff: 4 * c.d,
+            batch: c.bn[0],
+            seq: c.bn[1],
+            steps: c.steps,
+            warmups: [0, Math.round(0.6 * c.steps)],
+            every: 10,
+          }),
+        ),
+      },
+    ],
   },
 };
 
 const flags = (c) => Object.entries(c).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
 const lnx = process.env.LNX_CLI ?? `${root}build/lnx`;
 function runNative(experiment, c) {
-  const out = execFileSync(lnx, ['exp', experiment, '--json', '--threads', '1', ...flags(c)], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(lnx, ['exp', experiment, '--json', '--threads', '1', ...flags(c)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return JSON.parse(out);
 }
 const verdictsOf = (judged) => Object.fromEntries(Object.entries(judged).map(([k, j]) => [k, j.verdict]));
 /** The facts each verdict quotes, numbers to 4 significant digits (the record's margins). */
-const factsOf = (judged) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(judged).map(([k, j]) => [k, j.facts])),
-  (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(4)) : v)));
-const tooSmallOf = (judged) => Object.fromEntries(Object.entries(judged).filter(([, j]) => j.facts.tooSmall).map(([k, j]) => [k, j.facts.tooSmall]));
+const factsOf = (judged) =>
+  JSON.parse(
+    JSON.stringify(Object.fromEntries(Object.entries(judged).map(([k, j]) => [k, j.facts])), (_, v) =>
+      typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(4)) : v,
+    ),
+  );
+const tooSmallOf = (judged) =>
+  Object.fromEntries(
+    Object.entries(judged)
+      .filter(([, j]) => j.facts.tooSmall)
+      .map(([k, j]) => [k, j.facts.tooSmall]),
+  );
 
 /** A search's reference: its documents' configs and verdicts, the cost of a reference run. */
 function referenceOf(s) {
@@ -177,8 +297,10 @@ function search(name) {
   const result = { slots: s.slots ?? [name], experiment: s.experiment, reference_verdicts: ref.verdicts, budget: s.budget, groups, tried: [], chosen: null };
   for (const [gi, g] of s.groups.entries()) {
     const want = groups[gi].want;
-    const cands = g.candidates.map((c) => ({ config: c, relative_cost: costOf(s, ref, c) / ref.cost }))
-      .filter((c) => c.relative_cost <= s.budget).sort((a, b) => a.relative_cost - b.relative_cost);
+    const cands = g.candidates
+      .map((c) => ({ config: c, relative_cost: costOf(s, ref, c) / ref.cost }))
+      .filter((c) => c.relative_cost <= s.budget)
+      .sort((a, b) => a.relative_cost - b.relative_cost);
     for (const c of cands) {
       const t0 = performance.now();
       const docs = (s.kinds ?? [{}]).map((k) => runNative(s.experiment, { ...c.config, ...k }));
@@ -186,9 +308,20 @@ function search(name) {
       const judged = s.judge(docs);
       const verdicts = verdictsOf(judged);
       const ok = Object.entries(want).every(([k, v]) => verdicts[k] === v);
-      const row = { group: gi, config: c.config, relative_cost: c.relative_cost, seconds_native: seconds, verdicts, too_small: tooSmallOf(judged), meets: ok, facts: factsOf(judged) };
+      const row = {
+        group: gi,
+        config: c.config,
+        relative_cost: c.relative_cost,
+        seconds_native: seconds,
+        verdicts,
+        too_small: tooSmallOf(judged),
+        meets: ok,
+        facts: factsOf(judged),
+      };
       result.tried.push(row);
-      process.stderr.write(`${name} ${JSON.stringify(c.config)} cost ${c.relative_cost.toFixed(4)} ${seconds.toFixed(1)} s: ${JSON.stringify(verdicts)}${ok ? ' ✔' : ''}\n`);
+      process.stderr.write(
+        `${name} ${JSON.stringify(c.config)} cost ${c.relative_cost.toFixed(4)} ${seconds.toFixed(1)} s: ${JSON.stringify(verdicts)}${ok ? ' ✔' : ''}\n`,
+      );
       if (ok) {
         result.chosen = row;
         return result;
@@ -223,7 +356,11 @@ async function verify() {
     });
     const judged = s.judge(docs);
     r.verified_wasm = {
-      build: m.buildFlavour(), threads: m.threads(), seconds: (performance.now() - t0) / 1000, verdicts: verdictsOf(judged), too_small: tooSmallOf(judged),
+      build: m.buildFlavour(),
+      threads: m.threads(),
+      seconds: (performance.now() - t0) / 1000,
+      verdicts: verdictsOf(judged),
+      too_small: tooSmallOf(judged),
       load_average: [load0, loadavg()[0]].map((x) => Number(x.toFixed(2))),
     };
     process.stderr.write(`verified ${name} with ${m.buildFlavour()}: ${JSON.stringify(r.verified_wasm)}\n`);
@@ -241,7 +378,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const todo = names.length ? names : Object.keys(SEARCHES);
   if (args.includes('--list')) {
     for (const n of todo) {
-      const s = SEARCHES[n], ref = referenceOf(s);
+      const s = SEARCHES[n],
+        ref = referenceOf(s);
       console.log(`${n}: reference ${JSON.stringify(ref.verdicts)}, budget ${s.budget}`);
       for (const g of s.groups)
         for (const c of g.candidates.map((c) => ({ c, r: costOf(s, ref, c) / ref.cost })).sort((a, b) => a.r - b.r))
@@ -265,6 +403,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     mkdirSync(`${root}docs/data`, { recursive: true });
     writeFileSync(OUT, JSON.stringify(doc, null, 1) + '\n');
     const c = doc.searches[n].chosen;
-    console.log(`${n}: ${c ? `chosen ${JSON.stringify(c.config)} (${c.seconds_native.toFixed(1)} s native, ${JSON.stringify(c.verdicts)})` : 'no candidate within the budget meets the criterion'}`);
+    console.log(
+      `${n}: ${c ? `chosen ${JSON.stringify(c.config)} (${c.seconds_native.toFixed(1)} s native, ${JSON.stringify(c.verdicts)})` : 'no candidate within the budget meets the criterion'}`,
+    );
   }
 }

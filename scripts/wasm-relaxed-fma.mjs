@@ -25,7 +25,9 @@ export function codeSection(bytes) {
   if (bytes.length < 8 || bytes.readUInt32LE(0) !== 0x6d736100) throw new Error('not a WebAssembly module');
   let i = 8;
   const leb = () => {
-    let v = 0, shift = 0, b;
+    let v = 0,
+      shift = 0,
+      b;
     do {
       b = bytes[i++];
       v += (b & 0x7f) * 2 ** shift;

@@ -42,9 +42,17 @@ export function freePort() {
 }
 
 export const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.png': 'image/png',
 };
 
 /**
@@ -63,7 +71,7 @@ export function staticServer(port, { dir = dist, transform } = {}) {
     if (p.endsWith('/')) p += 'index.html';
     const candidates = [join(dir, normalize(p))];
     if (fixtures && /^\/(data|wasm)\//.test(p)) candidates.push(join(fixtures, normalize(p)));
-    const file = candidates.find((f) => ((f.startsWith(dir) || (fixtures && f.startsWith(fixtures))) ? existsSync(f) && statSync(f).isFile() : false));
+    const file = candidates.find((f) => (f.startsWith(dir) || (fixtures && f.startsWith(fixtures)) ? existsSync(f) && statSync(f).isFile() : false));
     if (!file) {
       res.writeHead(404);
       return res.end('not found');
@@ -89,18 +97,24 @@ export async function pythonServer(port, dir = dist) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/`);
       if (r.ok) return { close: () => child.kill(), kind: 'python3 -m http.server' };
-    } catch {}
+    } catch {
+      // not up yet
+    }
   }
   child.kill();
   return null;
 }
 
 export async function vitePreview(port) {
-  const child = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    cwd: root,
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    {
+      cwd: root,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
@@ -109,7 +123,9 @@ export async function vitePreview(port) {
     try {
       const r = await fetch(url);
       if (r.ok) return { child, url };
-    } catch {}
+    } catch {
+      // not up yet
+    }
     if (child.exitCode != null) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -146,12 +162,20 @@ export function assert(cond, msg) {
 /** Race `p` against a timeout (a hang becomes a failure with `what` in the message). */
 export function withTimeout(p, ms, what) {
   let t;
-  return Promise.race([p, new Promise((_, rej) => (t = setTimeout(() => rej(new Error(`timed out after ${ms} ms: ${what}`)), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([p, new Promise((_, rej) => (t = setTimeout(() => rej(new Error(`timed out after ${ms} ms: ${what}`)), ms)))]).finally(() =>
+    clearTimeout(t),
+  );
 }
 
 /** A fresh context and page that collect console errors, page errors and dialogs. */
 export async function openPage(browser, url, { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {} } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, locale: lang === 'zh' ? 'zh-CN' : 'en-US', acceptDownloads: true, ...contextOptions });
+  const context = await browser.newContext({
+    viewport: { width, height },
+    deviceScaleFactor: 1,
+    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
+    acceptDownloads: true,
+    ...contextOptions,
+  });
   const page = await context.newPage();
   const errors = [];
   const warnings = [];

@@ -95,7 +95,10 @@ async function exportOf(page, id, kind, dir) {
   if (wait > 0) await page.waitForTimeout(wait);
   lastDownload.set(page, Date.now());
   const t0 = Date.now();
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click(`#${id} .share-panel button.export[data-kind="${kind}"]`)]).catch(async (e) => {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30000 }),
+    page.click(`#${id} .share-panel button.export[data-kind="${kind}"]`),
+  ]).catch(async (e) => {
     // name the download that did not come, and what the panel said about it
     const status = await page.$eval(`#${id} .share-status`, (el) => el.textContent ?? '').catch(() => '(no share panel)');
     throw new Error(`${id}.${kind}: no download after ${((Date.now() - t0) / 1000).toFixed(1)} s; the panel says "${status}": ${e.message}`);
@@ -127,7 +130,10 @@ function pngProvenance(buf) {
 function plainParagraphs(lang = 'en') {
   const src = readFileSync(join(root, `web/src/content/${lang}.ts`), 'utf8');
   const esc = (t) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-  return [...src.matchAll(/kind: 'p',\s*text: r`([^`]*)`/g)].map((m) => m[1]).filter((t) => !/[$*{}\[\]\\_]/.test(t)).map(esc);
+  return [...src.matchAll(/kind: 'p',\s*text: r`([^`]*)`/g)]
+    .map((m) => m[1])
+    .filter((t) => !/[$*{}[\]\\_]/.test(t))
+    .map(esc);
 }
 
 /** Copy the link from a figure's Share panel (clipboard permission granted) and return it. */
@@ -195,108 +201,131 @@ async function main() {
       const missing = await page.$$eval('.bound.missing', (els) => els.map((e) => e.textContent));
       assert(missing.length === 0, `unknown keys: ${missing.join(', ')}`);
     });
-    await check('without JavaScript: each language’s built page holds its article (every plain paragraph, every figure drawn, no control that needs a script, a link to the other language); with it, the guard sends a reader to their language’s copy and the live page replaces it', async () => {
-      for (const [lang, path, other] of [['en', '', 'zh/?lang=zh'], ['zh', 'zh/', '../?lang=en']]) {
-        // a plain fetch: the HTML any client gets, before any script
-        const html = await (await fetch(`${plainUrl}${path}`)).text();
-        const paras = plainParagraphs(lang);
-        const absent = paras.filter((t) => !html.includes(t));
-        assert(paras.length >= 30, `only ${paras.length} plain paragraphs found in content/${lang}.ts`);
-        assert(absent.length === 0, `${lang}: ${absent.length} of ${paras.length} paragraphs missing from the HTML, e.g. "${absent[0]?.slice(0, 80)}"`);
-        assert(!html.includes('bound missing'), `${lang}: an unresolved {{key}} in the static page`);
-        // Chromium with JavaScript off: the figures are drawn (an <svg> each), the controls hidden,
-        // the other language one link away
-        const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
-        try {
-          const p = await ctx.newPage();
-          await p.goto(`${plainUrl}${path}`, { waitUntil: 'load' });
-          const st = await p.evaluate((figs) => ({
-            h2: document.querySelectorAll('main h2').length,
-            undrawn: figs.filter((id) => !document.querySelector(`#${id} svg`)),
-            buttons: [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).length,
-            lang: document.documentElement.lang,
-            link: document.querySelector('.lang-link')?.getAttribute('href'),
-          }), FIGS);
-          assert(st.h2 >= 10, `${lang}: ${st.h2} section headings`);
-          assert(st.undrawn.length === 0, `${lang}: not drawn without JavaScript: ${st.undrawn.join(', ')}`);
-          assert(st.buttons === 0, `${lang}: ${st.buttons} visible buttons that cannot work without JavaScript`);
-          assert(st.lang.startsWith(lang), `${lang}: <html lang="${st.lang}">`);
-          assert(st.link === other, `${lang}: the language link goes to ${st.link}, not ${other}`);
-          await p.click('.lang-link');
-          await p.waitForLoadState('load');
-          const there = await p.evaluate(() => document.documentElement.lang);
-          assert(!there.startsWith(lang), `${lang}: the language link leads to a page in ${there}`);
-          if (lang === 'en') {
-            await shoot(p, 'nojs-zh-fig4', '#fig4');
-            await p.goBack();
-            await shoot(p, 'nojs-fig4', '#fig4');
-            await shoot(p, 'nojs-fig8', '#fig8');
+    await check(
+      'without JavaScript: each language’s built page holds its article (every plain paragraph, every figure drawn, no control that needs a script, a link to the other language); with it, the guard sends a reader to their language’s copy and the live page replaces it',
+      async () => {
+        for (const [lang, path, other] of [
+          ['en', '', 'zh/?lang=zh'],
+          ['zh', 'zh/', '../?lang=en'],
+        ]) {
+          // a plain fetch: the HTML any client gets, before any script
+          const html = await (await fetch(`${plainUrl}${path}`)).text();
+          const paras = plainParagraphs(lang);
+          const absent = paras.filter((t) => !html.includes(t));
+          assert(paras.length >= 30, `only ${paras.length} plain paragraphs found in content/${lang}.ts`);
+          assert(absent.length === 0, `${lang}: ${absent.length} of ${paras.length} paragraphs missing from the HTML, e.g. "${absent[0]?.slice(0, 80)}"`);
+          assert(!html.includes('bound missing'), `${lang}: an unresolved {{key}} in the static page`);
+          // Chromium with JavaScript off: the figures are drawn (an <svg> each), the controls hidden,
+          // the other language one link away
+          const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+          try {
+            const p = await ctx.newPage();
+            await p.goto(`${plainUrl}${path}`, { waitUntil: 'load' });
+            const st = await p.evaluate(
+              (figs) => ({
+                h2: document.querySelectorAll('main h2').length,
+                undrawn: figs.filter((id) => !document.querySelector(`#${id} svg`)),
+                buttons: [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).length,
+                lang: document.documentElement.lang,
+                link: document.querySelector('.lang-link')?.getAttribute('href'),
+              }),
+              FIGS,
+            );
+            assert(st.h2 >= 10, `${lang}: ${st.h2} section headings`);
+            assert(st.undrawn.length === 0, `${lang}: not drawn without JavaScript: ${st.undrawn.join(', ')}`);
+            assert(st.buttons === 0, `${lang}: ${st.buttons} visible buttons that cannot work without JavaScript`);
+            assert(st.lang.startsWith(lang), `${lang}: <html lang="${st.lang}">`);
+            assert(st.link === other, `${lang}: the language link goes to ${st.link}, not ${other}`);
+            await p.click('.lang-link');
+            await p.waitForLoadState('load');
+            const there = await p.evaluate(() => document.documentElement.lang);
+            assert(!there.startsWith(lang), `${lang}: the language link leads to a page in ${there}`);
+            if (lang === 'en') {
+              await shoot(p, 'nojs-zh-fig4', '#fig4');
+              await p.goBack();
+              await shoot(p, 'nojs-fig4', '#fig4');
+              await shoot(p, 'nojs-fig8', '#fig8');
+            }
+          } finally {
+            await ctx.close();
           }
-        } finally {
-          await ctx.close();
         }
-      }
-      // index.html's guard, with the page's own script held back (the copy is all there is): a
-      // reader lands on the copy of the language the live page will show, query and fragment kept;
-      // an embed stays where it is with the copy hidden
-      const seen = {};
-      const cases = [
-        ['', '?lang=en', 'en-US', '/ shown'],
-        ['', '?lang=zh#fig2', 'en-US', '/zh/ shown ?lang=zh#fig2'],
-        ['', '', 'zh-CN', '/zh/ shown'],
-        ['', '?lang=zh&lang=en', 'en-US', '/ shown'], // a repeated lang= counts as none, as in the live page
-        ['', '?embed=fig3', 'zh-CN', '/ hidden'],
-        ['zh/', '', 'en-US', '/zh/ shown'], // the Chinese copy's address is a choice of Chinese
-        ['zh/', '?lang=zh', 'en-US', '/zh/ shown'],
-        ['zh/', '?lang=en', 'zh-CN', '/ shown'], // lang= still overrides it
-        ['zh/', '?embed=fig3&lang=en', 'en-US', '/zh/ hidden'],
-      ];
-      for (const [path, q, locale, want] of cases) {
-        const c = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
-        try {
-          await c.route(/\/assets\/.*\.js$/, (r) => r.abort());
-          const p = await c.newPage();
-          const wantPath = want.split(' ')[0];
-          await p.goto(`${plainUrl}${path}${q}`, { waitUntil: 'commit' });
-          await p.waitForURL((u) => u.pathname === wantPath, { waitUntil: 'load', timeout: 10000 }).catch(() => {});
-          await p.waitForLoadState('load');
-          const u = new URL(p.url());
-          const shown = await p.$eval('[data-prerendered]', (el) => getComputedStyle(el).display !== 'none');
-          const got = `${u.pathname} ${shown ? 'shown' : 'hidden'}${want.split(' ')[2] !== undefined ? ` ${u.search}${u.hash}` : ''}`;
-          if (got !== want) seen[`${path}${q || '(none)'} ${locale}`] = `${got}, expected ${want}`;
-        } finally {
-          await c.close();
+        // index.html's guard, with the page's own script held back (the copy is all there is): a
+        // reader lands on the copy of the language the live page will show, query and fragment kept;
+        // an embed stays where it is with the copy hidden
+        const seen = {};
+        const cases = [
+          ['', '?lang=en', 'en-US', '/ shown'],
+          ['', '?lang=zh#fig2', 'en-US', '/zh/ shown ?lang=zh#fig2'],
+          ['', '', 'zh-CN', '/zh/ shown'],
+          ['', '?lang=zh&lang=en', 'en-US', '/ shown'], // a repeated lang= counts as none, as in the live page
+          ['', '?embed=fig3', 'zh-CN', '/ hidden'],
+          ['zh/', '', 'en-US', '/zh/ shown'], // the Chinese copy's address is a choice of Chinese
+          ['zh/', '?lang=zh', 'en-US', '/zh/ shown'],
+          ['zh/', '?lang=en', 'zh-CN', '/ shown'], // lang= still overrides it
+          ['zh/', '?embed=fig3&lang=en', 'en-US', '/zh/ hidden'],
+        ];
+        for (const [path, q, locale, want] of cases) {
+          const c = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+          try {
+            await c.route(/\/assets\/.*\.js$/, (r) => r.abort());
+            const p = await c.newPage();
+            const wantPath = want.split(' ')[0];
+            await p.goto(`${plainUrl}${path}${q}`, { waitUntil: 'commit' });
+            await p.waitForURL((u) => u.pathname === wantPath, { waitUntil: 'load', timeout: 10000 }).catch(() => {});
+            await p.waitForLoadState('load');
+            const u = new URL(p.url());
+            const shown = await p.$eval('[data-prerendered]', (el) => getComputedStyle(el).display !== 'none');
+            const got = `${u.pathname} ${shown ? 'shown' : 'hidden'}${want.split(' ')[2] !== undefined ? ` ${u.search}${u.hash}` : ''}`;
+            if (got !== want) seen[`${path}${q || '(none)'} ${locale}`] = `${got}, expected ${want}`;
+          } finally {
+            await c.close();
+          }
         }
-      }
-      assert(Object.keys(seen).length === 0, `the guard: ${JSON.stringify(seen)}`);
-      // /zh/ in an en-US browser gives the live page in Chinese, and the static copy is Chinese
-      // throughout (its title, description and no-script note); toggling to English keeps English
-      // across a reload
-      {
-        const zhHtml = readFileSync(join(dist, 'zh/index.html'), 'utf8');
-        const head = { title: /<title>([^<]*)<\/title>/.exec(zhHtml)?.[1] ?? '', noscript: /<noscript>([^<]*)<\/noscript>/.exec(zhHtml)?.[1] ?? '', description: /<meta name="description" content="([^"]*)"/.exec(zhHtml)?.[1] ?? '' };
-        assert(Object.values(head).every((v) => CJK.test(v) && !/\b(the|page|without)\b/i.test(v)), `the Chinese copy's head is not Chinese: ${JSON.stringify(head)}`);
-        const z = await openPage(browser, plainUrl, { lang: 'en', query: 'zh/' });
-        try {
-          await waitReady(z.page);
-          const live = await z.page.evaluate(() => ({ lang: document.documentElement.lang, h1: document.querySelector('h1')?.textContent ?? '', path: location.pathname }));
-          assert(live.lang === 'zh-CN' && CJK.test(live.h1) && live.path === '/zh/', `/zh/ under en-US: ${JSON.stringify(live)}`);
-          await z.page.click('.lang-toggle');
-          await z.page.waitForFunction(() => document.documentElement.lang === 'en');
-          await z.page.waitForTimeout(300);
-          await z.page.reload();
-          await waitReady(z.page);
-          const after = await z.page.evaluate(() => ({ lang: document.documentElement.lang, url: location.pathname + location.search }));
-          assert(after.lang === 'en', `after switching to English on /zh/ and reloading: ${JSON.stringify(after)}`);
-        } finally {
-          await z.context.close();
+        assert(Object.keys(seen).length === 0, `the guard: ${JSON.stringify(seen)}`);
+        // /zh/ in an en-US browser gives the live page in Chinese, and the static copy is Chinese
+        // throughout (its title, description and no-script note); toggling to English keeps English
+        // across a reload
+        {
+          const zhHtml = readFileSync(join(dist, 'zh/index.html'), 'utf8');
+          const head = {
+            title: /<title>([^<]*)<\/title>/.exec(zhHtml)?.[1] ?? '',
+            noscript: /<noscript>([^<]*)<\/noscript>/.exec(zhHtml)?.[1] ?? '',
+            description: /<meta name="description" content="([^"]*)"/.exec(zhHtml)?.[1] ?? '',
+          };
+          assert(
+            Object.values(head).every((v) => CJK.test(v) && !/\b(the|page|without)\b/i.test(v)),
+            `the Chinese copy's head is not Chinese: ${JSON.stringify(head)}`,
+          );
+          const z = await openPage(browser, plainUrl, { lang: 'en', query: 'zh/' });
+          try {
+            await waitReady(z.page);
+            const live = await z.page.evaluate(() => ({
+              lang: document.documentElement.lang,
+              h1: document.querySelector('h1')?.textContent ?? '',
+              path: location.pathname,
+            }));
+            assert(live.lang === 'zh-CN' && CJK.test(live.h1) && live.path === '/zh/', `/zh/ under en-US: ${JSON.stringify(live)}`);
+            await z.page.click('.lang-toggle');
+            await z.page.waitForFunction(() => document.documentElement.lang === 'en');
+            await z.page.waitForTimeout(300);
+            await z.page.reload();
+            await waitReady(z.page);
+            const after = await z.page.evaluate(() => ({ lang: document.documentElement.lang, url: location.pathname + location.search }));
+            assert(after.lang === 'en', `after switching to English on /zh/ and reloading: ${JSON.stringify(after)}`);
+          } finally {
+            await z.context.close();
+          }
         }
-      }
-      // the live page: the copy is gone, each figure once
-      const live = await page.evaluate((figs) => ({ copy: !!document.querySelector('[data-prerendered]'), twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1) }), FIGS);
-      assert(!live.copy, 'the static copy is still in the live page');
-      assert(live.twice.length === 0, `ids not unique in the live page: ${live.twice.join(', ')}`);
-    });
+        // the live page: the copy is gone, each figure once
+        const live = await page.evaluate(
+          (figs) => ({ copy: !!document.querySelector('[data-prerendered]'), twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1) }),
+          FIGS,
+        );
+        assert(!live.copy, 'the static copy is still in the live page');
+        assert(live.twice.length === 0, `ids not unique in the live page: ${live.twice.join(', ')}`);
+      },
+    );
     await check('page is cross-origin isolated under vite preview', async () => {
       assert((await page.evaluate(() => self.crossOriginIsolated)) === true, 'crossOriginIsolated is false');
     });
@@ -330,7 +359,10 @@ async function main() {
       // a hovering mouse previews a layer in the readout but leaves the view (and the link) alone
       await page.waitForTimeout(300);
       const url = page.url();
-      const box = await page.$eval('#fig2 [role="slider"]', (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; });
+      const box = await page.$eval('#fig2 [role="slider"]', (el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x, y: r.y, w: r.width, h: r.height };
+      });
       await page.mouse.move(box.x + box.w / 2, box.y + box.h * 0.85);
       await page.waitForTimeout(50);
       const r2 = await readout(page, 'fig2');
@@ -429,14 +461,34 @@ async function main() {
       // reference's uses its fused kernel (engine/backend-choice.ts cpuGlue, protocol.ts `exact`)
       assert(/wasm-mt-fma · fused multiply-add/.test(badge.text), `expected the threaded FMA flavour with its fused kernel in "${badge.text}"`);
       // the caption names the drawn run's settings, each changed number marked with the article's value
-      const cap = await page.$eval('#fig3 figcaption, #fig3 .caption', (el) => ({ text: el.textContent ?? '', live: [...el.querySelectorAll('.bound.live')].map((b) => [b.dataset.key, b.nextElementSibling?.classList.contains('bound-ref') ? b.nextElementSibling.textContent : '']) }));
-      assert(/mean over 2 \(article: 5\) seeds/.test(cap.text) && /2 \(article: 6\) to 4 \(article: 14\)/.test(cap.text), `caption after the small run: ${cap.text.slice(0, 300)}`);
+      const cap = await page.$eval('#fig3 figcaption, #fig3 .caption', (el) => ({
+        text: el.textContent ?? '',
+        live: [...el.querySelectorAll('.bound.live')].map((b) => [
+          b.dataset.key,
+          b.nextElementSibling?.classList.contains('bound-ref') ? b.nextElementSibling.textContent : '',
+        ]),
+      }));
+      assert(
+        /mean over 2 \(article: 5\) seeds/.test(cap.text) && /2 \(article: 6\) to 4 \(article: 14\)/.test(cap.text),
+        `caption after the small run: ${cap.text.slice(0, 300)}`,
+      );
       assert(/Drawn: your run “[^”]+”/.test(cap.text), `the caption does not name the drawn run: ${cap.text.slice(-200)}`);
       // the reference stays drawn, muted, in both figures of the probe, in every panel of Figure 3
-      const mutedIn = (sel) => page.$$eval(sel, (els) => els.map((el) => [...el.querySelectorAll('path.line[data-name^="ref-"]')].filter((p) => Number(p.getAttribute('opacity')) < 1 && (p.getAttribute('d') ?? '').length > 0).length));
+      const mutedIn = (sel) =>
+        page.$$eval(sel, (els) =>
+          els.map(
+            (el) =>
+              [...el.querySelectorAll('path.line[data-name^="ref-"]')].filter(
+                (p) => Number(p.getAttribute('opacity')) < 1 && (p.getAttribute('d') ?? '').length > 0,
+              ).length,
+          ),
+        );
       const [fig2Refs] = await mutedIn('#fig2');
       const fig3Refs = await mutedIn('#fig3 .panel');
-      assert(fig2Refs > 0 && fig3Refs.length === 3 && fig3Refs.every((n) => n > 0), `the reference is not drawn under the live probe: Figure 2 ${fig2Refs}, Figure 3's panels ${JSON.stringify(fig3Refs)}`);
+      assert(
+        fig2Refs > 0 && fig3Refs.length === 3 && fig3Refs.every((n) => n > 0),
+        `the reference is not drawn under the live probe: Figure 2 ${fig2Refs}, Figure 3's panels ${JSON.stringify(fig3Refs)}`,
+      );
       const seedsNote = cap.live.find(([k]) => k === 'probe.seeds');
       assert(seedsNote && seedsNote[1] === ' (article: 5)', `the changed seeds are not followed by the article's value: ${JSON.stringify(cap.live)}`);
       await shoot(page, 'en-fig3-live', '#fig3');
@@ -466,12 +518,15 @@ async function main() {
         assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
         // the precomputed result stays drawn, muted, under the live one, in every figure (Figure G:
         // its own muted row of heat maps)
-        const muted = await page.$$eval(`#${id} [data-name^="ref-"]`, (ps) =>
-          ps.filter((p) => {
-            // muted: it, or a group it is drawn in, is translucent
-            for (let e = p; e && e.tagName !== 'FIGURE'; e = e.parentElement) if (Number(e.getAttribute('opacity') ?? getComputedStyle(e).opacity) < 1) return true;
-            return false;
-          }).length,
+        const muted = await page.$$eval(
+          `#${id} [data-name^="ref-"]`,
+          (ps) =>
+            ps.filter((p) => {
+              // muted: it, or a group it is drawn in, is translucent
+              for (let e = p; e && e.tagName !== 'FIGURE'; e = e.parentElement)
+                if (Number(e.getAttribute('opacity') ?? getComputedStyle(e).opacity) < 1) return true;
+              return false;
+            }).length,
         );
         assert(muted > 0, `${id}: the reference is not drawn under the live run`);
         await shoot(page, `en-${id}-live`, `#${id}`);
@@ -482,7 +537,9 @@ async function main() {
       await page.uncheck('#fig7 input[name="small"]');
       const badge = await recomputeAndWait(page, 'fig7', 300000);
       assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
-      const line = await page.$eval('#fig7 [data-reproduction]', (el) => ({ kind: el.getAttribute('data-reproduction'), text: el.textContent ?? '' })).catch(() => null);
+      const line = await page
+        .$eval('#fig7 [data-reproduction]', (el) => ({ kind: el.getAttribute('data-reproduction'), text: el.textContent ?? '' }))
+        .catch(() => null);
       assert(line?.kind === 'identical', `expected "identical", got ${JSON.stringify(line)}`);
       assert(/last bit/.test(line.text), line.text);
       assert(!/fused multiply-add/.test(badge.text), `a run of the reference's settings used the fused kernel: ${badge.text}`);
@@ -493,7 +550,10 @@ async function main() {
       await openSettings(page, 'fig4');
       // the quick look fills the model knobs too; a knob out of range and a too-long warm-up are explained inline
       await page.click('#fig4 button[data-preset="quick"]');
-      const knobs = await page.$$eval('#fig4 input[name="layers"], #fig4 input[name="d"], #fig4 input[name="batch"], #fig4 input[name="seq"], #fig4 input[name="steps"]', (xs) => xs.map((x) => x.value));
+      const knobs = await page.$$eval(
+        '#fig4 input[name="layers"], #fig4 input[name="d"], #fig4 input[name="batch"], #fig4 input[name="seq"], #fig4 input[name="steps"]',
+        (xs) => xs.map((x) => x.value),
+      );
       assert(knobs.join() === '200,6,128,2,32', `quick look fills ${knobs}`);
       // the warning is the engine's rule warmup_reaches_peak, asked of the engine (checkConfig)
       await page.fill('#fig4 input[name="warmups"]', '0, 300');
@@ -536,9 +596,10 @@ async function main() {
       await page.fill('#fig4 input[name="steps"]', '20');
       await page.fill('#fig4 input[name="seeds"]', '1');
       await pressRecompute(page, 'fig4');
-      const streamed = await page
-        .waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 60000 })
-        .then(() => true, () => false);
+      const streamed = await page.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 60000 }).then(
+        () => true,
+        () => false,
+      );
       if (streamed) await shoot(page, 'en-fig4-streaming', '#fig4').catch(() => {});
       const phase = await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], 300000);
       const msg = await page.$eval('#fig4 .run', (el) => el.textContent);
@@ -547,7 +608,10 @@ async function main() {
       const src = await page.$eval('#fig4 .badge', (el) => el.getAttribute('data-source'));
       assert(src === 'live', `badge source ${src}`);
       const lens = await page.$$eval('#fig4 path.line[data-name^="p"]', (ps) => ps.map((p) => (p.getAttribute('d') ?? '').length));
-      assert(lens.some((n) => n > 0), 'no curves drawn');
+      assert(
+        lens.some((n) => n > 0),
+        'no curves drawn',
+      );
       await shoot(page, 'en-fig4-live', '#fig4');
     });
 
@@ -564,7 +628,10 @@ async function main() {
           await recomputeAndWait(page, 'fig4', 300000);
         }
         await page.waitForTimeout(300);
-        const drawn = await page.$$eval('#fig4 .runlist li[data-run-id]', (ls) => ls.filter((l) => l.dataset.hidden === 'false' && ['done', 'partial'].includes(l.dataset.status ?? '')).length);
+        const drawn = await page.$$eval(
+          '#fig4 .runlist li[data-run-id]',
+          (ls) => ls.filter((l) => l.dataset.hidden === 'false' && ['done', 'partial'].includes(l.dataset.status ?? '')).length,
+        );
         assert(drawn >= 3, `${drawn} runs drawn`);
         const tags = await page.$$eval('#fig4 g.tag[data-name="run-tag"]', (gs) =>
           gs.map((g) => {
@@ -574,7 +641,12 @@ async function main() {
         );
         assert(tags.length >= 2 * 3, `only ${tags.length} end tags`);
         const hit = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
-        const overlapping = tags.flatMap((a, i) => tags.slice(i + 1).filter((b) => hit(a, b)).map((b) => `${a.label}@${Math.round(a.x)},${Math.round(a.y)} × ${b.label}@${Math.round(b.x)},${Math.round(b.y)}`));
+        const overlapping = tags.flatMap((a, i) =>
+          tags
+            .slice(i + 1)
+            .filter((b) => hit(a, b))
+            .map((b) => `${a.label}@${Math.round(a.x)},${Math.round(a.y)} × ${b.label}@${Math.round(b.x)},${Math.round(b.y)}`),
+        );
         assert(overlapping.length === 0, `end tags overlap: ${overlapping.join('; ')}`);
         // the legend: one entry per drawn run ("#N · …"), the runs the tags name
         const entries = await page.$$eval('#fig4 .legend li', (ls) => ls.map((l) => l.textContent?.trim() ?? '').filter((t) => /^#\d+(\s|$)/.test(t)));
@@ -588,22 +660,28 @@ async function main() {
       }
     });
 
-    await check('Figure 4: a link with an architecture choice (Pre-LN without its final norm) fills the form, runs it and says so in the run list', async () => {
-      const b = await openPage(browser, preview.url, { query: '?lang=en&fig4.placements=pre&fig4.final_norm=off&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20' });
-      const phase = await waitAttr(b.page, 'fig4', 'data-run', ['done', 'error'], 120000);
-      assert(phase === 'done', `ended with ${phase}`);
-      await openSettings(b.page, 'fig4');
-      const values = await b.page.$eval('#fig4', (f) => ['norm_type', 'final_norm', 'output', 'input_scale'].map((n) => f.querySelector(`select[name="${n}"]`)?.value));
-      assert(values.join() === 'layernorm,off,tied,sqrt_d', `the form's architecture: ${values}`);
-      const entry = await b.page.$eval('#fig4 .runlist', (el) => el.textContent ?? '').catch(() => '');
-      assert(/final_norm off/.test(entry), `the run list entry does not name the choice: ${entry.slice(0, 200)}`);
-      assert(new URL(b.page.url()).searchParams.get('fig4.final_norm') === 'off', `the address lost the choice: ${b.page.url()}`);
-      const caption = await b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
-      assert(/the toy model \(no final norm\)/.test(caption), `the caption does not say which model is drawn: ${caption.slice(0, 120)}`);
-      await shoot(b.page, 'en-fig4-arch', '#fig4');
-      await b.context.close();
-    });
-
+    await check(
+      'Figure 4: a link with an architecture choice (Pre-LN without its final norm) fills the form, runs it and says so in the run list',
+      async () => {
+        const b = await openPage(browser, preview.url, {
+          query: '?lang=en&fig4.placements=pre&fig4.final_norm=off&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20',
+        });
+        const phase = await waitAttr(b.page, 'fig4', 'data-run', ['done', 'error'], 120000);
+        assert(phase === 'done', `ended with ${phase}`);
+        await openSettings(b.page, 'fig4');
+        const values = await b.page.$eval('#fig4', (f) =>
+          ['norm_type', 'final_norm', 'output', 'input_scale'].map((n) => f.querySelector(`select[name="${n}"]`)?.value),
+        );
+        assert(values.join() === 'layernorm,off,tied,sqrt_d', `the form's architecture: ${values}`);
+        const entry = await b.page.$eval('#fig4 .runlist', (el) => el.textContent ?? '').catch(() => '');
+        assert(/final_norm off/.test(entry), `the run list entry does not name the choice: ${entry.slice(0, 200)}`);
+        assert(new URL(b.page.url()).searchParams.get('fig4.final_norm') === 'off', `the address lost the choice: ${b.page.url()}`);
+        const caption = await b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
+        assert(/the toy model \(no final norm\)/.test(caption), `the caption does not say which model is drawn: ${caption.slice(0, 120)}`);
+        await shoot(b.page, 'en-fig4-arch', '#fig4');
+        await b.context.close();
+      },
+    );
 
     // The quick look (lib/grid-settings.ts LAB_PRESETS): the cheapest setting the search found in
     // which the article's three toy claims hold on the seed mean (scripts/quick-look-search.mjs,
@@ -619,7 +697,10 @@ async function main() {
         assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
         const got = await exportOf(q.page, 'fig4', 'json', downloads);
         const grid = JSON.parse(got.bytes.toString('utf8')).data.grid;
-        assert(grid.runs.length === 16 && grid.runs.every((r) => r.steps_done === 200), `the quick look ran ${grid.runs.length} runs of ${[...new Set(grid.runs.map((r) => r.steps_done))]} steps`);
+        assert(
+          grid.runs.length === 16 && grid.runs.every((r) => r.steps_done === 200),
+          `the quick look ran ${grid.runs.length} runs of ${[...new Set(grid.runs.map((r) => r.steps_done))]} steps`,
+        );
         const c = quickLookClaims(grid);
         console.log(`        quick look: ${((Date.now() - t0) / 1000).toFixed(0)} s in this run; escape steps ${JSON.stringify(c.escape_steps)}`);
         assert(c.post_without_warmup_stalls, `Post-LN without warm-up left the plateau at step ${c.escape_steps.post0}`);
@@ -632,130 +713,149 @@ async function main() {
       }
     });
 
-    await check('the article describes the reference: after live runs of every figure, and after a reload, its text in both languages equals a fresh visitor’s', async () => {
-      // a fresh context has no runs: its article is the reference's; this page has drawn the live
-      // runs above (Figures 2–4 and A–G at small settings, Figure 4 at several odd ones)
-      for (const lang of ['en', 'zh']) {
-        const fresh = await openPage(browser, preview.url, { lang });
-        await waitReady(fresh.page);
-        const reference = await articleText(fresh.page);
-        await fresh.context.close();
-        assert(reference.length > 5000, `${lang}: the fresh article text is ${reference.length} characters`);
-        if (lang === 'en') {
-          const now = await articleText(page);
-          assert(now === reference, `${lang}: the article changed with the live runs: ${firstDiff(now, reference)}`);
+    await check(
+      'the article describes the reference: after live runs of every figure, and after a reload, its text in both languages equals a fresh visitor’s',
+      async () => {
+        // a fresh context has no runs: its article is the reference's; this page has drawn the live
+        // runs above (Figures 2–4 and A–G at small settings, Figure 4 at several odd ones)
+        for (const lang of ['en', 'zh']) {
+          const fresh = await openPage(browser, preview.url, { lang });
+          await waitReady(fresh.page);
+          const reference = await articleText(fresh.page);
+          await fresh.context.close();
+          assert(reference.length > 5000, `${lang}: the fresh article text is ${reference.length} characters`);
+          if (lang === 'en') {
+            const now = await articleText(page);
+            assert(now === reference, `${lang}: the article changed with the live runs: ${firstDiff(now, reference)}`);
+          }
+          // a new tab of this profile: the stored runs are drawn again, the article stays the reference's
+          const p2 = await en.context.newPage();
+          await p2.goto(`${preview.url}?lang=${lang}`, { waitUntil: 'load' });
+          await waitReady(p2);
+          const reloaded = await articleText(p2);
+          await p2.close();
+          assert(reloaded === reference, `${lang}: after a reload with the stored runs the article differs: ${firstDiff(reloaded, reference)}`);
         }
-        // a new tab of this profile: the stored runs are drawn again, the article stays the reference's
-        const p2 = await en.context.newPage();
-        await p2.goto(`${preview.url}?lang=${lang}`, { waitUntil: 'load' });
-        await waitReady(p2);
-        const reloaded = await articleText(p2);
-        await p2.close();
-        assert(reloaded === reference, `${lang}: after a reload with the stored runs the article differs: ${firstDiff(reloaded, reference)}`);
-      }
-    });
+      },
+    );
 
-    await check('run list: runs add up over the reference, survive a reload, export and import, isolate, hide, remove with undo; cancel keeps what was computed', async () => {
-      const b = await openPage(browser, preview.url, { lang: 'en' });
-      const q = b.page;
-      await waitReady(q);
-      const items = () => q.$$eval('#fig4 .runlist li', (ls) => ls.map((l) => ({ status: l.dataset.status, hidden: l.dataset.hidden, text: l.innerText })));
-      const sgd = async (steps) => {
+    await check(
+      'run list: runs add up over the reference, survive a reload, export and import, isolate, hide, remove with undo; cancel keeps what was computed',
+      async () => {
+        const b = await openPage(browser, preview.url, { lang: 'en' });
+        const q = b.page;
+        await waitReady(q);
+        const items = () => q.$$eval('#fig4 .runlist li', (ls) => ls.map((l) => ({ status: l.dataset.status, hidden: l.dataset.hidden, text: l.innerText })));
+        const sgd = async (steps) => {
+          await openSettings(q, 'fig4');
+          await q.selectOption('#fig4 select[name="optimizer"]', 'sgd');
+          await q.fill('#fig4 input[name="momentum"]', '0.8');
+          await q.fill('#fig4 input[name="lrs"]', '0.05');
+          await q.fill('#fig4 input[name="warmups"]', '0');
+          await q.fill('#fig4 input[name="steps"]', String(steps));
+          await q.fill('#fig4 input[name="seeds"]', '1');
+        };
+        assert((await items()).length === 0, 'a fresh browser has runs');
+        await sgd(20);
+        await recomputeAndWait(q, 'fig4', 300000);
+        let it = await items();
+        assert(it.length === 1 && it[0].status === 'done', `after one run: ${JSON.stringify(it)}`);
+        assert(/final loss Post-LN \d/.test(it[0].text) && /steps 20/.test(it[0].text), `entry: ${it[0].text}`);
+        const refLines = await q.$$eval('#fig4 path.line[data-name^="ref-"]', (ps) => ps.filter((p) => Number(p.getAttribute('opacity')) < 1).length);
+        assert(refLines > 0, 'the reference is not drawn muted under the run');
+        // a longer run, cancelled once its first curves have streamed: kept, marked partial
+        await sgd(1000);
+        await pressRecompute(q, 'fig4');
+        await q.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
+        // Pause: the run stops advancing and says so; Resume continues; Cancel works while paused
+        const pctNow = () => q.$eval('#fig4 .run progress', (el) => Number(el.getAttribute('value')));
+        await q.click('#fig4 button.pause');
+        await q.waitForFunction(() => /Paused\. Nothing computed is lost/.test(document.querySelector('#fig4 .run .status')?.textContent ?? ''), null, {
+          timeout: 10000,
+        });
+        const p0 = await pctNow();
+        await q.waitForTimeout(2000);
+        assert((await pctNow()) === p0, 'a paused run went on');
+        await q.click('#fig4 button.resume');
+        await q.waitForFunction((p) => Number(document.querySelector('#fig4 .run progress')?.getAttribute('value')) > p, p0, { timeout: 60000 });
+        await q.click('#fig4 button.pause');
+        await q.waitForSelector('#fig4 button.resume', { timeout: 10000 });
+        await q.click('#fig4 button.cancel');
+        await waitAttr(q, 'fig4', 'data-run', ['cancelled'], 60000);
+        it = await items();
+        assert(it.length === 2 && it[1].status === 'partial', `after cancel: ${JSON.stringify(it.map((x) => x.status))}`);
+        const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
+        assert(/kept in the run list/.test(st), `status after cancel: ${st}`);
+        assert(
+          (await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'),
+          'the complete run is not the current result',
+        );
+        const formNow = () => q.$eval('#fig4', (f) => ['steps', 'lrs', 'optimizer'].map((n) => f.querySelector(`[name="${n}"]`)?.value).join('|'));
+        const formBefore = await formNow();
+        assert(formBefore === '1000|0.05|sgd', `the form before the reload: ${formBefore}`);
+        await q.waitForTimeout(400); // the address follows the form (150 ms)
+        await q.reload();
+        await waitReady(q);
+        await q
+          .waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 })
+          .catch(async (e) => {
+            const msgs = await q.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent));
+            throw new Error(`after reload the run list holds ${JSON.stringify(await items())}, messages ${JSON.stringify(msgs)}: ${e.message}`);
+          });
+        // the address names the complete run it drew: the reload draws it again and does not run it again
+        await q.waitForTimeout(1500);
+        it = await items();
+        assert(it.length === 2 && it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
+        assert((await q.$eval('#fig4', (el) => el.getAttribute('data-run') ?? '')) !== 'running', 'the reload ran the address’s run again');
+        // what was on screen is restored: the form as it was before the reload (the address carried
+        // it), not the article's setting
         await openSettings(q, 'fig4');
-        await q.selectOption('#fig4 select[name="optimizer"]', 'sgd');
-        await q.fill('#fig4 input[name="momentum"]', '0.8');
-        await q.fill('#fig4 input[name="lrs"]', '0.05');
-        await q.fill('#fig4 input[name="warmups"]', '0');
-        await q.fill('#fig4 input[name="steps"]', String(steps));
-        await q.fill('#fig4 input[name="seeds"]', '1');
-      };
-      assert((await items()).length === 0, 'a fresh browser has runs');
-      await sgd(20);
-      await recomputeAndWait(q, 'fig4', 300000);
-      let it = await items();
-      assert(it.length === 1 && it[0].status === 'done', `after one run: ${JSON.stringify(it)}`);
-      assert(/final loss Post-LN \d/.test(it[0].text) && /steps 20/.test(it[0].text), `entry: ${it[0].text}`);
-      const refLines = await q.$$eval('#fig4 path.line[data-name^="ref-"]', (ps) => ps.filter((p) => Number(p.getAttribute('opacity')) < 1).length);
-      assert(refLines > 0, 'the reference is not drawn muted under the run');
-      // a longer run, cancelled once its first curves have streamed: kept, marked partial
-      await sgd(1000);
-      await pressRecompute(q, 'fig4');
-      await q.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
-      // Pause: the run stops advancing and says so; Resume continues; Cancel works while paused
-      const pctNow = () => q.$eval('#fig4 .run progress', (el) => Number(el.getAttribute('value')));
-      await q.click('#fig4 button.pause');
-      await q.waitForFunction(() => /Paused\. Nothing computed is lost/.test(document.querySelector('#fig4 .run .status')?.textContent ?? ''), null, { timeout: 10000 });
-      const p0 = await pctNow();
-      await q.waitForTimeout(2000);
-      assert((await pctNow()) === p0, 'a paused run went on');
-      await q.click('#fig4 button.resume');
-      await q.waitForFunction((p) => Number(document.querySelector('#fig4 .run progress')?.getAttribute('value')) > p, p0, { timeout: 60000 });
-      await q.click('#fig4 button.pause');
-      await q.waitForSelector('#fig4 button.resume', { timeout: 10000 });
-      await q.click('#fig4 button.cancel');
-      await waitAttr(q, 'fig4', 'data-run', ['cancelled'], 60000);
-      it = await items();
-      assert(it.length === 2 && it[1].status === 'partial', `after cancel: ${JSON.stringify(it.map((x) => x.status))}`);
-      const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
-      assert(/kept in the run list/.test(st), `status after cancel: ${st}`);
-      assert((await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'), 'the complete run is not the current result');
-      const formNow = () => q.$eval('#fig4', (f) => ['steps', 'lrs', 'optimizer'].map((n) => f.querySelector(`[name="${n}"]`)?.value).join('|'));
-      const formBefore = await formNow();
-      assert(formBefore === '1000|0.05|sgd', `the form before the reload: ${formBefore}`);
-      await q.waitForTimeout(400); // the address follows the form (150 ms)
-      await q.reload();
-      await waitReady(q);
-      await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 }).catch(async (e) => {
-        const msgs = await q.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent));
-        throw new Error(`after reload the run list holds ${JSON.stringify(await items())}, messages ${JSON.stringify(msgs)}: ${e.message}`);
-      });
-      // the address names the complete run it drew: the reload draws it again and does not run it again
-      await q.waitForTimeout(1500);
-      it = await items();
-      assert(it.length === 2 && it[0].status === 'done' && it[1].status === 'partial', `after reload: ${JSON.stringify(it.map((x) => x.status))}`);
-      assert((await q.$eval('#fig4', (el) => el.getAttribute('data-run') ?? '')) !== 'running', 'the reload ran the address’s run again');
-      // what was on screen is restored: the form as it was before the reload (the address carried
-      // it), not the article's setting
-      await openSettings(q, 'fig4');
-      const form = await formNow();
-      assert(form === formBefore, `after reload the form holds ${form}, before it held ${formBefore}`);
-      // export, then import the file: two more runs, marked imported
-      const [dl] = await Promise.all([q.waitForEvent('download'), q.click('#fig4 .runlist button.export')]);
-      const file = join(downloads, 'runs-fig4.json');
-      await dl.saveAs(file);
-      const exported = JSON.parse(readFileSync(file, 'utf8'));
-      assert(exported.format === 'lnx-runs' && exported.runs.length === 2 && exported.runs[0].engine?.flavour, 'export: no format, runs or provenance');
-      await q.setInputFiles('#fig4 .runlist input[data-import]', file);
-      await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 4, null, { timeout: 10000 });
-      assert(/Imported 2 run\(s\)/.test(await q.$eval('#fig4 .runlist [data-msg="runs.msg.imported"]', (el) => el.textContent ?? '')), 'no import message');
-      await q.setInputFiles('#fig4 .runlist input[data-import]', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-      await q.waitForSelector('#fig4 .runlist [data-msg="runs.msg.notJson"]', { timeout: 10000 });
-      assert((await items()).length === 4, 'a bad file changed the list');
-      // isolate the first, then show all; hide every run: the reference is the current result
-      await q.click('#fig4 .runlist li:first-child button.isolate');
-      assert((await q.$$eval('#fig4 .runlist li.dim', (ls) => ls.length)) === 3, 'isolating did not dim the others');
-      await shoot(q, 'en-fig4-runlist-isolated', '#fig4');
-      await q.click('#fig4 .runlist li:first-child button.isolate');
-      for (const box of await q.$$('#fig4 .runlist li input[type="checkbox"]')) await box.uncheck();
-      assert((await q.$eval('#fig4 .badge', (el) => el.getAttribute('data-source'))) === 'precomputed', 'all runs hidden, yet the badge is not the reference');
-      // remove the first, undo
-      await q.click('#fig4 .runlist li:first-child button.remove');
-      assert((await items()).length === 3, 'remove did not remove');
-      await q.click('#fig4 .runlist button.undo');
-      assert((await items()).length === 4, 'undo did not restore');
-      await shoot(q, 'en-fig4-runlist', '#fig4');
-      // the list with its entries in the dark theme, and at phone width (no sideways scrolling)
-      await q.click('button.theme-toggle');
-      await q.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
-      await shoot(q, 'en-dark-fig4-runlist', '#fig4 .runlist');
-      await q.click('button.theme-toggle');
-      await q.setViewportSize({ width: 390, height: 844 });
-      await q.waitForTimeout(300);
-      const over = await q.$eval('#fig4 .runlist', (el) => ({ list: el.scrollWidth - el.clientWidth, page: document.documentElement.scrollWidth - document.documentElement.clientWidth }));
-      assert(over.list <= 1 && over.page <= 1, `the run list overflows at 390 px: ${JSON.stringify(over)}`);
-      await shoot(q, 'en-phone-fig4-runlist', '#fig4 .runlist');
-      await b.context.close();
-    });
+        const form = await formNow();
+        assert(form === formBefore, `after reload the form holds ${form}, before it held ${formBefore}`);
+        // export, then import the file: two more runs, marked imported
+        const [dl] = await Promise.all([q.waitForEvent('download'), q.click('#fig4 .runlist button.export')]);
+        const file = join(downloads, 'runs-fig4.json');
+        await dl.saveAs(file);
+        const exported = JSON.parse(readFileSync(file, 'utf8'));
+        assert(exported.format === 'lnx-runs' && exported.runs.length === 2 && exported.runs[0].engine?.flavour, 'export: no format, runs or provenance');
+        await q.setInputFiles('#fig4 .runlist input[data-import]', file);
+        await q.waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 4, null, { timeout: 10000 });
+        assert(/Imported 2 run\(s\)/.test(await q.$eval('#fig4 .runlist [data-msg="runs.msg.imported"]', (el) => el.textContent ?? '')), 'no import message');
+        await q.setInputFiles('#fig4 .runlist input[data-import]', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+        await q.waitForSelector('#fig4 .runlist [data-msg="runs.msg.notJson"]', { timeout: 10000 });
+        assert((await items()).length === 4, 'a bad file changed the list');
+        // isolate the first, then show all; hide every run: the reference is the current result
+        await q.click('#fig4 .runlist li:first-child button.isolate');
+        assert((await q.$$eval('#fig4 .runlist li.dim', (ls) => ls.length)) === 3, 'isolating did not dim the others');
+        await shoot(q, 'en-fig4-runlist-isolated', '#fig4');
+        await q.click('#fig4 .runlist li:first-child button.isolate');
+        for (const box of await q.$$('#fig4 .runlist li input[type="checkbox"]')) await box.uncheck();
+        assert(
+          (await q.$eval('#fig4 .badge', (el) => el.getAttribute('data-source'))) === 'precomputed',
+          'all runs hidden, yet the badge is not the reference',
+        );
+        // remove the first, undo
+        await q.click('#fig4 .runlist li:first-child button.remove');
+        assert((await items()).length === 3, 'remove did not remove');
+        await q.click('#fig4 .runlist button.undo');
+        assert((await items()).length === 4, 'undo did not restore');
+        await shoot(q, 'en-fig4-runlist', '#fig4');
+        // the list with its entries in the dark theme, and at phone width (no sideways scrolling)
+        await q.click('button.theme-toggle');
+        await q.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+        await shoot(q, 'en-dark-fig4-runlist', '#fig4 .runlist');
+        await q.click('button.theme-toggle');
+        await q.setViewportSize({ width: 390, height: 844 });
+        await q.waitForTimeout(300);
+        const over = await q.$eval('#fig4 .runlist', (el) => ({
+          list: el.scrollWidth - el.clientWidth,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        }));
+        assert(over.list <= 1 && over.page <= 1, `the run list overflows at 390 px: ${JSON.stringify(over)}`);
+        await shoot(q, 'en-phone-fig4-runlist', '#fig4 .runlist');
+        await b.context.close();
+      },
+    );
 
     // Permalinks, share, export ------------------------------------------------------------------
     await check('permalink: the address bar follows the view (Figure 1 step, Figure 4 live settings)', async () => {
@@ -790,19 +890,27 @@ async function main() {
         assert(csv.length - header > 3, `${id}.csv: no rows`);
         const j = JSON.parse(got.json.bytes.toString('utf8'));
         assert(j.provenance && j.data, `${id}.json: shape`);
-        for (const key of ['engine', 'config', 'seeds', 'computed', 'exported', 'source', 'url']) assert(key in j.provenance, `${id}.json: provenance lacks ${key}`);
+        for (const key of ['engine', 'config', 'seeds', 'computed', 'exported', 'source', 'url'])
+          assert(key in j.provenance, `${id}.json: provenance lacks ${key}`);
         if (id !== 'fig1') {
           assert(j.provenance.engine?.version, `${id}: no engine version`);
           assert(Array.isArray(j.provenance.seeds) && j.provenance.seeds.length > 0, `${id}: no seeds`);
         }
         if (id === 'fig4') {
-          assert(j.provenance.source === 'live' && /^wasm-/.test(j.provenance.engine.build), `fig4 should be the live run: ${JSON.stringify(j.provenance.engine)}`);
+          assert(
+            j.provenance.source === 'live' && /^wasm-/.test(j.provenance.engine.build),
+            `fig4 should be the live run: ${JSON.stringify(j.provenance.engine)}`,
+          );
           assert(j.provenance.config.steps === 20, `fig4 config.steps ${j.provenance.config.steps}`);
           const c = j.provenance.config;
           assert(c.optimizer === 'sgd' && c.momentum === 0.8 && !('beta1' in c), `fig4 optimizer config ${JSON.stringify(c)}`);
         }
         if (id === 'fig3') assert(j.provenance.source === 'live', 'fig3 should be the live small run');
-        if (id === 'fig2') assert(csv.some((l) => l.startsWith('final,')), 'fig2.csv: no Final LN row');
+        if (id === 'fig2')
+          assert(
+            csv.some((l) => l.startsWith('final,')),
+            'fig2.csv: no Final LN row',
+          );
       }
     });
     await check('export: the exported pictures look like the figures (screenshots of the PNGs)', async () => {
@@ -810,10 +918,14 @@ async function main() {
       const p2 = await vp.newPage();
       for (const id of FIGS) {
         if (!exportsByFig[id]) continue;
-        await p2.setContent(`<body style="margin:0;background:#888"><img src="data:image/png;base64,${exportsByFig[id].png.bytes.toString('base64')}" style="max-width:1400px"></body>`);
+        await p2.setContent(
+          `<body style="margin:0;background:#888"><img src="data:image/png;base64,${exportsByFig[id].png.bytes.toString('base64')}" style="max-width:1400px"></body>`,
+        );
         await p2.waitForTimeout(100);
         await p2.screenshot({ path: join(artifacts, `export-${id}-png.png`), fullPage: true });
-        await p2.setContent(`<body style="margin:0;background:#888">${exportsByFig[id].svg.bytes.toString('utf8').replace(/^<svg/, '<svg style="max-width:1400px;height:auto"')}</body>`);
+        await p2.setContent(
+          `<body style="margin:0;background:#888">${exportsByFig[id].svg.bytes.toString('utf8').replace(/^<svg/, '<svg style="max-width:1400px;height:auto"')}</body>`,
+        );
         await p2.screenshot({ path: join(artifacts, `export-${id}-svg.png`), fullPage: true });
       }
       await vp.close();
@@ -836,7 +948,7 @@ async function main() {
     });
 
     await check('permalink: a live Figure 4 run from a copied link gives the same curves bit for bit', async () => {
-      assert(exportsByFig.fig4?.json, 'the export check did not get Figure 4\'s JSON (see its failure)');
+      assert(exportsByFig.fig4?.json, "the export check did not get Figure 4's JSON (see its failure)");
       const a = JSON.parse(exportsByFig.fig4.json.bytes.toString('utf8'));
       const b = await openPage(browser, '', { query: fig4Link, contextOptions: clip });
       await linkRunDone(b.page, 'fig4', 120000);
@@ -851,7 +963,10 @@ async function main() {
         const o = ra.get(key(r));
         assert(o, `run ${key(r)} missing`);
         assert(r.loss.length === o.loss.length && r.loss.every((x, i) => x === o.loss[i]), `run ${key(r)}: losses differ`);
-        assert(r.grad_norm.every((x, i) => x === o.grad_norm[i]), `run ${key(r)}: grad norms differ`);
+        assert(
+          r.grad_norm.every((x, i) => x === o.grad_norm[i]),
+          `run ${key(r)}: grad norms differ`,
+        );
       }
     });
 
@@ -859,7 +974,10 @@ async function main() {
       // a speed this device measured before (the grid's rate in docs/benchmarks.md): the run is
       // offered without starting (stopping a run after 3 s is tests/unit/slot-budget.test.ts)
       const speed = { engine: 'cpu-mt/wasm-mt/2', points: [[512 * 128, 2.5e7, 4]] };
-      const storageState = { cookies: [], origins: [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v2', value: JSON.stringify(speed) }] }] };
+      const storageState = {
+        cookies: [],
+        origins: [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v2', value: JSON.stringify(speed) }] }],
+      };
       const b = await openPage(browser, preview.url, { query: '?lang=en&fig4.steps=1000&fig4.seeds=4', contextOptions: { storageState } });
       await waitAttr(b.page, 'fig4', 'data-run', ['offered'], 90000);
       // the footer's engine line appears once a run has started the engine: none did
@@ -887,23 +1005,29 @@ async function main() {
       assert(/should take about .* Start it\?/.test(ask ?? ''), `no question before a long run: "${ask}"`);
       await b.page.click('#fig4 [data-ask] .ask-no');
       await b.page.waitForTimeout(300);
-      assert((await b.page.$eval('#fig4', (el) => el.dataset.run)) !== 'running' && !(await b.page.$('#fig4 [data-ask]')), 'Not now started the run or left the question');
+      assert(
+        (await b.page.$eval('#fig4', (el) => el.dataset.run)) !== 'running' && !(await b.page.$('#fig4 [data-ask]')),
+        'Not now started the run or left the question',
+      );
       await b.context.close();
     });
 
-    await check('estimate before the first click: on a first visit, Figure 4 near the viewport measures the speed at idle and Recompute shows an estimate, nothing hovered or pressed', async () => {
-      const f = await openPage(browser, preview.url, { query: '?lang=en' });
-      try {
-        await waitReady(f.page);
-        await f.page.$eval('#fig4', (el) => el.scrollIntoView({ block: 'center' }));
-        await f.page.mouse.move(0, 0);
-        const est = await f.page.waitForSelector('#fig4 button.recompute .estimate', { timeout: 90000 }).then((e) => e.textContent());
-        assert(/about \d/.test(est ?? ''), `no estimate: "${est}"`);
-        assert((await f.page.$eval('#fig4', (el) => el.dataset.run)) === 'idle', 'the measurement left a run');
-      } finally {
-        await f.context.close();
-      }
-    });
+    await check(
+      'estimate before the first click: on a first visit, Figure 4 near the viewport measures the speed at idle and Recompute shows an estimate, nothing hovered or pressed',
+      async () => {
+        const f = await openPage(browser, preview.url, { query: '?lang=en' });
+        try {
+          await waitReady(f.page);
+          await f.page.$eval('#fig4', (el) => el.scrollIntoView({ block: 'center' }));
+          await f.page.mouse.move(0, 0);
+          const est = await f.page.waitForSelector('#fig4 button.recompute .estimate', { timeout: 90000 }).then((e) => e.textContent());
+          assert(/about \d/.test(est ?? ''), `no estimate: "${est}"`);
+          assert((await f.page.$eval('#fig4', (el) => el.dataset.run)) === 'idle', 'the measurement left a run');
+        } finally {
+          await f.context.close();
+        }
+      },
+    );
 
     await check('citation block: BibTeX for the explainer and for Xiong et al. 2020', async () => {
       const bib = await page.$$eval('#cite pre', (ps) => ps.map((p) => p.textContent));
@@ -926,8 +1050,15 @@ async function main() {
       await p.evaluate(() => globalThis.__lnx.info());
       await ctx.close();
       assert(foreign.length === 0, `off-origin requests: ${foreign.join(', ')}`);
-      const built = ['index.html', ...readdirSyncSafe(join(dist, 'assets')).filter((f) => /\.(js|css|html)$/.test(f)).map((f) => `assets/${f}`)];
-      const cdn = built.filter((f) => /https?:\/\/(?!www\.w3\.org|127\.0\.0\.1|localhost)[\w.-]+\/[\w./-]*\.(js|css|woff2?|wasm)\b/.test(readFileSync(join(dist, f), 'utf8')));
+      const built = [
+        'index.html',
+        ...readdirSyncSafe(join(dist, 'assets'))
+          .filter((f) => /\.(js|css|html)$/.test(f))
+          .map((f) => `assets/${f}`),
+      ];
+      const cdn = built.filter((f) =>
+        /https?:\/\/(?!www\.w3\.org|127\.0\.0\.1|localhost)[\w.-]+\/[\w./-]*\.(js|css|woff2?|wasm)\b/.test(readFileSync(join(dist, f), 'utf8')),
+      );
       assert(cdn.length === 0, `built files reference remote assets: ${cdn.join(', ')}`);
     });
 
@@ -941,7 +1072,10 @@ async function main() {
           return [sel, el ? getComputedStyle(el).display : 'absent'];
         }),
       );
-      const shown = await page.$$eval('#fig2 svg, #fig3 .chart svg, #fig4 .chart svg, #fig1 .canvas svg', (els) => els.filter((e) => e.getBoundingClientRect().width > 50).length);
+      const shown = await page.$$eval(
+        '#fig2 svg, #fig3 .chart svg, #fig4 .chart svg, #fig1 .canvas svg',
+        (els) => els.filter((e) => e.getBoundingClientRect().width > 50).length,
+      );
       const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       await shoot(page, 'en-print', '#fig4');
       await page.screenshot({ path: join(artifacts, 'en-print-full.png'), fullPage: true });
@@ -1088,9 +1222,15 @@ async function main() {
             embed: document.documentElement.dataset.embed,
           }));
           assert(!chrome.masthead && chrome.embed === fig && chrome.isolated === false, JSON.stringify(chrome));
-          await h.page.waitForFunction((fg) => document.querySelector(`iframe[src*="embed=${fg}"]`)?.getAttribute('data-lnx-state') === 'ready', fig, { timeout: 15000 });
+          await h.page.waitForFunction((fg) => document.querySelector(`iframe[src*="embed=${fg}"]`)?.getAttribute('data-lnx-state') === 'ready', fig, {
+            timeout: 15000,
+          });
           const want = await f.evaluate(() => Math.ceil(document.querySelector('.embed').getBoundingClientRect().height));
-          await h.page.waitForFunction(([fg, w]) => Math.abs(parseFloat(document.querySelector(`iframe[src*="embed=${fg}"]`).style.height) - w) <= 2, [fig, want], { timeout: 10000 });
+          await h.page.waitForFunction(
+            ([fg, w]) => Math.abs(parseFloat(document.querySelector(`iframe[src*="embed=${fg}"]`).style.height) - w) <= 2,
+            [fig, want],
+            { timeout: 10000 },
+          );
         }
         const f4 = await frameOf('fig4');
         const flavour = await f4.evaluate(() => globalThis.__lnx.info().then((i) => i.flavour));
@@ -1118,8 +1258,15 @@ async function main() {
           throw new Error('no fig2 frame');
         })();
         await f.waitForSelector('#fig2[data-state="ready"]', { timeout: 30000 });
-        await h.page.waitForFunction(() => document.querySelector('iframe[src*="embed=fig2"]')?.getAttribute('data-lnx-state') === 'ready', null, { timeout: 15000 });
-        const state = () => f.evaluate(() => ({ theme: document.documentElement.dataset.theme, ignored: Number(document.documentElement.dataset.lnxIgnored ?? 0), accepted: Number(document.documentElement.dataset.lnxAccepted ?? 0) }));
+        await h.page.waitForFunction(() => document.querySelector('iframe[src*="embed=fig2"]')?.getAttribute('data-lnx-state') === 'ready', null, {
+          timeout: 15000,
+        });
+        const state = () =>
+          f.evaluate(() => ({
+            theme: document.documentElement.dataset.theme,
+            ignored: Number(document.documentElement.dataset.lnxIgnored ?? 0),
+            accepted: Number(document.documentElement.dataset.lnxAccepted ?? 0),
+          }));
         const heightBefore = await h.page.$eval('iframe[src*="embed=fig2"]', (e) => e.style.height);
         const s0 = await state();
         // 1. a documented message, but from an unrelated frame (not the embed's parent)

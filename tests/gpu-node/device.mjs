@@ -9,8 +9,15 @@ import { acquireWebGpu } from '../../web/src/engine/backend-choice.ts';
 import { loadEngine } from '../../scripts/load-engine.mjs';
 
 let instance = null; // the Dawn instance: referenced for the life of the process (see above)
-const LIMITS = ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxStorageBuffersPerShaderStage', 'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupsPerDimension', 'minStorageBufferOffsetAlignment'];
+const LIMITS = [
+  'maxBufferSize',
+  'maxStorageBufferBindingSize',
+  'maxStorageBuffersPerShaderStage',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupsPerDimension',
+  'minStorageBufferOffsetAlignment',
+];
 
 /** { module, device, adapter (name), software, info, limits, features } or throws with the reason. */
 export async function openGpu() {
@@ -22,7 +29,10 @@ export async function openGpu() {
   const info = raw.info ?? {};
   const module = await loadEngine('gpu', { gpuDevice: a.device });
   return {
-    module, device: a.device, adapter: a.adapter, software: a.software,
+    module,
+    device: a.device,
+    adapter: a.adapter,
+    software: a.software,
     info: { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description },
     limits: Object.fromEntries(LIMITS.map((k) => [k, a.device.limits[k]])),
     features: raw.features ? [...raw.features].sort() : [],

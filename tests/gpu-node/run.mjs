@@ -23,7 +23,8 @@ for (const f of ['public/wasm/lnx-gpu.mjs', 'public/wasm/lnx-gpu.wasm', 'node_mo
 const { openGpu } = await import('./device.mjs');
 const { engineChecks } = await import('../webgpu/engine-checks.js');
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 const t0 = Date.now();
 let gpu;
 try {
@@ -44,7 +45,8 @@ for (const [name, fn] of Object.entries(checks)) {
   } catch (e) {
     r = { pass: false, detail: `threw: ${e?.stack?.split('\n').slice(0, 3).join(' | ') ?? e}` };
   }
-  r.pass ? passed++ : failed++;
+  if (r.pass) passed++;
+  else failed++;
   console.log(`${r.pass ? 'ok  ' : 'FAIL'}  ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)\n      ${r.detail}`);
 }
 const lost = gpu.module.lnxGpu.lost || gpu.module.lnxGpu.error;

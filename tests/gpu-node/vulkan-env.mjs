@@ -29,7 +29,9 @@ function systemLoader() {
 }
 const icdFiles = (dir) => {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }
@@ -78,7 +80,8 @@ export function ensureVulkanEnv(driver) {
   const info = { loader: v.loader, driver: v.driver, icd: v.icd, notes: v.notes };
   const hook = fileURLToPath(new URL('./register-ts.mjs', import.meta.url));
   const r = spawnSync(process.execPath, ['--no-experimental-fetch', '--import', hook, process.argv[1], ...process.argv.slice(2)], {
-    env: { ...v.env, [MARK]: JSON.stringify(info) }, stdio: 'inherit',
+    env: { ...v.env, [MARK]: JSON.stringify(info) },
+    stdio: 'inherit',
   });
   if (r.error) throw r.error;
   process.exit(r.status ?? (r.signal ? 128 + 1 : 1));

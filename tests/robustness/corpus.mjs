@@ -9,14 +9,7 @@
 // Engine case: { id, category, call, arg, config? }          must throw an Error 'lnx: …' without markup,
 //              quickly, without growing the heap; `call` says which entry point gets the bad value.
 
-const INJECT = [
-  '<script>alert(1)</script>',
-  '"><img src=x onerror=alert(1)>',
-  '<svg onload=alert(1)>',
-  'javascript:alert(1)',
-  '{{probe.seeds}}',
-  '${7*7}',
-];
+const INJECT = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '<svg onload=alert(1)>', 'javascript:alert(1)', '{{probe.seeds}}', '${7*7}'];
 
 // ---- URL ---------------------------------------------------------------------------------------
 /** @type {{id:string, category:string, query:string, banner:string[], expect?:Record<string, unknown>}[]} */
@@ -105,39 +98,119 @@ const ui = (fig, field, error, values, category) => values.map(([value, cat]) =>
 /** @type {{id:string, category:string, fig:string, field:string, value:string, error:string}[]} */
 export const UI_CASES = [
   ...ui('fig4', 'lrs', 'err.lrs', [
-    ['NaN', 'NaN'], ['Infinity', '±Infinity'], ['-Infinity', '±Infinity'], ['0', 'zero'], ['-1e-3', 'negative'],
-    ['1e999', 'huge'], ['20', 'huge'], ['abc', 'non-numeric'], ['0x10', 'non-numeric'], ['', 'non-numeric'],
-    ['1e-3, 2e-3, 3e-3', 'too many values'], [INJECT[1], 'injection'], ['1e-3;alert(1)', 'injection'],
+    ['NaN', 'NaN'],
+    ['Infinity', '±Infinity'],
+    ['-Infinity', '±Infinity'],
+    ['0', 'zero'],
+    ['-1e-3', 'negative'],
+    ['1e999', 'huge'],
+    ['20', 'huge'],
+    ['abc', 'non-numeric'],
+    ['0x10', 'non-numeric'],
+    ['', 'non-numeric'],
+    ['1e-3, 2e-3, 3e-3', 'too many values'],
+    [INJECT[1], 'injection'],
+    ['1e-3;alert(1)', 'injection'],
   ]),
   ...ui('fig4', 'warmups', 'err.warmups', [
-    ['NaN', 'NaN'], ['-300', 'negative'], ['1.5', 'non-numeric'], ['1e9', 'huge'], ['x', 'non-numeric'],
-    ['0, 1, 2, 3', 'too many values'], [INJECT[0], 'injection'],
+    ['NaN', 'NaN'],
+    ['-300', 'negative'],
+    ['1.5', 'non-numeric'],
+    ['1e9', 'huge'],
+    ['x', 'non-numeric'],
+    ['0, 1, 2, 3', 'too many values'],
+    [INJECT[0], 'injection'],
   ]),
   ...ui('fig4', 'seeds', 'err.seeds', [
-    ['NaN', 'NaN'], ['0', 'zero'], ['-1', 'negative'], ['5', 'too many seeds'], ['1000', 'too many seeds'],
-    ['2.5', 'non-numeric'], ['two', 'non-numeric'], ['', 'non-numeric'], ['1e400', '±Infinity'],
+    ['NaN', 'NaN'],
+    ['0', 'zero'],
+    ['-1', 'negative'],
+    ['5', 'too many seeds'],
+    ['1000', 'too many seeds'],
+    ['2.5', 'non-numeric'],
+    ['two', 'non-numeric'],
+    ['', 'non-numeric'],
+    ['1e400', '±Infinity'],
   ]),
   ...ui('fig4', 'steps', 'err.steps', [
-    ['NaN', 'NaN'], ['Infinity', '±Infinity'], ['0', 'zero'], ['-10', 'negative'], ['9', 'zero'], ['1001', 'huge'],
-    ['1e9', 'huge'], ['20.5', 'non-numeric'], ['abc', 'non-numeric'], ['', 'non-numeric'],
+    ['NaN', 'NaN'],
+    ['Infinity', '±Infinity'],
+    ['0', 'zero'],
+    ['-10', 'negative'],
+    ['9', 'zero'],
+    ['1001', 'huge'],
+    ['1e9', 'huge'],
+    ['20.5', 'non-numeric'],
+    ['abc', 'non-numeric'],
+    ['', 'non-numeric'],
   ]),
-  ...ui('fig3', 'seeds', 'err.seeds', [['0', 'zero'], ['-1', 'negative'], ['6', 'too many seeds'], ['2.5', 'non-numeric'], ['1e9', 'huge'], ['', 'non-numeric']]),
-  ...ui('fig3', 'batches', 'err.batches', [['0', 'zero'], ['-5', 'negative'], ['21', 'huge'], ['1.5', 'non-numeric'], ['1e9', 'huge'], ['', 'non-numeric']]),
+  ...ui('fig3', 'seeds', 'err.seeds', [
+    ['0', 'zero'],
+    ['-1', 'negative'],
+    ['6', 'too many seeds'],
+    ['2.5', 'non-numeric'],
+    ['1e9', 'huge'],
+    ['', 'non-numeric'],
+  ]),
+  ...ui('fig3', 'batches', 'err.batches', [
+    ['0', 'zero'],
+    ['-5', 'negative'],
+    ['21', 'huge'],
+    ['1.5', 'non-numeric'],
+    ['1e9', 'huge'],
+    ['', 'non-numeric'],
+  ]),
   { fig: 'fig3', field: 'depths', error: 'err.depths', value: '(none ticked)', category: 'zero' },
   // the model knobs (grid-settings.ts MODEL_KNOBS)
-  ...ui('fig4', 'layers', 'err.layers', [['0', 'zero'], ['25', 'huge'], ['NaN', 'NaN'], ['2.5', 'non-numeric'], [INJECT[1], 'injection']]),
-  ...ui('fig4', 'd', 'err.d', [['1', 'zero'], ['-64', 'negative'], ['1e9', 'huge'], ['Infinity', '±Infinity']]),
-  ...ui('fig4', 'd_ff', 'err.d_ff', [['0', 'zero'], ['4096', 'huge']]),
-  ...ui('fig4', 'batch', 'err.batch', [['0', 'zero'], ['17', 'huge'], ['two', 'non-numeric']]),
-  ...ui('fig4', 'seq', 'err.seq', [['0', 'zero'], ['1e400', '±Infinity'], ['abc', 'non-numeric']]),
+  ...ui('fig4', 'layers', 'err.layers', [
+    ['0', 'zero'],
+    ['25', 'huge'],
+    ['NaN', 'NaN'],
+    ['2.5', 'non-numeric'],
+    [INJECT[1], 'injection'],
+  ]),
+  ...ui('fig4', 'd', 'err.d', [
+    ['1', 'zero'],
+    ['-64', 'negative'],
+    ['1e9', 'huge'],
+    ['Infinity', '±Infinity'],
+  ]),
+  ...ui('fig4', 'd_ff', 'err.d_ff', [
+    ['0', 'zero'],
+    ['4096', 'huge'],
+  ]),
+  ...ui('fig4', 'batch', 'err.batch', [
+    ['0', 'zero'],
+    ['17', 'huge'],
+    ['two', 'non-numeric'],
+  ]),
+  ...ui('fig4', 'seq', 'err.seq', [
+    ['0', 'zero'],
+    ['1e400', '±Infinity'],
+    ['abc', 'non-numeric'],
+  ]),
 ].map((c, i) => ({ id: `ui-${String(i + 1).padStart(2, '0')}`, ...c }));
 
 // ---- imported run lists (Figure 4's "Import runs…", lib/runs/entry.ts parseRunsFile) -------------
 const entry = (over) => ({
-  id: 'r1', slot: 'grid', name: '#1', createdAt: '2026-12-01T10:00:00.000Z', finishedAt: null, config: { steps: 3 },
-  status: 'partial', message: '', fraction: 0.5, elapsedMs: 10, engine: null, doc: null, hidden: false, imported: null, ...over,
+  id: 'r1',
+  slot: 'grid',
+  name: '#1',
+  createdAt: '2026-12-01T10:00:00.000Z',
+  finishedAt: null,
+  config: { steps: 3 },
+  status: 'partial',
+  message: '',
+  fraction: 0.5,
+  elapsedMs: 10,
+  engine: null,
+  doc: null,
+  hidden: false,
+  imported: null,
+  ...over,
 });
-const runsFile = (runs, over = {}) => JSON.stringify({ format: 'lnx-runs', version: 1, exported: '2026-12-01T10:00:00Z', generator: { page: '', version: '' }, runs, ...over });
+const runsFile = (runs, over = {}) =>
+  JSON.stringify({ format: 'lnx-runs', version: 1, exported: '2026-12-01T10:00:00Z', generator: { page: '', version: '' }, runs, ...over });
 /** @type {{id:string, category:string, name:string, content?:string, bytes?:number, message:RegExp, adds:number}[]} */
 export const FILE_CASES = [
   { category: 'non-numeric', name: 'notes.txt', content: 'hello', message: /is not a JSON file/, adds: 0 },
@@ -145,9 +218,38 @@ export const FILE_CASES = [
   { category: 'malformed', name: 'other.json', content: '{"a":1}', message: /is not a run list exported from this page/, adds: 0 },
   { category: 'unknown enum', name: 'v9.json', content: runsFile([], { version: 9 }), message: /is a run list of version 9/, adds: 0 },
   { category: 'malformed', name: 'norun.json', content: runsFile(null), message: /holds no list of runs/, adds: 0 },
-  { category: 'malformed', name: 'bad.json', content: runsFile([5, entry({ slot: 'fig99' }), entry({ status: 'done' })]), message: /holds no runs this page can draw.*Skipped run 1.*Skipped run 2.*Skipped run 3/s, adds: 0 },
-  { category: 'NaN', name: 'nan.json', content: runsFile([entry({ status: 'done', doc: { config: { steps: 3 }, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }] } })]), message: /losses are not numbers/, adds: 0 },
-  { category: '±Infinity', name: 'inf.json', content: runsFile([entry({ elapsedMs: 1 })]).replace('"elapsedMs":1', '"elapsedMs":1e999'), message: /run time is not a number/, adds: 0 },
+  {
+    category: 'malformed',
+    name: 'bad.json',
+    content: runsFile([5, entry({ slot: 'fig99' }), entry({ status: 'done' })]),
+    message: /holds no runs this page can draw.*Skipped run 1.*Skipped run 2.*Skipped run 3/s,
+    adds: 0,
+  },
+  {
+    category: 'NaN',
+    name: 'nan.json',
+    content: runsFile([
+      entry({
+        status: 'done',
+        doc: {
+          config: { steps: 3 },
+          plateau_entropy: 5,
+          optimal_loss: 1,
+          uniform_loss: 5,
+          runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: ['NaN'] }],
+        },
+      }),
+    ]),
+    message: /losses are not numbers/,
+    adds: 0,
+  },
+  {
+    category: '±Infinity',
+    name: 'inf.json',
+    content: runsFile([entry({ elapsedMs: 1 })]).replace('"elapsedMs":1', '"elapsedMs":1e999'),
+    message: /run time is not a number/,
+    adds: 0,
+  },
   { category: 'injection', name: 'inject.json', content: runsFile([entry({ name: INJECT[1] })]), message: /Imported 1 run/, adds: 1 },
   // markup in every string, unknown keys at every level (the file's, the entry's, its config's and
   // engine's): taken as text, the unknown entry keys dropped
@@ -155,7 +257,17 @@ export const FILE_CASES = [
     category: 'injection',
     name: 'hostile.json',
     content: runsFile(
-      [entry({ id: INJECT[1], name: INJECT[1], message: INJECT[2], config: { steps: 3, [INJECT[1]]: INJECT[1] }, engine: { flavour: INJECT[1], threads: 2, [INJECT[2]]: 1 }, [INJECT[0]]: INJECT[1], unknown: { nested: INJECT[1] } })],
+      [
+        entry({
+          id: INJECT[1],
+          name: INJECT[1],
+          message: INJECT[2],
+          config: { steps: 3, [INJECT[1]]: INJECT[1] },
+          engine: { flavour: INJECT[1], threads: 2, [INJECT[2]]: 1 },
+          [INJECT[0]]: INJECT[1],
+          unknown: { nested: INJECT[1] },
+        }),
+      ],
       { [INJECT[1]]: INJECT[0], generator: { page: INJECT[1], version: INJECT[2] } },
     ),
     message: /Imported 1 run/,
@@ -170,7 +282,20 @@ export const FILE_CASES = [
     category: 'huge',
     name: 'ten-million.json',
     // one run of 10^7 loss points written compactly (about 20 MB), for a 3-step run
-    content: runsFile([entry({ name: 'long', status: 'done', fraction: 1, doc: { config: { steps: 3, seeds: [0] }, plateau_entropy: 5, optimal_loss: 1, uniform_loss: 5, runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: [] }] } })]).replace('"loss":[]', `"loss":[${'1,'.repeat(1e7 - 1)}1]`),
+    content: runsFile([
+      entry({
+        name: 'long',
+        status: 'done',
+        fraction: 1,
+        doc: {
+          config: { steps: 3, seeds: [0] },
+          plateau_entropy: 5,
+          optimal_loss: 1,
+          uniform_loss: 5,
+          runs: [{ placement: 'post', lr: 1e-3, warmup: 0, seed: 0, status: 'ok', loss: [] }],
+        },
+      }),
+    ]).replace('"loss":[]', `"loss":[${'1,'.repeat(1e7 - 1)}1]`),
     message: /Skipped run 1 \(“long”\): its results are malformed \(run 1 holds 10000000 losses where its settings run 3 steps\)/,
     adds: 0,
     quick: true,
@@ -209,7 +334,18 @@ const train = (over) => JSON.stringify({ ...SMALL, placement: 'pre', warmup: 0, 
 const grid = (over) => JSON.stringify({ ...SMALL, placements: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 5, ...over });
 const raw = (s) => s; // a config text that is not valid JSON on purpose
 // Run 0 of the robustness grid (post, no warm-up, lr 1e-3, seed 0) one step in, as a Grid document holds it.
-const HANDOFF_RUN = { placement: 'post', warmup: 0, lr: 0.001, seed: 0, status: 'running', stop_step: null, from: 0, loss: [3], grad_norm: [1], lr_schedule: [0.001] };
+const HANDOFF_RUN = {
+  placement: 'post',
+  warmup: 0,
+  lr: 0.001,
+  seed: 0,
+  status: 'running',
+  stop_step: null,
+  from: 0,
+  loss: [3],
+  grad_norm: [1],
+  lr_schedule: [0.001],
+};
 
 /** @type {{id:string, category:string, call:string, arg:unknown}[]} */
 export const ENGINE_CASES = [
@@ -255,7 +391,16 @@ export const ENGINE_CASES = [
   { category: 'huge', call: 'probe.step', arg: 1e12 },
   { category: 'huge', call: 'setThreads', arg: 1e9 },
   // non-numeric and wrong types
-  ...[['d', '16'], ['d', 'abc'], ['d', true], ['d', [16]], ['d', {}], ['seeds', '1'], ['depths', '2,4'], ['d', 16.5]].map(([k, v]) => ({
+  ...[
+    ['d', '16'],
+    ['d', 'abc'],
+    ['d', true],
+    ['d', [16]],
+    ['d', {}],
+    ['seeds', '1'],
+    ['depths', '2,4'],
+    ['d', 16.5],
+  ].map(([k, v]) => ({
     category: 'non-numeric',
     call: 'ProbeRun',
     arg: probe({ [k]: v }),
@@ -287,7 +432,23 @@ export const ENGINE_CASES = [
   // the forms' question (checkConfigJson: [kind, config]): answered {ok: false, message}, never thrown
   ...[
     ['huge', ['grid', grid({ seeds: Array.from({ length: 40 }, (_, i) => i), warmups: [0, 1] })]], // 160 runs
-    ['huge', ['grid', grid({ layers: 24, d: 512, d_ff: 512, batch: 8, seq: 128, placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: [0, 100, 300], lrs: [0.001, 0.003], seeds: [0, 1] })]], // 60 runs: 30 GB at once
+    [
+      'huge',
+      [
+        'grid',
+        grid({
+          layers: 24,
+          d: 512,
+          d_ff: 512,
+          batch: 8,
+          seq: 128,
+          placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'],
+          warmups: [0, 100, 300],
+          lrs: [0.001, 0.003],
+          seeds: [0, 1],
+        }),
+      ],
+    ], // 60 runs: 30 GB at once
     ['huge', ['probe', probe({ d: 512, d_ff: 2048, batch: 2, seq: 32, depths: [2, 40] })]],
     ['huge', ['probe', probe({ d: 1e9 })]],
     ['NaN', ['train', raw(train({}).replace('"lr":0.001', '"lr":NaN'))]],
@@ -320,9 +481,27 @@ export const ENGINE_CASES = [
     ['malformed', [JSON.stringify({ jobs: 1 }), 'webgpu']], // no seeds
     ['out of range', [JSON.stringify({ jobs: 99, seeds: {} }), 'webgpu']], // more jobs than the plan
     ['non-numeric', [JSON.stringify({ jobs: 'one', seeds: {} }), 'webgpu']],
-    ['out of range', [JSON.stringify({ jobs: 1, seeds: { post: [{ w2_paper: [1], w2_batch: [1], norm2: [1], last_w2: [] }], pre: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }] } }), 'webgpu']], // another model's depth
+    [
+      'out of range',
+      [
+        JSON.stringify({
+          jobs: 1,
+          seeds: { post: [{ w2_paper: [1], w2_batch: [1], norm2: [1], last_w2: [] }], pre: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }] },
+        }),
+        'webgpu',
+      ],
+    ], // another model's depth
     ['non-numeric', [JSON.stringify({ jobs: 0, seeds: { post: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [['a', 1, 2]] }], pre: [{}] } }), 'webgpu']],
-    ['unknown enum', [JSON.stringify({ jobs: 0, seeds: { post: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }], pre: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }] } }), 'cuda']],
+    [
+      'unknown enum',
+      [
+        JSON.stringify({
+          jobs: 0,
+          seeds: { post: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }], pre: [{ w2_paper: [], w2_batch: [], norm2: [], last_w2: [] }] },
+        }),
+        'cuda',
+      ],
+    ],
     ['injection', [JSON.stringify({ jobs: 0, seeds: { [INJECT[0]]: [] } }), 'webgpu']],
   ].map(([category, arg]) => ({ category, call: 'probe.continueFrom', arg })),
 ].map((c, i) => ({ id: `api-${String(i + 1).padStart(3, '0')}`, ...c }));

@@ -180,7 +180,15 @@ for (const flavour of FLAVOURS) {
       };
       const withValue = make({ ...base, [c.key]: c.value });
       const without = make(Object.fromEntries(Object.entries(base).filter(([k]) => k !== c.key)));
-      (report.cases as unknown[]).push({ flavour, id: c.id, category: c.category, call: c.call, ok: true, ms: 0, message: `${c.key}=${JSON.stringify(c.value)} → default ${JSON.stringify(without[c.key])}` });
+      (report.cases as unknown[]).push({
+        flavour,
+        id: c.id,
+        category: c.category,
+        call: c.call,
+        ok: true,
+        ms: 0,
+        message: `${c.key}=${JSON.stringify(c.value)} → default ${JSON.stringify(without[c.key])}`,
+      });
       expect(withValue).toEqual(without);
     });
 
@@ -194,7 +202,7 @@ for (const flavour of FLAVOURS) {
       const before = heap(m);
       const cycles: { kind: string; stepsBeforeCancel: number }[] = [];
       let seed = 12345;
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       for (let i = 0; i < 20; i++) {
         const grid = i % 2 === 1;
         const r = grid ? new m.GridRun(GRID) : new m.ProbeRun(PROBE);
@@ -246,7 +254,7 @@ for (const flavour of FLAVOURS) {
       (report.divergence as Record<string, unknown>)[flavour] = out;
     });
 
-    it('a refused call leaks at most Embind\'s copy of its string argument (reported in docs/robustness.md)', () => {
+    it("a refused call leaks at most Embind's copy of its string argument (reported in docs/robustness.md)", () => {
       const small = JSON.stringify({ ...SMALL, d: -16 });
       const measure = (fn: () => void, n: number) => {
         heap(m);

@@ -18,7 +18,22 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, FIGS, FLAGS, artifacts, assert, dist, freePort, makeChecker, pressRecompute, root, vitePreview, waitAttr, waitReady, withTimeout } from '../e2e/harness.mjs';
+import {
+  CHROMIUM,
+  FIGS,
+  FLAGS,
+  artifacts,
+  assert,
+  dist,
+  freePort,
+  makeChecker,
+  pressRecompute,
+  root,
+  vitePreview,
+  waitAttr,
+  waitReady,
+  withTimeout,
+} from '../e2e/harness.mjs';
 import { CORPUS_SIZE, ENGINE_CASES, ENGINE_DEFAULT_CASES, FILE_CASES, UI_CASES, URL_CASES } from './corpus.mjs';
 
 const only = process.env.ROBUST_ONLY ?? '';
@@ -38,7 +53,11 @@ if (part('engine'))
       encoding: 'utf8',
       timeout: 300000,
     });
-    const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').filter((l) => /Tests|FAIL|×/.test(l)).slice(-12).join('\n');
+    const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`
+      .split('\n')
+      .filter((l) => /Tests|FAIL|×/.test(l))
+      .slice(-12)
+      .join('\n');
     const file = join(artifacts, 'robustness-engine.json');
     if (existsSync(file)) engine = JSON.parse(readFileSync(file, 'utf8'));
     assert(r.status === 0, `vitest exited with ${r.status}:\n${tail}`);
@@ -48,25 +67,26 @@ if (part('engine'))
 const DEFAULT_GRID = { lrs: '0.001, 0.003', warmups: '0, 300', seeds: '2', steps: '500' };
 
 /** Everything the URL cases compare, read from the page. */
-const readState = () =>
-  ({
-    banner: [...document.querySelectorAll('.url-banner li')].map((li) => li.dataset.param),
-    messages: [...document.querySelectorAll('.url-banner li')].map((li) => ({ param: li.dataset.param, text: li.textContent.trim() })),
-    lang: document.documentElement.lang === 'zh-CN' ? 'zh' : 'en',
-    theme: document.documentElement.dataset.theme,
-    embed: document.documentElement.dataset.embed ?? null,
-    fig1Step: document.querySelector('#fig1')?.dataset.step ?? null,
-    fig1Ln: document.querySelector('#fig1')?.dataset.finalLn ?? null,
-    fig2Layer: document.querySelector('#fig2 svg[role="slider"]')?.getAttribute('aria-valuenow') ?? null,
-    fig3Stat: document.querySelector('#fig3 input[name="fig3-stat"]:checked')?.value ?? null,
-    fig3Run: document.querySelector('#fig3')?.dataset.run ?? null,
-    fig4Run: document.querySelector('#fig4')?.dataset.run ?? null,
-    fig4: Object.fromEntries([...document.querySelectorAll('#fig4 .run input')].map((i) => [i.name, i.value])),
-    injected:
-      [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value))).length +
-      // the page's one inline script of its own: index.html's guard (hides the prerendered article from an embed or a reader of the other language)
-      [...document.querySelectorAll('img[src="x"], script:not([src]):not([type="module"])')].filter((el) => !(el.id === 'lnx-embed-guard' && el.parentElement === document.head)).length,
-  });
+const readState = () => ({
+  banner: [...document.querySelectorAll('.url-banner li')].map((li) => li.dataset.param),
+  messages: [...document.querySelectorAll('.url-banner li')].map((li) => ({ param: li.dataset.param, text: li.textContent.trim() })),
+  lang: document.documentElement.lang === 'zh-CN' ? 'zh' : 'en',
+  theme: document.documentElement.dataset.theme,
+  embed: document.documentElement.dataset.embed ?? null,
+  fig1Step: document.querySelector('#fig1')?.dataset.step ?? null,
+  fig1Ln: document.querySelector('#fig1')?.dataset.finalLn ?? null,
+  fig2Layer: document.querySelector('#fig2 svg[role="slider"]')?.getAttribute('aria-valuenow') ?? null,
+  fig3Stat: document.querySelector('#fig3 input[name="fig3-stat"]:checked')?.value ?? null,
+  fig3Run: document.querySelector('#fig3')?.dataset.run ?? null,
+  fig4Run: document.querySelector('#fig4')?.dataset.run ?? null,
+  fig4: Object.fromEntries([...document.querySelectorAll('#fig4 .run input')].map((i) => [i.name, i.value])),
+  injected:
+    [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value))).length +
+    // the page's one inline script of its own: index.html's guard (hides the prerendered article from an embed or a reader of the other language)
+    [...document.querySelectorAll('img[src="x"], script:not([src]):not([type="module"])')].filter(
+      (el) => !(el.id === 'lnx-embed-guard' && el.parentElement === document.head),
+    ).length,
+});
 
 /** Parameter names of a query ("a=1&b=2" → ["a", "b"]). */
 const paramsOf = (q) => [...new URLSearchParams(q).keys()];
@@ -107,7 +127,13 @@ async function urlCases(browser, base) {
     const run = (c) => {
       errors = [];
       dialogs = [];
-      return urlCase(page, base, c, () => errors, () => dialogs);
+      return urlCase(
+        page,
+        base,
+        c,
+        () => errors,
+        () => dialogs,
+      );
     };
     for (let b = queue.shift(); b; b = queue.shift()) {
       if (b.cases.length === 1) {
@@ -123,7 +149,10 @@ async function urlCases(browser, base) {
             category: c.category,
             input: c.query,
             where: 'banner',
-            message: r.messages.filter((m) => c.banner.includes(m.param)).map((m) => m.text).join(' | '),
+            message: r.messages
+              .filter((m) => c.banner.includes(m.param))
+              .map((m) => m.text)
+              .join(' | '),
             ok: true,
             ms: Math.round(r.ms / b.cases.length),
             problems: [],
@@ -216,7 +245,16 @@ async function uiCases(browser, base) {
     );
   for (const c of UI_CASES) {
     const t0 = Date.now();
-    const row = { id: c.id, category: c.category, input: `${c.fig} ${c.field} = ${JSON.stringify(c.value)}`, where: 'inline', message: '', ok: false, ms: 0, problems: [] };
+    const row = {
+      id: c.id,
+      category: c.category,
+      input: `${c.fig} ${c.field} = ${JSON.stringify(c.value)}`,
+      where: 'inline',
+      message: '',
+      ok: false,
+      ms: 0,
+      problems: [],
+    };
     rows.ui.push(row);
     const nErr = errors.length;
     const nDlg = dialogs.length;
@@ -254,7 +292,10 @@ async function uiCases(browser, base) {
       if (c.field === 'depths') await setDepths(true);
       else await setValue(c.fig, c.field, GOOD[c.fig][c.field]);
       await page.waitForTimeout(30);
-      const after = await page.evaluate((fig) => ({ errs: document.querySelectorAll(`#${fig} .run .err`).length, disabled: document.querySelector(`#${fig} button.recompute`)?.disabled }), c.fig);
+      const after = await page.evaluate(
+        (fig) => ({ errs: document.querySelectorAll(`#${fig} .run .err`).length, disabled: document.querySelector(`#${fig} button.recompute`)?.disabled }),
+        c.fig,
+      );
       if (after.errs || after.disabled) p.push('a valid value did not clear the message');
       if (dialogs.length > nDlg) p.push(`dialog: ${dialogs[nDlg]}`);
       if (errors.length > nErr) p.push(`console: ${errors[nErr].slice(0, 120)}`);
@@ -288,7 +329,15 @@ async function fileCases(browser, base) {
   await watchTasks();
   for (const c of FILE_CASES) {
     const t0 = Date.now();
-    const row = { id: c.id, category: c.category, input: `import ${c.name}${c.bytes ? ` (${Math.round(c.bytes / 2 ** 20)} MiB)` : ''}`, message: '', ok: false, ms: 0, problems: [] };
+    const row = {
+      id: c.id,
+      category: c.category,
+      input: `import ${c.name}${c.bytes ? ` (${Math.round(c.bytes / 2 ** 20)} MiB)` : ''}`,
+      message: '',
+      ok: false,
+      ms: 0,
+      problems: [],
+    };
     rows.file.push(row);
     const nErr = errors.length;
     try {
@@ -300,7 +349,9 @@ async function fileCases(browser, base) {
       writeFileSync(files, c.bytes ? Buffer.alloc(c.bytes, 32) : Buffer.from(c.content ?? '', 'utf8'));
       // (the page reads the file after the input has it: it is removed once the message is there)
       await withTimeout(page.setInputFiles('#fig4 .runlist input[data-import]', files), 30000, 'import');
-      await page.waitForFunction((n) => document.querySelector('#fig4 .runlist [data-msg]')?.textContent.includes(n), c.name, { timeout: 30000 }).finally(() => rmSync(files, { force: true }));
+      await page
+        .waitForFunction((n) => document.querySelector('#fig4 .runlist [data-msg]')?.textContent.includes(n), c.name, { timeout: 30000 })
+        .finally(() => rmSync(files, { force: true }));
       row.message = await page.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent.trim()).join(' '));
       if (!c.message.test(row.message)) row.problems.push(`message does not match ${c.message}`);
       const added = (await count()) - before;
@@ -326,7 +377,15 @@ async function fileCases(browser, base) {
   // reported, left in storage untouched, and nothing in them runs.
   {
     const t0 = Date.now();
-    const row = { id: 'file-idb', category: 'corrupted record', input: 'three damaged records in IndexedDB, then a reload', message: '', ok: false, ms: 0, problems: [] };
+    const row = {
+      id: 'file-idb',
+      category: 'corrupted record',
+      input: 'three damaged records in IndexedDB, then a reload',
+      message: '',
+      ok: false,
+      ms: 0,
+      problems: [],
+    };
     rows.file.push(row);
     const nErr = errors.length;
     try {
@@ -336,16 +395,20 @@ async function fileCases(browser, base) {
         { id: 'damaged-2', slot: 'fig4', name: '<img src="x" onerror="window.__pwned=1">', doc: { runs: [{ loss: [NaN, Infinity] }] } },
         { id: 'damaged-3', slot: '<script>window.__pwned=1</script>', version: 99 },
       ];
-      await page.evaluate((recs) => new Promise((ok, no) => {
-        const open = indexedDB.open('lnx-runs', 1);
-        open.onerror = () => no(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction('runs', 'readwrite');
-          for (const r of recs) tx.objectStore('runs').put(r);
-          tx.oncomplete = () => (open.result.close(), ok());
-          tx.onerror = () => no(tx.error);
-        };
-      }), bad);
+      await page.evaluate(
+        (recs) =>
+          new Promise((ok, no) => {
+            const open = indexedDB.open('lnx-runs', 1);
+            open.onerror = () => no(open.error);
+            open.onsuccess = () => {
+              const tx = open.result.transaction('runs', 'readwrite');
+              for (const r of recs) tx.objectStore('runs').put(r);
+              tx.oncomplete = () => (open.result.close(), ok());
+              tx.onerror = () => no(tx.error);
+            };
+          }),
+        bad,
+      );
       await page.reload();
       await waitReady(page);
       await page.waitForFunction(() => document.querySelector('.runlist [data-msg="runs.msg.unreadable"]'), null, { timeout: 30000 });
@@ -355,13 +418,16 @@ async function fileCases(browser, base) {
       if (shown !== 1) row.problems.push(`the store-wide message shows ${shown} times, not once`);
       const after = await count();
       if (after !== before) row.problems.push(`${before} runs before the reload, ${after} after`);
-      const kept = await page.evaluate(() => new Promise((ok) => {
-        const open = indexedDB.open('lnx-runs', 1);
-        open.onsuccess = () => {
-          const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
-          get.onsuccess = () => (open.result.close(), ok(get.result.filter((k) => String(k).startsWith('damaged-')).length));
-        };
-      }));
+      const kept = await page.evaluate(
+        () =>
+          new Promise((ok) => {
+            const open = indexedDB.open('lnx-runs', 1);
+            open.onsuccess = () => {
+              const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
+              get.onsuccess = () => (open.result.close(), ok(get.result.filter((k) => String(k).startsWith('damaged-')).length));
+            };
+          }),
+      );
       if (kept !== 3) row.problems.push(`${kept} of the 3 damaged records left in storage`);
       if ((await page.evaluate(() => window.__pwned)) || (await page.$('img[src="x"]'))) row.problems.push('injected markup');
       if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
@@ -375,19 +441,30 @@ async function fileCases(browser, base) {
   // page opens): named as such, once, and left untouched; the page goes on with runs in memory.
   {
     const t0 = Date.now();
-    const row = { id: 'file-newer', category: 'unknown enum', input: 'the run database at a newer version, then a reload', message: '', ok: false, ms: 0, problems: [] };
+    const row = {
+      id: 'file-newer',
+      category: 'unknown enum',
+      input: 'the run database at a newer version, then a reload',
+      message: '',
+      ok: false,
+      ms: 0,
+      problems: [],
+    };
     rows.file.push(row);
     const nErr = errors.length;
     try {
-      const keysBefore = await page.evaluate(() => new Promise((ok, no) => {
-        // this page's own connection closes when asked (store.ts blocking), so the upgrade goes through
-        const open = indexedDB.open('lnx-runs', 2);
-        open.onerror = () => no(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
-          get.onsuccess = () => (open.result.close(), ok(get.result.length));
-        };
-      }));
+      const keysBefore = await page.evaluate(
+        () =>
+          new Promise((ok, no) => {
+            // this page's own connection closes when asked (store.ts blocking), so the upgrade goes through
+            const open = indexedDB.open('lnx-runs', 2);
+            open.onerror = () => no(open.error);
+            open.onsuccess = () => {
+              const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
+              get.onsuccess = () => (open.result.close(), ok(get.result.length));
+            };
+          }),
+      );
       await page.reload();
       await waitReady(page);
       await page.waitForFunction(() => document.querySelector('.runlist [data-msg="runs.msg.newerStore"]'), null, { timeout: 30000 });
@@ -396,15 +473,19 @@ async function fileCases(browser, base) {
       if (/private browsing/.test(row.message)) row.problems.push('the message blames private browsing');
       const shown = await page.$$eval('.runlist [data-msg]', (ms) => ms.length);
       if (shown !== 1) row.problems.push(`${shown} messages shown, not one`);
-      const keysAfter = await page.evaluate(() => new Promise((ok) => {
-        const open = indexedDB.open('lnx-runs');
-        open.onsuccess = () => {
-          const db = open.result;
-          const get = db.transaction('runs').objectStore('runs').getAllKeys();
-          get.onsuccess = () => (db.close(), ok({ n: get.result.length, version: db.version }));
-        };
-      }));
-      if (keysAfter.n !== keysBefore || keysAfter.version !== 2) row.problems.push(`storage touched: ${keysBefore} records at version 2 before, ${JSON.stringify(keysAfter)} after`);
+      const keysAfter = await page.evaluate(
+        () =>
+          new Promise((ok) => {
+            const open = indexedDB.open('lnx-runs');
+            open.onsuccess = () => {
+              const db = open.result;
+              const get = db.transaction('runs').objectStore('runs').getAllKeys();
+              get.onsuccess = () => (db.close(), ok({ n: get.result.length, version: db.version }));
+            };
+          }),
+      );
+      if (keysAfter.n !== keysBefore || keysAfter.version !== 2)
+        row.problems.push(`storage touched: ${keysBefore} records at version 2 before, ${JSON.stringify(keysAfter)} after`);
       if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
     } catch (e) {
       row.problems.push(String(e.message ?? e).split('\n')[0]);
@@ -473,7 +554,12 @@ async function cancelCycles(browser, base) {
   await page.goto(`${base}?lang=en&fig3.model=small&fig3.seeds=5&fig3.batches=20&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`);
   await waitReady(page);
   for (const id of ['fig3', 'fig4']) await waitAttr(page, id, 'data-run', ['done'], 120000);
-  const memory = () => withTimeout(page.evaluate(() => globalThis.__lnx.memory()), 30000, 'engine memory');
+  const memory = () =>
+    withTimeout(
+      page.evaluate(() => globalThis.__lnx.memory()),
+      30000,
+      'engine memory',
+    );
   const pristine = await memory();
   // one more complete run of each: the steady state the cycles must return to
   for (const id of ['fig3', 'fig4']) {
@@ -482,7 +568,7 @@ async function cancelCycles(browser, base) {
   }
   const before = await memory();
   let seed = 20260;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const cycles = [];
   for (let i = 0; i < 20; i++) {
     const id = i % 2 ? 'fig4' : 'fig3';
@@ -503,10 +589,16 @@ async function cancelCycles(browser, base) {
   console.log(
     `        ${cycles.filter((c) => c.ended === 'cancelled').length}/20 cancelled mid-run; heap ${before.heapBytesAfter} → ${after.heapBytes} B, in use ${before.usedBytes} → ${after.usedBytes} B`,
   );
-  assert(cycles.every((c) => c.ended === 'cancelled' || c.ended === 'done'), `a cycle ended badly: ${JSON.stringify(cycles.find((c) => c.ended !== 'cancelled' && c.ended !== 'done'))}`);
+  assert(
+    cycles.every((c) => c.ended === 'cancelled' || c.ended === 'done'),
+    `a cycle ended badly: ${JSON.stringify(cycles.find((c) => c.ended !== 'cancelled' && c.ended !== 'done'))}`,
+  );
   assert(cycles.filter((c) => c.ended === 'cancelled').length >= 10, 'fewer than 10 runs were actually cancelled');
   assert(finals.fig3 === 'done' && finals.fig4 === 'done', `the engine is not usable afterwards: ${JSON.stringify(finals)}`);
-  assert(states.every((s) => s === 'ready'), `figure states ${states}`);
+  assert(
+    states.every((s) => s === 'ready'),
+    `figure states ${states}`,
+  );
   assert(after.heapBytes === before.heapBytesAfter, `the wasm memory grew: ${before.heapBytesAfter} → ${after.heapBytes}`);
   assert(after.usedBytes <= before.usedBytes, `heap in use grew: ${before.usedBytes} → ${after.usedBytes}`);
   assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
@@ -537,7 +629,15 @@ async function divergence(browser, base) {
   await page.click('#fig4 .share-toggle');
   await page.click('#fig4 .table-toggle');
   const table = await page.$$eval('#fig4 table tbody tr', (trs) => trs.map((tr) => tr.lastElementChild.textContent.trim()));
-  await page.screenshot({ path: join(artifacts, 'robustness-diverged-table.png'), clip: await page.$eval('#fig4', (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y + scrollY, width: r.width, height: Math.min(r.height, 900) }; }) }).catch(() => {});
+  await page
+    .screenshot({
+      path: join(artifacts, 'robustness-diverged-table.png'),
+      clip: await page.$eval('#fig4', (e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y + scrollY, width: r.width, height: Math.min(r.height, 900) };
+      }),
+    })
+    .catch(() => {});
   await page.click('#fig4 .table-toggle');
   await page.$eval('#fig4', (e) => e.scrollIntoView());
   await page.screenshot({ path: join(artifacts, 'robustness-diverged.png') });
@@ -551,8 +651,14 @@ async function divergence(browser, base) {
     if (r.status !== 'ok') {
       assert(r.losses === r.stop_step - 1, `${r.norm}: ${r.losses} losses for stop_step ${r.stop_step}`);
       assert(drawn[r.norm] <= Math.max(1, r.stop_step - 1), `${r.norm}: ${drawn[r.norm]} points drawn past step ${r.stop_step}`);
-      assert(drawn.markers.some((m) => m.includes(String(r.stop_step))), `no "diverged at step ${r.stop_step}" marker: ${drawn.markers}`);
-      assert(table.some((s) => s.includes(String(r.stop_step))), `the data table does not say diverged: ${table}`);
+      assert(
+        drawn.markers.some((m) => m.includes(String(r.stop_step))),
+        `no "diverged at step ${r.stop_step}" marker: ${drawn.markers}`,
+      );
+      assert(
+        table.some((s) => s.includes(String(r.stop_step))),
+        `the data table does not say diverged: ${table}`,
+      );
     }
   assert(/diverg/i.test(drawn.note), `no note about diverged runs: "${drawn.note}"`);
 }
@@ -567,22 +673,44 @@ async function browserParts() {
       await check(`URL corpus: ${URL_CASES.length} links → banner, defaults for the bad parameters only, page keeps working`, async () => {
         await urlCases(browser, preview.url);
         const bad = rows.url.filter((r) => !r.ok);
-        assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input.slice(0, 40)}: ${r.problems.join('; ')}`).join(' || ')}`);
+        assert(
+          bad.length === 0,
+          `${bad.length} failed, e.g. ${bad
+            .slice(0, 3)
+            .map((r) => `${r.id} ${r.input.slice(0, 40)}: ${r.problems.join('; ')}`)
+            .join(' || ')}`,
+        );
       });
     if (part('ui'))
       await check(`UI corpus: ${UI_CASES.length} control values → inline message, Recompute disabled, nothing run`, async () => {
         await uiCases(browser, preview.url);
         const bad = rows.ui.filter((r) => !r.ok);
-        assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`).join(' || ')}`);
+        assert(
+          bad.length === 0,
+          `${bad.length} failed, e.g. ${bad
+            .slice(0, 3)
+            .map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`)
+            .join(' || ')}`,
+        );
       });
     if (part('file'))
-      await check(`imported-file corpus: ${FILE_CASES.length} run-list files and damaged IndexedDB records → a message naming the file and why, nothing lost, nothing injected`, async () => {
-        await fileCases(browser, preview.url);
-        await twoTabs(browser, preview.url);
-        const bad = rows.file.filter((r) => !r.ok);
-        assert(bad.length === 0, `${bad.length} failed, e.g. ${bad.slice(0, 3).map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`).join(' || ')}`);
-      });
-    if (part('cancel')) await check('cancel at a random moment and start again, 20 times: usable, heap back at its level', () => cancelCycles(browser, preview.url));
+      await check(
+        `imported-file corpus: ${FILE_CASES.length} run-list files and damaged IndexedDB records → a message naming the file and why, nothing lost, nothing injected`,
+        async () => {
+          await fileCases(browser, preview.url);
+          await twoTabs(browser, preview.url);
+          const bad = rows.file.filter((r) => !r.ok);
+          assert(
+            bad.length === 0,
+            `${bad.length} failed, e.g. ${bad
+              .slice(0, 3)
+              .map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`)
+              .join(' || ')}`,
+          );
+        },
+      );
+    if (part('cancel'))
+      await check('cancel at a random moment and start again, 20 times: usable, heap back at its level', () => cancelCycles(browser, preview.url));
     if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
   } finally {
     await browser.close().catch(() => {});
@@ -598,7 +726,11 @@ try {
 }
 
 // ---- 3. report -----------------------------------------------------------------------------------
-const esc = (s) => String(s ?? '').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/\s+/g, ' ');
+const esc = (s) =>
+  String(s ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
+    .replace(/\s+/g, ' ');
 const short = (s, n = 70) => {
   const t = String(s ?? '');
   return t.length > n ? `${t.slice(0, n)}…` : t;
@@ -617,50 +749,81 @@ function writeDoc() {
   const L = (s = '') => lines.push(s);
   L('# Robustness: the bad-input corpus');
   L();
-  L(`Generated by \`node tests/robustness/run.mjs\` on ${new Date().toISOString().slice(0, 19)}Z in ${Math.round((Date.now() - started) / 1000)} s. Do not edit by hand: rerun it.`);
+  L(
+    `Generated by \`node tests/robustness/run.mjs\` on ${new Date().toISOString().slice(0, 19)}Z in ${Math.round((Date.now() - started) / 1000)} s. Do not edit by hand: rerun it.`,
+  );
   L();
-  L(`**Corpus: ${CORPUS_SIZE} cases** — ${URL_CASES.length} URLs, ${UI_CASES.length} control values, ${FILE_CASES.length} imported files, ${ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length} engine API calls ` +
-    `(run against both wasm flavours, st and mt: ${engineCases.length} engine runs). Inputs: NaN, ±Infinity, 0, negative, huge (memory- or time-exhausting), ` +
-    'non-numeric, too many seeds, unknown enum values, markup/script injection in anything that is shown, malformed input. ' +
-    'Corpus: `tests/robustness/corpus.mjs`; engine half: `tests/robustness/engine.test.ts` (Vitest, real wasm); page half: `tests/robustness/run.mjs` (Chromium).');
+  L(
+    `**Corpus: ${CORPUS_SIZE} cases** — ${URL_CASES.length} URLs, ${UI_CASES.length} control values, ${FILE_CASES.length} imported files, ${ENGINE_CASES.length + ENGINE_DEFAULT_CASES.length} engine API calls ` +
+      `(run against both wasm flavours, st and mt: ${engineCases.length} engine runs). Inputs: NaN, ±Infinity, 0, negative, huge (memory- or time-exhausting), ` +
+      'non-numeric, too many seeds, unknown enum values, markup/script injection in anything that is shown, malformed input. ' +
+      'Corpus: `tests/robustness/corpus.mjs`; engine half: `tests/robustness/engine.test.ts` (Vitest, real wasm); page half: `tests/robustness/run.mjs` (Chromium).',
+  );
   L();
   const allRows = [...rows.url, ...rows.ui, ...rows.file, ...engineCases];
   const failures = allRows.filter((r) => !r.ok).length;
   const hangs = allRows.filter((r) => (r.problems ?? []).some((p) => /timed out|Timeout/i.test(p))).length;
   const crashes = allRows.filter((r) => (r.problems ?? []).some((p) => /pageerror|console|crash|Target closed/i.test(p))).length;
-  L(`**Result: ${allRows.length - failures} of ${allRows.length} passed** · crashes: ${crashes} · hangs (30 s bound per page, 2 s per engine call): ${hangs} · silently wrong figures: ${rows.url.filter((r) => r.problems.some((p) => /^fig\d|run/.test(p))).length + rows.ui.filter((r) => r.problems.some((p) => /run started/.test(p))).length}`);
+  L(
+    `**Result: ${allRows.length - failures} of ${allRows.length} passed** · crashes: ${crashes} · hangs (30 s bound per page, 2 s per engine call): ${hangs} · silently wrong figures: ${rows.url.filter((r) => r.problems.some((p) => /^fig\d|run/.test(p))).length + rows.ui.filter((r) => r.problems.some((p) => /run started/.test(p))).length}`,
+  );
   L();
   L('What each case must show:');
-  L('- **URL** (`?…`): a banner at the top of the page (in an embed, at the top of the figure) names the bad parameter, says why and that the default is used; every other parameter is applied; no run is started by a bad value; no dialog, no injected element or `on*` attribute, no console error; Figure 1 still responds. Cases are loaded in batches of up to four with disjoint parameters (each must still be named and fall back on its own; the `ms` column is the batch’s time shared out); a batch with any problem is rerun case by case.');
-  L('- **Imported files** (Figure 4’s Import runs…): a message naming the file and why; what cannot be read is skipped, the rest of the list untouched; markup in a run’s name is shown as text.');
-  L('- **UI** (settings of Figures 3 and 4): an inline message (`role=alert`) in the control’s own label, `aria-invalid`, Recompute disabled, no banner, no run; a valid value clears it.');
-  L('- **Engine API** (Embind): a JS `Error` whose message starts with `lnx: ` and contains no `<`/`>`, within 2 s, without growing the wasm memory (sizes are refused before allocation); afterwards the module still runs a valid config. JSON `null` and `""` mean “the default” by design and are checked to give exactly the default config.');
+  L(
+    '- **URL** (`?…`): a banner at the top of the page (in an embed, at the top of the figure) names the bad parameter, says why and that the default is used; every other parameter is applied; no run is started by a bad value; no dialog, no injected element or `on*` attribute, no console error; Figure 1 still responds. Cases are loaded in batches of up to four with disjoint parameters (each must still be named and fall back on its own; the `ms` column is the batch’s time shared out); a batch with any problem is rerun case by case.',
+  );
+  L(
+    '- **Imported files** (Figure 4’s Import runs…): a message naming the file and why; what cannot be read is skipped, the rest of the list untouched; markup in a run’s name is shown as text.',
+  );
+  L(
+    '- **UI** (settings of Figures 3 and 4): an inline message (`role=alert`) in the control’s own label, `aria-invalid`, Recompute disabled, no banner, no run; a valid value clears it.',
+  );
+  L(
+    '- **Engine API** (Embind): a JS `Error` whose message starts with `lnx: ` and contains no `<`/`>`, within 2 s, without growing the wasm memory (sizes are refused before allocation); afterwards the module still runs a valid config. JSON `null` and `""` mean “the default” by design and are checked to give exactly the default config.',
+  );
   L();
   L('## Results by category');
   L();
   L('| category | URL | UI | file | engine st | engine mt |');
   L('|---|---|---|---|---|---|');
   for (const cat of cats)
-    L(`| ${cat} | ${tally(rows.url.filter((r) => r.category === cat))} | ${tally(rows.ui.filter((r) => r.category === cat))} | ${tally(rows.file.filter((r) => r.category === cat))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'mt'))} |`);
-  L(`| **all** | ${tally(rows.url)} | ${tally(rows.ui)} | ${tally(rows.file)} | ${tally(engineCases.filter((r) => r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.flavour === 'mt'))} |`);
+    L(
+      `| ${cat} | ${tally(rows.url.filter((r) => r.category === cat))} | ${tally(rows.ui.filter((r) => r.category === cat))} | ${tally(rows.file.filter((r) => r.category === cat))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.category === cat && r.flavour === 'mt'))} |`,
+    );
+  L(
+    `| **all** | ${tally(rows.url)} | ${tally(rows.ui)} | ${tally(rows.file)} | ${tally(engineCases.filter((r) => r.flavour === 'st'))} | ${tally(engineCases.filter((r) => r.flavour === 'mt'))} |`,
+  );
   L();
   L('## Cancel at any moment and start again (20 cycles)');
   L();
-  L('Heap measured in the engine (in the page through the worker’s `memory` message, `globalThis.__lnx.memory()`): `heap` is the wasm memory (`HEAP8.length`); `in use` is the heap minus what a scan of 64 KiB `malloc` blocks finds free (exact to one block, so “returned” allows one block either way; the scan can grow the heap by one step, so “before” is read after it). The level before the cycles is taken after one complete run of each job, when the thread pool and workspaces exist.');
+  L(
+    'Heap measured in the engine (in the page through the worker’s `memory` message, `globalThis.__lnx.memory()`): `heap` is the wasm memory (`HEAP8.length`); `in use` is the heap minus what a scan of 64 KiB `malloc` blocks finds free (exact to one block, so “returned” allows one block either way; the scan can grow the heap by one step, so “before” is read after it). The level before the cycles is taken after one complete run of each job, when the thread pool and workspaces exist.',
+  );
   L();
   L('| where | cycles | heap before | heap after | in use before | in use after | returned |');
   L('|---|---|---|---|---|---|---|');
   if (browserMemory) {
     const b = browserMemory;
-    L(`| Chromium, page worker (wasm-mt), Figures 3/4 alternating, cancel after 0–400 ms | 20 | ${MiB(b.before.heapBytesAfter)} | ${MiB(b.after.heapBytes)} | ${MiB(b.before.usedBytes)} | ${MiB(b.after.usedBytes)} | ${b.after.heapBytes === b.before.heapBytesAfter && b.after.usedBytes <= b.before.usedBytes ? 'yes' : '**no**'} |`);
+    L(
+      `| Chromium, page worker (wasm-mt), Figures 3/4 alternating, cancel after 0–400 ms | 20 | ${MiB(b.before.heapBytesAfter)} | ${MiB(b.after.heapBytes)} | ${MiB(b.before.usedBytes)} | ${MiB(b.after.usedBytes)} | ${b.after.heapBytes === b.before.heapBytesAfter && b.after.usedBytes <= b.before.usedBytes ? 'yes' : '**no**'} |`,
+    );
   }
   for (const f of ['st', 'mt']) {
     const mm = engine?.memory?.[f];
-    if (mm) L(`| Node, wasm-${f}, probe/grid alternating, cancel after 0–3 chunks | ${mm.cycles} | ${MiB(mm.before.heapBytesAfter)} | ${MiB(mm.after.heapBytes)} | ${MiB(mm.before.usedBytes)} | ${MiB(mm.after.usedBytes)} | ${mm.after.heapBytes === mm.before.heapBytesAfter && Math.abs(mm.after.usedBytes - mm.before.usedBytes) <= 64 << 10 ? 'yes' : '**no**'} |`);
+    if (mm)
+      L(
+        `| Node, wasm-${f}, probe/grid alternating, cancel after 0–3 chunks | ${mm.cycles} | ${MiB(mm.before.heapBytesAfter)} | ${MiB(mm.after.heapBytes)} | ${MiB(mm.before.usedBytes)} | ${MiB(mm.after.usedBytes)} | ${mm.after.heapBytes === mm.before.heapBytesAfter && Math.abs(mm.after.usedBytes - mm.before.usedBytes) <= 64 << 10 ? 'yes' : '**no**'} |`,
+      );
   }
   if (browserMemory) {
     L();
-    L(`In the page: first load of the engine ${MiB(browserMemory.pristine.usedBytes)} in use; ${browserMemory.cycles.filter((c) => c.ended === 'cancelled').length} of 20 runs were cancelled mid-way (the others had finished before the click), each cycle took ${Math.min(...browserMemory.cycles.map((c) => c.ms))}–${Math.max(...browserMemory.cycles.map((c) => c.ms))} ms; a complete run of each figure afterwards: ${Object.entries(browserMemory.finals).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
+    L(
+      `In the page: first load of the engine ${MiB(browserMemory.pristine.usedBytes)} in use; ${browserMemory.cycles.filter((c) => c.ended === 'cancelled').length} of 20 runs were cancelled mid-way (the others had finished before the click), each cycle took ${Math.min(...browserMemory.cycles.map((c) => c.ms))}–${Math.max(...browserMemory.cycles.map((c) => c.ms))} ms; a complete run of each figure afterwards: ${Object.entries(
+        browserMemory.finals,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
+    );
   }
   L();
   L('## Divergent configurations');
@@ -672,26 +835,44 @@ function writeDoc() {
     L('| run | status | stop step | losses kept | points drawn | marker | table |');
     L('|---|---|---|---|---|---|---|');
     for (const r of d.runs)
-      L(`| ${NORM[r.norm]}, lr 1 | ${r.status} | ${r.stop_step ?? '—'} | ${r.losses} | ${d.drawn[r.norm]} | ${d.drawn.markers.find((m) => r.stop_step && m.includes(String(r.stop_step))) ?? '—'} | ${esc(d.table.find((s) => r.stop_step && s.includes(String(r.stop_step))) ?? d.table[0] ?? '')} |`);
+      L(
+        `| ${NORM[r.norm]}, lr 1 | ${r.status} | ${r.stop_step ?? '—'} | ${r.losses} | ${d.drawn[r.norm]} | ${d.drawn.markers.find((m) => r.stop_step && m.includes(String(r.stop_step))) ?? '—'} | ${esc(d.table.find((s) => r.stop_step && s.includes(String(r.stop_step))) ?? d.table[0] ?? '')} |`,
+      );
     L();
   }
   for (const f of ['st', 'mt']) {
     const dv = engine?.divergence?.[f];
     if (!dv) continue;
-    L(`Engine (wasm-${f}), toy model shrunk to d = 16: ` + dv.map((r) => `${NORM[r.norm]} lr ${r.lr}${r.seed != null ? ` seed ${r.seed}` : ''} → ${r.status} at step ${r.stop_step} (${r.losses} loss${r.losses === 1 ? '' : 'es'} kept)`).join('; ') + '.');
+    L(
+      `Engine (wasm-${f}), toy model shrunk to d = 16: ` +
+        dv
+          .map(
+            (r) =>
+              `${NORM[r.norm]} lr ${r.lr}${r.seed != null ? ` seed ${r.seed}` : ''} → ${r.status} at step ${r.stop_step} (${r.losses} loss${r.losses === 1 ? '' : 'es'} kept)`,
+          )
+          .join('; ') +
+        '.',
+    );
     L();
   }
   L('## Known engine limit: a refused config leaks its string');
   L();
   const lk = engine?.leak ?? {};
-  L('A JS exception thrown through WebAssembly unwinds the wasm frames without running C++ destructors. `wasm/js_adapters.h` therefore lets the C++ exception end (its catch block closes) and keeps the message in a reused per-thread buffer before it throws the JS `Error`, so nothing of its own is left behind; what remains is Embind’s copy of a string argument (the config), which lives in Embind’s invoker frame. Measured (the heap is counted in 64 KiB blocks, so one block over the 1000 / 300 calls shows as 66 / 218 B):');
+  L(
+    'A JS exception thrown through WebAssembly unwinds the wasm frames without running C++ destructors. `wasm/js_adapters.h` therefore lets the C++ exception end (its catch block closes) and keeps the message in a reused per-thread buffer before it throws the JS `Error`, so nothing of its own is left behind; what remains is Embind’s copy of a string argument (the config), which lives in Embind’s invoker frame. Measured (the heap is counted in 64 KiB blocks, so one block over the 1000 / 300 calls shows as 66 / 218 B):',
+  );
   L();
   L('| flavour | leak per refused config (59-char JSON) | per refused `step(NaN)` | heap in use before → after the whole corpus |');
   L('|---|---|---|---|');
   for (const f of ['st', 'mt'])
-    if (lk[f]) L(`| wasm-${f} | ${lk[f].bytesPerRefusedConfig} B | ${lk[f].bytesPerRefusedStep} B | ${MiB(lk[f].usedBefore)} → ${MiB(lk[f].usedAfter)} (${lk[f].corpusCalls} refused calls, incl. a 2 MiB config) |`);
+    if (lk[f])
+      L(
+        `| wasm-${f} | ${lk[f].bytesPerRefusedConfig} B | ${lk[f].bytesPerRefusedStep} B | ${MiB(lk[f].usedBefore)} → ${MiB(lk[f].usedAfter)} (${lk[f].corpusCalls} refused calls, incl. a 2 MiB config) |`,
+      );
   L();
-  L('The page never sends the engine a config its own checks refuse, so a reader does not hit this. Removing the last bytes would need entry points that return an error code and a JavaScript wrapper that throws. The test fails when a refused config leaks more than twice its length plus 160 B, or a refused step(NaN) more than one heap block over 300 calls, so any larger leak (a model left allocated) fails.');
+  L(
+    'The page never sends the engine a config its own checks refuse, so a reader does not hit this. Removing the last bytes would need entry points that return an error code and a JavaScript wrapper that throws. The test fails when a refused config leaks more than twice its length plus 160 B, or a refused step(NaN) more than one heap block over 300 calls, so any larger leak (a model left allocated) fails.',
+  );
   L();
   L('## Every case');
   L();
@@ -701,7 +882,9 @@ function writeDoc() {
     L(`| ${cols.join(' | ')} |`);
     L(`|${cols.map(() => '---').join('|')}|`);
     for (const r of list)
-      L(`| ${r.id} | ${esc(r.category)} | \`${esc(short(r.input ?? r.call, 60))}\` | ${esc(short(r.message, 110))} | ${r.ok ? 'ok' : `**FAIL** ${esc(short((r.problems ?? []).join('; '), 100))}`} | ${r.ms} |`);
+      L(
+        `| ${r.id} | ${esc(r.category)} | \`${esc(short(r.input ?? r.call, 60))}\` | ${esc(short(r.message, 110))} | ${r.ok ? 'ok' : `**FAIL** ${esc(short((r.problems ?? []).join('; '), 100))}`} | ${r.ms} |`,
+      );
     L();
     L('</details>');
     L();
@@ -712,7 +895,9 @@ function writeDoc() {
   for (const f of ['st', 'mt'])
     table(
       `Engine API (wasm-${f}) → Error`,
-      engineCases.filter((r) => r.flavour === f).map((r) => ({ ...r, input: `${r.call}: ${JSON.stringify(ENGINE_CASES.find((c) => c.id === r.id)?.arg ?? '').slice(1, -1)}` })),
+      engineCases
+        .filter((r) => r.flavour === f)
+        .map((r) => ({ ...r, input: `${r.call}: ${JSON.stringify(ENGINE_CASES.find((c) => c.id === r.id)?.arg ?? '').slice(1, -1)}` })),
       ['id', 'category', 'call: argument', 'message', 'result', 'ms'],
     );
   writeFileSync(join(root, 'docs/robustness.md'), lines.join('\n'));
@@ -722,7 +907,9 @@ function writeDoc() {
 if (!only) writeDoc();
 const caseRows = [...rows.url, ...rows.ui, ...rows.file];
 const { passed, failed } = { passed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length };
-console.log(`corpus: ${CORPUS_SIZE} cases; browser cases ${caseRows.filter((r) => r.ok).length}/${caseRows.length} ok; engine cases ${(engine?.cases ?? []).filter((r) => r.ok).length}/${(engine?.cases ?? []).length} ok`);
+console.log(
+  `corpus: ${CORPUS_SIZE} cases; browser cases ${caseRows.filter((r) => r.ok).length}/${caseRows.length} ok; engine cases ${(engine?.cases ?? []).filter((r) => r.ok).length}/${(engine?.cases ?? []).length} ok`,
+);
 if (!only) console.log('wrote docs/robustness.md');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -4,9 +4,22 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  acquireWebGpu, chooseBackend, cpuGlue, fallbackAfterGpuError, RELAXED_SIMD_PROBE, isGpuError, isSoftwareAdapter, judgeSelfTest,
-  parseBackendOverride, runSelfTest, selectBackend, shouldProbeGpu,
-  type GpuLike, type GpuModule, type GpuProbe, type SelfTestReport,
+  acquireWebGpu,
+  chooseBackend,
+  cpuGlue,
+  fallbackAfterGpuError,
+  RELAXED_SIMD_PROBE,
+  isGpuError,
+  isSoftwareAdapter,
+  judgeSelfTest,
+  parseBackendOverride,
+  runSelfTest,
+  selectBackend,
+  shouldProbeGpu,
+  type GpuLike,
+  type GpuModule,
+  type GpuProbe,
+  type SelfTestReport,
 } from '../../web/src/engine/backend-choice';
 
 const REPORT: SelfTestReport = { passed: true, matmulMaxRel: 0, gradMaxRel: 6e-7, lossRel: 8e-8, tolerance: 1e-3 };
@@ -24,7 +37,11 @@ describe('the CPU flavour', () => {
   });
   it('the relaxed-SIMD probe validates exactly where relaxed SIMD is on (Node 20: behind a flag)', () => {
     const validate = (flags: string[]) =>
-      execFileSync(process.execPath, [...flags, '-e', `process.stdout.write(String(WebAssembly.validate(Uint8Array.from(${JSON.stringify([...RELAXED_SIMD_PROBE])}))))`], { encoding: 'utf8' });
+      execFileSync(
+        process.execPath,
+        [...flags, '-e', `process.stdout.write(String(WebAssembly.validate(Uint8Array.from(${JSON.stringify([...RELAXED_SIMD_PROBE])}))))`],
+        { encoding: 'utf8' },
+      );
     expect(validate(['--experimental-wasm-relaxed-simd'])).toBe('true');
     expect(validate(['--no-experimental-wasm-relaxed-simd'])).toBe('false');
   });
@@ -52,7 +69,14 @@ describe('chooseBackend', () => {
     ['no WebGPU API', { kind: 'unsupported' }, true, null, 'cpu-mt', /no WebGPU/],
     ['a device error', { kind: 'device-failed', message: 'limits' }, true, null, 'cpu-mt', /could not be created \(limits\)/],
     ['a failed self-test', failed, true, null, 'cpu-mt', /self-test failed \(differ by 1e-2\)/],
-    ['a software adapter', { kind: 'software', adapter: 'google swiftshader' }, true, null, 'cpu-mt', /^The only WebGPU adapter \(google swiftshader\) is a software one.*threaded CPU/],
+    [
+      'a software adapter',
+      { kind: 'software', adapter: 'google swiftshader' },
+      true,
+      null,
+      'cpu-mt',
+      /^The only WebGPU adapter \(google swiftshader\) is a software one.*threaded CPU/,
+    ],
     ['?backend=webgpu with a passing software adapter', ready, false, 'webgpu', 'webgpu', /^\?backend=webgpu: running on WebGPU \(acme\)/],
     ['?backend=cpu with a good GPU', ready, true, 'cpu', 'cpu-mt', /^\?backend=cpu/],
     ['?backend=cpu, not isolated', { kind: 'skipped' }, false, 'cpu', 'cpu-st', /^\?backend=cpu/],
@@ -89,13 +113,16 @@ describe('judgeSelfTest', () => {
 
 describe('GPU errors during a run', () => {
   const lost = new Error('lnx: gpu: WebGPU device lost (destroyed): Device was destroyed.');
-  it('recognises the engine\'s GPU errors only', () => {
+  it("recognises the engine's GPU errors only", () => {
     expect(isGpuError(lost)).toBe(true);
     expect(isGpuError('lnx: gpu: WebGPU error: x')).toBe(true);
     expect(isGpuError(new Error('lnx: lr must be a finite number'))).toBe(false);
     expect(isGpuError(42)).toBe(false);
   });
-  it.each([[true, 'cpu-mt'], [false, 'cpu-st']] as const)('restarts on the CPU (isolated %s → %s) and says why', (iso, want) => {
+  it.each([
+    [true, 'cpu-mt'],
+    [false, 'cpu-st'],
+  ] as const)('restarts on the CPU (isolated %s → %s) and says why', (iso, want) => {
     const fb = fallbackAfterGpuError(lost, iso);
     expect(fb).toMatchObject({ backend: want, restart: true });
     expect(fb!.reason).toMatch(/^The GPU failed during the run \(WebGPU device lost \(destroyed\).*the job went on on the/);
@@ -114,19 +141,25 @@ function fakeGpu(o: { adapter?: boolean; deviceThrows?: boolean; adapterThrows?:
   const gpu: GpuLike = {
     requestAdapter: vi.fn(async () => {
       if (o.adapterThrows) throw new Error('boom');
-      return o.adapter === false ? null : {
-        info: { vendor: 'acme', architecture: o.architecture ?? 'rdna' },
-        limits: { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 29 },
-        requestDevice,
-      };
+      return o.adapter === false
+        ? null
+        : {
+            info: { vendor: 'acme', architecture: o.architecture ?? 'rdna' },
+            limits: { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 29 },
+            requestDevice,
+          };
     }),
   };
   return { gpu, requestDevice, destroy };
 }
 
 describe('isSoftwareAdapter', () => {
-  const a = (info: Record<string, unknown>, top: Record<string, unknown> = {}) =>
-    ({ info, limits: { maxBufferSize: 0, maxStorageBufferBindingSize: 0 }, requestDevice: async () => ({}), ...top });
+  const a = (info: Record<string, unknown>, top: Record<string, unknown> = {}) => ({
+    info,
+    limits: { maxBufferSize: 0, maxStorageBufferBindingSize: 0 },
+    requestDevice: async () => ({}),
+    ...top,
+  });
   it.each([
     [{ vendor: 'google', architecture: 'swiftshader' }, {}, true],
     [{ vendor: 'mesa', description: 'llvmpipe (LLVM 15.0.6, 256 bits)' }, {}, true],
@@ -146,7 +179,7 @@ describe('acquireWebGpu', () => {
   it('reports a device that cannot be created', async () => {
     expect(await acquireWebGpu(fakeGpu({ deviceThrows: true }).gpu)).toEqual({ kind: 'device-failed', message: 'limit too high' });
   });
-  it('asks for the adapter\'s largest buffer limits', async () => {
+  it("asks for the adapter's largest buffer limits", async () => {
     const { gpu, requestDevice } = fakeGpu();
     expect(await acquireWebGpu(gpu)).toMatchObject({ device: { label: 'device' }, adapter: 'acme rdna', software: false });
     expect(requestDevice).toHaveBeenCalledWith({ requiredLimits: { maxBufferSize: 1 << 30, maxStorageBufferBindingSize: 1 << 29 } });
@@ -168,7 +201,9 @@ function fakeModule(o: { mm?: string; grad?: string; ready?: boolean; throws?: b
     delete: () => void deleted.push(name),
   });
   const m: GpuModule = {
-    GpuMatmulCheck: function () { return check('mm', o.mm ?? MM_OK); } as unknown as GpuModule['GpuMatmulCheck'],
+    GpuMatmulCheck: function () {
+      return check('mm', o.mm ?? MM_OK);
+    } as unknown as GpuModule['GpuMatmulCheck'],
     GpuGradCheck: function () {
       if (o.throws) throw new Error('lnx: gpu: WebGPU error: bad shader');
       return check('grad', o.grad ?? GRAD_OK);
@@ -225,14 +260,21 @@ describe('selectBackend', () => {
   it('self-tests and uses a software adapter under ?backend=webgpu', async () => {
     const { m } = fakeModule();
     const s = await selectBackend({
-      gpu: fakeGpu({ architecture: 'swiftshader' }).gpu, crossOriginIsolated: true, search: '?backend=webgpu', loadGpuModule: async () => m,
+      gpu: fakeGpu({ architecture: 'swiftshader' }).gpu,
+      crossOriginIsolated: true,
+      search: '?backend=webgpu',
+      loadGpuModule: async () => m,
     });
     expect(s).toMatchObject({ backend: 'webgpu', probe: { kind: 'ready' } });
   });
   it('falls back when the module cannot be loaded on the device', async () => {
     const s = await selectBackend({
-      gpu: fakeGpu().gpu, crossOriginIsolated: true, search: '',
-      loadGpuModule: async () => { throw new Error('404 lnx-gpu.wasm'); },
+      gpu: fakeGpu().gpu,
+      crossOriginIsolated: true,
+      search: '',
+      loadGpuModule: async () => {
+        throw new Error('404 lnx-gpu.wasm');
+      },
     });
     expect(s).toMatchObject({ backend: 'cpu-mt', probe: { kind: 'device-failed', message: '404 lnx-gpu.wasm' } });
     expect(s.gpu).toBeUndefined();

@@ -95,8 +95,21 @@ describe('calibrateOnce', () => {
 
 describe('startCost', () => {
   it.each([
-    [[[1300, 1000], [900, 500], [2000, 1800]], 300],
-    [[[1300, 1000], [900, 500]], 350],
+    [
+      [
+        [1300, 1000],
+        [900, 500],
+        [2000, 1800],
+      ],
+      300,
+    ],
+    [
+      [
+        [1300, 1000],
+        [900, 500],
+      ],
+      350,
+    ],
     [[[400, 500]], 0], // a job faster than its own chunks' sum (clock granularity): no negative cost
     [[], null],
   ])('%j → %s ms', (jobs, want) => expect(startCost(jobs as [number, number][])).toBe(want));

@@ -17,12 +17,17 @@ const ARTICLES = { zh, en } as const;
 
 /** The {{key}}s of any string in `x`, in order of appearance. */
 const numbersIn = (x: unknown): string[] =>
-  JSON.stringify(x).match(/\{\{\s*[A-Za-z][\w.-]*\s*\}\}/g)?.map((m) => m.replace(/[{}\s]/g, '')) ?? [];
+  JSON.stringify(x)
+    .match(/\{\{\s*[A-Za-z][\w.-]*\s*\}\}/g)
+    ?.map((m) => m.replace(/[{}\s]/g, '')) ?? [];
 /** The {name} placeholders of a template, sorted. */
 const placeholders = (s: string) => [...new Set(s.match(/(?<!\{)\{(\w+)\}(?!\})/g) ?? [])].sort();
 
 /** The {{#figN}} figure references of any string in `x`, in order of appearance. */
-const figureRefsIn = (x: unknown): string[] => JSON.stringify(x).match(/\{\{#fig\d+\}\}/g)?.map((m) => m.slice(3, -2)) ?? [];
+const figureRefsIn = (x: unknown): string[] =>
+  JSON.stringify(x)
+    .match(/\{\{#fig\d+\}\}/g)
+    ?.map((m) => m.slice(3, -2)) ?? [];
 /** Every block of an article, a test aside's own blocks right after the aside. */
 const allBlocks = (a: Article): Block[] => {
   const flat = (b: Block): Block[] => (b.kind === 'test' ? [b, ...b.blocks.flatMap(flat)] : [b]);
@@ -81,7 +86,10 @@ describe.each(Object.entries(ARTICLES))('content/%s.ts and the registry', (_, a)
       const last = tagged.at(-1);
       expect(last?.kind === 'p' && last.evidence, f.id).toBe('measured');
       // and the argument it interrupts points to it earlier in the same section
-      expect(section.blocks.slice(0, at).some((b) => b.kind !== 'test' && figureRefsIn(b).includes(f.id)), `${f.id}: pointed to in ${section.id}`).toBe(true);
+      expect(
+        section.blocks.slice(0, at).some((b) => b.kind !== 'test' && figureRefsIn(b).includes(f.id)),
+        `${f.id}: pointed to in ${section.id}`,
+      ).toBe(true);
     }
   });
   it('refers only to registered figures', () => {
@@ -133,8 +141,20 @@ describe('every text key the page can ask for exists', () => {
     const probe = Object.values(validateProbe({ seeds: 0, batches: 0, depths: [], small: false }));
     const grid = [
       ...Object.values(validateGrid({ placements: [], lrs: '', warmups: '', seeds: '', steps: '', optimizer: 'x', hyper: {} }).errors),
-      ...Object.values(validateGrid({ placements: ['post'], lrs: '1', warmups: '0', seeds: '1', steps: '10', optimizer: 'sgd', hyper: { momentum: '7' } }).errors),
-      ...Object.values(validateGrid({ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], lrs: '1,2', warmups: '0,1,2', seeds: '4', steps: '10', optimizer: 'adam', hyper: {} }).errors),
+      ...Object.values(
+        validateGrid({ placements: ['post'], lrs: '1', warmups: '0', seeds: '1', steps: '10', optimizer: 'sgd', hyper: { momentum: '7' } }).errors,
+      ),
+      ...Object.values(
+        validateGrid({
+          placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'],
+          lrs: '1,2',
+          warmups: '0,1,2',
+          seeds: '4',
+          steps: '10',
+          optimizer: 'adam',
+          hyper: {},
+        }).errors,
+      ),
     ];
     expect(probe.length).toBe(3);
     expect(grid.length).toBe(7);

@@ -27,20 +27,40 @@ describe('cost', () => {
 
 describe('the size of the products', () => {
   it('tokens per step × d, for the grid and the probe', () => {
-    const g = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2, steps: 200, placements: ['post', 'pre'], warmups: [0, 120], lrs: [1e-3], seeds: [0, 1, 2, 3] };
+    const g = {
+      layers: 6,
+      d: 128,
+      d_ff: 512,
+      vocab: 256,
+      seq: 32,
+      batch: 2,
+      steps: 200,
+      placements: ['post', 'pre'],
+      warmups: [0, 120],
+      lrs: [1e-3],
+      seeds: [0, 1, 2, 3],
+    };
     expect(gridWork(g as never)).toEqual({ flops: gridFlops(g as never), size: 2 * 32 * 128 });
     const pr = { layers: 6, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, placements: ['post'], seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 4] };
     expect(probeWork(pr as never)).toEqual({ flops: probeFlops(pr as never), size: 2 * 8 * 64 });
   });
 });
 
-describe('the experiments\' cost: warmup-length\'s grids', () => {
+describe("the experiments' cost: warmup-length's grids", () => {
   const model = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2 };
   const step = stepFlops(model);
   it.each([
     // [experiment, config over the model, FLOPs wanted]
-    ['warmup-length', { steps: 400, optimizers: ['adam', 'radam', 'sgd'], placements: ['post', 'pre'], warmups: [0, 25, 50, 100, 300], lr_factors: [1, 3], seeds: [0, 1] }, 120 * 400 * step],
-    ['warmup-length', { steps: 200, optimizers: ['adam', 'radam'], placements: ['post', 'pre'], warmups: [0, 50, 100], lr_factors: [1], seeds: [0] }, 12 * 200 * step],
+    [
+      'warmup-length',
+      { steps: 400, optimizers: ['adam', 'radam', 'sgd'], placements: ['post', 'pre'], warmups: [0, 25, 50, 100, 300], lr_factors: [1, 3], seeds: [0, 1] },
+      120 * 400 * step,
+    ],
+    [
+      'warmup-length',
+      { steps: 200, optimizers: ['adam', 'radam'], placements: ['post', 'pre'], warmups: [0, 50, 100], lr_factors: [1], seeds: [0] },
+      12 * 200 * step,
+    ],
   ])('%s %j', (name, c, want) => {
     const w = experimentWork(name, { ...model, ...c });
     expect(w?.flops).toBeCloseTo(want, 0);
@@ -55,8 +75,8 @@ describe('the experiments\' cost: warmup-length\'s grids', () => {
   });
 });
 
-describe('an experiment slot\'s cost (result-slots.svelte.ts costOfExperiment)', () => {
-  it('reads the engine\'s defaults under the slot\'s config: the full warm-up-length run is 120 toy runs of 400 steps', async () => {
+describe("an experiment slot's cost (result-slots.svelte.ts costOfExperiment)", () => {
+  it("reads the engine's defaults under the slot's config: the full warm-up-length run is 120 toy runs of 400 steps", async () => {
     const { costOfExperiment, EXPERIMENT_SLOTS } = await import('../../web/src/lib/result-slots.svelte');
     const model = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2 };
     expect(costOfExperiment('warmupLength', {})?.flops).toBeCloseTo(120 * 400 * stepFlops(model), 0);

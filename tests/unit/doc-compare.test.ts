@@ -22,7 +22,8 @@ describe('comparePrecomputed', () => {
     expect(comparePrecomputed(live(), null)).toBeNull();
   });
   it('NaN equals NaN (a diverged run reproduces as NaN), −0 does not equal 0', () => {
-    const nanPre = { ...pre, x: [NaN, 2.5] }, zeroPre = { ...pre, x: [0, 2.5] };
+    const nanPre = { ...pre, x: [NaN, 2.5] },
+      zeroPre = { ...pre, x: [0, 2.5] };
     expect(comparePrecomputed(live({ x: [NaN, 2.5] }), nanPre)).toEqual({ kind: 'identical' });
     expect(comparePrecomputed(live({ x: [-0, 2.5] }), zeroPre)?.kind).toBe('differs');
   });

@@ -1,6 +1,18 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type { GridResult, GridRunDoc, AdamFirstStepResult, OutputSensitivityResult, ProbeResult, TiedOutputResult, ProbeStats, WarmupLengthResult, PlateauShareResult, StepSizeResult, DepthFactorsResult } from '../../web/src/engine/documents';
+import type {
+  GridResult,
+  GridRunDoc,
+  AdamFirstStepResult,
+  OutputSensitivityResult,
+  ProbeResult,
+  TiedOutputResult,
+  ProbeStats,
+  WarmupLengthResult,
+  PlateauShareResult,
+  StepSizeResult,
+  DepthFactorsResult,
+} from '../../web/src/engine/documents';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };
@@ -23,23 +35,23 @@ export function probe(): ProbeResult {
     engine,
     config: { ...PROBE_DEFAULTS, layers: 3, d: 64, d_ff: 128, vocab: 100, seq: 8, batch: 2, seeds: [0, 1], batches: 2, depth_batches: 1, depths: [6, 8, 10] },
     placements: {
-    post: stats({
-      lastW2_vs_L: {
-        '6': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
-        '8': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
-        '10': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
-      },
-    }),
-    pre: stats({
-      W2_per_batch: { mean: [4, 3, 2], std: [0.1, 0.1, 0.1] },
-      norm2_over_d: { mean: [2, 3, 4], std: [0.1, 0.1, 0.1] },
-      final_ln_gain: { mean: 0.5, std: 0.02 },
-      lastW2_vs_L: {
-        '10': { W2_per_layer: { mean: 0.2, std: 0 }, W2_per_batch: { mean: 0.4, std: 0.05 } },
-        '6': { W2_per_layer: { mean: 0.8, std: 0 }, W2_per_batch: { mean: 1.6, std: 0.1 } },
-        '8': { W2_per_layer: { mean: 0.4, std: 0 }, W2_per_batch: { mean: 0.8, std: 0.1 } },
-      },
-    }),
+      post: stats({
+        lastW2_vs_L: {
+          '6': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
+          '8': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
+          '10': { W2_per_layer: { mean: 0.5, std: 0 }, W2_per_batch: { mean: 1, std: 0.1 } },
+        },
+      }),
+      pre: stats({
+        W2_per_batch: { mean: [4, 3, 2], std: [0.1, 0.1, 0.1] },
+        norm2_over_d: { mean: [2, 3, 4], std: [0.1, 0.1, 0.1] },
+        final_ln_gain: { mean: 0.5, std: 0.02 },
+        lastW2_vs_L: {
+          '10': { W2_per_layer: { mean: 0.2, std: 0 }, W2_per_batch: { mean: 0.4, std: 0.05 } },
+          '6': { W2_per_layer: { mean: 0.8, std: 0 }, W2_per_batch: { mean: 1.6, std: 0.1 } },
+          '8': { W2_per_layer: { mean: 0.4, std: 0 }, W2_per_batch: { mean: 0.8, std: 0.1 } },
+        },
+      }),
     },
   };
 }
@@ -56,8 +68,7 @@ export function run(over: Partial<GridRunDoc> & Pick<GridRunDoc, 'placement' | '
 }
 
 /** A loss curve of n steps: `a` until step `drop` (1-based, exclusive), then `b`. */
-export const curve = (n: number, a: number, b: number, drop: number): number[] =>
-  Array.from({ length: n }, (_, i) => (i + 1 < drop ? a : b));
+export const curve = (n: number, a: number, b: number, drop: number): number[] => Array.from({ length: n }, (_, i) => (i + 1 < drop ? a : b));
 
 /** A grid of 200 steps, lrs 0.001/0.003, warm-ups 0/100, seeds 0/1. plateau 5, optimal 1 (mid 3). */
 export function grid(): GridResult {
@@ -143,14 +154,30 @@ export function adamFirstStep(): AdamFirstStepResult {
 
 /** A small warmup-length summary: Post-LN and Pre-LN with Adam, warm-ups 0 and 100, two lrs. */
 export function warmupLength(): WarmupLengthResult {
-  const g = (placement: string, warmup: number, lr: number, escape_step: number | null) => ({ placement, optimizer: 'adam', warmup, lr, seeds_ok: 2, escape_step });
+  const g = (placement: string, warmup: number, lr: number, escape_step: number | null) => ({
+    placement,
+    optimizer: 'adam',
+    warmup,
+    lr,
+    seeds_ok: 2,
+    escape_step,
+  });
   return {
     experiment: 'warmup-length',
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
     config: { steps: 400, placements: ['post', 'pre'], seeds: [0, 1] },
     plateau_entropy: 5.36,
     runs: [],
-    groups: [g('post', 0, 1e-3, null), g('post', 100, 1e-3, 190), g('pre', 0, 1e-3, 54), g('pre', 100, 1e-3, 90), g('post', 0, 3e-3, null), g('post', 100, 3e-3, null), g('pre', 0, 3e-3, 45), g('pre', 100, 3e-3, 64)],
+    groups: [
+      g('post', 0, 1e-3, null),
+      g('post', 100, 1e-3, 190),
+      g('pre', 0, 1e-3, 54),
+      g('pre', 100, 1e-3, 90),
+      g('post', 0, 3e-3, null),
+      g('post', 100, 3e-3, null),
+      g('pre', 0, 3e-3, 45),
+      g('pre', 100, 3e-3, 64),
+    ],
     radam_rectification: [0, 0, 0],
   };
 }
@@ -163,8 +190,30 @@ export function plateauShare(): PlateauShareResult {
     config: { steps: 20, every: 10, seed: 0, placements: ['post', 'pre'], warmups: [0] },
     plateau_entropy: 5.36,
     runs: [
-      { placement: 'post', warmup: 0, status: 'ok', at: [0, 10, 20], share: [[0.9, 0.2], [0.5, 0.01], [0.4, 0]], loss: [6, 5.5, 5.4] },
-      { placement: 'pre', warmup: 0, status: 'ok', at: [0, 10, 20], share: [[0.9, 0.5], [0.9, 0.8], [0.95, 0.95]], loss: [6, 4, 2] },
+      {
+        placement: 'post',
+        warmup: 0,
+        status: 'ok',
+        at: [0, 10, 20],
+        share: [
+          [0.9, 0.2],
+          [0.5, 0.01],
+          [0.4, 0],
+        ],
+        loss: [6, 5.5, 5.4],
+      },
+      {
+        placement: 'pre',
+        warmup: 0,
+        status: 'ok',
+        at: [0, 10, 20],
+        share: [
+          [0.9, 0.5],
+          [0.9, 0.8],
+          [0.95, 0.95],
+        ],
+        loss: [6, 4, 2],
+      },
     ],
   };
 }

@@ -6,9 +6,18 @@ import { PAPER_BIBTEX, explainerBibtex } from '../../web/src/content/citation';
 
 describe('parseHostMessage: only the documented shapes', () => {
   it.each([
-    [{ type: 'lnx:theme', v: 1, theme: 'dark' }, { type: 'lnx:theme', v: 1, theme: 'dark' }],
-    [{ type: 'lnx:theme', v: 1, theme: 'light' }, { type: 'lnx:theme', v: 1, theme: 'light' }],
-    [{ type: 'lnx:request-height', v: 1 }, { type: 'lnx:request-height', v: 1 }],
+    [
+      { type: 'lnx:theme', v: 1, theme: 'dark' },
+      { type: 'lnx:theme', v: 1, theme: 'dark' },
+    ],
+    [
+      { type: 'lnx:theme', v: 1, theme: 'light' },
+      { type: 'lnx:theme', v: 1, theme: 'light' },
+    ],
+    [
+      { type: 'lnx:request-height', v: 1 },
+      { type: 'lnx:request-height', v: 1 },
+    ],
   ])('%j is accepted', (m, want) => expect(parseHostMessage(m)).toEqual(want));
   it.each([
     [null],
@@ -36,12 +45,19 @@ describe('parseHostMessage: only the documented shapes', () => {
 describe('citation', () => {
   it('the paper: ICML 2020, PMLR 119, arXiv:2002.04745, balanced braces', () => {
     expect(PAPER_BIBTEX).toMatch(/^@inproceedings\{xiong2020layer,/);
-    for (const s of ['{On Layer Normalization in the Transformer Architecture}', '{2020}', '{2002.04745}', '{119}', 'Liu, Tie-Yan']) expect(PAPER_BIBTEX).toContain(s);
+    for (const s of ['{On Layer Normalization in the Transformer Architecture}', '{2020}', '{2002.04745}', '{119}', 'Liu, Tie-Yan'])
+      expect(PAPER_BIBTEX).toContain(s);
     expect(PAPER_BIBTEX.split('{').length).toBe(PAPER_BIBTEX.split('}').length);
   });
   it.each([
-    [{ url: 'https://x.org/ln/', title: 'Where {LayerNorm} sits', version: '0.1.0', lang: 'en' as const }, ['title        = {Where LayerNorm sits}', '\\url{https://x.org/ln/}', 'engine v0.1.0', 'english']],
-    [{ url: 'https://x.org/', title: 'LayerNorm 放在哪', version: null, lang: 'zh' as const }, ['{LayerNorm 放在哪}', 'note         = {Interactive explainer}', 'chinese']],
+    [
+      { url: 'https://x.org/ln/', title: 'Where {LayerNorm} sits', version: '0.1.0', lang: 'en' as const },
+      ['title        = {Where LayerNorm sits}', '\\url{https://x.org/ln/}', 'engine v0.1.0', 'english'],
+    ],
+    [
+      { url: 'https://x.org/', title: 'LayerNorm 放在哪', version: null, lang: 'zh' as const },
+      ['{LayerNorm 放在哪}', 'note         = {Interactive explainer}', 'chinese'],
+    ],
   ])('explainerBibtex %#', (o, parts) => {
     const b = explainerBibtex(o);
     for (const p of parts) expect(b).toContain(p);

@@ -13,26 +13,57 @@ const line = (probe: GpuProbe, iso: boolean, override: 'cpu' | 'webgpu' | null, 
 
 describe('engineLine', () => {
   it.each<[string, GpuProbe, boolean, 'cpu' | 'webgpu' | null, RegExp]>([
-    ['GPU ready', { kind: 'ready', adapter: 'nvidia ampere', report: REPORT }, true, null, /^Engine: WebGPU on nvidia ampere\. Its start-up self-test matched the CPU engine\.$/],
-    ['no adapter, isolated', { kind: 'no-adapter' }, true, null, /^Engine: the threaded CPU engine \(WebAssembly, 2 threads\)\. No WebGPU adapter is available\.$/],
+    [
+      'GPU ready',
+      { kind: 'ready', adapter: 'nvidia ampere', report: REPORT },
+      true,
+      null,
+      /^Engine: WebGPU on nvidia ampere\. Its start-up self-test matched the CPU engine\.$/,
+    ],
+    [
+      'no adapter, isolated',
+      { kind: 'no-adapter' },
+      true,
+      null,
+      /^Engine: the threaded CPU engine \(WebAssembly, 2 threads\)\. No WebGPU adapter is available\.$/,
+    ],
     ['no adapter, not isolated', { kind: 'no-adapter' }, false, null, /single-threaded CPU engine.*No WebGPU adapter.*not cross-origin isolated/],
     ['software adapter', { kind: 'software', adapter: 'google swiftshader' }, true, null, /The only WebGPU adapter \(google swiftshader\) is a software one/],
     ['?backend=cpu', { kind: 'skipped' }, true, 'cpu', /^Engine: the threaded CPU engine.*Chosen with \?backend=cpu\.$/],
-    ['?backend=cpu, not isolated: no isolation note', { kind: 'skipped' }, false, 'cpu', /^Engine: the single-threaded CPU engine \(WebAssembly\)\. Chosen with \?backend=cpu\.$/],
+    [
+      '?backend=cpu, not isolated: no isolation note',
+      { kind: 'skipped' },
+      false,
+      'cpu',
+      /^Engine: the single-threaded CPU engine \(WebAssembly\)\. Chosen with \?backend=cpu\.$/,
+    ],
     ['?backend=webgpu without adapter', { kind: 'no-adapter' }, true, 'webgpu', /\?backend=webgpu was asked for, but: No WebGPU adapter/],
-    ['forced', { kind: 'self-test-failed', message: 'differ by 1e-2' }, true, 'webgpu', /WebGPU.*Kept because of \?backend=webgpu although its self-test failed \(differ by 1e-2\)/],
+    [
+      'forced',
+      { kind: 'self-test-failed', message: 'differ by 1e-2' },
+      true,
+      'webgpu',
+      /WebGPU.*Kept because of \?backend=webgpu although its self-test failed \(differ by 1e-2\)/,
+    ],
   ])('%s', (_, probe, iso, override, want) => expect(line(probe, iso, override)).toMatch(want));
 
   it('says when the GPU failed and the CPU engine took over', () => {
     const fb = fallbackAfterGpuError(new Error('lnx: gpu: WebGPU device lost (destroyed)'), true)!;
-    expect(engineLine({ ...fb, threads: 2 }, en)).toMatch(/threaded CPU engine.*The GPU failed during a run \(WebGPU device lost \(destroyed\)\), so the CPU engine took over\./);
+    expect(engineLine({ ...fb, threads: 2 }, en)).toMatch(
+      /threaded CPU engine.*The GPU failed during a run \(WebGPU device lost \(destroyed\)\), so the CPU engine took over\./,
+    );
     expect(engineLine({ ...fb, threads: 2 }, zh)).toMatch(/^计算引擎：多线程 CPU 引擎.*GPU 在运行中出错/);
   });
 
   it('has every string in both languages (no raw keys, no English in the Chinese line)', () => {
     const probes: GpuProbe[] = [
-      { kind: 'skipped' }, { kind: 'unsupported' }, { kind: 'no-adapter' }, { kind: 'software', adapter: 'x' },
-      { kind: 'device-failed', message: 'x' }, { kind: 'self-test-failed', message: 'x' }, { kind: 'ready', adapter: 'x', report: REPORT },
+      { kind: 'skipped' },
+      { kind: 'unsupported' },
+      { kind: 'no-adapter' },
+      { kind: 'software', adapter: 'x' },
+      { kind: 'device-failed', message: 'x' },
+      { kind: 'self-test-failed', message: 'x' },
+      { kind: 'ready', adapter: 'x', report: REPORT },
     ];
     for (const t of [en, zh])
       for (const p of probes)
@@ -47,7 +78,10 @@ describe('engineLine', () => {
 
 describe('fallbackNote (a WebGPU grid that lost its device)', () => {
   const fb = { ...fallbackAfterGpuError(new Error('lnx: gpu: WebGPU device lost (destroyed)'), true)!, threads: 2 };
-  const run = (n: number, handoff?: number) => ({ loss: Array(n).fill(1), ...(handoff != null ? { handoff: { backend: 'webgpu' as const, steps: handoff } } : {}) });
+  const run = (n: number, handoff?: number) => ({
+    loss: Array(n).fill(1),
+    ...(handoff != null ? { handoff: { backend: 'webgpu' as const, steps: handoff } } : {}),
+  });
   it.each<[string, ReturnType<typeof run>[], ReturnType<typeof handoffSummary>]>([
     ['nothing handed over', [run(40), run(40)], null],
     ['no document', [], null],

@@ -19,20 +19,26 @@ describe('engineProblems', () => {
       warnings: [],
     },
     {
-      name: 'a rule the form does not name: the engine\'s words',
+      name: "a rule the form does not name: the engine's words",
       answer: { ok: false, rule: 'new_rule', message: 'something new' } as const,
       errors: [{ field: ENGINE_FIELD, key: null, message: 'something new' }],
       warnings: [],
     },
     {
-      name: 'a single field\'s bound (no rule)',
+      name: "a single field's bound (no rule)",
       answer: { ok: false, message: 'steps must be …' } as const,
       errors: [{ field: ENGINE_FIELD, key: null, message: 'steps must be …' }],
       warnings: [],
     },
     {
       name: 'warnings, named and not',
-      answer: { ok: true, warnings: [{ rule: 'w_rule', message: 'w1' }, { rule: 'other', message: 'w2' }] } as const,
+      answer: {
+        ok: true,
+        warnings: [
+          { rule: 'w_rule', message: 'w1' },
+          { rule: 'other', message: 'w2' },
+        ],
+      } as const,
       errors: [],
       warnings: [
         { field: 'warnings', key: 'warn.w', message: 'w1' },
@@ -47,13 +53,13 @@ describe('engineProblems', () => {
     },
   ])('$name', ({ answer, errors, warnings }) => expect(engineProblems(answer as never, rules)).toEqual({ errors, warnings }));
 
-  it('problemAt finds a field\'s first problem', () => {
+  it("problemAt finds a field's first problem", () => {
     const list = [{ field: 'model', key: 'k', message: 'm' }];
     expect(problemAt(list, 'model')?.key).toBe('k');
     expect(problemAt(list, 'runs')).toBeUndefined();
   });
 
-  it('the forms name only rules of the engine\'s configs (generated from wasm/configs.cpp)', () => {
+  it("the forms name only rules of the engine's configs (generated from wasm/configs.cpp)", () => {
     const grid = GRID_RULES.map((r) => r.name);
     const probe = [...PROBE_RULES, ...MODEL_RULES].map((r) => r.name);
     for (const r of Object.keys(GRID_RULE_ANSWERS)) expect(grid, r).toContain(r);

@@ -175,7 +175,9 @@ describe('runJob: the WebGPU engine hooks', () => {
     const gpuError = (e: unknown) => e instanceof Error && e.message === 'lnx: boom';
     let handed: string | null = null;
     const first = hooks();
-    await expect(runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 9, config: {} }, { ...first.h, probeHandoff: (j) => (handed = j) }, gpuError)).rejects.toThrow();
+    await expect(
+      runJob(fakeModule(log, { throwAt: 3 }), { type: 'probe', id: 9, config: {} }, { ...first.h, probeHandoff: (j) => (handed = j) }, gpuError),
+    ).rejects.toThrow();
     expect(JSON.parse(handed!).jobs).toBeGreaterThanOrEqual(3);
     const second = hooks();
     const before = log.steps.length;
@@ -198,7 +200,7 @@ describe('runJob: grid streaming', () => {
     const { replies, h } = hooks();
     await runJob(fakeModule(log), { type: 'grid', id: 9, config: {} }, h);
     let acc: GridResult | null = null;
-    let lengths: number[] = [];
+    const lengths: number[] = [];
     for (const r of replies) {
       if (r.type === 'progress' && r.partial) {
         acc = mergeGrid(acc, r.partial);
@@ -241,7 +243,14 @@ describe('mergeGrid / nextFrom', () => {
   const cut = (doc: GridResult, from: number, to: number, status: 'running' | 'ok' = 'running'): GridResult => ({
     ...doc,
     from,
-    runs: doc.runs.map((r) => ({ ...r, status, from, loss: r.loss.slice(from, to), grad_norm: r.grad_norm.slice(from, to), lr_schedule: r.lr_schedule.slice(from, to) })),
+    runs: doc.runs.map((r) => ({
+      ...r,
+      status,
+      from,
+      loss: r.loss.slice(from, to),
+      grad_norm: r.grad_norm.slice(from, to),
+      lr_schedule: r.lr_schedule.slice(from, to),
+    })),
   });
   it('appends at each run’s from; re-sent overlap is harmless', () => {
     let acc = mergeGrid(null, cut(g, 0, 10));

@@ -30,7 +30,13 @@ describe('provenance', () => {
   it('precomputed: the file date, engine and config; seeds from the config', () => {
     const P = { ...probe(), generated: '2026-11-01T00:00:00Z', precomputed: true };
     const p = provenance({ figure: 'fig3', title: 'T', url: 'u', source: 'precomputed', doc: P as never, now, lang: 'en' });
-    expect(p).toMatchObject({ generator: 'ln-explorable', figure: 'fig3', source: 'precomputed', computed: '2026-11-01T00:00:00Z', exported: '2026-11-29T10:00:00.000Z' });
+    expect(p).toMatchObject({
+      generator: 'ln-explorable',
+      figure: 'fig3',
+      source: 'precomputed',
+      computed: '2026-11-01T00:00:00Z',
+      exported: '2026-11-29T10:00:00.000Z',
+    });
     expect(p.engine).toEqual({ version: '0.1.0', build: 'native', threads: 1 });
     expect(p.seeds).toEqual([0, 1]);
     expect(p.config).toEqual(P.config);
@@ -78,7 +84,16 @@ describe('CSV', () => {
 
   it('provenance comment lines, then header and rows, CRLF', () => {
     const p = provenance({ figure: 'fig4', title: 'A, "B"', url: 'https://x/?a=1', source: 'live', doc: grid() as never, now, lang: 'en' });
-    const csv = toCsv({ columns: ['a', 'b'], rows: [[1, 'x'], [NaN, null]] }, p);
+    const csv = toCsv(
+      {
+        columns: ['a', 'b'],
+        rows: [
+          [1, 'x'],
+          [NaN, null],
+        ],
+      },
+      p,
+    );
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe('# generator: ln-explorable');
     expect(lines).toContain('# title: A, "B"');
@@ -101,10 +116,7 @@ describe('CSV', () => {
 
 describe('PNG text chunks', () => {
   // a valid 1×1 PNG (signature, IHDR, IDAT, IEND)
-  const png = Uint8Array.from(
-    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='),
-    (c) => c.charCodeAt(0),
-  );
+  const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
   it('crc32 of "IEND" is the well-known AE426082', () => expect(crc32(new TextEncoder().encode('IEND'))).toBe(0xae426082));
   it('crc32 of "123456789" is CBF43926', () => expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926));
   it('the sample is read back chunk by chunk with valid CRCs', () =>
@@ -179,16 +191,87 @@ describe('collapseGaps (empty bands of an exported picture)', () => {
   it.each<[string, [number, number][], number[]]>([
     ['nothing', [], []],
     ['one part', [[10, 50]], [0]],
-    ['a gap within the limit stays', [[0, 20], [60, 80]], [0, 0]],
-    ['a 100 px gap shrinks to 24', [[0, 20], [120, 140]], [0, 76]],
-    ['every later part moves with it', [[0, 20], [120, 140], [150, 200]], [0, 76, 76]],
-    ['two gaps add up', [[0, 10], [60, 70], [200, 210]], [0, 26, 132]],
-    ['overlapping parts are one band', [[0, 100], [10, 20], [150, 160]], [0, 0, 26]],
-    ['in any order', [[120, 140], [0, 20]], [76, 0]],
-    ['a tall part covers what starts inside it', [[0, 300], [250, 260], [280, 400]], [0, 0, 0]],
+    [
+      'a gap within the limit stays',
+      [
+        [0, 20],
+        [60, 80],
+      ],
+      [0, 0],
+    ],
+    [
+      'a 100 px gap shrinks to 24',
+      [
+        [0, 20],
+        [120, 140],
+      ],
+      [0, 76],
+    ],
+    [
+      'every later part moves with it',
+      [
+        [0, 20],
+        [120, 140],
+        [150, 200],
+      ],
+      [0, 76, 76],
+    ],
+    [
+      'two gaps add up',
+      [
+        [0, 10],
+        [60, 70],
+        [200, 210],
+      ],
+      [0, 26, 132],
+    ],
+    [
+      'overlapping parts are one band',
+      [
+        [0, 100],
+        [10, 20],
+        [150, 160],
+      ],
+      [0, 0, 26],
+    ],
+    [
+      'in any order',
+      [
+        [120, 140],
+        [0, 20],
+      ],
+      [76, 0],
+    ],
+    [
+      'a tall part covers what starts inside it',
+      [
+        [0, 300],
+        [250, 260],
+        [280, 400],
+      ],
+      [0, 0, 0],
+    ],
   ])('%s', (_, spans, want) => expect(collapseGaps(spans)).toEqual(want));
   it('takes its limits as arguments', () => {
-    expect(collapseGaps([[0, 10], [40, 50]], 20, 5)).toEqual([0, 25]);
-    expect(collapseGaps([[0, 10], [40, 50]], 30, 5)).toEqual([0, 0]);
+    expect(
+      collapseGaps(
+        [
+          [0, 10],
+          [40, 50],
+        ],
+        20,
+        5,
+      ),
+    ).toEqual([0, 25]);
+    expect(
+      collapseGaps(
+        [
+          [0, 10],
+          [40, 50],
+        ],
+        30,
+        5,
+      ),
+    ).toEqual([0, 0]);
   });
 });

@@ -66,14 +66,50 @@ describe('geometry', () => {
 
 describe('paths', () => {
   it('roundedPath: straight segments stay straight, corners get a curve', () => {
-    expect(roundedPath([[0, 0], [10, 0]])).toBe('M0,0L10,0');
-    expect(roundedPath([[0, 0], [10, 0], [10, 10]], 4)).toBe('M0,0L6,0Q10,0 10,4L10,10');
+    expect(
+      roundedPath([
+        [0, 0],
+        [10, 0],
+      ]),
+    ).toBe('M0,0L10,0');
+    expect(
+      roundedPath(
+        [
+          [0, 0],
+          [10, 0],
+          [10, 10],
+        ],
+        4,
+      ),
+    ).toBe('M0,0L6,0Q10,0 10,4L10,10');
     expect(roundedPath([])).toBe('');
   });
 
   it('trimEnd shortens the last segment', () => {
-    expect(trimEnd([[0, 0], [0, 10]], 4)).toEqual([[0, 0], [0, 6]]);
-    expect(trimEnd([[0, 0], [0, 10]], 20)).toEqual([[0, 0], [0, 0]]);
+    expect(
+      trimEnd(
+        [
+          [0, 0],
+          [0, 10],
+        ],
+        4,
+      ),
+    ).toEqual([
+      [0, 0],
+      [0, 6],
+    ]);
+    expect(
+      trimEnd(
+        [
+          [0, 0],
+          [0, 10],
+        ],
+        20,
+      ),
+    ).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   it('gradArc: an arc under the main lane; a bent line between lanes', () => {

@@ -190,9 +190,7 @@ describe('fig1 layout', () => {
       for (const lane of ['main', 'branch']) {
         const xs = rl.nodes.filter((n) => n.lane === lane).sort((a, b) => a.x - b.x);
         for (let i = 1; i < xs.length; i++) {
-          expect(xs[i].x - xs[i].width / 2, `${row} ${xs[i - 1].id}|${xs[i].id}`).toBeGreaterThan(
-            xs[i - 1].x + xs[i - 1].width / 2,
-          );
+          expect(xs[i].x - xs[i].width / 2, `${row} ${xs[i - 1].id}|${xs[i].id}`).toBeGreaterThan(xs[i - 1].x + xs[i - 1].width / 2);
         }
       }
       const fin = rl.nodes.find((n) => n.expandable);
@@ -236,10 +234,7 @@ describe('fig1 layout', () => {
 });
 
 // The article's own Figure 1 strings, once the prose writer's content files exist.
-const content = import.meta.glob<{ default?: { figures?: Record<string, FigureText> } }>(
-  '../../web/src/content/{zh,en}.ts',
-  { eager: true },
-);
+const content = import.meta.glob<{ default?: { figures?: Record<string, FigureText> } }>('../../web/src/content/{zh,en}.ts', { eager: true });
 describe.skipIf(Object.keys(content).length === 0)('fig1 strings in the article content', () => {
   it.each(Object.entries(content))('%s has every key Figure 1 reads', (_file, mod) => {
     const anyMod = mod as Record<string, unknown>;

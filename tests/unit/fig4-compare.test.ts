@@ -25,15 +25,22 @@ import type { GridResult } from '../../web/src/engine/documents';
 import { grid } from './docs';
 
 /** A live run: the grid's runs cut to `steps`, with other settings. */
-function liveRun(steps: number, { seeds = [0], optimizer = 'adam', warmups = [0] }: { seeds?: number[]; optimizer?: string; warmups?: number[] } = {}): GridResult {
+function liveRun(
+  steps: number,
+  { seeds = [0], optimizer = 'adam', warmups = [0] }: { seeds?: number[]; optimizer?: string; warmups?: number[] } = {},
+): GridResult {
   const g = grid();
   g.config = { ...g.config, steps, seeds, optimizer, warmups } as GridResult['config'];
-  g.runs = g.runs
-    .filter((r) => seeds.includes(r.seed) && warmups.includes(r.warmup))
-    .map((r) => ({ ...r, loss: r.loss.slice(0, steps) }));
+  g.runs = g.runs.filter((r) => seeds.includes(r.seed) && warmups.includes(r.warmup)).map((r) => ({ ...r, loss: r.loss.slice(0, steps) }));
   return g;
 }
-const layer = (key: string, doc: GridResult, index: number | null, label = index == null ? 'reference' : `#${index}`, muted = index == null): Layer => ({ key, doc, muted, label, index });
+const layer = (key: string, doc: GridResult, index: number | null, label = index == null ? 'reference' : `#${index}`, muted = index == null): Layer => ({
+  key,
+  doc,
+  muted,
+  label,
+  index,
+});
 
 describe('fig4 style tables: one pattern, one meaning', () => {
   const patterns: [string, string][] = [
@@ -51,7 +58,10 @@ describe('fig4 style tables: one pattern, one meaning', () => {
   it('warm-up dashes hold no dots (the rules are the dotted ones)', () => {
     // a dot: a dash shorter than 2 px
     for (const d of WARMUP_DASHES.slice(1)) {
-      const dashes = d.split(' ').map(Number).filter((_, i) => i % 2 === 0);
+      const dashes = d
+        .split(' ')
+        .map(Number)
+        .filter((_, i) => i % 2 === 0);
       expect(Math.min(...dashes), d).toBeGreaterThanOrEqual(2.5);
     }
   });
@@ -67,9 +77,14 @@ describe('fig4 style tables: one pattern, one meaning', () => {
     const ws = [0, 100, 200, 300];
     expect(new Set(ws.map((w) => warmupDash(w, ws))).size).toBe(ws.length);
     // the 300-step warm-up never looks like the plateau rule
-    for (const list of [[0, 300], [0, 100, 300], [0, 50, 100, 300]]) expect(warmupDash(300, list)).not.toBe(RULE_DASHES.plateau);
+    for (const list of [
+      [0, 300],
+      [0, 100, 300],
+      [0, 50, 100, 300],
+    ])
+      expect(warmupDash(300, list)).not.toBe(RULE_DASHES.plateau);
   });
-  it('the runs\' markers are distinct shapes of the page\'s set', () => {
+  it("the runs' markers are distinct shapes of the page's set", () => {
     expect(new Set(RUN_SHAPES).size).toBe(RUN_SHAPES.length);
     for (const s of RUN_SHAPES) expect(SHAPES).toContain(s);
     expect(RUN_SHAPES[0]).toBe('circle');
@@ -86,9 +101,26 @@ describe('fig4 runs: names, markers, legend facts', () => {
 
   it.each([
     // drawing order (keys with numbers) → markers by number, the reference none
-    [[['a', 3], ['b', 1], ['c', 2]], { a: 'diamond', b: 'circle', c: 'square' }],
+    [
+      [
+        ['a', 3],
+        ['b', 1],
+        ['c', 2],
+      ],
+      { a: 'diamond', b: 'circle', c: 'square' },
+    ],
     [[['x', 7]], { x: 'circle' }],
-    [[['a', 1], ['b', 2], ['c', 3], ['d', 4], ['e', 5], ['f', 6]], { a: 'circle', b: 'square', c: 'diamond', d: 'triangle', e: 'triangle-down', f: 'circle' }],
+    [
+      [
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+        ['d', 4],
+        ['e', 5],
+        ['f', 6],
+      ],
+      { a: 'circle', b: 'square', c: 'diamond', d: 'triangle', e: 'triangle-down', f: 'circle' },
+    ],
   ] as [[string, number][], Record<string, string>][])('runShapes %j', (runs, want) => {
     const layers = [{ key: 'reference', muted: true, index: null }, ...runs.map(([key, index]) => ({ key, muted: false, index }))];
     expect(Object.fromEntries(runShapes(layers))).toEqual(want);
@@ -101,7 +133,7 @@ describe('fig4 runs: names, markers, legend facts', () => {
     layer('r2', liveRun(60, { seeds: [0, 1], optimizer: 'sgd' }), 2, 'momentum'),
     layer('r3', liveRun(80, { warmups: [0, 100] }), 3),
   ]);
-  it('each drawn document\'s facts: its number and name, seeds, steps, optimizer where it differs from the reference', () => {
+  it("each drawn document's facts: its number and name, seeds, steps, optimizer where it differs from the reference", () => {
     expect(m.facts.map(({ key, index, shape, seeds, steps, optimizer, muted }) => ({ key, index, shape, seeds, steps, optimizer, muted }))).toEqual([
       { key: 'reference', index: null, shape: null, seeds: 2, steps: 200, optimizer: 'adam', muted: true },
       { key: 'r1', index: 1, shape: 'circle', seeds: 1, steps: 40, optimizer: null, muted: false },
@@ -109,12 +141,12 @@ describe('fig4 runs: names, markers, legend facts', () => {
       { key: 'r3', index: 3, shape: 'diamond', seeds: 1, steps: 80, optimizer: null, muted: false },
     ]);
   });
-  it('every series of a run carries its number and marker; the reference\'s none', () => {
+  it("every series of a run carries its number and marker; the reference's none", () => {
     const s = m.panels[0].series;
     expect(s.filter((x) => x.muted).every((x) => x.shape === null && x.index === null)).toBe(true);
     expect([...new Set(s.filter((x) => !x.muted).map((x) => `${x.index}:${x.shape}`))]).toEqual(['1:circle', '2:square', '3:diamond']);
   });
-  it('a run\'s dash is still its warm-up\'s, the same as the reference\'s for the same length', () => {
+  it("a run's dash is still its warm-up's, the same as the reference's for the same length", () => {
     const dash = (layer: string, w: number) => m.panels[0].series.find((x) => x.layer === layer && x.warmup === w)?.dash;
     expect(dash('r3', 100)).toBe(dash('reference', 100));
     expect(dash('r3', 0)).toBe(DASH.solid);
@@ -128,7 +160,22 @@ describe('fig4 x axis: the union of what is drawn', () => {
     ['a 40-step run over the reference', [layer('reference', ref, null), layer('r1', liveRun(40), 1)], [0, 200]],
     ['a 40-step run alone (no reference)', [layer('r1', liveRun(40), 1)], [0, 40]],
     ['two runs, 40 and 150 steps, alone', [layer('r1', liveRun(40), 1), layer('r2', liveRun(150), 2)], [0, 150]],
-    ['a run longer than the reference', [layer('reference', ref, null), layer('r1', (() => { const g = liveRun(200); g.config = { ...g.config, steps: 600 }; return g; })(), 1)], [0, 600]],
+    [
+      'a run longer than the reference',
+      [
+        layer('reference', ref, null),
+        layer(
+          'r1',
+          (() => {
+            const g = liveRun(200);
+            g.config = { ...g.config, steps: 600 };
+            return g;
+          })(),
+          1,
+        ),
+      ],
+      [0, 600],
+    ],
   ] as [string, Layer[], [number, number]][])('%s → %j', (_name, layers, want) => {
     expect(buildLayers(layers).xDomain).toEqual(want);
   });
@@ -145,17 +192,29 @@ describe('fig4 x axis: the union of what is drawn', () => {
     expect(m.xDomain).toEqual([0, 200]);
   });
   it('a streaming run spans its configured steps; a document with nothing drawn adds nothing', () => {
-    expect(layersXDomain([{ xDomain: [0, 300], panels: [{ lr: 1, series: [] }] }, { xDomain: [0, 900], panels: [] }])).toEqual([0, 300]);
+    expect(
+      layersXDomain([
+        { xDomain: [0, 300], panels: [{ lr: 1, series: [] }] },
+        { xDomain: [0, 900], panels: [] },
+      ]),
+    ).toEqual([0, 300]);
     expect(layersXDomain([])).toEqual([0, 1]);
   });
 });
 
 /** No two tags' boxes overlap (touching is allowed). */
 const overlaps = (tags: PlacedTag[], size: number) =>
-  tags.flatMap((a, i) => tags.slice(i + 1).filter((b) => Math.abs(a.px - b.px) < size - 1e-6 && Math.abs(a.py - b.py) < size - 1e-6).map((b) => `${a.key}×${b.key}`));
+  tags.flatMap((a, i) =>
+    tags
+      .slice(i + 1)
+      .filter((b) => Math.abs(a.px - b.px) < size - 1e-6 && Math.abs(a.py - b.py) < size - 1e-6)
+      .map((b) => `${a.key}×${b.key}`),
+  );
 type Box = { width: number; height: number; size: number; ahead?: number; margin?: number };
 const inside = (tags: PlacedTag[], { width, height, size, margin = 0 }: Box) =>
-  tags.filter((t) => t.px < size / 2 - 1e-6 || t.px > width + margin - size / 2 + 1e-6 || t.py < size / 2 - 1e-6 || t.py > height - size / 2 + 1e-6).map((t) => t.key);
+  tags
+    .filter((t) => t.px < size / 2 - 1e-6 || t.px > width + margin - size / 2 + 1e-6 || t.py < size / 2 - 1e-6 || t.py > height - size / 2 + 1e-6)
+    .map((t) => t.key);
 const at = (...xy: [number, number][]): TagAnchor[] => xy.map(([x, y], i) => ({ key: `t${i}`, x, y }));
 
 describe('fig4 end tags: placeTags', () => {
@@ -170,12 +229,20 @@ describe('fig4 end tags: placeTags', () => {
     ['crowded at the bottom edge (and beyond it)', phone, at([290, 198], [290, 196], [290, 230], [290, 190])],
     ['runs of nearly the same length (x 5 px apart)', phone, at([290, 100], [285, 104], [280, 96])],
     ['runs of different lengths: own columns', box, at([24, 100], [60, 100], [300, 100])],
-    ['three runs × 8 lines ending together (more than a column holds)', phone, Array.from({ length: 24 }, (_, i) => ({ key: `t${i}`, x: 290, y: 60 + (i % 8) * 3 }))],
+    [
+      'three runs × 8 lines ending together (more than a column holds)',
+      phone,
+      Array.from({ length: 24 }, (_, i) => ({ key: `t${i}`, x: 290, y: 60 + (i % 8) * 3 })),
+    ],
     ['24 tags on a short plot', { width: 290, height: 60, size: 17 }, Array.from({ length: 24 }, (_, i) => ({ key: `t${i}`, x: 290 - (i % 3) * 4, y: 30 }))],
     ['beside the ends: three runs ending at one point in the margin', beside, at([290, 100], [290, 100], [290, 101])],
     ['beside the ends: runs of different lengths, close losses', beside, at([100, 100], [110, 102], [290, 100], [283, 99])],
     ['beside the ends: 24 lines ending together', beside, Array.from({ length: 24 }, (_, i) => ({ key: `t${i}`, x: 290, y: 60 + (i % 8) * 3 }))],
-    ['a column spilling left into a shorter run\'s tags', phone, [...Array.from({ length: 14 }, (_, i) => ({ key: `a${i}`, x: 290, y: 100 })), { key: 'b', x: 275, y: 100 }, { key: 'c', x: 250, y: 100 }]],
+    [
+      "a column spilling left into a shorter run's tags",
+      phone,
+      [...Array.from({ length: 14 }, (_, i) => ({ key: `a${i}`, x: 290, y: 100 })), { key: 'b', x: 275, y: 100 }, { key: 'c', x: 250, y: 100 }],
+    ],
   ] as [string, Box, TagAnchor[]][])('%s: no two overlap, all inside the plot (and its margin)', (_name, b, anchors) => {
     const tags = placeTags(anchors, b);
     expect(tags.map((t) => t.key)).toEqual(anchors.map((a) => a.key));
@@ -185,7 +252,11 @@ describe('fig4 end tags: placeTags', () => {
   });
   it('tags that need not move stay at their anchors, with no leader line', () => {
     const tags = placeTags(at([200, 20], [200, 80], [100, 81]), box);
-    expect(tags.map((t) => [t.px, t.py, t.moved])).toEqual([[200, 20, false], [200, 80, false], [100, 81, false]]);
+    expect(tags.map((t) => [t.px, t.py, t.moved])).toEqual([
+      [200, 20, false],
+      [200, 80, false],
+      [100, 81, false],
+    ]);
   });
   it('moved tags keep their order in y and are marked for a leader line', () => {
     const tags = placeTags(at([300, 105], [300, 100], [300, 110]), box);
@@ -197,11 +268,22 @@ describe('fig4 end tags: placeTags', () => {
     // at the right edge a tag sits inside the plot (and says it moved)
     expect(placeTags(at([300, 50]), box)[0]).toMatchObject({ px: 291.5, py: 50, moved: true });
     // as Figure 4 places them: just past the line's end, and at the right edge in the margin
-    expect(placeTags(at([100, 50], [290, 50]), { ...phone, ahead: 9.5, margin: 20 }).map((t) => [t.px, t.py])).toEqual([[109.5, 50], [299.5, 50]]);
+    expect(placeTags(at([100, 50], [290, 50]), { ...phone, ahead: 9.5, margin: 20 }).map((t) => [t.px, t.py])).toEqual([
+      [109.5, 50],
+      [299.5, 50],
+    ]);
     expect(placeTags(at([300, 50]), { ...box, ahead: 9.5, margin: 10 })[0].px).toBe(301.5);
   });
   it('non-finite anchors are left out', () => {
-    expect(placeTags([{ key: 'a', x: NaN, y: 1 }, { key: 'b', x: 10, y: 50 }], box).map((t) => t.key)).toEqual(['b']);
+    expect(
+      placeTags(
+        [
+          { key: 'a', x: NaN, y: 1 },
+          { key: 'b', x: 10, y: 50 },
+        ],
+        box,
+      ).map((t) => t.key),
+    ).toEqual(['b']);
   });
 });
 
@@ -223,12 +305,12 @@ describe('fig4 end tags: spread (one column)', () => {
 
 describe('fig4 run markers along a line: lineMarks', () => {
   const line = Array.from({ length: 301 }, (_, i) => ({ x: i, y: 100 }));
-  it('about every `every` px, staggered by the run\'s place, none near the end', () => {
+  it("about every `every` px, staggered by the run's place, none near the end", () => {
     expect(lineMarks(line, 0, { every: 60, clear: 16 }).map((p) => p.x)).toEqual([10, 70, 130, 190, 250]);
     expect(lineMarks(line, 1, { every: 60, clear: 16 }).map((p) => p.x)).toEqual([20, 80, 140, 200, 260]);
     expect(lineMarks(line, 4, { every: 60, clear: 16 }).map((p) => p.x)).toEqual([50, 110, 170, 230]);
   });
-  it('the runs\' marks never fall on the same x', () => {
+  it("the runs' marks never fall on the same x", () => {
     const xs = RUN_SHAPES.map((_, k) => lineMarks(line, k).map((p) => p.x));
     for (let a = 0; a < xs.length; a++) for (let b = a + 1; b < xs.length; b++) expect(xs[a].filter((x) => xs[b].includes(x))).toEqual([]);
   });

@@ -21,8 +21,23 @@ describe('leavesPlateauAt', () => {
 describe('plateauShare', () => {
   it.each([
     { name: 'no seeds', losses: [], want: [] },
-    { name: 'one seed that never leaves', losses: [[on, on, on]], want: [{ x: 1, y: 1 }, { x: 3, y: 1 }] },
-    { name: 'one seed that leaves at step 2', losses: [[on, off, off]], want: [{ x: 1, y: 1 }, { x: 2, y: 0 }, { x: 3, y: 0 }] },
+    {
+      name: 'one seed that never leaves',
+      losses: [[on, on, on]],
+      want: [
+        { x: 1, y: 1 },
+        { x: 3, y: 1 },
+      ],
+    },
+    {
+      name: 'one seed that leaves at step 2',
+      losses: [[on, off, off]],
+      want: [
+        { x: 1, y: 1 },
+        { x: 2, y: 0 },
+        { x: 3, y: 0 },
+      ],
+    },
     {
       name: 'two seeds leaving at 2 and 4',
       losses: [
@@ -30,17 +45,31 @@ describe('plateauShare', () => {
         [on, on, on, off, off],
       ],
       // a seed that has left stays counted as left, even if its loss comes back up
-      want: [{ x: 1, y: 1 }, { x: 2, y: 0.5 }, { x: 4, y: 0 }, { x: 5, y: 0 }],
+      want: [
+        { x: 1, y: 1 },
+        { x: 2, y: 0.5 },
+        { x: 4, y: 0 },
+        { x: 5, y: 0 },
+      ],
     },
     {
       name: 'a seed that stopped early (diverged) stops counting',
-      losses: [[on, on], [on, on, on, on]],
-      want: [{ x: 1, y: 1 }, { x: 4, y: 1 }],
+      losses: [
+        [on, on],
+        [on, on, on, on],
+      ],
+      want: [
+        { x: 1, y: 1 },
+        { x: 4, y: 1 },
+      ],
     },
     {
       name: 'the seed still counted leaves after the other stopped',
       losses: [[on], [on, on, off]],
-      want: [{ x: 1, y: 1 }, { x: 3, y: 0 }],
+      want: [
+        { x: 1, y: 1 },
+        { x: 3, y: 0 },
+      ],
     },
   ])('$name', ({ losses, want }) => expect(plateauShare(losses, P)).toEqual(want));
 

@@ -11,13 +11,22 @@ const rects = (d: string) => [...d.matchAll(/M([-\d.]+) ([-\d.]+)h([-\d.]+)v([-\
 describe('heatPaths', () => {
   it.each([
     // [values, opacities of the paths, ascending]
-    [[0, 1], [0.06, 1]],
-    [[-3, 7], [0.06, 1]], // clamped to [0, 1]
+    [
+      [0, 1],
+      [0.06, 1],
+    ],
+    [
+      [-3, 7],
+      [0.06, 1],
+    ], // clamped to [0, 1]
     [[0.5, 0.5, 0.5], [0.53]],
     [[NaN, Infinity, 0.25], [0.295]], // no value: not drawn
     [[], []],
   ])('values %j: paths at opacities %j', (vs, want) => {
-    const p = heatPaths(vs.map((v, i) => ({ x: i, y: 0, v })), unit);
+    const p = heatPaths(
+      vs.map((v, i) => ({ x: i, y: 0, v })),
+      unit,
+    );
     expect(p.map((q) => q.opacity)).toEqual(want);
   });
 
@@ -36,7 +45,7 @@ describe('heatPaths', () => {
       expect(at).toHaveLength(1);
       expect(at[0].r.slice(2)).toEqual([10, 10, -10]);
       // within half a level of the exact ramp
-      expect(Math.abs(at[0].opacity - heatOpacity(c.v))).toBeLessThanOrEqual((0.94 / HEAT_LEVELS) / 2 + 1e-4);
+      expect(Math.abs(at[0].opacity - heatOpacity(c.v))).toBeLessThanOrEqual(0.94 / HEAT_LEVELS / 2 + 1e-4);
     }
     expect(paths.length).toBeLessThanOrEqual(HEAT_LEVELS + 1);
     expect(new Set(paths.map((p) => p.opacity)).size).toBe(paths.length);
@@ -51,8 +60,22 @@ describe('heatPaths', () => {
 describe('heatRamp (the legend of the heat maps)', () => {
   it.each<[number, { x: number; opacity: number }[]]>([
     [1, [{ x: 0, opacity: 0.53 }]],
-    [2, [{ x: 0, opacity: 0.295 }, { x: 1, opacity: 0.765 }]],
-    [4, [{ x: 0, opacity: 0.1775 }, { x: 1, opacity: 0.4125 }, { x: 2, opacity: 0.6475 }, { x: 3, opacity: 0.8825 }]],
+    [
+      2,
+      [
+        { x: 0, opacity: 0.295 },
+        { x: 1, opacity: 0.765 },
+      ],
+    ],
+    [
+      4,
+      [
+        { x: 0, opacity: 0.1775 },
+        { x: 1, opacity: 0.4125 },
+        { x: 2, opacity: 0.6475 },
+        { x: 3, opacity: 0.8825 },
+      ],
+    ],
   ])('%i bands: the opacity of each band’s middle value, as the cells have it', (n, want) => expect(heatRamp(n)).toEqual(want));
   it('rises from nearly transparent to nearly opaque, as the cells do', () => {
     const r = heatRamp();

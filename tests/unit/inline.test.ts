@@ -14,7 +14,10 @@ describe('renderInline: markup', () => {
     ['5 * 3 * 2', '5 * 3 * 2'],
     // characters that may start markup but do not, between plain runs (copied in pieces)
     ['a { b } c [d] e \\ g <x> & {{nope} ] end', 'a { b } c [d] e \\ g &lt;x&gt; &amp; {{nope} ] end'],
-    ['x**b**[l](https://e.org){{pre.gain}}`c`y', 'x<strong>b</strong><a href="https://e.org" rel="noopener noreferrer" target="_blank">l</a><span class="bound" data-key="pre.gain">0.42</span><code>c</code>y'],
+    [
+      'x**b**[l](https://e.org){{pre.gain}}`c`y',
+      'x<strong>b</strong><a href="https://e.org" rel="noopener noreferrer" target="_blank">l</a><span class="bound" data-key="pre.gain">0.42</span><code>c</code>y',
+    ],
     ['a ** b', 'a ** b'],
     ['\\$5 and \\*x\\*', '$5 and *x*'],
     ['[site](https://example.org/a?b=1&c=2)', '<a href="https://example.org/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">site</a>'],
@@ -148,7 +151,9 @@ describe('isSafeUrl', () => {
 describe('a number a live run changed', () => {
   it('is marked and followed by the reference’s value in visible text; the others are not', () => {
     const html = renderInline('a {{x}} b {{y}}', { bindings: { x: '0.31', y: '2' }, changed: { x: ' (article: 0.54)' } });
-    expect(html).toBe('a <span class="bound live" data-key="x">0.31</span><span class="bound-ref" data-ref="x"> (article: 0.54)</span> b <span class="bound" data-key="y">2</span>');
+    expect(html).toBe(
+      'a <span class="bound live" data-key="x">0.31</span><span class="bound-ref" data-ref="x"> (article: 0.54)</span> b <span class="bound" data-key="y">2</span>',
+    );
   });
   it('escapes the note', () => {
     expect(renderInline('{{x}}', { bindings: { x: '1' }, changed: { x: '"<b>' } })).toContain('>&quot;&lt;b&gt;</span>');

@@ -13,9 +13,7 @@ describe('initialLang', () => {
     ['', null, 'en-GB', 'en'],
     ['', null, undefined, 'en'],
     ['', 'bogus', 'de', 'en'],
-  ] as const)('%s, saved %s, navigator %s → %s', (q, saved, nav, want) =>
-    expect(initialLang(q, saved, nav)).toBe(want),
-  );
+  ] as const)('%s, saved %s, navigator %s → %s', (q, saved, nav, want) => expect(initialLang(q, saved, nav)).toBe(want));
 });
 
 describe('initialTheme', () => {
@@ -26,9 +24,7 @@ describe('initialTheme', () => {
     ['', null, true, 'dark'],
     ['', null, false, 'light'],
     ['?theme=blue', null, false, 'light'],
-  ] as const)('%s, saved %s, prefersDark %s → %s', (q, saved, dark, want) =>
-    expect(initialTheme(q, saved, dark)).toBe(want),
-  );
+  ] as const)('%s, saved %s, prefersDark %s → %s', (q, saved, dark, want) => expect(initialTheme(q, saved, dark)).toBe(want));
 });
 
 describe('interface strings', () => {

@@ -127,8 +127,14 @@ describe('serializeView', () => {
     [{ probe: { ...PROBE_DEFAULTS, model: { d: 128, seq: 64 } } }, 'lang=en&fig3.d=128&fig3.seq=64'],
     [{ probe: { seeds: 2, batches: 2, depths: [2, 4], small: true, model: { layers: 3 } } }, 'lang=en&fig3.model=small&fig3.layers=3'],
     [{ grid: GRID_DEFAULTS }, 'lang=en'],
-    [{ grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0, 300], seeds: 1, steps: 20, optimizer: 'adam' as const, hyper: {} } }, 'lang=en&fig4.lrs=0.001&fig4.seeds=1&fig4.steps=20'],
-    [{ grid: { placements: ['post', 'pre'], lrs: [1e-5, 5], warmups: [0], seeds: 2, steps: 500, optimizer: 'adam' as const, hyper: {} } }, 'lang=en&fig4.lrs=0.00001,5&fig4.warmups=0'],
+    [
+      { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0, 300], seeds: 1, steps: 20, optimizer: 'adam' as const, hyper: {} } },
+      'lang=en&fig4.lrs=0.001&fig4.seeds=1&fig4.steps=20',
+    ],
+    [
+      { grid: { placements: ['post', 'pre'], lrs: [1e-5, 5], warmups: [0], seeds: 2, steps: 500, optimizer: 'adam' as const, hyper: {} } },
+      'lang=en&fig4.lrs=0.00001,5&fig4.warmups=0',
+    ],
     [{ grid: { ...GRID_DEFAULTS, optimizer: 'sgd' as const, hyper: { momentum: 0.5 } } }, 'lang=en&fig4.optimizer=sgd&fig4.momentum=0.5'],
   ])('%j → %s', (over, want) => expect(serializeView(view(over))).toBe(want));
 
@@ -147,12 +153,48 @@ describe('round trip: parse(serialize(view)) rebuilds the view', () => {
     { probe: { seeds: 1, batches: 3, depths: [2, 4, 48], small: true } },
     { probe: { seeds: 5, batches: 1, depths: [1], small: false } },
     { probe: { seeds: 5, batches: 20, depths: [6, 8, 10, 12, 14], small: false, model: { layers: 4, d: 64, d_ff: 256, batch: 2, seq: 16 } } },
-    { grid: { placements: ['post', 'pre'], lrs: [1e-5, 10], warmups: [0, 1, 1000], seeds: 4, steps: 10, optimizer: 'adam' as const, hyper: {}, model: {}, arch: {} } },
+    {
+      grid: {
+        placements: ['post', 'pre'],
+        lrs: [1e-5, 10],
+        warmups: [0, 1, 1000],
+        seeds: 4,
+        steps: 10,
+        optimizer: 'adam' as const,
+        hyper: {},
+        model: {},
+        arch: {},
+      },
+    },
     { grid: { ...GRID_DEFAULTS, placements: ['pre', 'deepnorm', 'admin'] } },
     { grid: { placements: ['post', 'pre'], lrs: [0.003], warmups: [300], seeds: 1, steps: 1000, optimizer: 'adam' as const, hyper: {}, model: {}, arch: {} } },
     { grid: { ...GRID_DEFAULTS, model: { layers: 4, d: 64, batch: 2 } } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.05], warmups: [0, 50], seeds: 2, steps: 100, optimizer: 'sgd' as const, hyper: { momentum: 0.8 }, model: {}, arch: {} } },
-    { grid: { placements: ['post', 'pre'], lrs: [0.001], warmups: [0], seeds: 2, steps: 100, optimizer: 'radam' as const, hyper: { beta1: 0.8, beta2: 0.99 }, model: {}, arch: {} } },
+    {
+      grid: {
+        placements: ['post', 'pre'],
+        lrs: [0.05],
+        warmups: [0, 50],
+        seeds: 2,
+        steps: 100,
+        optimizer: 'sgd' as const,
+        hyper: { momentum: 0.8 },
+        model: {},
+        arch: {},
+      },
+    },
+    {
+      grid: {
+        placements: ['post', 'pre'],
+        lrs: [0.001],
+        warmups: [0],
+        seeds: 2,
+        steps: 100,
+        optimizer: 'radam' as const,
+        hyper: { beta1: 0.8, beta2: 0.99 },
+        model: {},
+        arch: {},
+      },
+    },
     { grid: { ...GRID_DEFAULTS, arch: { final_norm: 'off', norm_type: 'rmsnorm' } } },
     { grid: { ...GRID_DEFAULTS, placements: ['pre' as const], arch: { output: 'untied', input_scale: 'none' } } },
   ];
@@ -175,7 +217,7 @@ describe('settings of result documents', () => {
     expect(probeSettingsOf(p.config)?.small).toBe(true);
     expect(probeSettingsOf(null)).toBeNull();
   });
-  it('probe: model sizes away from the reference are the settings\' own; the small model exactly is small', () => {
+  it("probe: model sizes away from the reference are the settings' own; the small model exactly is small", () => {
     const p = probe();
     Object.assign(p.config, { layers: 6, d: 128, d_ff: 1024, vocab: 1000, seq: 32, batch: 2 }); // the article's but d and B
     expect(probeSettingsOf(p.config)?.model).toEqual({ d: 128, batch: 2 });
@@ -185,7 +227,18 @@ describe('settings of result documents', () => {
     expect(probeSettingsOf(p.config)?.model).toBeUndefined();
   });
   it('grid: config → settings (seeds counted)', () => {
-    expect(gridSettingsOf(grid().config, grid().config)).toEqual({ placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 100], seeds: 2, steps: 200, optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear', arch: {} });
+    expect(gridSettingsOf(grid().config, grid().config)).toEqual({
+      placements: ['post', 'pre'],
+      lrs: [0.001, 0.003],
+      warmups: [0, 100],
+      seeds: 2,
+      steps: 200,
+      optimizer: 'adam',
+      hyper: {},
+      model: {},
+      warmupShape: 'linear',
+      arch: {},
+    });
     expect(gridSettingsOf({ ...grid().config, layers: 4 }, grid().config)?.model).toEqual({ layers: 4 });
     expect(gridSettingsOf(null)).toBeNull();
   });

@@ -2,15 +2,7 @@
 // and the articles' {{key}}s against them and against content/prose-numbers.md.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  PROSE_NUMBER_KEYS,
-  armWarmup,
-  proseNumbers,
-  cellRuns,
-  crossoverDepth,
-  finalLoss,
-  firstBelow,
-} from '../../web/src/lib/prose-numbers';
+import { PROSE_NUMBER_KEYS, armWarmup, proseNumbers, cellRuns, crossoverDepth, finalLoss, firstBelow } from '../../web/src/lib/prose-numbers';
 import { seedMean } from '../../web/src/engine/documents';
 import { renderInline } from '../../web/src/lib/inline';
 import { figureNumber } from '../../web/src/figures/registry';
@@ -98,7 +90,7 @@ describe('proseNumbers: toy keys', () => {
     expect(proseNumbers(null, null, 'en')['toy.optimizer']).toBe('—');
   });
 
-  it('toy.model names the drawn grid\'s architecture choices away from the engine\'s defaults, in the language', () => {
+  it("toy.model names the drawn grid's architecture choices away from the engine's defaults, in the language", () => {
     const g = grid();
     expect(proseNumbers(null, g, 'zh')['toy.model']).toBe('玩具模型');
     Object.assign(g.config, { final_norm: 'off', norm_type: 'rmsnorm', output: 'tied' });
@@ -111,8 +103,7 @@ describe('proseNumbers: toy keys', () => {
     expect(b['toy.post.w300.hi.break'] ?? '—').toBe('—'); // the fixture's curve stays on the plateau
     const g = grid();
     const lo = g.runs.filter((x) => x.placement === 'post' && x.warmup !== 0 && x.lr === 0.001);
-    for (const r of g.runs.filter((x) => x.placement === 'post' && x.warmup !== 0 && x.lr === 0.003))
-      r.loss = [...lo.find((x) => x.seed === r.seed)!.loss];
+    for (const r of g.runs.filter((x) => x.placement === 'post' && x.warmup !== 0 && x.lr === 0.003)) r.loss = [...lo.find((x) => x.seed === r.seed)!.loss];
     expect(proseNumbers(null, g, 'en')['toy.post.w300.hi.break']).toBe('150');
   });
 
@@ -204,11 +195,16 @@ describe.each(['zh', 'en'] as const)('content/%s.ts uses only keys of prose-numb
 describe('content/prose-numbers.md', () => {
   it('lists exactly the {{key}}s the two articles use', async () => {
     const used = new Set<string>();
-    for (const lang of ['zh', 'en'])
-      keysIn((await import(`../../web/src/content/${lang}.ts`)).default, used);
+    for (const lang of ['zh', 'en']) keysIn((await import(`../../web/src/content/${lang}.ts`)).default, used);
     const md = readFileSync(new URL('../../web/src/content/prose-numbers.md', import.meta.url), 'utf8');
     const listed = new Set([...md.matchAll(/^\| `([\w.-]+)` \|/gm)].map((m) => m[1]));
-    expect([...used].filter((k) => !listed.has(k)), 'used but not listed').toEqual([]);
-    expect([...listed].filter((k) => !used.has(k)), 'listed but not used').toEqual([]);
+    expect(
+      [...used].filter((k) => !listed.has(k)),
+      'used but not listed',
+    ).toEqual([]);
+    expect(
+      [...listed].filter((k) => !used.has(k)),
+      'listed but not used',
+    ).toEqual([]);
   });
 });

@@ -30,7 +30,17 @@ describe('the registry', () => {
   });
   it('numbers the article’s figures 1, 2, … and letters the page’s tests A, B, …, each in page order', () => {
     expect(FIGURES.map((f) => `${f.id}:${figureNumber(f.id)}`)).toEqual([
-      'fig1:1', 'fig2:2', 'fig3:3', 'fig6:A', 'fig11:B', 'fig7:C', 'fig10:D', 'fig5:E', 'fig4:4', 'fig8:F', 'fig9:G',
+      'fig1:1',
+      'fig2:2',
+      'fig3:3',
+      'fig6:A',
+      'fig11:B',
+      'fig7:C',
+      'fig10:D',
+      'fig5:E',
+      'fig4:4',
+      'fig8:F',
+      'fig9:G',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));

@@ -71,13 +71,25 @@ describe('entries', () => {
     [{ ...entry(), status: 'maybe' }, 'its status "maybe" is unknown'],
     [{ ...entry(), elapsedMs: -1 }, 'its run time is not a number'],
     [{ ...entry(), elapsedMs: Infinity }, 'its run time is not a number'],
-    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: [6, Infinity] }] } }, 'its results are malformed (it holds a number that is not finite)'],
+    [
+      { ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: [6, Infinity] }] } },
+      'its results are malformed (it holds a number that is not finite)',
+    ],
     [{ ...entry(), doc: null }, 'it is marked complete but has no results'],
-    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], placement: 'mid' }] } }, 'its results are malformed (run 1 has an unknown placement "mid")'],
+    [
+      { ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], placement: 'mid' }] } },
+      'its results are malformed (run 1 has an unknown placement "mid")',
+    ],
     [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: ['6'] }] } }, "its results are malformed (run 1's losses are not numbers)"],
     // bounded by what the engine makes for the run's settings
-    [{ ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: Array(10).fill(5) }] } }, 'its results are malformed (run 1 holds 10 losses where its settings run 3 steps)'],
-    [{ ...entry(), doc: { ...gridDoc(), runs: [gridDoc().runs[0], gridDoc().runs[0]] } }, 'its results are malformed (it holds 2 runs where its settings make 1)'],
+    [
+      { ...entry(), doc: { ...gridDoc(), runs: [{ ...gridDoc().runs[0], loss: Array(10).fill(5) }] } },
+      'its results are malformed (run 1 holds 10 losses where its settings run 3 steps)',
+    ],
+    [
+      { ...entry(), doc: { ...gridDoc(), runs: [gridDoc().runs[0], gridDoc().runs[0]] } },
+      'its results are malformed (it holds 2 runs where its settings make 1)',
+    ],
     [{ ...entry(), doc: { ...gridDoc(), config: { seeds: [0] } } }, 'its results are malformed (its settings have no number of steps)'],
     [{ ...entry(), config: { steps: 3, x: [[[[1]]]] } }, 'its settings are malformed (it is nested too deeply)'],
     [{ ...entry(), engine: { flavour: { a: { b: { c: 1 } } } } }, 'its engine description is malformed'],
@@ -88,7 +100,10 @@ describe('entries', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
     expect(entryProblem({ ...entry(), config: { steps: 3, deep } }, SLOT_NAMES, docProblem)).toBe('its settings are malformed (it is nested too deeply)');
-    const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry({ name: 'ok' })] }).replace('"config":{"steps":3}', `"config":{"steps":3,"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry({ name: 'ok' })] }).replace(
+      '"config":{"steps":3}',
+      `"config":{"steps":3,"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    );
     const r = parseRunsFile(text, 'deep.json', SLOT_NAMES, docProblem);
     expect(r.runs).toEqual([]);
     expect(r.skipped).toEqual(['1 (“ok”): its settings are malformed (it is nested too deeply).']);
@@ -99,7 +114,9 @@ describe('entries', () => {
     expect(toEntry(entry({ status: 'running', fraction: 0.4 }) as never).status).toBe('partial');
   });
   it('documents are checked against their slot', () => {
-    expect(docProblem('probe', { config: {}, placements: { post: { W2_per_layer: { mean: [1], std: [0] } } } })).toBe('post.W2_per_batch is not a list of numbers');
+    expect(docProblem('probe', { config: {}, placements: { post: { W2_per_layer: { mean: [1], std: [0] } } } })).toBe(
+      'post.W2_per_batch is not a list of numbers',
+    );
     expect(docProblem('adamFirstStep', { config: {}, experiment: 'step-size' })).toBe('it is the experiment "step-size", not "adam-first-step"');
     expect(docProblem('adamFirstStep', { config: {}, experiment: 'adam-first-step', x: [1, null, 'a'] })).toBeNull();
     expect(docProblem('grid', { config: {}, runs: [] })).toBe('"plateau_entropy" is not a number');
@@ -107,10 +124,14 @@ describe('entries', () => {
     for (let i = 0; i < 20; i++) deep = [deep];
     expect(docProblem('stepSize', { config: {}, experiment: 'step-size', deep })).toBe('it is nested too deeply');
     // a list longer than any the settings make (the largest whole number among them, at least 4096)
-    expect(docProblem('stepSize', { config: { depths: [2, 4] }, experiment: 'step-size', x: { y: Array(5000).fill(1) } })).toBe('x.y holds 5000 values where its settings make at most 4096');
+    expect(docProblem('stepSize', { config: { depths: [2, 4] }, experiment: 'step-size', x: { y: Array(5000).fill(1) } })).toBe(
+      'x.y holds 5000 values where its settings make at most 4096',
+    );
     expect(docProblem('plateauShare', { config: { steps: 9000, seed: 1e15 }, experiment: 'plateau-share', loss: Array(9000).fill(1) })).toBeNull();
     expect(docProblem('plateauShare', { config: { steps: 9000 }, experiment: 'plateau-share', loss: Array(9002).fill(1) })).toMatch(/^loss holds 9002 values/);
-    expect(docProblem('stepSize', { config: { steps: 1e7 }, experiment: 'step-size', x: Array(2_100_000).fill(0) })).toBe('it holds more than 2,000,000 values');
+    expect(docProblem('stepSize', { config: { steps: 1e7 }, experiment: 'step-size', x: Array(2_100_000).fill(0) })).toBe(
+      'it holds more than 2,000,000 values',
+    );
   });
   it('settings are shown where they differ from the reference', () => {
     expect(settingsDiff({ steps: 20, seeds: [0], lrs: [1e-3] }, { steps: 2000, seeds: [0, 1], lrs: [1e-3] })).toEqual(['seeds 0', 'steps 20']);
@@ -414,7 +435,7 @@ describe('a slot’s runs become entries', () => {
   });
 });
 
-describe('settings outside the engine\'s ranges (runs/config-check.ts)', () => {
+describe("settings outside the engine's ranges (runs/config-check.ts)", () => {
   it.each([
     ['grid', { d: 1e9 }, ['d = 1000000000 (the engine takes a whole number from 2 to 4096)']],
     ['grid', { lrs: [0.001, -1] }, ['lrs = 0.001, -1 (the engine takes a number above 0 to 10)']],
@@ -469,7 +490,10 @@ describe('run numbers', () => {
     await s.put({ ...entry({ id: 'old2', createdAt: '2026-12-01T09:30:00.000Z' }), n: undefined } as never);
     const a = new RunList(SLOT_NAMES, () => openRunStore(db));
     await a.ready;
-    expect(a.of('grid').map((e) => [e.id, e.n])).toEqual([['old1', 1], ['old2', 2]]);
+    expect(a.of('grid').map((e) => [e.id, e.n])).toEqual([
+      ['old1', 1],
+      ['old2', 2],
+    ]);
     const x = a.begin('grid', {});
     a.finish(x, { status: 'done', doc: gridDoc(), elapsedMs: 1 });
     expect(a.get(x)?.n).toBe(3);
@@ -480,7 +504,11 @@ describe('run numbers', () => {
     await new Promise((r) => setTimeout(r, 50));
     const b = new RunList(SLOT_NAMES, () => openRunStore(db));
     await b.ready;
-    expect(b.of('grid').map((e) => [e.id, e.n])).toEqual([['old2', 2], [x, 3], [y, 4]]);
+    expect(b.of('grid').map((e) => [e.id, e.n])).toEqual([
+      ['old2', 2],
+      [x, 3],
+      [y, 4],
+    ]);
   });
   it('imported runs take the next numbers of their slots', () => {
     const l = new RunList(SLOT_NAMES, null);

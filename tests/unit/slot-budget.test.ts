@@ -46,11 +46,19 @@ describe('a run a link asks for', () => {
   });
   it('a short one is started once the speed is known; a calibration that fails falls back to the 3 s rule', async () => {
     const s = new Slot<{ config: object }>();
-    await s.start(job([p(500, 100)]), {}, { work: { flops: 1e6, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate: async () => void (speed.record = { engine: 'cpu-mt/x/2', points: [[1, 1e6, 3]] }) });
+    await s.start(
+      job([p(500, 100)]),
+      {},
+      { work: { flops: 1e6, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate: async () => void (speed.record = { engine: 'cpu-mt/x/2', points: [[1, 1e6, 3]] }) },
+    );
     expect(s.run.phase).toBe('done');
     speed.record = null;
     const t = new Slot<{ config: object }>();
-    await t.start(job([p(1000, 60000), p(3100, 20000)]), {}, { work: { flops: 1e11, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate: () => Promise.reject(new Error('no engine')) });
+    await t.start(
+      job([p(1000, 60000), p(3100, 20000)]),
+      {},
+      { work: { flops: 1e11, size: 1 }, budgetMs: LINK_BUDGET_MS, calibrate: () => Promise.reject(new Error('no engine')) },
+    );
     expect(t.run.phase).toBe('offered');
   });
   it('is stopped and offered when, after 3 s, its own ETA goes past the budget', async () => {

@@ -7,10 +7,18 @@ import { estimateMs, fromV1, learn, parseRecord, rateAt, speed, type SpeedRecord
 
 const rec = (points: [number, number, number][], startMs?: number): SpeedRecord => ({ engine: 'e', points, ...(startMs != null ? { startMs } : {}) });
 // a calibration of this 2-core machine (page bench, 2026-12-03): 1 × 16, 2 × 32 and 8 × 64 tokens × d = 128
-const calibrated = rec([[2048, 26.7e6, 1], [8192, 51.8e6, 1], [65536, 77.9e6, 1]]);
+const calibrated = rec([
+  [2048, 26.7e6, 1],
+  [8192, 51.8e6, 1],
+  [65536, 77.9e6, 1],
+]);
 
 describe('the rate by product size', () => {
-  const r = rec([[1000, 100, 1], [10000, 200, 1], [100000, 400, 1]]);
+  const r = rec([
+    [1000, 100, 1],
+    [10000, 200, 1],
+    [100000, 400, 1],
+  ]);
   it.each([
     [500, 100],
     [1000, 100],
@@ -23,7 +31,16 @@ describe('the rate by product size', () => {
 describe('learn: one live run at its own size', () => {
   it.each([
     // [what, record before, measurement (rate, size), rate wanted at each size]
-    ['no record: the measurement is the speed at every size', null, [200, 4096], [[10, 200], [4096, 200], [1e6, 200]]],
+    [
+      'no record: the measurement is the speed at every size',
+      null,
+      [200, 4096],
+      [
+        [10, 200],
+        [4096, 200],
+        [1e6, 200],
+      ],
+    ],
     ['at a calibrated size: the running mean in log rate (half after one measurement)', calibrated, [51.8e6 * 4, 8192], [[8192, 51.8e6 * 2]]],
     ['within √2 of a point: that point takes it', calibrated, [51.8e6 * 4, 10000], [[8192, 51.8e6 * 2]]],
   ])('%s', (_, before, [rate, size], want) => {
@@ -74,7 +91,14 @@ describe('learn: one live run at its own size', () => {
 
   it('another engine starts over; an unusable measurement changes nothing', () => {
     expect(learn(calibrated, 'webgpu', 7, 100)).toEqual({ engine: 'webgpu', points: [[100, 7, 1]] });
-    for (const [rate, size] of [[Infinity, 100], [0, 100], [-1, 100], [NaN, 100], [100, 0], [100, Infinity]]) {
+    for (const [rate, size] of [
+      [Infinity, 100],
+      [0, 100],
+      [-1, 100],
+      [NaN, 100],
+      [100, 0],
+      [100, Infinity],
+    ]) {
       expect(learn(calibrated, 'e', rate, size)).toBe(calibrated);
     }
     expect(learn(null, 'e', NaN, 100)).toBeNull();
@@ -84,7 +108,18 @@ describe('learn: one live run at its own size', () => {
 describe('estimateMs', () => {
   it('the fixed cost of a job plus the FLOPs at the rate of their size; null without either', () => {
     expect(estimateMs(rec([[100, 1e6, 1]]), { flops: 3e9, size: 100 })).toBe(3000);
-    expect(estimateMs(rec([[100, 1e6, 1], [1e4, 4e6, 1]], 250), { flops: 4e9, size: 1e4 })).toBe(1250);
+    expect(
+      estimateMs(
+        rec(
+          [
+            [100, 1e6, 1],
+            [1e4, 4e6, 1],
+          ],
+          250,
+        ),
+        { flops: 4e9, size: 1e4 },
+      ),
+    ).toBe(1250);
     expect(estimateMs(null, { flops: 3e9, size: 100 })).toBeNull();
     expect(estimateMs(rec([[100, 1e6, 1]]), null)).toBeNull();
     expect(estimateMs(rec([]), { flops: 1, size: 1 })).toBeNull();
@@ -97,7 +132,14 @@ describe('the stored record', () => {
     ['with a fixed cost', rec([[1, 2, 1]], 30), true],
     ['no points', rec([]), false],
     ['a point of two numbers', { engine: 'e', points: [[1, 2]] }, false],
-    ['sizes out of order', rec([[10, 1, 1], [5, 1, 1]]), false],
+    [
+      'sizes out of order',
+      rec([
+        [10, 1, 1],
+        [5, 1, 1],
+      ]),
+      false,
+    ],
     ['a zero rate', rec([[10, 0, 1]]), false],
     ['a negative fixed cost', rec([[10, 1, 1]], -1), false],
     ['no engine', { points: [[1, 2, 1]] }, false],
@@ -106,8 +148,26 @@ describe('the stored record', () => {
   ])('%s: %s', (_, v, ok) => expect(parseRecord(v) != null).toBe(ok));
 
   it('the first format (a level and the calibration’s curve) carries over as points at that level', () => {
-    const v1 = { engine: 'e', flopsPerMs: 800, curve: [[10000, 200], [1000, 100], [100000, 400]], n: 7, startMs: 40 };
-    expect(fromV1(v1)).toEqual({ engine: 'e', points: [[1000, 200, 1], [10000, 400, 1], [100000, 800, 1]], startMs: 40 });
+    const v1 = {
+      engine: 'e',
+      flopsPerMs: 800,
+      curve: [
+        [10000, 200],
+        [1000, 100],
+        [100000, 400],
+      ],
+      n: 7,
+      startMs: 40,
+    };
+    expect(fromV1(v1)).toEqual({
+      engine: 'e',
+      points: [
+        [1000, 200, 1],
+        [10000, 400, 1],
+        [100000, 800, 1],
+      ],
+      startMs: 40,
+    });
     expect(fromV1({ engine: 'e', flopsPerMs: 800, n: 3 })).toBeNull(); // a level without sizes: calibrate again
     expect(fromV1({ engine: 'e', flopsPerMs: 800, curve: [[1, -2]], n: 1 })).toBeNull();
     expect(fromV1(null)).toBeNull();
@@ -123,12 +183,15 @@ describe('the page’s speed', () => {
 
   it('one run is one measurement: its latest report stands, and it is kept when the run ends', () => {
     const stored = new Map<string, string>();
-    (globalThis as { localStorage?: unknown }).localStorage = { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => void stored.set(k, v) };
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+    };
     speed.record = calibrated;
     const run = {};
     speed.measure(run, 'e', work, 0.1, 500); // the first second: start-up, not counted
     expect(speed.record).toBe(calibrated);
-    for (let i = 1; i <= 10; i++) speed.measure(run, 'e', work, i / 10, (i / 10) * 1e9 / 40e6 + 1000); // 40 MFLOP/ms after a second of start-up
+    for (let i = 1; i <= 10; i++) speed.measure(run, 'e', work, i / 10, ((i / 10) * 1e9) / 40e6 + 1000); // 40 MFLOP/ms after a second of start-up
     const last = 1e9 / (1e9 / 40e6 + 1000);
     const once = learn(calibrated, 'e', last, 8192)!;
     expect(speed.record).toEqual(once);
@@ -142,7 +205,8 @@ describe('the page’s speed', () => {
 
   it('two runs at once are two measurements; the fixed cost of a job is taken off the elapsed time', () => {
     speed.record = { ...calibrated, startMs: 500 };
-    const a = {}, b = {};
+    const a = {},
+      b = {};
     speed.measure(a, 'e', work, 0.5, 3000); // 0.5e9 FLOPs in 2500 ms of arithmetic
     speed.measure(b, 'e', { flops: 1e9, size: 2048 }, 0.2, 2500);
     speed.measure(a, 'e', work, 1, 5500);

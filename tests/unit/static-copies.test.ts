@@ -70,7 +70,7 @@ describe('the guard in index.html', () => {
     });
     expect(wrong).toEqual([]);
   });
-  it('the Chinese copy\'s address gives Chinese whatever the browser\'s language or the stored choice; lang= still overrides', () => {
+  it("the Chinese copy's address gives Chinese whatever the browser's language or the stored choice; lang= still overrides", () => {
     for (const saved of [null, 'en', 'zh'])
       for (const nav of ['en-US', 'de', 'zh-CN']) {
         expect(runGuard('zh', '', saved, nav)).toEqual({ went: null, hidden: false });

@@ -6,7 +6,24 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { ENGINE_GRID_DEFAULTS, GRID_DEFAULTS, LAB_LIMITS, LAB_PRESETS, MODEL_CHOICES, WARMUP_SHAPES, checkLrs, checkPlacements, checkWarmups, gridInputsOf, gridSettingsOf, inputsFrom, knobBounds, sameGrid, validateGrid, type GridSettings } from '../../web/src/lib/grid-settings';
+import {
+  ENGINE_GRID_DEFAULTS,
+  GRID_DEFAULTS,
+  LAB_LIMITS,
+  LAB_PRESETS,
+  MODEL_CHOICES,
+  WARMUP_SHAPES,
+  checkLrs,
+  checkPlacements,
+  checkWarmups,
+  gridInputsOf,
+  gridSettingsOf,
+  inputsFrom,
+  knobBounds,
+  sameGrid,
+  validateGrid,
+  type GridSettings,
+} from '../../web/src/lib/grid-settings';
 import { readFileSync } from 'node:fs';
 import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/engine-schema';
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
@@ -139,10 +156,21 @@ describe('fig3 live settings', () => {
     const cfg = probeConfig({ seeds: 3, batches: 10, depths: [8, 6, 8], small: false }, probe().config);
     expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: [0, 1, 2], batches: 10, depth_batches: 5, depths: [6, 8] });
   });
-  it('the settings\' model sizes replace the base model\'s (the precomputed config\'s, or the small one)', () => {
-    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false, model: { d: 32, seq: 8 } }, probe().config)).toMatchObject({ d: 32, seq: 8, layers: 3 });
+  it("the settings' model sizes replace the base model's (the precomputed config's, or the small one)", () => {
+    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false, model: { d: 32, seq: 8 } }, probe().config)).toMatchObject({
+      d: 32,
+      seq: 8,
+      layers: 3,
+    });
     expect(probeConfig({ ...SMALL_PRESET, model: { layers: 2, batch: 1 } }, null)).toMatchObject({ d: 64, vocab: 100, layers: 2, batch: 1 });
-    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false }, null)).toMatchObject({ layers: 6, d: 512, d_ff: 1024, vocab: 1000, seq: 32, batch: 8 });
+    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false }, null)).toMatchObject({
+      layers: 6,
+      d: 512,
+      d_ff: 1024,
+      vocab: 1000,
+      seq: 32,
+      batch: 8,
+    });
   });
 });
 
@@ -165,7 +193,10 @@ describe('fig4 layers: runs over the reference', () => {
     const keys = m.panels[0].series.map((s) => s.key);
     expect(keys.slice(0, 4).every((k) => k.startsWith('reference|'))).toBe(true);
     expect(keys.slice(4)).toEqual(['run1|pre|0|0.001', 'run1|pre|300|0.001']);
-    expect(m.panels[2].series.map((s) => [s.layer, s.muted, s.index])).toEqual([['run1', false, 1], ['run1', false, 1]]);
+    expect(m.panels[2].series.map((s) => [s.layer, s.muted, s.index])).toEqual([
+      ['run1', false, 1],
+      ['run1', false, 1],
+    ]);
   });
   it('one dash means one warm-up length across layers; axes span all of them', () => {
     expect(m.warmups).toEqual([0, 100, 300]);
@@ -250,7 +281,7 @@ describe('fig4 live settings', () => {
       config: { placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500, optimizer: 'adam', warmup_shape: 'linear' },
     });
   });
-  it('the warm-up shape: one of the engine\'s, the default when absent, round-tripped through a config', () => {
+  it("the warm-up shape: one of the engine's, the default when absent, round-tripped through a config", () => {
     expect(WARMUP_SHAPES).toEqual(GRID_FIELDS.warmup_shape.choices);
     expect(validateGrid({ ...ok, warmupShape: 'cosine' }).config).toMatchObject({ warmup_shape: 'cosine' });
     expect(validateGrid({ ...ok, warmupShape: 'exponential' }).errors).toEqual({ warmupShape: 'err.warmupShape' });
@@ -278,7 +309,7 @@ describe('fig4 live settings', () => {
     if (set == null) return expect(r.config).toBeNull();
     for (const name of MODEL_CHOICES) expect(r.config?.[name]).toBe((set as Record<string, string>)[name]);
   });
-  it('the architecture choices: the engine\'s model choice fields; a config\'s away from the reference round-trip', () => {
+  it("the architecture choices: the engine's model choice fields; a config's away from the reference round-trip", () => {
     for (const name of MODEL_CHOICES) {
       expect(GRID_FIELDS[name].type).toBe('choice');
       expect(ENGINE_GRID_DEFAULTS[name]).toBe(GRID_FIELDS[name].default);
@@ -302,7 +333,7 @@ describe('fig4 live settings', () => {
     expect(validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '1' } }).errors).toEqual({ 'hyper.momentum': 'err.hyper' });
     expect(validateGrid({ ...ok, optimizer: 'lion' }).errors).toEqual({ optimizer: 'err.optimizer' });
   });
-  it('the lab\'s limits lie within the engine\'s bounds (generated from its schema)', () => {
+  it("the lab's limits lie within the engine's bounds (generated from its schema)", () => {
     expect(LAB_LIMITS.lrs).toBeLessThanOrEqual(GRID_FIELDS.lrs.maxItems!);
     expect(LAB_LIMITS.warmups).toBeLessThanOrEqual(GRID_FIELDS.warmups.maxItems!);
     expect(LAB_LIMITS.seeds).toBeLessThanOrEqual(GRID_FIELDS.seeds.maxItems!);
@@ -355,7 +386,18 @@ describe('fig4 live settings', () => {
     ['1, x', null],
   ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
   it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({ placements: ['post', 'pre'], lrs: '0.001, 0.003', warmups: '0, 100', seeds: '2', steps: '200', optimizer: 'adam', hyper: {}, model: {}, warmupShape: 'linear', arch: {} });
+    expect(inputsFrom(grid().config)).toEqual({
+      placements: ['post', 'pre'],
+      lrs: '0.001, 0.003',
+      warmups: '0, 100',
+      seeds: '2',
+      steps: '200',
+      optimizer: 'adam',
+      hyper: {},
+      model: {},
+      warmupShape: 'linear',
+      arch: {},
+    });
     expect(inputsFrom(null).steps).toBe('500');
   });
 });
@@ -404,18 +446,33 @@ describe('fig5 sensitivityChart', () => {
 
 describe('lib/axis logTicks', () => {
   it.each([
-    [[3e-4, 2e-2], [5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2]],
-    [[1e-4, 1e-3], [1e-4, 2e-4, 5e-4, 1e-3]],
-    [[1.5e-3, 9e-3], [2e-3, 3e-3, 5e-3, 7e-3]],
-    [[1e-4, 1e-1], [1e-4, 1e-3, 1e-2, 1e-1]],
-    [[8e-3, 2.5], [1e-2, 1e-1, 1]],
+    [
+      [3e-4, 2e-2],
+      [5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2],
+    ],
+    [
+      [1e-4, 1e-3],
+      [1e-4, 2e-4, 5e-4, 1e-3],
+    ],
+    [
+      [1.5e-3, 9e-3],
+      [2e-3, 3e-3, 5e-3, 7e-3],
+    ],
+    [
+      [1e-4, 1e-1],
+      [1e-4, 1e-3, 1e-2, 1e-1],
+    ],
+    [
+      [8e-3, 2.5],
+      [1e-2, 1e-1, 1],
+    ],
     [[0, 1], []],
     [[1, 1], []],
   ])('%j → %j', (d, want) => expect(logTicks(d as [number, number])).toEqual(want));
 });
 
 describe('fig6 tiedChart', () => {
-  it('draws the chosen variant: both placements, the 1/√L line through Pre-LN\'s first value, p on a positive domain', () => {
+  it("draws the chosen variant: both placements, the 1/√L line through Pre-LN's first value, p on a positive domain", () => {
     const c = tiedChart(tiedOutput(), 'tied', 'sqrt_d');
     expect(c.series.map((s) => s.placement)).toEqual(['post', 'pre']);
     expect(c.depths).toEqual([6, 12]);
@@ -430,7 +487,7 @@ describe('fig6 tiedChart', () => {
   it.each([
     ['untied', 'none', 1.6 * Math.SQRT1_2],
     ['tied', 'none', 1.6 * Math.SQRT1_2],
-  ] as const)('%s/%s: that variant\'s values', (o, i, y) => {
+  ] as const)("%s/%s: that variant's values", (o, i, y) => {
     expect(tiedChart(tiedOutput(), o, i).series[1].grad[1].y).toBeCloseTo(y, 12);
   });
   it('an absent variant or document draws nothing but keeps the slopes it has', () => {
@@ -452,7 +509,7 @@ describe('fig4 lab presets and placements', () => {
     expect(checkPlacements(['admin', 'post', 'admin'])).toEqual(['post', 'admin']);
     expect(checkPlacements([])).toBeNull();
   });
-  it('every preset is a valid grid within the lab\'s limits', () => {
+  it("every preset is a valid grid within the lab's limits", () => {
     for (const p of LAB_PRESETS) {
       if (p.settings === 'reference') continue;
       const s = { ...GRID_DEFAULTS, ...p.settings };
@@ -484,7 +541,7 @@ describe('the model knobs', () => {
     expect(r.errors[`model.${name}`] ?? null).toBe(err);
     if (!err && v) expect(r.config?.[name as 'layers']).toBe(Number(v));
   });
-  it('a model over the engine\'s 1 GiB per run passes the field checks: the engine refuses it (tests/wasm/engine.test.ts)', () => {
+  it("a model over the engine's 1 GiB per run passes the field checks: the engine refuses it (tests/wasm/engine.test.ts)", () => {
     const r = validateGrid({ ...ok, model: { layers: '24', d: '512', d_ff: '2048', batch: '16', seq: '128' } });
     expect(r.errors).toEqual({});
     expect(r.config).toMatchObject({ layers: 24, d: 512, d_ff: 2048, batch: 16, seq: 128 });
@@ -494,7 +551,7 @@ describe('the model knobs', () => {
     expect(r.errors).toEqual({});
     expect(r.config?.warmups).toEqual([0, 300]);
   });
-  it('empty knobs keep the reference\'s model', () => {
+  it("empty knobs keep the reference's model", () => {
     expect(validateGrid(ok).config).not.toHaveProperty('layers');
     expect(knobBounds('layers')).toEqual({ min: 1, max: 24 });
   });
@@ -635,26 +692,64 @@ describe('components/common/chart domains over several documents', () => {
     ['nothing positive on a log axis', [0, -1], true, null],
   ] as const)('extentOf: %s', (_, values, log, want) => expect(extentOf(values, log)).toEqual(want));
   it.each([
-    ['two domains', [[2, 4], [6, 14]], false, [2, 14]],
-    ['one inside the other', [[0, 10], [2, 3]], false, [0, 10]],
+    [
+      'two domains',
+      [
+        [2, 4],
+        [6, 14],
+      ],
+      false,
+      [2, 14],
+    ],
+    [
+      'one inside the other',
+      [
+        [0, 10],
+        [2, 3],
+      ],
+      false,
+      [0, 10],
+    ],
     ['null ones skipped', [[1, 2], null, undefined], false, [1, 2]],
-    ['a log axis skips non-positive bounds', [[1e-3, 1], [0, 5]], true, [1e-3, 1]],
+    [
+      'a log axis skips non-positive bounds',
+      [
+        [1e-3, 1],
+        [0, 5],
+      ],
+      true,
+      [1e-3, 1],
+    ],
     ['none left: the fallback', [null, [3, 1]], false, [7, 8]],
-  ] as const)('unionDomain: %s', (_, domains, log, want) =>
-    expect(unionDomain(domains as never, { log, fallback: [7, 8] })).toEqual(want),
-  );
+  ] as const)('unionDomain: %s', (_, domains, log, want) => expect(unionDomain(domains as never, { log, fallback: [7, 8] })).toEqual(want));
   it('unionDomain without a fallback gives [0, 1] when nothing is valid', () => expect(unionDomain([])).toEqual([0, 1]));
   it.each<[(number[] | null)[], number[]]>([
-    [[[2, 4], [6, 8, 10, 12, 14]], [2, 4, 6, 8, 10, 12, 14]],
-    [[[0, 100], [0, 50, 100, 300]], [0, 50, 100, 300]],
-    [[[6, 2], null, [NaN, 4]], [2, 4, 6]],
+    [
+      [
+        [2, 4],
+        [6, 8, 10, 12, 14],
+      ],
+      [2, 4, 6, 8, 10, 12, 14],
+    ],
+    [
+      [
+        [0, 100],
+        [0, 50, 100, 300],
+      ],
+      [0, 50, 100, 300],
+    ],
+    [
+      [[6, 2], null, [NaN, 4]],
+      [2, 4, 6],
+    ],
   ])('unionValues %j → %j', (lists, want) => expect(unionValues(...lists)).toEqual(want));
 });
 
 /** An output-sensitivity document measured at `depths`, every value `k`×L·10⁻³. */
 function sensAt(depths: number[], k = 1) {
   const d = outputSensitivity();
-  for (const p of Object.values(d.placements)) p.depths = depths.map((layers) => ({ layers, dlogits2: { mean: k * layers * 1e-3, std: 0, per_seed: [k * layers * 1e-3] } }));
+  for (const p of Object.values(d.placements))
+    p.depths = depths.map((layers) => ({ layers, dlogits2: { mean: k * layers * 1e-3, std: 0, per_seed: [k * layers * 1e-3] } }));
   return d;
 }
 
@@ -675,7 +770,7 @@ describe('fig5 sensitivityAxes (the reference under a live run)', () => {
   it.each([
     ['no reference', null],
     ['an empty reference', sensitivityChart(null)],
-  ])('%s: the live chart\'s own axes, unchanged', (_, ref) => {
+  ])("%s: the live chart's own axes, unchanged", (_, ref) => {
     const live = sensitivityChart(sensAt([2, 4]));
     expect(sensitivityAxes(live, ref)).toEqual({ depths: live.depths, xDomain: live.xDomain, yDomain: live.yDomain });
   });
@@ -690,14 +785,21 @@ describe('fig5 sensitivityAxes (the reference under a live run)', () => {
 function stepSizeAt(depths: number[], k = 0.01, etas = [1e-4, 1e-3, 3e-2]) {
   const d = stepSize();
   const st = (mean: number) => ({ mean, std: 0, per_seed: [mean] });
-  const cell = (layers: number) => ({ layers, loss0: st(6), loss: [st(6)], eta_star: st(0.01), eta_star_of_mean: 0.01, layer_dlogits2: Array.from({ length: layers }, () => st(k * layers)) });
+  const cell = (layers: number) => ({
+    layers,
+    loss0: st(6),
+    loss: [st(6)],
+    eta_star: st(0.01),
+    eta_star_of_mean: 0.01,
+    layer_dlogits2: Array.from({ length: layers }, () => st(k * layers)),
+  });
   d.placements = { post: depths.map(cell), pre: depths.map(cell) };
   d.config = { ...d.config, depths, etas };
   return d;
 }
 
 describe('fig10 stepSizeAxes (the reference under a live run)', () => {
-  it('depths and both panels\' domains hold the live run and the reference', () => {
+  it("depths and both panels' domains hold the live run and the reference", () => {
     const live = stepSizeChart(stepSizeAt([2, 4], 0.01, [1e-3, 1e-2]));
     const ref = stepSizeChart(stepSizeAt([6, 8, 10, 12, 14], 0.01, [1e-4, 3e-2]));
     const a = stepSizeAxes(live, ref);
@@ -707,7 +809,7 @@ describe('fig10 stepSizeAxes (the reference under a live run)', () => {
     expect(a.layerDomain[0]).toBeCloseTo(0.02 / 1.5, 12);
     expect(a.layerDomain[1]).toBeCloseTo(0.14 * 1.5, 12);
   });
-  it('no reference: the live chart\'s own axes', () => {
+  it("no reference: the live chart's own axes", () => {
     const c = stepSizeChart(stepSize());
     expect(stepSizeAxes(c, null)).toEqual({ depths: [2, 8], xDomain: [2 / 1.25, 8 * 1.25], etaDomain: c.etaDomain, layerDomain: c.layerDomain });
   });
@@ -724,7 +826,7 @@ describe('fig7 adamAxes (the reference under a live run)', () => {
     expect(a.gradDomain).toEqual([0, 5 * 1.08]);
     expect(a.rmsDomain).toEqual([0, 2 * 1.05]);
   });
-  it('no reference: the live chart\'s own axes', () => {
+  it("no reference: the live chart's own axes", () => {
     const c = adamChart(adamFirstStep());
     expect(adamAxes(c, null)).toEqual({ xDomain: [1, 3], gradDomain: c.gradDomain, rmsDomain: c.rmsDomain });
     expect(adamAxes(c, adamChart(null))).toEqual(adamAxes(c, null));
@@ -732,7 +834,7 @@ describe('fig7 adamAxes (the reference under a live run)', () => {
 });
 
 describe('fig3 axes with the reference muted under a live probe', () => {
-  it('(a)(b): a 3-layer live probe over a 6-layer reference gets layers 1…6 and the reference\'s values', () => {
+  it("(a)(b): a 3-layer live probe over a 6-layer reference gets layers 1…6 and the reference's values", () => {
     const live = panelA(probe(), 'W2_per_batch');
     const r = probe();
     r.placements.pre!.W2_per_batch = { mean: [9, 8, 7, 6, 5, 4], std: [1, 1, 1, 1, 1, 1] };
@@ -742,7 +844,7 @@ describe('fig3 axes with the reference muted under a live probe', () => {
     expect(a.xDomain).toEqual([0.5, 6.5]);
     expect(a.yDomain).toEqual([0, 9 * 1.08]); // the reference's 9 (its ± std is not drawn)
   });
-  it('(a)(b): no reference: layers 1…L and the panel\'s own y', () => {
+  it("(a)(b): no reference: layers 1…L and the panel's own y", () => {
     const b = panelB(probe());
     expect(layerAxes(b, null)).toEqual({ ticks: [1, 2, 3], xDomain: [0.5, 3.5], yDomain: b.yDomain });
   });
@@ -761,7 +863,7 @@ describe('fig3 axes with the reference muted under a live probe', () => {
     expect(a.xDomain).toEqual([1, 15]);
     expect(a.yDomain).toEqual(c.yDomain); // the reference's values lie inside the live run's
   });
-  it('(c): no reference: the panel\'s own axes', () => {
+  it("(c): no reference: the panel's own axes", () => {
     const c = panelC(probe());
     expect(depthAxes(c, null)).toEqual({ ticks: c.depths, xDomain: c.xDomain, yDomain: c.yDomain });
   });
@@ -773,7 +875,12 @@ describe('fig6 tiedAxes (the reference under a live run)', () => {
     const r = tiedOutput();
     for (const v of r.variants)
       for (const p of Object.values(v.placements))
-        p.depths = [14, 24].map((layers) => ({ layers, W2_per_batch: { mean: 3, std: 0.3 }, W2_per_layer: { mean: 1, std: 0 }, p_current: { mean: 1e-5, std: 0, per_seed: [1e-5] } }));
+        p.depths = [14, 24].map((layers) => ({
+          layers,
+          W2_per_batch: { mean: 3, std: 0.3 },
+          W2_per_layer: { mean: 1, std: 0 },
+          p_current: { mean: 1e-5, std: 0, per_seed: [1e-5] },
+        }));
     const a = tiedAxes(live, tiedChart(r, 'tied', 'sqrt_d'));
     expect(a.depths).toEqual([6, 12, 14, 24]);
     expect(a.xDomain).toEqual([5, 25]);
@@ -781,7 +888,7 @@ describe('fig6 tiedAxes (the reference under a live run)', () => {
     expect(a.pDomain[0]).toBeCloseTo(1e-5 / 1.5, 15);
     expect(a.pDomain[1]).toBe(live.pDomain[1]);
   });
-  it('no reference: the live chart\'s own axes', () => {
+  it("no reference: the live chart's own axes", () => {
     const c = tiedChart(tiedOutput(), 'tied', 'sqrt_d');
     expect(tiedAxes(c, null)).toEqual({ depths: [6, 12], xDomain: [5, 13], gradDomain: c.gradDomain, pDomain: c.pDomain });
   });
@@ -806,7 +913,7 @@ describe('fig11 depthFactorsReference (the reference under a live run)', () => {
     d.layers = L;
     return d;
   }
-  it('a 3-layer live run over a 24-layer reference: layers 1…24, both runs\' values, the reference\'s lines', () => {
+  it("a 3-layer live run over a 24-layer reference: layers 1…24, both runs' values, the reference's lines", () => {
     const live = depthFactorsChart(depthFactors(), 'post');
     const ref = depthFactorsChart(factorsAt(24, 20, 2), 'post');
     const r = depthFactorsReference(live, ref);
@@ -818,12 +925,12 @@ describe('fig11 depthFactorsReference (the reference under a live run)', () => {
     expect(r.gradDomain).toEqual([live.gradDomain[0], 20 * 1.5]);
     expect(r.factorDomain).toEqual([live.factorDomain[0], 2 * 1.06]);
   });
-  it('the reference\'s factors only for the placement the live chart draws', () => {
+  it("the reference's factors only for the placement the live chart draws", () => {
     const live = depthFactorsChart(depthFactors(), 'pre');
     const ref = depthFactorsChart(factorsAt(3, 1, 1), 'post');
     expect(depthFactorsReference(live, ref).factors).toEqual({ norm: [], residual: [], layer: [] });
   });
-  it('no reference: nothing drawn, the live chart\'s own axes', () => {
+  it("no reference: nothing drawn, the live chart's own axes", () => {
     const c = depthFactorsChart(depthFactors(), 'post');
     expect(depthFactorsReference(c, null)).toEqual({
       grad: [],
@@ -848,14 +955,21 @@ describe('fig8 escapeView (the reference under a live run)', () => {
     ]);
     return d;
   }
-  it('the warm-up axis is the union of both documents\' warm-ups, to scale (√); each series sits at its warm-up', () => {
+  it("the warm-up axis is the union of both documents' warm-ups, to scale (√); each series sits at its warm-up", () => {
     const live = escapeChart(escapeAt([0, 50], 200), 'lo');
     const ref = escapeChart(escapeAt([0, 100, 300], 400), 'lo');
     const v = escapeView(live, ref);
     expect(v.warmups).toEqual([0, 50, 100, 300]);
     expect(v.xs).toEqual([0, Math.sqrt(50)]);
-    expect(v.series[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [Math.sqrt(50), 50]]);
-    expect(v.ref[1].points.map((p) => [p.x, p.warmup])).toEqual([[0, 0], [10, 100], [Math.sqrt(300), 300]]);
+    expect(v.series[1].points.map((p) => [p.x, p.warmup])).toEqual([
+      [0, 0],
+      [Math.sqrt(50), 50],
+    ]);
+    expect(v.ref[1].points.map((p) => [p.x, p.warmup])).toEqual([
+      [0, 0],
+      [10, 100],
+      [Math.sqrt(300), 300],
+    ]);
     expect(v.refSteps).toBe(400);
     const pad = 0.04 * Math.sqrt(300);
     expect(v.xDomain[0]).toBeCloseTo(-0.5 < -pad ? -0.5 : -pad, 12);
@@ -865,8 +979,14 @@ describe('fig8 escapeView (the reference under a live run)', () => {
     expect(escAt(v.series[1], 10)).toBeUndefined();
   });
   it.each([
-    [[0, 25, 50, 100, 300], [0, 5, 7.07, 10, 17.32]],
-    [[0, 100], [0, 10]],
+    [
+      [0, 25, 50, 100, 300],
+      [0, 5, 7.07, 10, 17.32],
+    ],
+    [
+      [0, 100],
+      [0, 10],
+    ],
   ])('warm-ups %j sit at √: %j (distances to scale, not equal steps)', (ws, xs) => {
     expect(ws.map(warmupX).map((x) => +x.toFixed(2))).toEqual(xs);
   });
@@ -879,7 +999,7 @@ describe('fig8 escapeView (the reference under a live run)', () => {
   });
 });
 
-describe('fig9 the reference\'s heat maps (a muted row of their own)', () => {
+describe("fig9 the reference's heat maps (a muted row of their own)", () => {
   it('one panel per run of the reference; none without one', () => {
     expect(referencePanels(plateauShare()).map((p) => `${p.placement}:${p.warmup}`)).toEqual(['post:0', 'pre:0']);
     expect(referencePanels(null)).toEqual([]);
@@ -892,7 +1012,7 @@ describe('fig9 the reference\'s heat maps (a muted row of their own)', () => {
 });
 
 describe('fig2 stacks on one width scale', () => {
-  it('the live stack and the reference\'s share the widest slab of both', () => {
+  it("the live stack and the reference's share the widest slab of both", () => {
     const live = probe(); // Pre-LN ‖x‖²/d 2, 3, 4
     const ref = probe();
     ref.placements.pre!.norm2_over_d = { mean: [4, 9, 16, 16], std: [0, 0, 0, 0] };
@@ -903,7 +1023,7 @@ describe('fig2 stacks on one width scale', () => {
     expect(r.slabs[3].widthFrac).toBeCloseTo(1, 12);
     expect(r.slabs[1].widthFrac).toBeCloseTo(3 / 4, 12);
   });
-  it('without the other document (or without its Pre-LN): the stack\'s own scale, unchanged', () => {
+  it("without the other document (or without its Pre-LN): the stack's own scale, unchanged", () => {
     expect(buildStack(probe(), null)).toEqual(buildStack(probe()));
     const noPre = probe();
     delete noPre.placements.pre;

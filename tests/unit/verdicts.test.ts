@@ -28,12 +28,17 @@ describe('adam-first-step', () => {
   });
   it('the momentum horizon follows β1', () => {
     expect(V.adamFirstStep(afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 10)).facts.minSteps).toBe(10);
-    expect(V.adamFirstStep({ ...afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 10), config: { beta1: 0.95 } }).facts).toMatchObject({ minSteps: 20, tooSmall: 'too-short' });
+    expect(V.adamFirstStep({ ...afs([0.99, 1.0], [2.6, 1.7], [0.05, 0.27], 10), config: { beta1: 0.95 } }).facts).toMatchObject({
+      minSteps: 20,
+      tooSmall: 'too-short',
+    });
   });
 });
 
 const cell = (layers: number, perLayer: number, eta: number) => ({
-  layers, eta_star_of_mean: eta, layer_dlogits2: Array.from({ length: layers }, () => ({ mean: perLayer })),
+  layers,
+  eta_star_of_mean: eta,
+  layer_dlogits2: Array.from({ length: layers }, () => ({ mean: perLayer })),
 });
 describe('step-size', () => {
   const post = [cell(2, 0.03, 0.03), cell(16, 0.13, 0.005)];
@@ -86,10 +91,12 @@ describe('output-sensitivity', () => {
 
 const wl = (esc: Record<string, number | null>, steps = 400) => ({
   config: { steps },
-  groups: Object.entries(esc).map(([k, e]) => {
-    const [placement, optimizer, warmup] = k.split(':');
-    return { placement, optimizer, warmup: Number(warmup), lr: optimizer === 'sgd' ? 0.05 : 1e-3, escape_step: e };
-  }).concat([{ placement: 'post', optimizer: 'adam', warmup: 0, lr: 3e-3, escape_step: 7 }]),
+  groups: Object.entries(esc)
+    .map(([k, e]) => {
+      const [placement, optimizer, warmup] = k.split(':');
+      return { placement, optimizer, warmup: Number(warmup), lr: optimizer === 'sgd' ? 0.05 : 1e-3, escape_step: e };
+    })
+    .concat([{ placement: 'post', optimizer: 'adam', warmup: 0, lr: 3e-3, escape_step: 7 }]),
 });
 describe('warmup-length', () => {
   const all = { 'post:adam:0': null, 'post:adam:50': 120, 'post:radam:0': 90, 'pre:adam:0': 60 };
@@ -122,8 +129,26 @@ describe('warmup-length', () => {
 const ps = (loss: number, status: string, share0: number, shareEnd: number) => ({
   plateau_entropy: 5.38,
   runs: [
-    { placement: 'post', warmup: 0, status, loss: Array(60).fill(loss), share: [[0.9, share0], [0.5, shareEnd]] },
-    { placement: 'pre', warmup: 0, status: 'ok', loss: Array(60).fill(2), share: [[0.9, 0.8], [0.7, 0.6]] },
+    {
+      placement: 'post',
+      warmup: 0,
+      status,
+      loss: Array(60).fill(loss),
+      share: [
+        [0.9, share0],
+        [0.5, shareEnd],
+      ],
+    },
+    {
+      placement: 'pre',
+      warmup: 0,
+      status: 'ok',
+      loss: Array(60).fill(2),
+      share: [
+        [0.9, 0.8],
+        [0.7, 0.6],
+      ],
+    },
   ],
 });
 describe('plateau-share', () => {
@@ -174,10 +199,12 @@ describe('tied-output', () => {
 // warm-up (escaping at `preAdam0`), in a run of `steps` steps
 const sgd = (esc: Record<string, number | null>, steps = 400, preAdam0: number | null = 54) => ({
   config: { steps },
-  groups: Object.entries(esc).map(([k, e]) => {
-    const [placement, warmup] = k.split(':');
-    return { placement, optimizer: 'sgd', warmup: Number(warmup), lr: 0.05, escape_step: e };
-  }).concat([{ placement: 'pre', optimizer: 'adam', warmup: 0, lr: 1e-3, escape_step: preAdam0 }]),
+  groups: Object.entries(esc)
+    .map(([k, e]) => {
+      const [placement, warmup] = k.split(':');
+      return { placement, optimizer: 'sgd', warmup: Number(warmup), lr: 0.05, escape_step: e };
+    })
+    .concat([{ placement: 'pre', optimizer: 'adam', warmup: 0, lr: 1e-3, escape_step: preAdam0 }]),
 });
 describe('sgd control', () => {
   const base = { 'post:0': null, 'post:100': 380, 'pre:0': 60 };
@@ -199,7 +226,9 @@ describe('sgd control', () => {
     expect(j.facts.tooSmall).toBe(why);
   });
   it('has every fact its sentence quotes even without SGD runs', () =>
-    expect(Object.keys(V.sgdControl({ groups: [] }).facts)).toEqual(expect.arrayContaining(['lr', 'post0', 'pre0', 'firstWarmupThatEscapes', 'steps', 'preAdam0'])));
+    expect(Object.keys(V.sgdControl({ groups: [] }).facts)).toEqual(
+      expect.arrayContaining(['lr', 'post0', 'pre0', 'firstWarmupThatEscapes', 'steps', 'preAdam0']),
+    ));
 });
 
 // A depth-factors document of L = 24 layers whose Post-LN profile has first/last ratio r and whose
@@ -208,7 +237,9 @@ const df = (r: number, norm: number, residual: number, L = 24) => ({
   layers: L,
   placements: {
     post: {
-      W2_per_batch: { mean: [r, 1] }, first_over_last: r, appendix_f_first_over_last: (2 / 3) ** ((L - 1) / 2),
+      W2_per_batch: { mean: [r, 1] },
+      first_over_last: r,
+      appendix_f_first_over_last: (2 / 3) ** ((L - 1) / 2),
       geomean_per_layer: { norm_factor: norm, residual_factor: residual, factor: norm * residual },
       factors: [1, 2].map(() => ({ ffn: { norm_factor: { mean: 0.82 }, residual_factor: { mean: 1.2 } } })),
     },
@@ -216,14 +247,14 @@ const df = (r: number, norm: number, residual: number, L = 24) => ({
 });
 describe('depth-factors', () => {
   it.each([
-    ['confirmed', df(1.05, 0.7, 1.4)],   // flat; the norms shrink, the residual Jacobian gives it back
-    ['qualified', df(1.05, 0.99, 1.0)],  // flat, but the norms hardly shrink anything
-    ['qualified', df(1.05, 0.7, 1.0)],   // flat, yet the residual factor does not restore the norms' loss
-    ['refuted', df(0.08, 0.7, 1.1)],     // |ln r| = 2.5 ≥ ½·|ln r_F| = 2.33: as close to the decay as to flat
+    ['confirmed', df(1.05, 0.7, 1.4)], // flat; the norms shrink, the residual Jacobian gives it back
+    ['qualified', df(1.05, 0.99, 1.0)], // flat, but the norms hardly shrink anything
+    ['qualified', df(1.05, 0.7, 1.0)], // flat, yet the residual factor does not restore the norms' loss
+    ['refuted', df(0.08, 0.7, 1.1)], // |ln r| = 2.5 ≥ ½·|ln r_F| = 2.33: as close to the decay as to flat
     ['refuted', df(1 / 0.08, 0.7, 1.4)], // a rise as steep counts the same
     ['confirmed', df(1.05, 0.7, 1.4, 5)], // 5 layers: Appendix F predicts (2/3)^2 = 0.44, at least a halving
-    ['untested', df(1.05, 0.7, 1.4, 4)],  // 4 layers: (2/3)^1.5 = 0.54, not a halving: too small
-    ['untested', df(0.5, 0.7, 1.1, 4)],   // ... whatever the profile
+    ['untested', df(1.05, 0.7, 1.4, 4)], // 4 layers: (2/3)^1.5 = 0.54, not a halving: too small
+    ['untested', df(0.5, 0.7, 1.1, 4)], // ... whatever the profile
   ])('%s (%#)', (verdict, doc) => expect(V.depthFactors(doc).verdict).toBe(verdict));
   it('untested (depth-range) below 5 layers', () => expect(V.depthFactors(df(1.05, 0.7, 1.4, 2)).facts.tooSmall).toBe('depth-range'));
   it('facts carry the measured and predicted ratios', () => {

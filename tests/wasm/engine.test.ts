@@ -76,7 +76,9 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         run.delete();
         expect(out.config.seed).toBe(2 ** 40);
         expect(out.config.chain_seed).toBe(2 ** 52);
-        const grid = new m.GridRun(JSON.stringify({ chain_seed: 1234, seeds: [0, 2 ** 33], steps: 1, layers: 1, d: 16, d_ff: 16, vocab: 16, seq: 4, batch: 1 }));
+        const grid = new m.GridRun(
+          JSON.stringify({ chain_seed: 1234, seeds: [0, 2 ** 33], steps: 1, layers: 1, d: 16, d_ff: 16, vocab: 16, seq: 4, batch: 1 }),
+        );
         grid.delete();
       });
 
@@ -101,7 +103,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         return check;
       };
 
-      it('a model over 1 GiB: the form\'s check refuses it exactly where a run does (rule model_fits_in_memory, shown as err.memory)', async () => {
+      it("a model over 1 GiB: the form's check refuses it exactly where a run does (rule model_fits_in_memory, shown as err.memory)", async () => {
         const m = await loadEngine(flavour);
         const base = { ...GRID_DEFAULTS, steps: 1, layers: 16, d: 512, d_ff: 2048, seq: 128, placements: ['post'], warmups: [0], lrs: [0.001], seeds: [0] };
         let b = 1;
@@ -116,9 +118,22 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
       it('a grid whose runs together do not fit (issue 27: 24 layers, d 512, d_ff 512, batch 8, seq 128, 60 runs ran out of memory after 8 s): refused by the check as by the run', async () => {
         const m = await loadEngine(flavour);
         const model = { layers: 24, d: 512, d_ff: 512, batch: 8, seq: 128, steps: 10, lrs: [0.001, 0.003] };
-        const grid = (placements: string[], warmups: number[], seeds: number) => ({ ...model, placements, warmups, seeds: Array.from({ length: seeds }, (_, i) => i) });
+        const grid = (placements: string[], warmups: number[], seeds: number) => ({
+          ...model,
+          placements,
+          warmups,
+          seeds: Array.from({ length: seeds }, (_, i) => i),
+        });
         // the form's config: its fields checked one by one (validateGrid), then asked of the engine
-        const form = validateGrid({ ...inputsFrom(null), placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], lrs: '0.001, 0.003', warmups: '0, 100, 300', seeds: '2', steps: '10', model: { layers: '24', d: '512', d_ff: '512', batch: '8', seq: '128' } });
+        const form = validateGrid({
+          ...inputsFrom(null),
+          placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'],
+          lrs: '0.001, 0.003',
+          warmups: '0, 100, 300',
+          seeds: '2',
+          steps: '10',
+          model: { layers: '24', d: '512', d_ff: '512', batch: '8', seq: '128' },
+        });
         expect(form.errors).toEqual({});
         const big = { ...model, ...form.config };
         const check = agree(m, 'grid', big, () => m.gridPlanJson(JSON.stringify(big)));
@@ -154,7 +169,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         for (const d of [L, L + 1]) agree(m, 'probe', cfg([6, d]), () => new m.ProbeRun(JSON.stringify(cfg([6, d]))).delete());
       });
 
-      it('expands a grid config (gridPlanJson) into the GridRun\'s runs, each a TrainRun config with the same curve', async () => {
+      it("expands a grid config (gridPlanJson) into the GridRun's runs, each a TrainRun config with the same curve", async () => {
         const m = await loadEngine(flavour);
         const cfg = { layers: 1, d: 16, d_ff: 32, vocab: 16, seq: 4, batch: 2, steps: 3, warmups: [0, 2], lrs: [1e-3], seeds: [0, 1] };
         const plan = JSON.parse(m.gridPlanJson(JSON.stringify(cfg)));

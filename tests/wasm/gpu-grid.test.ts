@@ -23,7 +23,10 @@ function gpuModule(opts: { failAt?: number; failStepAt?: number; maxBatch?: numb
   const live = new Set<TrainRun>();
   const periods: number[] = [];
   const batches: number[] = [];
-  let created = 0, maxLive = 0, stepCalls = 0, batchCount = 0;
+  let created = 0,
+    maxLive = 0,
+    stepCalls = 0,
+    batchCount = 0;
   class FakeBatch {
     cpu: TrainRun[] = [];
     recorded = 0;
@@ -43,23 +46,56 @@ function gpuModule(opts: { failAt?: number; failStepAt?: number; maxBatch?: numb
       batches.push(jsons.length);
       maxLive = Math.max(maxLive, live.size);
     }
-    size() { return this.cpu.length; }
+    size() {
+      return this.cpu.length;
+    }
     step(k: number) {
       if (opts.failStepAt != null && ++stepCalls >= opts.failStepAt) throw new Error('lnx: gpu: WebGPU device lost (destroyed)');
       this.recorded = Math.min(this.steps, this.recorded + k);
       return k;
     }
-    settle() { this.cpu.forEach((r, i) => { if (this.recorded > this.landed[i]) this.landed[i] = r.step(this.recorded - this.landed[i]); }); }
-    status(i: number) { return this.cpu[i].status(); }
-    resultJson(i: number, from: number) { return this.cpu[i].resultJson(from); }
-    setCheckpointEvery(n: number) { periods.push(n); for (const r of this.cpu) r.setCheckpointEvery(n); }
-    takeCheckpoint(i: number) { return this.cpu[i].takeCheckpoint(); }
-    delete() { for (const r of this.cpu) { r.delete(); live.delete(r); } all.delete(this); }
+    settle() {
+      this.cpu.forEach((r, i) => {
+        if (this.recorded > this.landed[i]) this.landed[i] = r.step(this.recorded - this.landed[i]);
+      });
+    }
+    status(i: number) {
+      return this.cpu[i].status();
+    }
+    resultJson(i: number, from: number) {
+      return this.cpu[i].resultJson(from);
+    }
+    setCheckpointEvery(n: number) {
+      periods.push(n);
+      for (const r of this.cpu) r.setCheckpointEvery(n);
+    }
+    takeCheckpoint(i: number) {
+      return this.cpu[i].takeCheckpoint();
+    }
+    delete() {
+      for (const r of this.cpu) {
+        r.delete();
+        live.delete(r);
+      }
+      all.delete(this);
+    }
   }
   const all = new Set<FakeBatch>();
-  const Made = new Proxy(FakeBatch, { construct: (T, args: [string[]]) => { const b = new T(...args); all.add(b); return b; } });
-  const g: GpuGridModule = { gridPlanJson: (c) => m.gridPlanJson(c), GridDocument: m.GridDocument, GpuTrainBatch: Made as unknown as GpuGridModule['GpuTrainBatch'] };
-  const settle = () => { for (const b of all) b.settle(); };
+  const Made = new Proxy(FakeBatch, {
+    construct: (T, args: [string[]]) => {
+      const b = new T(...args);
+      all.add(b);
+      return b;
+    },
+  });
+  const g: GpuGridModule = {
+    gridPlanJson: (c) => m.gridPlanJson(c),
+    GridDocument: m.GridDocument,
+    GpuTrainBatch: Made as unknown as GpuGridModule['GpuTrainBatch'],
+  };
+  const settle = () => {
+    for (const b of all) b.settle();
+  };
   return { g, settle, live, periods, batches, stats: () => ({ created, maxLive, batches: batches.length }) };
 }
 
@@ -72,11 +108,14 @@ const cpuGrid = (config: object) => {
 };
 const withoutEngine = ({ engine: _e, ...rest }: GridResult) => rest;
 
-describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
-  it('runs every run with at most `concurrent` alive, frees them all, and writes the CPU grid\'s document', () => {
+describe("GpuGrid (scheduling over the engine's GridDocument)", () => {
+  it("runs every run with at most `concurrent` alive, frees them all, and writes the CPU grid's document", () => {
     const { g, settle, live, stats } = gpuModule();
     const grid = new GpuGrid(g, JSON.stringify(CONFIG), 2, 4);
-    while (!grid.done()) { grid.step(4); settle(); }
+    while (!grid.done()) {
+      grid.step(4);
+      settle();
+    }
     expect(stats()).toEqual({ created: 12, maxLive: 2, batches: 6 }); // post, pre × 2 warm-ups × 3 seeds, 2 at a time
     expect(live.size).toBe(0);
     const doc = JSON.parse(grid.resultJson(0)) as GridResult;
@@ -86,10 +125,16 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
   });
 
   it('batches the runs of one shape together, splits a batch the device cannot hold, same document', () => {
-    for (const [maxBatch, sizes] of [[undefined, [6, 2, 4]], [2, [2, 2, 2, 2, 2, 2]]] as const) {
+    for (const [maxBatch, sizes] of [
+      [undefined, [6, 2, 4]],
+      [2, [2, 2, 2, 2, 2, 2]],
+    ] as const) {
       const { g, settle, batches } = gpuModule({ maxBatch });
       const grid = new GpuGrid(g, JSON.stringify(CONFIG), 8, 4);
-      while (!grid.done()) { grid.step(4); settle(); }
+      while (!grid.done()) {
+        grid.step(4);
+        settle();
+      }
       expect(batches).toEqual(sizes); // post × 6 (8 fit: the 6 of that shape), then pre × 2 beside it, then pre × 4
       expect(withoutEngine(JSON.parse(grid.resultJson(0)) as GridResult)).toEqual(withoutEngine(cpuGrid(CONFIG)));
       grid.delete();
@@ -114,7 +159,10 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
   it('a run that stops keeps its status and stop step, and counts as complete', () => {
     const { g, settle } = gpuModule();
     const grid = new GpuGrid(g, JSON.stringify({ ...CONFIG, lrs: [10] }), 6, 4);
-    while (!grid.done()) { grid.step(2); settle(); }
+    while (!grid.done()) {
+      grid.step(2);
+      settle();
+    }
     const doc = JSON.parse(grid.resultJson(0)) as GridResult;
     expect(doc.progress).toBe(1);
     expect(doc.runs.some((r) => r.status === 'diverged' || r.status === 'nan')).toBe(true);
@@ -134,7 +182,10 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     const grid = new GpuGrid(g, JSON.stringify(config), 4, 4);
     let err: unknown = null;
     try {
-      for (;;) { grid.step(6); settle(); } // one batch of 4 runs, 4 calls (24 steps each), then the 5th call fails
+      for (;;) {
+        grid.step(6);
+        settle();
+      } // one batch of 4 runs, 4 calls (24 steps each), then the 5th call fails
     } catch (e) {
       err = e;
     }
@@ -142,7 +193,12 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     expect(periods).toEqual([8]);
     const h = grid.handoff();
     grid.delete();
-    expect([...h.checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([[0, 24], [1, 24], [2, 24], [3, 24]]);
+    expect([...h.checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([
+      [0, 24],
+      [1, 24],
+      [2, 24],
+      [3, 24],
+    ]);
     const cpu = new m.GridRun(JSON.stringify(config));
     continueGrid(cpu, h);
     while (!cpu.done()) cpu.step(7);
@@ -153,7 +209,7 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     expect(strip(doc)).toEqual(strip(cpuGrid(config)));
   });
 
-  it('a finished run\'s checkpoint is dropped; a grid engine without continueRun is left alone', () => {
+  it("a finished run's checkpoint is dropped; a grid engine without continueRun is left alone", () => {
     const { g, settle } = gpuModule();
     const grid = new GpuGrid(g, JSON.stringify({ ...CONFIG, steps: 16 }), 2, 4);
     grid.step(16);
@@ -161,13 +217,22 @@ describe('GpuGrid (scheduling over the engine\'s GridDocument)', () => {
     grid.step(8); // syncs: runs 0 and 1 are done and freed, runs 2 and 3 start and record 8 steps
     settle();
     grid.done(); // syncs again: their checkpoints at step 8 are taken, after their steps are in the document
-    expect([...grid.handoff().checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([[2, 8], [3, 8]]);
+    expect([...grid.handoff().checkpoints.entries()].map(([i, c]) => [i, c.step])).toEqual([
+      [2, 8],
+      [3, 8],
+    ]);
     expect(() => continueGrid({}, grid.handoff())).not.toThrow();
     grid.delete();
   });
 
-  it.each([[1, 8], [40, 8], [80, 8], [81, 9], [500, 50], [5000, 500]])('checkpointEvery(%i) = %i', (steps, every) =>
-    expect(checkpointEvery(steps)).toBe(every));
+  it.each([
+    [1, 8],
+    [40, 8],
+    [80, 8],
+    [81, 9],
+    [500, 50],
+    [5000, 500],
+  ])('checkpointEvery(%i) = %i', (steps, every) => expect(checkpointEvery(steps)).toBe(every));
 
   it('a device lost while creating runs frees the ones created and rethrows', () => {
     const { g, live } = gpuModule({ failAt: 2 }); // post's batch is made, pre's fails

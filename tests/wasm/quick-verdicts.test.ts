@@ -10,7 +10,7 @@ import type { LnxModule } from '../../public/wasm/lnx';
 import * as V from '../../web/src/lib/verdicts.js';
 import { EXPERIMENT_SLOTS, type ExperimentSlot } from '../../web/src/lib/slots';
 
-type Doc = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Doc = any;
 const reference = (file: string): Doc => JSON.parse(readFileSync(new URL(`../../public/data/exp/${file}.json`, import.meta.url), 'utf8'));
 
 let engine: Promise<LnxModule> | null = null;
@@ -60,7 +60,10 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
   {
     name: 'output-sensitivity over depths 2, 4, 8 (ln L has slope 0.79 there)',
     experiment: 'output-sensitivity',
-    configs: [{ ...TINY, depths: [2, 4, 8], seeds: [0] }, { ...TINY, depths: [2, 4, 8], seeds: [0], perturbation_kind: 'sign_gradient' }],
+    configs: [
+      { ...TINY, depths: [2, 4, 8], seeds: [0] },
+      { ...TINY, depths: [2, 4, 8], seeds: [0], perturbation_kind: 'sign_gradient' },
+    ],
     judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }),
     want: { os: 'depth-range' },
   },
@@ -79,7 +82,7 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     want: { df: 'depth-range' },
   },
   {
-    name: 'adam-first-step for 5 steps (Adam\'s momentum horizon is 10)',
+    name: "adam-first-step for 5 steps (Adam's momentum horizon is 10)",
     experiment: 'adam-first-step',
     configs: [{ ...EXPERIMENT_SLOTS.adamFirstStep.small, steps: 5 }],
     judge: ([d]) => ({ afs: V.adamFirstStep(d) }),
@@ -117,14 +120,18 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
 
 describe('a setting too small to show the effect reads "too small", never refuted (wasm)', () => {
   for (const t of TOO_SMALL) {
-    it(t.name, async () => {
-      const docs = [];
-      for (const c of t.configs) docs.push(await run(t.experiment, c));
-      const judged = t.judge(docs);
-      for (const [k, why] of Object.entries(t.want)) {
-        expect(judged[k].verdict, k).toBe('untested');
-        expect(judged[k].facts.tooSmall, k).toBe(why);
-      }
-    }, 60_000);
+    it(
+      t.name,
+      async () => {
+        const docs = [];
+        for (const c of t.configs) docs.push(await run(t.experiment, c));
+        const judged = t.judge(docs);
+        for (const [k, why] of Object.entries(t.want)) {
+          expect(judged[k].verdict, k).toBe('untested');
+          expect(judged[k].facts.tooSmall, k).toBe(why);
+        }
+      },
+      60_000,
+    );
   }
 });

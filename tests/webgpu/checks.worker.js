@@ -39,7 +39,10 @@ const CHECKS = {
   // SwiftShader is a software adapter: by default the CPU engine is chosen (it is ~100× faster).
   async 'selection: a software adapter is not used by default'() {
     const s = await backend.selectBackend({
-      gpu: navigator.gpu, crossOriginIsolated: self.crossOriginIsolated, search: '', loadGpuModule: gpuModule,
+      gpu: navigator.gpu,
+      crossOriginIsolated: self.crossOriginIsolated,
+      search: '',
+      loadGpuModule: gpuModule,
     });
     const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
     return { pass: s.backend === want && s.probe.kind === 'software' && !s.gpu, detail: `${s.backend}: ${s.reason}` };
@@ -47,18 +50,31 @@ const CHECKS = {
 
   async 'selection: ?backend=webgpu self-tests and picks WebGPU'() {
     const s = await backend.selectBackend({
-      gpu: navigator.gpu, crossOriginIsolated: self.crossOriginIsolated, search: '?backend=webgpu', loadGpuModule: gpuModule,
+      gpu: navigator.gpu,
+      crossOriginIsolated: self.crossOriginIsolated,
+      search: '?backend=webgpu',
+      loadGpuModule: gpuModule,
     });
     const r = s.probe.kind === 'ready' ? s.probe.report : null;
     const pass = s.backend === 'webgpu' && !!r?.passed && !!s.gpu;
-    return { pass, detail: `${s.backend}: ${s.reason}${r ? ` (matmul ${e1(r.matmulMaxRel)}, grads ${e1(r.gradMaxRel)}, loss ${e1(r.lossRel)})` : ` probe ${JSON.stringify(s.probe)}`}` };
+    return {
+      pass,
+      detail: `${s.backend}: ${s.reason}${r ? ` (matmul ${e1(r.matmulMaxRel)}, grads ${e1(r.gradMaxRel)}, loss ${e1(r.lossRel)})` : ` probe ${JSON.stringify(s.probe)}`}`,
+    };
   },
 
   async 'selection: ?backend=cpu skips the GPU'() {
     let touched = false;
     const s = await backend.selectBackend({
-      gpu: { requestAdapter: async () => { touched = true; return null; } },
-      crossOriginIsolated: self.crossOriginIsolated, search: '?backend=cpu', loadGpuModule: gpuModule,
+      gpu: {
+        requestAdapter: async () => {
+          touched = true;
+          return null;
+        },
+      },
+      crossOriginIsolated: self.crossOriginIsolated,
+      search: '?backend=cpu',
+      loadGpuModule: gpuModule,
     });
     const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
     return { pass: s.backend === want && !touched && s.probe.kind === 'skipped', detail: `${s.backend}: ${s.reason}` };
@@ -72,11 +88,20 @@ const CHECKS = {
     const m = await gpuModule(a.device);
     const cfg = { ...SMALL, placement: 'pre', warmup: 2, lr: 1e-3, steps: 12, seed: 4 };
     const run = new m.GpuTrainRun(JSON.stringify(cfg), 2);
-    let chunks = 0, error = null;
+    let chunks = 0,
+      error = null;
     try {
-      await driveGpu(run, () => run.status() !== 'running', () => m.lnxGpu.settled(), {
-        chunk: 2, onChunk: () => { if (++chunks === 2) a.device.destroy(); },
-      });
+      await driveGpu(
+        run,
+        () => run.status() !== 'running',
+        () => m.lnxGpu.settled(),
+        {
+          chunk: 2,
+          onChunk: () => {
+            if (++chunks === 2) a.device.destroy();
+          },
+        },
+      );
     } catch (e) {
       error = e;
     }
@@ -87,15 +112,21 @@ const CHECKS = {
     const result = await cpuTrain(cpu, cfg);
     const reference = await cpuTrain((await gpu()).module, cfg);
     const lossRel = relMax(result.loss, reference.loss);
-    const pass = /lost/i.test(fb.reason) && result.status === 'ok' && result.loss.length === 12 && lossRel <= TOL &&
-      !m.gpuAvailable() && !result.engine.backend;
-    return { pass, detail: `after ${chunks} chunks: "${error.message.slice(0, 80)}" → ${fb.backend}, notice: "${fb.reason.slice(0, 90)}…"; restarted run ok, loss vs CPU ${e1(lossRel)}` };
+    const pass =
+      /lost/i.test(fb.reason) && result.status === 'ok' && result.loss.length === 12 && lossRel <= TOL && !m.gpuAvailable() && !result.engine.backend;
+    return {
+      pass,
+      detail: `after ${chunks} chunks: "${error.message.slice(0, 80)}" → ${fb.backend}, notice: "${fb.reason.slice(0, 90)}…"; restarted run ok, loss vs CPU ${e1(lossRel)}`,
+    };
   },
 
   // Run in a browser without --enable-unsafe-webgpu (run.mjs): navigator.gpu exists, no adapter.
   async 'no adapter: selection falls back to the CPU'() {
     const s = await backend.selectBackend({
-      gpu: navigator.gpu, crossOriginIsolated: self.crossOriginIsolated, search: '?backend=webgpu', loadGpuModule: gpuModule,
+      gpu: navigator.gpu,
+      crossOriginIsolated: self.crossOriginIsolated,
+      search: '?backend=webgpu',
+      loadGpuModule: gpuModule,
     });
     const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
     const cpu = await cpuModule(s.backend);

@@ -15,10 +15,28 @@ export const TINY = { layers: 2, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 4 };
 // The ops of the backend interface (wasm/op_interface.h) the op check must cover, besides one
 // update per registered optimizer.
 export const OP_NAMES = [
-  'gemm', 'linear_forward', 'linear_backward', 'add_row_vector', 'relu_forward', 'relu_backward',
-  'layernorm_forward', 'layernorm_backward', 'rmsnorm_forward', 'rmsnorm_backward', 'attention_forward',
-  'attention_backward', 'cross_entropy_forward', 'cross_entropy_backward', 'embed_forward', 'embed_backward',
-  'add', 'accumulate', 'scale', 'copy', 'zero', 'statistics',
+  'gemm',
+  'linear_forward',
+  'linear_backward',
+  'add_row_vector',
+  'relu_forward',
+  'relu_backward',
+  'layernorm_forward',
+  'layernorm_backward',
+  'rmsnorm_forward',
+  'rmsnorm_backward',
+  'attention_forward',
+  'attention_backward',
+  'cross_entropy_forward',
+  'cross_entropy_backward',
+  'embed_forward',
+  'embed_backward',
+  'add',
+  'accumulate',
+  'scale',
+  'copy',
+  'zero',
+  'statistics',
 ];
 
 /** Step a synchronous GPU run a chunk at a time, awaiting the readbacks (`settled`) after each
@@ -44,7 +62,12 @@ export async function cpuTrain(m, cfg) {
 export async function gpuTrain(m, cfg, readbackEvery = 5) {
   const run = new m.GpuTrainRun(JSON.stringify(cfg), readbackEvery);
   try {
-    await driveGpu(run, () => run.status() !== 'running', () => m.lnxGpu.settled(), { chunk: 4 });
+    await driveGpu(
+      run,
+      () => run.status() !== 'running',
+      () => m.lnxGpu.settled(),
+      { chunk: 4 },
+    );
     return JSON.parse(run.resultJson(0));
   } finally {
     run.delete();
@@ -70,7 +93,9 @@ function cpuProbe(m, cfg, handoff = null) {
 }
 
 export function compareProbe(cpu, got) {
-  let worstMean = 0, worstStd = 0, count = 0;
+  let worstMean = 0,
+    worstStd = 0,
+    count = 0;
   const where = [];
   const walk = (a, b, path, parent) => {
     if (typeof a === 'number') {
@@ -121,9 +146,15 @@ export function engineChecks(gpu) {
       const pass = bad.length === 0 && missing.length === 0;
       return {
         pass,
-        detail: `${r.op_names.length} ops, ${r.ops.length} outputs, max_rel ${e1(r.max_rel)} (${worst.op}: ${worst.output})` +
+        detail:
+          `${r.op_names.length} ops, ${r.ops.length} outputs, max_rel ${e1(r.max_rel)} (${worst.op}: ${worst.output})` +
           (missing.length ? `; not checked: ${missing.join(', ')}` : '') +
-          (bad.length ? `; over ${TOL}: ${bad.slice(0, 4).map((o) => `${o.op} ${o.output} ${e1(o.max_rel)}`).join('; ')}` : ''),
+          (bad.length
+            ? `; over ${TOL}: ${bad
+                .slice(0, 4)
+                .map((o) => `${o.op} ${o.output} ${e1(o.max_rel)}`)
+                .join('; ')}`
+            : ''),
       };
     },
 
@@ -156,7 +187,10 @@ export function engineChecks(gpu) {
             const zeroOk = zero.every((n) => /\.bk$/.test(n)) && r.zero_max_over_scale <= 1e-6;
             const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 28;
             const worst = r.tensors.filter((t) => !t.zero).sort((a, b) => b.max_rel - a.max_rel)[0];
-            return { pass, detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)} (${worst.name}), loss ${e1(r.loss_rel)}; zero-gradient ${zero.join(', ') || 'none'} ≤ ${e1(r.zero_max_over_scale)}·max` };
+            return {
+              pass,
+              detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)} (${worst.name}), loss ${e1(r.loss_rel)}; zero-gradient ${zero.join(', ') || 'none'} ≤ ${e1(r.zero_max_over_scale)}·max`,
+            };
           },
         ]),
       ),
@@ -166,7 +200,10 @@ export function engineChecks(gpu) {
     // matrix, no √d input scale), and the other placements: one forward/backward on both paths.
     ...Object.fromEntries(
       [
-        ['post-LN, rmsnorm + final norm + untied output + unscaled input', { placement: 'post', norm_type: 'rmsnorm', final_norm: 'on', output: 'untied', input_scale: 'none' }],
+        [
+          'post-LN, rmsnorm + final norm + untied output + unscaled input',
+          { placement: 'post', norm_type: 'rmsnorm', final_norm: 'on', output: 'untied', input_scale: 'none' },
+        ],
         ['pre-LN, rmsnorm + no final norm + untied output', { placement: 'pre', norm_type: 'rmsnorm', final_norm: 'off', output: 'untied' }],
         ['peri-LN', { placement: 'peri' }],
         ['deepnorm', { placement: 'deepnorm' }],
@@ -191,7 +228,10 @@ export function engineChecks(gpu) {
     // Post-LN runs every optimizer, Pre-LN Adam (each update is also checked on its own above), on
     // the TINY model.
     ...Object.fromEntries(
-      [['post', null], ['pre', 'adam']].map(([norm, only]) => [
+      [
+        ['post', null],
+        ['pre', 'adam'],
+      ].map(([norm, only]) => [
         `losses over 20 steps of ${only ? only : 'every optimizer'}: ${norm}-LN`,
         async () => {
           const { module: m } = await gpu();
@@ -201,9 +241,16 @@ export function engineChecks(gpu) {
             const cfg = { ...TINY, placement: norm, warmup: 5, steps: 20, seed: 2, optimizer: o.name, lr: o.suggested_lr };
             const a = await cpuTrain(m, cfg);
             const b = await gpuTrain(m, cfg);
-            const lossRel = relMax(b.loss, a.loss), gnRel = relMax(b.grad_norm, a.grad_norm);
-            pass &&= a.status === 'ok' && b.status === 'ok' && b.loss.length === 20 && lossRel <= TOL && gnRel <= TOL &&
-              JSON.stringify(a.lr_schedule) === JSON.stringify(b.lr_schedule) && b.engine.backend === 'webgpu';
+            const lossRel = relMax(b.loss, a.loss),
+              gnRel = relMax(b.grad_norm, a.grad_norm);
+            pass &&=
+              a.status === 'ok' &&
+              b.status === 'ok' &&
+              b.loss.length === 20 &&
+              lossRel <= TOL &&
+              gnRel <= TOL &&
+              JSON.stringify(a.lr_schedule) === JSON.stringify(b.lr_schedule) &&
+              b.engine.backend === 'webgpu';
             parts.push(`${o.name}: loss ${e1(lossRel)}, grad-norm ${e1(gnRel)} (${a.loss[0].toFixed(3)} → ${a.loss[19].toFixed(3)})`);
           }
           return { pass, detail: `max_rel ${parts.join('; ')}` };
@@ -219,14 +266,22 @@ export function engineChecks(gpu) {
     async 'a batch of runs equals each run alone on the GPU, bit for bit'() {
       const { module: m } = await gpu();
       const names = JSON.parse(m.schemaJson()).optimizers.map((o) => o.name);
-      const shapes = names.map((o, i) => ({ ...TINY, steps: 5, optimizer: o, placement: ['post', 'pre', 'peri'][i % 3],
-        norm_type: i % 2 ? 'rmsnorm' : 'layernorm' }));
+      const shapes = names.map((o, i) => ({
+        ...TINY,
+        steps: 5,
+        optimizer: o,
+        placement: ['post', 'pre', 'peri'][i % 3],
+        norm_type: i % 2 ? 'rmsnorm' : 'layernorm',
+      }));
       const parts = [];
       let pass = true;
       for (const [b, shape] of shapes.entries()) {
         const lr = JSON.parse(m.schemaJson()).optimizers[b].suggested_lr;
-        const cfgs = [{ ...shape, lr, warmup: 0, seed: 0 }, { ...shape, lr: lr * 3, warmup: 4, seed: 1 },
-          ...(b === 0 ? [{ ...shape, lr: 5, warmup: 0, seed: 2 }] : [])];
+        const cfgs = [
+          { ...shape, lr, warmup: 0, seed: 0 },
+          { ...shape, lr: lr * 3, warmup: 4, seed: 1 },
+          ...(b === 0 ? [{ ...shape, lr: 5, warmup: 0, seed: 2 }] : []),
+        ];
         const alone = [];
         for (const c of cfgs) {
           const r = new m.GpuTrainRun(JSON.stringify(c), 5);
@@ -240,31 +295,58 @@ export function engineChecks(gpu) {
           alone.push({ doc: JSON.parse(r.resultJson(0)), ckpt });
           r.delete();
         }
-        const batch = new m.GpuTrainBatch(cfgs.map((c) => JSON.stringify(c)), 5);
+        const batch = new m.GpuTrainBatch(
+          cfgs.map((c) => JSON.stringify(c)),
+          5,
+        );
         batch.setCheckpointEvery(2);
         const ckpts = cfgs.map(() => null);
         while (cfgs.some((_, i) => batch.status(i) === 'running')) {
           batch.step(4);
           await m.lnxGpu.settled();
-          cfgs.forEach((_, i) => { ckpts[i] = batch.takeCheckpoint(i) ?? ckpts[i]; });
+          cfgs.forEach((_, i) => {
+            ckpts[i] = batch.takeCheckpoint(i) ?? ckpts[i];
+          });
         }
         const perStep = batch.dispatchesPerStep();
         const docs = cfgs.map((_, i) => JSON.parse(batch.resultJson(i, 0)));
         batch.delete();
         const same = docs.map((d, i) => {
           const a = alone[i];
-          const sameCkpt = (a.ckpt === null && ckpts[i] === null) ||
+          const sameCkpt =
+            (a.ckpt === null && ckpts[i] === null) ||
             (a.ckpt && ckpts[i] && a.ckpt.step === ckpts[i].step && a.ckpt.values.every((v, k) => Object.is(v, ckpts[i].values[k])));
-          return JSON.stringify([d.loss, d.grad_norm, d.status, d.stop_step]) ===
-            JSON.stringify([a.doc.loss, a.doc.grad_norm, a.doc.status, a.doc.stop_step]) && sameCkpt;
+          return (
+            JSON.stringify([d.loss, d.grad_norm, d.status, d.stop_step]) === JSON.stringify([a.doc.loss, a.doc.grad_norm, a.doc.status, a.doc.stop_step]) &&
+            sameCkpt
+          );
         });
         pass &&= same.every(Boolean) && (b !== 0 || docs[2].status !== 'ok') && docs[0].status === 'ok';
-        parts.push(`${shape.placement}/${shape.norm_type}/${shape.optimizer} × ${cfgs.length}: ${same.map((x) => (x ? 'same' : 'DIFFERENT')).join(', ')} (${docs.map((d) => d.status).join(', ')}; ${perStep} dispatches a step for all)`);
+        parts.push(
+          `${shape.placement}/${shape.norm_type}/${shape.optimizer} × ${cfgs.length}: ${same.map((x) => (x ? 'same' : 'DIFFERENT')).join(', ')} (${docs.map((d) => d.status).join(', ')}; ${perStep} dispatches a step for all)`,
+        );
       }
       // what a batch refuses, in the caller's terms
-      const refusal = (f) => { try { f(); return 'accepted'; } catch (e) { return String(e?.message ?? e); } };
-      const two = [{ ...TINY, steps: 4, placement: 'post' }, { ...TINY, steps: 4, placement: 'pre' }].map((c) => JSON.stringify(c));
-      const one = (f) => () => { const b = new m.GpuTrainBatch([two[0]], 5); try { f(b); } finally { b.delete(); } };
+      const refusal = (f) => {
+        try {
+          f();
+          return 'accepted';
+        } catch (e) {
+          return String(e?.message ?? e);
+        }
+      };
+      const two = [
+        { ...TINY, steps: 4, placement: 'post' },
+        { ...TINY, steps: 4, placement: 'pre' },
+      ].map((c) => JSON.stringify(c));
+      const one = (f) => () => {
+        const b = new m.GpuTrainBatch([two[0]], 5);
+        try {
+          f(b);
+        } finally {
+          b.delete();
+        }
+      };
       const cases = [
         ['two shapes', () => new m.GpuTrainBatch(two, 5), /^lnx: run 1 of the batch differs from run 0/],
         ['a non-array', () => new m.GpuTrainBatch('[]', 5), /^lnx: a batch takes an array/],
@@ -292,7 +374,9 @@ export function engineChecks(gpu) {
       const counts = [];
       const steps = 3;
       for (const runs of [1, 4]) {
-        const cfgs = Array.from({ length: runs }, (_, i) => JSON.stringify({ ...TINY, layers: 1, steps: steps + 1, placement: 'pre', lr: 1e-3 * (1 + i), seed: i }));
+        const cfgs = Array.from({ length: runs }, (_, i) =>
+          JSON.stringify({ ...TINY, layers: 1, steps: steps + 1, placement: 'pre', lr: 1e-3 * (1 + i), seed: i }),
+        );
         const batch = new m.GpuTrainBatch(cfgs, 1);
         batch.setCheckpointEvery(1);
         batch.step(1);
@@ -314,8 +398,7 @@ export function engineChecks(gpu) {
       const cfg = { ...SMALL, placement: 'post', warmup: 0, lr: 0.5, steps: 10, seed: 1 };
       const a = await cpuTrain(m, cfg);
       const b = await gpuTrain(m, cfg, 3);
-      const pass = a.status === 'diverged' && b.status === a.status && b.stop_step === a.stop_step &&
-        relMax(b.loss, a.loss) <= TOL;
+      const pass = a.status === 'diverged' && b.status === a.status && b.stop_step === a.stop_step && relMax(b.loss, a.loss) <= TOL;
       return { pass, detail: `cpu ${a.status} at ${a.stop_step}, gpu ${b.status} at ${b.stop_step}` };
     },
 
@@ -363,9 +446,17 @@ export function engineChecks(gpu) {
       const b = JSON.parse(g.resultJson(0));
       g.delete();
       const rels = b.runs.map((r, i) => relMax(r.loss, a.runs[i].loss));
-      const pass = ckpt?.step === 8 && b.runs.every((r) => r.status === 'ok' && r.loss.length === 14) &&
-        b.runs[0].handoff?.steps === 14 && b.runs[1].handoff?.steps === 8 && Math.max(...rels) <= TOL && refused;
-      return { pass, detail: `checkpoint at step ${ckpt?.step} (${ckpt?.values.length} values); handed over: ${b.runs.map((r) => r.handoff?.steps).join(', ')} steps; losses vs the CPU grid max_rel ${e1(Math.max(...rels))}; a wrong run's document refused: ${refused}` };
+      const pass =
+        ckpt?.step === 8 &&
+        b.runs.every((r) => r.status === 'ok' && r.loss.length === 14) &&
+        b.runs[0].handoff?.steps === 14 &&
+        b.runs[1].handoff?.steps === 8 &&
+        Math.max(...rels) <= TOL &&
+        refused;
+      return {
+        pass,
+        detail: `checkpoint at step ${ckpt?.step} (${ckpt?.values.length} values); handed over: ${b.runs.map((r) => r.handoff?.steps).join(', ')} steps; losses vs the CPU grid max_rel ${e1(Math.max(...rels))}; a wrong run's document refused: ${refused}`,
+      };
     },
 
     async 'probe statistics (Figures 2–3) on both paths'() {
@@ -373,18 +464,26 @@ export function engineChecks(gpu) {
       const cfg = PROBE_CFG;
       const a = cpuProbe(m, cfg);
       const g = new m.GpuProbeRun(cfg);
-      await driveGpu(g, () => g.done(), () => m.lnxGpu.settled(), { chunk: 4 });
+      await driveGpu(
+        g,
+        () => g.done(),
+        () => m.lnxGpu.settled(),
+        { chunk: 4 },
+      );
       const b = JSON.parse(g.resultJson());
       g.delete();
       const c = compareProbe(a, b);
       const pass = c.where.length === 0 && c.count > 40 && b.engine.backend === 'webgpu';
-      return { pass, detail: `${c.count} numbers: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}` };
+      return {
+        pass,
+        detail: `${c.count} numbers: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}`,
+      };
     },
 
     // A probe that loses its GPU (the worker's hand-off, worker.ts): the GPU probe stops part-way,
     // its landed jobs go to a CPU ProbeRun (continueFrom), which measures the rest. The document
     // equals the CPU probe to the GPU path's tolerance and says how many jobs came from the GPU.
-    async 'a probe continued on the CPU from the GPU\'s finished jobs equals the CPU probe'() {
+    async "a probe continued on the CPU from the GPU's finished jobs equals the CPU probe"() {
       const { module: m } = await gpu();
       const cfg = PROBE_CFG;
       const a = cpuProbe(m, cfg);
@@ -397,9 +496,12 @@ export function engineChecks(gpu) {
       const jobs = JSON.parse(handoff).jobs;
       const b = cpuProbe(m, cfg, handoff);
       const c = compareProbe(a, b);
-      const pass = c.where.length === 0 && c.count > 40 && jobs >= 3 && jobs < 12 && b.handoff?.jobs === jobs && b.handoff?.of === 12 &&
-        b.handoff?.backend === 'webgpu';
-      return { pass, detail: `handed over ${jobs} of ${b.handoff?.of} jobs; ${c.count} numbers vs the CPU probe: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}` };
+      const pass =
+        c.where.length === 0 && c.count > 40 && jobs >= 3 && jobs < 12 && b.handoff?.jobs === jobs && b.handoff?.of === 12 && b.handoff?.backend === 'webgpu';
+      return {
+        pass,
+        detail: `handed over ${jobs} of ${b.handoff?.of} jobs; ${c.count} numbers vs the CPU probe: means max_rel ${e1(c.worstMean)}, stds max |Δ|/mean ${e1(c.worstStd)}${c.where.length ? '; ' + c.where.slice(0, 3).join('; ') : ''}`,
+      };
     },
   };
 }

@@ -24,8 +24,12 @@ import { freePort, openPage as openE2E, pressRecompute, vitePreview, waitAttr } 
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BASE_ARGS = [
-  '--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 const CHECK_TIMEOUT_MS = 10 * 60 * 1000;
@@ -38,9 +42,11 @@ for (const f of ['public/wasm/lnx-gpu.mjs', 'public/wasm/lnx-gpu.wasm', 'public/
 }
 process.env.XDG_RUNTIME_DIR ??= '/tmp';
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 function report(name, r, ms) {
-  r.pass ? passed++ : failed++;
+  if (r.pass) passed++;
+  else failed++;
   console.log(`${r.pass ? 'ok  ' : 'FAIL'}  ${name} (${(ms / 1000).toFixed(1)} s)\n      ${r.detail}`);
 }
 
@@ -48,7 +54,9 @@ async function openPage(browser, url) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto(`${url}/tests/webgpu/page.html`);
   await page.waitForFunction(() => window.checksReady === true);
   return { page, errors };
@@ -130,19 +138,33 @@ async function pageChecks(launch) {
       let worst = 0;
       for (const r of gpuGrid.runs) {
         const c = cpuGrid?.runs.find((x) => x.placement === r.placement && x.seed === r.seed);
-        if (!c || c.loss.length !== r.loss.length || r.loss.length !== TINY_GRID.steps) return { pass: false, detail: `grid runs differ in shape: ${r.placement} ${r.loss.length} vs ${c?.loss.length}` };
+        if (!c || c.loss.length !== r.loss.length || r.loss.length !== TINY_GRID.steps)
+          return { pass: false, detail: `grid runs differ in shape: ${r.placement} ${r.loss.length} vs ${c?.loss.length}` };
         r.loss.forEach((x, i) => (worst = Math.max(worst, Math.abs(x - c.loss[i]) / Math.abs(c.loss[i]))));
       }
-      const pass = phase === 'done' && /WebGPU/.test(badge) && f.backend === 'webgpu' && /WebGPU on/.test(f.text) &&
-        gpuGrid.engine.backend === 'webgpu' && worst <= 1e-4 && errors.length === 0;
-      return { pass, detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4)${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}` };
+      const pass =
+        phase === 'done' &&
+        /WebGPU/.test(badge) &&
+        f.backend === 'webgpu' &&
+        /WebGPU on/.test(f.text) &&
+        gpuGrid.engine.backend === 'webgpu' &&
+        worst <= 1e-4 &&
+        errors.length === 0;
+      return {
+        pass,
+        detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4)${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}`,
+      };
     });
     // Opens the page on WebGPU with `query`, starts figure `id`'s run, loses the device once the run
     // is past 40%, and waits for it to end: what the figure and the footer then say.
     const loseMidRun = async (id, query) => {
       const { page } = await open(`?lang=en&backend=webgpu&${query}`);
       await startFromLink(page, id, true);
-      await page.waitForFunction((id) => document.getElementById(id)?.dataset.run === 'running' && Number(document.querySelector(`#${id} .run progress`)?.value ?? 0) >= 40, id, { timeout: CHECK_TIMEOUT_MS });
+      await page.waitForFunction(
+        (id) => document.getElementById(id)?.dataset.run === 'running' && Number(document.querySelector(`#${id} .run progress`)?.value ?? 0) >= 40,
+        id,
+        { timeout: CHECK_TIMEOUT_MS },
+      );
       const before = await footer(page);
       const pct = await page.$eval(`#${id} .run progress`, (el) => Number(el.value));
       await page.evaluate(() => window.__lnx.loseGpu());
@@ -153,17 +175,26 @@ async function pageChecks(launch) {
       const info = await page.evaluate(() => window.__lnx.info());
       await page.context().close();
       // the note names the cause (the lost device, not the failed readback it caused)
-      const movedToCpu = before.backend === 'webgpu' && phase === 'done' && note?.kind === 'continued' && /device lost/.test(note.text) &&
-        after.backend === 'cpu-mt' && after.why === 'gpu-failed' && info.backend === 'cpu-mt';
+      const movedToCpu =
+        before.backend === 'webgpu' &&
+        phase === 'done' &&
+        note?.kind === 'continued' &&
+        /device lost/.test(note.text) &&
+        after.backend === 'cpu-mt' &&
+        after.why === 'gpu-failed' &&
+        info.backend === 'cpu-mt';
       return { movedToCpu, note, detail: `lost at ${pct.toFixed(0)}%; ${phase}; footer: ${after.text} | note (${note?.kind}): ${note?.text}` };
     };
-    await check('page: the device lost mid-grid → Figure 4 continues on the CPU from the GPU\'s checkpoints, and says so', async () => {
+    await check("page: the device lost mid-grid → Figure 4 continues on the CPU from the GPU's checkpoints, and says so", async () => {
       // past the first checkpoint (every 8 steps of 24), not yet done
-      const r = await loseMidRun('fig4', 'fig4.layers=2&fig4.d=32&fig4.d_ff=64&fig4.batch=2&fig4.seq=8&fig4.steps=24&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001');
+      const r = await loseMidRun(
+        'fig4',
+        'fig4.layers=2&fig4.d=32&fig4.d_ff=64&fig4.batch=2&fig4.seq=8&fig4.steps=24&fig4.seeds=1&fig4.warmups=0&fig4.lrs=0.001',
+      );
       const from = Number(/from step (\d+)/.exec(r.note?.text ?? '')?.[1] ?? 0);
       return { pass: r.movedToCpu && from >= 8 && from % 8 === 0, detail: r.detail };
     });
-    await check('page: the device lost mid-probe → Figure 3 goes on on the CPU from the GPU\'s finished jobs, and says so', async () => {
+    await check("page: the device lost mid-probe → Figure 3 goes on on the CPU from the GPU's finished jobs, and says so", async () => {
       // 2 placements × 2 seeds × (the full model + 2 depths) = 12 jobs
       const r = await loseMidRun('fig3', 'fig3.model=small&fig3.seeds=2&fig3.batches=1&fig3.depths=2,3');
       const m = /(\d+) of its (\d+) jobs/.exec(r.note?.text ?? '');
@@ -187,8 +218,9 @@ try {
   // whole), next to the selection and fallback checks that need the browser.
   const all = process.argv.includes('--all');
   const { ENGINE_CHECK_NAMES } = await import('./engine-checks.js');
-  const names = (await page.evaluate(() => window.runCheck('__list')))
-    .filter((n) => !n.startsWith('no adapter') && (all || !ENGINE_CHECK_NAMES.slice(1).includes(n)));
+  const names = (await page.evaluate(() => window.runCheck('__list'))).filter(
+    (n) => !n.startsWith('no adapter') && (all || !ENGINE_CHECK_NAMES.slice(1).includes(n)),
+  );
   console.log(`WebGPU checks in headless Chromium (cross-origin isolated: ${isolated})`);
   await runChecks(page, names);
   const unexpected = errors.filter((e) => !/favicon/.test(e));

@@ -24,7 +24,11 @@ export const PAPER_BIBTEX = String.raw`@inproceedings{xiong2020layer,
 /** Year the explainer's text and engine were published (bump with a new edition). */
 export const EXPLAINER_YEAR = 2026;
 
-const bib = (s: string) => s.replace(/[{}\\]/g, '').replace(/\s+/g, ' ').trim();
+const bib = (s: string) =>
+  s
+    .replace(/[{}\\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The explainer's entry: @misc with its own URL, the reader's-language title and the engine version. */
 export function explainerBibtex(o: { url: string; title: string; version: string | null; lang: 'zh' | 'en' }): string {

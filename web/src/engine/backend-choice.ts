@@ -60,7 +60,15 @@ export const SELF_TEST_TOLERANCE = 1e-3;
 
 /** The model of the self-test's training step: small enough to take well under a second anywhere. */
 export const SELF_TEST_CONFIG = {
-  placement: 'pre', attention: 'causal', layers: 1, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2, seed: 1,
+  placement: 'pre',
+  attention: 'causal',
+  layers: 1,
+  d: 32,
+  d_ff: 64,
+  vocab: 32,
+  seq: 8,
+  batch: 2,
+  seed: 1,
 } as const;
 
 /** `?backend=cpu|webgpu` from a location.search string; anything else is no override. */
@@ -99,13 +107,20 @@ const CPU_WORDS: Record<Backend, string> = {
 
 function gpuProblem(p: GpuProbe): string {
   switch (p.kind) {
-    case 'skipped': return 'WebGPU was not tried';
-    case 'unsupported': return 'this browser has no WebGPU';
-    case 'no-adapter': return 'no WebGPU adapter is available';
-    case 'software': return `the only WebGPU adapter (${p.adapter}) is a software one, slower than the CPU engine`;
-    case 'device-failed': return `the WebGPU device could not be created (${p.message})`;
-    case 'self-test-failed': return `the WebGPU self-test failed (${p.message})`;
-    case 'ready': return '';
+    case 'skipped':
+      return 'WebGPU was not tried';
+    case 'unsupported':
+      return 'this browser has no WebGPU';
+    case 'no-adapter':
+      return 'no WebGPU adapter is available';
+    case 'software':
+      return `the only WebGPU adapter (${p.adapter}) is a software one, slower than the CPU engine`;
+    case 'device-failed':
+      return `the WebGPU device could not be created (${p.message})`;
+    case 'self-test-failed':
+      return `the WebGPU self-test failed (${p.message})`;
+    case 'ready':
+      return '';
   }
 }
 
@@ -113,8 +128,7 @@ function gpuProblem(p: GpuProbe): string {
 export function chooseBackend(probe: GpuProbe, crossOriginIsolated: boolean, override: BackendOverride): Selection {
   const cpu = cpuBackend(crossOriginIsolated);
   const asked = override === 'webgpu';
-  if (override === 'cpu')
-    return { backend: cpu, why: 'override-cpu', detail: '', asked, reason: `?backend=cpu: running on ${CPU_WORDS[cpu]}.` };
+  if (override === 'cpu') return { backend: cpu, why: 'override-cpu', detail: '', asked, reason: `?backend=cpu: running on ${CPU_WORDS[cpu]}.` };
   if (probe.kind === 'ready')
     return {
       backend: 'webgpu',
@@ -127,13 +141,19 @@ export function chooseBackend(probe: GpuProbe, crossOriginIsolated: boolean, ove
     };
   if (asked && probe.kind === 'self-test-failed')
     return {
-      backend: 'webgpu', why: 'forced', detail: probe.message, asked,
+      backend: 'webgpu',
+      why: 'forced',
+      detail: probe.message,
+      asked,
       reason: `?backend=webgpu: running on WebGPU although ${gpuProblem(probe)}.`,
     };
   const why = gpuProblem(probe);
   const detail = probe.kind === 'software' ? probe.adapter : 'message' in probe ? probe.message : '';
   return {
-    backend: cpu, why: probe.kind, detail, asked,
+    backend: cpu,
+    why: probe.kind,
+    detail,
+    asked,
     reason: `${asked ? `?backend=webgpu was asked for, but ${why}` : cap(why)}; running on ${CPU_WORDS[cpu]}.`,
   };
 }
@@ -166,7 +186,11 @@ export function fallbackAfterGpuError(e: unknown, crossOriginIsolated: boolean):
   const cpu = cpuBackend(crossOriginIsolated);
   const detail = (e instanceof Error ? e.message : String(e)).replace(/^lnx: gpu: /, '');
   return {
-    backend: cpu, restart: true, why: 'gpu-failed', detail, asked: false,
+    backend: cpu,
+    restart: true,
+    why: 'gpu-failed',
+    detail,
+    asked: false,
     reason: `The GPU failed during the run (${detail}); the job went on on ${CPU_WORDS[cpu]}.`,
   };
 }
@@ -241,7 +265,11 @@ export async function runSelfTest(m: GpuModule, tolerance = SELF_TEST_TOLERANCE)
     const report = judgeSelfTest(mm.resultJson(), gc.resultJson(), tolerance);
     return report.passed
       ? report
-      : { kind: 'self-test-failed', report, message: `GPU and CPU differ by ${fmt(Math.max(report.matmulMaxRel, report.gradMaxRel, report.lossRel))} > ${tolerance}` };
+      : {
+          kind: 'self-test-failed',
+          report,
+          message: `GPU and CPU differ by ${fmt(Math.max(report.matmulMaxRel, report.gradMaxRel, report.lossRel))} > ${tolerance}`,
+        };
   } catch (e) {
     return { kind: 'self-test-failed', message: e instanceof Error ? e.message : String(e) };
   } finally {

@@ -287,7 +287,11 @@ export function runGrid(
   options: JobOptions = {},
 ): Promise<GridResult> {
   let acc: GridResult | null = null;
-  const updates = throttle<Progress>(GRID_UPDATE_MS, () => performance.now(), (p) => onProgress?.(p, acc!));
+  const updates = throttle<Progress>(
+    GRID_UPDATE_MS,
+    () => performance.now(),
+    (p) => onProgress?.(p, acc!),
+  );
   return start<GridResult>(
     (id) => ({ type: 'grid', id, config, ...options }),
     (p, r) => {

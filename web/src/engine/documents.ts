@@ -97,14 +97,17 @@ export interface OutputSensitivityResult extends ExperimentResult {
 
 /** `adam-first-step`: per placement, the first steps of a toy run. */
 export interface AdamFirstStepResult extends ExperimentResult {
-  placements: Record<string, {
-    status: string;
-    update_rms: number[];
-    grad_norm: number[];
-    lr_schedule: number[];
-    tensors: { name: string; size: number; step_over_lr: number[] }[];
-    first_step: { loss_before: number; loss_after: number; loss_change: number; grad_l1: number; predicted_sign_step: number; predicted_linear: number };
-  }>;
+  placements: Record<
+    string,
+    {
+      status: string;
+      update_rms: number[];
+      grad_norm: number[];
+      lr_schedule: number[];
+      tensors: { name: string; size: number; step_over_lr: number[] }[];
+      first_step: { loss_before: number; loss_after: number; loss_change: number; grad_l1: number; predicted_sign_step: number; predicted_linear: number };
+    }
+  >;
 }
 
 /** `warmup-length` (the page's summary: runs without their loss curves). */
@@ -123,14 +126,17 @@ export interface PlateauShareResult extends ExperimentResult {
 
 /** `step-size`: per placement, one entry per depth. */
 export interface StepSizeResult extends ExperimentResult {
-  placements: Record<string, {
-    layers: number;
-    loss0: SeedStat;
-    loss: SeedStat[];
-    eta_star: SeedStat;
-    eta_star_of_mean: number;
-    layer_dlogits2: SeedStat[];
-  }[]>;
+  placements: Record<
+    string,
+    {
+      layers: number;
+      loss0: SeedStat;
+      loss: SeedStat[];
+      eta_star: SeedStat;
+      eta_star_of_mean: number;
+      layer_dlogits2: SeedStat[];
+    }[]
+  >;
 }
 
 /** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
@@ -139,10 +145,13 @@ export interface TiedOutputResult extends ExperimentResult {
   variants: {
     output: 'tied' | 'untied';
     input_scale: 'sqrt_d' | 'none';
-    placements: Record<string, {
-      depths: { layers: number; W2_per_batch: MeanStd; W2_per_layer: MeanStd; p_current: SeedStat }[];
-      slope_per_batch: number | null;
-    }>;
+    placements: Record<
+      string,
+      {
+        depths: { layers: number; W2_per_batch: MeanStd; W2_per_layer: MeanStd; p_current: SeedStat }[];
+        slope_per_batch: number | null;
+      }
+    >;
   }[];
 }
 
@@ -156,15 +165,18 @@ export interface DepthFactorsSublayer {
 export interface DepthFactorsResult extends ExperimentResult {
   layers: number;
   appendix_f_layer_factor: number;
-  placements: Record<string, {
-    W2_per_batch: MeanStdArr;
-    W2_per_layer: MeanStdArr;
-    appendix_f_W2_per_batch: number[];
-    first_over_last: number;
-    appendix_f_first_over_last: number;
-    factors: { layer: number; attention: DepthFactorsSublayer; ffn: DepthFactorsSublayer; layer_factor: SeedStat }[];
-    geomean_per_layer: { norm_factor: number; residual_factor: number; factor: number };
-  }>;
+  placements: Record<
+    string,
+    {
+      W2_per_batch: MeanStdArr;
+      W2_per_layer: MeanStdArr;
+      appendix_f_W2_per_batch: number[];
+      first_over_last: number;
+      appendix_f_first_over_last: number;
+      factors: { layer: number; attention: DepthFactorsSublayer; ffn: DepthFactorsSublayer; layer_factor: SeedStat }[];
+      geomean_per_layer: { norm_factor: number; residual_factor: number; factor: number };
+    }
+  >;
 }
 
 /** 'nan': a loss or gradient stopped being finite; 'diverged': the loss rose above 4·ln V. Both stop the run at stop_step. */
@@ -201,8 +213,7 @@ export interface GridResult extends Precomputed {
 }
 
 /** Identity of a grid run inside one grid (placement, warmup, lr, seed). */
-export const runKey = (r: Pick<GridRunDoc, 'placement' | 'warmup' | 'lr' | 'seed'>): string =>
-  `${r.placement}|${r.warmup}|${r.lr}|${r.seed}`;
+export const runKey = (r: Pick<GridRunDoc, 'placement' | 'warmup' | 'lr' | 'seed'>): string => `${r.placement}|${r.warmup}|${r.lr}|${r.seed}`;
 
 /**
  * Merge a streamed grid document (arrays from index `from` per run) into the accumulated one.
@@ -243,7 +254,10 @@ export function probePlacements(P: ProbeResult | null): PlacementName[] {
 export function probeDepths(P: ProbeResult | null): number[] {
   if (!P) return [];
   const keys = new Set(probePlacements(P).flatMap((p) => Object.keys(P.placements[p]?.lastW2_vs_L ?? {})));
-  return [...keys].map(Number).filter(Number.isFinite).sort((a, b) => a - b);
+  return [...keys]
+    .map(Number)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
 }
 
 /** How far below the plateau a loss curve must fall to have left it (the engine's escape rule,

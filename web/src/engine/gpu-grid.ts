@@ -176,13 +176,16 @@ export class GpuGrid {
     while (this.liveRuns() < this.concurrent && this.next < runs.length) {
       const room = this.concurrent - this.liveRuns();
       const want: number[] = [this.next];
-      while (want.length < room && this.next + want.length < runs.length &&
-             runs[this.next + want.length].shape === runs[this.next].shape) want.push(this.next + want.length);
+      while (want.length < room && this.next + want.length < runs.length && runs[this.next + want.length].shape === runs[this.next].shape)
+        want.push(this.next + want.length);
       let size = want.length;
       let batch: GpuBatchLike | null = null;
       while (!batch) {
         try {
-          batch = new this.m.GpuTrainBatch(want.slice(0, size).map((i) => JSON.stringify(runs[i].train)), this.readbackEvery);
+          batch = new this.m.GpuTrainBatch(
+            want.slice(0, size).map((i) => JSON.stringify(runs[i].train)),
+            this.readbackEvery,
+          );
         } catch (e) {
           const fits = batchFits(e);
           if (fits == null || fits >= size) throw e;

@@ -3,12 +3,7 @@
 // options the worker passes. Only the worker and its runner see these types; the page talks to the
 // engine solely through client.ts. Every object created with `new` must be `.delete()`d.
 
-export type {
-  LnxModule,
-  ProbeRun as LnxProbeRun,
-  GridRun as LnxGridRun,
-  TrainRun as LnxTrainRun,
-} from '../../../public/wasm/lnx.d.ts';
+export type { LnxModule, ProbeRun as LnxProbeRun, GridRun as LnxGridRun, TrainRun as LnxTrainRun } from '../../../public/wasm/lnx.d.ts';
 import type { LnxModule, LnxFactoryOptions } from '../../../public/wasm/lnx.d.ts';
 
 export type Flavour = ReturnType<LnxModule['buildFlavour']>;

@@ -23,8 +23,7 @@ declare const self: DedicatedWorkerGlobalScope;
 const post = (r: Reply) => self.postMessage(r);
 
 type Glue = CpuGlue | 'gpu';
-const glueUrl = (flavour: Glue) =>
-  new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
+const glueUrl = (flavour: Glue) => new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
 const cpuFlavour = cpuGlue(self.crossOriginIsolated, WebAssembly.validate(RELAXED_SIMD_PROBE));
 
 async function loadGlue<M>(flavour: Glue, extra: Record<string, unknown> = {}): Promise<M> {
@@ -97,8 +96,7 @@ let active: Promise<Active> = (async () => {
     search: search ?? '',
     loadGpuModule: (device) => loadGlue<LnxGpuModule>('gpu', { gpuDevice: device }),
   });
-  if (sel.backend === 'webgpu' && sel.gpu)
-    return { engine: gpuJobEngine(sel.gpu.module), module: sel.gpu.module, selection: sel, device: sel.gpu.device };
+  if (sel.backend === 'webgpu' && sel.gpu) return { engine: gpuJobEngine(sel.gpu.module), module: sel.gpu.module, selection: sel, device: sel.gpu.device };
   const m = await loadCpu();
   return { engine: m, module: m, selection: sel };
 })();
@@ -130,10 +128,16 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       }
       return;
     case 'lose-gpu':
-      active.then((a) => a.device?.destroy(), () => {});
+      active.then(
+        (a) => a.device?.destroy(),
+        () => {},
+      );
       return;
     case 'memory':
-      active.then((a) => post({ type: 'memory', ...heapInUse(a.module as unknown as HeapModule) }), () => {});
+      active.then(
+        (a) => post({ type: 'memory', ...heapInUse(a.module as unknown as HeapModule) }),
+        () => {},
+      );
       return;
     case 'check':
       active.then(
@@ -193,7 +197,12 @@ self.onmessage = (ev: MessageEvent<Request>) => {
         let handoff: GridHandoff | null = null;
         let probeHandoff: string | null = null;
         try {
-          await runJob(a.engine, req, { ...hooks, handoff: (x) => (handoff = x), probeHandoff: (x) => (probeHandoff = x) }, (e) => a.selection.backend === 'webgpu' && isGpuError(e));
+          await runJob(
+            a.engine,
+            req,
+            { ...hooks, handoff: (x) => (handoff = x), probeHandoff: (x) => (probeHandoff = x) },
+            (e) => a.selection.backend === 'webgpu' && isGpuError(e),
+          );
         } catch (e) {
           // The GPU failed mid-job: switch every later job to the CPU and say so. A grid continues
           // there from what the GPU had computed (each live run from its last checkpoint), a probe

@@ -84,8 +84,7 @@ export const LINKS: LinkSpec = {
 };
 
 /** Each figure's initial view state, by figure id. */
-export const initialViews = (): Record<string, object> =>
-  Object.fromEntries(FIGURES.map((f) => [f.id, structuredClone(f.view.initial)]));
+export const initialViews = (): Record<string, object> => Object.fromEntries(FIGURES.map((f) => [f.id, structuredClone(f.view.initial)]));
 
 /** What a link's run settings `s` for figure `f` ask of the page, once the precomputed results and
  *  the stored runs are in (`d`: the settings the slot draws when it has no run):

@@ -75,7 +75,10 @@ type Run = (c: Partial<GridConfig>, onP: (p: Progress) => void) => Promise<unkno
 /** The fixed cost of a job from the calibration's [wall ms, arithmetic ms] pairs: the median of
  *  their differences, never below 0. Null when none. Pure. */
 export function startCost(jobs: readonly [number, number][]): number | null {
-  const d = jobs.map(([wall, compute]) => Math.max(0, wall - compute)).filter(Number.isFinite).sort((a, b) => a - b);
+  const d = jobs
+    .map(([wall, compute]) => Math.max(0, wall - compute))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   if (!d.length) return null;
   const m = d.length >> 1;
   return d.length % 2 ? d[m] : (d[m - 1] + d[m]) / 2;

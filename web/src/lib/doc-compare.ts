@@ -23,7 +23,9 @@ export function numbersOf(v: unknown, skip: readonly string[] = ['engine'], out:
 
 /** A JSON value with its object keys sorted (configs compare equal whatever their key order). */
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
+  );
 
 /** Two configs ask for the same run (a key added to the engine later reads as its default: documents.ts). */
 const sameConfig = (a: unknown, b: unknown): boolean => canonical(filled(a)) === canonical(filled(b));
@@ -33,9 +35,11 @@ export type Reproduction = { kind: 'identical' } | { kind: 'differs'; maxRel: nu
 
 export function comparePrecomputed(live: { config?: unknown } | null, pre: { config?: unknown } | null): Reproduction {
   if (!live || !pre || live.config === undefined || !sameConfig(live.config, pre.config)) return null;
-  const a = numbersOf(live, [...PROVENANCE_KEYS, 'config']), b = numbersOf(pre, [...PROVENANCE_KEYS, 'config']);
+  const a = numbersOf(live, [...PROVENANCE_KEYS, 'config']),
+    b = numbersOf(pre, [...PROVENANCE_KEYS, 'config']);
   if (a.length !== b.length || a.length === 0) return null;
-  let maxRel = 0, count = 0;
+  let maxRel = 0,
+    count = 0;
   for (let i = 0; i < a.length; i++) {
     if (Object.is(a[i], b[i])) continue;
     count++;

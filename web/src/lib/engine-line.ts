@@ -55,7 +55,10 @@ export function handoffSummary(doc: object | null | undefined): HandoffSummary |
     const k = steps(r);
     if (k <= 0) s.fresh++;
     else if (k >= length(r)) s.finished++;
-    else (s.continued++, (s.from = Math.min(s.from, k)));
+    else {
+      s.continued++;
+      s.from = Math.min(s.from, k);
+    }
   }
   if (!s.continued) s.from = 0;
   return s;
@@ -71,7 +74,8 @@ export interface ProbeHandoffSummary {
 /** Any drawn document: only a Probe document carries a probe's hand-off. */
 export function probeHandoffSummary(doc: object | null | undefined): ProbeHandoffSummary | null {
   const h = (doc as { handoff?: { jobs?: unknown; of?: unknown } } | null | undefined)?.handoff;
-  const jobs = h?.jobs, of = h?.of;
+  const jobs = h?.jobs,
+    of = h?.of;
   if (typeof jobs !== 'number' || typeof of !== 'number' || !(jobs > 0) || !(of >= jobs)) return null;
   return { jobs, of };
 }

@@ -46,8 +46,7 @@ export function fmtDuration(ms: number | null | undefined): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
-export const mean = (xs: readonly number[]): number =>
-  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+export const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 

@@ -203,8 +203,7 @@ export const fieldBounds = (name: keyof typeof GRID_FIELDS): FieldInfo => GRID_F
 /** "(0, 10]" / "[0, 100000]" */
 export const rangeText = (f: FieldInfo, max = f.max): string => `${f.minExclusive ? '(' : '['}${f.min}, ${max}]`;
 
-const within = (f: FieldInfo, x: number) =>
-  (f.minExclusive ? x > f.min! : x >= f.min!) && x <= f.max! && (!/^u?int/.test(f.type) || Number.isInteger(x));
+const within = (f: FieldInfo, x: number) => (f.minExclusive ? x > f.min! : x >= f.min!) && x <= f.max! && (!/^u?int/.test(f.type) || Number.isInteger(x));
 
 /** 1…LAB_LIMITS.lrs peak lrs in the engine's range, deduplicated and ascending; null when invalid. */
 export function checkLrs(s: string): number[] | null {
@@ -378,24 +377,46 @@ export function gridSettingsOf(c: GridConfig | null | undefined, reference: Part
   }
   const placements = (c.placements ?? []).filter(isPlacement);
   const warmupShape = isWarmupShape(c.warmup_shape) ? c.warmup_shape : DEFAULT_WARMUP_SHAPE; // absent: made before the shapes
-  return { placements, lrs: [...(c.lrs ?? [])], warmups: [...(c.warmups ?? [])], seeds: c.seeds?.length ?? 0, steps: c.steps, optimizer, hyper, model, warmupShape, arch };
+  return {
+    placements,
+    lrs: [...(c.lrs ?? [])],
+    warmups: [...(c.warmups ?? [])],
+    seeds: c.seeds?.length ?? 0,
+    steps: c.steps,
+    optimizer,
+    hyper,
+    model,
+    warmupShape,
+    arch,
+  };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-const sameHyper = (a: Record<string, number>, b: Record<string, number>) =>
-  Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
+const sameHyper = (a: Record<string, number>, b: Record<string, number>) => Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
 
 const sameNames = (a: readonly string[] = [], b: readonly string[] = []) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export const sameGrid = (a: GridSettings, b: GridSettings): boolean =>
   sameNames(a.placements, b.placements) &&
-  a.seeds === b.seeds && a.steps === b.steps && sameList(a.lrs, b.lrs) && sameList(a.warmups, b.warmups) &&
-  a.optimizer === b.optimizer && sameHyper(a.hyper ?? {}, b.hyper ?? {}) && sameHyper(a.model ?? {}, b.model ?? {}) && shapeOf(a) === shapeOf(b) &&
+  a.seeds === b.seeds &&
+  a.steps === b.steps &&
+  sameList(a.lrs, b.lrs) &&
+  sameList(a.warmups, b.warmups) &&
+  a.optimizer === b.optimizer &&
+  sameHyper(a.hyper ?? {}, b.hyper ?? {}) &&
+  sameHyper(a.model ?? {}, b.model ?? {}) &&
+  shapeOf(a) === shapeOf(b) &&
   MODEL_CHOICES.every((n) => archOf(a, n) === archOf(b, n));
 
 /** A link's partial grid settings completed from the defaults. */
 export function resolveGrid(p: Partial<GridSettings> | undefined, d: GridSettings = GRID_DEFAULTS): GridSettings {
-  return { ...d, ...p, hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper }, model: { ...d.model, ...p?.model }, arch: { ...d.arch, ...p?.arch } };
+  return {
+    ...d,
+    ...p,
+    hyper: { ...(p?.optimizer && p.optimizer !== d.optimizer ? {} : d.hyper), ...p?.hyper },
+    model: { ...d.model, ...p?.model },
+    arch: { ...d.arch, ...p?.arch },
+  };
 }
 
 /** The engine's default of every grid field (for the form's placeholders). */

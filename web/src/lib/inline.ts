@@ -154,9 +154,7 @@ function parse(s: string, opts: InlineOptions, depth: number): string {
       const m = matchAt(LINK, s, i);
       if (m) {
         const label = depth < 8 ? parse(m[1], opts, depth + 1) : escapeHtml(m[1]);
-        out += isSafeUrl(m[2])
-          ? `<a href="${escapeHtml(m[2])}" rel="noopener noreferrer" target="_blank">${label}</a>`
-          : label;
+        out += isSafeUrl(m[2]) ? `<a href="${escapeHtml(m[2])}" rel="noopener noreferrer" target="_blank">${label}</a>` : label;
         i += m[0].length;
         continue;
       }

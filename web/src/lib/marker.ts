@@ -15,10 +15,11 @@ export function markerPath(shape: Shape, cx: number, cy: number, r: number): str
     }
     case 'triangle':
     case 'triangle-down': {
-      const s = shape === 'triangle' ? 1 : -1, q = r * 1.35;
+      const s = shape === 'triangle' ? 1 : -1,
+        q = r * 1.35;
       return `M${f(cx)},${f(cy - s * q)}L${f(cx + q)},${f(cy + s * q * 0.75)}L${f(cx - q)},${f(cy + s * q * 0.75)}Z`;
     }
-    default:  // circle: two arcs
+    default: // circle: two arcs
       return `M${f(cx - r)},${f(cy)}a${f(r)},${f(r)} 0 1,0 ${f(2 * r)},0a${f(r)},${f(r)} 0 1,0 ${f(-2 * r)},0Z`;
   }
 }

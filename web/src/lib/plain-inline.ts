@@ -44,7 +44,10 @@ export function plainInline(s: string): string {
   out = out.replace(/\$/g, '');
   out = out.replace(/\\([A-Za-z]+)/g, '$1'); // any other command: its name
   out = out.replace(/[{}]/g, '');
-  out = out.replace(/\*\*([^*]+)\*\*/g, '$1').replace(/\*([^*]+)\*/g, '$1').replace(/`([^`]+)`/g, '$1');
+  out = out
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/\*([^*]+)\*/g, '$1')
+    .replace(/`([^`]+)`/g, '$1');
   out = out.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1');
   return out.replace(/\s+/g, ' ').trim();
 }

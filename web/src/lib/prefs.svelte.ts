@@ -69,11 +69,7 @@ export class Prefs {
   constructor(query: string = location.search) {
     this.byPath = pathLang();
     this.lang = initialLang(query, stored('lnx.lang'), navigator.language, this.byPath);
-    this.theme = initialTheme(
-      query,
-      stored('lnx.theme'),
-      matchMedia?.('(prefers-color-scheme: dark)').matches ?? false,
-    );
+    this.theme = initialTheme(query, stored('lnx.theme'), matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
     this.applyTheme();
   }
 

@@ -96,7 +96,15 @@ export function probeConfig(c: ProbeSettings, base: Partial<ProbeConfig> | null)
 export function probeSettingsOf(c: ProbeConfig | null | undefined, reference: Partial<ProbeConfig> | null = null): ProbeSettings | null {
   if (!c) return null;
   const small = (Object.keys(SMALL_MODEL) as (keyof typeof SMALL_MODEL)[]).every((k) => c[k] === SMALL_MODEL[k]);
-  const base: Record<ModelKnob, number> = small ? SMALL_MODEL : { ...PROBE_MODEL, ...numbersOf(reference, MODEL_KNOBS.map((k) => k.name)) };
+  const base: Record<ModelKnob, number> = small
+    ? SMALL_MODEL
+    : {
+        ...PROBE_MODEL,
+        ...numbersOf(
+          reference,
+          MODEL_KNOBS.map((k) => k.name),
+        ),
+      };
   const model: Partial<Record<ModelKnob, number>> = {};
   for (const { name } of MODEL_KNOBS) if (typeof c[name] === 'number' && c[name] !== base[name]) model[name] = c[name];
   const s: ProbeSettings = { seeds: c.seeds?.length ?? 0, batches: c.batches, depths: [...(c.depths ?? [])], small };
@@ -108,14 +116,12 @@ export function probeSettingsOf(c: ProbeConfig | null | undefined, reference: Pa
 const numbersOf = <K extends string>(c: Partial<Record<K, unknown>> | null, keys: readonly K[]): Partial<Record<K, number>> =>
   Object.fromEntries(keys.flatMap((k) => (typeof c?.[k] === 'number' ? [[k, c[k]]] : []))) as Partial<Record<K, number>>;
 
-const sameModel = (a: ProbeSettings['model'], b: ProbeSettings['model']) =>
-  MODEL_KNOBS.every(({ name }) => (a?.[name] ?? null) === (b?.[name] ?? null));
+const sameModel = (a: ProbeSettings['model'], b: ProbeSettings['model']) => MODEL_KNOBS.every(({ name }) => (a?.[name] ?? null) === (b?.[name] ?? null));
 
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export const sameProbe = (a: ProbeSettings, b: ProbeSettings): boolean =>
-  a.seeds === b.seeds && a.batches === b.batches && a.small === b.small && sameList(a.depths, b.depths) &&
-  sameModel(a.model, b.model);
+  a.seeds === b.seeds && a.batches === b.batches && a.small === b.small && sameList(a.depths, b.depths) && sameModel(a.model, b.model);
 
 /** What a link's probe settings are read against: the small preset, or the defaults. */
 export const probeBase = (small: boolean | undefined, d: ProbeSettings): ProbeSettings =>

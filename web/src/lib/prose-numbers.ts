@@ -8,7 +8,16 @@
 // Keys are documented next to each entry; where the article uses each one is listed in
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
-import { leavesPlateauAt, probeDepths, seedMean, withAddedKeys, type ExperimentResult, type GridResult, type GridRunDoc, type ProbeResult } from '../engine/documents';
+import {
+  leavesPlateauAt,
+  probeDepths,
+  seedMean,
+  withAddedKeys,
+  type ExperimentResult,
+  type GridResult,
+  type GridRunDoc,
+  type ProbeResult,
+} from '../engine/documents';
 import type { ExperimentSlot } from './slots';
 import * as verdicts from './verdicts.js';
 import { tpl } from './text';
@@ -79,8 +88,7 @@ export type Arm = 'w0' | 'w300';
 export type LrPick = 'lo' | 'hi';
 
 /** The grid's lrs sorted ascending: lo = smallest, hi = largest. */
-export const gridLrs = (G: GridResult | null): number[] =>
-  [...new Set((G?.runs ?? []).map((r) => r.lr))].sort((a, b) => a - b);
+export const gridLrs = (G: GridResult | null): number[] => [...new Set((G?.runs ?? []).map((r) => r.lr))].sort((a, b) => a - b);
 
 /** 'w0' → warm-up 0; 'w300' → warm-up 300 if present, else the longest nonzero warm-up. */
 export function armWarmup(G: GridResult | null, arm: Arm): number | null {
@@ -114,8 +122,10 @@ export function firstBelow(curve: number[], threshold: number): number | null {
   return i < 0 ? null : i + 1;
 }
 
-const toyFinal = (norm: 'post' | 'pre', arm: Arm, lr: LrPick): Entry => ({ G }) =>
-  fmt(finalLoss(cellRuns(G, norm, arm, lr)));
+const toyFinal =
+  (norm: 'post' | 'pre', arm: Arm, lr: LrPick): Entry =>
+  ({ G }) =>
+    fmt(finalLoss(cellRuns(G, norm, arm, lr)));
 
 // ---- the keys --------------------------------------------------------------------------------
 /** Every {{key}} the prose may quote and how it is computed. */
@@ -148,8 +158,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'post.w2.batch.max': ({ P }) => fmt(max(P?.placements.post?.W2_per_batch.mean)),
   'pre.w2.batch.first': ({ P }) => fmt(first(P?.placements.pre?.W2_per_batch.mean)),
   'pre.w2.batch.last': ({ P }) => fmt(last(P?.placements.pre?.W2_per_batch.mean)),
-  'pre.w2.batch.ratio': ({ P }) =>
-    fmt(div(first(P?.placements.pre?.W2_per_batch.mean), last(P?.placements.pre?.W2_per_batch.mean)), 1),
+  'pre.w2.batch.ratio': ({ P }) => fmt(div(first(P?.placements.pre?.W2_per_batch.mean), last(P?.placements.pre?.W2_per_batch.mean)), 1),
   // Last layer's W² gradient vs depth
   'depth.min': ({ P }) => fmtInt(first(probeDepths(P))),
   'depth.max': ({ P }) => fmtInt(last(probeDepths(P))),
@@ -252,10 +261,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.pre.w300.lo.final': toyFinal('pre', 'w300', 'lo'),
   'toy.pre.w300.hi.final': toyFinal('pre', 'w300', 'hi'),
   'toy.pre.w0.lo.at100': ({ G }) => fmt(seedMean(cellRuns(G, 'pre', 'w0', 'lo'))[99]),
-  'toy.post.w300.lo.break': ({ G }) =>
-    G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy)) : null,
-  'toy.post.w300.hi.break': ({ G }) =>
-    G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy)) : null,
+  'toy.post.w300.lo.break': ({ G }) => (G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy)) : null),
+  'toy.post.w300.hi.break': ({ G }) => (G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy)) : null),
   'toy.pre.delay': ({ G }) => {
     if (!G) return null;
     const thr = (G.plateau_entropy + G.optimal_loss) / 2;

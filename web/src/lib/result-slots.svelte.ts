@@ -154,23 +154,30 @@ export class Slot<T> {
     // the engine's description: the key of the speed a run teaches, and the entry's provenance (asked
     // again at the end: a GPU that failed mid-run hands the run to the CPU engine). A failure to get
     // it does not fail the run.
-    const engineNow = () => Promise.resolve().then(engineInfo).catch(() => null);
+    const engineNow = () =>
+      Promise.resolve()
+        .then(engineInfo)
+        .catch(() => null);
     void engineNow().then((e) => (engineKey = e ? engineKeyOf(e) : null));
     let offered = false;
     try {
-      const result = await go((p, partial) => {
-        if (this.abort !== ac) return;
-        this.run = { ...this.run, progress: p, queued: false };
-        this.runs.progress(id, p.fraction, p.elapsedMs, partial);
-        if (work != null && engineKey && !p.paused) speed.measure(ac, engineKey, work, p.fraction, p.elapsedMs);
-        // a run a link started that turns out longer than it may take by itself: stop, offer it
-        // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
-        if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
-          offered = true;
-          this.offerMs = p.elapsedMs + p.etaMs;
-          ac.abort();
-        }
-      }, ac.signal, { exact: this.reproduces(config) });
+      const result = await go(
+        (p, partial) => {
+          if (this.abort !== ac) return;
+          this.run = { ...this.run, progress: p, queued: false };
+          this.runs.progress(id, p.fraction, p.elapsedMs, partial);
+          if (work != null && engineKey && !p.paused) speed.measure(ac, engineKey, work, p.fraction, p.elapsedMs);
+          // a run a link started that turns out longer than it may take by itself: stop, offer it
+          // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
+          if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
+            offered = true;
+            this.offerMs = p.elapsedMs + p.etaMs;
+            ac.abort();
+          }
+        },
+        ac.signal,
+        { exact: this.reproduces(config) },
+      );
       if (this.abort !== ac) return;
       const engine = await engineNow();
       const elapsedMs = this.run.progress?.elapsedMs ?? 0;
@@ -264,9 +271,10 @@ export class Results {
     this.runs = runs;
     this.probe = new Slot<ProbeResult>('probe', runs);
     this.grid = new Slot<GridResult>('grid', runs);
-    this.exp = Object.fromEntries(
-      (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => [k, new Slot<ExperimentResult>(k, runs)]),
-    ) as Record<ExperimentSlot, Slot<ExperimentResult>>;
+    this.exp = Object.fromEntries((Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => [k, new Slot<ExperimentResult>(k, runs)])) as Record<
+      ExperimentSlot,
+      Slot<ExperimentResult>
+    >;
   }
 
   /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
@@ -281,7 +289,13 @@ export class Results {
 
   /** Fetch every slot's precomputed document (precomputedPath). Resolves when all have loaded or failed. */
   loadPrecomputed(base = import.meta.env.BASE_URL): Promise<void> {
-    return Promise.all(SLOT_NAMES.map((n) => this.slot(n).load(`${base}${precomputedPath(n)}`).then(() => n === 'grid' && this.gridLoaded()))).then(() => undefined);
+    return Promise.all(
+      SLOT_NAMES.map((n) =>
+        this.slot(n)
+          .load(`${base}${precomputedPath(n)}`)
+          .then(() => n === 'grid' && this.gridLoaded()),
+      ),
+    ).then(() => undefined);
   }
 
   /** Take the precomputed documents given (the build's prerender reads them from public/). */
@@ -350,16 +364,17 @@ export class Results {
   recomputeGrid(config: Partial<GridConfig>, opts: StartOptions = {}) {
     this.grid.partial = null;
     return this.grid
-      .start((onP, signal, o) =>
-        runGrid(
-          config,
-          (p, partial) => {
-            this.grid.partial = partial;
-            onP(p, partial);
-          },
-          signal,
-          o,
-        ),
+      .start(
+        (onP, signal, o) =>
+          runGrid(
+            config,
+            (p, partial) => {
+              this.grid.partial = partial;
+              onP(p, partial);
+            },
+            signal,
+            o,
+          ),
         config,
         { work: costOfGrid(config), ...opts },
       )

@@ -15,7 +15,11 @@ export const yieldToBrowser = (): Promise<void> => {
  * `budgetMs`: one step is never split, so the longest task is about the budget plus the most
  * expensive single step. Stops early when `signal` aborts. Resolves when done.
  */
-export async function growInSlices(total: number, set: (n: number) => void, { budgetMs = 30, signal, now = () => performance.now() }: { budgetMs?: number; signal?: AbortSignal; now?: () => number } = {}): Promise<void> {
+export async function growInSlices(
+  total: number,
+  set: (n: number) => void,
+  { budgetMs = 30, signal, now = () => performance.now() }: { budgetMs?: number; signal?: AbortSignal; now?: () => number } = {},
+): Promise<void> {
   let n = 0;
   while (n < total) {
     await yieldToBrowser();

@@ -28,7 +28,12 @@ export const EXPERIMENT_SLOTS = {
     small: { layers: 6, d: 128, d_ff: 512, steps: 400, warmups: [0, 100], seeds: [0], optimizers: ['adam', 'radam', 'sgd'], lr_factors: [1] },
   },
   stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [2, 8], seeds: [0] } },
-  plateauShare: { experiment: 'plateau-share', file: 'plateau-share', config: {}, small: { layers: 6, d: 64, d_ff: 256, batch: 2, seq: 32, steps: 150, every: 10, warmups: [0, 90] } },
+  plateauShare: {
+    experiment: 'plateau-share',
+    file: 'plateau-share',
+    config: {},
+    small: { layers: 6, d: 64, d_ff: 256, batch: 2, seq: 32, steps: 150, every: 10, warmups: [0, 90] },
+  },
   tiedOutput: {
     experiment: 'tied-output',
     file: 'tied-output',

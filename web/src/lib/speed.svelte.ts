@@ -129,7 +129,13 @@ export function fromV1(v: unknown): SpeedRecord | null {
   if (!curve.every((p) => Array.isArray(p) && p.length === 2 && positive(p[0]) && positive(p[1]))) return null;
   const sorted = [...(curve as [number, number][])].sort((a, b) => a[0] - b[0]);
   const scale = o.flopsPerMs / sorted[sorted.length - 1][1];
-  return parseRecord(calibratedRecord(o.engine, sorted.map(([s, r]) => [s, r * scale]), o.startMs as number | undefined));
+  return parseRecord(
+    calibratedRecord(
+      o.engine,
+      sorted.map(([s, r]) => [s, r * scale]),
+      o.startMs as number | undefined,
+    ),
+  );
 }
 
 function load(): SpeedRecord | null {

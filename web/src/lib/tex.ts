@@ -10,8 +10,7 @@ import { ROLES } from './palette';
 
 const ROLE_CLASS = new RegExp(`^role-(${ROLES.join('|')})$`);
 
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 // KaTeX's output depends only on (tex, display): remembered, because the article's prose is
 // rendered again whenever a live run changes one of its bound numbers, and KaTeX was most of that

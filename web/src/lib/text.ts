@@ -19,8 +19,7 @@ export function figureText(article: Pick<Article, 'figures'> | null, id: FigureI
 }
 
 /** A string of a FigureText, falling back to the key itself (visible, never undefined). */
-export const ft = (text: FigureText, key: string, vars?: Record<string, string | number>): string =>
-  tpl(text[key] ?? key, vars);
+export const ft = (text: FigureText, key: string, vars?: Record<string, string | number>): string => tpl(text[key] ?? key, vars);
 
 /** Plain text of an inline heading (the table of contents, the citation's title): TeX unwrapped,
  *  emphasis and code marks dropped. */

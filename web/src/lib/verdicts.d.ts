@@ -10,35 +10,104 @@ export interface Judged<F> {
 /** The log–log slope a pure O(log L) growth has over `depths` (null with fewer than two depths ≥ 2). */
 export function logGrowthSlope(depths: readonly number[]): number | null;
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export function adamFirstStep(doc: any, a?: string, b?: string): Judged<{
-  rms1: number[]; g1: number[]; gradGap: number; stepGap: number; T: number; rmsT: number[]; laterGap: number; minSteps: number;
+export function adamFirstStep(
+  doc: any,
+  a?: string,
+  b?: string,
+): Judged<{
+  rms1: number[];
+  g1: number[];
+  gradGap: number;
+  stepGap: number;
+  T: number;
+  rmsT: number[];
+  laterGap: number;
+  minSteps: number;
 }>;
-export function stepSize(doc: any, post?: string, pre?: string): Judged<{
-  depths: number[]; r: number[]; etaPre: number[]; etaPost: number[]; rFirst: number; rLast: number; depthRatio: number;
+export function stepSize(
+  doc: any,
+  post?: string,
+  pre?: string,
+): Judged<{
+  depths: number[];
+  r: number[];
+  etaPre: number[];
+  etaPost: number[];
+  rFirst: number;
+  rLast: number;
+  depthRatio: number;
 }>;
-export function outputSensitivity(random: any, sign?: any): Judged<{
-  post: number | null; pre: number | null; admin: number | null; deepnorm: number | null; peri: number | null;
-  signPost: number | null; signPre: number | null; depths: number[] | null; lnSlope: number | null;
+export function outputSensitivity(
+  random: any,
+  sign?: any,
+): Judged<{
+  post: number | null;
+  pre: number | null;
+  admin: number | null;
+  deepnorm: number | null;
+  peri: number | null;
+  signPost: number | null;
+  signPre: number | null;
+  depths: number[] | null;
+  lnSlope: number | null;
 }>;
 export function warmupLength(doc: any): Judged<{
-  lr: number; postAdam: Record<string, number | null>; postRadam0: number | null; preAdam0: number | null;
-  postSgd: Record<string, number | null>; firstWarmupThatEscapes: number | null;
-  postAdam0: number | null; steps: number | null; radamWarmup: number;
-  lrHi: number; postRadam0Hi: number | null; firstWarmupThatEscapesHi: number | null;
+  lr: number;
+  postAdam: Record<string, number | null>;
+  postRadam0: number | null;
+  preAdam0: number | null;
+  postSgd: Record<string, number | null>;
+  firstWarmupThatEscapes: number | null;
+  postAdam0: number | null;
+  steps: number | null;
+  radamWarmup: number;
+  lrHi: number;
+  postRadam0Hi: number | null;
+  firstWarmupThatEscapesHi: number | null;
 }>;
 export function plateauShare(doc: any): Judged<{
-  plateau: number; endLoss: number; status: string; share0: number; shareEnd: number; preEndLoss: number | null;
+  plateau: number;
+  endLoss: number;
+  status: string;
+  share0: number;
+  shareEnd: number;
+  preEndLoss: number | null;
   others: { placement: string; warmup: number; shareEnd: number }[];
 }>;
-export function tiedOutput(doc: any, p?: string): Judged<{
-  tiedSqrt: number; tiedNone: number; untiedSqrt: number; untiedNone: number; pCurrent: number[]; depths: number[]; uniform: number;
+export function tiedOutput(
+  doc: any,
+  p?: string,
+): Judged<{
+  tiedSqrt: number;
+  tiedNone: number;
+  untiedSqrt: number;
+  untiedNone: number;
+  pCurrent: number[];
+  depths: number[];
+  uniform: number;
   depthRatio: number;
 }>;
 export function sgdControl(doc: any): Judged<{
-  lr: number | null; post?: Record<string, number | null>; pre0: number | null; firstWarmupThatEscapes: number | null;
-  post0: number | null; steps: number | null; preAdam0: number | null;
+  lr: number | null;
+  post?: Record<string, number | null>;
+  pre0: number | null;
+  firstWarmupThatEscapes: number | null;
+  post0: number | null;
+  steps: number | null;
+  preAdam0: number | null;
 }>;
-export function depthFactors(doc: any, p?: string): Judged<{
-  L: number; r: number; rF: number; normFactor: number; residualFactor: number; factor: number;
-  ffnNorm: number; ffnResidual: number; w2Min: number; w2Max: number;
+export function depthFactors(
+  doc: any,
+  p?: string,
+): Judged<{
+  L: number;
+  r: number;
+  rF: number;
+  normFactor: number;
+  residualFactor: number;
+  factor: number;
+  ffnNorm: number;
+  ffnResidual: number;
+  w2Min: number;
+  w2Max: number;
 }>;

@@ -24,7 +24,8 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const at = (doc, p) => doc.placements[p];
 /** Least-squares slope of ys on xs. */
 const lsSlope = (xs, ys) => {
-  const mx = mean(xs), my = mean(ys);
+  const mx = mean(xs),
+    my = mean(ys);
   const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
   return sxx > 0 ? xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / sxx : NaN;
 };
@@ -50,7 +51,8 @@ export function logGrowthSlope(depths) {
  *  the run is shorter than Adam's momentum horizon 1/(1 − β1) steps (10 at β1 = 0.9): before that
  *  m̂/√v̂ is still about sign(g) in every coordinate, so whether the equalisation lasts cannot show. */
 export function adamFirstStep(doc, a = 'post', b = 'pre') {
-  const A = at(doc, a), B = at(doc, b);
+  const A = at(doc, a),
+    B = at(doc, b);
   const rms1 = [A.update_rms[0], B.update_rms[0]];
   const g1 = [A.grad_norm[0], B.grad_norm[0]];
   const T = Math.min(A.update_rms.length, B.update_rms.length);
@@ -78,7 +80,8 @@ const layerMean = (cell) => mean(cell.layer_dlogits2.map((x) => x.mean));
  *  falls as 1/‖x_L‖² ∝ 1/L relative to Post-LN's, so the ratio halves only over a doubling of depth:
  *  over less the rule's halving cannot show even when the mechanism works exactly. */
 export function stepSize(doc, post = 'post', pre = 'pre') {
-  const P = at(doc, post), Q = at(doc, pre);
+  const P = at(doc, post),
+    Q = at(doc, pre);
   const r = Q.map((c, i) => ratio(layerMean(c), layerMean(P[i])));
   const depths = Q.map((c) => c.layers);
   const etaPre = Q.map((c) => c.eta_star_of_mean);
@@ -102,9 +105,13 @@ export function stepSize(doc, post = 'post', pre = 'pre') {
 export function outputSensitivity(random, sign = null) {
   const slope = (doc, p) => doc?.placements[p]?.slope ?? null;
   const facts = {
-    post: slope(random, 'post'), pre: slope(random, 'pre'), admin: slope(random, 'admin'),
-    deepnorm: slope(random, 'deepnorm'), peri: slope(random, 'peri'),
-    signPost: slope(sign, 'post'), signPre: slope(sign, 'pre'),
+    post: slope(random, 'post'),
+    pre: slope(random, 'pre'),
+    admin: slope(random, 'admin'),
+    deepnorm: slope(random, 'deepnorm'),
+    peri: slope(random, 'peri'),
+    signPost: slope(sign, 'post'),
+    signPre: slope(sign, 'pre'),
   };
   const depthsOf = (doc) => doc?.config?.depths ?? Object.values(doc?.placements ?? {})[0]?.depths?.map((c) => c.layers) ?? null;
   const range = (doc) => {
@@ -112,7 +119,8 @@ export function outputSensitivity(random, sign = null) {
     return depths ? { depths, lnSlope: logGrowthSlope(depths) } : null;
   };
   const tooSmall = (x) => x != null && !(x.lnSlope != null && x.lnSlope <= 0.6);
-  const rr = range(random), rs = sign ? range(sign) : null;
+  const rr = range(random),
+    rs = sign ? range(sign) : null;
   const shown = tooSmall(rr) || !tooSmall(rs) ? rr : rs;
   Object.assign(facts, { depths: shown?.depths ?? null, lnSlope: shown?.lnSlope ?? null });
   if (tooSmall(rr) || tooSmall(rs)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
@@ -161,9 +169,10 @@ export function warmupLength(doc) {
   if (remedies.every(Boolean)) return { verdict: 'confirmed', facts };
   const steps = facts.steps ?? Infinity;
   const roomAfter = (w) => w + facts.preAdam0 <= steps;
-  const short = facts.preAdam0 == null
-    || (facts.firstWarmupThatEscapes == null && !warmups.some((w) => w > 0 && roomAfter(w)))
-    || (facts.postRadam0 == null && !roomAfter(facts.radamWarmup));
+  const short =
+    facts.preAdam0 == null ||
+    (facts.firstWarmupThatEscapes == null && !warmups.some((w) => w > 0 && roomAfter(w))) ||
+    (facts.postRadam0 == null && !roomAfter(facts.radamWarmup));
   return short ? { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } } : { verdict: 'refuted', facts };
 }
 
@@ -208,8 +217,10 @@ export function tiedOutput(doc, p = 'pre') {
   const v = (output, input) => doc.variants.find((x) => x.output === output && x.input_scale === input);
   const slope = (output, input) => v(output, input).placements[p].slope_per_batch;
   const facts = {
-    tiedSqrt: slope('tied', 'sqrt_d'), tiedNone: slope('tied', 'none'),
-    untiedSqrt: slope('untied', 'sqrt_d'), untiedNone: slope('untied', 'none'),
+    tiedSqrt: slope('tied', 'sqrt_d'),
+    tiedNone: slope('tied', 'none'),
+    untiedSqrt: slope('untied', 'sqrt_d'),
+    untiedNone: slope('untied', 'none'),
     pCurrent: v('tied', 'sqrt_d').placements[p].depths.map((c) => c.p_current.mean),
     depths: v('tied', 'sqrt_d').placements[p].depths.map((c) => c.layers),
     uniform: doc.uniform_p,
@@ -238,7 +249,8 @@ export function sgdControl(doc) {
   const steps = doc.config?.steps ?? null;
   const adamLr = Math.min(...doc.groups.filter((x) => x.optimizer === 'adam').map((x) => x.lr));
   const preAdam0 = doc.groups.find((x) => x.placement === 'pre' && x.optimizer === 'adam' && x.warmup === 0 && x.lr === adamLr)?.escape_step ?? null;
-  if (!sgd.length) return { verdict: 'untested', facts: { lr: null, post0: null, pre0: null, firstWarmupThatEscapes: null, steps, preAdam0, tooSmall: 'no-sgd' } };
+  if (!sgd.length)
+    return { verdict: 'untested', facts: { lr: null, post0: null, pre0: null, firstWarmupThatEscapes: null, steps, preAdam0, tooSmall: 'no-sgd' } };
   const lr = Math.min(...sgd.map((x) => x.lr));
   const warmups = [...new Set(sgd.map((x) => x.warmup))].sort((a, b) => a - b);
   const esc = (p, w) => sgd.find((x) => x.placement === p && x.warmup === w && x.lr === lr)?.escape_step ?? null;
@@ -247,7 +259,9 @@ export function sgdControl(doc) {
     post: Object.fromEntries(warmups.map((w) => [w, esc('post', w)])),
     pre0: esc('pre', 0),
     firstWarmupThatEscapes: warmups.find((w) => w > 0 && esc('post', w) != null) ?? null,
-    post0: esc('post', 0), steps, preAdam0,
+    post0: esc('post', 0),
+    steps,
+    preAdam0,
   };
   const short = { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   if (facts.post[0] != null) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
@@ -275,10 +289,16 @@ export function depthFactors(doc, p = 'post') {
   const ffnNorm = P.factors.slice(1).map((f) => f.ffn.norm_factor.mean);
   const ffnResidual = P.factors.slice(1).map((f) => f.ffn.residual_factor.mean);
   const facts = {
-    L: doc.layers, r: P.first_over_last, rF: P.appendix_f_first_over_last,
-    normFactor: g.norm_factor, residualFactor: g.residual_factor, factor: g.factor,
-    ffnNorm: mean(ffnNorm), ffnResidual: mean(ffnResidual),
-    w2Min: Math.min(...w2), w2Max: Math.max(...w2),
+    L: doc.layers,
+    r: P.first_over_last,
+    rF: P.appendix_f_first_over_last,
+    normFactor: g.norm_factor,
+    residualFactor: g.residual_factor,
+    factor: g.factor,
+    ffnNorm: mean(ffnNorm),
+    ffnResidual: mean(ffnResidual),
+    w2Min: Math.min(...w2),
+    w2Max: Math.max(...w2),
   };
   if (!(facts.rF <= 0.5) || !(facts.r > 0)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
   if (Math.abs(Math.log(facts.r)) >= 0.5 * Math.abs(Math.log(facts.rF))) return { verdict: 'refuted', facts };

@@ -16,5 +16,5 @@ export const COPY_LANGS = Object.keys(STATIC_COPIES) as Lang[];
 /** The address of `to`'s copy relative to `from`'s (from zh/ to the front page: '../'). */
 export function copyHref(from: Lang, to: Lang): string {
   const up = STATIC_COPIES[from].split('/').filter(Boolean).length;
-  return ('../'.repeat(up) + STATIC_COPIES[to]) || './';
+  return '../'.repeat(up) + STATIC_COPIES[to] || './';
 }

@@ -46,7 +46,5 @@ export function heatPaths(
     if (list) list.push(sub);
     else byLevel.set(k, [sub]);
   }
-  return [...byLevel.keys()]
-    .sort((a, b) => a - b)
-    .map((k) => ({ opacity: Math.round(heatOpacity(k / levels) * 1e4) / 1e4, d: byLevel.get(k)!.join('') }));
+  return [...byLevel.keys()].sort((a, b) => a - b).map((k) => ({ opacity: Math.round(heatOpacity(k / levels) * 1e4) / 1e4, d: byLevel.get(k)!.join('') }));
 }

@@ -119,15 +119,22 @@ const PRE: NodeSpec[] = [
   { id: 'w2', col: 7.1, lane: 'branch', role: 'param', shape: 'box', label: 'W²', inLayer: true },
   { id: 'add2', col: 8, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
   {
-    id: 'finalLn', col: 9.45, lane: 'main', role: 'norm', shape: 'box', w: FINAL_LN_W,
-    label: 'Final LN', short: 'LN', inLayer: false, expandable: true,
+    id: 'finalLn',
+    col: 9.45,
+    lane: 'main',
+    role: 'norm',
+    shape: 'box',
+    w: FINAL_LN_W,
+    label: 'Final LN',
+    short: 'LN',
+    inLayer: false,
+    expandable: true,
   },
   { id: 'out', col: 11, lane: 'main', role: 'op', shape: 'box', label: '·Eᵀ', inLayer: false },
   { id: 'loss', col: 12.1, lane: 'main', role: 'loss', shape: 'box', label: 'ℒ', inLayer: false },
 ];
 
-const build = (row: RowId, specs: NodeSpec[]): FigNode[] =>
-  specs.map((s) => ({ ...s, row, w: widthOf(s) }));
+const build = (row: RowId, specs: NodeSpec[]): FigNode[] => specs.map((s) => ({ ...s, row, w: widthOf(s) }));
 
 export const NODES: Record<RowId, readonly FigNode[]> = { post: build('post', POST), pre: build('pre', PRE) };
 

@@ -10,7 +10,11 @@ export function fig11Table(doc: DepthFactorsResult | null): Table {
   for (const [p, q] of Object.entries(doc?.placements ?? {}))
     q.factors.forEach((f, i) =>
       rows.push([
-        p, f.layer, q.W2_per_batch.mean[i], q.W2_per_layer.mean[i], q.appendix_f_W2_per_batch[i],
+        p,
+        f.layer,
+        q.W2_per_batch.mean[i],
+        q.W2_per_layer.mean[i],
+        q.appendix_f_W2_per_batch[i],
         f.attention.norm_factor.mean * f.ffn.norm_factor.mean,
         f.attention.residual_factor.mean * f.ffn.residual_factor.mean,
         f.layer_factor.mean,

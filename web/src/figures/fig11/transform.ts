@@ -39,8 +39,16 @@ export interface DepthFactorsChart {
 }
 
 const EMPTY: DepthFactorsChart = {
-  L: 0, layers: [], placements: [], placement: null, grad: [], appendixF: [],
-  factors: { norm: [], residual: [], layer: [] }, appendixFactor: Math.sqrt(2 / 3), gradDomain: [0.01, 1], factorDomain: [0.5, 1.5],
+  L: 0,
+  layers: [],
+  placements: [],
+  placement: null,
+  grad: [],
+  appendixF: [],
+  factors: { norm: [], residual: [], layer: [] },
+  appendixFactor: Math.sqrt(2 / 3),
+  gradDomain: [0.01, 1],
+  factorDomain: [0.5, 1.5],
 };
 
 export function depthFactorsChart(doc: DepthFactorsResult | null, want: string): DepthFactorsChart {
@@ -121,7 +129,8 @@ export interface DepthFactorsReference {
  */
 export function depthFactorsReference(c: DepthFactorsChart, ref: DepthFactorsChart | null): DepthFactorsReference {
   const own = (L: number) => ({ L, layerTicks: layerTicks(L), xDomain: (L ? [0.5, L + 0.5] : [0, 1]) as Domain });
-  if (!ref?.placements.length) return { grad: [], factors: { norm: [], residual: [], layer: [] }, ...own(c.L), gradDomain: c.gradDomain, factorDomain: c.factorDomain };
+  if (!ref?.placements.length)
+    return { grad: [], factors: { norm: [], residual: [], layer: [] }, ...own(c.L), gradDomain: c.gradDomain, factorDomain: c.factorDomain };
   const live = c.placements.length > 0;
   const factors = ref.placement === c.placement || !live ? ref.factors : { norm: [], residual: [], layer: [] };
   const g = extentOf(

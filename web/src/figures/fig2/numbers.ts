@@ -10,15 +10,7 @@ export function fig2Table(P: ProbeResult | null): Table {
   const pre = P?.placements?.pre;
   if (!pre) return { columns, rows: [] };
   const m = pre.norm2_over_d?.mean ?? [];
-  const rows: Cell[][] = m.map((v, i) => [
-    i + 1,
-    v,
-    pre.norm2_over_d?.std?.[i],
-    pre.lemma2_band?.lo?.[i],
-    pre.lemma2_band?.hi?.[i],
-    null,
-    null,
-  ]);
+  const rows: Cell[][] = m.map((v, i) => [i + 1, v, pre.norm2_over_d?.std?.[i], pre.lemma2_band?.lo?.[i], pre.lemma2_band?.hi?.[i], null, null]);
   rows.push(['final', 1, 0, null, null, pre.final_ln_gain?.mean, pre.final_ln_gain?.std]);
   return { columns, rows };
 }

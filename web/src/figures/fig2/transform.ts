@@ -38,7 +38,7 @@ const norms = (P: ProbeResult | null): number[] => P?.placements?.pre?.norm2_ove
  * width is one length in both; without `other`, to `P`'s own widest.
  */
 export function buildStack(P: ProbeResult | null, other: ProbeResult | null = null): Stack {
-  const pre = P?.placements?.pre;  // Figure 2 is Pre-LN's residual stream (Lemma 2) and its final LN
+  const pre = P?.placements?.pre; // Figure 2 is Pre-LN's residual stream (Lemma 2) and its final LN
   if (!pre) return { slabs: [], L: 0, gain: null };
   const m = pre.norm2_over_d.mean ?? [];
   const s = pre.norm2_over_d.std ?? [];

@@ -8,16 +8,7 @@ import type { ProbeConfig, ProbeResult } from '../../engine/documents';
 import { checkInt } from '../../lib/format';
 import { knobBounds, knobParam, MODEL_KNOBS } from '../../lib/grid-settings';
 import { enumParam, fieldParam, sameList, written } from '../../lib/permalink';
-import {
-  PROBE_DEFAULTS,
-  checkDepths,
-  probeBase,
-  probeSettingsOf,
-  resolveProbe,
-  sameProbe,
-  validateProbe,
-  type ProbeSettings,
-} from '../../lib/probe-settings';
+import { PROBE_DEFAULTS, checkDepths, probeBase, probeSettingsOf, resolveProbe, sameProbe, validateProbe, type ProbeSettings } from '../../lib/probe-settings';
 import type { FigureDef } from '../types';
 import Figure3 from './Figure3.svelte';
 import { fig3Json, fig3Table } from './numbers';
@@ -93,7 +84,9 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
         s.seeds !== base.seeds && ['fig3.seeds', String(s.seeds)],
         s.batches !== base.batches && ['fig3.batches', String(s.batches)],
         !sameList(s.depths, base.depths) && ['fig3.depths', s.depths.join(',')],
-        ...MODEL_KNOBS.map(({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== base.model?.[name] && [`fig3.${name}`, String(s.model[name])]),
+        ...MODEL_KNOBS.map(
+          ({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== base.model?.[name] && [`fig3.${name}`, String(s.model[name])],
+        ),
       );
     },
     of: (c) => probeSettingsOf(c as ProbeConfig | null | undefined, c as ProbeConfig | null), // the precomputed probe: no sizes of its own
@@ -101,8 +94,7 @@ export const fig3: FigureDef<Fig3View, ProbeResult, ProbeSettings> = {
     resolve: resolveProbe,
     same: sameProbe,
     fill: (results, s) => void Object.assign(results.probeControls, { ...s, depths: [...s.depths], model: { ...s.model } }),
-    form: (results) =>
-      Object.keys(validateProbe(results.probeControls)).length ? null : results.probeConfigNow(),
+    form: (results) => (Object.keys(validateProbe(results.probeControls)).length ? null : results.probeConfigNow()),
     start: (results, opts) => void results.recomputeProbe(undefined, opts),
   },
   stringVars: Object.fromEntries(MODEL_KNOBS.map(({ name }) => [`err.${name}`, knobBounds(name)])),

@@ -63,20 +63,21 @@ export function panelB(P: ProbeResult | null) {
  *  shallowest depth where the probe has Pre-LN. */
 export function panelC(P: ProbeResult | null) {
   const depths = probeDepths(P);
-  const pick = (stat: Stat) => (s: ProbeStats): Pt[] =>
-    depths.map((L) => {
-      const v = s.lastW2_vs_L?.[String(L)]?.[stat];
-      const y = v?.mean ?? NaN;
-      const sd = v?.std;
-      const ok = sd != null && Number.isFinite(sd);
-      return { x: L, y, std: ok ? sd : undefined, lo: ok ? y - sd! : undefined, hi: ok ? y + sd! : undefined };
-    });
+  const pick =
+    (stat: Stat) =>
+    (s: ProbeStats): Pt[] =>
+      depths.map((L) => {
+        const v = s.lastW2_vs_L?.[String(L)]?.[stat];
+        const y = v?.mean ?? NaN;
+        const sd = v?.std;
+        const ok = sd != null && Number.isFinite(sd);
+        return { x: L, y, std: ok ? sd : undefined, lo: ok ? y - sd! : undefined, hi: ok ? y + sd! : undefined };
+      });
   const batch = perPlacement(P, pick('W2_per_batch'));
   const paper = perPlacement(P, pick('W2_per_layer'));
   const L0 = depths[0];
   const y0 = batch.find((s) => s.placement === 'pre')?.points[0]?.y;
-  const extrap: Pt[] =
-    L0 != null && y0 != null && Number.isFinite(y0) ? depths.map((L) => ({ x: L, y: y0 * Math.sqrt(L0 / L) })) : [];
+  const extrap: Pt[] = L0 != null && y0 != null && Number.isFinite(y0) ? depths.map((L) => ({ x: L, y: y0 * Math.sqrt(L0 / L) })) : [];
   const all = [...batch, ...paper].flatMap((s) => s.points).concat(extrap);
   const xDomain: [number, number] = depths.length ? [depths[0] - 1, depths[depths.length - 1] + 1] : [0, 1];
   return { depths, batch, paper, extrap, xDomain, yDomain: yExtent(all) };

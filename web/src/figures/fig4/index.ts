@@ -40,7 +40,6 @@ import { fig4Json, fig4Table } from './numbers';
 
 export type Fig4View = Record<string, never>;
 
-
 /** fig4.<setting>: one optimizer setting (the link's optimizer, or the default one, must have it). */
 const hyperParam = (name: string): Param<GridSettings> => ({
   parse: (v) => {
@@ -137,8 +136,12 @@ export const fig4: FigureDef<Fig4View, GridResult, GridSettings> = {
         s.seeds !== d.seeds && ['fig4.seeds', String(s.seeds)],
         s.steps !== d.steps && ['fig4.steps', String(s.steps)],
         s.optimizer !== d.optimizer && ['fig4.optimizer', s.optimizer],
-        ...ALL_OPTIMIZER_FIELDS.map(([name]): [string, string] | false => s.hyper?.[name] != null && s.hyper[name] !== d.hyper?.[name] && [`fig4.${name}`, String(s.hyper[name])]),
-        ...MODEL_KNOBS.map(({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== d.model?.[name] && [`fig4.${name}`, String(s.model[name])]),
+        ...ALL_OPTIMIZER_FIELDS.map(
+          ([name]): [string, string] | false => s.hyper?.[name] != null && s.hyper[name] !== d.hyper?.[name] && [`fig4.${name}`, String(s.hyper[name])],
+        ),
+        ...MODEL_KNOBS.map(
+          ({ name }): [string, string] | false => s.model?.[name] != null && s.model[name] !== d.model?.[name] && [`fig4.${name}`, String(s.model[name])],
+        ),
         ...MODEL_CHOICES.map((name): [string, string] | false => archOf(s, name) !== archOf(d, name) && [`fig4.${name}`, archOf(s, name)]),
       ),
     of: (c) => gridSettingsOf(c as GridConfig | null | undefined),

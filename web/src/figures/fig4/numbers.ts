@@ -20,7 +20,18 @@ export function fig4Table(G: GridResult | null): Table {
     const stopped = runs.find((r) => r.status === 'nan' || r.status === 'diverged');
     seedMean(runs).forEach((loss, i) => {
       if (Number.isFinite(loss))
-        rows.push([runs[0].placement, runs[0].warmup, runs[0].lr, 'mean', i + 1, loss, null, runs[0].lr_schedule?.[i], stopped ? stopped.status : runs.every((r) => r.status === 'ok') ? 'ok' : 'running', stopped?.stop_step ?? null]);
+        rows.push([
+          runs[0].placement,
+          runs[0].warmup,
+          runs[0].lr,
+          'mean',
+          i + 1,
+          loss,
+          null,
+          runs[0].lr_schedule?.[i],
+          stopped ? stopped.status : runs.every((r) => r.status === 'ok') ? 'ok' : 'running',
+          stopped?.stop_step ?? null,
+        ]);
     });
   }
   return { columns, rows };

@@ -229,7 +229,10 @@ export function runShapes(layers: readonly Pick<Layer, 'key' | 'muted' | 'index'
 /** The x domain that holds every given drawn document: 0 to the longest of them (its configured
  *  steps, so a streaming run's axis does not grow as it runs). */
 export const layersXDomain = (xs: readonly Pick<Panels, 'xDomain' | 'panels'>[]): [number, number] =>
-  unionDomain(xs.filter((p) => p.panels.length).map((p) => p.xDomain), { fallback: [0, 1] });
+  unionDomain(
+    xs.filter((p) => p.panels.length).map((p) => p.xDomain),
+    { fallback: [0, 1] },
+  );
 
 /**
  * Several documents in one set of panels: one panel per lr any of them ran, each layer's series in
@@ -370,7 +373,12 @@ export function placeTags(
     const byY = [...g].sort((p, q) => p.ay - q.ay || q.ax - p.ax);
     for (let c = 0; c < cols; c++) {
       const col = byY.filter((_, i) => i % cols === c);
-      const ys = spread(col.map((i) => i.ay), size, lo, hi);
+      const ys = spread(
+        col.map((i) => i.ay),
+        size,
+        lo,
+        hi,
+      );
       col.forEach((i, k) => {
         const px = cols === 1 ? i.ax : right - c * size;
         const py = ys[k];

@@ -48,7 +48,8 @@ export function sensitivityChart(doc: OutputSensitivityResult | null): SensChart
   });
   const depths = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const anchor = (p: string) => series.find((s) => s.placement === p)?.points[0];
-  const a = anchor('post'), b = anchor('pre');
+  const a = anchor('post'),
+    b = anchor('pre');
   const linear = a ? depths.map((L) => ({ x: L, y: (a.y * L) / a.x })) : [];
   const log = b && b.x >= 2 ? depths.filter((L) => L >= 2).map((L) => ({ x: L, y: (b.y * Math.log(L)) / Math.log(b.x) })) : [];
   const ys = [...series.flatMap((s) => s.points.flatMap((p) => [p.y, p.lo ?? p.y, p.hi ?? p.y])), ...linear.map((p) => p.y), ...log.map((p) => p.y)].filter(
@@ -67,7 +68,6 @@ export function sensitivityChart(doc: OutputSensitivityResult | null): SensChart
 
 /** A series' point at depth L, or undefined. */
 export const pointAt = (s: SensSeries | undefined, L: number) => s?.points.find((p) => p.x === L);
-
 
 /** The depth ticks and the domains of a chart drawn with the reference's series muted under it. */
 export interface SensAxes {

@@ -7,8 +7,7 @@ import type { Cell, Table } from '../../lib/export';
 export function fig7Table(doc: AdamFirstStepResult | null): Table {
   const columns = ['placement', 'step', 'grad_norm', 'update_rms_over_lr', 'lr'];
   const rows: Cell[][] = [];
-  for (const [p, s] of Object.entries(doc?.placements ?? {}))
-    s.update_rms.forEach((r, i) => rows.push([p, i + 1, s.grad_norm[i], r, s.lr_schedule?.[i]]));
+  for (const [p, s] of Object.entries(doc?.placements ?? {})) s.update_rms.forEach((r, i) => rows.push([p, i + 1, s.grad_norm[i], r, s.lr_schedule?.[i]]));
   return { columns, rows };
 }
 

@@ -22,7 +22,8 @@ function gridBounds(d: Record<string, unknown>): string | null {
   const runs = count(c.placements) * count(c.warmups) * count(c.lrs) * count(c.seeds);
   if (d.runs.length > runs) return `it holds ${d.runs.length} runs where its settings make ${runs}`;
   for (const [i, r] of d.runs.entries())
-    if (isPlainObject(r) && Array.isArray(r.loss) && r.loss.length > steps) return `run ${i + 1} holds ${r.loss.length} losses where its settings run ${steps} steps`;
+    if (isPlainObject(r) && Array.isArray(r.loss) && r.loss.length > steps)
+      return `run ${i + 1} holds ${r.loss.length} losses where its settings run ${steps} steps`;
   return null;
 }
 
@@ -54,8 +55,7 @@ function probeProblem(d: Record<string, unknown>): string | null {
     if (!isPlainObject(s)) return `${p} is not an object`;
     for (const k of MEAN_STD_ARR) {
       const v = s[k];
-      if (!isPlainObject(v) || !Array.isArray(v.mean) || !Array.isArray(v.std) || !v.mean.every(numOrNull))
-        return `${p}.${k} is not a list of numbers`;
+      if (!isPlainObject(v) || !Array.isArray(v.mean) || !Array.isArray(v.std) || !v.mean.every(numOrNull)) return `${p}.${k} is not a list of numbers`;
     }
     if (!isPlainObject(s.lastW2_vs_L)) return `${p} has no depth sweep`;
     for (const [L, v] of Object.entries(s.lastW2_vs_L)) {
@@ -72,7 +72,8 @@ function probeProblem(d: Record<string, unknown>): string | null {
  *  statistics). */
 export function longestSeries(config: Record<string, unknown>): number {
   let most = 4096;
-  for (const [k, v] of Object.entries(config)) if (!/seed/.test(k)) for (const x of Array.isArray(v) ? v : [v]) if (Number.isInteger(x) && (x as number) + 1 > most) most = (x as number) + 1;
+  for (const [k, v] of Object.entries(config))
+    if (!/seed/.test(k)) for (const x of Array.isArray(v) ? v : [v]) if (Number.isInteger(x) && (x as number) + 1 > most) most = (x as number) + 1;
   return most;
 }
 

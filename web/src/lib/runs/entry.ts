@@ -78,7 +78,10 @@ export interface RunsFile {
 }
 
 /** A fresh id. `now` and `rand` are parameters so tests can pin them. */
-export const newId = (now = Date.now(), rand = Math.random()): string => `r${now.toString(36)}${Math.floor(rand * 36 ** 4).toString(36).padStart(4, '0')}`;
+export const newId = (now = Date.now(), rand = Math.random()): string =>
+  `r${now.toString(36)}${Math.floor(rand * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}`;
 
 /** The next run number of a slot: one more than the largest in use. */
 export const nextNumber = (entries: readonly Pick<RunEntry, 'n'>[]): number => entries.reduce((m, e) => Math.max(m, e.n), 0) + 1;
@@ -93,8 +96,7 @@ export function nextName(names: readonly string[]): string {
   return `#${n + 1}`;
 }
 
-export const isPlainObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
+export const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The most numbers, strings and other values one run's document may hold: far more than any
  *  run the engine makes for the settings a page accepts (a full grid is ~40,000), and small enough
@@ -132,11 +134,7 @@ const CONFIG_DEPTH = 3;
 
 /** Why a value is not a valid entry (in the reader's terms), or null when it is. `slots` are the
  *  slot names this page knows; `checkDoc` checks the document's shape for its slot. */
-export function entryProblem(
-  x: unknown,
-  slots: readonly string[],
-  checkDoc: (slot: SlotName, doc: unknown) => string | null,
-): string | null {
+export function entryProblem(x: unknown, slots: readonly string[], checkDoc: (slot: SlotName, doc: unknown) => string | null): string | null {
   if (!isPlainObject(x)) return 'it is not an object';
   if (typeof x.id !== 'string' || !x.id) return 'it has no id';
   if (typeof x.slot !== 'string' || !slots.includes(x.slot)) return `its figure data "${String(x.slot)}" is not one this page draws`;
@@ -226,10 +224,8 @@ export function parseRunsFile(
   } catch {
     return fail('runs.msg.notJson');
   }
-  if (!isPlainObject(data) || data.format !== RUNS_FORMAT)
-    return fail('runs.msg.notRuns', { format: RUNS_FORMAT });
-  if (data.version !== RUNS_VERSION)
-    return fail('runs.msg.version', { version: String(data.version), ours: RUNS_VERSION });
+  if (!isPlainObject(data) || data.format !== RUNS_FORMAT) return fail('runs.msg.notRuns', { format: RUNS_FORMAT });
+  if (data.version !== RUNS_VERSION) return fail('runs.msg.version', { version: String(data.version), ours: RUNS_VERSION });
   if (!Array.isArray(data.runs)) return fail('runs.msg.noList');
   if (data.runs.length > MAX_IMPORT_RUNS) return fail('runs.msg.tooMany', { n: data.runs.length, max: MAX_IMPORT_RUNS });
   const runs: RunEntry[] = [];

@@ -7,7 +7,20 @@
 // 'partial'), while a streaming run grows (at most every SAVE_EVERY_MS), and when it ends. A
 // failed write keeps the entry in memory and says why in `message`.
 import { docProblem } from './doc-check';
-import { drawnEntries, entryProblem, newId, nextName, nextNumber, parseRunsFile, runsFile, toEntry, unreadableFile, type ImportResult, type RunEntry, type RunsFile } from './entry';
+import {
+  drawnEntries,
+  entryProblem,
+  newId,
+  nextName,
+  nextNumber,
+  parseRunsFile,
+  runsFile,
+  toEntry,
+  unreadableFile,
+  type ImportResult,
+  type RunEntry,
+  type RunsFile,
+} from './entry';
 import { readRunsFile } from './import-file';
 import { outOfRange } from './config-check';
 import { memoryStore, openRunStore, storageMessage, type RunStore, type RunsMessage } from './store';
@@ -298,7 +311,9 @@ export class RunList {
     const where = [...bySlot].map(([f, n]) => `${f} × ${n}`).join(', ');
     this.say(
       slot,
-      r.runs.length ? { key: 'runs.msg.imported', vars: { n: r.runs.length, file: fileName, where } } : { key: 'runs.msg.importNone', vars: { file: fileName } },
+      r.runs.length
+        ? { key: 'runs.msg.imported', vars: { n: r.runs.length, file: fileName, where } }
+        : { key: 'runs.msg.importNone', vars: { file: fileName } },
       ...r.skipped.slice(0, MAX_SKIPPED_LINES).map((what) => ({ key: 'runs.msg.skipped', vars: { what } })),
       ...(r.skipped.length > MAX_SKIPPED_LINES ? [{ key: 'runs.msg.skippedMore', vars: { n: r.skipped.length - MAX_SKIPPED_LINES } }] : []),
       ...(outside ? [{ key: 'runs.msg.outOfRange', vars: { n: outside } }] : []),

@@ -21,7 +21,6 @@ export interface RunStore {
   delete(id: string): Promise<void>;
 }
 
-
 /** A storage failure in the reader's terms. */
 export function storageMessage(e: unknown, what: 'open' | 'save' | 'delete'): RunsMessage {
   const name = (e as { name?: string } | null)?.name ?? '';
