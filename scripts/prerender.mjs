@@ -18,6 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+/** Where the site is published (LNX_SITE_URL, e.g. https://example.org/ln-explorable/), for what
+ *  must be absolute: the canonical link, the hreflang alternates and the sitemap. Unset, the
+ *  alternates stay relative and no sitemap is written (robots.txt says nothing of one). */
+const SITE = process.env.LNX_SITE_URL ? new URL(process.env.LNX_SITE_URL.replace(/\/?$/, '/')).href : null;
+const OG_LOCALE = { en: 'en_US', zh: 'zh_CN' };
 const EMPTY = '<div id="app"></div>';
 const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -55,11 +60,31 @@ export async function prerender({ log = console.log } = {}) {
       const body = m.renderStatic(lang, docs).replace(/ data-state="[^"]*"/g, '');
       const others = m.COPY_LANGS.filter((l) => l !== lang);
       const copies = Object.fromEntries(others.map((l) => [l, m.copyHref(lang, l)]));
-      const alternates = m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${m.htmlLang(l)}" href="${attr(m.copyHref(lang, l))}" />`).join('\n    ');
+      // a copy's address: absolute where the site's is known, else relative to this copy
+      const hrefOf = (l) => (SITE ? new URL(m.STATIC_COPIES[l], SITE).href : m.copyHref(lang, l));
+      const alternates = [
+        ...m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${m.htmlLang(l)}" href="${attr(hrefOf(l))}" />`),
+        `<link rel="alternate" hreflang="x-default" href="${attr(hrefOf(m.COPY_LANGS[0]))}" />`,
+        ...(SITE ? [`<link rel="canonical" href="${attr(hrefOf(lang))}" />`] : []),
+      ].join('\n    ');
       // the copy's head and no-script note in its own language; a copy away from the front page
       // (zh/) is that language's address: data-lang-by-path makes it count as a choice
       // (index.html's guard, prefs.svelte.ts initialLang)
       const head = m.headText(lang);
+      // what a link to the page unfolds into in a chat or a feed (Open Graph, Twitter's card)
+      const cards = [
+        ['property', 'og:type', 'article'],
+        ['property', 'og:title', head.title],
+        ['property', 'og:description', head.description],
+        ['property', 'og:locale', OG_LOCALE[lang] ?? lang],
+        ...m.COPY_LANGS.filter((l) => l !== lang).map((l) => ['property', 'og:locale:alternate', OG_LOCALE[l] ?? l]),
+        ...(SITE ? [['property', 'og:url', hrefOf(lang)]] : []),
+        ['name', 'twitter:card', 'summary'],
+        ['name', 'twitter:title', head.title],
+        ['name', 'twitter:description', head.description],
+      ]
+        .map(([k, n, v]) => `<meta ${k}="${n}" content="${attr(v)}" />`)
+        .join('\n    ');
       const byPath = m.STATIC_COPIES[lang] ? ` data-lang-by-path="${lang}"` : '';
       const text = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
       const out = html
@@ -68,14 +93,25 @@ export async function prerender({ log = console.log } = {}) {
         .replace(/<title>[^<]*<\/title>/, () => `<title>${text(head.title)}</title>`)
         .replace(/<meta name="description" content="[^"]*" \/>/, () => `<meta name="description" content="${attr(head.description)}" />`)
         .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${text(head.noscript)}</noscript>`)
-        .replace('</head>', `  ${alternates}\n  </head>`);
+        .replace('</head>', `  ${alternates}\n    ${cards}\n  </head>`);
       const file = join(root, 'dist', m.STATIC_COPIES[lang], 'index.html');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, out);
       written.push(file);
       log(`prerender: ${file.slice(root.length + 1)} holds the ${lang} article (${(body.length / 1024).toFixed(0)} KiB of HTML)`);
     }
-    log(`prerender: ${written.length} copies in ${Date.now() - t0} ms`);
+    // robots.txt (a crawler asking for it got the page's HTML), and the sitemap where the site's
+    // address is known
+    const robots = ['User-agent: *', 'Allow: /', ...(SITE ? [`Sitemap: ${new URL('sitemap.xml', SITE).href}`] : []), ''].join('\n');
+    writeFileSync(join(root, 'dist/robots.txt'), robots);
+    if (SITE) {
+      const urls = m.COPY_LANGS.map((l) => `  <url><loc>${new URL(m.STATIC_COPIES[l], SITE).href}</loc></url>`).join('\n');
+      writeFileSync(
+        join(root, 'dist/sitemap.xml'),
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+      );
+    }
+    log(`prerender: ${written.length} copies in ${Date.now() - t0} ms; robots.txt${SITE ? ', sitemap.xml' : ' (LNX_SITE_URL unset: no sitemap)'}`);
     return written;
   } finally {
     await vite.close();

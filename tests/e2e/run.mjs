@@ -330,6 +330,30 @@ async function main() {
       assert((await page.evaluate(() => self.crossOriginIsolated)) === true, 'crossOriginIsolated is false');
     });
 
+    await check(
+      'found on the web: robots.txt is text, each copy names both languages (and x-default) and unfolds into a card in its own language',
+      async () => {
+        const robots = await fetch(new URL('robots.txt', preview.url));
+        const body = await robots.text();
+        assert(
+          robots.ok && /^text\/plain/.test(robots.headers.get('content-type') ?? '') && /^User-agent: \*$/m.test(body),
+          `robots.txt: ${robots.status} ${robots.headers.get('content-type')} ${body.slice(0, 60)}`,
+        );
+        for (const [path, lang] of [
+          ['', 'en'],
+          ['zh/', 'zh-CN'],
+        ]) {
+          const html = await (await fetch(new URL(path, preview.url))).text();
+          const langs = [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)"/g)].map((m) => m[1]);
+          assert(JSON.stringify(langs) === JSON.stringify(['en', 'zh-CN', 'x-default']), `${path || '/'}: hreflang ${langs}`);
+          const title = html.match(/<title>([^<]*)<\/title>/)?.[1];
+          const og = html.match(/<meta property="og:title" content="([^"]*)"/)?.[1];
+          assert(title && og === title, `${path || '/'}: og:title ${og} against the title ${title}`);
+          assert(html.includes(`<html lang="${lang}"`) && /<meta name="twitter:card" content="summary"/.test(html), `${path || '/'}: no card or wrong lang`);
+        }
+      },
+    );
+
     await check('Figure 1: step buttons move the highlighted node; Final LN click toggles', async () => {
       const fig = '#fig1';
       const before = await page.$eval(fig, (el) => ({ step: el.dataset.step, cur: [...el.querySelectorAll('.current')].map((n) => n.textContent).join('|') }));
