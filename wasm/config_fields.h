@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "api.h"
+#include "config.h"
 #include "optim/registry.h"
 #include "placements/placement.h"
 #include "schema.h"

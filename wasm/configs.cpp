@@ -8,6 +8,8 @@
 // lower, so a URL or a UI value cannot make the page allocate gigabytes.
 #include "configs.h"
 
+#include "api.h"
+
 #include "config_fields.h"
 
 #include <algorithm>

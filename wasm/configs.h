@@ -2,7 +2,7 @@
 // writers that put a config into a result document. Internal to the engine: callers outside it use
 // the *_from_json functions and validate() of api.h, and schema_json().
 #pragma once
-#include "api.h"
+#include "config.h"
 #include "json.h"
 #include "schema.h"
 

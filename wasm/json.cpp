@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "api.h"
+#include "config.h"
 
 namespace lnx::json {
 namespace {

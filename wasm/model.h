@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "api.h"
+#include "config.h"
 #include "cpu_backend.h"
 #include "placements/placement.h"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "api.h"
+#include "config.h"
 #include "rng.h"
 
 namespace lnx::detail {

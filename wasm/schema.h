@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "api.h"
+#include "config.h"
 #include "json.h"
 
 namespace lnx::schema {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "api.h"
+#include "config.h"
 #include "json.h"
 #include "optim/schedule.h"
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../api.h"
 #include "../config_fields.h"
 #include "../configs.h"
 #include "../train_access.h"

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "../api.h"
+#include "../config.h"
 #include "../json.h"
 #include "../schema.h"
 

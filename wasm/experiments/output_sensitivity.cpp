@@ -16,6 +16,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../api.h"
 #include "../config_fields.h"
 #include "../configs.h"
 #include "experiment.h"

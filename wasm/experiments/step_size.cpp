@@ -12,6 +12,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../api.h"
 #include "../config_fields.h"
 #include "../configs.h"
 #include "experiment.h"

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../api.h"
 #include "../config_fields.h"
 #include "../configs.h"
 #include "../json.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../api.h"
+#include "../config.h"
 #include "../train_common.h"
 
 namespace lnx::gpu {

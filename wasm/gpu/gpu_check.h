@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "../api.h"
+#include "../config.h"
 
 namespace lnx::gpu {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "../api.h"
+#include "../config.h"
 
 namespace lnx::gpu {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../api.h"
+#include "../config.h"
 #include "adam.h"
 #include "optimizer.h"
 #include "radam.h"

@@ -8,7 +8,7 @@
 #pragma once
 #include <cmath>
 
-#include "../api.h"
+#include "../config.h"
 
 namespace lnx {
 

@@ -2,7 +2,7 @@
 // placement: a file like post.cpp and one line below (README.md, "Adding a placement").
 #include <memory>
 
-#include "../api.h"
+#include "../config.h"
 #include "placement.h"
 
 namespace lnx {
