@@ -1,4 +1,4 @@
-// train_common.h — what the CPU toy run (trainer.cpp) and the GPU one (gpu/gpu_train.cpp) share, so
+// train_common.h — what the CPU toy run (trainer.cpp, its documents in train_documents.cpp) and the GPU one (gpu/gpu_train.cpp) share, so
 // both follow the same schedule and stopping rule and write the same document
 // (docs/json-schema.md, "Train"): the divergence threshold and the JSON (the schedule is optim/schedule.h).
 // Leaves out: the training step itself, written once over the backend in train_run.h.
@@ -20,6 +20,29 @@ inline double diverge_loss(const TrainConfig& c) { return 4 * std::log(static_ca
 // {"version","build","threads"} plus "backend" when non-null ("webgpu") and "fma": true when the
 // FMA flavour's fused GEMM kernel computed the document (every document's engine block: probe too).
 void write_engine(json::Writer& w, const char* backend);
+// A number as the documents print it (for messages).
+std::string number_text(double x);
+// Throws unless `run` indexes one of a grid's `count` runs (GridDocument, GridRun::continue_run).
+void check_run_index(int run, size_t count);
+// The grid's config object, as its documents and its plan write it.
+void write_grid_config(json::Writer& w, const GridConfig& g);
+
+// Calls f(train config) for every run of the grid, in the grid's order: placement-major, then
+// warm-up, then lr, then seed.
+template <class F>
+void for_each_grid_run(const GridConfig& g, F&& f) {
+  for (const std::string& placement : g.placements)
+    for (int warmup : g.warmups)
+      for (double lr : g.lrs)
+        for (uint64_t seed : g.seeds) {
+          TrainConfig t = g.base;
+          t.model.placement = placement;
+          t.warmup = warmup;
+          t.lr = lr;
+          t.seed = seed;
+          f(t);
+        }
+}
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
 // Which leading steps of a run another backend computed (TrainRun::continue_from); steps = 0: none.
 struct Handoff {
