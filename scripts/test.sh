@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh — `npm test`: installs what is missing, builds everything, runs every test.
-#   0. habits: the page's type check and its layering rules (scripts/check-habits.sh)
+#   0. habits: type check, layering rules, format, lint and copy-paste (scripts/check-habits.sh)
 #   1. C++ (ctest -LE claims): finite-difference gradient checks per op and per placement, optimizers
 #      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
@@ -40,7 +40,7 @@ finish() {
   return $rc
 }
 
-stage "habits: type check (svelte-check) and layering (dependency-cruiser)"
+stage "habits: type check, layering, format, lint, copy and paste"
 bash scripts/check-habits.sh
 
 stage "native build"
