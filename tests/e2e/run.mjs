@@ -27,6 +27,7 @@ import {
   FIGS,
   FLAGS,
   artifacts,
+  axeViolations,
   assert,
   dist,
   freePort,
@@ -764,6 +765,24 @@ async function main() {
     );
 
     await check(
+      'axe: no accessibility violation with runs in the lists, with a Share panel open, and in Chinese, dark, at phone width with a URL banner',
+      async () => {
+        const found = [];
+        // this page has drawn live runs of every figure: their run lists hold entries
+        found.push(...(await axeViolations(page)).map((v) => `en, runs drawn: ${v}`));
+        await openShare(page, 'fig4');
+        found.push(...(await axeViolations(page)).map((v) => `en, Share open: ${v}`));
+        await page.keyboard.press('Escape');
+        const z = await openPage(browser, preview.url, { query: '?lang=zh&theme=dark&fig4.steps=abc', width: 390, theme: 'dark', lang: 'zh' });
+        await waitReady(z.page);
+        await z.page.waitForSelector('.url-banner');
+        found.push(...(await axeViolations(z.page)).map((v) => `zh, dark, phone, banner: ${v}`));
+        await z.context.close();
+        assert(found.length === 0, found.slice(0, 8).join('\n'));
+      },
+    );
+
+    await check(
       'run list: runs add up over the reference, survive a reload, export and import, isolate, hide, remove with undo; cancel keeps what was computed',
       async () => {
         const b = await openPage(browser, preview.url, { lang: 'en' });
@@ -1119,7 +1138,8 @@ async function main() {
       await page.click('.lang-toggle');
       await page.waitForSelector('.page[data-lang="zh"]');
       await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''));
-      const zhHeads = await page.$$eval('h1, h2, h4', (els) => els.map((e) => e.textContent.trim()));
+      // the title, the sections' and the figures' titles (the article's h3 include "Post-LN" alone)
+      const zhHeads = await page.$$eval('h1, h2, .fig-title', (els) => els.map((e) => e.textContent.trim()));
       const latin = zhHeads.filter((h) => !/[\u4e00-\u9fff]/.test(h));
       assert(latin.length === 0, `headings without Chinese: ${latin.slice(0, 5).join(' | ')}`);
       const same = zhHeads.filter((h) => enHeads.includes(h));
