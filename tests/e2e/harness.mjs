@@ -259,11 +259,13 @@ export async function pressRecompute(page, id) {
 }
 
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
-/** axe-core's violations on the page as it is now (WCAG 2.x A and AA, and axe's best practices):
- *  "rule: target" lines, empty when there are none. */
+/** axe-core's violations on the page as it is now (WCAG 2.x A and AA, axe's best practices, and
+ *  WCAG 2.2's 24 × 24 px target size): "rule: target" lines, empty when there are none. */
 export async function axeViolations(page) {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
   return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)),
+    (await globalThis.axe.run(document, { resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } })).violations.flatMap((v) =>
+      v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`),
+    ),
   );
 }
