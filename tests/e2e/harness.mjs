@@ -28,6 +28,9 @@ export const FLAGS = [
 const SLOT = /\{ kind: 'figure', id: '(fig\d+)' \}/g;
 export const FIGS = [...readFileSync(join(root, 'web/src/content/en.ts'), 'utf8').matchAll(SLOT)].map((m) => m[1]);
 if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/en.ts');
+/** The page's tests of the article's inferences (Figures A, B, …), in page order: the figures whose
+ *  FigureDef (figures/figN/index.ts) declares `series: 'test'`. A new experiment figure is run too. */
+export const TEST_FIGS = FIGS.filter((id) => /series: 'test'/.test(readFileSync(join(root, `web/src/figures/${id}/index.ts`), 'utf8')));
 
 // ---- servers -----------------------------------------------------------------------------------
 export function freePort() {

@@ -44,6 +44,7 @@ import {
   summary,
   vitePreview,
   waitReady,
+  TEST_FIGS,
 } from './harness.mjs';
 
 const CJK = /[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]/;
@@ -519,9 +520,9 @@ async function main() {
       await shoot(page, 'en-fig3-live', '#fig3');
     });
 
-    // The experiments on the article's inferences (Figures A to G, ids fig5 … fig11): their small setting recomputes
+    // The experiments on the article's inferences (Figures A, B, …: harness.mjs TEST_FIGS, in id order): their small setting recomputes
     // live in seconds, the badge says so, and the bound verdict sentence follows the live document.
-    for (const id of ['fig5', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10', 'fig11'])
+    for (const id of [...TEST_FIGS].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))))
       await check(`Figure ${id.slice(3)}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
         const verdictBefore = await page.$eval(`#${id}`, (f) => f.previousElementSibling?.textContent ?? '');
         await openSettings(page, id);
