@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # Debian's em++ needs acorn & co. from here
 JOBS=${JOBS:-2}
+source scripts/ccache-env.sh
 emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release > build-wasm.log 2>&1 || { cat build-wasm.log; exit 1; }
 cmake --build build-wasm -j"$JOBS" --target lnx-st lnx-mt lnx-st-fma lnx-mt-fma lnx-gpu ${EXTRA_TARGETS:-} >> build-wasm.log 2>&1 || { tail -60 build-wasm.log; exit 1; }
 # The 3.1.6 pthread worker script is CommonJS; this marks it so under a "type": "module" package.

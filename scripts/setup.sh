@@ -13,6 +13,8 @@ command -v em++ >/dev/null 2>&1 || need+=(emscripten)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
+# the compiler cache of the builds (scripts/ccache-env.sh)
+command -v ccache >/dev/null 2>&1 || need+=(ccache)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
 if [ "${1:-}" = "--browser" ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)
