@@ -2,9 +2,8 @@
 // the shared skeleton (skeleton.ts) asks for, none empty; the two languages tell the same article
 // (same sections in the same order, the same blocks, figure slots and {{key}} numbers in each), each
 // registered figure has its slot and exactly its declared strings in both, the page chrome's strings
-// (ui-strings.ts) match across languages, every text key the page can ask for exists, and
-// ui-keys.md lists exactly the keys there are.
-import { readFileSync } from 'node:fs';
+// (ui-strings.ts) match across languages, and every text key the page can ask for exists. That
+// ui-keys.md lists exactly the keys there are is content-docs.test.ts (it is generated).
 import { describe, expect, it } from 'vitest';
 import en, { TEXT as EN } from '../../web/src/content/en';
 import zh, { TEXT as ZH } from '../../web/src/content/zh';
@@ -185,25 +184,5 @@ describe('every text key the page can ask for exists', () => {
   it.each(['zh', 'en'] as const)('%s: url.embed names every figure', (lang) => {
     // the banner fills {figures} with the registry's ids (UrlBanner.svelte), so a new figure is named by itself
     expect(UI_STRINGS[lang]['url.embed']).toContain('{figures}');
-  });
-});
-
-describe('ui-keys.md', () => {
-  const md = readFileSync(new URL('../../web/src/content/ui-keys.md', import.meta.url), 'utf8');
-  /** The keys in the first column of the table under the heading that starts with `heading`. */
-  const listed = (heading: string): string[] => {
-    const start = md.indexOf(`\n## ${heading}`);
-    expect(start, heading).toBeGreaterThan(-1);
-    const section = md.slice(start + 1).split(/\n## /)[0];
-    return section
-      .split('\n')
-      .filter((l) => l.startsWith('| `'))
-      .flatMap((l) => [...l.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
-  };
-  it('lists exactly the page chrome’s keys', () => {
-    expect(listed('Page chrome').sort()).toEqual(Object.keys(UI_STRINGS.en).sort());
-  });
-  it.each(FIGURES.map((f) => [f.id, figureNumber(f.id), f]))('lists exactly %s’s keys', (id, n, f) => {
-    expect(listed(`Figure ${n} (\`figures.${id}\`)`).sort()).toEqual(stringKeysOf(f).sort());
   });
 });
