@@ -4,7 +4,8 @@
 // no words. Each language (en.ts, zh.ts) is an `ArticleText`: the words, in a flat map keyed by
 // where they stand; `assemble` puts the two together into the `Article` (types.ts) every consumer
 // reads. tests/unit/content.test.ts fails on a key a language lacks or one the skeleton has no
-// place for; scripts/gen-content-docs.mjs writes ui-keys.md and prose-numbers.md from both.
+// place for; `npm run gen:content-docs` (scripts/content-docs.mjs) writes ui-keys.md and
+// prose-numbers.md from both.
 //
 // A block is written as
 //   'p'  'p paper'  'p inferred note'    a paragraph; its evidence tag; `note`: the tag has a note
@@ -232,7 +233,7 @@ function blocksOf(slots: Slot[], at: string, t: (key: string) => string): Block[
     if ('table' in s) {
       const k = key('table');
       const [columns, rows] = s.table;
-      const row = (at: number | 'head') => range(columns).map((c) => t(`${k}.${at}.${c}`));
+      const row = (i: number | 'head') => range(columns).map((c) => t(`${k}.${i}.${c}`));
       return { kind: 'table', caption: t(`${k}.caption`), head: row('head'), rows: range(rows).map(row) };
     }
     if ('code' in s) {
