@@ -23,11 +23,11 @@ export const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-/** The figures in page order: the article's figure slots (tests/unit/content.test.ts keeps them
- *  equal to the registry, web/src/figures/registry.ts), so a new figure is shot and exported too. */
-const SLOT = /\{ kind: 'figure', id: '(fig\d+)' \}/g;
-export const FIGS = [...readFileSync(join(root, 'web/src/content/en.ts'), 'utf8').matchAll(SLOT)].map((m) => m[1]);
-if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/en.ts');
+/** The figures in page order: the article's figure slots in content/skeleton.ts (tests/unit/content.test.ts
+ *  keeps them equal to the registry, web/src/figures/registry.ts), so a new figure is shot and exported too. */
+const SKELETON = readFileSync(join(root, 'web/src/content/skeleton.ts'), 'utf8').split('export const SKELETON')[1] ?? '';
+export const FIGS = [...SKELETON.matchAll(/'(fig\d+)'/g)].map((m) => m[1]);
+if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/skeleton.ts (SKELETON)');
 /** The page's tests of the article's inferences (Figures A, B, …), in page order: the figures whose
  *  FigureDef (figures/figN/index.ts) declares `series: 'test'`. A new experiment figure is run too. */
 export const TEST_FIGS = FIGS.filter((id) => /series: 'test'/.test(readFileSync(join(root, `web/src/figures/${id}/index.ts`), 'utf8')));

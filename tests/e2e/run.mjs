@@ -127,12 +127,13 @@ function pngProvenance(buf) {
   return null;
 }
 
-/** The paragraphs of content/en.ts with no markup at all (no TeX, numbers, emphasis, code, links or
- *  escapes), HTML-escaped: the static page must hold each of them verbatim. */
+/** The paragraphs of content/en.ts (its text keys `<section>.p<n>`, `<section>.test<n>.p<m>`) with no
+ *  markup at all (no TeX, numbers, emphasis, code, links or escapes), HTML-escaped: the static page
+ *  must hold each of them verbatim. */
 function plainParagraphs(lang = 'en') {
   const src = readFileSync(join(root, `web/src/content/${lang}.ts`), 'utf8');
   const esc = (t) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-  return [...src.matchAll(/kind: 'p',\s*text: r`([^`]*)`/g)]
+  return [...src.matchAll(/^\s*'[\w-]+(?:\.test\d+)?\.p\d+': r`([^`]*)`,$/gm)]
     .map((m) => m[1])
     .filter((t) => !/[$*{}[\]\\_]/.test(t))
     .map(esc);

@@ -1,12 +1,13 @@
-// content.test.ts — the article as data (web/src/content/): the two languages tell the same article
+// content.test.ts — the article as data (web/src/content/): each language has exactly the text keys
+// the shared skeleton (skeleton.ts) asks for, none empty; the two languages tell the same article
 // (same sections in the same order, the same blocks, figure slots and {{key}} numbers in each), each
 // registered figure has its slot and exactly its declared strings in both, the page chrome's strings
-// (ui-strings.ts) match across languages, every text key the page can ask for exists, and
-// ui-keys.md lists exactly the keys there are.
-import { readFileSync } from 'node:fs';
+// (ui-strings.ts) match across languages, and every text key the page can ask for exists. That
+// ui-keys.md lists exactly the keys there are is content-docs.test.ts (it is generated).
 import { describe, expect, it } from 'vitest';
-import en from '../../web/src/content/en';
-import zh from '../../web/src/content/zh';
+import en, { TEXT as EN } from '../../web/src/content/en';
+import zh, { TEXT as ZH } from '../../web/src/content/zh';
+import { textKeys } from '../../web/src/content/skeleton';
 import type { Article, Block } from '../../web/src/content/types';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { FIGURES, FIGURE_IDS, figureById, figureNumber, stringKeysOf } from '../../web/src/figures/registry';
@@ -48,7 +49,23 @@ function shape(b: Block): object {
     figureRefs: figureRefsIn(b),
   };
 }
-const skeleton = (a: Article) => a.sections.map((s) => ({ id: s.id, titled: !!s.title, blocks: s.blocks.map(shape) }));
+const shapes = (a: Article) => a.sections.map((s) => ({ id: s.id, titled: !!s.title, blocks: s.blocks.map(shape) }));
+
+describe.each([
+  ['zh', ZH],
+  ['en', EN],
+] as const)('content/%s.ts has the skeleton’s text keys', (_, t) => {
+  const keys = textKeys();
+  it('each once', () => {
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+  });
+  it('none missing, none empty', () => {
+    expect(keys.filter((k) => !t.text[k]?.trim())).toEqual([]);
+  });
+  it('none stray (a key the skeleton has no place for)', () => {
+    expect(Object.keys(t.text).filter((k) => !keys.includes(k))).toEqual([]);
+  });
+});
 
 describe('zh.ts and en.ts have the same structure', () => {
   it('each declares its own language', () => {
@@ -58,7 +75,7 @@ describe('zh.ts and en.ts have the same structure', () => {
     expect(zh.sections.map((s) => s.id)).toEqual(en.sections.map((s) => s.id));
   });
   it.each(en.sections.map((s, i) => [s.id, i]))('section %s: the same blocks, figure slots and {{key}}s', (_, i) => {
-    expect(skeleton(zh)[i]).toEqual(skeleton(en)[i]);
+    expect(shapes(zh)[i]).toEqual(shapes(en)[i]);
   });
   it('the same {{key}}s in the title, subtitle and each figure’s strings', () => {
     expect(numbersIn([zh.title, zh.subtitle])).toEqual(numbersIn([en.title, en.subtitle]));
@@ -167,25 +184,5 @@ describe('every text key the page can ask for exists', () => {
   it.each(['zh', 'en'] as const)('%s: url.embed names every figure', (lang) => {
     // the banner fills {figures} with the registry's ids (UrlBanner.svelte), so a new figure is named by itself
     expect(UI_STRINGS[lang]['url.embed']).toContain('{figures}');
-  });
-});
-
-describe('ui-keys.md', () => {
-  const md = readFileSync(new URL('../../web/src/content/ui-keys.md', import.meta.url), 'utf8');
-  /** The keys in the first column of the table under the heading that starts with `heading`. */
-  const listed = (heading: string): string[] => {
-    const start = md.indexOf(`\n## ${heading}`);
-    expect(start, heading).toBeGreaterThan(-1);
-    const section = md.slice(start + 1).split(/\n## /)[0];
-    return section
-      .split('\n')
-      .filter((l) => l.startsWith('| `'))
-      .flatMap((l) => [...l.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
-  };
-  it('lists exactly the page chrome’s keys', () => {
-    expect(listed('Page chrome').sort()).toEqual(Object.keys(UI_STRINGS.en).sort());
-  });
-  it.each(FIGURES.map((f) => [f.id, figureNumber(f.id), f]))('lists exactly %s’s keys', (id, n, f) => {
-    expect(listed(`Figure ${n} (\`figures.${id}\`)`).sort()).toEqual(stringKeysOf(f).sort());
   });
 });

@@ -1,7 +1,7 @@
 // types.ts — the shape of the article as data. One file per language (zh.ts, en.ts) exports an
-// `Article`: its sections (the same ids, block kinds and figure slots in both languages:
-// tests/unit/content.test.ts) and each figure's strings; components render it and never hold prose
-// of their own. The page chrome's strings are content/ui-strings.ts.
+// `Article`, assembled from the skeleton both share (skeleton.ts: the section ids, block kinds and
+// figure slots) and that language's words, with each figure's strings; components render it and
+// never hold prose of their own. The page chrome's strings are content/ui-strings.ts.
 //
 // Inline text mini-language (rendered by web/src/lib/inline.ts):
 //   $…$            inline KaTeX;  $$…$$ is not allowed inline (use a `math` block)

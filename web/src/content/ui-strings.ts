@@ -4,8 +4,9 @@
 // these. They are here, not in the lazily loaded articles, so that the toolbar and the error lines
 // have their words before (or without) an article.
 // Looked up by lib/text.ts `uiString` (a missing key shows as its name); templates use {name}
-// placeholders filled by `tpl`. Every key is listed in ui-keys.md next to this file (checked by
-// tests/unit/content.test.ts, which also checks that both languages have the same keys).
+// placeholders filled by `tpl`. Every key is listed in ui-keys.md next to this file (generated from
+// scripts/content-docs.mjs, which says what each key is for: `npm run gen:content-docs`);
+// tests/unit/content.test.ts checks that both languages have the same keys.
 import type { Lang } from './types';
 
 export const UI_STRINGS: Record<Lang, Record<string, string>> = {

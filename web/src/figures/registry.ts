@@ -3,8 +3,8 @@
 // download code and the tests read FIGURES; nothing else names a figure.
 //
 // Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, numbers.ts, index.ts with its
-// FigureDef), one entry here, its strings and its slot in content/zh.ts and content/en.ts
-// (README.md, "Adding a figure").
+// FigureDef), one entry here, its slot in content/skeleton.ts, its strings in content/zh.ts and
+// content/en.ts (README.md, "Adding a figure").
 import type { Article, FigureId, FigureText } from '../content/types';
 import { figureText, tpl } from '../lib/text';
 import type { Defaults, LinkSpec, ParamGroup } from '../lib/permalink';
