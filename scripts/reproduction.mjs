@@ -350,7 +350,7 @@ if (grid) {
       `Searched by \`node scripts/quick-settings-search.mjs\` (${qs.date.slice(0, 10)}; ${qs.engine}; ${m.cpus ?? '?'} CPUs, shared with other work: each figure gives the ` +
         'load average during its search, on which the seconds depend). For each experiment figure, candidate settings fixed in the script before the search, ' +
         "tried cheapest first (a FLOP model of the experiment, relative to the reference setting's cost, up to a budget); the first whose verdicts, by the rules of " +
-        '`web/src/lib/verdicts.js`, equal those of the reference document (the engine defaults, below) is the quick setting the page offers beside each figure ' +
+        '`web/src/experiments/verdicts.js`, equal those of the reference document (the engine defaults, below) is the quick setting the page offers beside each figure ' +
         "(`EXPERIMENT_SLOTS[…].small`, web/src/lib/slots.ts). Every rule first checks, from the claim's own logic, whether a setting can show the effect at all " +
         "(a depth range that separates the laws compared, a run long enough for the claim's positive control, a failure or a stall to explain); a setting that cannot " +
         'reads "too small to test" (verdict `untested`, with its reason), never "refuted". These checks are necessary conditions, not sufficient ones: a setting that ' +
@@ -403,7 +403,7 @@ if (grid) {
     const wlRef = existsSync(`${root}public/data/exp/warmup-length.json`)
       ? JSON.parse(readFileSync(`${root}public/data/exp/warmup-length.json`, 'utf8'))
       : null;
-    const sgdRef = wlRef ? (await import('../web/src/lib/verdicts.js')).sgdControl(wlRef).facts : null;
+    const sgdRef = wlRef ? (await import('../web/src/experiments/verdicts.js')).sgdControl(wlRef).facts : null;
     const wq = qs.searches?.warmupLength?.chosen;
     const wq100 = wq ? Math.max(...wq.config.warmups) : null;
     say(
@@ -420,7 +420,7 @@ if (grid) {
 
 // ---- the experiments on the article's inferences (docs/experiments.md): public/data/exp/*.json ----
 {
-  const V = await import('../web/src/lib/verdicts.js');
+  const V = await import('../web/src/experiments/verdicts.js');
   const exp = (name) => {
     const f = `${root}public/data/exp/${name}.json`;
     return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : null;
@@ -436,7 +436,7 @@ if (grid) {
     say();
     say(
       'Each experiment (docs/experiments.md) at its engine defaults, run by `node scripts/precompute.mjs experiments`; the verdicts are ' +
-        'computed from the numbers by the rules in `web/src/lib/verdicts.js`, fixed before these runs (tests/unit/verdicts.test.ts). ' +
+        'computed from the numbers by the rules in `web/src/experiments/verdicts.js`, fixed before these runs (tests/unit/verdicts.test.ts). ' +
         'A verdict is about this toy setting only.',
     );
     say();
