@@ -15,6 +15,7 @@
 // engine version, build and thread count, the config, the date, and "precomputed": true.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadEngine } from './load-engine.mjs';
+import { loadRegistry } from './registry.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const which = process.argv[2] ?? 'all';
@@ -54,25 +55,26 @@ if (which === 'grid' || which === 'all') run('grid', 'grid', {});
 // and a longer warm-up.
 if (which === 'extra' || which === 'all')
   run('grid-extra', 'grid', { placements: ['post'], warmups: [300, 500], lrs: [3e-3], seeds: [2, 3, 4, 5] }, 'docs/data');
-// The experiments on the article's inferences, each at its engine defaults (docs/experiments.md).
+// The experiments on the article's inferences, each at its engine defaults (docs/experiments.md),
+// and every other file a slot of the page reads (web/src/experiments/<name>.ts: `file`, `config`),
+// e.g. output sensitivity under Adam's sign step.
 const experiments = JSON.parse(m.experimentNamesJson());
-// The page draws warmup-length's escape steps, not its 120 loss curves: it loads a summary without
-// them (the same document, each run's `loss` left out), written next to the full file.
-const SUMMARIES = { 'warmup-length': (doc) => ({ ...doc, runs: doc.runs.map(({ loss, ...r }) => ({ ...r, steps_done: loss.length })) }) };
-function summarize(name) {
-  const f = `${root}public/data/exp/${name}.json`;
-  const doc = JSON.parse(readFileSync(f, 'utf8'));
-  writeFileSync(`${root}public/data/exp/${name}.summary.json`, JSON.stringify(SUMMARIES[name](doc)) + '\n');
+const slots = Object.values((await loadRegistry()).EXPERIMENT_SLOTS);
+// A slot whose file is NAME.summary draws the document without its runs' loss curves (the page draws
+// warmup-length's escape steps, not its 120 curves): the same document, each run's `loss` left out.
+const summarize = (name) => {
+  const doc = JSON.parse(readFileSync(`${root}public/data/exp/${name}.json`, 'utf8'));
+  const summary = { ...doc, runs: doc.runs.map(({ loss, ...r }) => ({ ...r, steps_done: loss.length })) };
+  writeFileSync(`${root}public/data/exp/${name}.summary.json`, JSON.stringify(summary) + '\n');
   process.stderr.write(`precompute: wrote public/data/exp/${name}.summary.json\n`);
-}
-// Output sensitivity also under Adam's sign step (the perturbation its first step makes).
-const variants = { 'output-sensitivity': { 'output-sensitivity.sign_gradient': { perturbation_kind: 'sign_gradient' } } };
+};
+const summarized = (name) => slots.some((s) => s.file === `${name}.summary`);
 for (const name of experiments)
   if (which === 'experiments' || which === 'all' || which === `exp:${name}`) {
     run(name, `exp:${name}`, {}, 'public/data/exp');
-    for (const [file, config] of Object.entries(variants[name] ?? {})) run(file, `exp:${name}`, config, 'public/data/exp');
-    if (SUMMARIES[name]) summarize(name);
+    for (const s of slots) if (s.experiment === name && ![name, `${name}.summary`].includes(s.file)) run(s.file, `exp:${name}`, s.config, 'public/data/exp');
+    if (summarized(name)) summarize(name);
   }
-if (which === 'summaries') for (const name of Object.keys(SUMMARIES)) summarize(name);
+if (which === 'summaries') for (const name of experiments.filter(summarized)) summarize(name);
 await import('./reproduction.mjs');
 process.exit(0);

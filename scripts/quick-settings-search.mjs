@@ -10,7 +10,7 @@
 //
 // As scripts/quick-look-search.mjs did for Figure 4, nothing is tuned towards a claim: each slot's
 // candidates (below), the order (cheapest first, by the FLOP model `cost`), the budget (a cap on the
-// cost relative to the reference setting's) and the criterion (the verdicts of web/src/lib/verdicts.js
+// cost relative to the reference setting's) and the criterion (the verdicts of web/src/experiments/verdicts.js
 // equal the reference document's) are fixed in this file before the search runs. Every candidate is
 // run with `build/lnx exp NAME --json --threads 1` and its flags (the reference's config for the rest);
 // the first that meets the criterion is chosen and the search of that slot stops. Figure E's two
@@ -26,7 +26,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
-const V = await import(`${root}web/src/lib/verdicts.js`);
+const V = await import(`${root}web/src/experiments/verdicts.js`);
 const OUT = `${root}docs/data/quick-settings-search.json`;
 const reference = (file) => JSON.parse(readFileSync(`${root}public/data/exp/${file}.json`, 'utf8'));
 
@@ -394,7 +394,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     date: new Date().toISOString(),
     engine: 'native CLI (build/lnx), --threads 1',
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '' },
-    criterion: 'the verdicts of web/src/lib/verdicts.js equal those of the reference document (public/data/exp/*.json, the engine defaults)',
+    criterion: 'the verdicts of web/src/experiments/verdicts.js equal those of the reference document (public/data/exp/*.json, the engine defaults)',
   });
   for (const n of todo) {
     // when, and how loaded the machine was (1-minute load average, at the start and at the end): the seconds depend on it

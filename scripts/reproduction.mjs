@@ -2,7 +2,11 @@
 // reproduction.mjs — writes docs/reproduction.md: the article's measured numbers next to ours,
 // read from public/data/probe.json and public/data/grid.json (written by scripts/precompute.mjs).
 // Generated; never edit docs/reproduction.md by hand.
+// The experiments, their slots and their figures' letters come from the page's registry.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadRegistry } from './registry.mjs';
+
+const R = await loadRegistry();
 
 const root = new URL('..', import.meta.url).pathname;
 const load = (f) => (existsSync(`${root}public/data/${f}`) ? JSON.parse(readFileSync(`${root}public/data/${f}`, 'utf8')) : null);
@@ -334,15 +338,12 @@ if (grid) {
       Object.entries(v)
         .map(([k, x]) => `${Object.keys(v).length > 1 ? `${claim[k]}: ` : ''}${word[x]}${why[k] ? ` (${why[k]})` : ''}`)
         .join('; ');
-    const figures = [
-      ['A', 'tiedOutput', 'tied-output'],
-      ['B', 'depthFactors', 'depth-factors'],
-      ['C', 'adamFirstStep', 'adam-first-step'],
-      ['D', 'stepSize', 'step-size'],
-      ['E', 'outputSensitivity', 'output-sensitivity, random and sign-step perturbations'],
-      ['F', 'warmupLength', 'warmup-length'],
-      ['G', 'plateauShare', 'plateau-share'],
-    ];
+    // each experiment figure: its letter, its slot, its experiment (the search is named by the slot)
+    const figures = R.FIGURES.filter((f) => f.series === 'test' && f.slot).map((f) => [
+      R.figureNumber(f.id),
+      f.slot,
+      [...new Set(R.experimentSlotsOf(f).map((k) => R.EXPERIMENT_SLOTS[k].experiment))].join(', '),
+    ]);
     const m = qs.machine ?? {};
     say('## Quick settings of the experiment figures');
     say();
@@ -350,8 +351,8 @@ if (grid) {
       `Searched by \`node scripts/quick-settings-search.mjs\` (${qs.date.slice(0, 10)}; ${qs.engine}; ${m.cpus ?? '?'} CPUs, shared with other work: each figure gives the ` +
         'load average during its search, on which the seconds depend). For each experiment figure, candidate settings fixed in the script before the search, ' +
         "tried cheapest first (a FLOP model of the experiment, relative to the reference setting's cost, up to a budget); the first whose verdicts, by the rules of " +
-        '`web/src/lib/verdicts.js`, equal those of the reference document (the engine defaults, below) is the quick setting the page offers beside each figure ' +
-        "(`EXPERIMENT_SLOTS[…].small`, web/src/lib/slots.ts). Every rule first checks, from the claim's own logic, whether a setting can show the effect at all " +
+        '`web/src/experiments/verdicts.js`, equal those of the reference document (the engine defaults, below) is the quick setting the page offers beside each figure ' +
+        "(the `small` setting of its slot, web/src/experiments/<name>.ts). Every rule first checks, from the claim's own logic, whether a setting can show the effect at all " +
         "(a depth range that separates the laws compared, a run long enough for the claim's positive control, a failure or a stall to explain); a setting that cannot " +
         'reads "too small to test" (verdict `untested`, with its reason), never "refuted". These checks are necessary conditions, not sufficient ones: a setting that ' +
         'passes them can still give another verdict than the reference\'s (the rows below whose verdict is neither the reference\'s nor "too small"). Every candidate tried:',
@@ -403,7 +404,7 @@ if (grid) {
     const wlRef = existsSync(`${root}public/data/exp/warmup-length.json`)
       ? JSON.parse(readFileSync(`${root}public/data/exp/warmup-length.json`, 'utf8'))
       : null;
-    const sgdRef = wlRef ? (await import('../web/src/lib/verdicts.js')).sgdControl(wlRef).facts : null;
+    const sgdRef = wlRef ? (await import('../web/src/experiments/verdicts.js')).sgdControl(wlRef).facts : null;
     const wq = qs.searches?.warmupLength?.chosen;
     const wq100 = wq ? Math.max(...wq.config.warmups) : null;
     say(
@@ -420,8 +421,10 @@ if (grid) {
 
 // ---- the experiments on the article's inferences (docs/experiments.md): public/data/exp/*.json ----
 {
-  const V = await import('../web/src/lib/verdicts.js');
+  const V = await import('../web/src/experiments/verdicts.js');
+  const written = new Set();
   const exp = (name) => {
+    written.add(name);
     const f = `${root}public/data/exp/${name}.json`;
     return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : null;
   };
@@ -430,13 +433,13 @@ if (grid) {
   const header = (doc) =>
     `Engine ${doc.engine.version} (${doc.engine.build}, ${doc.engine.threads} threads), ${doc.generated?.slice(0, 10)}, ${doc.wall_seconds} s.`;
   const model = (c) => `${c.layers ? `${c.layers} layers, ` : ''}d = ${c.d}, d_ff = ${c.d_ff}, V = ${c.vocab}, ${c.batch} × ${c.seq} tokens, ${c.attention}`;
-  const names = ['adam-first-step', 'step-size', 'output-sensitivity', 'warmup-length', 'plateau-share', 'tied-output', 'depth-factors'];
-  if (names.some((n) => exp(n))) {
+  const names = [...new Set(Object.values(R.EXPERIMENT_SLOTS).map((e) => e.experiment))];
+  if (names.some((n) => existsSync(`${root}public/data/exp/${n}.json`))) {
     say("## Experiments on the article's own inferences");
     say();
     say(
       'Each experiment (docs/experiments.md) at its engine defaults, run by `node scripts/precompute.mjs experiments`; the verdicts are ' +
-        'computed from the numbers by the rules in `web/src/lib/verdicts.js`, fixed before these runs (tests/unit/verdicts.test.ts). ' +
+        'computed from the numbers by the rules in `web/src/experiments/verdicts.js`, fixed before these runs (tests/unit/verdicts.test.ts). ' +
         'A verdict is about this toy setting only.',
     );
     say();
@@ -660,6 +663,23 @@ if (grid) {
     say(
       `Verdict: **${mark[verdict]}.** Rule: the Post-LN profile is closer to flat than to Appendix F's decay in log space (|ln r| < ½·|ln r_F|; r = ${g3(f.r)}, r_F = ${g3(f.rF)}), ` +
         `the norms shrink the gradient (per-layer norm factor ≤ 0.95; ours ${g3(f.normFactor)}) and the residual Jacobian gives it back (|ln(norm × residual)| ≤ ½·|ln norm|; product ${g3(f.normFactor * f.residualFactor)}).`,
+    );
+    say();
+  }
+
+  // an experiment without a section of its own above: its verdicts, by its declaration's rules
+  for (const [slot, e] of Object.entries(R.EXPERIMENT_SLOTS)) {
+    const doc = !written.has(e.experiment) && e.verdict ? exp(e.file.replace(/\.summary$/, '')) : null;
+    if (!doc) continue;
+    say(`### ${e.experiment} (slot \`${slot}\`)`);
+    say();
+    say(`${header(doc)}`);
+    say();
+    const rules = { verdict: e.verdict, ...(e.alsoVerdicts ?? {}) };
+    say(
+      Object.entries(rules)
+        .map(([k, rule]) => `${k === 'verdict' ? 'Verdict' : k}: **${mark[rule(doc).verdict]}.**`)
+        .join(' '),
     );
     say();
   }

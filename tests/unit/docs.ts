@@ -1,18 +1,13 @@
 // docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
-import type {
-  GridResult,
-  GridRunDoc,
-  AdamFirstStepResult,
-  OutputSensitivityResult,
-  ProbeResult,
-  TiedOutputResult,
-  ProbeStats,
-  WarmupLengthResult,
-  PlateauShareResult,
-  StepSizeResult,
-  DepthFactorsResult,
-} from '../../web/src/engine/documents';
+import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/documents';
+import type { AdamFirstStepResult } from '../../web/src/experiments/adam-first-step';
+import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors';
+import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
+import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
+import type { StepSizeResult } from '../../web/src/experiments/step-size';
+import type { TiedOutputResult } from '../../web/src/experiments/tied-output';
+import type { WarmupLengthResult } from '../../web/src/experiments/warmup-length';
 import { GRID_DEFAULTS, PROBE_DEFAULTS } from '../../web/src/generated/engine-schema';
 
 const engine = { version: '0.1.0', build: 'native' as const, threads: 1 };

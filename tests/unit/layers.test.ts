@@ -13,11 +13,13 @@ const ROOT = resolve(SRC, '../..');
 /** folder of web/src → the folders (of web/src, or of the repository for '/public') it may import */
 // generated/ is what scripts/gen-schema.mjs writes from the engine's schema: every layer may read it.
 const MAY_IMPORT: [string, string[]][] = [
-  ['lib', ['lib', 'engine', 'content', 'generated']],
+  // experiments/: each experiment's declaration (its slots, document shape, verdict rules), below lib
+  ['experiments', ['experiments', 'engine', 'generated']],
+  ['lib', ['lib', 'experiments', 'engine', 'content', 'generated']],
   ['engine', ['engine', '/public', 'generated']],
   ['content', ['content', 'generated']],
-  ['components', ['components', 'lib', 'engine', 'content', 'generated']],
-  ['figures', ['figures', 'components', 'lib', 'engine', 'content', 'generated']],
+  ['components', ['components', 'lib', 'experiments', 'engine', 'content', 'generated']],
+  ['figures', ['figures', 'components', 'lib', 'experiments', 'engine', 'content', 'generated']],
   ['generated', []],
 ];
 
@@ -29,7 +31,7 @@ function files(dir: string): string[] {
 }
 
 /** A relative specifier after `from`, `import(`, a bare `import` or `import.meta.glob(`. */
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|import\.meta\.glob(?:<[^>]*>)?\(\s*)['"`](\.[^'"`]*)['"`]/g;
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|import\.meta\.glob(?:<[^>]*>)?\(\s*\[?\s*)['"`](\.[^'"`]*)['"`]/g;
 const specifiers = (src: string) => [...src.matchAll(IMPORT)].map((m) => m[1]);
 const importsOf = (file: string) => specifiers(readFileSync(file, 'utf8'));
 

@@ -1,7 +1,7 @@
-// verdicts.test.ts — every branch of web/src/lib/verdicts.js on small hand-made documents, so a verdict
+// verdicts.test.ts — every branch of web/src/experiments/verdicts.js on small hand-made documents, so a verdict
 // in docs/reproduction.md changes when, and only when, the numbers it is computed from cross a rule.
 import { describe, expect, it } from 'vitest';
-import * as V from '../../web/src/lib/verdicts.js';
+import * as V from '../../web/src/experiments/verdicts.js';
 
 // `steps` recorded steps (update RMS / lr and gradient norm at step 1, then the later value)
 const afs = (rms1: number[], g1: number[], rmsT: number[], steps = 20) => ({

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadEngine } from './load';
 import type { LnxModule } from '../../public/wasm/lnx';
-import * as V from '../../web/src/lib/verdicts.js';
+import * as V from '../../web/src/experiments/verdicts.js';
 import { EXPERIMENT_SLOTS, type ExperimentSlot } from '../../web/src/lib/slots';
 
 type Doc = any;

@@ -78,105 +78,12 @@ export interface ProbeResult extends Precomputed {
   handoff?: { backend: 'webgpu'; jobs: number; of: number };
 }
 
-/** A mean and standard deviation over seeds, with each seed's value (the experiments' documents). */
-export interface SeedStat extends MeanStd {
-  per_seed: number[];
-}
-
-/** Every experiment document (docs/experiments.md): its name, engine, config and its own keys. */
+/** Every experiment document (docs/experiments.md): its name, engine, config; its own keys are
+ *  declared with its slots (web/src/experiments/<name>.ts). */
 export interface ExperimentResult extends Precomputed {
   experiment: string;
   engine: EngineInfo;
   config: Record<string, unknown> & { placements?: string[]; depths?: number[]; seeds?: number[] };
-}
-
-/** `output-sensitivity`: per placement, the logits' mean squared change against depth. */
-export interface OutputSensitivityResult extends ExperimentResult {
-  placements: Record<string, { depths: { layers: number; dlogits2: SeedStat }[]; slope: number | null; growth: number | null }>;
-}
-
-/** `adam-first-step`: per placement, the first steps of a toy run. */
-export interface AdamFirstStepResult extends ExperimentResult {
-  placements: Record<
-    string,
-    {
-      status: string;
-      update_rms: number[];
-      grad_norm: number[];
-      lr_schedule: number[];
-      tensors: { name: string; size: number; step_over_lr: number[] }[];
-      first_step: { loss_before: number; loss_after: number; loss_change: number; grad_l1: number; predicted_sign_step: number; predicted_linear: number };
-    }
-  >;
-}
-
-/** `warmup-length` (the page's summary: runs without their loss curves). */
-export interface WarmupLengthResult extends ExperimentResult {
-  plateau_entropy: number;
-  runs: { placement: string; optimizer: string; warmup: number; lr: number; seed: number; status: string; escape_step: number | null; loss?: number[] }[];
-  groups: { placement: string; optimizer: string; warmup: number; lr: number; seeds_ok: number; escape_step: number | null }[];
-  radam_rectification: number[];
-}
-
-/** `plateau-share`: per run, the token-specific share per layer at every recording. */
-export interface PlateauShareResult extends ExperimentResult {
-  plateau_entropy: number;
-  runs: { placement: string; warmup: number; status: string; at: number[]; share: number[][]; loss: number[] }[];
-}
-
-/** `step-size`: per placement, one entry per depth. */
-export interface StepSizeResult extends ExperimentResult {
-  placements: Record<
-    string,
-    {
-      layers: number;
-      loss0: SeedStat;
-      loss: SeedStat[];
-      eta_star: SeedStat;
-      eta_star_of_mean: number;
-      layer_dlogits2: SeedStat[];
-    }[]
-  >;
-}
-
-/** `tied-output`: Figure 3c for tied/untied output × √d/no input scale. */
-export interface TiedOutputResult extends ExperimentResult {
-  uniform_p: number;
-  variants: {
-    output: 'tied' | 'untied';
-    input_scale: 'sqrt_d' | 'none';
-    placements: Record<
-      string,
-      {
-        depths: { layers: number; W2_per_batch: MeanStd; W2_per_layer: MeanStd; p_current: SeedStat }[];
-        slope_per_batch: number | null;
-      }
-    >;
-  }[];
-}
-
-/** `depth-factors`: Figure 3a at depth L, and per layer the norm's and the residual Jacobian's
- *  factors on the gradient (docs/experiments.md). */
-export interface DepthFactorsSublayer {
-  norm_factor: SeedStat;
-  residual_factor: SeedStat;
-  factor: SeedStat;
-}
-export interface DepthFactorsResult extends ExperimentResult {
-  layers: number;
-  appendix_f_layer_factor: number;
-  placements: Record<
-    string,
-    {
-      W2_per_batch: MeanStdArr;
-      W2_per_layer: MeanStdArr;
-      appendix_f_W2_per_batch: number[];
-      first_over_last: number;
-      appendix_f_first_over_last: number;
-      factors: { layer: number; attention: DepthFactorsSublayer; ffn: DepthFactorsSublayer; layer_factor: SeedStat }[];
-      geomean_per_layer: { norm_factor: number; residual_factor: number; factor: number };
-    }
-  >;
 }
 
 /** 'nan': a loss or gradient stopped being finite; 'diverged': the loss rose above 4·ln V. Both stop the run at stop_step. */

@@ -1,14 +1,25 @@
 // registry.ts — every figure of the page, in page order, and what the page derives from the list:
-// the figure ids, the permalink's parameter groups and its defaults. App.svelte, the permalink and
-// download code and the tests read FIGURES; nothing else names a figure.
+// the figure ids, the permalink's parameter groups and its defaults, the figures' numbers. App.svelte,
+// the permalink and download code, the scripts (scripts/registry.mjs) and the tests read FIGURES;
+// nothing else names a figure.
+//
+// The experiments a figure draws are declared one level down, in web/src/experiments/<name>.ts (its
+// result slots: precomputed file, recompute config, small setting, verdict rules, and the shape that
+// types its document and is checked against the real ones). They sit there, not in the figure's
+// FigureDef, because lib/ (the slots, the run list's headlines and import checks, the prose numbers,
+// the worker) needs the slot table and must not import figures/: a declaration below both is read by
+// lib/slots.ts through import.meta.glob and imported by the figure for its document type, so adding
+// an experiment adds one file and no line to any list (no table handed in at start-up, which the
+// worker and the scripts would each have to be given). A figure names its slot (FigureDef.slot).
 //
 // Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, numbers.ts, index.ts with its
 // FigureDef), one entry here, its slot in content/skeleton.ts, its strings in content/zh.ts and
-// content/en.ts (README.md, "Adding a figure").
+// content/en.ts (README.md, "Adding a figure"); for an experiment figure, its experiments/<name>.ts
+// too ("Adding an experiment").
 import type { Article, FigureId, FigureText } from '../content/types';
 import { figureText, tpl } from '../lib/text';
 import type { Defaults, LinkSpec, ParamGroup } from '../lib/permalink';
-import type { Results, SlotName } from '../lib/result-slots.svelte';
+import { EXPERIMENT_SLOTS, type ExperimentSlot, type Results, type SlotName } from '../lib/result-slots.svelte';
 import type { FigureDef } from './types';
 import { fig1 } from './fig1';
 import { fig2 } from './fig2';
@@ -31,6 +42,21 @@ export type AnyFigure = FigureDef<any, any, any>;
 export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig10, fig5, fig4, fig8, fig9];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
+
+/** Add a figure at the end of the page (a test's own figure; the page's are listed above). */
+export function registerFigure(f: AnyFigure) {
+  (FIGURES as AnyFigure[]).push(f);
+  (FIGURE_IDS as FigureId[]).push(f.id);
+}
+
+export { EXPERIMENT_SLOTS };
+
+/** The experiment slots a figure may draw: its slot and every other slot of the same experiment
+ *  (a view that toggles between documents: FigureDef.slotOf). */
+export function experimentSlotsOf(f: AnyFigure): ExperimentSlot[] {
+  const e = f.slot && EXPERIMENT_SLOTS[f.slot as ExperimentSlot]?.experiment;
+  return e ? (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).filter((k) => EXPERIMENT_SLOTS[k].experiment === e) : [];
+}
 
 export const figureById = (id: string): AnyFigure | undefined => FIGURES.find((f) => f.id === id);
 

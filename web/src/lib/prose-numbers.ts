@@ -19,7 +19,7 @@ import {
   type ProbeResult,
 } from '../engine/documents';
 import type { ExperimentSlot } from './slots';
-import * as verdicts from './verdicts.js';
+import * as verdicts from '../experiments/verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';

@@ -279,7 +279,7 @@ export class Results {
 
   /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
   expSmall = $state<Record<ExperimentSlot, boolean>>(
-    Object.fromEntries(Object.keys(EXPERIMENT_SLOTS).map((k) => [k, k === 'warmupLength'])) as Record<ExperimentSlot, boolean>,
+    Object.fromEntries(Object.entries(EXPERIMENT_SLOTS).map(([k, e]) => [k, !!e.smallFirst])) as Record<ExperimentSlot, boolean>,
   );
 
   /** A slot by name. */

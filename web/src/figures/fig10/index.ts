@@ -1,7 +1,7 @@
 // fig10/index.ts — Figure D (`fig10`) as the page sees it (figures/types.ts FigureDef): the best Adam-like
 // sign step η* and one layer's effect on the logits, against depth (the `step-size` experiment,
 // docs/experiments.md). No view state of its own.
-import type { StepSizeResult } from '../../engine/documents';
+import type { StepSizeResult } from '../../experiments/step-size';
 import type { FigureDef } from '../types';
 import Figure10 from './Figure10.svelte';
 import { fig10Json, fig10Table } from './numbers';

@@ -1,7 +1,7 @@
 // fig10/numbers.ts — what Figure D (`fig10`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, depth) with η*, the seed-mean loss at η*, and the mean
 // one-layer ‖Δlogits‖².
-import type { StepSizeResult } from '../../engine/documents';
+import type { StepSizeResult } from '../../experiments/step-size';
 import type { Cell, Table } from '../../lib/export';
 
 export function fig10Table(doc: StepSizeResult | null): Table {

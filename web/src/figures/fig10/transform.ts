@@ -5,7 +5,7 @@
 //   (b) the mean over layers of ‖Δlogits‖² when only one layer takes the sign step at layer_eta
 //       (log axis): how much one layer's update moves the output.
 import { PLACEMENTS } from '../../generated/engine-schema';
-import type { StepSizeResult } from '../../engine/documents';
+import type { StepSizeResult } from '../../experiments/step-size';
 import { unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export interface DepthPt {

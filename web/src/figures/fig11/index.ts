@@ -2,7 +2,7 @@
 // 24 with Appendix F's predicted decay, and the norm's and the residual Jacobian's factors on the
 // gradient per layer (the `depth-factors` experiment, docs/experiments.md). Its view state is the
 // placement of panel (b); URL: fig11.placement=pre (absent: Post-LN).
-import type { DepthFactorsResult } from '../../engine/documents';
+import type { DepthFactorsResult } from '../../experiments/depth-factors';
 import { PLACEMENTS } from '../../generated/engine-schema';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';

@@ -1,7 +1,7 @@
 // fig11/numbers.ts — what Figure B (`fig11`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, layer) with both W² statistics, Appendix F's prediction,
 // and the layer's factors (norms, residual Jacobians, whole).
-import type { DepthFactorsResult } from '../../engine/documents';
+import type { DepthFactorsResult } from '../../experiments/depth-factors';
 import type { Cell, Table } from '../../lib/export';
 
 export function fig11Table(doc: DepthFactorsResult | null): Table {

@@ -7,7 +7,7 @@
 //       layer's whole factor ‖dx‖/‖dout‖ (the engine's per-seed product, mean over seeds), with
 //       guides at 1 (flat) and at Appendix F's √(2/3) per layer.
 import { PLACEMENTS } from '../../generated/engine-schema';
-import type { DepthFactorsResult } from '../../engine/documents';
+import type { DepthFactorsResult } from '../../experiments/depth-factors';
 import { extentOf, unionDomain, type Domain } from '../../components/common/chart';
 
 export type FactorKind = 'norm' | 'residual' | 'layer';

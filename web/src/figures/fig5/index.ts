@@ -3,7 +3,7 @@
 // `output-sensitivity` experiment, docs/experiments.md). Its view state is which perturbation is
 // drawn, each its own document: a random one (slot outputSensitivity) or Adam's sign step (slot
 // outputSensitivitySign). URL: fig5.perturbation=sign (absent: random).
-import type { OutputSensitivityResult } from '../../engine/documents';
+import type { OutputSensitivityResult } from '../../experiments/output-sensitivity';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure5 from './Figure5.svelte';

@@ -1,7 +1,7 @@
 // fig5/numbers.ts — what Figure E (`fig5`)'s CSV and JSON downloads hold. Pure.
 // The table is long (one row per drawn value): placement, depth, mean, std, and the placement's
 // log–log slope; the JSON is the drawn document's placements with its config and engine.
-import type { OutputSensitivityResult } from '../../engine/documents';
+import type { OutputSensitivityResult } from '../../experiments/output-sensitivity';
 import type { Cell, Table } from '../../lib/export';
 import { sensitivityChart } from './transform';
 

@@ -4,7 +4,7 @@
 // has no room for ≤ 0); two guides: O(L) through Post-LN's shallowest point and O(log L) through
 // Pre-LN's (the shapes Liu et al. 2020 report), each only where it is defined (log L needs L ≥ 2).
 import { PLACEMENTS } from '../../generated/engine-schema';
-import type { OutputSensitivityResult } from '../../engine/documents';
+import type { OutputSensitivityResult } from '../../experiments/output-sensitivity';
 import { extentOf, unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export interface SensPt {

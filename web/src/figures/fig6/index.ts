@@ -3,7 +3,7 @@
 // experiment, docs/experiments.md), and the initial model's probability of the current token.
 // Its view state is the drawn variant; URL: fig6.output=untied, fig6.input=none (absent: the
 // article's model, tied with √d).
-import type { TiedOutputResult } from '../../engine/documents';
+import type { TiedOutputResult } from '../../experiments/tied-output';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure6 from './Figure6.svelte';

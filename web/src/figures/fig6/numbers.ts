@@ -2,7 +2,7 @@
 // The table is long: one row per (variant, placement, depth) of the document, with the last
 // layer's W² gradient (per batch, mean and std), the probability of the current token, and Pre-LN's
 // slope; the JSON names the drawn variant.
-import type { TiedOutputResult } from '../../engine/documents';
+import type { TiedOutputResult } from '../../experiments/tied-output';
 import type { Cell, Table } from '../../lib/export';
 
 export function fig6Table(doc: TiedOutputResult | null): Table {

@@ -7,7 +7,7 @@
 //       the uniform 1/V for reference.
 // Also the log–log slope of Pre-LN's gradient for every variant (−½ is 1/√L), for the table.
 import { PLACEMENTS } from '../../generated/engine-schema';
-import type { TiedOutputResult } from '../../engine/documents';
+import type { TiedOutputResult } from '../../experiments/tied-output';
 import { extentOf, unionDomain, unionValues, type Domain } from '../../components/common/chart';
 
 export const OUTPUTS = ['tied', 'untied'] as const;

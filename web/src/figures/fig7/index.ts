@@ -1,7 +1,7 @@
 // fig7/index.ts — Figure C (`fig7`) as the page sees it (figures/types.ts FigureDef): Adam's first steps
 // against the gradient's scale, Post-LN against Pre-LN (the `adam-first-step` experiment,
 // docs/experiments.md). No view state of its own.
-import type { AdamFirstStepResult } from '../../engine/documents';
+import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
 import type { FigureDef } from '../types';
 import Figure7 from './Figure7.svelte';
 import { fig7Json, fig7Table } from './numbers';

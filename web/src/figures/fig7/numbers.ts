@@ -1,7 +1,7 @@
 // fig7/numbers.ts — what Figure C (`fig7`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, step) with the gradient norm, the update's RMS / lr and the
 // step's lr; the JSON adds each placement's first-step loss change and the config and engine.
-import type { AdamFirstStepResult } from '../../engine/documents';
+import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
 import type { Cell, Table } from '../../lib/export';
 
 export function fig7Table(doc: AdamFirstStepResult | null): Table {

@@ -4,7 +4,7 @@
 //   (b) the update's RMS over every coordinate divided by the step's lr (for Adam the RMS of
 //       m̂/(√v̂ + ε)), with 1 — "every coordinate moves by lr" — as the reference line.
 import { PLACEMENTS } from '../../generated/engine-schema';
-import type { AdamFirstStepResult } from '../../engine/documents';
+import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
 import { unionDomain, type Domain } from '../../components/common/chart';
 
 export interface StepPt {

@@ -2,7 +2,7 @@
 // the plateau against the warm-up's length, per placement and optimizer (the `warmup-length`
 // experiment, docs/experiments.md; the page loads its summary without loss curves). View state: the
 // lr drawn, each optimizer's smallest or largest; URL: fig8.lr=high (absent: the smallest).
-import type { WarmupLengthResult } from '../../engine/documents';
+import type { WarmupLengthResult } from '../../experiments/warmup-length';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure8 from './Figure8.svelte';

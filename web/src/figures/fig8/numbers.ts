@@ -1,7 +1,7 @@
 // fig8/numbers.ts — what Figure F (`fig8`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per group of the document (placement, optimizer, warm-up, peak lr) with its
 // escape step (empty: never) and the seeds that ran to the end.
-import type { WarmupLengthResult } from '../../engine/documents';
+import type { WarmupLengthResult } from '../../experiments/warmup-length';
 import type { Cell, Table } from '../../lib/export';
 
 export function fig8Table(doc: WarmupLengthResult | null): Table {

@@ -7,7 +7,7 @@
 // steps); a run that never escapes is drawn at the top as a "never" marker, and its line is broken
 // there.
 import { OPTIMIZERS, PLACEMENTS } from '../../generated/engine-schema';
-import type { WarmupLengthResult } from '../../engine/documents';
+import type { WarmupLengthResult } from '../../experiments/warmup-length';
 import { unionValues, type Domain } from '../../components/common/chart';
 
 export type LrPick = 'lo' | 'hi';

@@ -1,7 +1,7 @@
 // fig9/index.ts — Figure G (`fig9`) as the page sees it (figures/types.ts FigureDef): the token-specific
 // share of the hidden state, layer × step, for Post-LN and Pre-LN with and without warm-up (the
 // `plateau-share` experiment, docs/experiments.md). No view state of its own.
-import type { PlateauShareResult } from '../../engine/documents';
+import type { PlateauShareResult } from '../../experiments/plateau-share';
 import type { FigureDef } from '../types';
 import Figure9 from './Figure9.svelte';
 import { fig9Json, fig9Table } from './numbers';

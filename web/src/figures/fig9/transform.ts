@@ -2,7 +2,7 @@
 // One panel per run (placement × warm-up, in the document's order): x is the recording (index; its
 // step as the tick label), y the layer 1…L, each cell the token-specific share of the residual
 // stream after that layer at that step, s = 1 − ‖mean over tokens of h‖² / mean over tokens of ‖h‖².
-import type { PlateauShareResult } from '../../engine/documents';
+import type { PlateauShareResult } from '../../experiments/plateau-share';
 
 export interface ShareCell {
   x: number;

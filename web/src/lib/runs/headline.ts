@@ -1,23 +1,12 @@
 // runs/headline.ts — the one line a run list entry shows of its results. Pure.
 //   grid:        each placement's final seed-mean loss (lowest–highest over its lr × warm-up series)
 //   probe:       the depths and placements it measured
-//   experiments: the verdict of the claim the figure tests (lib/verdicts.js), by the same rule as the prose
-import * as V from '../verdicts.js';
+//   experiments: the verdict of the claim the figure tests (its declaration's rule, experiments/<name>.ts;
+//                experiments/verdicts.js), by the same rule as the prose, and of the further claims it decides
 import { fmt } from '../format';
 import { inRegistryOrder, placementLabel } from '../placements';
 import { seedMean, type GridResult, type ProbeResult } from '../../engine/documents';
-import type { SlotName } from '../slots';
-
-/** The verdict rule of each experiment slot that has one (its figure's claim). */
-const VERDICT_OF: Partial<Record<SlotName, (doc: never) => { verdict: string }>> = {
-  outputSensitivity: V.outputSensitivity,
-  adamFirstStep: V.adamFirstStep,
-  warmupLength: V.warmupLength,
-  stepSize: V.stepSize,
-  plateauShare: V.plateauShare,
-  tiedOutput: V.tiedOutput,
-  depthFactors: V.depthFactors,
-};
+import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
 
 const range = (xs: number[]) => {
   const f = xs.filter(Number.isFinite);
@@ -53,11 +42,11 @@ export function headline(slot: SlotName, doc: unknown, t: (k: string) => string)
   try {
     if (slot === 'grid') return gridHeadline(doc as GridResult, t);
     if (slot === 'probe') return probeHeadline(doc as ProbeResult, t);
-    const rule = VERDICT_OF[slot];
-    if (!rule) return '';
-    const line = `${t('runs.verdict')} ${t(`runs.verdict.${rule(doc as never).verdict}`)}`;
-    // Figure F's document carries a second claim: the SGD control
-    return slot === 'warmupLength' ? `${line} · ${t('runs.verdict.sgd')} ${t(`runs.verdict.${V.sgdControl(doc as never).verdict}`)}` : line;
+    const decl = EXPERIMENT_SLOTS[slot as ExperimentSlot];
+    if (!decl?.verdict) return '';
+    const word = (rule: (doc: never) => { verdict: string }) => t(`runs.verdict.${rule(doc as never).verdict}`);
+    const more = Object.entries(decl.alsoVerdicts ?? {}).map(([k, rule]) => ` · ${t(`runs.verdict.${k}`)} ${word(rule)}`);
+    return `${t('runs.verdict')} ${word(decl.verdict)}${more.join('')}`;
   } catch {
     return '';
   }

@@ -1,0 +1,19 @@
+// step-size.ts — the `step-size` experiment (Figure D): per placement, one entry per depth.
+import * as V from './verdicts.js';
+import { list, num, obj, record, seedStat, slots, type ExperimentDoc } from './types';
+
+const shape = obj({
+  placements: record(
+    list(obj({ layers: num, loss0: seedStat, loss: list(seedStat), eta_star: seedStat, eta_star_of_mean: num, layer_dlogits2: list(seedStat) })),
+  ),
+});
+export type StepSizeResult = ExperimentDoc<typeof shape>;
+declare module './types' {
+  interface ExperimentSlots {
+    stepSize: StepSizeResult;
+  }
+}
+
+export default slots({
+  stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [2, 8], seeds: [0] }, shape, verdict: V.stepSize },
+});

@@ -1,0 +1,33 @@
+// warmup-length.ts — the `warmup-length` experiment (Figure F; the page loads its summary, the runs
+// without their loss curves): escape steps per placement, optimizer, warm-up and lr.
+import * as V from './verdicts.js';
+import { list, nullable, num, obj, optional, slots, str, type ExperimentDoc } from './types';
+
+const shape = obj({
+  plateau_entropy: num,
+  runs: list(obj({ placement: str, optimizer: str, warmup: num, lr: num, seed: num, status: str, escape_step: nullable(num), loss: optional(list(num)) })),
+  groups: list(obj({ placement: str, optimizer: str, warmup: num, lr: num, seeds_ok: num, escape_step: nullable(num) })),
+  radam_rectification: list(num),
+});
+export type WarmupLengthResult = ExperimentDoc<typeof shape>;
+declare module './types' {
+  interface ExperimentSlots {
+    warmupLength: WarmupLengthResult;
+  }
+}
+
+export default slots({
+  // 120 toy runs at its defaults (tens of minutes in a browser; Recompute estimates it, cost.ts
+  // experimentWork): a live run is the small setting unless unticked.
+  warmupLength: {
+    experiment: 'warmup-length',
+    file: 'warmup-length.summary',
+    config: {},
+    small: { layers: 6, d: 128, d_ff: 512, steps: 400, warmups: [0, 100], seeds: [0], optimizers: ['adam', 'radam', 'sgd'], lr_factors: [1] },
+    smallFirst: true,
+    shape,
+    verdict: V.warmupLength,
+    // its document carries a second claim: the SGD control
+    alsoVerdicts: { sgd: V.sgdControl },
+  },
+});
