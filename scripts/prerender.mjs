@@ -9,18 +9,21 @@
 // and puts it inside #app, marked data-prerendered: the English article in dist/index.html, the
 // Chinese one in dist/zh/index.html (web/src/prerender/copies.ts says where each goes). Each copy is
 // the whole page (the same script, with the site's absolute asset paths), names the other copies
-// (data-copies, and <link rel="alternate" hreflang>), and is replaced by the live page once its own
+// (data-copies, and, with LNX_SITE_URL, <link rel="alternate" hreflang>), and is replaced by the live page once its own
 // article and results are in (App.svelte). index.html's first script sends a reader to the copy of
 // the language the live page will show, and hides the copy from an embed, before anything paints.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
+import { pictureFonts, rasterise } from './og-picture.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** Where the site is published (LNX_SITE_URL, e.g. https://example.org/ln-explorable/), for what
- *  must be absolute: the canonical link, the hreflang alternates and the sitemap. Unset, the
- *  alternates stay relative and no sitemap is written (robots.txt says nothing of one). */
+ *  must be absolute: the canonical link, the hreflang alternates, the sitemap, the cards' picture and
+ *  the oEmbed documents. Unset, no alternates or sitemap are written (robots.txt says nothing of
+ *  one), and the picture and the oEmbed addresses are relative (for a look at the build, not for
+ *  publishing: a host needs absolute ones). */
 const SITE = process.env.LNX_SITE_URL ? new URL(process.env.LNX_SITE_URL.replace(/\/?$/, '/')).href : null;
 const OG_LOCALE = { en: 'en_US', zh: 'zh_CN' };
 const EMPTY = '<div id="app"></div>';
@@ -54,6 +57,17 @@ export async function prerender({ log = console.log } = {}) {
       }
     }
     const written = [];
+    // each copy's picture for the cards (Figure 4 drawn from the precomputed grid, the title in the
+    // copy's language), rasterised without a browser
+    const pictures = {};
+    for (const lang of m.COPY_LANGS) {
+      const fonts = pictureFonts(root, lang);
+      if (!fonts.covered) log(`prerender: no font for the ${lang} text (install fonts-wqy-microhei): its picture is drawn without it`);
+      const file = join(root, 'dist', m.ogPicturePath(lang));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, rasterise(m.ogPictureSvg(lang, docs.grid ?? null, { text: fonts.covered }), fonts.files));
+      pictures[lang] = m.ogPicturePath(lang);
+    }
     for (const lang of m.COPY_LANGS) {
       // The static copy carries no live state: the tests and the page wait on the live figures'
       // data-state, which must not be answered by the copy the live page is about to replace.
@@ -62,11 +76,19 @@ export async function prerender({ log = console.log } = {}) {
       const copies = Object.fromEntries(others.map((l) => [l, m.copyHref(lang, l)]));
       // a copy's address: absolute where the site's is known, else relative to this copy
       const hrefOf = (l) => (SITE ? new URL(m.STATIC_COPIES[l], SITE).href : m.copyHref(lang, l));
-      const alternates = [
-        ...m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${m.htmlLang(l)}" href="${attr(hrefOf(l))}" />`),
-        `<link rel="alternate" hreflang="x-default" href="${attr(hrefOf(m.COPY_LANGS[0]))}" />`,
-        ...(SITE ? [`<link rel="canonical" href="${attr(hrefOf(lang))}" />`] : []),
-      ].join('\n    ');
+      // any file of the site from this copy: absolute where the site's address is known
+      const up = '../'.repeat(m.STATIC_COPIES[lang].split('/').filter(Boolean).length);
+      const fileHref = (path) => (SITE ? new URL(path, SITE).href : up + path);
+      // the hreflang alternates only where they can be absolute: a search engine ignores relative
+      // ones (and Lighthouse fails them); without the site's address the copies still name each
+      // other in data-copies and the static page's language link
+      const alternates = SITE
+        ? [
+            ...m.COPY_LANGS.map((l) => `<link rel="alternate" hreflang="${m.htmlLang(l)}" href="${attr(hrefOf(l))}" />`),
+            `<link rel="alternate" hreflang="x-default" href="${attr(hrefOf(m.COPY_LANGS[0]))}" />`,
+            `<link rel="canonical" href="${attr(hrefOf(lang))}" />`,
+          ]
+        : [];
       // the copy's head and no-script note in its own language; a copy away from the front page
       // (zh/) is that language's address: data-lang-by-path makes it count as a choice
       // (index.html's guard, prefs.svelte.ts initialLang)
@@ -79,9 +101,14 @@ export async function prerender({ log = console.log } = {}) {
         ['property', 'og:locale', OG_LOCALE[lang] ?? lang],
         ...m.COPY_LANGS.filter((l) => l !== lang).map((l) => ['property', 'og:locale:alternate', OG_LOCALE[l] ?? l]),
         ...(SITE ? [['property', 'og:url', hrefOf(lang)]] : []),
-        ['name', 'twitter:card', 'summary'],
+        ['property', 'og:image', fileHref(pictures[lang])],
+        ['property', 'og:image:width', String(m.OG_SIZE.width)],
+        ['property', 'og:image:height', String(m.OG_SIZE.height)],
+        ['property', 'og:image:alt', m.ogPictureAlt(lang)],
+        ['name', 'twitter:card', 'summary_large_image'],
         ['name', 'twitter:title', head.title],
         ['name', 'twitter:description', head.description],
+        ['name', 'twitter:image', fileHref(pictures[lang])],
       ]
         .map(([k, n, v]) => `<meta ${k}="${n}" content="${attr(v)}" />`)
         .join('\n    ');
@@ -93,12 +120,29 @@ export async function prerender({ log = console.log } = {}) {
         .replace(/<title>[^<]*<\/title>/, () => `<title>${text(head.title)}</title>`)
         .replace(/<meta name="description" content="[^"]*" \/>/, () => `<meta name="description" content="${attr(head.description)}" />`)
         .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${text(head.noscript)}</noscript>`)
-        .replace('</head>', `  ${alternates}\n    ${cards}\n  </head>`);
+        .replace('</head>', `  ${[...alternates, cards].join('\n    ')}\n  </head>`);
       const file = join(root, 'dist', m.STATIC_COPIES[lang], 'index.html');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, out);
       written.push(file);
       log(`prerender: ${file.slice(root.length + 1)} holds the ${lang} article (${(body.length / 1024).toFixed(0)} KiB of HTML)`);
+    }
+    // a page per figure and language (f/fig4/, zh/f/fig4/) with the figure's cards and its oEmbed
+    // discovery link, and the oEmbed document beside it: what a blog reads of a pasted link
+    let figurePages = 0;
+    for (const lang of m.COPY_LANGS) {
+      for (const id of m.FIGURE_IDS) {
+        const paths = m.webFoundPaths(m.STATIC_COPIES[lang], id);
+        const depth = paths.page.split('/').filter(Boolean).length;
+        const rel = (path) => (SITE ? new URL(path, SITE).href : '../'.repeat(depth) + path || './');
+        const dir = join(root, 'dist', paths.page);
+        mkdirSync(dir, { recursive: true });
+        const page = m.figurePage(lang, id, { rel, articleHref: rel(m.STATIC_COPIES[lang]), htmlLang: m.htmlLang(lang), hasPicture: true });
+        writeFileSync(join(dir, 'index.html'), page);
+        // beside the page, so the same relative addresses hold for both (absolute with LNX_SITE_URL)
+        writeFileSync(join(root, 'dist', paths.oembed), JSON.stringify(m.oembedDoc(lang, id, rel, true), null, 2) + '\n');
+        figurePages++;
+      }
     }
     // robots.txt (a crawler asking for it got the page's HTML), and the sitemap where the site's
     // address is known
@@ -111,6 +155,7 @@ export async function prerender({ log = console.log } = {}) {
         `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
       );
     }
+    log(`prerender: ${figurePages} figure pages with their oEmbed documents; pictures ${Object.values(pictures).join(', ')}`);
     log(`prerender: ${written.length} copies in ${Date.now() - t0} ms; robots.txt${SITE ? ', sitemap.xml' : ' (LNX_SITE_URL unset: no sitemap)'}`);
     return written;
   } finally {

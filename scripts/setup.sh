@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh — installs what a fresh Debian machine lacks, idempotently: the C++ toolchain pieces
-# (Emscripten, Eigen, GoogleTest, CMake), Chromium for the browser tests (only when asked), and
-# the npm packages (npm ci). Safe to run again: it skips what is already there.
+# (Emscripten, Eigen, GoogleTest, CMake), a CJK font (the build sets the Chinese card picture in it;
+# without one that picture is drawn without its Chinese text), Chromium for the browser tests (only
+# when asked), and the npm packages (npm ci). Safe to run again: it skips what is already there.
 #   scripts/setup.sh            toolchain + npm packages
 #   scripts/setup.sh --browser  also Chromium (for the end-to-end tests)
 set -euo pipefail
@@ -16,10 +17,11 @@ command -v g++ >/dev/null 2>&1 || need+=(g++)
 # the compiler cache of the builds (scripts/ccache-env.sh)
 command -v ccache >/dev/null 2>&1 || need+=(ccache)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
+# The Chinese card picture (scripts/og-picture.mjs) and screenshots of the Chinese page need a CJK
+# font (headless Chromium draws boxes otherwise).
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || ls /usr/share/fonts/*/noto*/NotoSansCJK-Regular.ttc >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
 if [ "${1:-}" = "--browser" ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)
-  # Screenshots of the Chinese page need a CJK font (headless Chromium draws boxes otherwise).
-  fc-list 2>/dev/null | grep -qi "wqy\|noto.*cjk" || need+=(fonts-wqy-microhei)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} (apt)"

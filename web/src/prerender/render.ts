@@ -27,3 +27,5 @@ export const headText = (lang: Article['lang']) => ({
 export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>): string {
   return render(StaticPage, { props: { article: ARTICLES[lang], docs } }).body;
 }
+
+export { ogPictureSvg, ogPictureAlt, ogPicturePath, oembedDoc, figurePage, webFoundPaths, figureTitle, OG_SIZE, FIGURE_IDS } from './web-found';
