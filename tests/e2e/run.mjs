@@ -334,7 +334,7 @@ async function main() {
     });
 
     await check(
-      'found on the web: robots.txt is text, each copy names both languages (and x-default) and unfolds into a card in its own language',
+      'found on the web: robots.txt is text, each copy unfolds into a card in its own language (and names no relative hreflang alternates)',
       async () => {
         const robots = await fetch(new URL('robots.txt', preview.url));
         const body = await robots.text();
@@ -348,11 +348,16 @@ async function main() {
         ]) {
           const html = await (await fetch(new URL(path, preview.url))).text();
           const langs = [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)"/g)].map((m) => m[1]);
-          assert(JSON.stringify(langs) === JSON.stringify(['en', 'zh-CN', 'x-default']), `${path || '/'}: hreflang ${langs}`);
+          // hreflang alternates must be absolute (Lighthouse's SEO audit; search engines ignore relative
+          // ones): this build has no LNX_SITE_URL, so it writes none
+          assert(langs.length === 0, `${path || '/'}: hreflang ${langs} without a site address`);
           const title = html.match(/<title>([^<]*)<\/title>/)?.[1];
           const og = html.match(/<meta property="og:title" content="([^"]*)"/)?.[1];
           assert(title && og === title, `${path || '/'}: og:title ${og} against the title ${title}`);
-          assert(html.includes(`<html lang="${lang}"`) && /<meta name="twitter:card" content="summary"/.test(html), `${path || '/'}: no card or wrong lang`);
+          assert(
+            html.includes(`<html lang="${lang}"`) && /<meta name="twitter:card" content="summary_large_image"/.test(html),
+            `${path || '/'}: no card or wrong lang`,
+          );
         }
       },
     );
