@@ -6,6 +6,8 @@
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers
+#   3b. What a link unfolds into elsewhere (tests/e2e/web-found.mjs) and Lighthouse's deterministic
+#      categories at 100 in both languages (tests/audits/lighthouse.mjs)
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values
 #   5. WebGPU in Node over Dawn (SwiftShader): every backend op, gradients, runs, probe vs the CPU
 #      (alongside 3, which leaves a core idle much of the time)
@@ -71,6 +73,10 @@ background gpunode node tests/gpu-node/run.mjs
 node tests/e2e/run.mjs
 printf '\n-- WebGPU in Node (%ss)\n' "$(( $(date +%s) - start ))"
 finish gpunode
+
+stage "found on the web (Chromium: card pictures, oEmbed figure pages) and Lighthouse (accessibility, best practices, SEO at 100)"
+node tests/e2e/web-found.mjs
+node tests/audits/lighthouse.mjs
 
 stage "robustness corpus (Vitest + Chromium)"
 node tests/robustness/run.mjs
