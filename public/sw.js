@@ -1,8 +1,8 @@
 /*
  * sw.js — offline after the first visit, and cross-origin isolation on any static host. Registered
- * by the page (web/src/lib/isolation.ts before the live page mounts, web/src/lib/offline.ts after)
- * in production builds, never from an embed. Everything the page needs is self-hosted, so one
- * cache holds the whole site:
+ * by the page in production builds, never from an embed: by web/src/lib/isolation.ts before the
+ * live page mounts where the page is not isolated yet, by web/src/lib/offline.ts once it has
+ * mounted. Everything the page needs is self-hosted, so one cache holds the whole site:
  *
  *   install  → precache: the page, the engine (wasm/*), the precomputed results (data/*), embed.js,
  *              and every built asset reachable from index.html (JS chunks of both languages, the
