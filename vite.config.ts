@@ -6,7 +6,7 @@
 // ES module worker while the glue starts it as a classic one, and the threaded build would fail to
 // load (the worker imports the glue from public/wasm/ at run time instead: engine/worker.ts).
 // COOP/COEP on dev and preview make the page cross-origin isolated, so the worker picks the threaded
-// flavour; any plain static server gets the single-threaded one.
+// flavour; on a plain static server public/sw.js adds them (after one reload: web/src/lib/isolation.ts).
 //
 // LNX_FIXTURES=/some/dir (dev and preview only) serves /data/* and /wasm/* from that directory when
 // public/ has no such file — for developing against sample data before the engine's real output

@@ -1,7 +1,8 @@
 /*
- * sw.js — offline after the first visit. Registered by the page (web/src/lib/offline.ts) in
- * production builds, not in embeds. Everything the page needs is self-hosted, so one cache holds
- * the whole site:
+ * sw.js — offline after the first visit, and cross-origin isolation on any static host. Registered
+ * by the page in production builds, never from an embed: by web/src/lib/isolation.ts before the
+ * live page mounts where the page is not isolated yet, by web/src/lib/offline.ts once it has
+ * mounted. Everything the page needs is self-hosted, so one cache holds the whole site:
  *
  *   install  → precache: the page, the engine (wasm/*), the precomputed results (data/*), embed.js,
  *              and every built asset reachable from index.html (JS chunks of both languages, the
@@ -11,7 +12,21 @@
  *              (the page, data/, wasm/, embed.js): network first, falling back to the cache when
  *              offline, so a redeploy is picked up on the next online visit. A navigation to any
  *              query (?lang=zh, ?embed=fig2…) falls back to the cached page.
- *   activate → drops caches of older versions.
+ *              Every response handed back, from the network or the cache, gets
+ *              Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
+ *              require-corp (the headers `vite preview` sends; a plain static host such as GitHub
+ *              Pages or `python3 -m http.server` cannot), so the page the worker serves is
+ *              cross-origin isolated and runs the threaded engine. require-corp, not credentialless:
+ *              every subresource is same-origin, and Safari knows only require-corp. The engine
+ *              worker and its pthread workers get them too (a dedicated worker under a COEP page
+ *              must have COEP itself). Two kinds of document are left as the server sent them: an
+ *              embed (?embed=figN) and any page loaded in a frame. A frame is isolated only when
+ *              its parent is, and a blog that embeds a figure is not; the embed stays on the
+ *              single-threaded engine, as docs/sharing.md promises. Redirects and opaque responses
+ *              pass untouched (their headers cannot be changed).
+ *   activate → drops caches of older versions, then claims the open pages. A page that the worker
+ *              did not serve is not isolated until it is loaded again: lib/isolation.ts reloads it
+ *              once, before the live page mounts (a sessionStorage mark keeps it to once).
  * Leaves out: background sync, push, cross-origin requests (there are none).
  */
 'use strict';
@@ -113,6 +128,22 @@ async function cacheFirst(req) {
   return res;
 }
 
+/** Whether the response to `req` gets the isolation headers: any subresource, and a top-level
+ *  document unless it is an embed (see the header). */
+function isolates(req) {
+  if (req.mode !== 'navigate') return true;
+  return req.destination === 'document' && !new URL(req.url).searchParams.has('embed');
+}
+
+/** `res` with COOP/COEP added; a redirect or an opaque response as it is. */
+function withIsolation(res) {
+  if (res.status === 0 || res.type === 'opaqueredirect' || res.type === 'opaque') return res;
+  const headers = new Headers(res.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
 self.addEventListener('fetch', (ev) => {
   const req = ev.request;
   if (req.method !== 'GET') return;
@@ -120,5 +151,6 @@ self.addEventListener('fetch', (ev) => {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
   if (url.pathname.endsWith('/sw.js')) return;
   const hashed = url.pathname.startsWith(SCOPE.pathname + 'assets/');
-  ev.respondWith(hashed ? cacheFirst(req) : networkFirst(req));
+  const res = hashed ? cacheFirst(req) : networkFirst(req);
+  ev.respondWith(isolates(req) ? res.then(withIsolation) : res);
 });

@@ -3,7 +3,8 @@
 //
 // Expects dist/ to be built (`npm run build`); builds nothing itself. Starts
 //   1. `vite preview` (COOP/COEP → cross-origin isolated → threaded engine lnx-mt-fma: Chromium has relaxed SIMD),
-//   2. a plain static server over dist/ without those headers (→ single-threaded lnx-st-fma), and
+//   2. a plain static server over dist/ without those headers (public/sw.js adds them: after one
+//      reload the page is isolated too; with service workers blocked, single-threaded lnx-st-fma), and
 //   3. a plain static server over tests/embed/ on another port (another origin): a sample blog
 //      post embedding two figures (host.html) with an unrelated frame that sends bad messages,
 // runs the checks, saves screenshots and downloads to test-artifacts/, prints `N passed, M failed`
@@ -12,7 +13,8 @@
 // address bar follows it, "copy link" per figure, a live Figure 4 run from a link is bit-identical);
 // exports (SVG, PNG, CSV, JSON per figure, with provenance); embeds (no chrome, height message,
 // iframe resize, messages from a non-parent or of a bad shape ignored); the citation block; the
-// print stylesheet; offline after the first visit; every asset self-hosted.
+// print stylesheet; offline after the first visit; isolation on a plain host (the service worker,
+// one reload, the fallback without it); every asset self-hosted.
 // The bad-input corpus and the cancel/memory cycles are in tests/robustness/run.mjs.
 // Environment: LNX_FIXTURES=dir also serves /data and /wasm from dir on both servers (development
 // before the engine's real output exists); E2E_ONLY=substring runs only matching checks.
@@ -65,6 +67,29 @@ async function waitRunDone(page, id, timeout) {
     throw new Error(`#${id} live run ended with ${phase}: ${msg}`);
   }
   return page.$eval(`#${id} .badge`, (el) => ({ source: el.getAttribute('data-source'), text: el.textContent }));
+}
+
+/** A page in a fresh context, its main frame's document loads counted from the first (a reload
+ *  loop shows as more of them); `init` runs in every document before its own scripts. */
+async function countedPage(browser, url, contextOptions = {}, init) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...contextOptions });
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const navs = [];
+  const errors = [];
+  // document requests, not history entries (the address bar follows the view by replaceState)
+  page.on('request', (r) => r.isNavigationRequest() && r.frame() === page.mainFrame() && navs.push(r.url()));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: 'load' });
+  return { context, page, navs, errors };
+}
+
+/** Wait until the page has decided about isolation (lib/isolation.ts: <html data-isolation>, not
+ *  'reloading') and every figure of its live page is ready; survives the page's own reload. */
+async function settled(page, timeout = 60000) {
+  await page.waitForFunction(() => ['isolated', 'not-isolated'].includes(document.documentElement.dataset.isolation), null, { timeout, polling: 200 });
+  await waitReady(page, timeout);
 }
 
 /** The run a link asked for, to its end: a link starts a short run by itself and offers a longer
@@ -1225,17 +1250,80 @@ async function main() {
       }
     });
 
-    // Plain server: no isolation → single-threaded engine -----------------------------------------
-    await check('plain server without COOP/COEP: not isolated, figures ready, live run uses wasm-st', async () => {
-      const st = await openPage(browser, plainUrl, { lang: 'en' });
-      await waitReady(st.page);
-      assert((await st.page.evaluate(() => self.crossOriginIsolated)) === false, 'unexpectedly cross-origin isolated');
-      await openSettings(st.page, 'fig3');
-      await st.page.check('#fig3 input[name="small"]');
-      const badge = await recomputeAndWait(st.page, 'fig3', 180000);
-      assert(/wasm-st-fma · fused multiply-add/.test(badge.text), `expected wasm-st-fma with its fused kernel in "${badge.text}"`);
-      assert(st.errors.length === 0, `console errors:\n${st.errors.join('\n')}`);
-      await st.context.close();
+    // Plain server: no headers; public/sw.js serves the page isolated after one reload ----------------
+    await check(
+      'plain server without COOP/COEP: once the service worker is active the page is cross-origin isolated (one reload, no loop), figures ready, live run uses wasm-mt',
+      async () => {
+        const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`);
+        try {
+          await settled(s.page);
+          assert(
+            await s.page.evaluate(() => self.crossOriginIsolated === true),
+            `not isolated: ${await s.page.evaluate(() => document.documentElement.dataset.isolation)}`,
+          );
+          await s.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+          await s.page.waitForTimeout(1500);
+          assert(s.navs.length === 2, `expected the first load and one reload, got ${s.navs.length} navigations: ${s.navs.join(' → ')}`);
+          assert(await s.page.evaluate(() => !!navigator.serviceWorker.controller), 'the isolated load is not served by the service worker');
+          await openSettings(s.page, 'fig3');
+          await s.page.check('#fig3 input[name="small"]');
+          const badge = await recomputeAndWait(s.page, 'fig3', 180000);
+          assert(/wasm-mt-fma · fused multiply-add/.test(badge.text), `expected the threaded wasm-mt-fma in "${badge.text}"`);
+          // an ordinary reload: served isolated, nothing more
+          await s.page.reload({ waitUntil: 'load' });
+          await settled(s.page);
+          await s.page.waitForTimeout(1500);
+          assert(s.navs.length === 3 && (await s.page.evaluate(() => self.crossOriginIsolated)), `after a reload: ${s.navs.length} navigations`);
+          // Shift+Reload bypasses the worker: at most one reload more (none in Chromium, whose mark
+          // outlives the isolated load: lib/isolation.ts), never a loop; the next ordinary load is isolated
+          const cdp = await s.context.newCDPSession(s.page);
+          await cdp.send('Page.reload', { ignoreCache: true });
+          for (let i = 0; i < 100 && s.navs.length < 4; i++) await s.page.waitForTimeout(100);
+          await settled(s.page);
+          await s.page.waitForTimeout(3000);
+          const hard = s.navs.length;
+          assert(hard === 4 || hard === 5, `after Shift+Reload: ${hard} navigations in all: ${s.navs.join(' → ')}`);
+          await s.page.reload({ waitUntil: 'load' });
+          await settled(s.page);
+          assert(await s.page.evaluate(() => self.crossOriginIsolated), 'the ordinary load after Shift+Reload is not isolated');
+          assert(s.errors.length === 0, `console errors:\n${s.errors.join('\n')}`);
+        } finally {
+          await s.context.close();
+        }
+      },
+    );
+
+    await check('plain server with service workers blocked: not isolated, no reload, live run uses wasm-st (the fallback)', async () => {
+      const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`, { serviceWorkers: 'block' });
+      try {
+        await settled(s.page);
+        await s.page.waitForTimeout(1500);
+        const st = await s.page.evaluate(() => ({ isolated: self.crossOriginIsolated, isolation: document.documentElement.dataset.isolation }));
+        assert(!st.isolated && st.isolation === 'not-isolated' && s.navs.length === 1, `${JSON.stringify(st)}, ${s.navs.length} navigations`);
+        await openSettings(s.page, 'fig3');
+        await s.page.check('#fig3 input[name="small"]');
+        const badge = await recomputeAndWait(s.page, 'fig3', 180000);
+        assert(/wasm-st-fma · fused multiply-add/.test(badge.text), `expected wasm-st-fma with its fused kernel in "${badge.text}"`);
+        assert(s.errors.length === 0, `console errors:\n${s.errors.join('\n')}`);
+      } finally {
+        await s.context.close();
+      }
+    });
+
+    await check('plain server, the tab’s one reload already spent (its sessionStorage mark): no second reload once the worker is active, wasm-st', async () => {
+      const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`, {}, () => sessionStorage.setItem('lnx.isolation-reload', '1'));
+      try {
+        await settled(s.page);
+        await s.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+        await s.page.waitForTimeout(1500);
+        const st = await s.page.evaluate(() => ({ isolated: self.crossOriginIsolated, isolation: document.documentElement.dataset.isolation }));
+        assert(!st.isolated && st.isolation === 'not-isolated' && s.navs.length === 1, `${JSON.stringify(st)}, ${s.navs.length} navigations`);
+        const flavour = await s.page.evaluate(() => globalThis.__lnx.info().then((i) => i.flavour));
+        assert(flavour === 'wasm-st-fma', `engine flavour ${flavour}`);
+        assert(s.errors.length === 0, `console errors:\n${s.errors.join('\n')}`);
+      } finally {
+        await s.context.close();
+      }
     });
 
     await check('an FMA flavour that fails to load: the plain flavour runs instead', async () => {
@@ -1357,6 +1445,41 @@ async function main() {
       }
     });
 
+    await check('embed: with the service worker installed for the site, a figure in a host page that is not isolated still draws, on wasm-st', async () => {
+      // the host is another origin of the same site (127.0.0.1), so the embed shares the storage,
+      // and the service worker, of a top-level visit: the worker serves it, and must leave it as the
+      // server sent it (public/sw.js: no COOP/COEP on a framed document)
+      const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`);
+      try {
+        await settled(s.page);
+        assert(await s.page.evaluate(() => self.crossOriginIsolated), 'the site itself is not isolated');
+        const h = await s.context.newPage();
+        const errors = [];
+        h.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        h.on('pageerror', (e) => errors.push(String(e)));
+        await h.goto(hostUrl, { waitUntil: 'load' });
+        await h.waitForFunction(
+          () => [...document.querySelectorAll('iframe[data-lnx-embed]')].every((f) => f.getAttribute('data-lnx-state') === 'ready'),
+          null,
+          {
+            timeout: 60000,
+          },
+        );
+        const f4 = h.frames().find((fr) => fr.url().includes('embed=fig4'));
+        const st = await f4.evaluate(async () => ({
+          controlled: !!navigator.serviceWorker.controller,
+          isolated: self.crossOriginIsolated,
+          isolation: document.documentElement.dataset.isolation,
+          flavour: (await globalThis.__lnx.info()).flavour,
+        }));
+        assert(st.controlled && !st.isolated && st.isolation === 'not-isolated' && st.flavour === 'wasm-st-fma', JSON.stringify(st));
+        assert(s.navs.length === 2, `the site reloaded ${s.navs.length - 1} times`);
+        assert(errors.length === 0, `console errors:\n${errors.join('\n')}`);
+      } finally {
+        await s.context.close();
+      }
+    });
+
     // Offline after the first visit ----------------------------------------------------------------
     await check('offline: after one visit the page reloads offline with every figure ready, both languages, and the engine', async () => {
       const o = await openPage(browser, plainUrl, { lang: 'en' });
@@ -1367,12 +1490,13 @@ async function main() {
         await o.page.reload({ waitUntil: 'load' });
         await waitReady(o.page);
         assert(await o.page.evaluate(() => !!navigator.serviceWorker.controller), 'the reloaded page is not served by the service worker');
+        assert(await o.page.evaluate(() => self.crossOriginIsolated), 'the page served offline is not cross-origin isolated');
         await o.page.click('.lang-toggle');
         await o.page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''), null, { timeout: 15000 });
         await openSettings(o.page, 'fig3');
         await o.page.check('#fig3 input[name="small"]');
         const badge = await recomputeAndWait(o.page, 'fig3', 120000);
-        assert(badge.source === 'live', `offline live run: ${badge.text}`);
+        assert(badge.source === 'live' && /wasm-mt-fma/.test(badge.text), `offline live run: ${badge.text}`);
         await shoot(o.page, 'zh-offline-fig3', '#fig3');
         const bad = o.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
         assert(bad.length === 0, `console errors:\n${bad.join('\n')}`);
