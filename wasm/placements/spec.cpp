@@ -56,17 +56,22 @@ int read_name(const json::Value& v, const std::string& what, const char* const (
   throw ArgumentError(what + " must be " + list);
 }
 
-// A short text a spec gives (name, label, doc): printable ASCII, no markup, at most `max` characters.
-std::string read_text(const json::Value& v, const std::string& what, size_t max, bool identifier) {
+// A short text a spec gives: an identifier (name: a-z, 0-9, '-', '_'), a label (printable ASCII
+// without markup) or a doc (printable ASCII: "x <- LN(x + F(x))"), at most `max` characters.
+enum class Text { Identifier, Label, Doc };
+std::string read_text(const json::Value& v, const std::string& what, size_t max, Text kind) {
+  const bool identifier = kind == Text::Identifier;
   if (v.kind != json::Value::Kind::String) throw ArgumentError(what + " must be a string");
   if (v.str.empty() || v.str.size() > max)
     throw ArgumentError(what + " must have 1 to " + std::to_string(max) + " characters");
   for (char ch : v.str) {
     const unsigned char c = static_cast<unsigned char>(ch);
     const bool ok = identifier ? (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
-                               : c >= 0x20 && c < 0x7f && c != '<' && c != '>' && c != '&' && c != '"';
+                               : c >= 0x20 && c < 0x7f && (kind == Text::Doc || (c != '<' && c != '>' && c != '&' && c != '"'));
     if (!ok)
-      throw ArgumentError(what + (identifier ? " may hold only a-z, 0-9, '-' and '_'" : " may hold only printable ASCII without <, >, & or \""));
+      throw ArgumentError(what + (identifier             ? " may hold only a-z, 0-9, '-' and '_'"
+                                  : kind == Text::Label ? " may hold only printable ASCII and no markup characters"
+                                                        : " may hold only printable ASCII"));
   }
   return v.str;
 }
@@ -136,12 +141,12 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
              {"name", "label", "doc", "attention", "ffn", "final_norm", "residual_scale", "init_scale", "norm"});
   auto s = std::make_shared<SpecPlacement>();
   s->name = "custom";
-  if (const json::Value* n = find(v, "name")) s->name = read_text(*n, key_path("name"), 32, true);
+  if (const json::Value* n = find(v, "name")) s->name = read_text(*n, key_path("name"), 32, Text::Identifier);
   for (const std::string& known : placement_names())
     if (known == s->name)
       throw ArgumentError(key_path("name") + " = \"" + s->name + "\" is a registered placement; give the spec a name of its own");
   s->label = s->name;
-  if (const json::Value* l = find(v, "label")) s->label = read_text(*l, key_path("label"), 40, false);
+  if (const json::Value* l = find(v, "label")) s->label = read_text(*l, key_path("label"), 40, Text::Label);
   if (const json::Value* a = find(v, "attention")) s->p.attention = read_sublayer(*a, "attention");
   if (const json::Value* f = find(v, "ffn")) s->p.ffn = read_sublayer(*f, "ffn");
   s->p.final_norm = read_bool(v, "final_norm", key_path("final_norm"), false);
@@ -150,7 +155,7 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
     s->p.init_scale.kind = static_cast<InitScale::Kind>(read_name(*i, key_path("init_scale"), kInitNames));
   if (const json::Value* n = find(v, "norm")) s->p.norm = read_name(*n, key_path("norm"), kNormNames);
   s->doc = describe(*s);
-  if (const json::Value* d = find(v, "doc")) s->doc = read_text(*d, key_path("doc"), 200, false);
+  if (const json::Value* d = find(v, "doc")) s->doc = read_text(*d, key_path("doc"), 200, Text::Doc);
   s->p.name = s->name.c_str();
   s->p.label = s->label.c_str();
   s->p.doc = s->doc.c_str();
