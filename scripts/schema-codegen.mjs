@@ -28,10 +28,17 @@ function tsType(f) {
       return 'number[]';
     case 'choice[]':
       return `(${union})[]`;
+    case 'object': // a placement spec (docs/engine.md): the object, or a string holding it
+      return 'Readonly<Record<string, unknown>> | string';
     default:
       throw new Error(`schema-codegen: unknown field type ${f.type}`);
   }
 }
+
+// An object field (a placement spec) is absent unless given: optional, and no entry in the defaults
+// (documents leave it out, so a default config compares equal to the documents made before it).
+const optional = (f) => f.only_when || f.type === 'object';
+const hasDefault = (f) => f.type !== 'object';
 
 const fieldInfo = (f) => ({
   type: f.type,
@@ -66,7 +73,7 @@ export function renderTs(schema) {
   w('');
   w('/** What the engine says of one field. Numbers: [min, max], or (min, max] when minExclusive; lists hold 1 … maxItems entries. */');
   w('export interface FieldInfo {');
-  w("  type: 'int' | 'uint' | 'number' | 'choice' | 'int[]' | 'uint[]' | 'number[]' | 'choice[]';");
+  w("  type: 'int' | 'uint' | 'number' | 'choice' | 'int[]' | 'uint[]' | 'number[]' | 'choice[]' | 'object';");
   w('  default: unknown;');
   w('  min?: number;');
   w('  max?: number;');
@@ -101,7 +108,7 @@ export function renderTs(schema) {
   for (const [key, fields] of groups) {
     if (!key.includes(',')) continue;
     w('', `/** The fields of ${key.split(',').join(', ')} configs. */`, `export interface ${groupName(key)} {`);
-    for (const f of fields.values()) w(`  /** ${docOf(f)} */`, `  ${f.name}${f.only_when ? '?' : ''}: ${tsType(f)};`);
+    for (const f of fields.values()) w(`  /** ${docOf(f)} */`, `  ${f.name}${optional(f) ? '?' : ''}: ${tsType(f)};`);
     w('}');
   }
   for (const c of schema.configs) {
@@ -109,13 +116,13 @@ export function renderTs(schema) {
     const shared = [...groups.keys()].filter((k) => k.includes(',') && k.split(',').includes(c.name)).map(groupName);
     const own = c.fields.filter((f) => owners.get(id(f)).length === 1);
     w('', `/** ${c.name}: ${c.doc} */`, `export interface ${name}Config${shared.length ? ` extends ${shared.join(', ')}` : ''} {`);
-    for (const f of own) w(`  /** ${docOf(f)} */`, `  ${f.name}${f.only_when ? '?' : ''}: ${tsType(f)};`);
+    for (const f of own) w(`  /** ${docOf(f)} */`, `  ${f.name}${optional(f) ? '?' : ''}: ${tsType(f)};`);
     w('}');
     const key = c.name.toUpperCase();
     w(
       `export const ${key}_FIELDS: Readonly<Record<keyof ${name}Config, FieldInfo>> = ${JSON.stringify(Object.fromEntries(c.fields.map((f) => [f.name, fieldInfo(f)])))};`,
     );
-    w(`export const ${key}_DEFAULTS: ${name}Config = ${JSON.stringify(Object.fromEntries(c.fields.map((f) => [f.name, f.default])))};`);
+    w(`export const ${key}_DEFAULTS: ${name}Config = ${JSON.stringify(Object.fromEntries(c.fields.filter(hasDefault).map((f) => [f.name, f.default])))};`);
     w(`export const ${key}_RULES = ${JSON.stringify(c.rules)} as const;`);
   }
   // The experiments' configs (wasm/experiments/): one table of fields and defaults per experiment.
@@ -145,6 +152,7 @@ export function renderTs(schema) {
 }
 
 function range(f) {
+  if (f.type === 'object') return 'a JSON object, or a string holding one';
   if (f.type.startsWith('choice')) return (f.choices ?? []).map((c) => `\`${c}\``).join(', ');
   const lo = f.min_exclusive ? '(' : '[';
   const r = `${lo}${f.min}, ${f.max}]`;

@@ -68,8 +68,8 @@ std::string schema_json() {
     write_sublayer(w, "attention", p->attention);
     write_sublayer(w, "ffn", p->ffn);
     w.key("final_norm").value(p->final_norm);
-    w.key("residual_scale").value(p->residual_scale ? "depends on layers" : "1");
-    w.key("init_scale").value(p->init_scale ? "depends on layers" : "1");
+    w.key("residual_scale").value(p->residual_scale.kind != ResidualScale::Kind::One ? "depends on layers" : "1");
+    w.key("init_scale").value(p->init_scale.kind != InitScale::Kind::Xavier ? "depends on layers" : "1");
     w.end_object();
   }
   w.end_array();

@@ -49,6 +49,10 @@ struct ModelConfig {
   FinalNorm final_norm = FinalNorm::Auto;
   OutputLayer output = OutputLayer::Tied;
   InputScale input_scale = InputScale::SqrtD;
+  // A placement from a JSON spec (placements/spec.h), in its canonical form; "" for none. The
+  // placement it defines is the one `placement` (or a probe's or grid's `placements`) names by the
+  // spec's name.
+  std::string placement_spec;
   void validate() const;  // bounds every size before anything is allocated
 };
 

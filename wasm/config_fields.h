@@ -10,6 +10,7 @@
 #include "config.h"
 #include "optim/registry.h"
 #include "placements/placement.h"
+#include "placements/spec.h"
 #include "schema.h"
 
 namespace lnx::config {
@@ -45,6 +46,45 @@ void* own_member(C& c, const schema::Spec&) { return &(c.*M); }
 template <class C>
 void* hyperparameter(C& c, const schema::Spec& s) { return &train_of(c).hyper.find(s.name)->second; }
 
+// The name a config's placement spec gives its placement, as an extra choice of `placement` and
+// `placements` (none without a spec).
+template <class C>
+std::vector<std::string> spec_choice(const C& c) {
+  const std::string& spec = model_of(const_cast<C&>(c)).placement_spec;
+  if (spec.empty()) return {};
+  return {placement_spec_name(spec)};
+}
+
+inline std::string canonical_placement_spec(const json::Value& v) {
+  const auto s = read_placement_spec(v);
+  return placement_spec_json(s->p);
+}
+
+// `placement_spec`: a placement from a JSON spec (placements/spec.h), named by its `name`.
+template <class C>
+void add_placement_spec_field(schema::Schema<C>& s) {
+  schema::add_field(s, schema::object_spec("placement_spec", canonical_placement_spec,
+                                           "a placement from a JSON spec (docs/engine.md, \"A placement from a spec\"): "
+                                           "an extra placement, named by the spec's name (default \"custom\")"),
+                    &model_member<C, &ModelConfig::placement_spec>);
+}
+
+// A spec whose placement no run uses is a mistake (a flag that would be silently ignored). `used`:
+// the placement names the config runs.
+template <class C>
+void add_spec_used_rule(schema::Schema<C>& s, std::vector<std::string> (*used)(const C&), const char* where) {
+  s.rules.push_back({"placement_spec_is_used", "a placement_spec's placement is one the config runs (by its name)",
+                     [used, where](const C& c) {
+                       const std::vector<std::string> name = spec_choice(c);
+                       if (name.empty()) return;
+                       const std::vector<std::string> u = used(c);
+                       if (std::find(u.begin(), u.end(), name[0]) == u.end())
+                         throw ArgumentError("placement_spec defines the placement \"" + name[0] + "\", which " + where +
+                                             " does not name (add \"" + name[0] + "\" to it)");
+                     },
+                     nullptr});
+}
+
 // `except`: model fields a config sets itself (an experiment that sweeps the depth, or the output layer).
 template <class C>
 void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vector<std::string>& except = {}) {
@@ -58,9 +98,11 @@ void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vect
   schema::add_field(s, schema::enum_spec("attention", {"bidirectional", "causal"},
                                 "attention mask: every token sees every token, or only earlier ones"),
                       &model_member<C, &ModelConfig::attention>);
-  if (with_placement)
-    schema::add_field(s, schema::choice_spec("placement", placement_names, "where the LayerNorms sit (a placement's name)"),
-                        &model_member<C, &ModelConfig::placement>);
+  if (with_placement) {
+    schema::add_field(s, schema::choice_spec("placement", placement_names, "where the LayerNorms sit (a placement's name, or placement_spec's)"),
+                      &model_member<C, &ModelConfig::placement>, &spec_choice<C>);
+    add_placement_spec_field(s);
+  }
   schema::add_field(s, schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
                                 "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
                       &model_member<C, &ModelConfig::norm_type>);

@@ -93,8 +93,10 @@ const Schema<ProbeConfig>& probe_schema() {
     Schema<ProbeConfig> s{"probe", "the init-time probe of Figures 2 and 3 (ProbeRun, lnx probe)", {}, {}};
     using P = ProbeConfig;
     add_model_fields(s, false);
-    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                        &own_member<P, &P::placements>);
+    add_placement_spec_field(s);
+    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements to measure (placement_spec's name too)"),
+                      &own_member<P, &P::placements>, &spec_choice<P>);
+    add_spec_used_rule<P>(s, [](const P& c) { return c.placements; }, "placements");
     schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch stream) each"),
                         &own_member<P, &P::seeds>);
     schema::add_field(s, int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
@@ -120,6 +122,7 @@ const Schema<TrainConfig>& train_schema() {
   static const Schema<TrainConfig> s = [] {
     Schema<TrainConfig> s{"train", "one toy training run of Figure 4 (TrainRun, lnx train)", {}, {}};
     add_model_fields(s, true);
+    add_spec_used_rule<TrainConfig>(s, [](const TrainConfig& c) { return std::vector<std::string>{c.model.placement}; }, "placement");
     add_run_fields(s);
     add_shared_train_fields(s);
     s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
@@ -140,9 +143,11 @@ const Schema<GridConfig>& grid_schema() {
     Schema<GridConfig> s{"grid", "the toy warm-up grid of Figure 4: placements × warm-ups × lrs × seeds (GridRun, lnx grid)", {}, {}};
     using G = GridConfig;
     add_model_fields(s, false);
+    add_placement_spec_field(s);
     add_shared_train_fields(s);
-    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each"),
-                        &own_member<G, &G::placements>);
+    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each (placement_spec's name too)"),
+                      &own_member<G, &G::placements>, &spec_choice<G>);
+    add_spec_used_rule<G>(s, [](const G& c) { return c.placements; }, "placements");
     schema::add_field(s, int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>);
     schema::add_field(s, number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>);
     schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<G, &G::seeds>);

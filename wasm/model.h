@@ -58,7 +58,7 @@ struct NormCache {
 template <class A>
 struct SublayerCache {
   NormCache<A> norm[3];  // [slot]
-  A branch;              // the FFN's output before its branch norm (only with norm_branch)
+  A branch;              // the FFN's output before its branch norm (only with norm_branch or m ≠ 1)
   A sum;                 // α·x + F(u): the residual stream before any norm after the add
 };
 template <class A>
@@ -84,6 +84,7 @@ struct ModelWorkspace {
   // the stream gradient ping-pong (N,d) ×2, (N,F) ×2, logits (N,V)
   Array d_sum, d_mid, d_u, d_branch, d_q, d_k, d_v, d_h, d_pre, d_logits;
   Array d_stream[2];
+  Array scaled;  // m·f' and its gradient m·ds, only where the branch scale m ≠ 1 (CompleteP)
 };
 
 // The model, written once against the op interface of op_interface.h; B = CpuBackend<T> or GpuBackend.
@@ -130,6 +131,10 @@ class Model {
   // (Post-LN x5, before LN2; Pre-LN the layer output).
   CPtr stream(int l) const { return ws_->caches[l].sub[kFfn].sum.data(); }
   const Placement& placement() const { return *pl_; }
+  // The norm this model's norms use: the placement's own (a spec's `norm`), else the config's.
+  static bool uses_rmsnorm(const ModelConfig& cfg, const Placement& pl) {
+    return (pl.norm >= 0 ? static_cast<NormType>(pl.norm) : cfg.norm_type) == NormType::RmsNorm;
+  }
   // The input of the final LN (Pre-LN) or of the output layer (Post-LN): x_L.
   CPtr last_output() const;
   // Layer l's FFN pre-activation W1·u + b1 (N, F) of the last forward pass; gradient checks keep
@@ -147,6 +152,7 @@ class Model {
   void norm_backward(Ptr dinp, bool grads, const NormParams& p, const NormCache<Array>& c, CPtr dout, CPtr x);
   typename B::Scalar input_scale() const;
   void residual(Ptr dst, CPtr x, size_t n);
+  void add_branch(Ptr sum, CPtr f, size_t n);
   bool layer_backward(int l, CPtr x_in, CPtr dout, Ptr dx_in, GradScope scope);
   bool sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradScope scope);
   CPtr layer_output(int l) const;
@@ -154,8 +160,9 @@ class Model {
   ModelWorkspace<B>& ws();
 
   ModelConfig cfg_;
-  const Placement* pl_;
-  double alpha_ = 1;           // the placement's residual scale at this depth
+  std::shared_ptr<const Placement> pl_;  // the registry's (not owned) or a spec's (placements/spec.h)
+  double alpha_ = 1;           // the placement's residual scale at this depth (on x)
+  double branch_ = 1;          // the placement's branch scale at this depth (on f'; CompleteP)
   bool rms_ = false;           // RMSNorm instead of LayerNorm (no β)
   bool final_norm_ = false;    // a norm before the output layer
   bool untied_ = false;        // an output matrix U of its own

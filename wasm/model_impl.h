@@ -7,13 +7,16 @@
 #include <cmath>
 
 #include "model.h"
+#include "placements/spec.h"
 #include "rng.h"
 
 namespace lnx {
 
 template <class B>
 ModelWorkspace<B>::ModelWorkspace(const ModelConfig& cfg) {
-  const Placement& pl = lnx::placement(cfg.placement);
+  const std::shared_ptr<const Placement> pl_ref = resolve_placement(cfg.placement, cfg.placement_spec);
+  const Placement& pl = *pl_ref;
+  const bool scaled_branch = pl.branch_scale(cfg.layers) != 1.0;
   const size_t N = static_cast<size_t>(cfg.batch) * cfg.seq;
   const size_t Nd = N * cfg.d, NF = N * cfg.d_ff;
   caches.resize(cfg.layers);
@@ -29,7 +32,7 @@ ModelWorkspace<B>::ModelWorkspace(const ModelConfig& cfg) {
       sc.sum = B::zeros(Nd);
       for (int slot = 0; slot < 3; ++slot)
         if (has[slot]) sc.norm[slot] = {B::zeros(Nd), B::zeros(N), B::zeros(N)};
-      if (k == kFfn && S.norm_branch) sc.branch = B::zeros(Nd);
+      if (k == kFfn && (S.norm_branch || scaled_branch)) sc.branch = B::zeros(Nd);
     }
   }
   x0 = B::zeros(Nd);
@@ -37,6 +40,7 @@ ModelWorkspace<B>::ModelWorkspace(const ModelConfig& cfg) {
   probs = B::zeros(N * cfg.vocab);
   for (auto* v : {&d_sum, &d_mid, &d_u, &d_q, &d_k, &d_v, &d_stream[0], &d_stream[1]}) *v = B::zeros(Nd);
   if (pl.attention.norm_branch || pl.ffn.norm_branch) d_branch = B::zeros(Nd);
+  if (scaled_branch) scaled = B::zeros(Nd);
   d_h = B::zeros(NF);
   d_pre = B::zeros(NF);
   d_logits = B::zeros(N * cfg.vocab);
@@ -60,12 +64,14 @@ TensorRef Model<B>::alloc(int rows, int cols) {
 }
 
 template <class B>
-Model<B>::Model(const ModelConfig& cfg, uint64_t seed) : cfg_(cfg), pl_(&lnx::placement(cfg.placement)) {
+Model<B>::Model(const ModelConfig& cfg, uint64_t seed) : cfg_(cfg) {
   using T = typename B::Scalar;
   cfg_.validate();
+  pl_ = resolve_placement(cfg_.placement, cfg_.placement_spec);
   const int d = cfg_.d, F = cfg_.d_ff, V = cfg_.vocab, L = cfg_.layers;
   alpha_ = pl_->alpha(L);
-  rms_ = cfg_.norm_type == NormType::RmsNorm;
+  branch_ = pl_->branch_scale(L);
+  rms_ = uses_rmsnorm(cfg_, *pl_);
   final_norm_ = cfg_.final_norm == FinalNorm::Auto ? pl_->final_norm : cfg_.final_norm == FinalNorm::On;
   untied_ = cfg_.output == OutputLayer::Untied;
   N_ = cfg_.batch * cfg_.seq;
@@ -208,7 +214,19 @@ void Model<B>::residual(Ptr dst, CPtr x, size_t n) {
     B::scale(dst, x, static_cast<typename B::Scalar>(alpha_), n);
 }
 
-// One sublayer (placement.h): u = [LN](x); f = F(u); f' = [LN](f); s = α·x + f'; out = [LN](s).
+// sum += m·f (the branch of a sublayer, m = 1 for every placement but CompleteP's).
+template <class B>
+void Model<B>::add_branch(Ptr sum, CPtr f, size_t n) {
+  if (branch_ == 1.0) {
+    B::accumulate(sum, f, n);
+  } else {
+    ModelWorkspace<B>& W = ws();
+    B::scale(W.scaled.data(), f, static_cast<typename B::Scalar>(branch_), n);
+    B::accumulate(sum, W.scaled.data(), n);
+  }
+}
+
+// One sublayer (placement.h): u = [LN](x); f = F(u); f' = [LN](f); s = α·x + m·f'; out = [LN](s).
 template <class B>
 typename B::CPtr Model<B>::sublayer_forward(int l, int k, CPtr x) {
   using T = typename B::Scalar;
@@ -235,20 +253,24 @@ typename B::CPtr Model<B>::sublayer_forward(int l, int k, CPtr x) {
       norm_forward(sc.norm[kNormBranch], p.norm[k][kNormBranch], f);
       f = sc.norm[kNormBranch].out.data();
     }
-    if (alpha_ == 1.0) {
+    if (alpha_ == 1.0 && branch_ == 1.0) {
       B::add(sc.sum.data(), x, f, Nd);  // s = x + f
     } else {
       residual(sc.sum.data(), x, Nd);
-      B::accumulate(sc.sum.data(), f, Nd);
+      add_branch(sc.sum.data(), f, Nd);
     }
   } else {  // f = W2·ReLU(W1·u + b1) + b2
     B::linear_forward(c.ffn_pre.data(), u, param(p.W1), param(p.b1), N, d, F);
     B::relu_forward(c.ffn_h.data(), c.ffn_pre.data(), static_cast<long>(N) * F);
-    if (S.norm_branch) {
+    if (S.norm_branch || branch_ != 1.0) {
       B::linear_forward(sc.branch.data(), c.ffn_h.data(), param(p.W2), param(p.b2), N, F, d);
-      norm_forward(sc.norm[kNormBranch], p.norm[k][kNormBranch], sc.branch.data());
+      CPtr f = sc.branch.data();
+      if (S.norm_branch) {
+        norm_forward(sc.norm[kNormBranch], p.norm[k][kNormBranch], f);
+        f = sc.norm[kNormBranch].out.data();
+      }
       residual(sc.sum.data(), x, Nd);
-      B::accumulate(sc.sum.data(), sc.norm[kNormBranch].out.data(), Nd);
+      add_branch(sc.sum.data(), f, Nd);
     } else {  // the residual first, then the FFN accumulated into it by the GEMM (β = 1)
       residual(sc.sum.data(), x, Nd);
       B::gemm(false, true, N, d, F, T(1), c.ffn_h.data(), F, param(p.W2), F, T(1), sc.sum.data(), d);
@@ -315,11 +337,15 @@ bool Model<B>::sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradSc
     norm_backward(W.d_sum.data(), kNormAfter, dout, sc.sum.data());
     ds = W.d_sum.data();
   }
-  // s = α·x + f' ; f' = LN(f)
+  // s = α·x + m·f' ; f' = LN(f)
   CPtr df = ds;
+  if (branch_ != 1.0) {
+    B::scale(W.scaled.data(), ds, static_cast<typename B::Scalar>(branch_), Nd);
+    df = W.scaled.data();
+  }
   if (S.norm_branch) {
     B::zero(W.d_branch.data(), Nd);
-    norm_backward(W.d_branch.data(), kNormBranch, ds, k == kAttention ? c.att_out.data() : sc.branch.data());
+    norm_backward(W.d_branch.data(), kNormBranch, df, k == kAttention ? c.att_out.data() : sc.branch.data());
     df = W.d_branch.data();
   }
   // f = F(u): d(u) goes straight into dx (after its residual part) when u = x, else into d_u first.

@@ -21,6 +21,7 @@ const char* to_string(Type t) {
     case Type::UIntList: return "uint[]";
     case Type::NumberList: return "number[]";
     case Type::ChoiceList: return "choice[]";
+    case Type::Object: return "object";
   }
   return "?";
 }
@@ -30,6 +31,8 @@ bool is_list(Type t) {
 }
 
 namespace {
+
+constexpr size_t kMaxObjectChars = 4096;  // an object field's text (a placement spec: a few hundred)
 
 bool is_integer_type(Type t) { return t == Type::Int || t == Type::UInt || t == Type::IntList || t == Type::UIntList; }
 bool is_choice_type(Type t) { return t == Type::Choice || t == Type::Enum || t == Type::ChoiceList; }
@@ -57,8 +60,9 @@ void check_number(const Spec& s, const std::string& what, double v) {
     throw ArgumentError(what + " = " + format_number(v) + " is out of range " + range_text(s));
 }
 
-void check_choice(const Spec& s, const std::string& what, const std::string& v) {
-  const std::vector<std::string> ok = s.allowed();
+void check_choice(const Spec& s, const std::string& what, const std::string& v, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> ok = s.allowed();
+  ok.insert(ok.end(), extra.begin(), extra.end());
   for (const auto& x : ok)
     if (x == v) return;
   std::string list;
@@ -99,6 +103,22 @@ const json::Value& json_list(const Spec& s, const json::Value& v) {
   if (v.kind != json::Value::Kind::Array) throw ArgumentError(s.name + " must be a list");
   check_count(s, v.arr.size());
   return v;
+}
+
+// An object field's text → its canonical text: the size, the JSON and the reader's checks, each
+// message naming the key.
+std::string object_text(const Spec& s, const std::string& text) {
+  if (text.size() > kMaxObjectChars)
+    throw ArgumentError(s.name + " has " + std::to_string(text.size()) + " characters; at most " +
+                        std::to_string(kMaxObjectChars) + " allowed");
+  json::Value v;
+  try {
+    v = json::parse(text);
+  } catch (const ArgumentError& e) {
+    const std::string m = e.what();
+    throw ArgumentError(s.name + " is not a JSON object (" + (m.rfind("config JSON: ", 0) == 0 ? m.substr(13) : m) + ")");
+  }
+  return s.read_object(v);
 }
 
 template <class T, class F>
@@ -164,6 +184,11 @@ Spec choice_list_spec(const char* name, std::vector<std::string> (*choices)(), i
   s.choices = choices;
   return s;
 }
+Spec object_spec(const char* name, std::string (*read_object)(const json::Value&), const char* doc) {
+  Spec s = make(name, Type::Object, doc);
+  s.read_object = read_object;
+  return s;
+}
 Spec only_when(Spec s, std::string key, std::vector<std::string> values) {
   s.only_when_key = std::move(key);
   s.only_when_values = std::move(values);
@@ -202,15 +227,24 @@ void set_value(const Spec& s, void* p, const json::Value& v) {
       *static_cast<std::vector<std::string>*>(p) =
           list_of<std::string>(s, v, [&](const json::Value& e) { return json_string(e, s.name + " entries"); });
       break;
+    case Type::Object: {
+      if (v.kind == json::Value::Kind::String) {  // an object's JSON text (a form field, a file)
+        *static_cast<std::string*>(p) = object_text(s, v.str);
+        break;
+      }
+      if (v.kind != json::Value::Kind::Object) throw ArgumentError(s.name + " must be an object (or a string holding one)");
+      *static_cast<std::string*>(p) = s.read_object(v);
+      break;
+    }
   }
 }
 
-void check_value(const Spec& s, const void* p) {
+void check_value(const Spec& s, const void* p, const std::vector<std::string>& extra) {
   switch (s.type) {
     case Type::Int: check_number(s, s.name, *static_cast<const int*>(p)); break;
     case Type::UInt: check_number(s, s.name, static_cast<double>(*static_cast<const uint64_t*>(p))); break;
     case Type::Number: check_number(s, s.name, *static_cast<const double*>(p)); break;
-    case Type::Choice: check_choice(s, s.name, *static_cast<const std::string*>(p)); break;
+    case Type::Choice: check_choice(s, s.name, *static_cast<const std::string*>(p), extra); break;
     case Type::Enum: break;  // an enum member always holds one of its names
     case Type::IntList: check_number_list(s, *static_cast<const std::vector<int>*>(p)); break;
     case Type::UIntList: check_number_list(s, *static_cast<const std::vector<uint64_t>*>(p)); break;
@@ -218,8 +252,14 @@ void check_value(const Spec& s, const void* p) {
     case Type::ChoiceList: {
       const auto& xs = *static_cast<const std::vector<std::string>*>(p);
       check_count(s, xs.size());
-      for (const auto& x : xs) check_choice(s, s.name + " entry", x);
+      for (const auto& x : xs) check_choice(s, s.name + " entry", x, extra);
       check_unique(s, xs);
+      break;
+    }
+    case Type::Object: {
+      // Canonical when set_value wrote it; a C++ caller's own text is read (and checked) again.
+      const std::string& text = *static_cast<const std::string*>(p);
+      if (!text.empty()) object_text(s, text);
       break;
     }
   }
@@ -243,6 +283,14 @@ void write_value(json::Writer& w, const Spec& s, const void* p) {
     case Type::UIntList: write_list(w, *static_cast<const std::vector<uint64_t>*>(p)); break;
     case Type::NumberList: write_list(w, *static_cast<const std::vector<double>*>(p)); break;
     case Type::ChoiceList: write_list(w, *static_cast<const std::vector<std::string>*>(p)); break;
+    case Type::Object: {
+      const std::string& text = *static_cast<const std::string*>(p);
+      if (text.empty())
+        w.null();
+      else
+        w.raw(text);
+      break;
+    }
   }
 }
 
@@ -252,9 +300,9 @@ void describe_field(json::Writer& w, const Spec& p, const void* default_value) {
   write_value(w, p, default_value);
   if (is_integer_type(p.type))  // integers exactly (seeds go up to 2^53; value(double) keeps 9 digits)
     w.key("min").value(static_cast<long long>(p.min)).key("max").value(static_cast<long long>(p.max));
-  else if (!is_choice_type(p.type))
+  else if (!is_choice_type(p.type) && p.type != Type::Object)
     w.key("min").value(p.min).key("max").value(p.max);
-  if (!is_choice_type(p.type)) w.key("min_exclusive").value(p.min_exclusive);
+  if (!is_choice_type(p.type) && p.type != Type::Object) w.key("min_exclusive").value(p.min_exclusive);
   if (is_list(p.type)) w.key("max_items").value(p.max_items);
   if (is_choice_type(p.type)) {
     w.key("choices").begin_array();
@@ -271,7 +319,8 @@ void describe_field(json::Writer& w, const Spec& p, const void* default_value) {
 
 bool means_default(const Spec& s, const json::Value& v) {
   if (v.kind == json::Value::Kind::Null) return true;
-  return (s.type == Type::Choice || s.type == Type::Enum) && v.kind == json::Value::Kind::String && v.str.empty();
+  return (s.type == Type::Choice || s.type == Type::Enum || s.type == Type::Object) &&
+         v.kind == json::Value::Kind::String && v.str.empty();
 }
 
 void unknown_key(const std::string& key, const std::vector<std::string>& known) {
@@ -334,6 +383,7 @@ std::string cli_value_json(const Spec& s, const std::string& text) {
 }
 
 std::string usage_item(const Spec& s, const void* default_value) {
+  if (s.type == Type::Object) return "[" + flag_of(s.name) + " FILE]";
   if (is_choice_type(s.type) && s.type != Type::ChoiceList) {
     std::string alts;
     for (const auto& x : s.allowed()) alts += (alts.empty() ? "" : "|") + x;

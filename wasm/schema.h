@@ -11,7 +11,9 @@
 // A field is data (a Spec) plus one function that returns the address of its value inside a config;
 // reading, checking and writing a value are written once, per type, in schema.cpp, so the engine
 // (and the wasm module) carries no per-field code beyond that address function.
-// Leaves out: nested objects (configs are flat JSON objects), optional values without a default.
+// One field may hold a nested object (Type::Object: a placement spec), kept as its canonical JSON
+// text and checked by the field's own reader. Leaves out: other nested objects, optional values
+// without a default.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -26,8 +28,9 @@ namespace lnx::schema {
 
 // How a value is stored: Int int, UInt uint64_t, Number double, Choice std::string (one of
 // choices()), Enum an enum class whose values are 0, 1, … in the order of `names`, and lists of
-// those as std::vector.
-enum class Type { Int, UInt, Number, Choice, Enum, IntList, UIntList, NumberList, ChoiceList };
+// those as std::vector; Object a JSON object (or a string holding one) as its canonical text in a
+// std::string, "" when absent (then documents leave the key out).
+enum class Type { Int, UInt, Number, Choice, Enum, IntList, UIntList, NumberList, ChoiceList, Object };
 const char* to_string(Type);
 bool is_list(Type);
 
@@ -40,6 +43,8 @@ struct Spec {
   int max_items = 0;           // lists: 1 … max_items entries, no duplicates
   std::vector<std::string> (*choices)() = nullptr;  // Choice: looked up when needed (registries grow)
   std::vector<std::string> names;                   // Enum: the fixed names
+  // Object: checks a value (ArgumentError naming the key) and returns its canonical text.
+  std::string (*read_object)(const json::Value&) = nullptr;
   // Where a field only means something for some values of another field: "optimizer" ∈ {"adam"}.
   std::string only_when_key;
   std::vector<std::string> only_when_values;
@@ -56,6 +61,7 @@ Spec int_list_spec(const char* name, long lo, long hi, int max_items, const char
 Spec uint_list_spec(const char* name, uint64_t hi, int max_items, const char* doc);
 Spec number_list_spec(const char* name, double lo, double hi, bool lo_exclusive, int max_items, const char* doc);
 Spec choice_list_spec(const char* name, std::vector<std::string> (*choices)(), int max_items, const char* doc);
+Spec object_spec(const char* name, std::string (*read_object)(const json::Value&), const char* doc);
 // The same spec, meaningful only when the choice field `key` has one of `values` (an optimizer's
 // hyperparameter); documents leave it out otherwise.
 Spec only_when(Spec s, std::string key, std::vector<std::string> values);
@@ -63,13 +69,16 @@ Spec only_when(Spec s, std::string key, std::vector<std::string> values);
 // A value of the type a Spec describes, at `p`: JSON → value (the kind is checked, then the bounds),
 // bounds/choices/duplicates of the stored value, value → JSON.
 void set_value(const Spec& s, void* p, const json::Value& v);
-void check_value(const Spec& s, const void* p);
+// `extra`: choices this config adds to the field's own (a placement spec's name).
+void check_value(const Spec& s, const void* p, const std::vector<std::string>& extra = {});
 void write_value(json::Writer& w, const Spec& s, const void* p);
 
 template <class C>
 struct Field {
   Spec spec;
   void* (*at)(C& config, const Spec& spec);  // the address of this field's value
+  // Choice fields: what this config adds to the field's choices (a placement spec's name); or none.
+  std::vector<std::string> (*extra_choices)(const C& config) = nullptr;
   const void* at_const(const C& c) const { return at(const_cast<C&>(c), spec); }
 };
 
@@ -99,8 +108,9 @@ struct Schema {
 // construction (strings, vectors and their unwinding) into each config's builder cost the wasm
 // module tens of kilobytes per config.
 template <class C>
-[[gnu::noinline]] void add_field(Schema<C>& s, Spec spec, void* (*at)(C&, const Spec&)) {
-  s.fields.push_back({std::move(spec), at});
+[[gnu::noinline]] void add_field(Schema<C>& s, Spec spec, void* (*at)(C&, const Spec&),
+                                 std::vector<std::string> (*extra_choices)(const C&) = nullptr) {
+  s.fields.push_back({std::move(spec), at, extra_choices});
 }
 
 // ---- what a schema gives ---------------------------------------------------------------------
@@ -108,7 +118,7 @@ template <class C>
 // Bounds, choices and cross-field rules; throws ArgumentError naming the first problem.
 template <class C>
 void validate(const Schema<C>& s, const C& c) {
-  for (const auto& f : s.fields) check_value(f.spec, f.at_const(c));
+  for (const auto& f : s.fields) check_value(f.spec, f.at_const(c), f.extra_choices ? f.extra_choices(c) : std::vector<std::string>{});
   for (const auto& r : s.rules) {
     if (!r.check) continue;
     try {
@@ -172,6 +182,7 @@ template <class C>
 void write_fields(json::Writer& w, const Schema<C>& s, const C& c) {
   for (const auto& f : s.fields) {
     if (!applies(s, f, c)) continue;
+    if (f.spec.type == Type::Object && static_cast<const std::string*>(f.at_const(c))->empty()) continue;
     w.key(f.spec.name);
     write_value(w, f.spec, f.at_const(c));
   }

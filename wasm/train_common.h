@@ -10,6 +10,7 @@
 #include "config.h"
 #include "json.h"
 #include "optim/schedule.h"
+#include "placements/spec.h"
 
 namespace lnx::detail {
 
@@ -28,15 +29,18 @@ void check_run_index(int run, size_t count);
 void write_grid_config(json::Writer& w, const GridConfig& g);
 
 // Calls f(train config) for every run of the grid, in the grid's order: placement-major, then
-// warm-up, then lr, then seed.
+// warm-up, then lr, then seed. A run carries the grid's placement_spec only when it runs the spec's
+// placement, so the other runs are those of a grid without it.
 template <class F>
 void for_each_grid_run(const GridConfig& g, F&& f) {
+  const std::string spec_name = placement_spec_name(g.base.model.placement_spec);
   for (const std::string& placement : g.placements)
     for (int warmup : g.warmups)
       for (double lr : g.lrs)
         for (uint64_t seed : g.seeds) {
           TrainConfig t = g.base;
           t.model.placement = placement;
+          if (placement != spec_name) t.model.placement_spec.clear();  // a spec only where it is run
           t.warmup = warmup;
           t.lr = lr;
           t.seed = seed;

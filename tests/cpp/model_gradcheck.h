@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model.h"
+#include "placements/spec.h"
 #include "rng.h"
 
 namespace lnx::testing_support {
@@ -93,8 +94,9 @@ inline int check_model_gradients(const ModelConfig& cfg) {
 // The number of parameter tensors a model has: E, 10 per layer (Wq, bq, Wk, bk, Wv, bv, W1, b1, W2,
 // b2), γ (and β for LayerNorm) of each norm and of the final norm if there is one, and U if untied.
 inline int expected_tensors(const ModelConfig& cfg) {
-  const Placement& p = placement(cfg.placement);
-  const int per_norm = cfg.norm_type == NormType::RmsNorm ? 1 : 2;
+  const std::shared_ptr<const Placement> pl = resolve_placement(cfg.placement, cfg.placement_spec);
+  const Placement& p = *pl;
+  const int per_norm = Transformer<double>::uses_rmsnorm(cfg, p) ? 1 : 2;
   const bool final_norm = cfg.final_norm == FinalNorm::Auto ? p.final_norm : cfg.final_norm == FinalNorm::On;
   return 1 + cfg.layers * (10 + per_norm * (p.attention.norms() + p.ffn.norms())) + (final_norm ? per_norm : 0) +
          (cfg.output == OutputLayer::Untied ? 1 : 0);

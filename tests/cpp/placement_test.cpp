@@ -27,10 +27,7 @@ const Placement kPeriTest = {
 const Placement kDeepTest = {
     "deep-test", "DeepNorm (test)", "Post-LN with a residual scale and a smaller init",
     /*attention=*/{false, false, true}, /*ffn=*/{false, false, true}, /*final_norm=*/false,
-    [](int L) { return std::pow(2.0 * L, 0.25); },
-    [](WeightRole r, int L) {
-      return r == WeightRole::Value || r == WeightRole::FfnIn || r == WeightRole::FfnOut ? std::pow(8.0 * L, -0.25) : 1.0;
-    },
+    /*residual_scale=*/{ResidualScale::Kind::DeepNet}, /*init_scale=*/{InitScale::Kind::DeepNet},
 };
 
 // Registered once per test process (ctest runs each test in its own).

@@ -18,6 +18,7 @@
 #include "../json.h"
 #include "../optim/registry.h"
 #include "../placements/placement.h"
+#include "../placements/spec.h"
 #include "../schema.h"
 
 namespace {
@@ -71,6 +72,22 @@ struct Args {
   int threads = 0;
 };
 
+// The text of the file a flag names (at most 64 KiB: the field refuses more than a few KiB itself).
+std::string read_flag_file(const std::string& flag, const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::string safe;
+  for (size_t i = 0; i < path.size() && i < 80; ++i) safe += (path[i] >= 0x20 && path[i] < 0x7f) ? path[i] : '?';
+  if (!f) throw lnx::ArgumentError(flag + ": cannot read the file '" + safe + "'");
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= (64u << 10)) text.append(buf, n);
+  const bool err = std::ferror(f);
+  std::fclose(f);
+  if (err) throw lnx::ArgumentError(flag + ": cannot read the file '" + safe + "'");
+  return text;
+}
+
 // Flags → the JSON config: `find` looks a key up in the command's schema, `keys` lists them all.
 template <class Find, class Keys>
 std::string flags_to_json(Find find, Keys keys, const std::vector<std::pair<std::string, std::string>>& kv) {
@@ -86,7 +103,15 @@ std::string flags_to_json(Find find, Keys keys, const std::vector<std::pair<std:
     }
     lnx::json::Writer k;
     k.value(key);
-    body += (body.empty() ? "" : ",") + k.str() + ":" + lnx::schema::cli_value_json(*spec, val);
+    std::string value;
+    if (spec->type == lnx::schema::Type::Object) {  // a file holding the object (--placement-spec FILE)
+      lnx::json::Writer t;
+      t.value(read_flag_file(flag, val));
+      value = t.str();  // as a string: its text is parsed by the field, whose messages name it
+    } else {
+      value = lnx::schema::cli_value_json(*spec, val);
+    }
+    body += (body.empty() ? "" : ",") + k.str() + ":" + value;
   }
   return "{" + body + "}";
 }
@@ -178,7 +203,8 @@ int cmd_probe(const Args& a) {
   const lnx::json::Value v = lnx::json::parse(out);
   for (const auto& norm : cfg.placements) {
     const auto& s = v.obj.at("placements").obj.at(norm).obj;
-    std::printf("%s   layer  W2(paper)  W2(per-batch)  |h|^2/d\n", lnx::placement(norm).label);
+    std::printf("%s   layer  W2(paper)  W2(per-batch)  |h|^2/d\n",
+                lnx::resolve_placement(norm, cfg.model.placement_spec)->label);
     const auto& wp = s.at("W2_per_layer").obj.at("mean").arr;
     const auto& wb = s.at("W2_per_batch").obj.at("mean").arr;
     const auto& nn = s.at("norm2_over_d").obj.at("mean").arr;

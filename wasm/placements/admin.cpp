@@ -3,8 +3,6 @@
 // (`admin_torch.as_module(num_res_layers)`), not the profiled one: ω² = (N + 1)/ln(N + 1) − 1 with
 // N = 2L, the number of residual sublayers, the same ω for every sublayer. Admin argues Post-LN's
 // output change grows like O(N) and that ω brings it back to Pre-LN's O(log N).
-#include <cmath>
-
 #include "placement.h"
 
 namespace lnx {
@@ -16,10 +14,7 @@ extern const Placement kAdmin = {
     /*attention=*/{false, false, true},
     /*ffn=*/{false, false, true},
     /*final_norm=*/false,
-    [](int L) {
-      const double N = 2.0 * L;
-      return std::sqrt((N + 1) / std::log(N + 1) - 1);
-    },
+    /*residual_scale=*/{ResidualScale::Kind::Admin},
 };
 
 }  // namespace lnx

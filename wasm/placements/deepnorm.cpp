@@ -3,8 +3,6 @@
 // weights initialised β = (8L)^−¼ times smaller (Xavier-normal std × β). The model has no attention
 // output projection, so β applies to Wv, W1 and W2. Both make each update's share of the stream
 // shrink with depth, as Pre-LN's growing stream does.
-#include <cmath>
-
 #include "placement.h"
 
 namespace lnx {
@@ -16,11 +14,8 @@ extern const Placement kDeepNorm = {
     /*attention=*/{false, false, true},
     /*ffn=*/{false, false, true},
     /*final_norm=*/false,
-    [](int L) { return std::pow(2.0 * L, 0.25); },
-    [](WeightRole r, int L) {
-      const bool scaled = r == WeightRole::Value || r == WeightRole::FfnIn || r == WeightRole::FfnOut;
-      return scaled ? std::pow(8.0 * L, -0.25) : 1.0;
-    },
+    /*residual_scale=*/{ResidualScale::Kind::DeepNet},
+    /*init_scale=*/{InitScale::Kind::DeepNet},
 };
 
 }  // namespace lnx

@@ -1,20 +1,23 @@
 // placement.h — where the LayerNorms sit: a placement describes how each layer of the Transformer
 // is composed around its two sublayers (attention, then the FFN), and the model (model_impl.h) asks
-// it instead of branching on a placement's name. A placement is data plus two small functions:
+// it instead of branching on a placement's name. A placement is data:
 //
 //   one sublayer with input x and branch F (attention or FFN):
 //     u   = norm_input  ? LN(x) : x          (Pre-LN)
 //     f   = F(u)
 //     f'  = norm_branch ? LN(f) : f          (Peri-LN's output norm)
-//     s   = α·x + f'                         (α = residual_scale(L); 1 for Post and Pre)
+//     s   = α·x + m·f'                       (α, m from residual_scale(L); 1 for Post and Pre)
 //     out = norm_after  ? LN(s) : s          (Post-LN)
 //   and after the last layer, a final LN when final_norm (Pre-LN).
 //
 // init_scale(role, L) multiplies the Xavier-normal std of a weight (DeepNet's β); 1 for Post and Pre.
+// Both are small tagged formulas (ResidualScale, InitScale below), each formula written once: the
+// registered placements (post.cpp, …, one file each, listed in registry.cpp) and a placement read
+// from a JSON spec (spec.h) go through the same code, so a spec that says what a registered
+// placement says computes its results to the last bit.
 // The residual stream the probes measure after a layer is the FFN sublayer's s (Post-LN: x5 before
 // LN2; Pre-LN: the layer output), the quantity of Xiong et al.'s Lemma 2.
 //
-// Each placement lives in its own file (post.cpp, pre.cpp) and is listed once in registry.cpp.
 // Leaves out: the norm's own formula (ops/layernorm.h), per-layer placements (every layer alike).
 #pragma once
 #include <string>
@@ -32,16 +35,45 @@ struct Sublayer {
   int norms() const { return int(norm_input) + int(norm_branch) + int(norm_after); }
 };
 
+// The residual scale at depth L: α on the skip path x, or m on the branch f' (s = α·x + m·f').
+struct ResidualScale {
+  enum class Kind {
+    One,        // α = m = 1 (Post-LN, Pre-LN, Peri-LN)
+    Admin,      // α = ω, ω² = (N + 1)/ln(N + 1) − 1, N = 2L (admin-torch's closed form; admin.cpp)
+    DeepNet,    // α = (2L)^¼ (DeepNet, arXiv 2203.00555, encoder-only; deepnorm.cpp)
+    CompleteP,  // m = (L_base/L)^a on the branch (CompleteP, arXiv 2505.01618: h ← h + (L/L_base)^−a·F(h))
+  };
+  Kind kind = Kind::One;
+  double l_base = 1, a = 1;  // CompleteP's base depth and exponent (a = 1 is CompleteP; 0.5 the √L rule)
+  double skip(int layers) const;    // α
+  double branch(int layers) const;  // m
+};
+
+// The init scale β(role, L) that multiplies a weight's Xavier-normal std.
+struct InitScale {
+  enum class Kind {
+    Xavier,   // β = 1
+    DeepNet,  // β = (8L)^−¼ on Wv, W1, W2 (DeepNet's encoder-only β; no output projection here)
+    TFixup,   // β = (9L)^−¼ on Wv, W1, W2 (T-Fixup, Huang et al., ICML 2020: its decoder's (9N)^−¼, N = L)
+    Zero,     // β = 0 on each branch's last weight (Wv, W2): every branch starts as the zero function
+  };
+  Kind kind = Kind::Xavier;
+  double operator()(WeightRole r, int layers) const;
+};
+
 struct Placement {
   const char* name;   // the key in configs and result documents: "post", "pre"
   const char* label;  // how people write it: "Post-LN"
   const char* doc;    // one line: where the norms sit
   Sublayer attention, ffn;
   bool final_norm = false;  // an LN between the last layer and the output
-  double (*residual_scale)(int layers) = nullptr;          // α; nullptr = 1
-  double (*init_scale)(WeightRole, int layers) = nullptr;  // β; nullptr = 1
-  double alpha(int layers) const { return residual_scale ? residual_scale(layers) : 1.0; }
-  double beta(WeightRole r, int layers) const { return init_scale ? init_scale(r, layers) : 1.0; }
+  ResidualScale residual_scale = {};
+  InitScale init_scale = {};
+  // The norm this placement's norms use: -1 the config's norm_type, else a NormType (a spec's `norm`).
+  int norm = -1;
+  double alpha(int layers) const { return residual_scale.skip(layers); }
+  double branch_scale(int layers) const { return residual_scale.branch(layers); }
+  double beta(WeightRole r, int layers) const { return init_scale(r, layers); }
 };
 
 // Every placement in registration order (the engine's own, then any a test registered).

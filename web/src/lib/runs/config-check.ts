@@ -24,6 +24,8 @@ const show = (v: unknown): string => {
 
 /** Why one value is outside a field's range, or null. */
 function valueProblem(f: FieldInfo, v: unknown): string | null {
+  // a placement spec: the engine checks its inside (wasm/placements/spec.cpp)
+  if (f.type === 'object') return (v !== null && typeof v === 'object' && !Array.isArray(v)) || typeof v === 'string' ? null : 'a JSON object';
   const base = f.type.replace('[]', '');
   if (f.type.endsWith('[]')) {
     if (!Array.isArray(v)) return 'a list';
