@@ -488,7 +488,9 @@ if (grid) {
         `largest useful: the largest η whose loss is at least eta_min_gain × loss0 = ${c.eta_min_gain} × loss0 below loss0 (the grid stops at ${Math.max(...c.etas)}).`,
     );
     say();
-    say('| L | Post-LN η* | near-best | largest useful | Pre-LN η* | near-best | largest useful | Post-LN mean one-layer ‖Δlogits‖² | Pre-LN | ratio Pre/Post |');
+    say(
+      '| L | Post-LN η* | near-best | largest useful | Pre-LN η* | near-best | largest useful | Post-LN mean one-layer ‖Δlogits‖² | Pre-LN | ratio Pre/Post |',
+    );
     say('|---|---|---|---|---|---|---|---|---|---|');
     const rng = (x) => `${x[0]} – ${x[1]}`;
     st.placements.post.forEach((cp, i) => {

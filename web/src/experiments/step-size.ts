@@ -7,7 +7,18 @@ const reading = { eta_near_best: list(num), eta_max_useful: nullable(num) };
 
 const shape = obj({
   placements: record(
-    list(obj({ layers: num, loss0: seedStat, loss: list(seedStat), eta_star: seedStat, eta_star_of_mean: num, ...reading, per_seed: list(obj(reading)), layer_dlogits2: list(seedStat) })),
+    list(
+      obj({
+        layers: num,
+        loss0: seedStat,
+        loss: list(seedStat),
+        eta_star: seedStat,
+        eta_star_of_mean: num,
+        ...reading,
+        per_seed: list(obj(reading)),
+        layer_dlogits2: list(seedStat),
+      }),
+    ),
   ),
 });
 export type StepSizeResult = ExperimentDoc<typeof shape>;
