@@ -29,5 +29,5 @@ declare module './types' {
 }
 
 export default slots({
-  stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [2, 8], seeds: [0] }, shape, verdict: V.stepSize },
+  stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [4, 8], seeds: [0] }, shape, verdict: V.stepSize },
 });
