@@ -483,19 +483,34 @@ if (grid) {
     say();
     say(`${header(st)} At initialisation, ${model(c)}; seeds ${c.seeds.join(', ')}; η over ${c.etas.join(', ')}; one-layer steps at ${c.layer_eta}.`);
     say();
-    say('| L | Post-LN η* | Pre-LN η* | Post-LN mean one-layer ‖Δlogits‖² | Pre-LN | ratio Pre/Post |');
-    say('|---|---|---|---|---|---|');
+    say(
+      `η* is the argmin of the seed-mean loss over the grid; near-best: the η whose seed-mean loss is within eta_margin × loss0 = ${c.eta_margin} × loss0 of the lowest; ` +
+        `largest useful: the largest η whose loss is at least eta_min_gain × loss0 = ${c.eta_min_gain} × loss0 below loss0 (the grid stops at ${Math.max(...c.etas)}).`,
+    );
+    say();
+    say(
+      '| L | Post-LN η* | near-best | largest useful | Pre-LN η* | near-best | largest useful | Post-LN mean one-layer ‖Δlogits‖² | Pre-LN | ratio Pre/Post |',
+    );
+    say('|---|---|---|---|---|---|---|---|---|---|');
+    const rng = (x) => `${x[0]} – ${x[1]}`;
     st.placements.post.forEach((cp, i) => {
       const cq = st.placements.pre[i];
       const m = (x) => x.layer_dlogits2.reduce((s, y) => s + y.mean, 0) / x.layer_dlogits2.length;
-      say(`| ${cp.layers} | ${cp.eta_star_of_mean} | ${cq.eta_star_of_mean} | ${g3(m(cp))} | ${g3(m(cq))} | ${g3(f.r[i])} |`);
+      say(
+        `| ${cp.layers} | ${cp.eta_star_of_mean} | ${rng(cp.eta_near_best)} | ${cp.eta_max_useful ?? '—'} | ${cq.eta_star_of_mean} | ${rng(cq.eta_near_best)} | ${cq.eta_max_useful ?? '—'} | ${g3(m(cp))} | ${g3(m(cq))} | ${g3(f.r[i])} |`,
+      );
     });
+    say();
+    const steps = (xs) => xs.map((t, i) => `${f.depths[i]} → ${f.depths[i + 1]}: ${t}`).join(', ');
+    say(
+      `Read from the near-best ranges (a trend only where the ranges at successive depths do not overlap): Post-LN ${steps(f.stepsPost)}; Pre-LN ${steps(f.stepsPre)}.`,
+    );
     say();
     say(
       `Verdict: **${mark[verdict]}.** Rule: Pre-LN's per-layer effect on the logits, relative to Post-LN's, halves from the smallest to the largest depth (ours: ${g3(f.rFirst)} → ${g3(f.rLast)}).` +
         (verdict === 'qualified'
-          ? ` But Pre-LN's best whole-model sign step η* falls with depth (${f.etaPre.join(' → ')}), so the damping per layer does not make a deep Pre-LN model take larger Adam steps.`
-          : ''),
+          ? ` But Pre-LN's best whole-model sign step falls with depth: its near-best range at L = ${f.depthLast} (${rng(f.nearPre[f.nearPre.length - 1])}) lies wholly below the one at L = ${f.depthFirst} (${rng(f.nearPre[0])}; η* ${f.etaPre.join(' → ')}), so the damping per layer does not make a deep Pre-LN model take larger Adam steps.`
+          : ` Pre-LN's near-best range at L = ${f.depthLast} (${rng(f.nearPre[f.nearPre.length - 1])}) does not lie wholly below the one at L = ${f.depthFirst} (${rng(f.nearPre[0])}).`),
     );
     say();
   }

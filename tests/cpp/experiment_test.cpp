@@ -4,6 +4,7 @@
 // (Adam's first step, the perturbation's linear regime, the probe Figure 3c reproduces, …).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -141,6 +142,74 @@ TEST(Experiments, StepSizeMeasuresTheLossAlongTheSignStep) {
       EXPECT_TRUE(star == 1e-7 || star == 1e-3 || star == 1e-2);
       EXPECT_EQ(c.obj.at("layer_dlogits2").arr.size(), static_cast<size_t>(c.obj.at("layers").num));
       for (const Value& d : c.obj.at("layer_dlogits2").arr) EXPECT_GT(d.obj.at("mean").num, 0);
+    }
+  }
+}
+
+// The robust readings of η*, whatever the curve: on every curve (each seed's and the seed mean's)
+// eta_near_best = [lo, hi] holds the argmin and exactly the grid's η within eta_margin·loss0 of the
+// lowest loss at its ends (none outside it is); eta_max_useful's loss is at least eta_min_gain·loss0
+// below loss0 and no larger η's is; a gain no step reaches gives null.
+TEST(Experiments, StepSizeReadsEtaStarAsARange) {
+  const std::vector<double> etas = {1e-7, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1};
+  for (const double margin : {0.0, 0.002, 0.02}) {
+    const Value v = run("step-size", R"("depths": [1, 3], "etas": [1e-7, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1], "seeds": [0, 1],)"
+                                         R"( "eta_min_gain": 0.01, "eta_margin": )" + std::to_string(margin));
+    for (const auto& [p, cells] : v.obj.at("placements").obj)
+      for (const Value& c : cells.arr) {
+        const auto check = [&](const std::vector<double>& loss, double l0, const Value& r, const std::string& what) {
+          const double lo = r.obj.at("eta_near_best").arr[0].num, hi = r.obj.at("eta_near_best").arr[1].num;
+          const size_t best = std::min_element(loss.begin(), loss.end()) - loss.begin();
+          EXPECT_LE(lo, etas[best]) << what;
+          EXPECT_GE(hi, etas[best]) << what;
+          for (size_t e = 0; e < etas.size(); ++e) {
+            const bool near = loss[e] <= loss[best] + margin * l0 + 1e-7;  // the written losses carry 9 digits
+            if (etas[e] == lo || etas[e] == hi) EXPECT_TRUE(near) << what << " eta " << etas[e];
+            if (etas[e] < lo || etas[e] > hi) EXPECT_FALSE(loss[e] <= loss[best] + margin * l0 - 1e-7) << what << " eta " << etas[e];
+          }
+          const Value& u = r.obj.at("eta_max_useful");
+          if (u.kind == Value::Kind::Null) {
+            for (size_t e = 0; e < etas.size(); ++e) EXPECT_GT(loss[e], l0 - 0.01 * l0 - 1e-7) << what;
+          } else {
+            const size_t k = std::find(etas.begin(), etas.end(), u.num) - etas.begin();
+            ASSERT_LT(k, etas.size()) << what;
+            EXPECT_LE(loss[k], l0 - 0.01 * l0 + 1e-7) << what;
+            for (size_t e = k + 1; e < etas.size(); ++e) EXPECT_GT(loss[e], l0 - 0.01 * l0 - 1e-7) << what << " eta " << etas[e];
+          }
+        };
+        std::vector<double> mean;
+        for (const Value& x : c.obj.at("loss").arr) mean.push_back(x.obj.at("mean").num);
+        check(mean, c.obj.at("loss0").obj.at("mean").num, c, p + " seed mean");
+        const auto& seeds = c.obj.at("per_seed").arr;
+        ASSERT_EQ(seeds.size(), 2u);
+        for (size_t k = 0; k < seeds.size(); ++k) {
+          std::vector<double> curve;
+          for (const Value& x : c.obj.at("loss").arr) curve.push_back(x.obj.at("per_seed").arr[k].num);
+          check(curve, c.obj.at("loss0").obj.at("per_seed").arr[k].num, seeds[k], p + " seed " + std::to_string(k));
+        }
+      }
+  }
+  // No sign step removes the whole loss: eta_max_useful is null at a gain of 1·loss0.
+  const Value none = run("step-size", R"("depths": [1], "etas": [1e-3, 1e-2], "seeds": [0], "eta_min_gain": 1)");
+  for (const auto& [p, cells] : none.obj.at("placements").obj) {
+    EXPECT_EQ(cells.arr[0].obj.at("eta_max_useful").kind, Value::Kind::Null) << p;
+    EXPECT_EQ(cells.arr[0].obj.at("per_seed").arr[0].obj.at("eta_max_useful").kind, Value::Kind::Null) << p;
+  }
+  // Bad input to the new fields is refused naming the field.
+  for (const char* bad : {R"({"eta_margin": -0.1})", R"({"eta_margin": 2})", R"({"eta_margin": "0.1"})"}) {
+    try {
+      lnx::ExperimentRun r("step-size", bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const lnx::ArgumentError& err) {
+      EXPECT_NE(std::string(err.what()).find("eta_margin"), std::string::npos) << err.what();
+    }
+  }
+  for (const char* bad : {R"({"eta_min_gain": 0})", R"({"eta_min_gain": 1.5})", R"({"eta_min_gain": [0.1]})"}) {
+    try {
+      lnx::ExperimentRun r("step-size", bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const lnx::ArgumentError& err) {
+      EXPECT_NE(std::string(err.what()).find("eta_min_gain"), std::string::npos) << err.what();
     }
   }
 }

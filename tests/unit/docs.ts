@@ -222,12 +222,15 @@ export function stepSize(): StepSizeResult {
     loss: [st(6), st(5.5)],
     eta_star: st(eta),
     eta_star_of_mean: eta,
+    eta_near_best: [eta, eta],
+    eta_max_useful: eta,
+    per_seed: [{ eta_near_best: [eta, eta], eta_max_useful: eta }],
     layer_dlogits2: Array.from({ length: layers }, () => st(perLayer)),
   });
   return {
     experiment: 'step-size',
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
-    config: { etas: [1e-4, 1e-3, 3e-2], depths: [2, 8], seeds: [0], placements: ['post', 'pre'] },
+    config: { etas: [1e-4, 1e-3, 3e-2], depths: [2, 8], seeds: [0], placements: ['post', 'pre'], eta_margin: 0.01, eta_min_gain: 0.05 },
     placements: { post: [cell(2, 0.03, 0.03), cell(8, 0.001, 0.12)], pre: [cell(2, 0.03, 0.02), cell(8, 0.005, 0.024)] },
   };
 }

@@ -641,7 +641,7 @@ describe('fig10 stepSizeChart', () => {
   it('exports one row per placement and depth', () => {
     const t = fig10Table(stepSize());
     expect(t.rows).toHaveLength(4);
-    expect(t.rows[3]).toEqual(['pre', 8, 0.005, 6, expect.closeTo(0.024, 12)]);
+    expect(t.rows[3]).toEqual(['pre', 8, 0.005, 0.005, 0.005, 0.005, 6, expect.closeTo(0.024, 12)]);
   });
 });
 
@@ -791,6 +791,9 @@ function stepSizeAt(depths: number[], k = 0.01, etas = [1e-4, 1e-3, 3e-2]) {
     loss: [st(6)],
     eta_star: st(0.01),
     eta_star_of_mean: 0.01,
+    eta_near_best: [0.01, 0.01],
+    eta_max_useful: 0.01,
+    per_seed: [{ eta_near_best: [0.01, 0.01], eta_max_useful: 0.01 }],
     layer_dlogits2: Array.from({ length: layers }, () => st(k * layers)),
   });
   d.placements = { post: depths.map(cell), pre: depths.map(cell) };

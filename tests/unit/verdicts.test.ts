@@ -35,9 +35,12 @@ describe('adam-first-step', () => {
   });
 });
 
-const cell = (layers: number, perLayer: number, eta: number) => ({
+// one depth's entry: one-layer effect `perLayer`, argmin `eta`, near-best range `near` (default: the argmin alone)
+const cell = (layers: number, perLayer: number, eta: number, near: [number, number] = [eta, eta]) => ({
   layers,
   eta_star_of_mean: eta,
+  eta_near_best: near,
+  eta_max_useful: near[1],
   layer_dlogits2: Array.from({ length: layers }, () => ({ mean: perLayer })),
 });
 describe('step-size', () => {
@@ -45,8 +48,39 @@ describe('step-size', () => {
   it.each([
     ['confirmed', [cell(2, 0.02, 0.01), cell(16, 0.03, 0.02)]],
     ['qualified', [cell(2, 0.02, 0.03), cell(16, 0.03, 0.002)]],
+    ['qualified', [cell(2, 0.02, 0.03, [0.02, 0.03]), cell(16, 0.03, 0.002, [0.001, 0.005])]], // ranges apart: falls
+    // the argmin falls 0.03 → 0.002 but the near-best ranges overlap: no trend, nothing to qualify
+    ['confirmed', [cell(2, 0.02, 0.03, [0.002, 0.03]), cell(16, 0.03, 0.002, [0.001, 0.005])]],
+    ['confirmed', [cell(2, 0.02, 0.03, [0.005, 0.03]), cell(16, 0.03, 0.002, [0.001, 0.005])]], // touching ranges overlap
     ['refuted', [cell(2, 0.02, 0.03), cell(16, 0.1, 0.03)]],
-  ])('%s', (verdict, pre) => expect(V.stepSize({ placements: { post, pre } }).verdict).toBe(verdict));
+    ['refuted', [cell(2, 0.02, 0.03, [0.02, 0.03]), cell(16, 0.1, 0.002, [0.001, 0.002])]], // η falls, but the one-layer rule fails
+  ])('%s (%#)', (verdict, pre) => expect(V.stepSize({ placements: { post, pre } }).verdict).toBe(verdict));
+  it.each([
+    [[1, 2], [3, 4], 'rises'],
+    [[3, 4], [1, 2], 'falls'],
+    [[1, 3], [2, 4], 'overlap'],
+    [[1, 2], [2, 3], 'overlap'],
+    [[2, 2], [2, 2], 'overlap'],
+  ] as [number, number][][])('etaTrend(%j, %j) is %s', (a, b, t) => expect(V.etaTrend(a as [number, number], b as [number, number])).toBe(t));
+  it('reads successive depths from the ranges, for both placements', () => {
+    const p = [
+      cell(2, 0.03, 0.03, [0.02, 0.03]),
+      cell(4, 0.05, 0.002, [0.002, 0.005]),
+      cell(8, 0.1, 0.001, [0.0005, 0.002]),
+      cell(16, 0.13, 0.005, [0.0005, 0.02]),
+    ];
+    const q = [
+      cell(2, 0.02, 0.03, [0.02, 0.03]),
+      cell(4, 0.02, 0.03, [0.01, 0.03]),
+      cell(8, 0.01, 0.005, [0.005, 0.005]),
+      cell(16, 0.005, 0.002, [0.001, 0.002]),
+    ];
+    const f = V.stepSize({ config: { eta_margin: 0.01 }, placements: { post: p, pre: q } }).facts;
+    expect(f.stepsPost).toEqual(['falls', 'overlap', 'overlap']);
+    expect(f.stepsPre).toEqual(['overlap', 'falls', 'falls']);
+    expect(f).toMatchObject({ trendPre: 'falls', depthFirst: 2, depthLast: 16, etaNearPreFirstLo: 0.02, etaNearPreLastHi: 0.002, margin: 0.01 });
+    expect(f.usefulPost).toEqual([0.03, 0.005, 0.002, 0.02]);
+  });
   it.each([
     [[2, 3]], // less than a doubling: under the damping (1/L) the ratio cannot halve
     [[8]], // one depth

@@ -210,7 +210,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     'adam.p4': r`Then how does Pre-LN’s advantage make it through Adam? Look in a different space. If Adam moves every parameter by about $\mathrm{lr}$, what decides stability is how much the network’s *output* changes after that move. In Pre-LN, a change to the parameters of any layer has to pass through the final LN before it can touch the output, and Lemma 3 says that this LN multiplies forward perturbations and backward gradients by the same $\sqrt d/\lVert \role{in}{x_L}\rVert$. While it shrinks the gradients by $\sqrt L$, it shrinks the effect of each update on the output by the same factor. The paper’s mechanism survives under Adam; it just has to be told in function space rather than in gradient space. ({{#fig10}} below tests this.)`,
     'adam.test2.title': r`An update’s effect on the output`,
     'adam.test2.p1': r`The inference: under Adam the mechanism lives in function space; Pre-LN’s final LN shrinks the effect of each update on the output as it shrinks the gradient.`,
-    'adam.test2.p2': r`{{#fig10}} takes Adam’s first step as a sign step $\theta-\eta\,\mathrm{sign}(g)$ at initialization and measures, against depth, the $\eta$ with the lowest loss and how much one layer’s step moves the logits. {{exp.ss.verdict}}`,
+    'adam.test2.p2': r`{{#fig10}} takes Adam’s first step as a sign step $\theta-\eta\,\mathrm{sign}(g)$ at initialization and measures, against depth, the $\eta$ with the lowest loss and how much one layer’s step moves the logits. Where the loss along the step is nearly flat that lowest point is set by noise, so the figure also draws the range of $\eta$ whose loss is within {{exp.ss.margin}} of the initial loss of the best, and a trend with depth is read only where these ranges do not overlap. For Post-LN they are {{exp.ss.postRanges}}: they overlap between depths {{exp.ss.postOverlap}}, so there its lowest-loss $\eta^*$ says nothing about depth. {{exp.ss.verdict}}`,
     'adam.test2.p2.note': r`the engine’s step-size experiment (docs/experiments.md)`,
     'adam.p5': r`On the Post-LN side, this is exactly the quantity Liu et al. 2020 (“Understanding the Difficulty of Training Transformers”) measured. For parameter updates of the same size, the change in the output grows linearly with depth in Post-LN and only logarithmically in Pre-LN. They trace Post-LN’s trouble to an output that leans too heavily on the residual branches of the individual layers, so that small parameter perturbations are amplified layer after layer. That explanation fits with this paper’s conclusion, and it needs no detour through Adam. ({{#fig5}} below measures it in the toy model.)`,
     'adam.test3.title': r`Output sensitivity against depth`,
@@ -583,7 +583,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     },
     fig10: {
       title: 'Adam’s first step in function space, against depth',
-      caption: r`At initialization, the toy model’s gradient $g$ on one batch and the sign step $\theta-\eta\,\mathrm{sign}(g)$, Adam’s first step at lr $\eta$; one colour per placement, mean over seeds, log axes. **(a)** $\eta^*$, the step size with the lowest loss on that batch. **(b)** The mean squared change of the logits when only one layer takes the step, averaged over the layers.`,
+      caption: r`At initialization, the toy model’s gradient $g$ on one batch and the sign step $\theta-\eta\,\mathrm{sign}(g)$, Adam’s first step at lr $\eta$; one colour per placement, mean over seeds, log axes. **(a)** $\eta^*$, the step size with the lowest loss on that batch; the band spans the step sizes whose loss is within {{exp.ss.margin}} of the initial loss of the lowest (a flat curve gives a wide band, and a trend with depth counts only where the bands at two depths do not overlap), and the dotted line is the largest step that still lowers the loss by {{exp.ss.gain}} of the initial loss (the grid stops at {{exp.ss.etaMax}}). **(b)** The mean squared change of the logits when only one layer takes the step, averaged over the layers.`,
       panelA: '(a) Best sign-step size η*',
       panelB: '(b) One layer’s effect on the logits',
       axisDepth: 'layers L',
@@ -591,6 +591,9 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       axisLayer: 'mean ‖Δlogits‖²',
       readout: 'L = {L}: η* {eta}; one layer’s effect {layer}',
       'readout.item': '{name} {v}',
+      'readout.eta': '{eta} (near-best {lo} to {hi}, largest useful {useful})',
+      colNear: 'near-best η',
+      colUseful: 'largest useful η',
       'ctl.small': 'Quick setting that still shows the effect (depths {depths}, {seeds} seed: seconds)',
     },
     fig11: {

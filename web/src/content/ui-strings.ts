@@ -113,9 +113,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.ps.untested':
       'Verdict: too small to test the claim. It needs a stall to look into, the Post-LN run without warm-up ending on the plateau (here its loss ends at {endLoss}, status {status}; the plateau is {plateau}), in a run long enough for Pre-LN without warm-up to leave the plateau (here its loss ends at {preEndLoss}).',
     'verdict.ss.confirmed':
-      'Verdict: confirmed. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, and Pre-LN’s best sign step η* does not shrink with depth ({etaPre}).',
+      'Verdict: confirmed. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, and Pre-LN’s best sign step does not shrink with depth: the step sizes η whose loss is within {margin} × the initial loss of the lowest span {etaNearPreFirstLo} to {etaNearPreFirstHi} at L = {depthFirst} and {etaNearPreLastLo} to {etaNearPreLastHi} at L = {depthLast}, not wholly below (the lowest-loss η*: {etaPre}).',
     'verdict.ss.qualified':
-      'Verdict: holds only in part. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, as the damping predicts; but Pre-LN’s best whole-model sign step η* shrinks with depth all the same ({etaPre}), so the damping does not let a deep Pre-LN model take larger Adam steps.',
+      'Verdict: holds only in part. Relative to Post-LN’s, the effect of one Pre-LN layer’s update on the logits falls from {rFirst} to {rLast} of it between the shallowest and the deepest model, as the damping predicts; but Pre-LN’s best whole-model sign step shrinks with depth all the same: the step sizes η whose loss is within {margin} × the initial loss of the lowest span {etaNearPreFirstLo} to {etaNearPreFirstHi} at L = {depthFirst} and {etaNearPreLastLo} to {etaNearPreLastHi} at L = {depthLast}, wholly below (the lowest-loss η*: {etaPre}), so the damping does not let a deep Pre-LN model take larger Adam steps.',
     'verdict.ss.refuted':
       'Verdict: not confirmed at this setting. Relative to Post-LN’s, one Pre-LN layer’s effect on the logits goes from {rFirst} to {rLast} of it between the shallowest and the deepest model; the rule asks for it to halve.',
     'verdict.ss.untested':
@@ -366,9 +366,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.ps.untested':
       '结论：设置太小，无法检验。要检验它，得有停滞可看：不预热的 Post-LN 最后停在平台上（这里它的损失最后是 {endLoss}，状态 {status}；平台为 {plateau}）；运行还要够长，长到不预热的 Pre-LN 能离开平台（这里它的损失最后是 {preEndLoss}）。',
     'verdict.ss.confirmed':
-      '结论：成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，而 Pre-LN 的最佳符号步 η* 并不随深度变小（{etaPre}）。',
+      '结论：成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，而 Pre-LN 的最佳符号步并不随深度变小：损失与最低值相差不到初始损失 {margin} 倍的步长 η，在 L = {depthFirst} 时为 {etaNearPreFirstLo} 到 {etaNearPreFirstHi}，在 L = {depthLast} 时为 {etaNearPreLastLo} 到 {etaNearPreLastHi}，后者并不整体更低（损失最低的 η*：{etaPre}）。',
     'verdict.ss.qualified':
-      '结论：只部分成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，正如“衰减”所预言；但 Pre-LN 整体符号步的最佳步长 η* 照样随深度变小（{etaPre}），这种衰减并没有让深的 Pre-LN 模型承受更大的 Adam 步。',
+      '结论：只部分成立。相对 Post-LN，Pre-LN 单层更新对 logits 的影响从最浅到最深的模型由 {rFirst} 降到 {rLast}，正如“衰减”所预言；但 Pre-LN 整体符号步的最佳步长照样随深度变小：损失与最低值相差不到初始损失 {margin} 倍的步长 η，在 L = {depthFirst} 时为 {etaNearPreFirstLo} 到 {etaNearPreFirstHi}，在 L = {depthLast} 时为 {etaNearPreLastLo} 到 {etaNearPreLastHi}，整体更低（损失最低的 η*：{etaPre}），这种衰减并没有让深的 Pre-LN 模型承受更大的 Adam 步。',
     'verdict.ss.refuted': '结论：在这个设定下不成立。相对 Post-LN，Pre-LN 单层对 logits 的影响从最浅到最深的模型由 {rFirst} 变到 {rLast}；判据要求它减半。',
     'verdict.ss.untested':
       '结论：设置太小，无法检验。最深的模型只是最浅的 {depthRatio} 倍（深度 {depths}）；按“衰减”的说法，Pre-LN 单层的影响相对 Post-LN 按 1/L 变小，所以判据要求减半的那个比值，深度至少翻一倍才可能减半。',

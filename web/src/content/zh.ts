@@ -209,7 +209,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
     'adam.p4': r`那么 Pre-LN 的好处在 Adam 底下是怎么传过去的？换个空间来看。既然 Adam 让每个参数都走出大约 $\mathrm{lr}$ 的距离，决定稳不稳的，其实是这一步迈出去以后，网络的*输出*被改动了多少。Pre-LN 中，不论哪一层的参数动了，这个改动都得先经过末尾的 LN 才能传到输出；而引理 3 告诉我们，这个 LN 对前向的扰动和反向的梯度乘的是同一个 $\sqrt d/\lVert \role{in}{x_L}\rVert$。它在把梯度缩小 $\sqrt L$ 倍时，顺带把每次更新在输出端引起的变化也缩小了同样的倍数。所以论文的机制在 Adam 下依然成立，只不过该放在函数空间里讲，而不是梯度空间。（下面的{{#fig10}} 检验了这一点。）`,
     'adam.test2.title': r`一次更新对输出的影响`,
     'adam.test2.p1': r`推断：在 Adam 下，机制要放到函数空间里讲；Pre-LN 的最后一个 LN 在缩小梯度的同时，也按同样的比例缩小了每次更新对输出的影响。`,
-    'adam.test2.p2': r`{{#fig10}} 把 Adam 的第一步当作初始化时的符号步 $\theta-\eta\,\mathrm{sign}(g)$，对深度测量损失最低的 $\eta$，以及只让一层走这一步时 logits 变化多少。{{exp.ss.verdict}}`,
+    'adam.test2.p2': r`{{#fig10}} 把 Adam 的第一步当作初始化时的符号步 $\theta-\eta\,\mathrm{sign}(g)$，对深度测量损失最低的 $\eta$，以及只让一层走这一步时 logits 变化多少。沿这一步的损失几乎平坦时，最低点由噪声决定，所以图中还画出损失与最佳值相差不到初始损失 {{exp.ss.margin}} 的 $\eta$ 范围，并且只在这些范围不重叠时才读出随深度的趋势。Post-LN 的范围是 {{exp.ss.postRanges}}：在深度 {{exp.ss.postOverlap}} 之间它们重叠，所以在那里，它损失最低的 $\eta^*$ 说明不了深度的影响。{{exp.ss.verdict}}`,
     'adam.test2.p2.note': r`引擎的 step-size 实验（docs/experiments.md）`,
     'adam.p5': r`Post-LN 一侧，Liu et al. 2020（Understanding the Difficulty of Training Transformers）测的恰好就是这个量：参数更新幅度相同的情况下，Post-LN 的输出变化随层数线性增长，Pre-LN 只按对数增长。他们把 Post-LN 的毛病归结为输出过分依赖各层的残差支路，参数上的小扰动会被一层层放大。这个解释与本文的结论相容，而且用不着在 Adam 那里绕一圈。（下面的{{#fig5}} 在玩具模型上测了它。）`,
     'adam.test3.title': r`输出敏感度随深度`,
@@ -580,7 +580,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
     },
     fig10: {
       title: '函数空间里的 Adam 第一步，对深度',
-      caption: r`初始化时，玩具模型在一个批次上的梯度 $g$ 与符号步 $\theta-\eta\,\mathrm{sign}(g)$，即学习率为 $\eta$ 的 Adam 第一步；每种放法一种颜色，对种子取平均，双对数坐标。**(a)** $\eta^*$：这个批次上损失最低的步长。**(b)** 只让一层走这一步时 logits 的均方变化，对各层取平均。`,
+      caption: r`初始化时，玩具模型在一个批次上的梯度 $g$ 与符号步 $\theta-\eta\,\mathrm{sign}(g)$，即学习率为 $\eta$ 的 Adam 第一步；每种放法一种颜色，对种子取平均，双对数坐标。**(a)** $\eta^*$：这个批次上损失最低的步长；色带覆盖损失与最低值相差不到初始损失 {{exp.ss.margin}} 的步长（曲线越平，色带越宽；只有两个深度的色带不重叠时，才算随深度的趋势），点线是仍能让损失下降至少初始损失 {{exp.ss.gain}} 的最大步长（网格止于 {{exp.ss.etaMax}}）。**(b)** 只让一层走这一步时 logits 的均方变化，对各层取平均。`,
       panelA: '(a) 最佳符号步长 η*',
       panelB: '(b) 单层对 logits 的影响',
       axisDepth: '层数 L',
@@ -588,6 +588,9 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       axisLayer: '平均 ‖Δlogits‖²',
       readout: 'L = {L}：η* {eta}；单层影响 {layer}',
       'readout.item': '{name} {v}',
+      'readout.eta': '{eta}（近最优 {lo} 到 {hi}，最大有效 {useful}）',
+      colNear: '近最优 η',
+      colUseful: '最大有效 η',
       'ctl.small': '仍看得出效应的快速设定（深度 {depths}，{seeds} 个种子：几秒）',
     },
     fig11: {

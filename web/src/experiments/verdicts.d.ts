@@ -9,6 +9,9 @@ export interface Judged<F> {
 }
 /** The log–log slope a pure O(log L) growth has over `depths` (null with fewer than two depths ≥ 2). */
 export function logGrowthSlope(depths: readonly number[]): number | null;
+/** The depth trend between two near-best ranges [lo, hi] of η (step-size). */
+export type EtaTrend = 'falls' | 'rises' | 'overlap';
+export function etaTrend(shallow: readonly [number, number], deep: readonly [number, number]): EtaTrend;
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export function adamFirstStep(
   doc: any,
@@ -36,6 +39,20 @@ export function stepSize(
   rFirst: number;
   rLast: number;
   depthRatio: number;
+  nearPre: [number, number][];
+  nearPost: [number, number][];
+  usefulPre: (number | null)[];
+  usefulPost: (number | null)[];
+  trendPre: EtaTrend | null;
+  stepsPre: EtaTrend[];
+  stepsPost: EtaTrend[];
+  depthFirst: number;
+  depthLast: number;
+  etaNearPreFirstLo: number;
+  etaNearPreFirstHi: number;
+  etaNearPreLastLo: number;
+  etaNearPreLastHi: number;
+  margin: number | null;
 }>;
 export function outputSensitivity(
   random: any,

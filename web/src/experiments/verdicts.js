@@ -71,10 +71,28 @@ export function adamFirstStep(doc, a = 'post', b = 'pre') {
 
 const layerMean = (cell) => mean(cell.layer_dlogits2.map((x) => x.mean));
 
+/** The depth trend between two near-best ranges [lo, hi] of η (step-size's `eta_near_best`, the η
+ *  whose seed-mean loss is within eta_margin·loss0 of the lowest): 'falls' when the deeper range lies
+ *  wholly below the shallower one (its hi under the other's lo), 'rises' when wholly above, and
+ *  'overlap' otherwise, when some η is near-best at both depths and no trend is read. A range cut by
+ *  the grid's end can only be wider on that side, which moves neither strict inequality's answer
+ *  toward a trend that is not there. */
+export function etaTrend(shallow, deep) {
+  if (deep[1] < shallow[0]) return 'falls';
+  if (deep[0] > shallow[1]) return 'rises';
+  return 'overlap';
+}
+
 /** Claim 2 (step-size): the final LN shrinks an update's effect on the output. Rule: the ratio r(L)
  *  of Pre-LN's to Post-LN's mean one-layer ‖Δlogits‖² at the largest depth is at most half its value
  *  at the smallest (Pre-LN's layers move the output less and less, relative to Post-LN's); qualified
- *  when it is but Pre-LN's η* (whole-model sign step) falls with depth all the same.
+ *  when it is but Pre-LN's best whole-model sign step falls with depth all the same, read from the
+ *  ranges, not the argmin η*: Pre-LN's near-best range of η (`eta_near_best`) at the largest depth
+ *  lies wholly below the one at the smallest (etaTrend 'falls'). Where the two ranges overlap the
+ *  η* trend is not resolved and qualifies nothing (the verdict is the one-layer rule's, and the
+ *  sentence gives the ranges); an argmin that moves inside overlapping ranges is noise, not a trend.
+ *  `stepsPre` / `stepsPost` are etaTrend between successive depths, for each placement (the depth
+ *  reading of η* the sentence may state; a step 'overlap' there states no trend).
  *  Too small ('untested', 'depth-range'): fewer than two depths, or the largest under twice the
  *  smallest. Under the damping the claim describes, one Pre-LN layer's squared effect on the logits
  *  falls as 1/‖x_L‖² ∝ 1/L relative to Post-LN's, so the ratio halves only over a doubling of depth:
@@ -86,10 +104,37 @@ export function stepSize(doc, post = 'post', pre = 'pre') {
   const depths = Q.map((c) => c.layers);
   const etaPre = Q.map((c) => c.eta_star_of_mean);
   const etaPost = P.map((c) => c.eta_star_of_mean);
-  const facts = { depths, r, etaPre, etaPost, rFirst: r[0], rLast: r[r.length - 1], depthRatio: depthRatio(depths) };
+  const near = (cells) => cells.map((c) => c.eta_near_best);
+  const steps = (cells) => cells.slice(1).map((c, i) => etaTrend(cells[i].eta_near_best, c.eta_near_best));
+  const nearPre = near(Q),
+    nearPost = near(P);
+  const n = Q.length;
+  const facts = {
+    depths,
+    r,
+    etaPre,
+    etaPost,
+    rFirst: r[0],
+    rLast: r[n - 1],
+    depthRatio: depthRatio(depths),
+    nearPre,
+    nearPost,
+    usefulPre: Q.map((c) => c.eta_max_useful ?? null),
+    usefulPost: P.map((c) => c.eta_max_useful ?? null),
+    trendPre: n ? etaTrend(nearPre[0], nearPre[n - 1]) : null,
+    stepsPre: steps(Q),
+    stepsPost: steps(P),
+    depthFirst: depths[0],
+    depthLast: depths[n - 1],
+    etaNearPreFirstLo: nearPre[0]?.[0],
+    etaNearPreFirstHi: nearPre[0]?.[1],
+    etaNearPreLastLo: nearPre[n - 1]?.[0],
+    etaNearPreLastHi: nearPre[n - 1]?.[1],
+    margin: doc.config?.eta_margin ?? null,
+  };
   if (unique(depths).length < 2 || !(facts.depthRatio >= 2)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'depth-range' } };
-  if (!(r[r.length - 1] <= 0.5 * r[0])) return { verdict: 'refuted', facts };
-  return { verdict: etaPre[etaPre.length - 1] < etaPre[0] ? 'qualified' : 'confirmed', facts };
+  if (!(r[n - 1] <= 0.5 * r[0])) return { verdict: 'refuted', facts };
+  return { verdict: facts.trendPre === 'falls' ? 'qualified' : 'confirmed', facts };
 }
 
 /** Claim 3 (output-sensitivity): Post-LN's output change grows like O(L), Pre-LN's like O(log L)

@@ -59,6 +59,9 @@ const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') =>
 const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
   (E[slot] as { placements?: Record<string, { slope?: number | null }> } | null | undefined)?.placements?.[p]?.slope ?? null;
 
+/** A fraction as a percentage ("1%"); null when not a number. */
+const pct = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? `${+(x * 100).toPrecision(3)}%` : null);
+
 /** "a, b" / "a、b"; null for none (shown as '—'). */
 const listOf = (xs: string[], lang: Lang) => (xs.length ? xs.join(lang === 'zh' ? '、' : ', ') : null);
 
@@ -235,6 +238,33 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
   // Figure D (`fig10`) (step-size): the verdict on claim 2 (an update's effect lives in function space).
   'exp.ss.verdict': ({ E, lang }) => (E.stepSize ? verdictSentence('ss', verdicts.stepSize(E.stepSize), lang) : null),
+  // its margins as percentages of the initial loss, and the grid's largest η (the caption's band and line)
+  'exp.ss.margin': ({ E }) => pct(E.stepSize?.config?.eta_margin),
+  'exp.ss.gain': ({ E }) => pct(E.stepSize?.config?.eta_min_gain),
+  'exp.ss.etaMax': ({ E }) => {
+    const etas = E.stepSize?.config?.etas;
+    return Array.isArray(etas) && etas.length ? fmtLr(Math.max(...(etas as number[]))) : null;
+  },
+  // Post-LN's near-best ranges of η per depth ("L = 2: a to b; …") and the successive depths where they overlap
+  'exp.ss.postRanges': ({ E, lang }) => {
+    const f = E.stepSize ? verdicts.stepSize(E.stepSize).facts : null;
+    const to = lang === 'zh' ? ' 到 ' : ' to ';
+    return f
+      ? (listOf(
+          f.nearPost.map((r, i) => `L = ${f.depths[i]}: ${fmtLr(r[0])}${to}${fmtLr(r[1])}`),
+          lang,
+        )?.replace(/, /g, '; ') ?? null)
+      : null;
+  },
+  'exp.ss.postOverlap': ({ E, lang }) => {
+    const f = E.stepSize ? verdicts.stepSize(E.stepSize).facts : null;
+    return f
+      ? listOf(
+          f.depths.slice(1).flatMap((L, i) => (f.stepsPost[i] === 'overlap' ? [`${f.depths[i]} → ${L}`] : [])),
+          lang,
+        )
+      : null;
+  },
   // Figure G (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure A (`fig6`) (tied-output): the depths and the verdict (whose sentence carries the slopes).

@@ -20,6 +20,9 @@ export const fig10: FigureDef<Fig10View, StepSizeResult> = {
     'axisLayer',
     'readout', // {L} {eta} {layer}
     'readout.item', // {name} {v}
+    'readout.eta', // {eta} {lo} {hi} {useful}
+    'colNear',
+    'colUseful',
     'ctl.small', // {depths} {seeds}
   ],
   slot: 'stepSize',

@@ -1,7 +1,9 @@
 // fig10/transform.ts — step-size document → Figure D (`fig10`)'s two panels against depth L. Pure.
 // One series per placement the document measured (engine order):
 //   (a) η*, the sign-step size (Adam's first step at lr η) with the lowest loss of the seed mean,
-//       on a log axis (the grid of η the run tried sets its range);
+//       on a log axis (the grid of η the run tried sets its range), with its near-best range
+//       (`eta_near_best`: the η whose seed-mean loss is within eta_margin·loss0 of the lowest) as a band
+//       and the largest η that still lowers the loss by eta_min_gain·loss0 (`eta_max_useful`);
 //   (b) the mean over layers of ‖Δlogits‖² when only one layer takes the sign step at layer_eta
 //       (log axis): how much one layer's update moves the output.
 import { PLACEMENTS } from '../../generated/engine-schema';
@@ -12,9 +14,18 @@ export interface DepthPt {
   x: number;
   y: number;
 }
+export interface RangePt {
+  x: number;
+  lo: number;
+  hi: number;
+}
 export interface DepthSeries {
   placement: string;
   eta: DepthPt[];
+  /** the near-best range of η per depth */
+  near: RangePt[];
+  /** the largest useful η per depth (depths where none is are left out) */
+  useful: DepthPt[];
   perLayer: DepthPt[];
 }
 export interface StepSizeChart {
@@ -35,6 +46,8 @@ export function stepSizeChart(doc: StepSizeResult | null): StepSizeChart {
     return {
       placement,
       eta: cells.map((c) => ({ x: c.layers, y: c.eta_star_of_mean })),
+      near: cells.filter((c) => c.eta_near_best?.length === 2).map((c) => ({ x: c.layers, lo: c.eta_near_best[0], hi: c.eta_near_best[1] })),
+      useful: cells.filter((c) => c.eta_max_useful != null).map((c) => ({ x: c.layers, y: c.eta_max_useful as number })),
       perLayer: cells.map((c) => ({ x: c.layers, y: mean(c.layer_dlogits2.map((d) => d.mean)) })).filter((p) => p.y > 0),
     };
   });
@@ -50,7 +63,8 @@ export function stepSizeChart(doc: StepSizeResult | null): StepSizeChart {
   };
 }
 
-export const pointAt = (s: DepthSeries | undefined, which: 'eta' | 'perLayer', L: number) => s?.[which].find((p) => p.x === L);
+export const rangeAt = (s: DepthSeries | undefined, L: number) => s?.near.find((p) => p.x === L);
+export const pointAt = (s: DepthSeries | undefined, which: 'eta' | 'perLayer' | 'useful', L: number) => s?.[which].find((p) => p.x === L);
 
 /** The depth ticks and the domains of the two panels. */
 export interface StepSizeAxes {
