@@ -497,7 +497,7 @@ async function fileCases(browser, base) {
 }
 
 /** Two tabs of one browser profile start a Figure 4 run at the same moment (each from a link): both
- *  runs are kept, each tab lists both, and their names differ (lib/runs/run-list.svelte.ts: the tabs
+ *  runs are kept, each tab lists both, and their names differ (lib/runs/live-runs.svelte.ts: the tabs
  *  tell each other what they write). */
 async function twoTabs(browser, base) {
   const t0 = Date.now();

@@ -1,5 +1,5 @@
 // Exports: provenance, CSV/JSON, file names, PNG text chunks (web/src/lib/export.ts) and the
-// per-figure tables (web/src/figures/figN/numbers.ts), table-driven.
+// per-figure tables (web/src/figures/figN/downloads.ts), table-driven.
 import { describe, expect, it } from 'vitest';
 import {
   collapseGaps,
@@ -18,11 +18,11 @@ import {
   toJson,
   xmlEscape,
 } from '../../web/src/lib/export';
-import { fig1Table } from '../../web/src/figures/fig1/numbers';
-import { fig2Table } from '../../web/src/figures/fig2/numbers';
-import { fig3Table } from '../../web/src/figures/fig3/numbers';
-import { fig4Table } from '../../web/src/figures/fig4/numbers';
-import { grid, probe } from './docs';
+import { fig1Table } from '../../web/src/figures/fig1/downloads';
+import { fig2Table } from '../../web/src/figures/fig2/downloads';
+import { fig3Table } from '../../web/src/figures/fig3/downloads';
+import { fig4Table } from '../../web/src/figures/fig4/downloads';
+import { grid, probe } from './fixtures';
 
 const now = new Date('2026-11-29T10:00:00Z');
 

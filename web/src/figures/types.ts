@@ -19,7 +19,7 @@ export interface FigureProps<V extends object = object> {
   /** "Figure N", shown before the title */
   label: string;
   /** the numbers the prose quotes, {{key}} → text (lib/prose-numbers.ts) */
-  bindings: Record<string, string>;
+  proseNumbers: Record<string, string>;
   /** the figure's view state (bindable): what a permalink carries of it */
   view: V;
   /** the Share menu; absent in an embed */
@@ -55,7 +55,8 @@ export interface RunParams<S extends object> extends ParamGroup<S> {
 /** What a figure's downloads are computed from. */
 export interface NumbersInput<V, D> {
   text: FigureText;
-  bindings: Record<string, string>;
+  /** the prose numbers, as FigureProps.proseNumbers */
+  proseNumbers: Record<string, string>;
   view: V;
   /** the drawn document of the figure's slot (the growing one while a run streams); null if none */
   doc: D | null;

@@ -18,7 +18,7 @@ import { speed } from './speed.svelte';
 import { calibrateAuto, engineKey as engineKeyOf } from './calibrate';
 import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
-import { RunList } from './runs/run-list.svelte';
+import { LiveRuns } from './runs/live-runs.svelte';
 import { proseNumbers } from './prose-numbers';
 import type { Lang } from '../content/types';
 import { settingsDiff, type RunEntry } from './runs/entry';
@@ -81,7 +81,7 @@ export class Slot<T> {
   /** `name`: the slot's name in the run list; `runs`: the list (a slot of its own in tests) */
   constructor(
     readonly name: SlotName = 'probe',
-    readonly runs: RunList = new RunList([name], null),
+    readonly runs: LiveRuns = new LiveRuns([name], null),
   ) {}
 
   /** the newest complete, shown run (the isolated one when it is complete), or null */
@@ -251,7 +251,7 @@ export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().
 
 export class Results {
   /** every slot's live runs (IndexedDB; in memory only for an embed) */
-  readonly runs: RunList;
+  readonly runs: LiveRuns;
   /** the run lists are shown beside the figures (not in an embed) */
   lab = true;
   /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by App) */
@@ -267,7 +267,7 @@ export class Results {
   /** the experiment documents (EXPERIMENT_SLOTS) */
   readonly exp: Record<ExperimentSlot, Slot<ExperimentResult>>;
 
-  constructor(runs: RunList = new RunList(SLOT_NAMES)) {
+  constructor(runs: LiveRuns = new LiveRuns(SLOT_NAMES)) {
     this.runs = runs;
     this.probe = new Slot<ProbeResult>('probe', runs);
     this.grid = new Slot<GridResult>('grid', runs);

@@ -4,7 +4,7 @@
 import type { StepSizeResult } from '../../experiments/step-size';
 import type { FigureDef } from '../types';
 import Figure10 from './Figure10.svelte';
-import { fig10Json, fig10Table } from './numbers';
+import { fig10Json, fig10Table } from './downloads';
 
 export type Fig10View = Record<string, never>;
 

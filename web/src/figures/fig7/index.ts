@@ -4,7 +4,7 @@
 import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
 import type { FigureDef } from '../types';
 import Figure7 from './Figure7.svelte';
-import { fig7Json, fig7Table } from './numbers';
+import { fig7Json, fig7Table } from './downloads';
 
 export type Fig7View = Record<string, never>;
 

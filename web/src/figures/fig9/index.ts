@@ -4,7 +4,7 @@
 import type { PlateauShareResult } from '../../experiments/plateau-share';
 import type { FigureDef } from '../types';
 import Figure9 from './Figure9.svelte';
-import { fig9Json, fig9Table } from './numbers';
+import { fig9Json, fig9Table } from './downloads';
 
 export type Fig9View = Record<string, never>;
 

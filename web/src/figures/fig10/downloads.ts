@@ -1,4 +1,4 @@
-// fig10/numbers.ts — what Figure D (`fig10`)'s CSV and JSON downloads hold. Pure.
+// fig10/downloads.ts — what Figure D (`fig10`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, depth) with η*, the seed-mean loss at η*, and the mean
 // one-layer ‖Δlogits‖².
 import type { StepSizeResult } from '../../experiments/step-size';
