@@ -242,6 +242,33 @@ export { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, smallVars, type Experime
  *  live run is the current result, else null (the reference is then the current result itself). */
 export const referenceUnder = <T>(slot: Pick<Slot<T>, 'source' | 'precomputed'>): T | null => (slot.source === 'live' ? slot.precomputed : null);
 
+/** What a figure draws of a slot: `c`, its chart of the drawn document; `ref`, the same chart of
+ *  the precomputed document while a live run is drawn (muted under it; null otherwise), `chart`
+ *  getting the live chart then; `axes`, the axes holding both (the live run's own without a
+ *  reference). `slot` and `chart` are read reactively: a view may pick the slot or the variant. */
+export function withReference<T, C, A>(slot: () => Slot<T>, chart: (doc: T | null, live?: C) => C, axes: (c: C, ref: C | null) => A) {
+  const c = $derived(chart(slot().data));
+  const ref = $derived.by(() => {
+    const doc = referenceUnder(slot());
+    return doc ? chart(doc, c) : null;
+  });
+  const both = $derived(axes(c, ref));
+  return {
+    get slot() {
+      return slot();
+    },
+    get c() {
+      return c;
+    },
+    get ref() {
+      return ref;
+    },
+    get axes() {
+      return both;
+    },
+  };
+}
+
 /** The legend entry of that muted reference (page-chrome string runs.referenceMuted). */
 export const referenceLegend = (t: (k: string) => string, color: string) => ({ label: t('runs.referenceMuted'), color, opacity: 0.35 });
 

@@ -21,6 +21,11 @@ export function figureText(article: Pick<Article, 'figures'> | null, id: FigureI
 /** A string of a FigureText, falling back to the key itself (visible, never undefined). */
 export const ft = (text: FigureText, key: string, vars?: Record<string, string | number>): string => tpl(text[key] ?? key, vars);
 
+/** A readout's list: `name` and value `v` of each item as the figure's `readout.item`, joined as
+ *  the page joins a list (`sep.list`). */
+export const readoutList = <S>(text: FigureText, t: (k: string) => string, items: readonly S[], name: (s: S) => string, v: (s: S) => string): string =>
+  items.map((s) => ft(text, 'readout.item', { name: name(s), v: v(s) })).join(t('sep.list'));
+
 /** Plain text of an inline heading (the table of contents, the citation's title): TeX unwrapped,
  *  emphasis and code marks dropped. */
 export const plainHeading = (s: string) => s.replace(/\$[^$]*\$/g, (m) => m.slice(1, -1)).replace(/[*`]/g, '');

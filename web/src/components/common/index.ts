@@ -13,6 +13,7 @@ export { default as Legend } from './Legend.svelte';
 export { default as Line } from './Line.svg.svelte';
 export { default as Panel } from './Panel.svelte';
 export { default as Panels } from './Panels.svelte';
+export { default as PlacementLines } from './PlacementLines.svg.svelte';
 export { default as Points } from './Points.svg.svelte';
 export { default as Radios } from './Radios.svelte';
 export { default as ResultFigure } from './ResultFigure.svelte';
