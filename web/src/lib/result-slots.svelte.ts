@@ -245,8 +245,10 @@ export const referenceUnder = <T>(slot: Pick<Slot<T>, 'source' | 'precomputed'>)
 /** What a figure draws of a slot: `c`, its chart of the drawn document; `ref`, the same chart of
  *  the precomputed document while a live run is drawn (muted under it; null otherwise), `chart`
  *  getting the live chart then; `axes`, the axes holding both (the live run's own without a
- *  reference). `slot` and `chart` are read reactively: a view may pick the slot or the variant. */
-export function withReference<T, C, A>(slot: () => Slot<T>, chart: (doc: T | null, live?: C) => C, axes: (c: C, ref: C | null) => A) {
+ *  reference). `slot` (or the function giving it) and `chart` are read reactively: a view may pick
+ *  the slot or the variant. */
+export function withReference<T, C, A>(of: Slot<T> | (() => Slot<T>), chart: (doc: T | null, live?: C) => C, axes: (c: C, ref: C | null) => A) {
+  const slot = typeof of === 'function' ? of : () => of;
   const c = $derived(chart(slot().data));
   const ref = $derived.by(() => {
     const doc = referenceUnder(slot());

@@ -4,6 +4,7 @@
 export { default as Axis } from './Axis.svg.svelte';
 export { default as Band } from './Band.svg.svelte';
 export { default as Chart } from './Chart.svelte';
+export { default as Checkboxes } from './Checkboxes.svelte';
 export { default as Cursor } from './Cursor.svg.svelte';
 export { default as DataTable } from './DataTable.svelte';
 export { default as ExperimentFigure } from './ExperimentFigure.svelte';
