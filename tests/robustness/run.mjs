@@ -311,6 +311,19 @@ async function uiCases(browser, base) {
 /** Each bad run-list file through Figure 4's Import: a message naming the file and the reason,
  *  nothing added (or, for a good file with markup in a name, the run added and the markup inert),
  *  no page error. */
+/** Every row of a corpus passed; else the first three that did not, with their problems (`cut`: the
+ *  input's length shown). */
+function allOk(list, cut = Infinity) {
+  const bad = list.filter((r) => !r.ok);
+  assert(
+    bad.length === 0,
+    `${bad.length} failed, e.g. ${bad
+      .slice(0, 3)
+      .map((r) => `${r.id} ${r.input.slice(0, cut)}: ${r.problems.join('; ')}`)
+      .join(' || ')}`,
+  );
+}
+
 /** One row of the report: `fields` (id, category, input, …), timed, added to `list` and checked by
  *  `body(row)`: what it adds to row.problems, then a console error the page logged meanwhile, or
  *  what it throws. */
@@ -666,26 +679,12 @@ async function browserParts() {
     if (part('url'))
       await check(`URL corpus: ${URL_CASES.length} links → banner, defaults for the bad parameters only, page keeps working`, async () => {
         await urlCases(browser, preview.url);
-        const bad = rows.url.filter((r) => !r.ok);
-        assert(
-          bad.length === 0,
-          `${bad.length} failed, e.g. ${bad
-            .slice(0, 3)
-            .map((r) => `${r.id} ${r.input.slice(0, 40)}: ${r.problems.join('; ')}`)
-            .join(' || ')}`,
-        );
+        allOk(rows.url, 40);
       });
     if (part('ui'))
       await check(`UI corpus: ${UI_CASES.length} control values → inline message, Recompute disabled, nothing run`, async () => {
         await uiCases(browser, preview.url);
-        const bad = rows.ui.filter((r) => !r.ok);
-        assert(
-          bad.length === 0,
-          `${bad.length} failed, e.g. ${bad
-            .slice(0, 3)
-            .map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`)
-            .join(' || ')}`,
-        );
+        allOk(rows.ui);
       });
     if (part('file'))
       await check(
@@ -693,14 +692,7 @@ async function browserParts() {
         async () => {
           await fileCases(browser, preview.url);
           await twoTabs(browser, preview.url);
-          const bad = rows.file.filter((r) => !r.ok);
-          assert(
-            bad.length === 0,
-            `${bad.length} failed, e.g. ${bad
-              .slice(0, 3)
-              .map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`)
-              .join(' || ')}`,
-          );
+          allOk(rows.file);
         },
       );
     if (part('cancel'))
