@@ -109,6 +109,26 @@ function batches(cases, size = 4) {
   return out;
 }
 
+/** What a page says that no case may cause: its console errors and uncaught exceptions (`errors`)
+ *  and its dialogs (`dialogs`, each dismissed), as they come; `clear()` empties both. */
+function heard(page) {
+  const log = {
+    errors: [],
+    dialogs: [],
+    clear() {
+      log.errors.length = 0;
+      log.dialogs.length = 0;
+    },
+  };
+  page.on('console', (m) => m.type() === 'error' && log.errors.push(m.text()));
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    log.dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  return log;
+}
+
 async function urlCases(browser, base) {
   // two pages at a time (ROBUST_PAGES): a page load is mostly one renderer thread's work
   const n = Math.max(1, Number(process.env.ROBUST_PAGES ?? 2));
@@ -116,23 +136,15 @@ async function urlCases(browser, base) {
   const worker = async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US', colorScheme: 'light' });
     const page = await context.newPage();
-    let errors = [];
-    let dialogs = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      d.dismiss().catch(() => {});
-    });
+    const log = heard(page);
     const run = (c) => {
-      errors = [];
-      dialogs = [];
+      log.clear();
       return urlCase(
         page,
         base,
         c,
-        () => errors,
-        () => dialogs,
+        () => log.errors,
+        () => log.dialogs,
       );
     };
     for (let b = queue.shift(); b; b = queue.shift()) {
@@ -212,14 +224,7 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
 async function uiCases(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
-  const errors = [];
-  const dialogs = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const { errors, dialogs } = heard(page);
   await page.goto(`${base}?lang=en`);
   await waitReady(page);
   for (const id of ['fig3', 'fig4']) await page.$eval(`#${id} .run details`, (d) => (d.open = true));
@@ -345,9 +350,7 @@ async function caseRow(list, errors, fields, body) {
 async function fileCases(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { errors } = heard(page);
   await page.goto(`${base}?lang=en`);
   await waitReady(page);
   const count = () => page.$$eval('#fig4 .runlist li', (ls) => ls.length);
@@ -552,9 +555,7 @@ async function startAndCancel(page, id, delay) {
 async function cancelCycles(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { errors } = heard(page);
   // small runs: Figure 3's small config, Figure 4 with 10 steps of one seed
   // Figure 3's small model with all seeds and batches (a few seconds), Figure 4 with 10 steps of one
   // seed: long enough that most cancels land mid-run, short enough for 20 cycles
