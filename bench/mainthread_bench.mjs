@@ -8,50 +8,16 @@
 // time over that window (the sum of each long task's time beyond 50 ms; Lighthouse ends its window
 // at time to interactive instead). Targets (issue 31): no task after the first paint over 200 ms,
 // total blocking time ≤ 200 ms. Prints one JSON line.
-import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, FLAGS, freePort, vitePreview } from '../tests/e2e/harness.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const THROTTLE = 4;
 const WINDOW_MS = 15000;
 const RUNS = 3;
 
-const port = await new Promise((res) => {
-  const s = net.createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => res(port));
-  });
-});
-const server = spawn(
-  process.execPath,
-  [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-  { cwd: root, stdio: 'ignore' },
-);
-const url = `http://127.0.0.1:${port}/`;
-for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(url)).ok) break;
-  } catch {
-    // not up yet
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const { child: server, url } = await vitePreview(await freePort());
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 
 async function once(path) {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

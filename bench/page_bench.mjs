@@ -12,12 +12,11 @@
 //   - with --grid: the in-browser wall time of the full Figure 4 grid (16 runs × 500 steps) on the
 //     threaded build. That takes minutes; without --grid it is not measured.
 // Prints one JSON line.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, FLAGS, freePort, vitePreview } from '../tests/e2e/harness.mjs';
 import { waitAttr } from '../tests/e2e/harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -48,39 +47,8 @@ const assets = [
   { name: 'precomputed data (JSON)', ...size(files.filter((f) => /\/data\/.*\.json$/.test(f))) },
 ];
 
-const port = await new Promise((res) => {
-  const s = net.createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => res(port));
-  });
-});
-const server = spawn(
-  process.execPath,
-  [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-  { cwd: root, stdio: 'ignore' },
-);
-const url = `http://127.0.0.1:${port}/`;
-for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(url)).ok) break;
-  } catch {
-    /* not up yet */
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const { child: server, url } = await vitePreview(await freePort());
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 const FOUR = ['fig1', 'fig2', 'fig3', 'fig4'];
 const drawnTimes = [];
 const times = [];

@@ -13,21 +13,13 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ROOT, serve } from '../tests/webgpu/server.mjs';
+import { BROWSER_FLAGS } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const CHROMIUM = opt('--chromium') ?? process.env.CHROMIUM ?? '/usr/bin/chromium';
 const extra = (opt('--flags') ?? '').split(/\s+/).filter(Boolean);
-const flags = [
-  '--no-sandbox',
-  '--disable-gpu-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--enable-unsafe-webgpu',
-  ...extra,
-];
+const flags = [...BROWSER_FLAGS, '--enable-unsafe-webgpu', ...extra];
 for (const f of ['lnx-gpu.wasm', 'lnx-st.wasm', 'lnx-mt.wasm'])
   if (!existsSync(`${ROOT}/public/wasm/${f}`)) {
     console.error(`missing public/wasm/${f}: run scripts/build-wasm.sh`);

@@ -6,7 +6,7 @@
 //                execution, measured to queue.onSubmittedWorkDone() after k steps
 //   probe pass   ms per probe batch (forward + W²-only backward + statistics) of the probe model
 //   matmul       GFLOP/s of the WGSL matmul alone at the shapes these two models multiply
-//   toy batch    ms per step of R toy runs as one GpuTrainBatch (wasm/gpu/gpu_batch_run.h), and
+//   toy batch    ms per step of R toy runs as one GpuTrainBatch (wasm/gpu/gpu_train_batch.h), and
 //                per run: what the batched grid pays against R runs one after another; for both
 //                the single run and the batch, the host's recording time per step (record_ms)
 //   dispatches   compute dispatches and queue submits per toy step, batched step and probe pass

@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { ssrLoader } from './registry.mjs';
 import { pictureFonts, rasterise } from './og-picture.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -38,12 +38,7 @@ export async function prerender({ log = console.log } = {}) {
   if (!html.includes(EMPTY)) throw new Error('prerender: dist/index.html has no empty <div id="app"></div> (already prerendered? run `vite build` again)');
 
   const t0 = Date.now();
-  const vite = await createServer({
-    configFile: join(root, 'vite.config.ts'),
-    server: { middlewareMode: true, hmr: false },
-    appType: 'custom',
-    logLevel: 'error',
-  });
+  const vite = await ssrLoader();
   try {
     const m = await vite.ssrLoadModule('/src/prerender/render.ts');
     const docs = {};

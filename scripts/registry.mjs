@@ -7,13 +7,17 @@ import { createServer } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-export async function loadRegistry() {
-  const vite = await createServer({
+/** Vite's SSR loader over the page's sources (middleware mode: no server, no HMR); close it after. */
+export const ssrLoader = () =>
+  createServer({
     configFile: join(root, 'vite.config.ts'),
     server: { middlewareMode: true, hmr: false },
     appType: 'custom',
     logLevel: 'error',
   });
+
+export async function loadRegistry() {
+  const vite = await ssrLoader();
   try {
     return await vite.ssrLoadModule('/src/figures/registry.ts');
   } finally {

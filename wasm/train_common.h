@@ -84,7 +84,7 @@ std::string grid_result_json(const GridConfig& g, double plateau, const std::vec
 RunStatus parse_run_status(const std::string& s);
 // What makes two runs record the same work on a backend: the config with what only the host feeds
 // a run set aside (learning rate and warm-up, seed, chain, the optimizer's coefficients). Runs with
-// equal keys can share a batch (gpu/gpu_batch_run.h); the grid plan numbers them ("shape").
+// equal keys can share a batch (gpu/gpu_train_batch.h); the grid plan numbers them ("shape").
 std::string train_shape_key(const TrainConfig& c);
 
 // The whole document of TrainRun::result_json.

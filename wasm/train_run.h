@@ -84,7 +84,7 @@ class TrainRunner {
     end_call();
     return static_cast<int>(loss_.size());
   }
-  // The parts of step(), for a batch of runs advanced together (gpu/gpu_batch_run.cpp): whether
+  // The parts of step(), for a batch of runs advanced together (gpu/gpu_train_batch.cpp): whether
   // another step may be recorded now (running, steps left, fewer than kMaxInFlight unread), record
   // it (with its periodic readback and checkpoint), and schedule what is still unread.
   bool can_record() {

@@ -1,6 +1,6 @@
 // tests/e2e/harness.mjs — what the end-to-end (run.mjs) and robustness (../robustness/run.mjs)
-// runners share: free ports, a plain static server (no COOP/COEP), `vite preview`, the Chromium
-// launch flags, a check() harness that records results, page helpers and screenshots.
+// runners (and the benchmarks) share: free ports, a plain static server (no COOP/COEP), `vite preview`,
+// the Chromium launch flags, a check() harness that records results, page helpers and screenshots.
 // Nothing here downloads a browser: Chromium is the system's /usr/bin/chromium (or $CHROMIUM).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -14,8 +14,9 @@ export const dist = join(root, 'dist');
 export const artifacts = join(root, 'test-artifacts');
 export const fixtures = process.env.LNX_FIXTURES ? resolve(process.env.LNX_FIXTURES) : null;
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const FLAGS = [
-  '--headless',
+/** Chromium's flags for every test and benchmark run (the WebGPU ones add theirs): no sandbox, no
+ *  network or updates of its own */
+export const BROWSER_FLAGS = [
   '--no-sandbox',
   '--disable-gpu-sandbox',
   '--disable-background-networking',
@@ -23,6 +24,7 @@ export const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+export const FLAGS = ['--headless', ...BROWSER_FLAGS];
 /** The figures in page order: the article's figure slots in content/skeleton.ts (tests/unit/content.test.ts
  *  keeps them equal to the registry, web/src/figures/registry.ts), so a new figure is shot and exported too. */
 const SKELETON = readFileSync(join(root, 'web/src/content/skeleton.ts'), 'utf8').split('export const SKELETON')[1] ?? '';

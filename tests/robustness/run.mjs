@@ -109,6 +109,26 @@ function batches(cases, size = 4) {
   return out;
 }
 
+/** What a page says that no case may cause: its console errors and uncaught exceptions (`errors`)
+ *  and its dialogs (`dialogs`, each dismissed), as they come; `clear()` empties both. */
+function heard(page) {
+  const log = {
+    errors: [],
+    dialogs: [],
+    clear() {
+      log.errors.length = 0;
+      log.dialogs.length = 0;
+    },
+  };
+  page.on('console', (m) => m.type() === 'error' && log.errors.push(m.text()));
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    log.dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  return log;
+}
+
 async function urlCases(browser, base) {
   // two pages at a time (ROBUST_PAGES): a page load is mostly one renderer thread's work
   const n = Math.max(1, Number(process.env.ROBUST_PAGES ?? 2));
@@ -116,23 +136,15 @@ async function urlCases(browser, base) {
   const worker = async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US', colorScheme: 'light' });
     const page = await context.newPage();
-    let errors = [];
-    let dialogs = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      d.dismiss().catch(() => {});
-    });
+    const log = heard(page);
     const run = (c) => {
-      errors = [];
-      dialogs = [];
+      log.clear();
       return urlCase(
         page,
         base,
         c,
-        () => errors,
-        () => dialogs,
+        () => log.errors,
+        () => log.dialogs,
       );
     };
     for (let b = queue.shift(); b; b = queue.shift()) {
@@ -212,14 +224,7 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
 async function uiCases(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
-  const errors = [];
-  const dialogs = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const { errors, dialogs } = heard(page);
   await page.goto(`${base}?lang=en`);
   await waitReady(page);
   for (const id of ['fig3', 'fig4']) await page.$eval(`#${id} .run details`, (d) => (d.open = true));
@@ -311,12 +316,41 @@ async function uiCases(browser, base) {
 /** Each bad run-list file through Figure 4's Import: a message naming the file and the reason,
  *  nothing added (or, for a good file with markup in a name, the run added and the markup inert),
  *  no page error. */
+/** Every row of a corpus passed; else the first three that did not, with their problems (`cut`: the
+ *  input's length shown). */
+function allOk(list, cut = Infinity) {
+  const bad = list.filter((r) => !r.ok);
+  assert(
+    bad.length === 0,
+    `${bad.length} failed, e.g. ${bad
+      .slice(0, 3)
+      .map((r) => `${r.id} ${r.input.slice(0, cut)}: ${r.problems.join('; ')}`)
+      .join(' || ')}`,
+  );
+}
+
+/** One row of the report: `fields` (id, category, input, …), timed, added to `list` and checked by
+ *  `body(row)`: what it adds to row.problems, then a console error the page logged meanwhile, or
+ *  what it throws. */
+async function caseRow(list, errors, fields, body) {
+  const t0 = Date.now();
+  const row = { ...fields, message: '', ok: false, ms: 0, problems: [] };
+  list.push(row);
+  const nErr = errors.length;
+  try {
+    await body(row);
+    if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
+  } catch (e) {
+    row.problems.push(String(e.message ?? e).split('\n')[0]);
+  }
+  row.ms = Date.now() - t0;
+  row.ok = row.problems.length === 0;
+}
+
 async function fileCases(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { errors } = heard(page);
   await page.goto(`${base}?lang=en`);
   await waitReady(page);
   const count = () => page.$$eval('#fig4 .runlist li', (ls) => ls.length);
@@ -328,176 +362,152 @@ async function fileCases(browser, base) {
     });
   await watchTasks();
   for (const c of FILE_CASES) {
-    const t0 = Date.now();
-    const row = {
-      id: c.id,
-      category: c.category,
-      input: `import ${c.name}${c.bytes ? ` (${Math.round(c.bytes / 2 ** 20)} MiB)` : ''}`,
-      message: '',
-      ok: false,
-      ms: 0,
-      problems: [],
-    };
-    rows.file.push(row);
-    const nErr = errors.length;
-    try {
-      const before = await count();
-      const tasksBefore = await page.evaluate(() => window.__longTasks.length);
-      // every file goes by path, as a reader's does: a buffer handed to setInputFiles is rebuilt
-      // inside the page by the test harness, a main-thread task of its own that is not the page's
-      const files = join(artifacts, c.name);
-      writeFileSync(files, c.bytes ? Buffer.alloc(c.bytes, 32) : Buffer.from(c.content ?? '', 'utf8'));
-      // (the page reads the file after the input has it: it is removed once the message is there)
-      await withTimeout(page.setInputFiles('#fig4 .runlist input[data-import]', files), 30000, 'import');
-      await page
-        .waitForFunction((n) => document.querySelector('#fig4 .runlist [data-msg]')?.textContent.includes(n), c.name, { timeout: 30000 })
-        .finally(() => rmSync(files, { force: true }));
-      row.message = await page.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent.trim()).join(' '));
-      if (!c.message.test(row.message)) row.problems.push(`message does not match ${c.message}`);
-      const added = (await count()) - before;
-      if (added !== c.adds) row.problems.push(`${added} runs added, expected ${c.adds}`);
-      await page.waitForTimeout(300);
-      const longest = await page.evaluate((n) => Math.max(0, ...window.__longTasks.slice(n)), tasksBefore);
-      row.message += ` [longest main-thread task ${Math.round(longest)} ms]`;
-      if (c.quick && longest > 200) row.problems.push(`a main-thread task of ${Math.round(longest)} ms during the import`);
-      if (c.name === 'bidi.json') {
-        const name = await page.$eval('#fig4 .runlist li:last-child .name', (n) => ({ len: n.textContent.length, iso: getComputedStyle(n).unicodeBidi }));
-        if (name.len > 200 || name.iso !== 'isolate') row.problems.push(`the name is not cut and isolated: ${JSON.stringify(name)}`);
-      }
-      if (await page.$('img[src="x"]')) row.problems.push('injected markup');
-      if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
-    } catch (e) {
-      row.problems.push(String(e.message ?? e).split('\n')[0]);
-    }
-    row.ms = Date.now() - t0;
-    row.ok = row.problems.length === 0;
+    await caseRow(
+      rows.file,
+      errors,
+      {
+        id: c.id,
+        category: c.category,
+        input: `import ${c.name}${c.bytes ? ` (${Math.round(c.bytes / 2 ** 20)} MiB)` : ''}`,
+      },
+      async (row) => {
+        const before = await count();
+        const tasksBefore = await page.evaluate(() => window.__longTasks.length);
+        // every file goes by path, as a reader's does: a buffer handed to setInputFiles is rebuilt
+        // inside the page by the test harness, a main-thread task of its own that is not the page's
+        const files = join(artifacts, c.name);
+        writeFileSync(files, c.bytes ? Buffer.alloc(c.bytes, 32) : Buffer.from(c.content ?? '', 'utf8'));
+        // (the page reads the file after the input has it: it is removed once the message is there)
+        await withTimeout(page.setInputFiles('#fig4 .runlist input[data-import]', files), 30000, 'import');
+        await page
+          .waitForFunction((n) => document.querySelector('#fig4 .runlist [data-msg]')?.textContent.includes(n), c.name, { timeout: 30000 })
+          .finally(() => rmSync(files, { force: true }));
+        row.message = await page.$$eval('#fig4 .runlist [data-msg]', (ms) => ms.map((m) => m.textContent.trim()).join(' '));
+        if (!c.message.test(row.message)) row.problems.push(`message does not match ${c.message}`);
+        const added = (await count()) - before;
+        if (added !== c.adds) row.problems.push(`${added} runs added, expected ${c.adds}`);
+        await page.waitForTimeout(300);
+        const longest = await page.evaluate((n) => Math.max(0, ...window.__longTasks.slice(n)), tasksBefore);
+        row.message += ` [longest main-thread task ${Math.round(longest)} ms]`;
+        if (c.quick && longest > 200) row.problems.push(`a main-thread task of ${Math.round(longest)} ms during the import`);
+        if (c.name === 'bidi.json') {
+          const name = await page.$eval('#fig4 .runlist li:last-child .name', (n) => ({ len: n.textContent.length, iso: getComputedStyle(n).unicodeBidi }));
+          if (name.len > 200 || name.iso !== 'isolate') row.problems.push(`the name is not cut and isolated: ${JSON.stringify(name)}`);
+        }
+        if (await page.$('img[src="x"]')) row.problems.push('injected markup');
+      },
+    );
   }
   // Corrupted records in the browser's own IndexedDB (what the page stored is edited behind its back,
   // or written by another version): after a reload the good runs are all there, the bad ones are
   // reported, left in storage untouched, and nothing in them runs.
   {
-    const t0 = Date.now();
-    const row = {
-      id: 'file-idb',
-      category: 'corrupted record',
-      input: 'three damaged records in IndexedDB, then a reload',
-      message: '',
-      ok: false,
-      ms: 0,
-      problems: [],
-    };
-    rows.file.push(row);
-    const nErr = errors.length;
-    try {
-      const before = await count();
-      const bad = [
-        { id: 'damaged-1', slot: 'fig4', doc: 'not a document' },
-        { id: 'damaged-2', slot: 'fig4', name: '<img src="x" onerror="window.__pwned=1">', doc: { runs: [{ loss: [NaN, Infinity] }] } },
-        { id: 'damaged-3', slot: '<script>window.__pwned=1</script>', version: 99 },
-      ];
-      await page.evaluate(
-        (recs) =>
-          new Promise((ok, no) => {
-            const open = indexedDB.open('lnx-runs', 1);
-            open.onerror = () => no(open.error);
-            open.onsuccess = () => {
-              const tx = open.result.transaction('runs', 'readwrite');
-              for (const r of recs) tx.objectStore('runs').put(r);
-              tx.oncomplete = () => (open.result.close(), ok());
-              tx.onerror = () => no(tx.error);
-            };
-          }),
-        bad,
-      );
-      await page.reload();
-      await waitReady(page);
-      await page.waitForFunction(() => document.querySelector('.runlist [data-msg="runs.msg.unreadable"]'), null, { timeout: 30000 });
-      row.message = await page.$eval('.runlist [data-msg="runs.msg.unreadable"]', (m) => m.textContent.trim());
-      if (!/^3 saved run\(s\) could not be read/.test(row.message)) row.problems.push('the message does not count the 3 damaged records');
-      const shown = await page.$$eval('.runlist [data-msg="runs.msg.unreadable"]', (ms) => ms.length);
-      if (shown !== 1) row.problems.push(`the store-wide message shows ${shown} times, not once`);
-      const after = await count();
-      if (after !== before) row.problems.push(`${before} runs before the reload, ${after} after`);
-      const kept = await page.evaluate(
-        () =>
-          new Promise((ok) => {
-            const open = indexedDB.open('lnx-runs', 1);
-            open.onsuccess = () => {
-              const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
-              get.onsuccess = () => (open.result.close(), ok(get.result.filter((k) => String(k).startsWith('damaged-')).length));
-            };
-          }),
-      );
-      if (kept !== 3) row.problems.push(`${kept} of the 3 damaged records left in storage`);
-      if ((await page.evaluate(() => window.__pwned)) || (await page.$('img[src="x"]'))) row.problems.push('injected markup');
-      if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
-    } catch (e) {
-      row.problems.push(String(e.message ?? e).split('\n')[0]);
-    }
-    row.ms = Date.now() - t0;
-    row.ok = row.problems.length === 0;
+    await caseRow(
+      rows.file,
+      errors,
+      {
+        id: 'file-idb',
+        category: 'corrupted record',
+        input: 'three damaged records in IndexedDB, then a reload',
+      },
+      async (row) => {
+        const before = await count();
+        const bad = [
+          { id: 'damaged-1', slot: 'fig4', doc: 'not a document' },
+          { id: 'damaged-2', slot: 'fig4', name: '<img src="x" onerror="window.__pwned=1">', doc: { runs: [{ loss: [NaN, Infinity] }] } },
+          { id: 'damaged-3', slot: '<script>window.__pwned=1</script>', version: 99 },
+        ];
+        await page.evaluate(
+          (recs) =>
+            new Promise((ok, no) => {
+              const open = indexedDB.open('lnx-runs', 1);
+              open.onerror = () => no(open.error);
+              open.onsuccess = () => {
+                const tx = open.result.transaction('runs', 'readwrite');
+                for (const r of recs) tx.objectStore('runs').put(r);
+                tx.oncomplete = () => (open.result.close(), ok());
+                tx.onerror = () => no(tx.error);
+              };
+            }),
+          bad,
+        );
+        await page.reload();
+        await waitReady(page);
+        await page.waitForFunction(() => document.querySelector('.runlist [data-msg="runs.msg.unreadable"]'), null, { timeout: 30000 });
+        row.message = await page.$eval('.runlist [data-msg="runs.msg.unreadable"]', (m) => m.textContent.trim());
+        if (!/^3 saved run\(s\) could not be read/.test(row.message)) row.problems.push('the message does not count the 3 damaged records');
+        const shown = await page.$$eval('.runlist [data-msg="runs.msg.unreadable"]', (ms) => ms.length);
+        if (shown !== 1) row.problems.push(`the store-wide message shows ${shown} times, not once`);
+        const after = await count();
+        if (after !== before) row.problems.push(`${before} runs before the reload, ${after} after`);
+        const kept = await page.evaluate(
+          () =>
+            new Promise((ok) => {
+              const open = indexedDB.open('lnx-runs', 1);
+              open.onsuccess = () => {
+                const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
+                get.onsuccess = () => (open.result.close(), ok(get.result.filter((k) => String(k).startsWith('damaged-')).length));
+              };
+            }),
+        );
+        if (kept !== 3) row.problems.push(`${kept} of the 3 damaged records left in storage`);
+        if ((await page.evaluate(() => window.__pwned)) || (await page.$('img[src="x"]'))) row.problems.push('injected markup');
+      },
+    );
   }
   // A run database written by a newer version of the page (its IndexedDB version is higher than this
   // page opens): named as such, once, and left untouched; the page goes on with runs in memory.
   {
-    const t0 = Date.now();
-    const row = {
-      id: 'file-newer',
-      category: 'unknown enum',
-      input: 'the run database at a newer version, then a reload',
-      message: '',
-      ok: false,
-      ms: 0,
-      problems: [],
-    };
-    rows.file.push(row);
-    const nErr = errors.length;
-    try {
-      const keysBefore = await page.evaluate(
-        () =>
-          new Promise((ok, no) => {
-            // this page's own connection closes when asked (store.ts blocking), so the upgrade goes through
-            const open = indexedDB.open('lnx-runs', 2);
-            open.onerror = () => no(open.error);
-            open.onsuccess = () => {
-              const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
-              get.onsuccess = () => (open.result.close(), ok(get.result.length));
-            };
-          }),
-      );
-      await page.reload();
-      await waitReady(page);
-      await page.waitForFunction(() => document.querySelector('.runlist [data-msg="runs.msg.newerStore"]'), null, { timeout: 30000 });
-      row.message = await page.$eval('.runlist [data-msg="runs.msg.newerStore"]', (m) => m.textContent.trim());
-      if (!/newer version of this page/.test(row.message)) row.problems.push('the message does not name a newer version');
-      if (/private browsing/.test(row.message)) row.problems.push('the message blames private browsing');
-      const shown = await page.$$eval('.runlist [data-msg]', (ms) => ms.length);
-      if (shown !== 1) row.problems.push(`${shown} messages shown, not one`);
-      const keysAfter = await page.evaluate(
-        () =>
-          new Promise((ok) => {
-            const open = indexedDB.open('lnx-runs');
-            open.onsuccess = () => {
-              const db = open.result;
-              const get = db.transaction('runs').objectStore('runs').getAllKeys();
-              get.onsuccess = () => (db.close(), ok({ n: get.result.length, version: db.version }));
-            };
-          }),
-      );
-      if (keysAfter.n !== keysBefore || keysAfter.version !== 2)
-        row.problems.push(`storage touched: ${keysBefore} records at version 2 before, ${JSON.stringify(keysAfter)} after`);
-      if (errors.length > nErr) row.problems.push(`console: ${errors[nErr].slice(0, 120)}`);
-    } catch (e) {
-      row.problems.push(String(e.message ?? e).split('\n')[0]);
-    }
-    row.ms = Date.now() - t0;
-    row.ok = row.problems.length === 0;
+    await caseRow(
+      rows.file,
+      errors,
+      {
+        id: 'file-newer',
+        category: 'unknown enum',
+        input: 'the run database at a newer version, then a reload',
+      },
+      async (row) => {
+        const keysBefore = await page.evaluate(
+          () =>
+            new Promise((ok, no) => {
+              // this page's own connection closes when asked (store.ts blocking), so the upgrade goes through
+              const open = indexedDB.open('lnx-runs', 2);
+              open.onerror = () => no(open.error);
+              open.onsuccess = () => {
+                const get = open.result.transaction('runs').objectStore('runs').getAllKeys();
+                get.onsuccess = () => (open.result.close(), ok(get.result.length));
+              };
+            }),
+        );
+        await page.reload();
+        await waitReady(page);
+        await page.waitForFunction(() => document.querySelector('.runlist [data-msg="runs.msg.newerStore"]'), null, { timeout: 30000 });
+        row.message = await page.$eval('.runlist [data-msg="runs.msg.newerStore"]', (m) => m.textContent.trim());
+        if (!/newer version of this page/.test(row.message)) row.problems.push('the message does not name a newer version');
+        if (/private browsing/.test(row.message)) row.problems.push('the message blames private browsing');
+        const shown = await page.$$eval('.runlist [data-msg]', (ms) => ms.length);
+        if (shown !== 1) row.problems.push(`${shown} messages shown, not one`);
+        const keysAfter = await page.evaluate(
+          () =>
+            new Promise((ok) => {
+              const open = indexedDB.open('lnx-runs');
+              open.onsuccess = () => {
+                const db = open.result;
+                const get = db.transaction('runs').objectStore('runs').getAllKeys();
+                get.onsuccess = () => (db.close(), ok({ n: get.result.length, version: db.version }));
+              };
+            }),
+        );
+        if (keysAfter.n !== keysBefore || keysAfter.version !== 2)
+          row.problems.push(`storage touched: ${keysBefore} records at version 2 before, ${JSON.stringify(keysAfter)} after`);
+      },
+    );
   }
   await context.close();
 }
 
 /** Two tabs of one browser profile start a Figure 4 run at the same moment (each from a link): both
- *  runs are kept, each tab lists both, and their names differ (lib/runs/run-list.svelte.ts: the tabs
+ *  runs are kept, each tab lists both, and their names differ (lib/runs/live-runs.svelte.ts: the tabs
  *  tell each other what they write). */
 async function twoTabs(browser, base) {
   const t0 = Date.now();
@@ -545,9 +555,7 @@ async function startAndCancel(page, id, delay) {
 async function cancelCycles(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { errors } = heard(page);
   // small runs: Figure 3's small config, Figure 4 with 10 steps of one seed
   // Figure 3's small model with all seeds and batches (a few seconds), Figure 4 with 10 steps of one
   // seed: long enough that most cancels land mid-run, short enough for 20 cycles
@@ -679,26 +687,12 @@ async function browserParts() {
     if (part('url'))
       await check(`URL corpus: ${URL_CASES.length} links → banner, defaults for the bad parameters only, page keeps working`, async () => {
         await urlCases(browser, preview.url);
-        const bad = rows.url.filter((r) => !r.ok);
-        assert(
-          bad.length === 0,
-          `${bad.length} failed, e.g. ${bad
-            .slice(0, 3)
-            .map((r) => `${r.id} ${r.input.slice(0, 40)}: ${r.problems.join('; ')}`)
-            .join(' || ')}`,
-        );
+        allOk(rows.url, 40);
       });
     if (part('ui'))
       await check(`UI corpus: ${UI_CASES.length} control values → inline message, Recompute disabled, nothing run`, async () => {
         await uiCases(browser, preview.url);
-        const bad = rows.ui.filter((r) => !r.ok);
-        assert(
-          bad.length === 0,
-          `${bad.length} failed, e.g. ${bad
-            .slice(0, 3)
-            .map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`)
-            .join(' || ')}`,
-        );
+        allOk(rows.ui);
       });
     if (part('file'))
       await check(
@@ -706,14 +700,7 @@ async function browserParts() {
         async () => {
           await fileCases(browser, preview.url);
           await twoTabs(browser, preview.url);
-          const bad = rows.file.filter((r) => !r.ok);
-          assert(
-            bad.length === 0,
-            `${bad.length} failed, e.g. ${bad
-              .slice(0, 3)
-              .map((r) => `${r.id} ${r.input}: ${r.problems.join('; ')}`)
-              .join(' || ')}`,
-          );
+          allOk(rows.file);
         },
       );
     if (part('cancel'))

@@ -5,7 +5,7 @@ import { errorMessage, eta, nextChunk, runJob, type JobEngine } from '../../web/
 import type { Reply } from '../../web/src/engine/protocol';
 import type { LnxModule } from '../../web/src/engine/lnx-module';
 import { mergeGrid, nextFrom, type GridResult } from '../../web/src/engine/documents';
-import { grid, probe } from './docs';
+import { grid, probe } from './fixtures';
 
 interface Log {
   deleted: number;

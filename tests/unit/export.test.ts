@@ -1,5 +1,6 @@
 // Exports: provenance, CSV/JSON, file names, PNG text chunks (web/src/lib/export.ts) and the
-// per-figure tables (web/src/figures/figN/numbers.ts), table-driven.
+// per-figure tables (web/src/figures/figN/downloads.ts) and the on-page tables of placement series
+// (web/src/lib/series-table.ts), table-driven.
 import { describe, expect, it } from 'vitest';
 import {
   collapseGaps,
@@ -18,11 +19,12 @@ import {
   toJson,
   xmlEscape,
 } from '../../web/src/lib/export';
-import { fig1Table } from '../../web/src/figures/fig1/numbers';
-import { fig2Table } from '../../web/src/figures/fig2/numbers';
-import { fig3Table } from '../../web/src/figures/fig3/numbers';
-import { fig4Table } from '../../web/src/figures/fig4/numbers';
-import { grid, probe } from './docs';
+import { fig1Table } from '../../web/src/figures/fig1/downloads';
+import { fig2Table } from '../../web/src/figures/fig2/downloads';
+import { fig3Table } from '../../web/src/figures/fig3/downloads';
+import { fig4Table } from '../../web/src/figures/fig4/downloads';
+import { seriesTable } from '../../web/src/lib/series-table';
+import { grid, probe } from './fixtures';
 
 const now = new Date('2026-11-29T10:00:00Z');
 
@@ -273,5 +275,30 @@ describe('collapseGaps (empty bands of an exported picture)', () => {
         5,
       ),
     ).toEqual([0, 0]);
+  });
+});
+
+describe('seriesTable', () => {
+  it('the x column, then per measure one column per placement; one row per x', () => {
+    const series = [
+      { placement: 'post', y: [1, 2] },
+      { placement: 'pre', y: [3, 4] },
+    ];
+    const t = (k: string) => k;
+    const { columns, rows } = seriesTable({ key: 'L', label: 'L', values: [0, 1] }, series, t, [
+      { key: '', value: (s, i) => String(s.y[i]) },
+      { key: 'x2', label: 'twice', value: (s, i) => String(2 * s.y[i]) },
+    ]);
+    expect(columns).toEqual([
+      { key: 'L', label: 'L' },
+      { key: 'post', label: 'Post-LN', numeric: true },
+      { key: 'pre', label: 'Pre-LN', numeric: true },
+      { key: 'postx2', label: 'Post-LN · twice', numeric: true },
+      { key: 'prex2', label: 'Pre-LN · twice', numeric: true },
+    ]);
+    expect(rows).toEqual([
+      { L: 0, post: '1', pre: '3', postx2: '2', prex2: '6' },
+      { L: 1, post: '2', pre: '4', postx2: '4', prex2: '8' },
+    ]);
   });
 });

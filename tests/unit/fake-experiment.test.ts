@@ -9,7 +9,7 @@ import { fileName, provenance, toCsv, toJson } from '../../web/src/lib/export';
 import { parseLink, serializeView, written } from '../../web/src/lib/permalink';
 import { Results } from '../../web/src/lib/result-slots.svelte';
 import { headline } from '../../web/src/lib/runs/headline';
-import { RunList } from '../../web/src/lib/runs/run-list.svelte';
+import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, registerSlots, type SlotName } from '../../web/src/lib/slots';
 
 const slot = 'fakeSlope' as SlotName;
@@ -62,7 +62,7 @@ describe('an experiment figure registered by a test', () => {
     expect(initialViews()[id]).toEqual({ log: false });
   });
   it('has a slot in the results, and its verdict is the run list’s headline', () => {
-    const results = new Results(new RunList(SLOT_NAMES, null));
+    const results = new Results(new LiveRuns(SLOT_NAMES, null));
     expect(results.slot(slot).name).toBe(slot);
     expect(headline(slot, doc, (k) => k)).toBe('runs.verdict runs.verdict.confirmed');
   });
@@ -78,10 +78,10 @@ describe('an experiment figure registered by a test', () => {
     expect(embed.state.embed).toBe(id);
   });
   it('has downloads: its numbers with the provenance of its slot’s document', () => {
-    const results = new Results(new RunList(SLOT_NAMES, null));
+    const results = new Results(new LiveRuns(SLOT_NAMES, null));
     results.slot(slot).use(doc as never);
     const drawn = results.slot(slot).data as typeof doc;
-    const { table, json } = fig.numbers({ text: { title: 'T', caption: 'C' }, bindings: {}, view: fig.view.initial, doc: drawn });
+    const { table, json } = fig.numbers({ text: { title: 'T', caption: 'C' }, proseNumbers: {}, view: fig.view.initial, doc: drawn });
     const prov = provenance({
       figure: id,
       title: 'T',

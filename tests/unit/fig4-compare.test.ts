@@ -22,7 +22,7 @@ import { DASH } from '../../web/src/lib/palette';
 import { SHAPES } from '../../web/src/lib/marker';
 import { LAB_LIMITS } from '../../web/src/lib/grid-settings';
 import type { GridResult } from '../../web/src/engine/documents';
-import { grid } from './docs';
+import { grid } from './fixtures';
 
 /** A live run: the grid's runs cut to `steps`, with other settings. */
 function liveRun(

@@ -7,7 +7,7 @@ import { displayValue, embedSnippet, type ViewState } from '../../web/src/lib/pe
 import { FIGURES, LINKS, initialViews, linkDefaults } from '../../web/src/figures/registry';
 import { PROBE_DEFAULTS, probeSettingsOf, resolveProbe } from '../../web/src/lib/probe-settings';
 import { GRID_DEFAULTS, gridSettingsOf, resolveGrid } from '../../web/src/lib/grid-settings';
-import { grid, probe } from './docs';
+import { grid, probe } from './fixtures';
 
 const DEFAULTS = linkDefaults();
 const parseLink = (q: string) => permalink.parseLink(LINKS, q);

@@ -1,10 +1,14 @@
 // placements.test.ts — the page's placements come from the engine's registry (generated schema):
 // every registered placement has a label (the engine's), a colour token in both themes and a
-// marker, and a placement the page has never heard of still gets a label, a colour and a marker.
+// marker, and a placement the page has never heard of still gets a label, a colour and a marker;
+// every optimizer has its own line style (lib/optimizers.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { SHAPES } from '../../web/src/lib/marker';
+import { OPTIMIZERS } from '../../web/src/generated/engine-schema';
+import { optimizerDash, optimizerLabel } from '../../web/src/lib/optimizers';
+import { DASH } from '../../web/src/lib/palette';
 import { PLACEMENTS, inRegistryOrder, placementColor, placementLabel, placementShape } from '../../web/src/lib/placements';
 
 const css = readFileSync(new URL('../../web/src/styles/tokens.css', import.meta.url), 'utf8');
@@ -35,5 +39,14 @@ describe('placements', () => {
   });
   it('orders any set of names as the engine does, dropping unknown ones', () => {
     expect(inRegistryOrder(['pre', 'admin', 'nope', 'post'])).toEqual(['post', 'pre', 'admin']);
+  });
+});
+
+describe('optimizers', () => {
+  it('each registered optimizer has its own line style, as the caption of Figure F says', () => {
+    expect(new Set(OPTIMIZERS.map(optimizerDash)).size).toBe(OPTIMIZERS.length);
+    expect([optimizerDash('adam'), optimizerDash('radam'), optimizerDash('sgd')]).toEqual([DASH.solid, DASH.dashed, DASH.dotted]);
+    expect(optimizerLabel('sgd', (k) => UI_STRINGS.en[k] ?? k)).not.toBe('sgd');
+    expect(optimizerLabel('lion-test', (k) => k)).toBe('lion-test');
   });
 });

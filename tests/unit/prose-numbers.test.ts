@@ -6,7 +6,7 @@ import { PROSE_NUMBER_KEYS, armWarmup, proseNumbers, cellRuns, crossoverDepth, f
 import { seedMean } from '../../web/src/engine/documents';
 import { renderInline } from '../../web/src/lib/inline';
 import { figureNumber } from '../../web/src/figures/registry';
-import { grid, probe, run } from './docs';
+import { grid, probe, run } from './fixtures';
 
 describe('proseNumbers: probe keys', () => {
   const en = proseNumbers(probe(), null, 'en');

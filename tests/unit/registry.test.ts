@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIGURES, FIGURE_IDS, LINKS, figureById, figureNumber, linkDefaults, linkRunAction } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
 import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
-import { RunList } from '../../web/src/lib/runs/run-list.svelte';
+import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 
 const docFor: Record<SlotName, unknown> = {
   probe: probe(),
@@ -87,7 +87,7 @@ describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
   });
   it('has a table and JSON for its downloads, with and without a result', () => {
     for (const doc of [null, f.slot ? docFor[f.slot] : null]) {
-      const { table, json } = f.numbers({ text: { title: 'T', caption: 'C' }, bindings: {}, view: f.view.initial, doc });
+      const { table, json } = f.numbers({ text: { title: 'T', caption: 'C' }, proseNumbers: {}, view: f.view.initial, doc });
       expect(table.columns.length).toBeGreaterThan(0);
       for (const r of table.rows) expect(r).toHaveLength(table.columns.length);
       expect(() => JSON.stringify(json)).not.toThrow();
@@ -101,7 +101,7 @@ describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
 describe('a link’s run settings', () => {
   const fig4 = figureById('fig4')!;
   const setup = () => {
-    const results = new Results(new RunList(SLOT_NAMES, null));
+    const results = new Results(new LiveRuns(SLOT_NAMES, null));
     results.grid.use(grid());
     const d = linkDefaults(results).grid;
     return { results, d };

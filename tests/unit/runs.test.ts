@@ -20,7 +20,7 @@ import {
 import { docProblem } from '../../web/src/lib/runs/doc-check';
 import { headline } from '../../web/src/lib/runs/headline';
 import { DB_VERSION, memoryStore, openRunStore, STORE, storageMessage, type RunStore } from '../../web/src/lib/runs/store';
-import { MAX_SKIPPED_LINES, RunList } from '../../web/src/lib/runs/run-list.svelte';
+import { MAX_SKIPPED_LINES, LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
 import { outOfRange } from '../../web/src/lib/runs/config-check';
 
@@ -226,7 +226,7 @@ describe('storage', () => {
   const settle = () => new Promise((r) => setTimeout(r, 20));
   it('keeps runs across visits; a run interrupted by the page closing comes back partial', async () => {
     const db = fresh();
-    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const a = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await a.ready;
     expect(a.persistent).toBe(true);
     const done = a.begin('grid', { steps: 3 });
@@ -235,7 +235,7 @@ describe('storage', () => {
     a.progress(cut, 0.5, 10, gridDoc([6, 5]));
     a.rename(done, '  mine  ');
     await settle();
-    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const b = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await b.ready;
     expect(b.of('grid').map((e) => [e.name, e.status])).toEqual([
       ['mine', 'done'],
@@ -245,7 +245,7 @@ describe('storage', () => {
   });
   it('runs begun within the same millisecond come back in the order they were begun', async () => {
     const db = fresh();
-    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const a = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await a.ready;
     const at = new Date('2026-12-01T10:00:00Z');
     const ids = Array.from({ length: 20 }, () => a.begin('grid', { steps: 3 }, at));
@@ -253,17 +253,17 @@ describe('storage', () => {
     const times = a.of('grid').map((e) => Date.parse(e.createdAt));
     expect(times.every((t, i) => i === 0 || t > times[i - 1])).toBe(true);
     await settle();
-    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const b = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await b.ready;
     expect(b.of('grid').map((e) => e.id)).toEqual(ids);
   });
   it('a run started before the stored runs arrived keeps its place after them and takes a free name', async () => {
     const db = fresh();
-    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const a = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await a.ready;
     a.finish(a.begin('grid', { steps: 3 }), { status: 'done', doc: gridDoc(), elapsedMs: 10 });
     await settle();
-    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const b = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     const early = b.begin('grid', { steps: 4 }); // named "#1": the stored "#1" is not read yet
     const other = b.begin('warmupLength', { steps: 4 });
     expect(b.get(early)?.name).toBe('#1');
@@ -273,7 +273,7 @@ describe('storage', () => {
     expect(b.get(other)?.name).toBe('#1'); // no clash in its own slot
     b.finish(early, { status: 'done', doc: gridDoc(), elapsedMs: 10 });
     await settle();
-    const c = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const c = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await c.ready;
     expect(c.get(early)?.name).toBe('#2'); // the new name is stored
   });
@@ -284,7 +284,7 @@ describe('storage', () => {
     const raw = await openDB(db);
     await raw.put(STORE, { id: 'bad', slot: 'grid', status: 'done' });
     raw.close();
-    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await l.ready;
     expect(l.of('grid').map((e) => e.id)).toEqual(['ok']);
     // said once (the first list on the page), not in every figure's list
@@ -297,7 +297,7 @@ describe('storage', () => {
     const s = await openRunStore(db);
     await s.put(entry({ id: 'empty', slot: 'probe', status: 'running', doc: null, fraction: 0 }));
     await s.put(entry({ id: 'half', status: 'running', fraction: 0.5 }));
-    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await l.ready;
     expect(l.entries.map((e) => [e.id, e.status])).toEqual([['half', 'partial']]);
     await settle();
@@ -310,7 +310,7 @@ describe('storage', () => {
     old.close();
     const newer = await openDB(db, DB_VERSION + 1, { upgrade() {} });
     newer.close();
-    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await l.ready;
     expect(l.persistent).toBe(false);
     expect(l.message[SLOT_NAMES[0]]).toEqual([{ key: 'runs.msg.newerStore' }]);
@@ -322,7 +322,7 @@ describe('storage', () => {
   it('a full quota keeps the run in memory and says so; the other runs are untouched', async () => {
     const mem = memoryStore();
     const full: RunStore = { ...mem, put: () => Promise.reject(Object.assign(new Error('full'), { name: 'QuotaExceededError' })) };
-    const l = new RunList(SLOT_NAMES, async () => full);
+    const l = new LiveRuns(SLOT_NAMES, async () => full);
     await l.ready;
     const id = l.begin('probe', {});
     await settle();
@@ -330,7 +330,7 @@ describe('storage', () => {
     expect(l.message.probe).toEqual([{ key: 'runs.msg.full' }]);
   });
   it('no storage (private mode): runs last the visit, and the list says so', async () => {
-    const l = new RunList(SLOT_NAMES, () => Promise.reject(Object.assign(new Error('denied'), { name: 'InvalidStateError' })));
+    const l = new LiveRuns(SLOT_NAMES, () => Promise.reject(Object.assign(new Error('denied'), { name: 'InvalidStateError' })));
     await l.ready;
     expect(l.persistent).toBe(false);
     expect(l.message[SLOT_NAMES[0]]).toEqual([storageMessage(null, 'open')]);
@@ -340,7 +340,7 @@ describe('storage', () => {
   });
   it('remove, then undo, restores the entry in its place and in storage', async () => {
     const db = fresh();
-    const l = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await l.ready;
     const a = l.begin('grid', {}, new Date('2026-12-01T10:00:00Z'));
     const b = l.begin('grid', {}, new Date('2026-12-01T11:00:00Z'));
@@ -350,12 +350,12 @@ describe('storage', () => {
     l.undoRemove();
     expect(l.of('grid').map((e) => e.id)).toEqual([a, b]);
     await settle();
-    const again = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const again = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await again.ready;
     expect(again.of('grid')).toHaveLength(2);
   });
   it('import adds runs and says where they went; a second import duplicates, never overwrites', async () => {
-    const l = new RunList(SLOT_NAMES, null);
+    const l = new LiveRuns(SLOT_NAMES, null);
     const text = JSON.stringify(runsFile([entry(), entry({ id: 'x', slot: 'probe', doc: null, status: 'partial' })], { page: '', version: '' }));
     l.importText(text, 'r.json', 'grid', (s) => (s === 'grid' ? 'Figure 4' : 'Figures 2, 3'));
     l.importText(text, 'r.json', 'grid', (s) => s);
@@ -364,7 +364,7 @@ describe('storage', () => {
     expect(l.message.grid?.[0]).toEqual({ key: 'runs.msg.imported', vars: { n: 2, file: 'r.json', where: 'grid × 1, probe × 1' } });
   });
   it('an import with many skipped runs names the first few and counts the rest', () => {
-    const l = new RunList(SLOT_NAMES, null);
+    const l = new LiveRuns(SLOT_NAMES, null);
     const text = JSON.stringify({ format: 'lnx-runs', version: 1, runs: [entry(), ...Array(25).fill(5)] });
     l.importText(text, 'r.json', 'grid', (s) => s);
     const msg = l.message.grid ?? [];
@@ -380,7 +380,7 @@ describe('a slot’s runs become entries', () => {
   type Doc = { config: object; v: number };
   const ref: Doc = { config: {}, v: 0 };
   const make = () => {
-    const runs = new RunList(['grid'], null);
+    const runs = new LiveRuns(['grid'], null);
     const s = new Slot<Doc>('grid', runs);
     s.precomputed = ref;
     return { runs, s };
@@ -449,7 +449,7 @@ describe("settings outside the engine's ranges (runs/config-check.ts)", () => {
     ['stepSize', { steps: 10 }, ["steps (not a setting of this figure's engine run)"]],
   ] as const)('%s %j', (slot, config, want) => expect(outOfRange(slot, config as never)).toEqual(want));
   it('an import marks such runs and says how many', () => {
-    const l = new RunList(SLOT_NAMES, null);
+    const l = new LiveRuns(SLOT_NAMES, null);
     const file = { format: 'lnx-runs', version: 1, runs: [entry({ name: 'big', config: { steps: 3, d: 1e9 } }), entry({ name: 'fine' })] };
     const got = l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s);
     expect(got.map((e) => e.name)).toEqual(['big', 'fine']);
@@ -462,8 +462,8 @@ describe('two tabs of one store (BroadcastChannel)', () => {
   const wait = (ms = 30) => new Promise((r) => setTimeout(r, ms));
   it('see each other’s runs, and runs begun at once in both get different names', async () => {
     const db = `two-tabs-${Math.random()}`;
-    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
-    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const a = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
+    const b = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await Promise.all([a.ready, b.ready]);
     // both begin their first Figure 4 run before hearing of the other's: both call it #1
     const at = new Date('2026-12-03T10:00:00Z');
@@ -472,7 +472,7 @@ describe('two tabs of one store (BroadcastChannel)', () => {
     expect([a.get(ia)?.name, b.get(ib)?.name]).toEqual(['#1', '#1']);
     await wait(100);
     // the later one (b's) was renamed by its own tab, and both tabs list both under the same names
-    const names = (l: RunList) => l.of('grid').map((e) => `${e.id === ia ? 'a' : 'b'}:${e.name}`);
+    const names = (l: LiveRuns) => l.of('grid').map((e) => `${e.id === ia ? 'a' : 'b'}:${e.name}`);
     expect(names(a)).toEqual(['a:#1', 'b:#2']);
     expect(names(b)).toEqual(['a:#1', 'b:#2']);
     // a removal in one tab leaves the other's list too
@@ -488,7 +488,7 @@ describe('run numbers', () => {
     const s = await openRunStore(db);
     await s.put({ ...entry({ id: 'old1', createdAt: '2026-12-01T09:00:00.000Z' }), n: undefined } as never);
     await s.put({ ...entry({ id: 'old2', createdAt: '2026-12-01T09:30:00.000Z' }), n: undefined } as never);
-    const a = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const a = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await a.ready;
     expect(a.of('grid').map((e) => [e.id, e.n])).toEqual([
       ['old1', 1],
@@ -502,7 +502,7 @@ describe('run numbers', () => {
     a.finish(y, { status: 'done', doc: gridDoc(), elapsedMs: 1 });
     expect(a.get(y)?.n).toBe(4); // never a number in use; the removed one's is not reused while others are higher
     await new Promise((r) => setTimeout(r, 50));
-    const b = new RunList(SLOT_NAMES, () => openRunStore(db));
+    const b = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
     await b.ready;
     expect(b.of('grid').map((e) => [e.id, e.n])).toEqual([
       ['old2', 2],
@@ -511,7 +511,7 @@ describe('run numbers', () => {
     ]);
   });
   it('imported runs take the next numbers of their slots', () => {
-    const l = new RunList(SLOT_NAMES, null);
+    const l = new LiveRuns(SLOT_NAMES, null);
     l.finish(l.begin('grid', {}), { status: 'done', doc: gridDoc(), elapsedMs: 1 });
     const file = { format: 'lnx-runs', version: 1, runs: [entry({ n: 7 }), entry({ n: 7, id: 'r2' })] };
     expect(l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s).map((e) => e.n)).toEqual([2, 3]);

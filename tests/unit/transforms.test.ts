@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
 import { logTicks } from '../../web/src/lib/axis';
-import { fig5Table } from '../../web/src/figures/fig5/numbers';
+import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
@@ -29,19 +29,19 @@ import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/e
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './docs';
+import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
 import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
-import { fig10Table } from '../../web/src/figures/fig10/numbers';
+import { fig10Table } from '../../web/src/figures/fig10/downloads';
 import { depthFactorsChart, depthFactorsReference, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
-import { fig11Table } from '../../web/src/figures/fig11/numbers';
+import { fig11Table } from '../../web/src/figures/fig11/downloads';
 import { cellAt, layerTicks as shareLayerTicks, recordingTicks, referencePanels, sharePanels } from '../../web/src/figures/fig9/transform';
-import { fig9Table } from '../../web/src/figures/fig9/numbers';
+import { fig9Table } from '../../web/src/figures/fig9/downloads';
 import { escapeChart, escapeView, pointAt as escAt, warmupX } from '../../web/src/figures/fig8/transform';
-import { fig8Table } from '../../web/src/figures/fig8/numbers';
+import { fig8Table } from '../../web/src/figures/fig8/downloads';
 import { adamAxes, adamChart, valueAt } from '../../web/src/figures/fig7/transform';
-import { fig7Table } from '../../web/src/figures/fig7/numbers';
+import { fig7Table } from '../../web/src/figures/fig7/downloads';
 import { tiedAxes, tiedChart } from '../../web/src/figures/fig6/transform';
-import { fig6Table } from '../../web/src/figures/fig6/numbers';
+import { fig6Table } from '../../web/src/figures/fig6/downloads';
 import { extentOf, unionDomain, unionValues } from '../../web/src/components/common/chart';
 
 describe('fig2 buildStack', () => {

@@ -259,7 +259,7 @@ export function engineChecks(gpu) {
     ),
 
     // Runs of one shape in one GpuTrainBatch (every step one set of dispatches for all of them,
-    // wasm/gpu/run_batch.h) against each run alone as a GpuTrainRun: losses, gradient norms, status,
+    // wasm/gpu/device_batch.h) against each run alone as a GpuTrainRun: losses, gradient norms, status,
     // stop step and the checkpoints' values bit for bit, including a run that diverges while the others
     // go on. Three batches cover every optimizer, both norm types and three placements; 5 steps,
     // checkpoints every 2.

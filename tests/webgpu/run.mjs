@@ -20,17 +20,10 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ROOT, serve } from './server.mjs';
-import { freePort, openPage as openE2E, pressRecompute, vitePreview, waitAttr } from '../e2e/harness.mjs';
+import { BROWSER_FLAGS, freePort, openPage as openE2E, pressRecompute, vitePreview, waitAttr } from '../e2e/harness.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const BASE_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const BASE_ARGS = BROWSER_FLAGS;
 const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 const CHECK_TIMEOUT_MS = 10 * 60 * 1000;
 

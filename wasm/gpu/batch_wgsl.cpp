@@ -276,7 +276,7 @@ std::string batched_wgsl(const std::string& source) {
         }
     }
   }
-  // Run r's element i of a binding that starts at a chunk boundary (run_batch.h's layout); `span`
+  // Run r's element i of a binding that starts at a chunk boundary (device_batch.h's layout); `span`
   // = 64·R, `lane` = 64·r, in floats (a vec4 array counts 16 per chunk).
   out += "\nvar<private> lnx_span_p: u32;\nvar<private> lnx_lane_p: u32;\n"
          "fn lnx_at(i: u32, span: u32, lane: u32) -> u32 { return (i >> 6u) * span + lane + (i & 63u); }\n"

@@ -1,4 +1,4 @@
-// batch_wgsl.h — the run-batched form of a WGSL kernel source (gpu/run_batch.h): the same kernel,
+// batch_wgsl.h — the run-batched form of a WGSL kernel source (gpu/device_batch.h): the same kernel,
 // dispatched once for R runs whose tensors lie side by side, each run at its own offset in every
 // binding. Written as a source-to-source rewrite so that every kernel exists once; the rewrite is
 // mechanical and covers what the kernels of wasm/gpu/*.wgsl use:

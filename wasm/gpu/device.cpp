@@ -2,7 +2,7 @@
 // implemented in lnx_webgpu.js (linked with --js-library).
 #include "device.h"
 
-#include "run_batch.h"
+#include "device_batch.h"
 
 #include <algorithm>
 #include <vector>

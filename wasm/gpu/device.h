@@ -25,8 +25,8 @@ size_t max_binding_bytes();     // maxStorageBufferBindingSize
 constexpr size_t kAlignBytes = 256;  // minStorageBufferOffsetAlignment (spec default and maximum)
 
 // A device buffer of `bytes` (rounded up to 256), zero-initialised, freed on destruction. While a
-// RunBatch records run r (run_batch.h), a new Buffer is run r's part of a device buffer shared by
-// the batch's R runs, interleaved in 64-float chunks (run_batch.h says why); write() and read()
+// RunBatch records run r (device_batch.h), a new Buffer is run r's part of a device buffer shared by
+// the batch's R runs, interleaved in 64-float chunks (device_batch.h says why); write() and read()
 // go through that layout, and the last user of the device buffer frees it.
 class Buffer {
  public:
@@ -109,7 +109,7 @@ void release(uint32_t id);
 // A write into an ordinary buffer without submitting the recorded work first (queue.writeBuffer
 // runs before unsubmitted commands): only for bytes no recorded, unsubmitted command uses.
 void write_ahead(const Buffer& b, size_t byte_off, const void* src, size_t bytes);
-// Transfers of a batched run's part of a shared buffer (run_batch.cpp; interleave.wgsl).
+// Transfers of a batched run's part of a shared buffer (device_batch.cpp; interleave.wgsl).
 void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes);
 uint32_t gather_read(uint32_t id, int run, int runs, size_t byte_off, size_t bytes, void* dst);
 }  // namespace devmem

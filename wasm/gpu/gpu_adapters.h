@@ -8,9 +8,9 @@
 #include "gpu_check.h"
 #include "op_check.h"
 #include "gpu_probe.h"
-#include "gpu_batch_run.h"
+#include "gpu_train_batch.h"
 #include "gpu_train.h"
-#include "run_batch.h"
+#include "device_batch.h"
 
 namespace lnx::js {
 
@@ -70,7 +70,7 @@ class GpuTrain {
   TrainCheckpoint ckpt_;  // reused between takes
 };
 
-// The runs of one shape advanced together (gpu_batch_run.h); configs as an array of TrainRun JSON strings.
+// The runs of one shape advanced together (gpu_train_batch.h); configs as an array of TrainRun JSON strings.
 class GpuBatch {
  public:
   GpuBatch(const std::vector<TrainConfig>& runs, int readback_every) : batch_(runs, readback_every) {}

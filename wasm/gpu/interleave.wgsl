@@ -1,4 +1,4 @@
-// interleave.wgsl — host transfers of a batched run's buffer (run_batch.h). The R runs of a batch
+// interleave.wgsl — host transfers of a batched run's buffer (device_batch.h). The R runs of a batch
 // share device buffers interleaved in 64-float chunks: run r's element i is at
 // (i / 64)·64·R + 64·r + i % 64. `scatter` copies n contiguous words into run P.run's part from its
 // element P.first on (counted from the binding's start, a chunk boundary); `gather` copies them out.

@@ -184,7 +184,7 @@ var LibraryLnxWebGpu = {
   },
 
   // The same without submitting what is recorded first: the caller guarantees that no recorded,
-  // unsubmitted command uses these bytes (a batch's staging area, gpu/run_batch.cpp).
+  // unsubmitted command uses these bytes (a batch's staging area, gpu/device_batch.cpp).
   lnx_gpu_write_ahead__deps: ['$LnxGpu'],
   lnx_gpu_write_ahead: function(id, off, src, bytes) {
     if (!LnxGpu.device()) return;

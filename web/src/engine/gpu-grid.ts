@@ -9,7 +9,7 @@
 //
 // Batches: runs of the same shape (the plan's `shape`: they differ only in learning rate, warm-up
 // and seed) go to the device together as one GpuTrainBatch, whose every step is one set of
-// dispatches for all its runs (wasm/gpu/run_batch.h), so a grid step's dispatch overhead is paid
+// dispatches for all its runs (wasm/gpu/device_batch.h), so a grid step's dispatch overhead is paid
 // once per batch instead of once per run. At most `concurrent` runs live on the device at once
 // (each holds its parameters, optimizer state and activations: ~70 MB at the toy's size); a batch
 // the device's buffer limits cannot hold is split (the engine says how many runs fit). A finished

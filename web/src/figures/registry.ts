@@ -12,7 +12,7 @@
 // an experiment adds one file and no line to any list (no table handed in at start-up, which the
 // worker and the scripts would each have to be given). A figure names its slot (FigureDef.slot).
 //
-// Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, numbers.ts, index.ts with its
+// Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, downloads.ts, index.ts with its
 // FigureDef), one entry here, its slot in content/skeleton.ts, its strings in content/zh.ts and
 // content/en.ts (README.md, "Adding a figure"); for an experiment figure, its experiments/<name>.ts
 // too ("Adding an experiment").

@@ -2,6 +2,7 @@
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
 // the page (App.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
+// Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc).
 import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
@@ -19,7 +20,7 @@ export interface FigureProps<V extends object = object> {
   /** "Figure N", shown before the title */
   label: string;
   /** the numbers the prose quotes, {{key}} → text (lib/prose-numbers.ts) */
-  bindings: Record<string, string>;
+  proseNumbers: Record<string, string>;
   /** the figure's view state (bindable): what a permalink carries of it */
   view: V;
   /** the Share menu; absent in an embed */
@@ -55,7 +56,8 @@ export interface RunParams<S extends object> extends ParamGroup<S> {
 /** What a figure's downloads are computed from. */
 export interface NumbersInput<V, D> {
   text: FigureText;
-  bindings: Record<string, string>;
+  /** the prose numbers, as FigureProps.proseNumbers */
+  proseNumbers: Record<string, string>;
   view: V;
   /** the drawn document of the figure's slot (the growing one while a run streams); null if none */
   doc: D | null;
@@ -86,3 +88,17 @@ export interface FigureDef<V extends object = object, D = unknown, S extends obj
   /** the figure's state that is not in the engine config, for the provenance of its downloads */
   provenanceView(view: V, live: { streaming: boolean }): Record<string, unknown>;
 }
+
+/** The view state of a figure that has none: nothing of it in the URL or the provenance. */
+export type NoView = Record<string, never>;
+
+/** A FigureDef's `view` and `provenanceView` for a figure without view state (its URL group `key`). */
+export const noView = (key: string): Pick<FigureDef<NoView>, 'view' | 'provenanceView'> => ({
+  view: { key, initial: {}, params: {}, write: () => [] },
+  provenanceView: () => ({}),
+});
+
+/** A FigureDef's `numbers` computed from the drawn document alone. */
+export const numbersOfDoc =
+  <D>(table: (doc: D | null) => Table, json: (doc: D | null) => unknown) =>
+  ({ doc }: { doc: D | null }) => ({ table: table(doc), json: json(doc) });

@@ -31,6 +31,12 @@ export function fmtLr(x: number): string {
   return m === 1 ? pow : `${m}×${pow}`;
 }
 
+/** 3 significant digits (values that span decades); '—' when missing. */
+export const fmtSci = (x: number | null | undefined): string => (x == null || !Number.isFinite(x) ? DASH_MISSING : x.toPrecision(3));
+
+/** fmtLr, or '—' when missing (a readout or table of learning-rate-like values). */
+export const fmtLrOrMissing = (x: number | null | undefined): string => (x == null || !Number.isFinite(x) ? DASH_MISSING : fmtLr(x));
+
 /** A duration in ms as "350 ms" / "4.2 s" / "12 s" / "3 min 05 s" /
  *  "2 h 07 min" (language-neutral units). Under a second in ms (a sub-second run never reads
  *  "0.0 s"); an hour or more in hours and minutes (never "2820 min 17 s"). */

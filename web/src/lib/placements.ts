@@ -33,3 +33,8 @@ export function placementLabel(p: string, t: (key: string) => string): string {
   if (s && s !== key) return s;
   return PLACEMENT_INFO.find((x) => x.name === p)?.label ?? p;
 }
+
+/** The legend entries of per-placement series: each placement's name, colour and (unless
+ *  `shape` is false) marker. */
+export const placementLegend = (series: readonly { placement: string }[], t: (key: string) => string, shape = true) =>
+  series.map((s) => ({ label: placementLabel(s.placement, t), color: placementColor(s.placement), ...(shape ? { shape: placementShape(s.placement) } : {}) }));

@@ -18,7 +18,7 @@ import { speed } from './speed.svelte';
 import { calibrateAuto, engineKey as engineKeyOf } from './calibrate';
 import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
-import { RunList } from './runs/run-list.svelte';
+import { LiveRuns } from './runs/live-runs.svelte';
 import { proseNumbers } from './prose-numbers';
 import type { Lang } from '../content/types';
 import { settingsDiff, type RunEntry } from './runs/entry';
@@ -81,7 +81,7 @@ export class Slot<T> {
   /** `name`: the slot's name in the run list; `runs`: the list (a slot of its own in tests) */
   constructor(
     readonly name: SlotName = 'probe',
-    readonly runs: RunList = new RunList([name], null),
+    readonly runs: LiveRuns = new LiveRuns([name], null),
   ) {}
 
   /** the newest complete, shown run (the isolated one when it is complete), or null */
@@ -242,6 +242,35 @@ export { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, smallVars, type Experime
  *  live run is the current result, else null (the reference is then the current result itself). */
 export const referenceUnder = <T>(slot: Pick<Slot<T>, 'source' | 'precomputed'>): T | null => (slot.source === 'live' ? slot.precomputed : null);
 
+/** What a figure draws of a slot: `c`, its chart of the drawn document; `ref`, the same chart of
+ *  the precomputed document while a live run is drawn (muted under it; null otherwise), `chart`
+ *  getting the live chart then; `axes`, the axes holding both (the live run's own without a
+ *  reference). `slot` (or the function giving it) and `chart` are read reactively: a view may pick
+ *  the slot or the variant. */
+export function withReference<T, C, A>(of: Slot<T> | (() => Slot<T>), chart: (doc: T | null, live?: C) => C, axes: (c: C, ref: C | null) => A) {
+  const slot = typeof of === 'function' ? of : () => of;
+  const c = $derived(chart(slot().data));
+  const ref = $derived.by(() => {
+    const doc = referenceUnder(slot());
+    return doc ? chart(doc, c) : null;
+  });
+  const both = $derived(axes(c, ref));
+  return {
+    get slot() {
+      return slot();
+    },
+    get c() {
+      return c;
+    },
+    get ref() {
+      return ref;
+    },
+    get axes() {
+      return both;
+    },
+  };
+}
+
 /** The legend entry of that muted reference (page-chrome string runs.referenceMuted). */
 export const referenceLegend = (t: (k: string) => string, color: string) => ({ label: t('runs.referenceMuted'), color, opacity: 0.35 });
 
@@ -251,7 +280,7 @@ export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().
 
 export class Results {
   /** every slot's live runs (IndexedDB; in memory only for an embed) */
-  readonly runs: RunList;
+  readonly runs: LiveRuns;
   /** the run lists are shown beside the figures (not in an embed) */
   lab = true;
   /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by App) */
@@ -267,7 +296,7 @@ export class Results {
   /** the experiment documents (EXPERIMENT_SLOTS) */
   readonly exp: Record<ExperimentSlot, Slot<ExperimentResult>>;
 
-  constructor(runs: RunList = new RunList(SLOT_NAMES)) {
+  constructor(runs: LiveRuns = new LiveRuns(SLOT_NAMES)) {
     this.runs = runs;
     this.probe = new Slot<ProbeResult>('probe', runs);
     this.grid = new Slot<GridResult>('grid', runs);

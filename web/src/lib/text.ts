@@ -1,5 +1,6 @@
 // text.ts — looking up interface strings: the page chrome's in content/ui-strings.ts, a figure's in
 // the article (content/zh.ts, en.ts: `figures.figN`); `tpl` fills {name} placeholders. Pure functions.
+import { placementLabel } from './placements';
 import type { Article, FigureId, FigureText, Lang } from '../content/types';
 import { UI_STRINGS } from '../content/ui-strings';
 
@@ -20,6 +21,15 @@ export function figureText(article: Pick<Article, 'figures'> | null, id: FigureI
 
 /** A string of a FigureText, falling back to the key itself (visible, never undefined). */
 export const ft = (text: FigureText, key: string, vars?: Record<string, string | number>): string => tpl(text[key] ?? key, vars);
+
+/** A readout's list: `name` and value `v` of each item as the figure's `readout.item`, joined as
+ *  the page joins a list (`sep.list`). */
+export const readoutList = <S>(text: FigureText, t: (k: string) => string, items: readonly S[], name: (s: S) => string, v: (s: S) => string): string =>
+  items.map((s) => ft(text, 'readout.item', { name: name(s), v: v(s) })).join(t('sep.list'));
+
+/** readoutList of per-placement series, each named as the page names its placement. */
+export const placementReadout = <S extends { placement: string }>(text: FigureText, t: (k: string) => string, series: readonly S[], v: (s: S) => string) =>
+  readoutList(text, t, series, (s) => placementLabel(s.placement, t), v);
 
 /** Plain text of an inline heading (the table of contents, the citation's title): TeX unwrapped,
  *  emphasis and code marks dropped. */

@@ -5,7 +5,7 @@ import type { FigureDef } from '../types';
 import { checkInt } from '../../lib/format';
 import { enumParam, fieldParam, written } from '../../lib/permalink';
 import Figure1 from './Figure1.svelte';
-import { fig1Json, fig1Table } from './numbers';
+import { fig1Json, fig1Table } from './downloads';
 import { STEPS, TEXT_KEYS } from './path';
 
 export interface Fig1View {
@@ -29,9 +29,9 @@ export const fig1: FigureDef<Fig1View> = {
     },
     write: (s) => written(s.step !== 1 && ['fig1.step', String(s.step)], s.finalLn && ['fig1.ln', 'open']),
   },
-  numbers: ({ text, bindings, view }) => ({
-    table: fig1Table(text, bindings),
-    json: fig1Json(text, bindings, { step: view.step, finalLn: view.finalLn }),
+  numbers: ({ text, proseNumbers, view }) => ({
+    table: fig1Table(text, proseNumbers),
+    json: fig1Json(text, proseNumbers, { step: view.step, finalLn: view.finalLn }),
   }),
   provenanceView: (v) => ({ step: v.step, final_ln: v.finalLn ? 'open' : 'closed' }),
 };

@@ -94,30 +94,43 @@ const FINAL_LN_W = 1.4;
 type NodeSpec = Omit<FigNode, 'row' | 'w'> & { w?: number };
 const widthOf = (s: NodeSpec): number => s.w ?? (s.shape === 'add' ? ADD : s.shape === 'io' ? IO : BOX);
 
+// The nodes both rows draw alike: the input, the residual adds, the FFN (W¹, ReLU, W²), the output
+// and the loss.
+const SAME = {
+  x: { id: 'x', col: 0, lane: 'main', role: 'in', shape: 'io', label: 'x', inLayer: false },
+  add1: { id: 'add1', col: 3, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
+  w1: { id: 'w1', col: 5.1, lane: 'branch', role: 'op', shape: 'box', label: 'W¹', inLayer: true },
+  relu: { id: 'relu', col: 6.1, lane: 'branch', role: 'op', shape: 'box', label: 'ReLU', short: 'ReLU', inLayer: true },
+  w2: { id: 'w2', col: 7.1, lane: 'branch', role: 'param', shape: 'box', label: 'W²', inLayer: true },
+  add2: { id: 'add2', col: 8, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
+  out: { id: 'out', col: 11, lane: 'main', role: 'op', shape: 'box', label: '·Eᵀ', inLayer: false },
+  loss: { id: 'loss', col: 12.1, lane: 'main', role: 'loss', shape: 'box', label: 'ℒ', inLayer: false },
+} satisfies Record<string, NodeSpec>;
+
 const POST: NodeSpec[] = [
-  { id: 'x', col: 0, lane: 'main', role: 'in', shape: 'io', label: 'x', inLayer: false },
+  SAME.x,
   { id: 'attn', col: 1.6, lane: 'branch', role: 'op', shape: 'box', label: 'Attn', short: 'Att', inLayer: true },
-  { id: 'add1', col: 3, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
+  SAME.add1,
   { id: 'ln1', col: 4, lane: 'main', role: 'norm', shape: 'box', label: 'LN₁', inLayer: true },
-  { id: 'w1', col: 5.1, lane: 'branch', role: 'op', shape: 'box', label: 'W¹', inLayer: true },
-  { id: 'relu', col: 6.1, lane: 'branch', role: 'op', shape: 'box', label: 'ReLU', short: 'ReLU', inLayer: true },
-  { id: 'w2', col: 7.1, lane: 'branch', role: 'param', shape: 'box', label: 'W²', inLayer: true },
-  { id: 'add2', col: 8, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
+  SAME.w1,
+  SAME.relu,
+  SAME.w2,
+  SAME.add2,
   { id: 'ln2', col: 9, lane: 'main', role: 'norm', shape: 'box', label: 'LN₂', inLayer: true },
-  { id: 'out', col: 11, lane: 'main', role: 'op', shape: 'box', label: '·Eᵀ', inLayer: false },
-  { id: 'loss', col: 12.1, lane: 'main', role: 'loss', shape: 'box', label: 'ℒ', inLayer: false },
+  SAME.out,
+  SAME.loss,
 ];
 
 const PRE: NodeSpec[] = [
-  { id: 'x', col: 0, lane: 'main', role: 'in', shape: 'io', label: 'x', inLayer: false },
+  SAME.x,
   { id: 'ln1', col: 1.2, lane: 'branch', role: 'norm', shape: 'box', label: 'LN₁', inLayer: true },
   { id: 'attn', col: 2.2, lane: 'branch', role: 'op', shape: 'box', label: 'Attn', short: 'Att', inLayer: true },
-  { id: 'add1', col: 3, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
+  SAME.add1,
   { id: 'ln2', col: 4.1, lane: 'branch', role: 'norm', shape: 'box', label: 'LN₂', inLayer: true },
-  { id: 'w1', col: 5.1, lane: 'branch', role: 'op', shape: 'box', label: 'W¹', inLayer: true },
-  { id: 'relu', col: 6.1, lane: 'branch', role: 'op', shape: 'box', label: 'ReLU', short: 'ReLU', inLayer: true },
-  { id: 'w2', col: 7.1, lane: 'branch', role: 'param', shape: 'box', label: 'W²', inLayer: true },
-  { id: 'add2', col: 8, lane: 'main', role: 'in', shape: 'add', label: '⊕', inLayer: true },
+  SAME.w1,
+  SAME.relu,
+  SAME.w2,
+  SAME.add2,
   {
     id: 'finalLn',
     col: 9.45,
@@ -130,8 +143,8 @@ const PRE: NodeSpec[] = [
     inLayer: false,
     expandable: true,
   },
-  { id: 'out', col: 11, lane: 'main', role: 'op', shape: 'box', label: '·Eᵀ', inLayer: false },
-  { id: 'loss', col: 12.1, lane: 'main', role: 'loss', shape: 'box', label: 'ℒ', inLayer: false },
+  SAME.out,
+  SAME.loss,
 ];
 
 const build = (row: RowId, specs: NodeSpec[]): FigNode[] => specs.map((s) => ({ ...s, row, w: widthOf(s) }));

@@ -7,7 +7,7 @@ import { PLACEMENTS } from '../../generated/engine-schema';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure11 from './Figure11.svelte';
-import { fig11Json, fig11Table } from './numbers';
+import { fig11Json, fig11Table } from './downloads';
 
 export interface Fig11View {
   placement: string;

@@ -7,7 +7,7 @@ import { checkInt } from '../../lib/format';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure2 from './Figure2.svelte';
-import { fig2Json, fig2Table } from './numbers';
+import { fig2Json, fig2Table } from './downloads';
 
 /** Layers drawn by Figure 2 (the probe's model has 6 layers, in the full and the small config). */
 export const FIG2_LAYERS = 6;

@@ -11,7 +11,7 @@ import { enumParam, fieldParam, sameList, written } from '../../lib/permalink';
 import { PROBE_DEFAULTS, checkDepths, probeBase, probeSettingsOf, resolveProbe, sameProbe, validateProbe, type ProbeSettings } from '../../lib/probe-settings';
 import type { FigureDef } from '../types';
 import Figure3 from './Figure3.svelte';
-import { fig3Json, fig3Table } from './numbers';
+import { fig3Json, fig3Table } from './downloads';
 import type { Stat } from './transform';
 
 export interface Fig3View {

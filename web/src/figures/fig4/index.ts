@@ -36,7 +36,7 @@ import { OPTIMIZERS } from '../../generated/engine-schema';
 import { enumParam, fieldParam, sameList, written, type Param } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure4 from './Figure4.svelte';
-import { fig4Json, fig4Table } from './numbers';
+import { fig4Json, fig4Table } from './downloads';
 
 export type Fig4View = Record<string, never>;
 

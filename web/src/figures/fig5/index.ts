@@ -7,7 +7,7 @@ import type { OutputSensitivityResult } from '../../experiments/output-sensitivi
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure5 from './Figure5.svelte';
-import { fig5Json, fig5Table } from './numbers';
+import { fig5Json, fig5Table } from './downloads';
 
 export type Perturbation = 'random' | 'sign';
 

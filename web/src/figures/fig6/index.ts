@@ -7,7 +7,7 @@ import type { TiedOutputResult } from '../../experiments/tied-output';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure6 from './Figure6.svelte';
-import { fig6Json, fig6Table } from './numbers';
+import { fig6Json, fig6Table } from './downloads';
 import type { InputChoice, OutputChoice } from './transform';
 
 export interface Fig6View {

@@ -6,7 +6,7 @@ import type { WarmupLengthResult } from '../../experiments/warmup-length';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure8 from './Figure8.svelte';
-import { fig8Json, fig8Table } from './numbers';
+import { fig8Json, fig8Table } from './downloads';
 import type { LrPick } from './transform';
 
 export interface Fig8View {

@@ -1,14 +1,12 @@
 // fig9/index.ts — Figure G (`fig9`) as the page sees it (figures/types.ts FigureDef): the token-specific
 // share of the hidden state, layer × step, for Post-LN and Pre-LN with and without warm-up (the
-// `plateau-share` experiment, docs/experiments.md). No view state of its own.
+// `plateau-share` experiment, docs/experiments.md). No view state of its own (NoView).
 import type { PlateauShareResult } from '../../experiments/plateau-share';
-import type { FigureDef } from '../types';
+import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
 import Figure9 from './Figure9.svelte';
-import { fig9Json, fig9Table } from './numbers';
+import { fig9Json, fig9Table } from './downloads';
 
-export type Fig9View = Record<string, never>;
-
-export const fig9: FigureDef<Fig9View, PlateauShareResult> = {
+export const fig9: FigureDef<NoView, PlateauShareResult> = {
   id: 'fig9',
   series: 'test',
   component: Figure9,
@@ -22,7 +20,6 @@ export const fig9: FigureDef<Fig9View, PlateauShareResult> = {
     'ctl.small', // {layers} {d} {steps}
   ],
   slot: 'plateauShare',
-  view: { key: 'fig9', initial: {}, params: {}, write: () => [] },
-  numbers: ({ doc }) => ({ table: fig9Table(doc), json: fig9Json(doc) }),
-  provenanceView: () => ({}),
+  ...noView('fig9'),
+  numbers: numbersOfDoc(fig9Table, fig9Json),
 };

@@ -1,4 +1,4 @@
-// fig3/numbers.ts — what Figure 3's CSV and JSON downloads hold. Pure.
+// fig3/downloads.ts — what Figure 3's CSV and JSON downloads hold. Pure.
 // The table is "long": one row per drawn value with its coordinates, so it loads straight into a
 // data frame; values that are not finite are absent or empty.
 //   columns: panel, placement, x_name, x, statistic, mean, std

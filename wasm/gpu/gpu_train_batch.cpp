@@ -1,10 +1,10 @@
-// gpu_batch_run.cpp — a batch of toy runs on the GPU; see gpu_batch_run.h.
-#include "gpu_batch_run.h"
+// gpu_train_batch.cpp — a batch of toy runs on the GPU; see gpu_train_batch.h.
+#include "gpu_train_batch.h"
 
 #include "../train_run.h"
 #include "device.h"
 #include "gpu_backend.h"
-#include "run_batch.h"
+#include "device_batch.h"
 
 namespace lnx::gpu {
 namespace {

@@ -1,4 +1,4 @@
-// fig2/numbers.ts — what Figure 2's CSV and JSON downloads hold. Pure.
+// fig2/downloads.ts — what Figure 2's CSV and JSON downloads hold. Pure.
 // The table is "long" (one row per drawn value): one row per layer, then the Final LN with its gain.
 //   columns: layer, norm2_over_d_mean, …_std, lemma2_lo, lemma2_hi, final_ln_gain_mean, …_std
 // Values that are not finite print as empty cells (lib/export.ts).

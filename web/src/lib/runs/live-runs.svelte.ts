@@ -1,7 +1,8 @@
-// runs/run-list.svelte.ts — the reader's live runs, every figure's, as one reactive list kept in
+// runs/live-runs.svelte.ts — the reader's live runs, every figure's, as one reactive list kept in
 // IndexedDB (store.ts). Slots (lib/result-slots.svelte.ts) add an entry when a run starts and
-// finish it when it ends; the run list beside each figure (RunList.svelte) shows, hides, renames,
-// isolates, removes, exports and imports them. Nothing here draws: figures read drawnEntries().
+// finish it when it ends; the run list beside each figure (the RunList component,
+// components/common/RunList.svelte) shows, hides, renames, isolates, removes, exports and imports
+// them. Nothing here draws: figures read drawnEntries().
 //
 // Writes: an entry is stored when it starts (so a closed page leaves what it had, read back as
 // 'partial'), while a streaming run grows (at most every SAVE_EVERY_MS), and when it ends. A
@@ -34,7 +35,7 @@ export const SAVE_EVERY_MS = 5000;
 /** What a tab tells the other tabs of its store (BroadcastChannel). */
 type TabMessage = { type: 'put'; entry: RunEntry } | { type: 'delete'; id: string };
 
-export class RunList {
+export class LiveRuns {
   /** every slot's entries, oldest first */
   entries = $state.raw<RunEntry[]>([]);
   /** per slot, the entry drawn alone (null: every shown entry) */

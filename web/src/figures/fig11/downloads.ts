@@ -1,4 +1,4 @@
-// fig11/numbers.ts — what Figure B (`fig11`)'s CSV and JSON downloads hold. Pure.
+// fig11/downloads.ts — what Figure B (`fig11`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, layer) with both W² statistics, Appendix F's prediction,
 // and the layer's factors (norms, residual Jacobians, whole).
 import type { DepthFactorsResult } from '../../experiments/depth-factors';

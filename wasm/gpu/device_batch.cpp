@@ -1,5 +1,5 @@
-// run_batch.cpp — recording R runs' dispatches and sending them batched; see run_batch.h.
-#include "run_batch.h"
+// device_batch.cpp — recording R runs' dispatches and sending them batched; see device_batch.h.
+#include "device_batch.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-// fig7/numbers.ts — what Figure C (`fig7`)'s CSV and JSON downloads hold. Pure.
+// fig7/downloads.ts — what Figure C (`fig7`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, step) with the gradient norm, the update's RMS / lr and the
 // step's lr; the JSON adds each placement's first-step loss change and the config and engine.
 import type { AdamFirstStepResult } from '../../experiments/adam-first-step';

@@ -1,4 +1,4 @@
-// fig4/numbers.ts — what Figure 4's CSV and JSON downloads hold. Pure.
+// fig4/downloads.ts — what Figure 4's CSV and JSON downloads hold. Pure.
 // The table is "long": every finite step of every run, then the drawn seed-mean curves (seed
 // "mean"). Steps after a run stopped (status nan/diverged) never appear.
 //   columns: placement, warmup, peak_lr, seed, step, loss, grad_norm, lr, status, stop_step

@@ -1,6 +1,7 @@
-// run_batch.h — R runs of one shape advanced by the same dispatches (issue: dispatch overhead is
-// paid once per grid step, not once per run). The runs are ordinary TrainRunner<GpuBackend>s; what
-// changes is the device layer underneath them while a RunBatch records:
+// device_batch.h — the device layer of a batch (RunBatch): R runs of one shape advanced by the same
+// dispatches (issue: dispatch overhead is paid once per grid step, not once per run). The runs are
+// ordinary TrainRunner<GpuBackend>s; what changes is the device layer underneath them while a
+// RunBatch records:
 //   - every Buffer a run allocates is that run's part of a device buffer shared by the batch
 //     (allocation i of every run in shared buffer i: the runs allocate alike, so they line up),
 //     interleaved in 64-float chunks: run r's element e at (e / 64)·64·R + 64·r + e % 64. Why not
@@ -18,7 +19,7 @@
 // A run that has stopped (halted, or done while others go on) records nothing; its slot in a batched
 // dispatch replays the first recording run's uniforms over its own slices, which changes nothing of
 // it that is read (a halted run's update is skipped by its halt flag; its series are frozen). So
-// runs of one batch must have the same steps (their histories the same size): gpu_batch_run.h
+// runs of one batch must have the same steps (their histories the same size): gpu_train_batch.h
 // checks it.
 // Limits: a shared buffer holds R runs' parts, so R × (a run's largest buffer) must fit the device's
 // maxBufferSize and maxStorageBufferBindingSize; the allocation that does not fit throws

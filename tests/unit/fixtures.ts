@@ -1,4 +1,4 @@
-// docs.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
+// fixtures.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
 import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/documents';
 import type { AdamFirstStepResult } from '../../web/src/experiments/adam-first-step';

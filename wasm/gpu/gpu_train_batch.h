@@ -1,12 +1,12 @@
-// gpu_batch_run.h — the runs of a grid that share a shape, resident on the GPU side by side and
-// advanced by the same dispatches (run_batch.h): every kernel of a step is sent once for all of
+// gpu_train_batch.h — the runs of a grid that share a shape, resident on the GPU side by side and
+// advanced by the same dispatches (device_batch.h): every kernel of a step is sent once for all of
 // them, so a step's dispatch overhead is paid once per batch, not once per run. Each run is the
 // same TrainRunner as GpuTrainRun's (train_run.h), with its own seed, batch stream, learning-rate
 // schedule, optimizer coefficients, halt flag, readbacks and checkpoints, and gives the same result
 // as that run alone on the same device, bit for bit (tests/webgpu/engine-checks.js).
 // The runs must differ only in what the host feeds them: the learning rate and warm-up, the seed,
 // the chain and the optimizer's coefficients; model, optimizer and steps are the batch's.
-// Too many runs for the device's buffer limits: the constructor throws BatchTooLarge (run_batch.h)
+// Too many runs for the device's buffer limits: the constructor throws BatchTooLarge (device_batch.h)
 // with the number that fits, and the caller (web/src/engine/gpu-grid.ts) makes smaller batches.
 // Leaves out: runs of different shapes in one batch (the grid's placements are separate batches).
 #pragma once

@@ -1,4 +1,4 @@
-// fig6/numbers.ts — what Figure A (`fig6`)'s CSV and JSON downloads hold. Pure.
+// fig6/downloads.ts — what Figure A (`fig6`)'s CSV and JSON downloads hold. Pure.
 // The table is long: one row per (variant, placement, depth) of the document, with the last
 // layer's W² gradient (per batch, mean and std), the probability of the current token, and Pre-LN's
 // slope; the JSON names the drawn variant.
