@@ -42,7 +42,7 @@ export const EMBED_HEIGHTS: Record<FigureId, number> = {
   fig7: 760,
   fig8: 980,
   fig9: 1040,
-  fig10: 800,
+  fig10: 900,
   fig11: 1000,
 };
 export const EMBED_WIDTH = 640;
