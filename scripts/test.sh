@@ -76,16 +76,18 @@ npx vitest run
 stage "page build"
 npx vite build --logLevel warn
 
-stage "end-to-end (Chromium); alongside: WebGPU in Node, what a link unfolds into, Lighthouse, WebGPU in Chromium"
+stage "end-to-end (Chromium); alongside: WebGPU in Node, what a link unfolds into, Lighthouse, WebGPU in Chromium, the end-to-end run's late part"
 # the side lane, one job after another: the GPU path against the CPU path in Node (Dawn, SwiftShader);
 # card pictures and oEmbed figure pages (tests/e2e/web-found.mjs); Lighthouse's accessibility, best
-# practices and SEO at 100 in both languages; the page on WebGPU in Chromium (SwiftShader)
+# practices and SEO at 100 in both languages; the page on WebGPU in Chromium (SwiftShader); the
+# end-to-end run's late part (tests/e2e/run.mjs part('late'): checks that each open their own pages)
 background browsers bash -c 'set -e
   side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" node tests/gpu-node/run.mjs
   side "found on the web (card pictures, oEmbed figure pages)" node tests/e2e/web-found.mjs
   side "Lighthouse: accessibility, best practices, SEO at 100 (en, zh)" node tests/audits/lighthouse.mjs
-  side "WebGPU end-to-end (Chromium, SwiftShader)" node tests/webgpu/run.mjs'
-node tests/e2e/run.mjs
+  side "WebGPU end-to-end (Chromium, SwiftShader)" node tests/webgpu/run.mjs
+  side "end-to-end, its late part (checks that open pages of their own: links, themes, phone width, plain server, embeds, offline)" env E2E_PART=late node tests/e2e/run.mjs'
+E2E_PART=early node tests/e2e/run.mjs
 printf '\n-- alongside (%ss)\n' "$(( $(date +%s) - start ))"
 finish browsers
 

@@ -142,10 +142,16 @@ export async function vitePreview(port) {
 /** A list of named checks; each runs once, is timed and recorded; failures do not stop the run. */
 /** Runs the checks whose name contains `only` (E2E_ONLY; several substrings separated by `||`,
  *  e.g. 'page loads (en)||Figure 4: a preset', so a check can run after the one that waits for the page). */
-export function makeChecker(only = process.env.E2E_ONLY ?? '') {
+/** A runner may be cut in two parts (`part('late')` before the first check of the second): with
+ *  E2E_PART=early only the checks before it run, with E2E_PART=late only those after (npm test runs
+ *  the late part, whose checks each open pages of their own, in its side lane); unset, all run. */
+export function makeChecker(only = process.env.E2E_ONLY ?? '', onlyPart = process.env.E2E_PART ?? '') {
   const results = [];
   const wanted = only.split('||').filter(Boolean);
+  let current = 'early';
+  const part = (name) => void (current = name);
   async function check(name, fn) {
+    if (onlyPart && onlyPart !== current) return;
     if (wanted.length && !wanted.some((w) => name.includes(w))) return;
     const t0 = Date.now();
     try {
@@ -157,7 +163,7 @@ export function makeChecker(only = process.env.E2E_ONLY ?? '') {
       console.log(`  FAIL  ${name}: ${(e && e.message) || e}`);
     }
   }
-  return { check, results };
+  return { check, part, results };
 }
 
 export function assert(cond, msg) {

@@ -50,7 +50,7 @@ import {
 } from './harness.mjs';
 
 const CJK = /[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]/;
-const { check, results } = makeChecker();
+const { check, part, results } = makeChecker();
 
 /** Click Recompute and wait until the run is done; returns the badge. */
 async function recomputeAndWait(page, id, timeout) {
@@ -1183,6 +1183,10 @@ async function main() {
     await en.context.close();
 
     // Chinese, dark, phone ----------------------------------------------------------------------
+
+    // From here on every check opens pages of its own (E2E_PART=late runs only these: npm test runs
+    // them beside the rest, harness.mjs makeChecker)
+    part('late');
 
     await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
       const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';
