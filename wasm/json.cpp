@@ -232,6 +232,18 @@ Value parse(const std::string& text) {
   return v;
 }
 
+Value parse_field(const std::string& name, const std::string& text, size_t max_chars) {
+  if (text.size() > max_chars)
+    throw ArgumentError(name + " has " + std::to_string(text.size()) + " characters; at most " + std::to_string(max_chars) +
+                        " allowed");
+  try {
+    return parse(text);
+  } catch (const ArgumentError& e) {
+    const std::string m = e.what();
+    throw ArgumentError(name + " is not a JSON object (" + (m.rfind("config JSON: ", 0) == 0 ? m.substr(13) : m) + ")");
+  }
+}
+
 void read_int(const Value& obj, const char* key, int& out, long lo, long hi) {
   if (const Value* v = find(obj, key)) out = static_cast<int>(integer_in(*v, key, lo, hi));
 }

@@ -24,6 +24,9 @@ struct Value {
 };
 
 Value parse(const std::string& text);  // throws ArgumentError with the position on malformed input
+// A field's JSON text (a config's object field, a placement spec): refused when longer than
+// max_chars, and a parse error reworded to name the field ("NAME is not a JSON object (…)").
+Value parse_field(const std::string& name, const std::string& text, size_t max_chars);
 
 // Typed access to an optional key of an object; `what` names the key in error messages.
 // Each throws ArgumentError when the key is present with the wrong type or out of [lo, hi].

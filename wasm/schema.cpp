@@ -108,17 +108,7 @@ const json::Value& json_list(const Spec& s, const json::Value& v) {
 // An object field's text → its canonical text: the size, the JSON and the reader's checks, each
 // message naming the key.
 std::string object_text(const Spec& s, const std::string& text) {
-  if (text.size() > kMaxObjectChars)
-    throw ArgumentError(s.name + " has " + std::to_string(text.size()) + " characters; at most " +
-                        std::to_string(kMaxObjectChars) + " allowed");
-  json::Value v;
-  try {
-    v = json::parse(text);
-  } catch (const ArgumentError& e) {
-    const std::string m = e.what();
-    throw ArgumentError(s.name + " is not a JSON object (" + (m.rfind("config JSON: ", 0) == 0 ? m.substr(13) : m) + ")");
-  }
-  return s.read_object(v);
+  return s.read_object(json::parse_field(s.name, text, kMaxObjectChars));
 }
 
 template <class T, class F>

@@ -163,17 +163,7 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
 }
 
 std::shared_ptr<const SpecPlacement> read_placement_spec(const std::string& text) {
-  if (text.size() > kMaxPlacementSpecChars)
-    throw ArgumentError("placement_spec has " + std::to_string(text.size()) + " characters; at most " +
-                        std::to_string(kMaxPlacementSpecChars) + " allowed");
-  json::Value v;
-  try {
-    v = json::parse(text);
-  } catch (const ArgumentError& e) {
-    const std::string m = e.what();
-    throw ArgumentError("placement_spec is not a JSON object (" + (m.rfind("config JSON: ", 0) == 0 ? m.substr(13) : m) + ")");
-  }
-  return read_placement_spec(v);
+  return read_placement_spec(json::parse_field("placement_spec", text, kMaxPlacementSpecChars));
 }
 
 std::string placement_spec_json(const Placement& p, const char* name) {
