@@ -75,10 +75,15 @@ inline int check_model_gradients(const ModelConfig& cfg) {
       f2 += fd * fd;
     }
     ++checked;
-    const bool key_bias = nm.size() > 2 && nm.compare(nm.size() - 2, 2, "bk") == 0;
     // The key bias adds q·b_k to every score of a row, and softmax ignores a constant shift: its
-    // gradient is exactly zero. A norm's β right before a LayerNorm of the same row is shifted away
-    // too. Both estimates must then be zero up to rounding.
+    // gradient is exactly zero. With a QK-norm the key bias is normed away from a shift, and the k
+    // norm's β is the shift instead. Both estimates must then be zero up to rounding.
+    auto ends_with = [&](const char* tail) {
+      const size_t n = std::char_traits<char>::length(tail);
+      return nm.size() >= n && nm.compare(nm.size() - n, n, tail) == 0;
+    };
+    const bool qk_norm = resolve_placement(cfg.placement, cfg.placement_spec)->qk_norm != NormKind::None;
+    const bool key_bias = qk_norm ? ends_with(".knorm.beta") : ends_with("bk");
     if (key_bias) {
       EXPECT_LT(std::sqrt(a2), 1e-12) << nm;
       EXPECT_LT(std::sqrt(f2), 1e-8) << nm;
@@ -91,15 +96,29 @@ inline int check_model_gradients(const ModelConfig& cfg) {
   return checked;
 }
 
+// The number of parameter tensors a norm of this kind has: γ and β (LayerNorm), γ (RMSNorm), γ, β
+// and α (DyT), none (none).
+inline int norm_tensors(NormKind k) {
+  switch (k) {
+    case NormKind::RmsNorm: return 1;
+    case NormKind::DyT: return 3;
+    case NormKind::None: return 0;
+    default: return 2;
+  }
+}
+
 // The number of parameter tensors a model has: E, 10 per layer (Wq, bq, Wk, bk, Wv, bv, W1, b1, W2,
-// b2), γ (and β for LayerNorm) of each norm and of the final norm if there is one, and U if untied.
+// b2), each norm's (norm_tensors) and the final norm's if there is one, a QK-norm's two norms, a
+// gate per sublayer (or per layer), and U if untied.
 inline int expected_tensors(const ModelConfig& cfg) {
   const std::shared_ptr<const Placement> pl = resolve_placement(cfg.placement, cfg.placement_spec);
   const Placement& p = *pl;
-  const int per_norm = Transformer<double>::uses_rmsnorm(cfg, p) ? 1 : 2;
+  const int per_norm = norm_tensors(Transformer<double>::norm_kind(cfg, p));
   const bool final_norm = cfg.final_norm == FinalNorm::Auto ? p.final_norm : cfg.final_norm == FinalNorm::On;
-  return 1 + cfg.layers * (10 + per_norm * (p.attention.norms() + p.ffn.norms())) + (final_norm ? per_norm : 0) +
-         (cfg.output == OutputLayer::Untied ? 1 : 0);
+  const int qk = 2 * norm_tensors(p.qk_norm);
+  const int gates = p.residual_scale.learnable() ? (p.residual_scale.per_layer ? 1 : 2) : 0;
+  return 1 + cfg.layers * (10 + per_norm * (p.attention.norms() + p.ffn.norms()) + qk + gates) +
+         (final_norm ? per_norm : 0) + (cfg.output == OutputLayer::Untied ? 1 : 0);
 }
 
 }  // namespace lnx::testing_support
