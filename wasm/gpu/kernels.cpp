@@ -242,10 +242,11 @@ void sum(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool accum) {
   finish(dst, slot, x, n, scale, false, accum);
 }
 
-// Σ x·y: up to 256 partial sums (one binding: the model's activations), then `finish`.
+// Σ x·y: up to 256 partial sums (one binding: the model's activations), then `finish`. The scratch
+// is asked for at sumsq's size, 256 (a batch sizes each scratch by its first request: device_batch.h).
 void dot(Ptr dst, uint32_t slot, Ptr x, Ptr y, size_t n, bool accum) {
   const size_t g = std::min<size_t>(256, groups(n, 256));
-  const Ptr part = partials(g);
+  const Ptr part = partials(256);
   dispatch(K(wgsl::reduce, "dot_partial"), {bind(1, part, g), bind(2, x, n), bind(3, y, n)},
            Uniforms().u(static_cast<uint32_t>(n)).u(0).u(0), static_cast<uint32_t>(g));
   finish(dst, slot, part, g, 1.f, false, accum);
@@ -253,7 +254,7 @@ void dot(Ptr dst, uint32_t slot, Ptr x, Ptr y, size_t n, bool accum) {
 
 void dyt_alpha_backward(Ptr dalpha, Ptr dout, Ptr inp, Ptr act, Ptr gamma, int N, int C) {
   const size_t NC = size_t(N) * C, g = std::min<size_t>(256, groups(NC, 256));
-  const Ptr part = partials(g);
+  const Ptr part = partials(256);  // as dot()
   dispatch(K(wgsl::dyt, "dyt_alpha_partial"),
            {bind(1, part, g), bind(2, dout, NC), bind(3, inp, NC), bind(4, act, NC), bind(5, gamma, C)},
            Uniforms().u(N).u(C).u(0), static_cast<uint32_t>(g));
