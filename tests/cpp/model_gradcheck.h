@@ -1,6 +1,8 @@
 // model_gradcheck.h — the whole model's hand-written backward against central finite differences,
-// in double, for every parameter tensor; shared by gradcheck_test.cpp (the engine's placements) and
-// placement_test.cpp (placements registered by the test only).
+// in double, for every parameter tensor; shared by gradcheck_test.cpp (the engine's placements),
+// placement_test.cpp (placements registered by the test only), placement_spec_test.cpp and
+// placement_ops_test.cpp (placements from specs). Also the check that the probe's reduced backward
+// changes no W² gradient.
 //
 // Metric per tensor: ‖g − g_fd‖ / max(‖g‖, ‖g_fd‖) (normalised, stable where entries cross zero,
 // as in ggml's test-backend-ops). Step h = 1e-5 gives a truncation error ~h² ≈ 1e-10 and a rounding
@@ -94,6 +96,24 @@ inline int check_model_gradients(const ModelConfig& cfg) {
     EXPECT_GT(std::sqrt(a2), 1e-6) << cfg.placement << " " << nm << ": gradient is (nearly) zero, the check would be vacuous";
   }
   return checked;
+}
+
+// The probe's reduced backward (W² only, or the last W² only) must give exactly the W² gradients of
+// the full backward: it skips work, never changes a number.
+inline void expect_reduced_backward_matches(const ModelConfig& cfg) {
+  Transformer<double> model(cfg, 3);
+  const int N = cfg.batch * cfg.seq;
+  std::vector<int> tokens(N), targets(N);
+  for (int r = 0; r < N; ++r) tokens[r] = r % cfg.vocab, targets[r] = (r + 1) % cfg.vocab;
+  auto w2 = [&](GradScope scope, int l) {
+    model.zero_grad();
+    model.forward(tokens.data(), targets.data());
+    model.backward(scope);
+    const TensorRef& t = model.layer(l).W2;
+    return std::vector<double>(model.grad(t), model.grad(t) + t.size());
+  };
+  for (int l = 0; l < cfg.layers; ++l) EXPECT_EQ(w2(GradScope::All, l), w2(GradScope::W2Only, l)) << cfg.placement << " " << l;
+  EXPECT_EQ(w2(GradScope::All, cfg.layers - 1), w2(GradScope::LastW2Only, cfg.layers - 1)) << cfg.placement;
 }
 
 // The number of parameter tensors a norm of this kind has: γ and β (LayerNorm), γ (RMSNorm), γ, β

@@ -199,19 +199,8 @@ TEST(PlacementOps, B2TAddsTheLayersInputBeforeTheLastNorm) {
 
 // The probe's reduced backward (W² only) gives the full backward's W² gradients with every option.
 TEST(PlacementOps, ReducedBackwardGivesTheSameW2Gradients) {
-  const ModelConfig cfg = spec_config(option_specs().at("all_post"), Attention::Bidirectional, 3);
-  Transformer<double> model(cfg, 3);
-  const int N = cfg.batch * cfg.seq;
-  const std::vector<int> tok = tokens(N, cfg.vocab, 1, 0), tgt = tokens(N, cfg.vocab, 1, 1);
-  auto w2 = [&](GradScope scope, int l) {
-    model.zero_grad();
-    model.forward(tok.data(), tgt.data());
-    model.backward(scope);
-    const TensorRef& t = model.layer(l).W2;
-    return std::vector<double>(model.grad(t), model.grad(t) + t.size());
-  };
-  for (int l = 0; l < cfg.layers; ++l) EXPECT_EQ(w2(GradScope::All, l), w2(GradScope::W2Only, l)) << l;
-  EXPECT_EQ(w2(GradScope::All, cfg.layers - 1), w2(GradScope::LastW2Only, cfg.layers - 1));
+  testing_support::expect_reduced_backward_matches(spec_config(option_specs().at("all_post"), Attention::Bidirectional, 3));
+  testing_support::expect_reduced_backward_matches(spec_config(option_specs().at("all_pre"), Attention::Bidirectional, 3));
 }
 
 // A learnable gate trains with plain SGD at the lab's suggested lr: nothing refuses it (docs/engine.md,
