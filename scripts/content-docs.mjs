@@ -86,7 +86,7 @@ export const UI_KEY_TABLES = {
       ['paperFigureLabel', 'label of a `paperFigure` aside'],
       ['testLabel', "label before the title of a `test` aside (the page's own test of one of the article's inferences)"],
       ['sep.colon', `": " between a readout's subject and its value`],
-      ['optimizer.adam optimizer.sgd optimizer.radam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
+      ['optimizer.adam optimizer.sgd optimizer.radam optimizer.gi-adam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
       ['shape.linear shape.cosine', `each warm-up shape's name (grid-settings.ts WARMUP_SHAPES) in Figure 4's settings and caption`],
       [
         'arch.norm_type.layernorm arch.norm_type.rmsnorm arch.final_norm.auto arch.final_norm.on arch.final_norm.off arch.output.tied arch.output.untied arch.input_scale.sqrt_d arch.input_scale.none',
