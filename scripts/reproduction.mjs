@@ -651,6 +651,19 @@ if (grid) {
         `would be the factor if every |g_i| ≫ ε). ${f.unconverged} of ${f.estimates} estimates stopped at ${c.lanczos_steps} products without meeting the tolerance.`,
     );
     say();
+    // the same window with the issue's P = diag(√v̂ + ε): Cohen et al.'s P without its 1 − β1ᵗ, so λ × (1 − β1ᵗ)
+    const b1 = c.beta1 ?? 0.9;
+    const plainMax = ([p, o, wu]) =>
+      Math.max(
+        ...sh.runs
+          .filter((r) => r.placement === p && r.optimizer === o && r.warmup === Number(wu))
+          .flatMap((r) => r.steps.flatMap((t, i) => (t <= f.window ? [((1 - b1 ** t) * r.sharpness[i]) / r.threshold[i]] : []))),
+      );
+    say(
+      `With P = diag(√v̂ + ε), as issue 30 writes it (Cohen et al.'s P without the factor 1 − β1ᵗ, which divides λ by ${g3(1 / (1 - b1))} at step 1 and by ` +
+        `${g3(1 / (1 - b1 ** 10))} at step 10), the window's largest ratios would be ${rows.map((k) => `${e(plainMax(k))} (${k[0]}, ${k[1]}, warm-up ${k[2]})`).join(', ')}.`,
+    );
+    say();
     say(
       `Warm-up: **${mark[w.verdict]}.** Adam without warm-up crosses the threshold (every seed, some measured step of the window) with ${f.crossing.join(', ') || 'no placement'}; ` +
         `the ${f.window}-step warm-up keeps it under (every seed, every measured step) with ${w.facts.kept.join(', ') || 'none of them'}.` +

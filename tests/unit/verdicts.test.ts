@@ -371,6 +371,12 @@ describe('sharpness: warm-up keeps Adam under the threshold', () => {
     expect(f).toMatchObject({ ratioAfterAdamWPost: null, unconverged: 0, estimates: 6 * 16 });
     const later = V.sharpnessWarmup(sh([shRun('post', 'adam', 0, UP), shRun('post', 'adam', 25, [...DOWN, 3, 2], 0, [1, 5, 10, 15, 20, 25, 30, 35])]));
     expect(later.facts.ratioAfterAdamWPost).toBe(3);
+    // issue 30's P leaves out 1 − β1ᵗ: step 1's ratio × 0.1, step 5's × (1 − 0.9⁵)
+    expect(f.ratioPlainAdam0Post).toBeCloseTo(
+      Math.max(20 * 0.1, 5 * (1 - 0.9 ** 5), 2 * (1 - 0.9 ** 10), 1.5 * (1 - 0.9 ** 15), 1.2 * (1 - 0.9 ** 20), 1.1 * (1 - 0.9 ** 25)),
+      12,
+    );
+    expect(f.ratioPlainGi0Post).toBeCloseTo(Math.max(0.4, 1.2 * (1 - 0.9 ** 5)), 12);
   });
 });
 describe('sharpness: GI-Adam removes the need for warm-up', () => {

@@ -570,7 +570,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.value': '{lambda} ({ratio} × the threshold)',
       'col.series': 'run',
       tableCaption: 'λmax(P⁻¹H) over the stability threshold, per run and measured step (above 1: over the threshold)',
-      'ctl.small': 'Quick setting that still shows the effect ({seeds} seed, {steps} steps: a minute or two)',
+      'ctl.small': 'Quick setting that still shows the effect (d = {d}, {seeds} seed, {steps} steps: about a minute)',
     },
     fig8: {
       title: 'When Post-LN leaves the plateau, against the warm-up',

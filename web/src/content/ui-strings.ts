@@ -140,9 +140,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.gi.confirmed':
       'GI-Adam: confirmed. Without warm-up it stays under the threshold wherever Adam crosses it, at most {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN over the first {window} steps; at step 1 its preconditioned sharpness is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN).',
     'verdict.gi.qualified':
-      'GI-Adam: holds only in part. Without warm-up it stays under the threshold in {nGiKept} of the {nCrossing} placements where Adam crosses it: over the first {window} steps at most {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN; at step 1 its preconditioned sharpness is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN).',
+      'GI-Adam: holds only in part. Without warm-up it stays under the threshold in {nGiKept} of the {nCrossing} placements where Adam crosses it: over the first {window} steps at most {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN; at step 1 its preconditioned sharpness is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN). The verdict rests on how P is written: with P = diag(√v̂ + ε), without Cohen et al.’s factor 1 − β₁ᵗ, GI-Adam’s largest ratios over the window would be {ratioPlainGi0Post} and {ratioPlainGi0Pre}, Adam’s {ratioPlainAdam0Post} and {ratioPlainAdam0Pre}.',
     'verdict.gi.refuted':
-      'GI-Adam: refuted at this setting. Without warm-up it crosses the threshold too: over the first {window} steps its preconditioned sharpness reaches {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN, although at step 1 it is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN).',
+      'GI-Adam: refuted at this setting. Without warm-up it crosses the threshold too: over the first {window} steps its preconditioned sharpness reaches {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN, although at step 1 it is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN). The verdict rests on how P is written: with P = diag(√v̂ + ε), without Cohen et al.’s factor 1 − β₁ᵗ, GI-Adam’s largest ratios over the window would be {ratioPlainGi0Post} and {ratioPlainGi0Pre}, Adam’s {ratioPlainAdam0Post} and {ratioPlainAdam0Pre}.',
     'verdict.gi.untested':
       'GI-Adam: too small to test at this setting. It needs Adam and GI-Adam runs without warm-up and a warm-up to set the window, at least 3 measured steps within it (here {measured} in the first {window} steps of {steps}), and Adam without warm-up over the threshold in some placement (here at most {ratioAdam0Post} and {ratioAdam0Pre} times it; — = not run).',
     'sep.colon': ': ',
@@ -410,9 +410,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.gi.confirmed':
       'GI-Adam：成立。不预热时，凡是 Adam 越过阈值的地方，它都留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。',
     'verdict.gi.qualified':
-      'GI-Adam：只部分成立。不预热时，在 Adam 越过阈值的 {nCrossing} 种放法里，它只在 {nGiKept} 种下留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。',
+      'GI-Adam：只部分成立。不预热时，在 Adam 越过阈值的 {nCrossing} 种放法里，它只在 {nGiKept} 种下留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
     'verdict.gi.refuted':
-      'GI-Adam：在这个设定下不成立。不预热时它同样越过阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍，尽管第 1 步时它只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。',
+      'GI-Adam：在这个设定下不成立。不预热时它同样越过阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍，尽管第 1 步时它只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
     'verdict.gi.untested':
       'GI-Adam：在这个设定下太小，无法检验。需要 Adam 与 GI-Adam 不预热的运行，以及一个划定窗口的预热，窗口内至少测 3 步（这里 {steps} 步中前 {window} 步测了 {measured} 步），而且 Adam 不预热时至少在一种放法下越过阈值（这里最多是阈值的 {ratioAdam0Post} 倍和 {ratioAdam0Pre} 倍；— 表示没有运行）。',
     'sep.colon': '：',

@@ -567,7 +567,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'readout.value': '{lambda}（阈值的 {ratio} 倍）',
       'col.series': '运行',
       tableCaption: '每次运行、每个测量步的 λmax(P⁻¹H) 与稳定性阈值之比（大于 1：超过阈值）',
-      'ctl.small': '仍能显出效应的快速设置（{seeds} 个种子，{steps} 步：一两分钟）',
+      'ctl.small': '仍看得出效应的快速设定（d = {d}，{seeds} 个种子，{steps} 步：约一分钟）',
     },
     fig8: {
       title: 'Post-LN 何时离开平台，对预热长度',

@@ -38,7 +38,7 @@ export default slots({
     experiment: 'sharpness',
     file: 'sharpness',
     config: {},
-    small: { seeds: [0] },
+    small: { layers: 6, d: 64, d_ff: 256, steps: 25, every: 10, seeds: [0] },
     shape,
     verdict: V.sharpnessWarmup,
     // its document carries a second claim: GI-Adam instead of warm-up

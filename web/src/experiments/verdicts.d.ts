@@ -147,6 +147,10 @@ export interface SharpnessFacts {
   ratioAfterAdamWPre: number | null;
   ratioAfterGi0Post: number | null;
   ratioAfterGi0Pre: number | null;
+  ratioPlainAdam0Post: number | null;
+  ratioPlainAdam0Pre: number | null;
+  ratioPlainGi0Post: number | null;
+  ratioPlainGi0Pre: number | null;
   unconverged: number;
   estimates: number;
   crossing: string[];

@@ -364,7 +364,8 @@ export function depthFactors(doc, p = 'post') {
  *  'crosses' when every seed's run has r_t > 1 at some measured step of the window, or stopped (nan,
  *  diverged) within it; 'under' when every seed's run has r_t ≤ 1 at every measured step of the
  *  window and ran through it; 'mixed' otherwise (seeds disagree); null without runs. `max` is the
- *  largest r_t of the window over the seeds; the facts add the largest after it (not ruled on). */
+ *  largest r_t of the window over the seeds; the facts add the largest after it and the window's
+ *  largest with issue 30's P = diag(√v̂ + ε) (ratioPlain…), neither ruled on. */
 function sharpnessReadings(doc) {
   const runs = doc.runs ?? [];
   const w = Math.min(...runs.map((r) => r.warmup).filter((x) => x > 0));
@@ -385,6 +386,15 @@ function sharpnessReadings(doc) {
     return { reading: crosses ? 'crosses' : under ? 'under' : 'mixed', max: Math.max(...per.map((x) => x.max)) };
   };
   const at = (p, o, wu) => read(p, o, wu)?.max ?? null;
+  // reported, not ruled on: the window's largest ratio with P = diag(√v̂ + ε), issue 30's P, which
+  // leaves out Cohen et al.'s factor 1 − β1ᵗ (λ × (1 − β1ᵗ); the rules use Cohen et al.'s P)
+  const b1 = doc.config?.beta1 ?? 0.9;
+  const plain = (p, o, wu) => {
+    const xs = runs
+      .filter((r) => r.placement === p && r.optimizer === o && r.warmup === wu)
+      .flatMap((r) => r.steps.flatMap((t, i) => (t <= w ? [((1 - b1 ** t) * r.sharpness[i]) / r.threshold[i]] : [])));
+    return xs.length ? Math.max(...xs) : null;
+  };
   // reported, not ruled on: the largest ratio after the window (the peak lr reached), over seeds
   const after = (p, o, wu) => {
     const xs = runs
@@ -419,6 +429,10 @@ function sharpnessReadings(doc) {
     ratioAfterAdamWPre: after('pre', 'adam', w),
     ratioAfterGi0Post: after('post', 'gi-adam', 0),
     ratioAfterGi0Pre: after('pre', 'gi-adam', 0),
+    ratioPlainAdam0Post: plain('post', 'adam', 0),
+    ratioPlainAdam0Pre: plain('pre', 'adam', 0),
+    ratioPlainGi0Post: plain('post', 'gi-adam', 0),
+    ratioPlainGi0Pre: plain('pre', 'gi-adam', 0),
     // estimates that stopped at lanczos_steps without meeting lanczos_tol, of all
     unconverged: runs.reduce((a, r) => a + (r.converged ?? []).filter((c) => !c).length, 0),
     estimates: runs.reduce((a, r) => a + r.steps.length, 0),
