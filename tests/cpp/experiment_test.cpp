@@ -557,6 +557,30 @@ TEST(Sharpness, MeasuresEveryRunAtItsStepsAgainstTheThreshold) {
   }
 }
 
+// An estimate that misses its tolerance (here forced by a step h = 0.3, far into the nonlinear
+// regime) is done again at h/10, then h/100: the document gives the step each estimate used, and an
+// estimate at a smaller step counts the products of its earlier, unconverged attempts too.
+TEST(Sharpness, AnUnconvergedEstimateIsRetriedWithASmallerStep) {
+  const Value v = run("sharpness", R"("layers": 2, "steps": 6, "every": 3, "warmups": [0, 3], "seeds": [0], "placements": ["post"], "fd_step": 0.3, "lanczos_steps": 30)");
+  int retried = 0;
+  for (const Value& r : v.obj.at("runs").arr) {
+    const auto& h = r.obj.at("fd_step").arr;
+    ASSERT_EQ(h.size(), r.obj.at("steps").arr.size());
+    for (size_t i = 0; i < h.size(); ++i) {
+      const double k = std::round(std::log10(0.3 / h[i].num));
+      EXPECT_TRUE(k >= 0 && k <= 2 && std::fabs(h[i].num - 0.3 / std::pow(10, k)) < 1e-12) << h[i].num;
+      if (k > 0) {
+        ++retried;
+        EXPECT_GT(r.obj.at("iterations").arr[i].num, 30 * k) << "the earlier attempts' products are counted";
+      } else {
+        EXPECT_LE(r.obj.at("iterations").arr[i].num, 30);
+        EXPECT_EQ(r.obj.at("converged").arr[i].num, 1) << "an unconverged estimate at the first step is retried";
+      }
+    }
+  }
+  EXPECT_GT(retried, 0) << "h = 0.3 should leave some estimate unconverged (the retry path is exercised)";
+}
+
 // Only the optimizers that state a preconditioner are offered; the message names the field.
 TEST(Sharpness, RefusesAnOptimizerWithoutAPreconditioner) {
   try {

@@ -14,13 +14,19 @@
 // λ is the top (algebraic) eigenvalue of the symmetric A = P^{-1/2}·H·P^{-1/2}, which has the
 // eigenvalues of P⁻¹H, by the Lanczos iteration (Lanczos below: stopped when the top Ritz value's
 // residual bound is at most `lanczos_tol` times it, after at most `lanczos_steps` products). Each
-// product needs H·v,
-// from central differences of the gradient, (∇L(θ + h·v̂) − ∇L(θ − h·v̂))·‖v‖/(2h), v̂ = v/‖v‖,
-// h = `fd_step`, computed in double on a Transformer<double> holding the run's float parameters, on
-// one fixed batch of the chain per seed (the same for every run of the seed, from the stream
-// kStreamFixedBatch), so a curve's changes are the model's, not the batch's. Each estimate starts from
-// a normal random vector (the seed's kStreamPerturbation stream, drawn on in turn). The parameters and the state are read through the run's
-// checkpoint (TrainRun::set_checkpoint_every, api.h): the experiment only observes the run.
+// product needs H·v, from central differences of the gradient, (∇L(θ + h·v̂) − ∇L(θ − h·v̂))·‖v‖/(2h),
+// v̂ = v/‖v‖, h = `fd_step`, computed in double on a Transformer<double> holding the run's float
+// parameters, on the batch step t trained on, so that H and P belong to the same loss (a fixed batch
+// of its own paired P with another batch's H: docs/experiments.md). Each estimate starts from a
+// normal random vector (the seed's kStreamPerturbation stream, drawn on in turn). The parameters and
+// the state are read through the run's checkpoint (TrainRun::set_checkpoint_every, api.h): the
+// experiment only observes the run.
+// An estimate that does not meet its tolerance within `lanczos_steps` products is done again with the
+// step h/10, then h/100 (kRetries), from a fresh start vector: a ReLU kink crossed within ±h makes the
+// differenced operator jump, and no Ritz value's residual then falls, while a smaller step crosses
+// fewer kinks (docs/experiments.md: one such estimate read 705 times the threshold at h = 1e-7 and
+// 0.0353 at 1e-8 and 1e-9). The document gives each estimate's step (`fd_step`), its products over all
+// attempts (`iterations`) and whether the last attempt met the tolerance (`converged`).
 //
 // One unit of work is one training step or one Lanczos product. The optimizers offered are
 // those of the registry that state a preconditioner and a threshold (optimizer.h).
@@ -31,6 +37,8 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include <Eigen/Eigenvalues>
@@ -128,11 +136,14 @@ double top_eigenvalue(const Hvp& hvp, const std::vector<double>& s, const std::v
   return l.lambda();
 }
 
-// H·v by central differences of the gradient of one fixed batch, in double, at parameters θ.
+// H·v by central differences of the gradient of one batch (set_batch), in double, at parameters θ
+// (theta()), with step h (set_step).
 class FiniteDifferenceHvp {
  public:
   FiniteDifferenceHvp(const ModelConfig& mc, uint64_t seed, double h) : model_(mc, seed), h_(h) {}
   std::vector<double>& theta() { return theta_; }
+  void set_step(double h) { h_ = h; }
+  double step() const { return h_; }
   void set_batch(const std::vector<int>& in, const std::vector<int>& tg) { in_ = in, tg_ = tg; }
   void operator()(const std::vector<double>& v, std::vector<double>& hv) {
     double nv = 0;
@@ -140,9 +151,9 @@ class FiniteDifferenceHvp {
     nv = std::sqrt(nv);
     hv.assign(v.size(), 0.0);
     if (!(nv > 0)) return;
-    const double step = h_ / nv;
-    gradient_at(+step, v, gp_);
-    gradient_at(-step, v, gm_);
+    const double c = h_ / nv;
+    gradient_at(+c, v, gp_);
+    gradient_at(-c, v, gm_);
     const double scale = nv / (2 * h_);
     for (size_t i = 0; i < v.size(); ++i) hv[i] = (gp_[i] - gm_[i]) * scale;
   }
@@ -260,7 +271,7 @@ struct Sharpness {
     int warmup = 0, stop_step = 0;
     uint64_t seed = 0;
     std::vector<int> steps, iterations, converged;
-    std::vector<double> sharpness, threshold, lr;
+    std::vector<double> sharpness, threshold, lr, fd_step;
     std::vector<float> loss;
   };
 
@@ -275,7 +286,7 @@ struct Sharpness {
     if (lanczos_) {
       lanczos_->step();
       ++done_units_;
-      if (lanczos_->done()) record();
+      if (lanczos_->done()) lanczos_->converged() || attempt_ == kRetries ? record() : retry();
       return;
     }
     train_step();
@@ -296,6 +307,7 @@ struct Sharpness {
       w.key("lr").array(r.lr.begin(), r.lr.end());
       w.key("iterations").array(r.iterations.begin(), r.iterations.end());
       w.key("converged").array(r.converged.begin(), r.converged.end());
+      w.key("fd_step").array(r.fd_step.begin(), r.fd_step.end());
       w.key("loss").array(r.loss.begin(), r.loss.end());
       w.end_object();
     }
@@ -339,7 +351,7 @@ struct Sharpness {
     if (run_->steps_done() < t || run_->status() == RunStatus::NaN || run_->status() == RunStatus::Diverged) return stop();
     if (m) {
       TrainCheckpoint ck;
-      run_->take_checkpoint(ck);
+      if (!run_->take_checkpoint(ck)) throw std::logic_error("sharpness: the run's checkpoint of step " + std::to_string(t) + " did not land");
       hvp_->set_batch(detail::TrainRunAccess::last_inputs(*run_), detail::TrainRunAccess::last_targets(*run_));
       run_->set_checkpoint_every(0);
       std::vector<double> s;
@@ -352,11 +364,10 @@ struct Sharpness {
         }
       });
       threshold_ = threshold;
-      auto hvp = hvp_;
-      std::vector<double> q0(s.size());
-      for (double& x : q0) x = start_rng_.normal();
-      lanczos_ = std::make_unique<Lanczos>([hvp](const std::vector<double>& v, std::vector<double>& hv) { (*hvp)(v, hv); },
-                                           std::move(s), std::move(q0), cfg_.lanczos_steps, cfg_.lanczos_tol);
+      s_ = std::move(s);
+      attempt_ = 0, products_ = 0;
+      hvp_->set_step(cfg_.fd_step);
+      start_lanczos();
       pending_step_ = t;
       return;
     }
@@ -385,14 +396,32 @@ struct Sharpness {
     return s;
   }
 
+  // A Lanczos iteration on the current measurement's S·H·S from a fresh normal start vector.
+  void start_lanczos() {
+    auto hvp = hvp_;
+    std::vector<double> q0(s_.size());
+    for (double& x : q0) x = start_rng_.normal();
+    lanczos_ = std::make_unique<Lanczos>([hvp](const std::vector<double>& v, std::vector<double>& hv) { (*hvp)(v, hv); }, s_,
+                                         std::move(q0), cfg_.lanczos_steps, cfg_.lanczos_tol);
+  }
+
+  // The estimate did not meet its tolerance: again with a ten times smaller step (the header).
+  void retry() {
+    products_ += lanczos_->iterations();
+    ++attempt_;
+    hvp_->set_step(hvp_->step() / 10);
+    start_lanczos();
+  }
+
   void record() {
     Run& r = out_.back();
     r.steps.push_back(pending_step_);
     r.sharpness.push_back(lanczos_->lambda());
     r.threshold.push_back(threshold_);
     r.lr.push_back(scheduled_lr(train_, pending_step_));
-    r.iterations.push_back(lanczos_->iterations());
+    r.iterations.push_back(products_ + lanczos_->iterations());
     r.converged.push_back(lanczos_->converged() ? 1 : 0);
+    r.fd_step.push_back(hvp_->step());
     // what the measurement did not use of its budget counts as done
     done_units_ += cfg_.lanczos_steps - std::min(cfg_.lanczos_steps, lanczos_->iterations());
     lanczos_.reset();
@@ -423,6 +452,9 @@ struct Sharpness {
   std::shared_ptr<FiniteDifferenceHvp> hvp_;
   std::unique_ptr<Lanczos> lanczos_;
   Rng start_rng_{0};
+  static constexpr int kRetries = 2;  // an unconverged estimate is done again at h/10, then h/100
+  std::vector<double> s_;             // P^{-1/2} of the measurement under way
+  int attempt_ = 0, products_ = 0;    // its attempt (0 = at fd_step) and the products of earlier attempts
   double threshold_ = 0;
   int pending_step_ = 0;
   size_t next_ = 0;
