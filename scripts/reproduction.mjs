@@ -648,7 +648,8 @@ if (grid) {
     say();
     say(
       `GI-Adam's step-1 estimate is Adam's divided by ${e(f.ratioStep1Post)} (post) and ${e(f.ratioStep1Pre)} (pre) (the same θ₀ and batch; 1/√(1 − β2) = ${g3(1 / Math.sqrt(1 - (c.beta2 ?? 0.98)))} ` +
-        `would be the factor if every |g_i| ≫ ε). ${f.unconverged} of ${f.estimates} estimates stopped at ${c.lanczos_steps} products without meeting the tolerance.`,
+        `would be the factor if every |g_i| ≫ ε). ${f.unconverged} of ${f.estimates} estimates stopped at ${c.lanczos_steps} products without meeting the tolerance; ` +
+        `${sh.runs.reduce((a, r) => a + (r.fd_step ?? []).filter((h) => h < c.fd_step).length, 0)} were done again at a smaller step after missing it.`,
     );
     say();
     // the same window with the issue's P = diag(√v̂ + ε): Cohen et al.'s P without its 1 − β1ᵗ, so λ × (1 − β1ᵗ)

@@ -295,6 +295,7 @@ export function sharpness(): SharpnessResult {
     lr: lr(warmup),
     iterations: [12, 10, 9, 9],
     converged: [1, 1, 1, 1],
+    fd_step: [1e-7, 1e-7, 1e-7, 1e-7],
     loss: Array.from({ length: 15 }, (_, i) => 5.5 - 0.01 * i),
   });
   return {

@@ -130,7 +130,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.df.untested':
       'Verdict: too small to test the claim. At {L} layers Appendix F predicts that layer 1 gets {rF} of the last layer’s W² gradient; the rule draws its line half-way between that decay and flat (in log space), and only a predicted decay of at least a halving (5 layers or more) puts that line beyond the ordinary spread of a flat profile.',
     'verdict.sh.confirmed':
-      'Verdict: confirmed. Without warm-up Adam’s steps cross the stability threshold: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold with Post-LN and {ratioAdam0Pre} times with Pre-LN. With the {window}-step warm-up every measured step stays under it (at most {ratioAdamWPost} and {ratioAdamWPre} times); after the warm-up, at the peak lr, Adam reaches {ratioAfterAdamWPost} and {ratioAfterAdamWPre} times it.',
+      'Verdict: confirmed. Without warm-up Adam’s steps cross the stability threshold: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold with Post-LN and {ratioAdam0Pre} times with Pre-LN. With the {window}-step warm-up every measured step stays under it (at most {ratioAdamWPost} and {ratioAdamWPre} times); after the warm-up, at the peak lr, Adam stays at most {ratioAfterAdamWPost} and {ratioAfterAdamWPre} times it.',
     'verdict.sh.qualified':
       'Verdict: holds only in part. Without warm-up Adam crosses the stability threshold in {nCrossing} placements, and the {window}-step warm-up keeps it under in {nKept} of them: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold without warm-up and {ratioAdamWPost} times with it for Post-LN, {ratioAdam0Pre} and {ratioAdamWPre} times for Pre-LN.',
     'verdict.sh.refuted':
@@ -400,7 +400,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.df.untested':
       '结论：设置太小，无法检验。{L} 层时，附录 F 预言第 1 层的 W² 梯度是最后一层的 {rF}；判据把界线划在这种衰减和“平”之间（对数意义下的中点），只有预言的衰减至少是减半（5 层或更多），这条界线才落在平坦剖面正常的起伏之外。',
     'verdict.sh.confirmed':
-      '结论：成立。不预热时，Adam 的步子越过了稳定性阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioAdam0Post} 倍，在 Pre-LN 下达到 {ratioAdam0Pre} 倍。预热 {window} 步时，每个测量步都在阈值之下（最多 {ratioAdamWPost} 倍和 {ratioAdamWPre} 倍）；预热结束、到了峰值学习率之后，Adam 达到阈值的 {ratioAfterAdamWPost} 倍和 {ratioAfterAdamWPre} 倍。',
+      '结论：成立。不预热时，Adam 的步子越过了稳定性阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioAdam0Post} 倍，在 Pre-LN 下达到 {ratioAdam0Pre} 倍。预热 {window} 步时，每个测量步都在阈值之下（最多 {ratioAdamWPost} 倍和 {ratioAdamWPre} 倍）；预热结束、到了峰值学习率之后，Adam 最多是阈值的 {ratioAfterAdamWPost} 倍和 {ratioAfterAdamWPre} 倍。',
     'verdict.sh.qualified':
       '结论：只部分成立。不预热时，Adam 在 {nCrossing} 种放法下越过稳定性阈值，预热 {window} 步只在其中 {nKept} 种下把它留在阈值之下：前 {window} 步里，Post-LN 的预条件锐度不预热时最高达到阈值的 {ratioAdam0Post} 倍，预热时 {ratioAdamWPost} 倍；Pre-LN 分别是 {ratioAdam0Pre} 倍和 {ratioAdamWPre} 倍。',
     'verdict.sh.refuted':
@@ -410,9 +410,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.gi.confirmed':
       'GI-Adam：成立。不预热时，凡是 Adam 越过阈值的地方，它都留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。',
     'verdict.gi.qualified':
-      'GI-Adam：只部分成立。不预热时，在 Adam 越过阈值的 {nCrossing} 种放法里，它只在 {nGiKept} 种下留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
+      'GI-Adam：只部分成立。不预热时，在 Adam 越过阈值的 {nCrossing} 种放法里，它只在 {nGiKept} 种下留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值会是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 会是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
     'verdict.gi.refuted':
-      'GI-Adam：在这个设定下不成立。不预热时它同样越过阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍，尽管第 1 步时它只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
+      'GI-Adam：在这个设定下不成立。不预热时它同样越过阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍，尽管第 1 步时它只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值会是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 会是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
     'verdict.gi.untested':
       'GI-Adam：在这个设定下太小，无法检验。需要 Adam 与 GI-Adam 不预热的运行，以及一个划定窗口的预热，窗口内至少测 3 步（这里 {steps} 步中前 {window} 步测了 {measured} 步），而且 Adam 不预热时至少在一种放法下越过阈值（这里最多是阈值的 {ratioAdam0Post} 倍和 {ratioAdam0Pre} 倍；— 表示没有运行）。',
     'sep.colon': '：',

@@ -22,6 +22,7 @@ const shape = obj({
       lr: list(num),
       iterations: list(num),
       converged: list(num),
+      fd_step: list(num),
       loss: list(num),
     }),
   ),

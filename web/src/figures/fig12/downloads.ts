@@ -1,11 +1,12 @@
 // fig12/downloads.ts — what the sharpness figure's (`fig12`) CSV and JSON downloads hold. Pure.
 // Long table: one row per (run, measured step) with λ_max(P⁻¹H), the threshold, their ratio, the
-// step's lr, the Lanczos products and whether the estimate converged; the JSON adds the loss curves.
+// step's lr, the Lanczos products, whether the estimate converged and the finite-difference step it
+// used; the JSON adds the loss curves.
 import type { SharpnessResult } from '../../experiments/sharpness';
 import type { Cell, Table } from '../../lib/export';
 
 export function fig12Table(doc: SharpnessResult | null): Table {
-  const columns = ['placement', 'optimizer', 'warmup', 'seed', 'step', 'sharpness', 'threshold', 'ratio', 'lr', 'products', 'converged'];
+  const columns = ['placement', 'optimizer', 'warmup', 'seed', 'step', 'sharpness', 'threshold', 'ratio', 'lr', 'products', 'converged', 'fd_step'];
   const rows: Cell[][] = [];
   for (const r of doc?.runs ?? [])
     r.steps.forEach((t, i) =>
@@ -21,6 +22,7 @@ export function fig12Table(doc: SharpnessResult | null): Table {
         r.lr[i],
         r.iterations[i],
         r.converged[i],
+        r.fd_step[i],
       ]),
     );
   return { columns, rows };
