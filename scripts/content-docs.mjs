@@ -86,7 +86,7 @@ export const UI_KEY_TABLES = {
       ['paperFigureLabel', 'label of a `paperFigure` aside'],
       ['testLabel', "label before the title of a `test` aside (the page's own test of one of the article's inferences)"],
       ['sep.colon', `": " between a readout's subject and its value`],
-      ['optimizer.adam optimizer.sgd optimizer.radam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
+      ['optimizer.adam optimizer.sgd optimizer.radam optimizer.gi-adam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
       ['shape.linear shape.cosine', `each warm-up shape's name (grid-settings.ts WARMUP_SHAPES) in Figure 4's settings and caption`],
       [
         'arch.norm_type.layernorm arch.norm_type.rmsnorm arch.final_norm.auto arch.final_norm.on arch.final_norm.off arch.output.tied arch.output.untied arch.input_scale.sqrt_d arch.input_scale.none',
@@ -106,6 +106,10 @@ export const UI_KEY_TABLES = {
         'the sentences bound as `{{exp.wl.verdict}}` and `{{exp.sgd.verdict}}` (verdicts.js `warmupLength`, `sgdControl`); a fact that is null (never) reads —',
       ],
       ['verdict.ps.confirmed verdict.ps.refuted verdict.ps.untested', 'the sentence bound as `{{exp.ps.verdict}}` (verdicts.js `plateauShare`)'],
+      [
+        'verdict.sh.confirmed verdict.sh.qualified verdict.sh.refuted verdict.sh.untested verdict.gi.confirmed verdict.gi.qualified verdict.gi.refuted verdict.gi.untested',
+        'the sentences bound as `{{exp.sh.verdict}}` and `{{exp.gi.verdict}}` (verdicts.js `sharpnessWarmup`, `sharpnessGiAdam`; facts named ratio… read with 3 significant digits)',
+      ],
       [
         'verdict.ss.confirmed verdict.ss.qualified verdict.ss.refuted verdict.ss.untested',
         'the sentence bound as `{{exp.ss.verdict}}` (verdicts.js `stepSize`)',
@@ -154,7 +158,7 @@ export const UI_KEY_TABLES = {
       ['runs.reference', 'the reference row of the run list'],
       [
         'runs.referenceMuted',
-        'legend entry of the reference drawn muted under a live run (every figure but 1 and 4: Figures 2, 3, A–G; Figure G heads its muted row of reference heat maps with it)',
+        'legend entry of the reference drawn muted under a live run (every figure but 1 and 4: Figures 2, 3, A–H; Figure H heads its muted row of reference heat maps with it)',
       ],
       ['runs.show', `accessible name of an entry's show checkbox`],
       ['runs.isolate', 'button: draw only this entry'],
@@ -185,7 +189,8 @@ export const UI_KEY_TABLES = {
       ['runs.same', `an entry with the reference's settings`],
       ['runs.finalLoss', 'before the grid headline (final seed-mean loss per placement)'],
       ['runs.verdict', `before an experiment entry's verdict`],
-      ['runs.verdict.sgd', `before Figure F's second verdict (the SGD control)`],
+      ['runs.verdict.sgd', `before Figure G's second verdict (the SGD control)`],
+      ['runs.verdict.gi', `before the sharpness figure's second verdict (GI-Adam)`],
       ['runs.verdict.confirmed', 'verdict words of the run list (experiments/verdicts.js)'],
       ['runs.verdict.refuted', ''],
       ['runs.verdict.qualified', ''],
@@ -395,6 +400,18 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['col.at', `a sampled step's column`],
     ],
   },
+  fig12: {
+    rows: [
+      ['title caption', 'title and caption'],
+      ['panel', `a placement and warm-up's panel`],
+      ['axisStep axisSharpness', 'axis names'],
+      ['threshold', `the stability threshold's line (legend)`],
+      ['series', `a run's name (optimizer, seed)`],
+      ['readout readout.item readout.value', 'the hover readout: a panel, a step, each run there'],
+      ['col.series tableCaption', `the table's first column and its caption (the cells are λ/threshold)`],
+      ['ctl.small', `the live run's small setting`],
+    ],
+  },
   fig9: {
     rows: [
       ['title caption', 'title and caption'],
@@ -496,6 +513,11 @@ export const PROSE_NUMBER_GROUPS = [
       ['exp.ss.etaMax', "the largest η of step-size's grid", '—'],
       ['exp.ss.postRanges', "Post-LN's near-best η range at each depth", '—'],
       ['exp.ss.postOverlap', 'the successive depths where those ranges overlap (no trend read there)', '—'],
+      ['exp.sh.steps', "the sharpness runs' steps", '—'],
+      ['exp.sh.every', 'how often the sharpness is measured (every k steps, and step 1)', '—'],
+      ['exp.sh.window', 'the warm-up whose steps are the window the verdicts read', '—'],
+      ['exp.sh.verdict', 'the verdict on warm-up keeping Adam under its stability threshold (`verdict.sh.*`; rule in experiments/verdicts.js)', '—'],
+      ['exp.gi.verdict', 'the verdict on GI-Adam removing the need for warm-up (`verdict.gi.*`)', '—'],
     ],
   },
 ];

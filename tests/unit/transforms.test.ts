@@ -29,7 +29,9 @@ import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/e
 import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
+import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, sharpness, stepSize, tiedOutput, warmupLength } from './fixtures';
+import { sharpnessAxes, sharpnessChart, valueAt as shAt } from '../../web/src/figures/fig12/transform';
+import { fig12Json, fig12Table } from '../../web/src/figures/fig12/downloads';
 import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
 import { fig10Table } from '../../web/src/figures/fig10/downloads';
 import { depthFactorsChart, depthFactorsReference, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
@@ -1031,5 +1033,56 @@ describe('fig2 stacks on one width scale', () => {
     const noPre = probe();
     delete noPre.placements.pre;
     expect(buildStack(probe(), noPre)).toEqual(buildStack(probe()));
+  });
+});
+
+describe('fig12 sharpnessChart', () => {
+  it('one panel per placement and warm-up, one series per optimizer and seed, the threshold at the measured steps', () => {
+    const c = sharpnessChart(sharpness());
+    expect(c.panels.map((p) => p.key)).toEqual(['post-0', 'post-10', 'pre-0', 'pre-10']);
+    expect(c.panels[0].series.map((s) => s.key)).toEqual(['adam-0', 'gi-adam-0']);
+    expect(c.steps).toEqual([1, 5, 10, 15]);
+    expect(c.length).toBe(15);
+    // 38/η: η = 1e-3 without warm-up; t/10 of it over a 10-step warm-up
+    expect(c.panels[0].threshold.map((p) => p.y)).toEqual([38e3, 38e3, 38e3, 38e3].map((x) => expect.closeTo(x, 6)));
+    expect(c.panels[1].threshold[0].y).toBeCloseTo(38e4, 6);
+    expect(shAt(c.panels[0].series[0], 1)).toEqual({ lambda: 3.8e5, ratio: 10 });
+    expect(shAt(c.panels[1].series[0], 1)?.ratio).toBeCloseTo(1, 12);
+    expect(shAt(c.panels[0].series[0], 7)).toBeUndefined();
+    // the log domain holds every value and threshold, padded by 1.5×
+    expect(c.yDomain[0]).toBeCloseTo(1e3 / 1.5, 9);
+    expect(c.yDomain[1]).toBeCloseTo(3.8e5 * 1.5, 6);
+  });
+  it('an estimate ≤ 0 breaks its line (log axis) but keeps its ratio; no document: no panels', () => {
+    const d = sharpness();
+    d.runs[0].sharpness[1] = -5;
+    const s = sharpnessChart(d).panels[0].series[0];
+    expect(Number.isNaN(s.points[1].y)).toBe(true);
+    expect(s.ratio[1].y).toBeCloseTo(-5 / 38e3, 12);
+    expect(sharpnessChart(null).panels).toEqual([]);
+  });
+  it("a reference under a live run: its panels by key, the axes holding both documents' values and lengths", () => {
+    const live = sharpnessChart(sharpness());
+    const d = sharpness();
+    d.config = { ...d.config, steps: 30 };
+    d.runs = d.runs.filter((r) => r.placement === 'post').map((r) => ({ ...r, sharpness: r.sharpness.map((x) => 10 * x) }));
+    const ref = sharpnessChart(d);
+    const a = sharpnessAxes(live, ref);
+    expect(a.xDomain).toEqual([0, 30]);
+    expect(a.yDomain[1]).toBeCloseTo(3.8e6 * 1.5, 3);
+    expect(a.refPanel('post-0')?.series[0].points[0].y).toBe(3.8e6);
+    expect(a.refPanel('pre-0')).toBeUndefined();
+    expect(sharpnessAxes(live, null)).toMatchObject({ xDomain: [0, 15], yDomain: live.yDomain });
+  });
+  it('exports one row per run and measured step, with the ratio; the JSON holds the loss curves', () => {
+    const t = fig12Table(sharpness());
+    expect(t.rows).toHaveLength(8 * 4);
+    expect(t.rows[0]).toEqual(
+      ['post', 'adam', 0, 0, 1, 3.8e5, 38000.00000000001, 9.999999999999998, 0.001, 12, 1, 1e-7].map((x) =>
+        typeof x === 'number' && x > 1e-6 ? expect.closeTo(x, 6) : x,
+      ),
+    );
+    expect(fig12Json(sharpness()).losses).toHaveLength(8);
+    expect(fig12Table(null).rows).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// plateau-share.ts — the `plateau-share` experiment (Figure G): per run, the token-specific share per
+// plateau-share.ts — the `plateau-share` experiment (Figure H): per run, the token-specific share per
 // layer at every recording.
 import * as V from './verdicts.js';
 import { list, num, obj, slots, str, type ExperimentDoc } from './types';

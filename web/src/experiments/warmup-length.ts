@@ -1,4 +1,4 @@
-// warmup-length.ts — the `warmup-length` experiment (Figure F; the page loads its summary, the runs
+// warmup-length.ts — the `warmup-length` experiment (Figure G; the page loads its summary, the runs
 // without their loss curves): escape steps per placement, optimizer, warm-up and lr.
 import * as V from './verdicts.js';
 import { list, nullable, num, obj, optional, slots, str, type ExperimentDoc } from './types';
