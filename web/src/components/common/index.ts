@@ -20,4 +20,4 @@ export { default as Points } from './Points.svg.svelte';
 export { default as Radios } from './Radios.svelte';
 export { default as ResultFigure } from './ResultFigure.svelte';
 export { default as Rule } from './Rule.svg.svelte';
-export { default as SmallSetting } from './SmallSetting.svelte';
+export { default as SlotSettings } from './SlotSettings.svelte';
