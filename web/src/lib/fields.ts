@@ -15,7 +15,7 @@
 // set away from it (an engine field → its value). lib/settings.ts holds the tables; lib/lab.svelte.ts
 // the forms' state (that shape plus the text being typed); components/common/SlotSettings.svelte the
 // form. The rules across fields (memory, run count, a warm-up longer than the run) are not here: the
-// engine answers them (engine-check.svelte.ts, engine-rules.ts).
+// engine answers them (lab.svelte.ts SlotForm.ask, engine-rules.ts).
 import type { FieldInfo } from '../generated/engine-schema';
 import type { RuleAnswers } from './engine-rules';
 import { parseDecimal } from './format';

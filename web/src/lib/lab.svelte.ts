@@ -1,14 +1,14 @@
 // lab.svelte.ts — the live-run forms of the result slots and what links do with them. For each slot
 // a SlotForm over its field table (lib/settings.ts): the settings it holds (lib/fields.ts Settings:
 // a base and the values set away from it), the text being typed, and what follows from them: the
-// errors, the engine config, the engine's answer on that config (its rules across fields:
-// EngineCheck, engine-rules.ts), the edits (typing, ticking, choosing, a base, a preset). The Lab
+// errors, the engine config, the engine's answer on that config (its rules across fields, asked
+// of the engine: checkConfig, placed by engine-rules.ts), the edits (typing, ticking, choosing, a base, a preset). The Lab
 // holds one per slot over the live results (result-slots.svelte.ts, which keeps no form state), and
 // does for links what a link asks (App.svelte): fill the forms, show an earlier run or start one,
 // and name the settings the address bar writes. One instance, made by App.svelte and shared
 // through context (getLab()).
 import { getContext, setContext } from 'svelte';
-import { EngineCheck } from './engine-check.svelte';
+import { checkConfig, type ConfigCheck } from '../engine/client';
 import { engineProblems } from './engine-rules';
 import {
   FULL,
@@ -47,8 +47,10 @@ export class SlotForm {
   text = $state.raw<Record<string, string>>({});
   /** the reader edited it: the engine is asked about it from then on (a visit loads no engine) */
   edited = $state(false);
-  /** the engine's answer on the config the form makes (SlotSettings asks it) */
-  readonly check: EngineCheck;
+  /** the engine's answer on the config last asked (SlotSettings asks it); null while it is asked,
+   *  or when nothing is */
+  answer = $state<ConfigCheck | null>(null);
+  #asked = '';
 
   constructor(
     readonly table: Table,
@@ -56,7 +58,17 @@ export class SlotForm {
     private readonly docConfig: () => Config | null | undefined = () => null,
   ) {
     this.base = initialSettings(table).base;
-    this.check = new EngineCheck(table.kind);
+  }
+
+  /** Ask the engine about `config` (null: nothing; forget the answer). The same config again is
+   *  free; an answer to a config asked before another is dropped (it comes from the worker in
+   *  milliseconds once the engine is loaded). */
+  ask(config: Config | null) {
+    const key = config == null ? '' : JSON.stringify(config);
+    if (key === this.#asked) return;
+    this.#asked = key;
+    this.answer = null;
+    if (config != null) void checkConfig(this.table.kind, config).then((a) => this.#asked === key && (this.answer = a));
   }
 
   /** the reference the settings are read against */
@@ -90,7 +102,7 @@ export class SlotForm {
   /** the engine config of what the form holds; null while a field is invalid */
   readonly config = $derived.by(() => (Object.keys(this.errors).length ? null : configOf(this.table, this.reference, this.settings)));
   /** what the engine said of it: the rules the form names in its own words, the others in the engine's */
-  readonly problems = $derived.by(() => engineProblems(this.check.answer, this.table.rules ?? {}));
+  readonly problems = $derived.by(() => engineProblems(this.answer, this.table.rules ?? {}));
   /** Recompute cannot run it */
   readonly invalid = $derived(this.config == null || this.problems.errors.length > 0);
 

@@ -4,12 +4,9 @@
 export { default as Axis } from './Axis.svg.svelte';
 export { default as Band } from './Band.svg.svelte';
 export { default as Chart } from './Chart.svelte';
-export { default as Checkboxes } from './Checkboxes.svelte';
 export { default as Cursor } from './Cursor.svg.svelte';
 export { default as DataTable } from './DataTable.svelte';
-export { default as EngineErrors } from './EngineErrors.svelte';
 export { default as ExperimentFigure } from './ExperimentFigure.svelte';
-export { default as Field } from './Field.svelte';
 export { default as HeatMap } from './HeatMap.svg.svelte';
 export { default as Legend } from './Legend.svelte';
 export { default as Line } from './Line.svg.svelte';
