@@ -11,6 +11,8 @@
 // lib/slots.ts through import.meta.glob and imported by the figure for its document type, so adding
 // an experiment adds one file and no line to any list (no table handed in at start-up, which the
 // worker and the scripts would each have to be given). A figure names its slot (FigureDef.slot).
+// A slot's live-run settings are its field table (lib/settings.ts), which names the figure that
+// shows its form: their URL group follows that figure's view in links (LINKS).
 //
 // Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, downloads.ts, index.ts with its
 // FigureDef), one entry here, its slot in content/skeleton.ts, its strings in content/zh.ts and

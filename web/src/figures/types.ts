@@ -2,7 +2,8 @@
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
 // the page (App.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
-// Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc).
+// Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc). A figure's
+// live-run settings are not declared here: its slot's field table is (lib/settings.ts).
 import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
