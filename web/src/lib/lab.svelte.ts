@@ -153,7 +153,7 @@ export class SlotForm {
   /** A preset: over the reference or over the form, its resets, then its values. */
   apply(p: Preset) {
     const reset = [...(p.reset ?? []), ...Object.keys(p.set)];
-    if (p.from === 'reference') this.values = {};
+    if (p.from === 'reference') [this.values, this.text] = [{}, {}];
     this.set(p.set, [...reset, ...reset.flatMap((f) => this.dependents(f))]);
   }
 
