@@ -71,8 +71,8 @@ export function lrsForOptimizer(lrs: readonly number[], from: unknown, to: unkno
 
 const grid = (field: string, over?: Partial<Row>) => row('fig4', GRID_FIELDS, field, over);
 
-/** Figure 4's toy warm-up grid (URL fig4.*): the run's shape, the optimizer and its settings (each
- *  shown while it applies), the model's sizes and its architecture. */
+/** Figure 4's toy warm-up grid (URL fig4.*): the optimizer and its settings (each shown while it
+ *  applies), the run's shape, the model's sizes and its architecture. */
 export const GRID: Table = {
   slot: 'grid',
   kind: 'grid',
@@ -81,6 +81,8 @@ export const GRID: Table = {
   config: {},
   rows: [
     grid('placements'),
+    grid('optimizer'),
+    ...Object.keys(GRID_FIELDS).flatMap((f) => ((GRID_FIELDS as Record<string, FieldInfo>)[f].onlyWhen?.optimizer ? [grid(f)] : [])),
     grid('lrs', {
       lab: { items: 2, why: 'panels' },
       hint: (c) => (suggestedLr(c.optimizer) == null ? null : { key: 'lrHint', vars: { lr: fmtLr(suggestedLr(c.optimizer)!) } }),
@@ -89,8 +91,6 @@ export const GRID: Table = {
     grid('warmup_shape'),
     grid('seeds', { lab: { max: 4, why: 'short' } }),
     grid('steps', number({ min: 10, max: 1000, why: 'steps' })),
-    grid('optimizer'),
-    ...Object.keys(GRID_FIELDS).flatMap((f) => ((GRID_FIELDS as Record<string, FieldInfo>)[f].onlyWhen?.optimizer ? [grid(f)] : [])),
     ...MODEL.map((f) => grid(f, { group: 'ctl.model' })),
     // the architecture: whether Pre-LN needs its final norm, RMSNorm, why the embeddings are scaled
     // by √d and the output tied to them (the attention mask is not one: the toy predicts the next token)
