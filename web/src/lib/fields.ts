@@ -258,11 +258,12 @@ export function referenceOf(t: Table, docConfig?: Config | null): Config {
 /** The config a base stands for: the reference, or a named base over it. */
 export const baseConfig = (t: Table, ref: Config, base: string): Config => ({ ...ref, ...(base === FULL ? {} : t.bases?.values[base]) });
 
-/** The engine config of settings `s` read against reference `ref` (a value that does not apply, an
- *  optimizer setting of another optimizer, keeps the base's). */
+/** The engine config of settings `s` read against reference `ref`, as the engine writes configs: a
+ *  field that does not apply (an optimizer setting of another optimizer) left out, so a run of the
+ *  reference's settings has the reference's config (result-slots.svelte.ts Slot.reproduces). */
 export function configOf(t: Table, ref: Config, s: Settings): Config {
   const c = { ...baseConfig(t, ref, s.base), ...s.values };
-  for (const k of Object.keys(s.values)) if (!applies(t, k, c)) c[k] = baseConfig(t, ref, s.base)[k];
+  for (const k of Object.keys(c)) if (!applies(t, k, c)) delete c[k];
   return t.derive ? { ...c, ...t.derive(c) } : c;
 }
 
