@@ -19,8 +19,9 @@ namespace lnx {
 std::string engine_version();  // semantic version of the engine, recorded in every JSON result
 std::string build_flavour();   // "native", "wasm-mt", "wasm-st", "wasm-mt-fma" or "wasm-st-fma"
 
-// Every config's fields (name, type, default, bounds, doc), the placements and the optimizers, as
-// one JSON document (`lnx schema --json`, `schemaJson()`; docs/json-schema.md is generated from it).
+// Every config's fields (name, type, default, bounds, doc), the placements, the placement presets
+// (placements/presets.h) and the optimizers, as one JSON document (`lnx schema --json`,
+// `schemaJson()`; docs/json-schema.md is generated from it).
 std::string schema_json();
 
 // Size of the shared thread pool used by every op (GEMM row blocks, per-sequence attention, grid runs).
