@@ -93,7 +93,7 @@ export const figureStrings = (article: Pick<Article, 'figures'> | null, id: Figu
 export const stringKeysOf = (f: AnyFigure): string[] => ['title', 'caption', ...f.strings];
 
 /** The slots a figure draws: its slot and every other slot of the same experiment. */
-const slotsOf = (f: AnyFigure): string[] => (f.slot ? [f.slot, ...experimentSlotsOf(f).filter((k) => k !== f.slot)] : []);
+const slotsOf = (f: AnyFigure): string[] => (f.slot ? [f.slot, ...experimentSlotsOf(f)] : []);
 
 /** The run settings groups (lib/fields.ts paramGroup) whose form figure `id` shows (lib/settings.ts
  *  Table.figure), in slot order. */

@@ -314,6 +314,8 @@ export const fieldReason = (t: Table, field: string) => `field:${t.slot}:${field
  * row order.
  */
 export function paramGroup(t: Table): ParamGroup<Settings> {
+  const made = groups.get(t);
+  if (made) return made;
   const params: Record<string, Param<Settings>> = {};
   if (t.bases) {
     const names = [FULL, ...Object.keys(t.bases.values)];
@@ -327,7 +329,7 @@ export function paramGroup(t: Table): ParamGroup<Settings> {
       },
       reason: fieldReason(t, r.field),
     };
-  return {
+  const group: ParamGroup<Settings> = {
     key: t.slot,
     params,
     write: (s, d) => [
@@ -335,7 +337,10 @@ export function paramGroup(t: Table): ParamGroup<Settings> {
       ...t.rows.filter((r) => r.field in s.values).map((r): [string, string] => [r.url, formatField(t, r, s.values[r.field], ',')]),
     ],
   };
+  groups.set(t, group);
+  return group;
 }
+const groups = new WeakMap<Table, ParamGroup<Settings>>();
 
 /** The settings a form opens with, and a link's settings are read against. */
 export const initialSettings = (t: Table): Settings => ({ base: t.bases?.initial ?? FULL, values: {} });
