@@ -91,6 +91,12 @@ describe('an experiment figure registered by a test', () => {
     expect(search).toBe(`lang=en&${id}.setting=small`);
     expect(parseLink(LINKS, search).state.parts[slot]).toEqual({ base: 'small' });
   });
+  it('a slot declared without settings keeps its small setting in its figure’s form, and has no URL parameters', () => {
+    const bare = 'fakeBare' as SlotName;
+    registerSlots({ [bare]: { ...decl, settings: undefined } });
+    expect(tableOf(bare)).toMatchObject({ figure: '', rows: [], bases: { values: { small: decl.small } } });
+    expect(LINKS.groups().map((g) => g.key)).not.toContain(bare);
+  });
   it('has downloads: its numbers with the provenance of its slot’s document', () => {
     const results = new Results(new LiveRuns(SLOT_NAMES, null));
     results.slot(slot).use(doc as never);

@@ -123,7 +123,8 @@ function experimentTable(slot: ExperimentSlot): Table {
   return {
     slot,
     kind: d.experiment,
-    figure: url.split('.')[0],
+    // no settings declared: no figure names it (no URL group); its own figure still shows the small setting
+    figure: d.settings ? url.split('.')[0] : '',
     schema,
     config: d.config,
     rows: (d.settings?.fields ?? []).map((f) => row(url, schema, f)),
