@@ -48,7 +48,7 @@ describe('the quick setting of each experiment figure gives the reference verdic
       // the full documents (warmup-length, not its summary: the same groups)
       const want = verdictsOf(f.judge(f.slots.map((s) => reference(EXPERIMENT_SLOTS[s].file.replace(/\.summary$/, '')))));
       const docs = [];
-      for (const s of f.slots) docs.push(await run(EXPERIMENT_SLOTS[s].experiment, EXPERIMENT_SLOTS[s].small));
+      for (const s of f.slots) docs.push(await run(EXPERIMENT_SLOTS[s].experiment, { ...EXPERIMENT_SLOTS[s].config, ...EXPERIMENT_SLOTS[s].small }));
       expect(verdictsOf(f.judge(docs))).toEqual(want);
     }, 120_000);
   }

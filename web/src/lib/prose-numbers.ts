@@ -23,7 +23,8 @@ import * as verdicts from '../experiments/verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
-import { DEFAULT_WARMUP_SHAPE, MODEL_CHOICES, choiceIn } from './grid-settings';
+import { GRID } from './settings';
+import { valueIn } from './fields';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -199,10 +200,11 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.model': ({ G, lang }) => {
     if (!G) return null;
     const base = lang === 'zh' ? '玩具模型' : 'the toy model';
-    const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>) as Parameters<typeof choiceIn>[1];
-    const changed = MODEL_CHOICES.flatMap((n) => {
-      const v = choiceIn(n, cfg);
-      return v === choiceIn(n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
+    const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>);
+    // the architecture's fields of Figure 4's form (lib/settings.ts GRID)
+    const changed = GRID.rows.flatMap(({ field: n, group }) => {
+      const v = String(valueIn(GRID, n, cfg));
+      return group !== 'ctl.arch' || v === valueIn(GRID, n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
     });
     if (!changed.length) return base;
     return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
@@ -211,7 +213,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.warmups': ({ G, lang }) => {
     const list = listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang);
     const shape = G ? String(withAddedKeys(G.config as unknown as Record<string, unknown>).warmup_shape) : null;
-    if (!list || !shape || shape === DEFAULT_WARMUP_SHAPE) return list;
+    if (!list || !shape || shape === valueIn(GRID, 'warmup_shape', null)) return list;
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
     return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
   },
