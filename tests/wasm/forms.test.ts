@@ -150,6 +150,9 @@ const HAND: Partial<Record<SlotName, Case[]>> = {
   outputSensitivitySign: [{ name: 'a model too large at its deepest', typed: { d: '512', depths: '64' }, want: { rule: 'fits_in_memory' } }],
   adamFirstStep: [{ name: 'more steps than it records', typed: { steps: '2000' }, want: { rule: 'steps_recorded' } }],
   plateauShare: [{ name: 'more recordings than it keeps', typed: { steps: '100000' }, want: { rule: 'recordings' } }],
+  sharpness: [
+    { name: 'more than 64 runs (3 warm-ups × 8 seeds × 2 placements × 2 optimizers)', typed: { warmups: '0, 10, 20', seeds: '8' }, want: { rule: 'runs' } },
+  ],
   warmupLength: [
     { name: 'its runs together over the grid’s memory', base: FULL, typed: { layers: '24', d: '512' }, want: { rule: 'grid_fits_in_memory' } },
     { name: 'the full setting', base: FULL, typed: {}, want: { ok: true } },
@@ -172,14 +175,15 @@ function generated(slot: SlotName): Case[] {
     // a setting that applies only with another (an optimizer's) is typed with it
     const when = Object.fromEntries(Object.entries(b.info.onlyWhen ?? {}).map(([k, vs]) => [k, vs[vs.length - 1]]));
     const at = (v: string | readonly (string | number)[]) => ({ ...when, [r.field]: v });
-    // a valid value other than the reference's: an integer one fewer, a number halfway to the top, a list its first entry alone
+    // a valid value other than the reference's: an integer one more (one fewer at the top: fewer steps
+    // than a warm-up is a warning, not an error), a number halfway to the top, a list its first entry alone
     const valid =
       choices || b.list
         ? [(now as unknown[])[0]]
         : b.integer
-          ? (now as number) > b.min
-            ? (now as number) - 1
-            : (now as number) + 1
+          ? (now as number) + 1 <= b.max
+            ? (now as number) + 1
+            : (now as number) - 1
           : ((now as number) + b.max) / 2;
     const text = (v: unknown) => (choices ? (v as string[]) : formatField(t, r, v));
     out.push({ name: `${r.field}: ${JSON.stringify(valid)}`, typed: at(text(count ? [0] : valid)), want: { ok: true } });
