@@ -79,8 +79,8 @@ struct Split {
 Split choose_split(int M, int N, int K, int row_unit, int col_unit) {
   Split s;
   const double flops = 2.0 * M * N * K;
-  if (in_parallel_region() || flops < g_threshold.load(std::memory_order_relaxed)) return s;
-  const int threads = pool().size();
+  if (flops < g_threshold.load(std::memory_order_relaxed)) return s;
+  const int threads = pool().team_size();  // 1 inside a chunk of a split as wide as the pool
   if (threads <= 1) return s;
   const int row_units = M / row_unit;
   const int col_units = N / col_unit;

@@ -1,93 +1,199 @@
 // thread_pool.cpp — see thread_pool.h.
+//
+// Each thread has a Slot: a mailbox (the chunk a leader posted to it, published by bumping `seq`) and
+// a mutex and condition variable to sleep on. A leader posts chunk p to the first thread of that
+// chunk's team, runs chunk 0 itself, then waits for the job's count of unfinished chunks to reach 0.
+// Both waits (a worker for its next chunk, a leader for its join) spin first, for kSpin, and only then
+// sleep: between the ops of a step the gaps are microseconds, and a condition variable's wake-up
+// costs tens of them (measured in bench/gemm_bench's "pool fork-join"). A sleeper sets its flag
+// before its last look at the counter and the waker reads the flag after changing the counter (both
+// sequentially consistent), so a wake-up is never lost.
 #include "thread_pool.h"
 
 #include <algorithm>
-#include <memory>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
 
 #if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
 #include <emscripten/em_asm.h>
 #endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace lnx {
+
+struct ThreadPool::Job {
+  const std::function<void(long, long, int)>* fn;
+  std::atomic<int> remaining;  // chunks not finished, the leader's own excluded
+  int leader;                  // the slot of the thread that waits for them
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // the first chunk's exception, written by whoever set `failed`
+};
+
+struct alignas(64) ThreadPool::Slot {
+  std::atomic<uint32_t> seq{0};  // bumped by a leader after it wrote the chunk below
+  Job* job = nullptr;
+  long begin = 0, end = 0;
+  int chunk = 0, team_first = 0, team_size = 1;
+  std::atomic<bool> idle_sleeping{false};  // the owner sleeps waiting for seq to move
+  std::atomic<bool> join_sleeping{false};  // the owner sleeps waiting for its job's chunks
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::condition_variable cv;
+};
+
 namespace {
-thread_local bool t_in_region = false;
+
+// What the current thread may split over (thread_pool.h, "Teams"). `pool` is null outside any region.
+struct Region {
+  const ThreadPool* pool = nullptr;
+  int first = 0, size = 0;
+  bool in_chunk = false;
+};
+thread_local Region t_region;
+
+struct RegionGuard {
+  Region saved;
+  RegionGuard(const ThreadPool* p, int first, int size) : saved(t_region) { t_region = {p, first, size, true}; }
+  ~RegionGuard() { t_region = saved; }
+};
+
 std::unique_ptr<ThreadPool> g_pool;
 std::mutex g_pool_mu;
 
-struct RegionGuard {
-  bool saved;
-  RegionGuard() : saved(t_in_region) { t_in_region = true; }
-  ~RegionGuard() { t_in_region = saved; }
-};
+// How long a waiting thread spins before it sleeps. Longer than the gaps between the ops of a step
+// (microseconds), short enough that idle workers leave the cores within a fraction of a millisecond.
+constexpr std::chrono::microseconds kSpin{200};
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins until done() or kSpin has passed; true when done() held. Yields the core now and then, so a
+// pool larger than the machine (16 threads on 2 cores) still lets the awaited threads run.
+template <class Done>
+bool spin_until(const Done& done) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point until = Clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+    relax();
+    if (i % 256 == 0) {
+      if (Clock::now() > until) return false;
+      std::this_thread::yield();
+    }
+  }
+}
+
 }  // namespace
 
-bool in_parallel_region() { return t_in_region; }
+bool in_parallel_region() { return t_region.in_chunk; }
 
 ThreadPool::ThreadPool(int threads) : size_(std::max(1, threads)) {
+  for (int i = 0; i < size_; ++i) slots_.push_back(std::make_unique<Slot>());
   for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
+  for (int i = 1; i < size_; ++i) {
+    Slot& s = *slots_[i];
+    s.stop.store(true);
+    std::lock_guard<std::mutex> lock(s.mu);
+    s.cv.notify_all();
   }
-  wake_.notify_all();
   for (auto& t : workers_) t.join();
 }
 
+int ThreadPool::team_size() const { return t_region.pool == this ? t_region.size : size_; }
+
 void ThreadPool::worker_loop(int index) {
-  long seen = 0;
+  Slot& s = *slots_[index];
+  uint32_t seen = 0;
   for (;;) {
-    std::pair<long, long> chunk;
-    const std::function<void(long, long, int)>* task;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      if (index >= static_cast<int>(chunks_.size())) continue;  // fewer chunks than threads
-      chunk = chunks_[index];
-      task = task_;
+    auto posted = [&] { return s.seq.load(std::memory_order_acquire) != seen || s.stop.load(std::memory_order_relaxed); };
+    if (!spin_until(posted)) {
+      std::unique_lock<std::mutex> lock(s.mu);
+      s.idle_sleeping.store(true);
+      while (s.seq.load() == seen && !s.stop.load()) s.cv.wait(lock);
+      s.idle_sleeping.store(false);
     }
-    {
-      RegionGuard guard;
-      (*task)(chunk.first, chunk.second, index);
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (--pending_ == 0) done_.notify_one();
-    }
+    if (s.stop.load()) return;
+    seen = s.seq.load(std::memory_order_acquire);
+    Job& job = *s.job;
+    run_chunk(job, s.begin, s.end, s.chunk, s.team_first, s.team_size);
+    finish_chunk(job);
+  }
+}
+
+void ThreadPool::run_chunk(Job& job, long begin, long end, int chunk, int team_first, int team_size) {
+  RegionGuard guard(this, team_first, team_size);
+  try {
+    (*job.fn)(begin, end, chunk);
+  } catch (...) {
+    if (!job.failed.exchange(true)) job.error = std::current_exception();
+  }
+}
+
+// Counts a worker's chunk as done and wakes its leader if it sleeps. The job lives on the leader's
+// stack: nothing of it is touched after the count reaches 0.
+void ThreadPool::finish_chunk(Job& job) {
+  Slot& leader = *slots_[job.leader];
+  if (job.remaining.fetch_sub(1) == 1 && leader.join_sleeping.load()) {
+    std::lock_guard<std::mutex> lock(leader.mu);
+    leader.cv.notify_all();
   }
 }
 
 void ThreadPool::parallel_for(long n, const std::function<void(long, long, int)>& fn, long min_chunk,
                               int max_chunks) {
   if (n <= 0) return;
-  long parts = std::min<long>({static_cast<long>(size_), static_cast<long>(max_chunks),
-                               std::max<long>(1, n / std::max<long>(1, min_chunk))});
-  if (parts <= 1 || t_in_region) {
-    RegionGuard guard;
+  const bool inside = t_region.pool == this;
+  const int first = inside ? t_region.first : 0, team = inside ? t_region.size : size_;
+  const long parts = std::min<long>({static_cast<long>(team), static_cast<long>(max_chunks),
+                                     std::max<long>(1, n / std::max<long>(1, min_chunk))});
+  if (parts <= 1) {  // inline, keeping the team for the calls nested inside
+    RegionGuard guard(this, first, team);
     fn(0, n, 0);
     return;
   }
-  std::vector<std::pair<long, long>> chunks;
-  for (long p = 0; p < parts; ++p) chunks.emplace_back(n * p / parts, n * (p + 1) / parts);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    chunks_ = chunks;
-    task_ = &fn;
-    pending_ = static_cast<int>(parts) - 1;
-    ++generation_;
+  Job job;
+  job.fn = &fn;
+  job.remaining.store(static_cast<int>(parts) - 1, std::memory_order_relaxed);
+  job.leader = first;
+  auto team_of = [&](long p) { return first + static_cast<int>(team * p / parts); };
+  for (long p = 1; p < parts; ++p) {
+    Slot& s = *slots_[team_of(p)];
+    s.job = &job;
+    s.begin = n * p / parts;
+    s.end = n * (p + 1) / parts;
+    s.chunk = static_cast<int>(p);
+    s.team_first = team_of(p);
+    s.team_size = team_of(p + 1) - team_of(p);
+    s.seq.fetch_add(1);
+    if (s.idle_sleeping.load()) {
+      std::lock_guard<std::mutex> lock(s.mu);
+      s.cv.notify_all();
+    }
   }
-  wake_.notify_all();
-  {
-    RegionGuard guard;
-    fn(chunks[0].first, chunks[0].second, 0);
+  run_chunk(job, 0, n / parts, 0, first, team_of(1) - first);
+  auto joined = [&] { return job.remaining.load(std::memory_order_acquire) == 0; };
+  if (!spin_until(joined)) {
+    Slot& me = *slots_[first];
+    std::unique_lock<std::mutex> lock(me.mu);
+    me.join_sleeping.store(true);
+    while (job.remaining.load() != 0) me.cv.wait(lock);
+    me.join_sleeping.store(false);
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [&] { return pending_ == 0; });
-  task_ = nullptr;
+  if (job.failed.load()) std::rethrow_exception(job.error);
 }
 
 // The most threads a pool may have. Under wasm pthreads every thread but the caller is a Web Worker

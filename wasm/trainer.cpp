@@ -53,14 +53,16 @@ ModelConfig shard_model(const ModelConfig& m) {
 }
 
 // The CPU's loss and gradient of one batch (the primary template is in train_run.h): an even batch
-// as two half-batches whose gradients are averaged in a fixed order (see the header), on two model
-// replicas at once when the pool has two threads and no grid is running runs in parallel, one after
-// the other otherwise.
+// as two half-batches whose gradients are averaged in a fixed order (see the header). When the
+// calling thread's team (thread_pool.h) has two threads or more, the halves run at once on two model
+// replicas, each on half of the team, whose threads split each of its ops; with a team of one they
+// run one after the other.
 template <>
 struct GradientStep<CpuBackend<float>> {
   int shards;
   const TrainConfig& cfg;
-  std::unique_ptr<Transformer<float>> replica;  // the second half's model when two threads step
+  std::unique_ptr<Transformer<float>> own_replica;  // the second half's model, made when first needed
+  Transformer<float>* lent_replica = nullptr;       // one the grid lends instead (per team, use_replica)
 
   GradientStep(const TrainConfig& c, Transformer<float>&) : shards(train_shards(c.model)), cfg(c) {}
 
@@ -71,6 +73,12 @@ struct GradientStep<CpuBackend<float>> {
     const double l = net.forward(inputs.data() + off, targets.data() + off);
     net.backward(GradScope::All);
     return l;
+  }
+
+  Transformer<float>& replica(const Transformer<float>& model) {
+    if (lent_replica) return *lent_replica;
+    if (!own_replica) own_replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
+    return *own_replica;
   }
 
   void run(Transformer<float>& model, const std::vector<int>& inputs, const std::vector<int>& targets,
@@ -86,20 +94,20 @@ struct GradientStep<CpuBackend<float>> {
     const float* first = nullptr;   // the first half's gradient
     const float* second = nullptr;  // the second half's
     ThreadPool& p = pool();
-    if (p.size() >= 2 && !in_parallel_region()) {
-      if (!replica) replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
+    if (p.team_size() >= 2) {
+      Transformer<float>& other = replica(model);
       const float* src = model.params().data();
-      float* dst = replica->params().data();
+      float* dst = other.params().data();
       {
         LNX_PROFILE_SCOPE("replica_copy");
         p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
       }
       p.parallel_for(2, [&](long s0, long s1, int) {
         for (long s = s0; s < s1; ++s)
-          (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : *replica, static_cast<int>(s), inputs, targets);
+          (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : other, static_cast<int>(s), inputs, targets);
       }, 1, 2);
       first = g.data();
-      second = replica->grads().data();
+      second = other.grads().data();
     } else {
       // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
       // grid thread advances) while the second half reuses the model's. Copied, not swapped: a
@@ -117,7 +125,7 @@ struct GradientStep<CpuBackend<float>> {
       second = g.data();
     }
     // g = (first + second)/2 and its norm in one pass; the same operands in the same order on both
-    // paths (inline when on one thread or in the grid).
+    // paths, over the whole team.
     CpuBackend<float>::mean_and_norm(hist, norm_slot, g.data(), first, second, g.size());
     hist[loss_slot] = (l0 + l1) * 0.5;
   }
@@ -167,8 +175,11 @@ struct GridRun::Impl {
     std::unique_ptr<TrainRun> run;
   };
   std::vector<Entry> runs;
-  // One workspace per pool thread and placement (a placement decides which activations exist).
+  // One workspace per chunk of the split over runs and placement (a placement decides which
+  // activations exist), and a second half's model for a chunk whose team has two threads or more
+  // (fewer runs than threads), made when first needed: memory grows with the threads, not the runs.
   std::map<std::string, std::vector<std::unique_ptr<Workspace<float>>>> workspaces;
+  std::map<std::string, std::vector<std::unique_ptr<Transformer<float>>>> replicas;
   double plateau = 0;
 
   explicit Impl(const GridConfig& c) : cfg(c) {
@@ -196,15 +207,21 @@ struct GridRun::Impl {
       if (e.run->status() == RunStatus::Running) active.push_back(e.run.get());
     if (active.empty()) return;
     ThreadPool& p = pool();
+    const int chunks = std::min(p.team_size(), static_cast<int>(active.size()));
     for (TrainRun* r : active) {
       const ModelConfig& m = r->impl_->model().config();
-      auto& per_thread = workspaces[m.placement];
-      while (static_cast<int>(per_thread.size()) < p.size()) per_thread.push_back(std::make_unique<Workspace<float>>(m));
+      auto& per_chunk = workspaces[m.placement];
+      while (static_cast<int>(per_chunk.size()) < chunks) per_chunk.push_back(std::make_unique<Workspace<float>>(m));
+      replicas[m.placement].resize(std::max<size_t>(replicas[m.placement].size(), chunks));
     }
     p.parallel_for(static_cast<long>(active.size()), [&](long r0, long r1, int chunk) {
       for (long r = r0; r < r1; ++r) {
         Transformer<float>& model = active[r]->impl_->model();
-        model.use_workspace(workspaces.at(model.config().placement)[chunk].get());
+        const std::string& placement = model.config().placement;
+        model.use_workspace(workspaces.at(placement)[chunk].get());
+        std::unique_ptr<Transformer<float>>& replica = replicas.at(placement)[chunk];
+        if (p.team_size() >= 2 && !replica) replica = std::make_unique<Transformer<float>>(model.config(), 0);
+        active[r]->impl_->gradient().lent_replica = replica.get();
         active[r]->step(k);
       }
     });
