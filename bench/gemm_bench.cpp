@@ -16,9 +16,11 @@
 // 1100 to cross KC blocks), all four transposition cases, several alpha/beta pairs, leading
 // dimensions larger than the width (padding holds NaN in A/B and a sentinel in C that must
 // survive), and NaN in C when beta == 0 (must not propagate).
-// It also checks that the multi-threaded result is bit-identical to the single-threaded one.
+// It also checks that the multi-threaded results (pools of 2, 3 and 16 threads, as many as the build
+// can start) are bit-identical to the single-threaded one.
 // Build recipes: bench/README-gemm.md.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -195,6 +197,12 @@ int run_tests(bool quick) {
   }
 
   const int threads = max_threads();
+  // Pools the multi-threaded results are compared on: an even, an odd and a wide split (as many as
+  // this build can start: in threaded wasm one thread per core plus the caller).
+  std::vector<int> pools;
+  if (threads > 1)
+    for (int t : {2, 3, 16})
+      if (t <= lnx::max_threads() && (pools.empty() || t > pools.back())) pools.push_back(t);
   std::mt19937 rng(12345);
   int failures = 0, checked = 0, bit_diff_simd = 0, bit_diff_eigen = 0, bit_diff_double = 0, bit_checked = 0;
   for (const Case& c : cases) {
@@ -205,13 +213,13 @@ int run_tests(bool quick) {
       const std::vector<float> c1 = run_case(c, pf);
       ++checked;
       if (!check(c, pf, c1, (std::string(v.name) + "/1t").c_str())) ++failures;
-      if (threads > 1) {
-        lnx::reset_pool(threads);
+      for (int t : pools) {
+        lnx::reset_pool(t);
         lnx::gemm_detail::set_parallel_threshold(0);
         const std::vector<float> c2 = run_case(c, pf);
         lnx::gemm_detail::set_parallel_threshold(-1);
         ++checked;
-        if (!check(c, pf, c2, (std::string(v.name) + "/mt").c_str())) ++failures;
+        if (!check(c, pf, c2, (std::string(v.name) + "/" + std::to_string(t) + "t").c_str())) ++failures;
         if (std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) != 0) {
           if (v.kernel == Kernel::Eigen) ++bit_diff_eigen; else ++bit_diff_simd;
         }
@@ -224,13 +232,13 @@ int run_tests(bool quick) {
     const std::vector<double> d1 = run_case(c, pd);
     ++checked;
     if (!check(c, pd, d1, "double/1t")) ++failures;
-    if (threads > 1) {
-      lnx::reset_pool(threads);
+    for (int t : pools) {
+      lnx::reset_pool(t);
       lnx::gemm_detail::set_parallel_threshold(0);
       const std::vector<double> d2 = run_case(c, pd);
       lnx::gemm_detail::set_parallel_threshold(-1);
       ++checked;
-      if (!check(c, pd, d2, "double/mt")) ++failures;
+      if (!check(c, pd, d2, ("double/" + std::to_string(t) + "t").c_str())) ++failures;
       if (std::memcmp(d1.data(), d2.data(), d1.size() * sizeof(double)) != 0) ++bit_diff_double;
     }
   }
@@ -238,9 +246,11 @@ int run_tests(bool quick) {
   lnx::reset_pool(threads);
   std::printf("test: %zu cases, %d results checked, %d failures\n", cases.size(), checked, failures);
   if (threads > 1) {
-    std::printf("bitwise 1 vs %d threads (threshold forced to 0): float-auto/tiled differing cases: %d, "
-                "eigen-float: %d, double: %d (of %zu cases)\n",
-                threads, bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
+    std::string counts;
+    for (int t : pools) counts += (counts.empty() ? "" : ", ") + std::to_string(t);
+    std::printf("bitwise 1 vs %s threads (threshold forced to 0): float-auto/tiled differing results: %d, "
+                "eigen-float: %d, double: %d (of %zu cases on each)\n",
+                counts.c_str(), bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
     // The dispatch claims 1-vs-N bit identity for float (gemm.h); a difference is a failure.
     if (bit_diff_simd || bit_diff_eigen || bit_diff_double) {
       std::printf("FAIL: multi-threaded result not bit-identical to single-threaded\n");
@@ -381,17 +391,23 @@ void run_bench(bool quick, int reps, double min_ms, int maxt, const char* only) 
   std::vector<Variant> vars = float_variants();
   std::vector<int> threads{1};
   if (maxt > 1) threads.push_back(maxt);
-  // Fork-join overhead of the pool (empty parallel_for), median of many.
+  // Fork-join latency of the pool, median of many: a parallel_for whose chunks only wait until every
+  // chunk has started (so each runs on its own thread: a leader takes over only chunks not started
+  // when it is done with its own), from the call to its return.
   if (maxt > 1) {
     lnx::reset_pool(maxt);
     std::vector<double> us;
     for (int r = 0; r < 2000; ++r) {
+      std::atomic<int> started{0};
       const double t0 = wall_s();
-      lnx::pool().parallel_for(maxt, [](long, long, int) {});
+      lnx::pool().parallel_for(maxt, [&](long, long, int) {
+        ++started;
+        while (started.load() < maxt) std::this_thread::yield();
+      });
       us.push_back((wall_s() - t0) * 1e6);
     }
     std::sort(us.begin(), us.end());
-    std::printf("pool fork-join, %d threads, empty tasks: median %.1f us, p90 %.1f us\n", maxt,
+    std::printf("pool fork-join, %d threads, every thread started: median %.1f us, p90 %.1f us\n", maxt,
                 us[us.size() / 2], us[us.size() * 9 / 10]);
   }
   // Global warm-up: in a browser the module starts on V8's baseline compiler (Liftoff) and tiers

@@ -3,8 +3,8 @@
 // Each thread has a Slot: a mailbox (the chunk a leader posted to it, published by bumping `seq`) and
 // a mutex and condition variable to sleep on. A leader posts chunk p to the first thread of that
 // chunk's team, runs chunk 0 itself, then waits for the job's count of unfinished chunks to reach 0.
-// Both waits (a worker for its next chunk, a leader for its join) spin first, for kSpin, and only then
-// sleep: between the ops of a step the gaps are microseconds, and a condition variable's wake-up
+// Both waits (a worker for its next chunk, a leader for its join) spin first, for kSpin (less in a
+// pool larger than the machine), and only then sleep: between the ops of a step the gaps are microseconds, and a condition variable's wake-up
 // costs tens of them (measured in bench/gemm_bench's "pool fork-join"). A sleeper sets its flag
 // before its last look at the counter and the waker reads the flag after changing the counter (both
 // sequentially consistent), so a wake-up is never lost.
@@ -36,7 +36,10 @@ struct ThreadPool::Job {
 };
 
 struct alignas(64) ThreadPool::Slot {
-  std::atomic<uint32_t> seq{0};  // bumped by a leader after it wrote the chunk below
+  // (posting number << 1) | taken: a leader writes the chunk below, then bumps the number with
+  // `taken` clear; whoever sets `taken` first (the owner, or the leader when the owner is late) runs
+  // the chunk, and only that thread reads the fields.
+  std::atomic<uint64_t> state{0};
   Job* job = nullptr;
   long begin = 0, end = 0;
   int chunk = 0, team_first = 0, team_size = 1;
@@ -66,9 +69,12 @@ struct RegionGuard {
 std::unique_ptr<ThreadPool> g_pool;
 std::mutex g_pool_mu;
 
-// How long a waiting thread spins before it sleeps. Longer than the gaps between the ops of a step
+// How long a waiting thread spins before it sleeps: longer than the gaps between the ops of a step
 // (microseconds), short enough that idle workers leave the cores within a fraction of a millisecond.
+// A pool with more threads than the machine has cores spins only for the first 256 looks (a few
+// microseconds): there a spinning thread holds the core that the one it waits for needs.
 constexpr std::chrono::microseconds kSpin{200};
+constexpr std::chrono::microseconds kSpinOversubscribed{0};
 
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -81,9 +87,9 @@ inline void relax() {
 // Spins until done() or kSpin has passed; true when done() held. Yields the core now and then, so a
 // pool larger than the machine (16 threads on 2 cores) still lets the awaited threads run.
 template <class Done>
-bool spin_until(const Done& done) {
+bool spin_until(std::chrono::microseconds spin, const Done& done) {
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point until = Clock::now() + kSpin;
+  const Clock::time_point until = Clock::now() + spin;
   for (unsigned i = 1;; ++i) {
     if (done()) return true;
     relax();
@@ -98,7 +104,11 @@ bool spin_until(const Done& done) {
 
 bool in_parallel_region() { return t_region.in_chunk; }
 
-ThreadPool::ThreadPool(int threads) : size_(std::max(1, threads)) {
+ThreadPool::ThreadPool(int threads)
+    : size_(std::max(1, threads)),
+      spin_(std::thread::hardware_concurrency() > 0 && static_cast<unsigned>(size_) > std::thread::hardware_concurrency()
+                ? kSpinOversubscribed
+                : kSpin) {
   for (int i = 0; i < size_; ++i) slots_.push_back(std::make_unique<Slot>());
   for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
@@ -117,17 +127,19 @@ int ThreadPool::team_size() const { return t_region.pool == this ? t_region.size
 
 void ThreadPool::worker_loop(int index) {
   Slot& s = *slots_[index];
-  uint32_t seen = 0;
+  uint64_t seen = 0;  // the last posting this thread looked at
   for (;;) {
-    auto posted = [&] { return s.seq.load(std::memory_order_acquire) != seen || s.stop.load(std::memory_order_relaxed); };
-    if (!spin_until(posted)) {
+    auto posted = [&] { return (s.state.load(std::memory_order_acquire) >> 1) != seen || s.stop.load(std::memory_order_relaxed); };
+    if (!spin_until(spin_, posted)) {
       std::unique_lock<std::mutex> lock(s.mu);
       s.idle_sleeping.store(true);
-      while (s.seq.load() == seen && !s.stop.load()) s.cv.wait(lock);
+      while ((s.state.load() >> 1) == seen && !s.stop.load()) s.cv.wait(lock);
       s.idle_sleeping.store(false);
     }
     if (s.stop.load()) return;
-    seen = s.seq.load(std::memory_order_acquire);
+    uint64_t st = s.state.load(std::memory_order_acquire);
+    seen = st >> 1;
+    if ((st & 1) || !s.state.compare_exchange_strong(st, st | 1)) continue;  // its leader ran it
     Job& job = *s.job;
     run_chunk(job, s.begin, s.end, s.chunk, s.team_first, s.team_size);
     finish_chunk(job);
@@ -178,15 +190,26 @@ void ThreadPool::parallel_for(long n, const std::function<void(long, long, int)>
     s.chunk = static_cast<int>(p);
     s.team_first = team_of(p);
     s.team_size = team_of(p + 1) - team_of(p);
-    s.seq.fetch_add(1);
+    s.state.store(((s.state.load(std::memory_order_relaxed) >> 1) + 1) << 1);
     if (s.idle_sleeping.load()) {
       std::lock_guard<std::mutex> lock(s.mu);
       s.cv.notify_all();
     }
   }
-  run_chunk(job, 0, n / parts, 0, first, team_of(1) - first);
+  const int own_team = team_of(1) - first;
+  run_chunk(job, 0, n / parts, 0, first, own_team);
+  // Chunks whose thread has not started them yet (asleep, or not on a core) run here, on this
+  // chunk's team: the join never waits for a thread to wake up, only for work under way.
+  for (long p = 1; p < parts; ++p) {
+    Slot& s = *slots_[team_of(p)];
+    uint64_t st = s.state.load(std::memory_order_acquire);
+    if (!(st & 1) && s.state.compare_exchange_strong(st, st | 1)) {
+      run_chunk(job, n * p / parts, n * (p + 1) / parts, static_cast<int>(p), first, own_team);
+      job.remaining.fetch_sub(1);
+    }
+  }
   auto joined = [&] { return job.remaining.load(std::memory_order_acquire) == 0; };
-  if (!spin_until(joined)) {
+  if (!spin_until(spin_, joined)) {
     Slot& me = *slots_[first];
     std::unique_lock<std::mutex> lock(me.mu);
     me.join_sleeping.store(true);

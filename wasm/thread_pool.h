@@ -19,6 +19,7 @@
 // each output's arithmetic is the same for any split (docs/engine.md, "Threads").
 // Leaves out: work stealing, priorities, futures, two outside threads forking at once.
 #pragma once
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -50,6 +51,7 @@ class ThreadPool {
   void run_chunk(Job& job, long begin, long end, int chunk, int team_first, int team_size);
   void finish_chunk(Job& job);
   int size_;
+  std::chrono::microseconds spin_;            // how long a wait spins before it sleeps
   std::vector<std::unique_ptr<Slot>> slots_;  // one per thread; [0] is the outside caller's
   std::vector<std::thread> workers_;
 };
