@@ -8,18 +8,21 @@
 // status "nan" at that step, a loss above 4·ln V with status "diverged" (the engine's softmax and
 // cross-entropy are overflow-safe, so a blown-up Post-LN run shows huge finite losses rather than
 // NaN); the stopping step is reported as stop_step and its loss is left out of the series, so a
-// curve never shows a non-finite or blown-up value. The grid advances its runs in
-// parallel, one run per pool thread at a time, each run's ops inline on its thread; the runs share
-// one workspace per thread.
+// curve never shows a non-finite or blown-up value. The grid advances its runs in parallel, its
+// active runs split over the pool's threads (a thread advances several runs one after the other
+// when runs outnumber threads; a run gets a team of threads when threads outnumber runs); the runs
+// share one workspace per chunk of that split.
 //
-// Data-parallel halves. An even batch is computed as two half-batches whose gradients are summed
-// in a fixed order, g = (g_first + g_second) / 2 (each half's loss is its own mean, so this is the
-// gradient of the whole batch's mean). A single run with two or more pool threads computes the two
-// halves at once on two model replicas (one synchronisation per step instead of one per op, which
-// is what makes the second thread pay at the toy's size: the per-op splits measured 1.08× at best);
-// with one thread, or inside the grid, the halves run one after the other. Either way the same
-// float operations happen in the same order, so a run's curve is bit-identical for 1, 2 or 4
-// threads.
+// Data-parallel halves on teams. An even batch is computed as two half-batches whose gradients are
+// summed in a fixed order, g = (g_first + g_second) / 2 (each half's loss is its own mean, so this
+// is the gradient of the whole batch's mean). When the calling thread's team (thread_pool.h) has two
+// threads or more, the halves run at once on two model replicas, each on half of the team, and every
+// op of a half splits over that half's threads (its rows, its columns, its sequences); with a team of
+// one the halves run one after the other. Any op gives the same bits on any number of threads, and
+// both paths do the same float operations in the same order, so a run's curve is bit-identical for
+// any thread count (tests/cpp/threads_test.cpp, tests/wasm/threads.test.ts). Why halves on teams
+// rather than splitting every op over the whole pool, or a batch cut into more pieces: docs/engine.md,
+// "Threads".
 #include <algorithm>
 #include <cmath>
 #include <map>
