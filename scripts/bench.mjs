@@ -86,7 +86,8 @@ const STEP_CFG = { steps: 43, short: 3 };
 // The scaling section (issue 32): the thread counts, and the jobs at each, cut so that one thread
 // count takes about a minute on one core: the step as the step section measures it; the article's
 // probe with one seed of its five (every depth); the article's 16-run grid, its first 50 steps of 500.
-const flagValue = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : null);
+const flagValue = (name) =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : null);
 // --quick cuts the probe and the grid further (a check of the script, not a measurement to keep).
 const SCALING = {
   threads: (flagValue('threads') ?? '1,2,4,8,16').split(',').map(Number),
@@ -608,7 +609,7 @@ if (results.scaling) {
   md.push(
     '`npm run bench:scaling` (scripts/bench.mjs, section `scaling`): the toy step as in the step section (Pre-LN, 8 × 64 tokens, median of 3); ' +
       `the article's probe with ${probeWhat} (both placements, every depth); the article's 16-run grid, its first ${sc.grid_config.steps} of 500 steps. ` +
-      "One run's two half-batches run at once, each on half of the threads, and each op of a half splits over its half's threads; the grid runs one run per thread (docs/engine.md, \"Threads\"). " +
+      'One run\'s two half-batches run at once, each on half of the threads, and each op of a half splits over its half\'s threads; the grid runs one run per thread (docs/engine.md, "Threads"). ' +
       'Every cell gives the same bits. Each cell: seconds, and the speed-up over 1 thread. A wasm cell that ran fewer threads than asked (one Web Worker per core plus the caller) says how many.',
     '',
   );

@@ -1,13 +1,15 @@
 // thread_pool.cpp — see thread_pool.h.
 //
-// Each thread has a Slot: a mailbox (the chunk a leader posted to it, published by bumping `seq`) and
-// a mutex and condition variable to sleep on. A leader posts chunk p to the first thread of that
-// chunk's team, runs chunk 0 itself, then waits for the job's count of unfinished chunks to reach 0.
-// Both waits (a worker for its next chunk, a leader for its join) spin first, for kSpin (less in a
-// pool larger than the machine), and only then sleep: between the ops of a step the gaps are microseconds, and a condition variable's wake-up
-// costs tens of them (measured in bench/gemm_bench's "pool fork-join"). A sleeper sets its flag
-// before its last look at the counter and the waker reads the flag after changing the counter (both
-// sequentially consistent), so a wake-up is never lost.
+// Each thread has a Slot: a mailbox (the chunk a leader posted to it, published by bumping the
+// posting number in `state`) and a mutex and condition variable to sleep on. A leader posts chunk p
+// to the first thread of that chunk's team, runs chunk 0 itself, then runs any posted chunk that its
+// thread has not claimed yet (the `taken` bit of `state`: whoever sets it runs the chunk), then
+// waits for the job's count of unfinished chunks to reach 0. Both waits (a worker for its next
+// chunk, a leader for its join) spin first, for kSpin (much less in a pool larger than the machine),
+// and only then sleep: between the ops of a step the gaps are microseconds, and a condition
+// variable's wake-up costs tens of them (bench/gemm_bench's "pool fork-join"). A sleeper sets its
+// flag before its last look at the counter and the waker reads the flag after changing the counter
+// (both sequentially consistent), so a wake-up is never lost.
 #include "thread_pool.h"
 
 #include <algorithm>
@@ -43,7 +45,7 @@ struct alignas(64) ThreadPool::Slot {
   Job* job = nullptr;
   long begin = 0, end = 0;
   int chunk = 0, team_first = 0, team_size = 1;
-  std::atomic<bool> idle_sleeping{false};  // the owner sleeps waiting for seq to move
+  std::atomic<bool> idle_sleeping{false};  // the owner sleeps waiting for a posting
   std::atomic<bool> join_sleeping{false};  // the owner sleeps waiting for its job's chunks
   std::atomic<bool> stop{false};
   std::mutex mu;
