@@ -10,15 +10,15 @@
 // NaN); the stopping step is reported as stop_step and its loss is left out of the series, so a
 // curve never shows a non-finite or blown-up value. The grid advances its runs in parallel, its
 // active runs split over the pool's threads (a thread advances several runs one after the other
-// when runs outnumber threads; a run gets a team of threads when threads outnumber runs); the runs
-// share one workspace per chunk of that split.
+// when runs outnumber threads; a run gets a team of threads, which split each of its ops, when
+// threads outnumber runs); the runs share one workspace per chunk of that split.
 //
 // Data-parallel halves on teams. An even batch is computed as two half-batches whose gradients are
 // summed in a fixed order, g = (g_first + g_second) / 2 (each half's loss is its own mean, so this
 // is the gradient of the whole batch's mean). When the calling thread's team (thread_pool.h) has two
 // threads or more, the halves run at once on two model replicas, each on half of the team, and every
 // op of a half splits over that half's threads (its rows, its columns, its sequences); with a team of
-// one the halves run one after the other. Any op gives the same bits on any number of threads, and
+// one, or in the grid, the halves run one after the other (each op over the run's team). Any op gives the same bits on any number of threads, and
 // both paths do the same float operations in the same order, so a run's curve is bit-identical for
 // any thread count (tests/cpp/threads_test.cpp, tests/wasm/threads.test.ts). Why halves on teams
 // rather than splitting every op over the whole pool, or a batch cut into more pieces: docs/engine.md,
@@ -58,14 +58,15 @@ ModelConfig shard_model(const ModelConfig& m) {
 // The CPU's loss and gradient of one batch (the primary template is in train_run.h): an even batch
 // as two half-batches whose gradients are averaged in a fixed order (see the header). When the
 // calling thread's team (thread_pool.h) has two threads or more, the halves run at once on two model
-// replicas, each on half of the team, whose threads split each of its ops; with a team of one they
-// run one after the other.
+// replicas, each on half of the team, whose threads split each of its ops; with a team of one, or
+// in a grid (whose runs share workspaces, and must not each hold a replica), they run one after the
+// other, each op over the whole team.
 template <>
 struct GradientStep<CpuBackend<float>> {
   int shards;
   const TrainConfig& cfg;
-  std::unique_ptr<Transformer<float>> own_replica;  // the second half's model, made when first needed
-  Transformer<float>* lent_replica = nullptr;       // one the grid lends instead (per team, use_replica)
+  std::unique_ptr<Transformer<float>> replica;  // the second half's model, made when first needed
+  bool halves_at_once = true;                   // false in a grid
 
   GradientStep(const TrainConfig& c, Transformer<float>&) : shards(train_shards(c.model)), cfg(c) {}
 
@@ -76,12 +77,6 @@ struct GradientStep<CpuBackend<float>> {
     const double l = net.forward(inputs.data() + off, targets.data() + off);
     net.backward(GradScope::All);
     return l;
-  }
-
-  Transformer<float>& replica(const Transformer<float>& model) {
-    if (lent_replica) return *lent_replica;
-    if (!own_replica) own_replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
-    return *own_replica;
   }
 
   void run(Transformer<float>& model, const std::vector<int>& inputs, const std::vector<int>& targets,
@@ -97,8 +92,9 @@ struct GradientStep<CpuBackend<float>> {
     const float* first = nullptr;   // the first half's gradient
     const float* second = nullptr;  // the second half's
     ThreadPool& p = pool();
-    if (p.team_size() >= 2) {
-      Transformer<float>& other = replica(model);
+    if (halves_at_once && p.team_size() >= 2) {
+      if (!replica) replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
+      Transformer<float>& other = *replica;
       const float* src = model.params().data();
       float* dst = other.params().data();
       {
@@ -112,8 +108,8 @@ struct GradientStep<CpuBackend<float>> {
       first = g.data();
       second = other.grads().data();
     } else {
-      // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
-      // grid thread advances) while the second half reuses the model's. Copied, not swapped: a
+      // One after the other: the first half's gradient waits in a per-thread buffer (shared by the
+      // runs a grid thread advances) while the second half reuses the model's. Copied, not swapped: a
       // swap saves the copy (~1% of a quick-look step) but leaves the long-lived per-thread buffer
       // wherever the last model's was, which fragments the heap run after run (the robustness
       // corpus's heap check caught it).
@@ -179,15 +175,16 @@ struct GridRun::Impl {
   };
   std::vector<Entry> runs;
   // One workspace per chunk of the split over runs and placement (a placement decides which
-  // activations exist), and a second half's model for a chunk whose team has two threads or more
-  // (fewer runs than threads), made when first needed: memory grows with the threads, not the runs.
+  // activations exist).
   std::map<std::string, std::vector<std::unique_ptr<Workspace<float>>>> workspaces;
-  std::map<std::string, std::vector<std::unique_ptr<Transformer<float>>>> replicas;
   double plateau = 0;
 
   explicit Impl(const GridConfig& c) : cfg(c) {
     cfg.validate();
-    detail::for_each_grid_run(cfg, [&](const TrainConfig& t) { runs.push_back({t, std::make_unique<TrainRun>(t)}); });
+    detail::for_each_grid_run(cfg, [&](const TrainConfig& t) {
+      runs.push_back({t, std::make_unique<TrainRun>(t)});
+      runs.back().run->impl_->gradient().halves_at_once = false;
+    });
     plateau = runs.front().run->plateau_entropy();
   }
 
@@ -215,16 +212,11 @@ struct GridRun::Impl {
       const ModelConfig& m = r->impl_->model().config();
       auto& per_chunk = workspaces[m.placement];
       while (static_cast<int>(per_chunk.size()) < chunks) per_chunk.push_back(std::make_unique<Workspace<float>>(m));
-      replicas[m.placement].resize(std::max<size_t>(replicas[m.placement].size(), chunks));
     }
     p.parallel_for(static_cast<long>(active.size()), [&](long r0, long r1, int chunk) {
       for (long r = r0; r < r1; ++r) {
         Transformer<float>& model = active[r]->impl_->model();
-        const std::string& placement = model.config().placement;
-        model.use_workspace(workspaces.at(placement)[chunk].get());
-        std::unique_ptr<Transformer<float>>& replica = replicas.at(placement)[chunk];
-        if (p.team_size() >= 2 && !replica) replica = std::make_unique<Transformer<float>>(model.config(), 0);
-        active[r]->impl_->gradient().lent_replica = replica.get();
+        model.use_workspace(workspaces.at(model.config().placement)[chunk].get());
         active[r]->step(k);
       }
     });

@@ -1,5 +1,5 @@
 // threads_test.cpp — any thread count gives the same bits: a training run, the grid (with more runs
-// than threads and with fewer, where each run's two half-batches run on teams of their own), the
+// than threads and with fewer, where each run has a team of threads of its own), the
 // probe and the single-run experiments, on 1, 2, 3, 4 and 16 threads (16 oversubscribes a small
 // machine: this checks bits, not speed). The matrix products' parallel threshold is set to 0 so that
 // every product splits over its team, as the article's sizes do; the models are small but their rows
@@ -63,7 +63,7 @@ TEST(Threads, TrainingCurveIsBitIdenticalOnOneTwoThreeFourAndSixteenThreads) {
 }
 
 // 4 runs: on 1–3 threads a thread advances one run or more, on 4 one each, on 16 each run has a
-// team of four: its halves run at once, each on two threads that split its ops.
+// team of four, which splits each op of its two halves.
 TEST(Threads, GridIsBitIdenticalOnOneTwoThreeFourAndSixteenThreads) {
   const std::string cfg =
       R"({"layers":2,"d":64,"d_ff":256,"vocab":64,"seq":32,"batch":8,"steps":8,"placements":["pre"],"warmups":[0,4],"lrs":[0.001,0.003],"seeds":[0]})";
