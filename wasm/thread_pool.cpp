@@ -22,6 +22,7 @@
 
 #if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
 #include <emscripten/em_asm.h>
+#include <emscripten/threading.h>
 #endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -86,18 +87,36 @@ inline void relax() {
 #endif
 }
 
-// Spins until done() or kSpin has passed; true when done() held. Yields the core now and then, so a
-// pool larger than the machine (16 threads on 2 cores) still lets the awaited threads run.
+// Lets another thread have this core for a moment, so that a spinning thread does not hold up the
+// one it waits for when the machine has more runnable threads than cores (other processes, or a
+// pool larger than the machine). Natively sched_yield, which costs little when no one else wants
+// the core. Under wasm pthreads sched_yield does nothing; a thread leaves its core only by
+// blocking, so it naps (Atomics.wait with a timeout of 20 µs on a word nobody changes), and only
+// after kNapAfter of spinning, since a nap is far longer than the gaps between the ops of a step.
+#if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
+constexpr std::chrono::microseconds kNapAfter{50};
+inline void give_core_away() {
+  static uint32_t never = 0;
+  emscripten_futex_wait(&never, 0, 0.02);
+}
+#else
+constexpr std::chrono::microseconds kNapAfter{0};
+inline void give_core_away() { std::this_thread::yield(); }
+#endif
+
+// Spins until done() or `spin` has passed; true when done() held. Every 256 looks it checks the
+// clock and, past kNapAfter, gives the core away for a moment.
 template <class Done>
 bool spin_until(std::chrono::microseconds spin, const Done& done) {
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point until = Clock::now() + spin;
+  const Clock::time_point start = Clock::now(), nap_from = start + kNapAfter, until = start + spin;
   for (unsigned i = 1;; ++i) {
     if (done()) return true;
     relax();
     if (i % 256 == 0) {
-      if (Clock::now() > until) return false;
-      std::this_thread::yield();
+      const Clock::time_point now = Clock::now();
+      if (now > until) return false;
+      if (now >= nap_from) give_core_away();
     }
   }
 }
