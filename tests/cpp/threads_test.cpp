@@ -1,9 +1,9 @@
 // threads_test.cpp — any thread count gives the same bits: a training run, the grid (with more runs
-// than threads and with fewer, where each run has a team of threads of its own), the
-// probe and the single-run experiments, on 1, 2, 3, 4 and 16 threads (16 oversubscribes a small
-// machine: this checks bits, not speed). The matrix products' parallel threshold is set to 0 so that
-// every product splits over its team, as the article's sizes do; the models are small but their rows
-// split into several chunks of every element-wise op.
+// than threads and with fewer, where each run has a team of threads of its own), the probe and the
+// single-run experiments (plateau-share, adam-first-step, sharpness), on 1, 2, 3, 4 and 16 threads
+// (16 oversubscribes a small machine: this checks bits, not speed). The matrix products' parallel
+// threshold is set to 0 so that every product splits over its team, as the article's sizes do; the
+// models are small but their rows split into several chunks of every element-wise op.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -87,6 +87,8 @@ TEST(Threads, SingleRunExperimentsAreBitIdenticalOnOneTwoThreeFourAndSixteenThre
   const std::pair<const char*, std::string> cases[] = {
       {"plateau-share", "{" + model + R"(,"steps":8,"every":4,"warmups":[0,4]})"},
       {"adam-first-step", "{" + model + R"(,"steps":4})"},
+      // a training run on teams, and Lanczos products on a double model whose ops split too
+      {"sharpness", "{" + model + R"(,"steps":4,"every":2,"placements":["post"],"optimizers":["adam","gi-adam"],"warmups":[0],"seeds":[0],"lanczos_steps":6})"},
   };
   for (const auto& [name, cfg] : cases) {
     const auto docs = for_each_thread_count([&, name = name, cfg = cfg] {

@@ -1,11 +1,11 @@
 // threads.test.ts — the threaded build sizes its pool from the machine: one Web Worker per core (the
 // CPU count under Node, navigator.hardwareConcurrency in a browser), capped at 16, and the engine
 // never uses more threads than it has workers for, so asking for too many cannot deadlock. And any
-// thread count gives the same bits: a training run, the grid, the probe and a single-run experiment
-// on 1, 2, 3, 4 and 16 threads, in both threaded flavours (the FMA one with its fused kernel on
-// too), equal to the single-threaded build's where the arithmetic is the portable one. Each case
-// runs in a fresh Node process whose os.cpus() is stubbed to report `cores` CPUs (16 threads on this
-// machine's cores check bits, not speed).
+// thread count gives the same bits: a training run, the grid, the probe and two single-run
+// experiments (plateau-share, sharpness) on 1, 2, 3, 4 and 16 threads, in both threaded flavours
+// (the FMA one with its fused kernel on too), equal to the single-threaded build's where the
+// arithmetic is the portable one. Each case runs in a fresh Node process whose os.cpus() is stubbed
+// to report `cores` CPUs (16 threads on this machine's cores check bits, not speed).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { numbers } from './load';
@@ -17,7 +17,7 @@ const withCores = (cores: number) => `
     os.cpus = () => Array.from({ length: n }, () => ({ model: 'stub', speed: 0, times: {} }));
     const engine = import(${JSON.stringify(new URL('../../scripts/load-engine.mjs', import.meta.url).href)});`;
 const runNode = (script: string) =>
-  JSON.parse(execFileSync(process.execPath, ['--no-experimental-fetch', '-e', script], { timeout: 120000, encoding: 'utf8' }).trim().split('\n').pop()!);
+  JSON.parse(execFileSync(process.execPath, ['--no-experimental-fetch', '-e', script], { timeout: 160_000, encoding: 'utf8' }).trim().split('\n').pop()!);
 
 function engineWith(cores: number, threads: number[]): { pool: number; threads: number[]; ran: boolean } {
   const script = `${withCores(cores)}
@@ -48,6 +48,11 @@ const JOBS = {
   grid: { kind: 'GridRun', config: { ...MODEL, steps: 4, placements: ['pre'], warmups: [0, 2], lrs: [1e-3, 3e-3], seeds: [0] } },
   probe: { kind: 'ProbeRun', config: { ...MODEL, layers: 3, batch: 4, seeds: [0], batches: 2, depth_batches: 1, depths: [2, 3] } },
   'plateau-share': { kind: 'ExperimentRun', config: { ...MODEL, steps: 4, every: 2, warmups: [0, 2] } },
+  // a training run on teams, and Lanczos products on a double model whose ops split too
+  sharpness: {
+    kind: 'ExperimentRun',
+    config: { ...MODEL, steps: 2, every: 2, placements: ['post'], optimizers: ['adam'], warmups: [0], seeds: [0], lanczos_steps: 4 },
+  },
 };
 const THREADS = [1, 2, 3, 4, 16];
 
@@ -94,7 +99,7 @@ describe('the threaded build uses every core', () => {
 describe('any thread count gives the same bits', () => {
   const portable = documents('st', [1]);
   for (const flavour of ['mt', 'mt-fma'] as const)
-    it(`${flavour}: train, grid, probe and plateau-share on ${THREADS.join(', ')} threads${flavour === 'mt-fma' ? ', its fused kernel off and on' : ''}`, () => {
+    it(`${flavour}: train, grid, probe, plateau-share and sharpness on ${THREADS.join(', ')} threads${flavour === 'mt-fma' ? ', its fused kernel off and on' : ''}`, () => {
       const docs = documents(flavour, THREADS, flavour === 'mt-fma');
       for (const prefix of flavour === 'mt-fma' ? ['', 'fma:'] : [''])
         for (const job of Object.keys(JOBS)) {
@@ -106,5 +111,5 @@ describe('any thread count gives the same bits', () => {
           // compared with itself
           if (prefix === '') expect(one, `${job} against the single-threaded build`).toEqual(numbers(portable[`${job}@1`]));
         }
-    });
+    }, 170_000); // one Node process (runNode: 160 s at most); the FMA flavour's two passes ran past 60 s on 2 busy cores
 });
