@@ -606,6 +606,14 @@ if (results.scaling) {
   md.push(`## Scaling with threads (${when(sc)})`, '');
   const sm = sc.machine;
   md.push(`Machine: ${sm.cpu}, ${sm.cores} cores, ${sm.memory_gib} GiB; load average at start ${sm.load_average_at_start.join(' / ')}; Node ${sm.node}.`, '');
+  // a load above the core count means other processes had the cores part of the time: the cells of
+  // one row, and before against after (measured one after the other), compare; absolute times do not
+  const busiest = Math.max(sm.load_average_at_start[0], sc.load_average_after?.[0] ?? 0);
+  if (busiest >= sm.cores)
+    md.push(
+      `The machine was shared with other jobs while this ran (1-minute load average ${sm.load_average_at_start[0]} at the start and ${sc.load_average_after?.[0] ?? '—'} at the end, on ${sm.cores} cores): a thread often waited for a core, so read the ratios (a row's speed-up, after ÷ before), not the seconds, and not against the other sections.`,
+      '',
+    );
   md.push(
     '`npm run bench:scaling` (scripts/bench.mjs, section `scaling`): the toy step as in the step section (Pre-LN, 8 × 64 tokens, median of 3); ' +
       `the article's probe with ${probeWhat} (both placements, every depth); the article's 16-run grid, its first ${sc.grid_config.steps} of 500 steps. ` +
