@@ -378,7 +378,23 @@ const run = {
         },
       },
     };
-    const out = { machine: machine(), threads: SCALING.threads, probe_config: SCALING.probe, grid_config: SCALING.grid, against: against ?? null, results: {} };
+    // each checkout's commit, for the record (a checkout measured with uncommitted changes says so)
+    const commit = (dir) => {
+      try {
+        return sh('git', ['-C', dir, 'describe', '--always', '--dirty']).trim();
+      } catch {
+        return null;
+      }
+    };
+    const out = {
+      machine: machine(),
+      threads: SCALING.threads,
+      probe_config: SCALING.probe,
+      grid_config: SCALING.grid,
+      against: against ?? null,
+      commits: Object.fromEntries(Object.entries(engines).map(([name, e]) => [name, commit(e.dir)])),
+      results: {},
+    };
     for (const [job, builds] of Object.entries(jobs))
       for (const [build, measure] of Object.entries(builds))
         for (const t of SCALING.threads)
@@ -639,7 +655,7 @@ if (results.scaling) {
   md.push('');
   if (sc.results.before) {
     md.push(
-      `Before and after, in the same sitting (each cell measured on both, one after the other; before: \`${sc.against}\`):`,
+      `Before and after, in the same sitting (each cell measured on both, one after the other; before: \`${sc.against}\`${sc.commits?.before ? ` at ${sc.commits.before}` : ''}, after: ${sc.commits?.after ?? 'this checkout'}):`,
       '',
       '| job | build | threads | before | after | after ÷ before |',
       '|---|---|---|---|---|---|',
@@ -651,6 +667,17 @@ if (results.scaling) {
         if (a && b) md.push(`${label(key)} ${t} | ${f(b.seconds, digits(key))} | ${f(a.seconds, digits(key))} | ${f(a.seconds / b.seconds)} |`);
       }
     md.push('');
+    // On 1 thread a pool of one runs every op inline in both checkouts (what a threading change
+    // changes is how threads share work), so those rows' spread is the sitting's noise.
+    const ones = Object.entries(after)
+      .map(([key, cells]) => [cells[1], sc.results.before[key]?.[1]])
+      .filter(([a, b]) => a && b)
+      .map(([a, b]) => a.seconds / b.seconds);
+    if (ones.length)
+      md.push(
+        `On 1 thread both checkouts run every op inline on the calling thread, so the 1-thread rows' after ÷ before (${f(Math.min(...ones))}–${f(Math.max(...ones))}) gauges this sitting's noise: a ratio on more threads inside that range shows no difference.`,
+        '',
+      );
   }
 }
 if (results.gemm) {
