@@ -12,6 +12,12 @@
 //           --page-grid also times the full Figure 4 grid in the browser (threaded build)
 //   mainthread  the page's main thread after its first paint, 4x CPU throttle, phone width, both
 //           languages: longest task and total blocking time (bench/mainthread_bench.mjs)
+//   scaling (not in the default set; for a many-core machine) the toy step, a probe of one seed and
+//           the grid's first 50 steps at 1, 2, 4, 8 and 16 threads (--threads a,b,…), native and
+//           wasm-mt under Node; --against DIR measures a second checkout (its build/lnx, public/wasm
+//           and bench/wasm_runner.mjs) at each point too, interleaved: before and after a change,
+//           in one sitting; --quick cuts the probe and the grid to a check of the script.
+//           `npm run bench:scaling`
 //   webgpu  headless Chromium (bench/webgpu_bench.mjs): ms per toy step and probe pass on WebGPU and
 //           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
 //           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
@@ -76,6 +82,31 @@ const wasm = (flavour, threads, job, cfg) =>
   );
 
 const STEP_CFG = { steps: 43, short: 3 };
+
+// The scaling section (issue 32): the thread counts, and the jobs at each, cut so that one thread
+// count takes about a minute on one core: the step as the step section measures it; the article's
+// probe with one seed of its five (every depth); the article's 16-run grid, its first 50 steps of 500.
+const flagValue = (name) =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : null);
+// --quick cuts the probe and the grid further (a check of the script, not a measurement to keep).
+const SCALING = {
+  threads: (flagValue('threads') ?? '1,2,4,8,16').split(',').map(Number),
+  probe: args.includes('--quick') ? { seeds: [0], batches: 4, depth_batches: 2 } : { seeds: [0] },
+  grid: { steps: args.includes('--quick') ? 10 : 50 },
+};
+// An engine to measure: this checkout, or the one --against names (the same layout: build/lnx,
+// public/wasm, bench/wasm_runner.mjs).
+const engineAt = (dir) => ({
+  dir,
+  lnx: (a) => sh(`${dir}/build/lnx`, a),
+  wasm: (threads, job, cfg) =>
+    JSON.parse(
+      sh('node', [`${dir}/bench/wasm_runner.mjs`, 'mt', String(threads), job, JSON.stringify(cfg)])
+        .trim()
+        .split('\n')
+        .pop(),
+    ),
+});
 
 // PyTorch's fairest environment on this machine (bench/toy_torch.py): OpenBLAS's fastest kernel set
 // for this CPU, chosen by timing 10 steps with each candidate. Its own detection is not always the
@@ -308,6 +339,71 @@ const run = {
     };
     return out;
   },
+  scaling() {
+    const median3 = (fn) => [fn(), fn(), fn()].sort((a, b) => a - b)[1];
+    const engines = { after: engineAt(root.replace(/\/$/, '')) };
+    const against = flagValue('against');
+    if (against) engines.before = engineAt(against.replace(/\/$/, ''));
+    const flags = (cfg) => Object.entries(cfg).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
+    // Each job on an engine, a build and a thread count: seconds (a step, a probe, a grid), and the
+    // threads the build actually ran (wasm-mt has at most one worker per core plus the caller).
+    const jobs = {
+      step: {
+        native: (e, t) => {
+          const run = (n) => time(() => e.lnx(['train', '--placement', 'pre', '--steps', String(n), '--threads', String(t), '--json']));
+          return { seconds: median3(() => (run(STEP_CFG.steps) - run(STEP_CFG.short)) / (STEP_CFG.steps - STEP_CFG.short)), threads: t };
+        },
+        wasm: (e, t) => {
+          let threads = t;
+          const seconds = median3(() => {
+            const r = e.wasm(t, 'train', { placement: 'pre', steps: STEP_CFG.steps });
+            threads = r.threads;
+            return r.seconds_per_step;
+          });
+          return { seconds, threads };
+        },
+      },
+      probe: {
+        native: (e, t) => ({ seconds: time(() => e.lnx(['probe', ...flags(SCALING.probe), '--threads', String(t), '--json'])), threads: t }),
+        wasm: (e, t) => {
+          const r = e.wasm(t, 'probe', SCALING.probe);
+          return { seconds: r.seconds, threads: r.threads };
+        },
+      },
+      grid: {
+        native: (e, t) => ({ seconds: time(() => e.lnx(['grid', ...flags(SCALING.grid), '--threads', String(t), '--json'])), threads: t }),
+        wasm: (e, t) => {
+          const r = e.wasm(t, 'grid', SCALING.grid);
+          return { seconds: r.seconds, threads: r.threads };
+        },
+      },
+    };
+    // each checkout's commit, for the record (a checkout measured with uncommitted changes says so)
+    const commit = (dir) => {
+      try {
+        return sh('git', ['-C', dir, 'describe', '--always', '--dirty']).trim();
+      } catch {
+        return null;
+      }
+    };
+    const out = {
+      machine: machine(),
+      threads: SCALING.threads,
+      probe_config: SCALING.probe,
+      grid_config: SCALING.grid,
+      against: against ?? null,
+      commits: Object.fromEntries(Object.entries(engines).map(([name, e]) => [name, commit(e.dir)])),
+      results: {},
+    };
+    for (const [job, builds] of Object.entries(jobs))
+      for (const [build, measure] of Object.entries(builds))
+        for (const t of SCALING.threads)
+          for (const [name, e] of Object.entries(engines)) {
+            log(`scaling: ${job}, ${build}, ${t} thread(s), ${name}`);
+            ((out.results[name] ??= {})[`${job}_${build}`] ??= {})[t] = measure(e, t);
+          }
+    return out;
+  },
   mainthread() {
     log('mainthread: headless Chromium, 4x CPU throttle, phone width (bench/mainthread_bench.mjs)');
     return JSON.parse(
@@ -345,7 +441,9 @@ const run = {
   },
 };
 
-if (sections.length || !results.machine) results.machine = machine();
+// The scaling section may be measured on another machine (many cores): it keeps its own record of
+// the machine and leaves the one the other sections were measured on.
+if (sections.some((x) => x !== 'scaling') || !results.machine) results.machine = machine();
 for (const s of sections) {
   if (!run[s]) throw new Error(`unknown section ${s}`);
   const prev = results[s];
@@ -376,7 +474,7 @@ if (results.step) {
   md.push(
     `## Seconds per toy training step (${when(s)})`,
     '',
-    '8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam, 40 timed steps, median of 3 measurements. With two or more threads one run computes its two half-batches on two threads at once (wasm/trainer.cpp); the curve is bit-identical for any thread count. Target: 2 threads ≥ 1.6× faster than 1.',
+    "8 layers, d = 128, d_ff = 512, 8 × 64 tokens, Pre-LN, forward + backward + Adam, 40 timed steps, median of 3 measurements. With two or more threads one run computes its two half-batches at once, each on half of the threads, every op of a half split over its half's threads (wasm/trainer.cpp, wasm/thread_pool.h); the curve is bit-identical for any thread count. Target: 2 threads ≥ 1.6× faster than 1. More threads: the scaling section.",
     '',
   );
   md.push('| build | threads | s / step |', '|---|---|---|');
@@ -503,6 +601,83 @@ if (results.grid) {
         '',
       );
     }
+  }
+}
+if (results.scaling) {
+  const sc = results.scaling;
+  const probeWhat = Object.entries(sc.probe_config)
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : v}`)
+    .join(', ');
+  const JOB = {
+    step: ['toy step (s / step)', 3],
+    probe: [`probe, ${probeWhat} (s)`, 1],
+    grid: [`grid, first ${sc.grid_config.steps} steps (s)`, 1],
+  };
+  const BUILD = { native: 'native', wasm: 'wasm-mt (Node)' };
+  const label = (key) => {
+    const [job, build] = key.split('_');
+    return `| ${JOB[job][0]} | ${BUILD[build]} |`;
+  };
+  const digits = (key) => JOB[key.split('_')[0]][1];
+  md.push(`## Scaling with threads (${when(sc)})`, '');
+  const sm = sc.machine;
+  md.push(`Machine: ${sm.cpu}, ${sm.cores} cores, ${sm.memory_gib} GiB; load average at start ${sm.load_average_at_start.join(' / ')}; Node ${sm.node}.`, '');
+  // a load above the core count means other processes had the cores part of the time: the cells of
+  // one row, and before against after (measured one after the other), compare; absolute times do not
+  const busiest = Math.max(sm.load_average_at_start[0], sc.load_average_after?.[0] ?? 0);
+  if (busiest >= sm.cores)
+    md.push(
+      `The machine was shared with other jobs while this ran (1-minute load average ${sm.load_average_at_start[0]} at the start and ${sc.load_average_after?.[0] ?? '—'} at the end, on ${sm.cores} cores): a thread often waited for a core, so read the ratios (a row's speed-up, after ÷ before), not the seconds, and not against the other sections.`,
+      '',
+    );
+  md.push(
+    '`npm run bench:scaling` (scripts/bench.mjs, section `scaling`): the toy step as in the step section (Pre-LN, 8 × 64 tokens, median of 3); ' +
+      `the article's probe with ${probeWhat} (both placements, every depth); the article's 16-run grid, its first ${sc.grid_config.steps} of 500 steps. ` +
+      'One run\'s two half-batches run at once, each on half of the threads, and each op of a half splits over its half\'s threads; the grid runs one run per thread (docs/engine.md, "Threads"). ' +
+      'Every cell gives the same bits. Each cell: seconds, and the speed-up over 1 thread. A wasm cell that ran fewer threads than asked (one Web Worker per core plus the caller) says how many.',
+    '',
+  );
+  const after = sc.results.after;
+  md.push(`| job | build | ${sc.threads.map((t) => `${t} thread${t > 1 ? 's' : ''}`).join(' | ')} |`, `|---|---|${sc.threads.map(() => '---|').join('')}`);
+  for (const [key, cells] of Object.entries(after)) {
+    const one = cells[sc.threads[0]]?.seconds;
+    md.push(
+      `${label(key)} ${sc.threads
+        .map((t) => {
+          const c = cells[t];
+          if (!c) return '—';
+          const ran = c.threads !== t ? ` (ran ${c.threads})` : '';
+          return `${f(c.seconds, digits(key))}${t !== sc.threads[0] && one ? ` (${f(one / c.seconds)}×)` : ''}${ran}`;
+        })
+        .join(' | ')} |`,
+    );
+  }
+  md.push('');
+  if (sc.results.before) {
+    md.push(
+      `Before and after, in the same sitting (each cell measured on both, one after the other; before: \`${sc.against}\`${sc.commits?.before ? ` at ${sc.commits.before}` : ''}, after: ${sc.commits?.after ?? 'this checkout'}):`,
+      '',
+      '| job | build | threads | before | after | after ÷ before |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const [key, cells] of Object.entries(after))
+      for (const t of sc.threads) {
+        const a = cells[t],
+          b = sc.results.before[key]?.[t];
+        if (a && b) md.push(`${label(key)} ${t} | ${f(b.seconds, digits(key))} | ${f(a.seconds, digits(key))} | ${f(a.seconds / b.seconds)} |`);
+      }
+    md.push('');
+    // On 1 thread a pool of one runs every op inline in both checkouts (what a threading change
+    // changes is how threads share work), so those rows' spread is the sitting's noise.
+    const ones = Object.entries(after)
+      .map(([key, cells]) => [cells[1], sc.results.before[key]?.[1]])
+      .filter(([a, b]) => a && b)
+      .map(([a, b]) => a.seconds / b.seconds);
+    if (ones.length)
+      md.push(
+        `On 1 thread both checkouts run every op inline on the calling thread, so the 1-thread rows' after ÷ before (${f(Math.min(...ones))}–${f(Math.max(...ones))}) gauges this sitting's noise: a ratio on more threads inside that range shows no difference.`,
+        '',
+      );
   }
 }
 if (results.gemm) {
