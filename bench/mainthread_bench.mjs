@@ -14,7 +14,7 @@ import { CHROMIUM, FLAGS, freePort, vitePreview } from '../tests/e2e/harness.mjs
 
 const THROTTLE = 4;
 const WINDOW_MS = 15000;
-const RUNS = 3;
+const RUNS = Number(process.env.RUNS ?? 3);
 
 const { child: server, url } = await vitePreview(await freePort());
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });

@@ -230,7 +230,7 @@ async function main() {
       assert(missing.length === 0, `unknown keys: ${missing.join(', ')}`);
     });
     await check(
-      'without JavaScript: each language’s built page holds its article (every plain paragraph, every figure drawn, no control that needs a script, a link to the other language); with it, the guard sends a reader to their language’s copy and the live page replaces it',
+      'without JavaScript: each language’s built page holds its article (every plain paragraph, every figure drawn, no control that needs a script, a link to the other language); with it, the guard sends a reader to their language’s copy, whose parts become live where they are',
       async () => {
         for (const [lang, path, other] of [
           ['en', '', 'zh/?lang=zh'],
@@ -345,12 +345,19 @@ async function main() {
             await z.context.close();
           }
         }
-        // the live page: the copy is gone, each figure once
+        // the live page is the copy, each of its parts live where the build wrote it, each figure once
         const live = await page.evaluate(
-          (figs) => ({ copy: !!document.querySelector('[data-prerendered]'), twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1) }),
+          (figs) => ({
+            copy: document.querySelectorAll('[data-prerendered]').length,
+            static: [...document.querySelectorAll('[data-island]:not([data-live])')].map((e) => e.dataset.island),
+            outside: figs.filter((id) => !document.getElementById(id)?.closest('[data-prerendered] [data-island][data-live]')),
+            twice: figs.filter((id) => document.querySelectorAll(`#${id}`).length !== 1),
+          }),
           FIGS,
         );
-        assert(!live.copy, 'the static copy is still in the live page');
+        assert(live.copy === 1, `${live.copy} copies of the article in the live page`);
+        assert(live.static.length === 0, `parts not live after a reader scrolled through them: ${live.static.join(', ')}`);
+        assert(live.outside.length === 0, `figures not live in their place: ${live.outside.join(', ')}`);
         assert(live.twice.length === 0, `ids not unique in the live page: ${live.twice.join(', ')}`);
       },
     );

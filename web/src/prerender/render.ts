@@ -23,9 +23,10 @@ export const headText = (lang: Article['lang']) => ({
   noscript: uiString(lang, 'page.noscript'),
 });
 
-/** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot). */
-export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>): string {
-  return render(StaticPage, { props: { article: ARTICLES[lang], docs } }).body;
+/** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot); `url`: the
+ *  copy's address where the site's is known (its citation names it), else ''. */
+export function renderStatic(lang: Article['lang'], docs: Partial<Record<SlotName, unknown>>, url = ''): string {
+  return render(StaticPage, { props: { article: ARTICLES[lang], docs, url } }).body;
 }
 
 export { ogPictureSvg, ogPictureAlt, ogPicturePath, oembedDoc, figurePage, webFoundPaths, figureTitle, OG_SIZE, FIGURE_IDS } from './web-found';

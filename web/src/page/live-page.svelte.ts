@@ -1,0 +1,293 @@
+// page/live-page.svelte.ts — the live page's state and logic, shared by its islands (page/boot.ts:
+// each figure, the toolbar, the citation, the footer, made live on its own over the article the
+// build wrote) and by an embed (page/Embed.svelte): the link that opened the page and its issues,
+// the preferences (language, theme), the current results (precomputed, then live) and their runs,
+// each figure's view state (what permalinks carry), the strings and inline renderers, the address
+// bar that follows the view, Share's links and snippets, and the downloads.
+// Nothing here draws, and nothing here renders the article's prose: the prose is the build's static
+// copy and describes the reference (the precomputed results) only, so a reader's run never changes
+// a sentence of it; a figure's caption and readouts quote the drawn results (FigureIsland.svelte).
+// Leaves out: which islands exist and when they wake (boot.ts, lib/islands.ts).
+import { untrack } from 'svelte';
+import type { Article, FigureId } from '../content/types';
+import {
+  FIGURES,
+  FIGURE_IDS,
+  LINKS,
+  figureById,
+  figureLabel,
+  figureRefLabel,
+  figureStrings,
+  initialViews,
+  linkDefaults,
+  linkRunAction,
+  type AnyFigure,
+} from '../figures/registry';
+import { Prefs } from '../lib/prefs.svelte';
+import { LINK_BUDGET_MS, Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
+import { LiveRuns } from '../lib/runs/live-runs.svelte';
+import { loadArticle } from '../lib/article';
+import { renderInline } from '../lib/inline';
+import { plainInline } from '../lib/plain-inline';
+import { figureText, ft as ftKey, tpl, uiString } from '../lib/text';
+import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeView, type ViewState } from '../lib/permalink';
+import { fileName, provenance, toCsv, toJson, type ExportKind } from '../lib/export';
+import { composeSvg, download, svgToPng } from '../lib/export-dom';
+import type { EngineReport } from '../lib/engine-line';
+import { settingsDiff } from '../lib/runs/entry';
+
+const BASE = import.meta.env.BASE_URL;
+
+export class LivePage {
+  /** the link that opened the page: its state and the parameters it could not use */
+  readonly link = parseLink(LINKS, location.search);
+  /** ?embed=figN: only that figure, no page chrome */
+  readonly embed: FigureId | null = this.link.state.embed ?? null;
+  /** parameters that are not ours (utm_…): kept through every rewrite of the address */
+  readonly foreign = foreignParams(LINKS, location.search);
+  readonly themeInUrl = this.link.state.theme != null;
+  /** language and theme as the link validated them (a repeated or invalid one falls back) */
+  readonly prefs = new Prefs(
+    new URLSearchParams({
+      ...(this.link.state.lang && { lang: this.link.state.lang }),
+      ...(this.link.state.theme && { theme: this.link.state.theme }),
+    }).toString(),
+  );
+  /** an embed keeps no runs between visits and shows no run list (a blogger's figure is the article's) */
+  readonly results = new Results(new LiveRuns(SLOT_NAMES, this.embed ? null : undefined));
+  /** each figure's view state, by figure id, as the link set it (run settings live in `results`) */
+  views = $state<Record<string, object>>({});
+  /** the link's run settings have been applied (the address bar follows the view from then on) */
+  applied = $state(false);
+  /** the service worker has cached the site (public/sw.js) */
+  offline = $state(false);
+  /** which engine runs live computations, once a run has started it (engine/client.ts) */
+  engineReport = $state.raw<EngineReport | null>(null);
+  article = $state.raw<Article | null>(null);
+  articleError = $state('');
+  /** why the language link did not switch yet (a run under way would stop: the toolbar says so) */
+  leaveNote = $state('');
+  /** the article has loaded (or failed to): a figure's strings are there */
+  readonly articleReady: Promise<void>;
+  /** every slot's precomputed document and the stored runs are in (or failed to load) */
+  readonly dataReady: Promise<void>;
+
+  /** `lang`: the language of the page the build wrote (its copy), which wins over the link's (the
+   *  guard in index.html has sent the reader to the copy of the language the link asks for) */
+  constructor({ lang }: { lang?: Article['lang'] } = {}) {
+    const { state } = this.link;
+    if (this.embed) document.documentElement.dataset.embed = this.embed;
+    if (lang) this.prefs.lang = lang;
+    this.results.lab = !this.embed;
+    this.views = Object.fromEntries(Object.entries(initialViews()).map(([id, v]) => [id, { ...v, ...state.parts[id] }]));
+    // the run list's messages name a slot by the figures that draw it ("Figure 2, Figure 3")
+    this.results.slotLabel = (s) =>
+      FIGURES.filter((f) => f.slot === s)
+        .map((f) => this.figLabel(f.id))
+        .join(', ') || s;
+    this.articleReady = loadArticle(this.prefs.lang).then(
+      (a) => void (this.article = a),
+      (e) => void (this.articleError = e instanceof Error ? e.message : String(e)),
+    );
+    // the stored runs too: a link's run may be one of them (linkRunAction)
+    this.dataReady = Promise.all([this.results.loadPrecomputed(BASE), this.results.runs.ready]).then(() => {
+      untrack(() => this.applyLinkRuns());
+      this.applied = true;
+    });
+  }
+
+  /** The figures whose run settings the link names (their islands wake first: a run may start). */
+  linkedFigures(): FigureId[] {
+    return FIGURES.filter((f) => (f.run && this.link.state.parts[f.run.key]) || this.link.state.parts[f.id]).map((f) => f.id);
+  }
+
+  /** What a link's settings are compared with: initial views, the precomputed results' settings. */
+  defaults = () => linkDefaults(this.results);
+
+  /** Apply the link's run settings once the precomputed results are in (or failed to load):
+   *  fill the live-run form, and start a run when they differ from what is drawn and it is short. */
+  private applyLinkRuns() {
+    const d = this.defaults();
+    const { results } = this;
+    for (const f of FIGURES) {
+      const asked = f.run && this.link.state.parts[f.run.key];
+      if (!f.run || !f.slot) continue;
+      // no link's settings: the form shows what is drawn (a stored run after a reload), not the
+      // article's setting under someone else's curves
+      if (!asked) {
+        const drawn = results.slot(f.slot);
+        const s = drawn.source === 'live' ? f.run.of(drawn.data?.config) : null;
+        if (s) f.run.fill(results, s);
+        continue;
+      }
+      const s = f.run.resolve(asked, d[f.run.key]);
+      f.run.fill(results, s);
+      const act = linkRunAction(f, s, results, d[f.run.key]);
+      if (act.kind === 'show') {
+        if (results.runs.get(act.id)?.hidden) results.runs.setHidden(act.id, false);
+        if (results.runs.isolated[f.slot] !== act.id) results.runs.isolate(f.slot, act.id);
+      }
+      // a link starts only a short run by itself; a longer one is filled in and offered (LINK_BUDGET_MS)
+      if (act.kind === 'start') f.run.start(results, { budgetMs: LINK_BUDGET_MS });
+    }
+  }
+
+  // ---- the view and the address bar -------------------------------------------------------------
+  /** A slot's settings as the URL names them: the run in progress, else what the live-run form
+   *  holds (its settings are on screen, run or not: Share says which are not run yet), else what is drawn. */
+  private runNow(f: AnyFigure) {
+    const slot = this.results.slot(f.slot!);
+    if (slot.pending) return f.run!.of(slot.pending);
+    return f.run!.of(f.run!.form(this.results)) ?? f.run!.of(slot.data?.config);
+  }
+
+  /** Share's note when the link carries settings the figure does not draw (not run yet), or ''. */
+  notRunNote(f: AnyFigure): string {
+    if (!f.run || !f.slot) return '';
+    const slot = this.results.slot(f.slot);
+    const form = f.run.form(this.results);
+    const drawn = slot.data?.config;
+    if (slot.pending || !form || !drawn) return '';
+    const a = f.run.of(form);
+    const b = f.run.of(drawn);
+    if (!a || !b || f.run.same(a, b)) return '';
+    const diff = settingsDiff(form as Record<string, unknown>, drawn as Record<string, unknown>);
+    return tpl(this.t('share.notRun'), { what: diff.join(' · ') });
+  }
+
+  readonly current = $derived<ViewState>({
+    lang: this.prefs.lang,
+    theme: this.prefs.theme,
+    embed: this.embed ?? undefined,
+    parts: Object.fromEntries(FIGURES.flatMap((f) => [[f.id, this.views[f.id]], ...(f.run ? [[f.run.key, this.runNow(f)]] : [])])),
+  });
+
+  /** The address of the page showing the current view (the address bar's), in `lang` when given. */
+  search(lang = this.prefs.lang): string {
+    const q = serializeView(LINKS, { ...this.current, lang }, this.defaults(), {
+      embed: true,
+      theme: this.themeInUrl || !!this.embed,
+      only: this.embed ?? undefined,
+    });
+    const extra = this.foreign.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+    return [q, ...extra].filter(Boolean).join('&');
+  }
+
+  /** Keep the address bar on the current view once the link has been applied (every 150 ms at
+   *  most). Returns the function that stops it. */
+  followAddress(): () => void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return $effect.root(() => {
+      $effect(() => {
+        if (!this.applied) return;
+        const search = this.search();
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const next = `${location.pathname}?${search}${location.hash}`;
+          if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
+        }, 150);
+      });
+      return () => clearTimeout(timer);
+    });
+  }
+
+  linkTo = (hash = '') => pageLink(LINKS, location.href, this.current, this.defaults(), hash, this.foreign);
+
+  // ---- text ---------------------------------------------------------------------------------------
+  t = (key: string) => uiString(this.prefs.lang, key);
+  // The article's numbers are the reference's (the precomputed results) and nothing a reader runs
+  // changes them (issue 27: the article is the article). A figure's caption and readouts quote the
+  // drawn results (a live run once it is shown), and a number a live run changed is followed, in
+  // visible text, by the reference's value.
+  readonly proseNumbers = $derived(this.results.proseNumbers(this.prefs.lang));
+  readonly referenceNumbers = $derived(this.results.proseNumbers(this.prefs.lang, 'precomputed'));
+  readonly changed = $derived(
+    Object.fromEntries(
+      Object.entries(this.proseNumbers)
+        .filter(([k, v]) => this.referenceNumbers[k] != null && v !== this.referenceNumbers[k])
+        .map(([k]) => [k, tpl(this.t('bound.live'), { article: this.referenceNumbers[k] })]),
+    ),
+  );
+  private warned = new Set<string>();
+  private onUnknownKey = (key: string) => {
+    if (import.meta.env.DEV && !this.warned.has(key)) {
+      this.warned.add(key);
+      console.warn(
+        key.startsWith('#')
+          ? `[prose numbers] {{${key}}} names no figure of web/src/figures/registry.ts`
+          : `[prose numbers] unknown key {{${key}}}: add it to web/src/lib/prose-numbers.ts`,
+      );
+    }
+  };
+  // "Figure 3", "Figure C": the number follows page order (registry.ts figureNumber), not the id
+  figLabel = (id: FigureId) => figureLabel(id, this.t);
+  private figureRef = (id: string) => figureRefLabel(id, this.t);
+  /** a figure's strings: the drawn results' numbers */
+  readonly inline = $derived((s: string) =>
+    renderInline(s, { bindings: this.proseNumbers, onUnknownKey: this.onUnknownKey, changed: this.changed, figureLabel: this.figureRef }),
+  );
+  ftext = (id: FigureId) => figureStrings(this.article, id);
+  /** the figures an embed may name, as a reader knows them: "Figure A (fig6)" */
+  readonly embedChoices = $derived(FIGURE_IDS.map((id) => `${this.figLabel(id)} (${id})`));
+  figTitle = (id: FigureId) => `${this.figLabel(id)}: ${plainInline(this.ftext(id).title)}`;
+  /** a figure's string by key, for the link banner's reasons ('fig4', 'err.steps') */
+  issueText = (fig: string, key: string) => ftKey(figureText(this.article, fig as FigureId), key);
+
+  // ---- share and export ---------------------------------------------------------------------------
+  embedCode(id: FigureId): string {
+    const src = embedLink(LINKS, location.href, id, this.current, this.prefs.theme, this.defaults());
+    const h = document.getElementById(id)?.getBoundingClientRect().height ?? 480;
+    return embedSnippet(src, this.figTitle(id), h + 40, new URL(`${BASE}embed.js`, location.href).href);
+  }
+
+  /** The figure's slot, and what it draws: the growing document while a run streams, else the result. */
+  private drawnBy(f: AnyFigure) {
+    const name: SlotName | null = f.slotOf?.(this.views[f.id]) ?? f.slot;
+    const slot = name ? this.results.slot(name) : null;
+    const streaming = slot?.partial != null;
+    return { slot, streaming, doc: slot ? (slot.partial ?? slot.data) : null };
+  }
+
+  private provenanceFor(f: AnyFigure) {
+    const { slot, streaming, doc } = this.drawnBy(f);
+    return provenance({
+      figure: f.id,
+      title: this.figTitle(f.id),
+      url: this.linkTo(f.id),
+      source: !slot ? 'static' : streaming ? 'live' : (slot.source ?? 'precomputed'),
+      doc: doc as never,
+      liveAt: streaming ? null : (slot?.liveAt ?? null),
+      now: new Date(),
+      lang: this.prefs.lang,
+      view: f.provenanceView(this.views[f.id], { streaming }),
+    });
+  }
+
+  private numbersOf = (f: AnyFigure) =>
+    f.numbers({ text: this.ftext(f.id), proseNumbers: this.proseNumbers, view: this.views[f.id], doc: this.drawnBy(f).doc });
+
+  async exportFigure(id: FigureId, kind: ExportKind) {
+    const f = figureById(id);
+    if (!f) throw new Error(`${id} is not a figure`);
+    const prov = this.provenanceFor(f);
+    const name = fileName(f.id, prov.source, kind, prov.computed ?? prov.exported);
+    if (kind === 'csv') return download(toCsv(this.numbersOf(f).table, prov), name, 'text/csv;charset=utf-8');
+    if (kind === 'json') return download(toJson(this.numbersOf(f).json, prov), name, 'application/json');
+    const el = document.getElementById(f.id);
+    if (!el) throw new Error(`#${f.id} is not on the page`);
+    const composed = composeSvg(el, prov);
+    if (kind === 'svg') return download(composed.svg, name, 'image/svg+xml');
+    download(await svgToPng(composed, prov), name, 'image/png');
+  }
+
+  /** Put the link to `id` (a section, a figure) in the address bar and the clipboard. */
+  async copyLink(id: string) {
+    const url = this.linkTo(id);
+    history.replaceState(history.state, '', url);
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      /* no clipboard permission: the address bar has the link */
+    }
+  }
+}
