@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, FLAGS, freePort, vitePreview } from '../tests/e2e/harness.mjs';
-import { waitAttr } from '../tests/e2e/harness.mjs';
+import { openSettings, waitAttr } from '../tests/e2e/harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -87,7 +87,7 @@ const out = {
   out.calibration_ms = Date.now() - tc;
   const timed = async (id, prepare) => {
     process.stderr.write(`page-bench: estimate: ${id}\n`);
-    await page.$eval(`#${id} .run details`, (d) => (d.open = true)).catch(() => {});
+    await openSettings(page, id);
     await prepare();
     const [est, shown] = await page.$eval(`#${id} button.recompute .estimate`, (el) => [Number(el.dataset.estimateMs), el.textContent.trim()]);
     // the figure's run phases from here on (the previous run's 'done' must not count)

@@ -43,6 +43,7 @@ export async function prerender({ log = console.log } = {}) {
   const vite = await ssrLoader();
   try {
     const m = await vite.ssrLoadModule('/src/prerender/render.ts');
+    await m.loadTex();
     const docs = {};
     for (const name of m.SLOT_NAMES) {
       const file = join(root, 'public', m.precomputedPath(name));

@@ -263,9 +263,11 @@ export async function waitReady(page, timeout = 30000, figs = FIGS) {
 
 export const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.textContent.trim());
 
-/** Open a figure's settings <details>. */
+/** Open a figure's settings <details>, and wait for its fields (built when it is first opened:
+ *  components/common/RunControls.svelte). */
 export async function openSettings(page, id) {
   await page.$eval(`#${id} .run details`, (d) => (d.open = true));
+  await page.waitForFunction((id) => document.querySelector(`#${id} .run .settings`)?.childElementCount > 0, id, { timeout: 10000, polling: 50 });
 }
 
 export async function shoot(page, name, selector) {

@@ -1,9 +1,11 @@
 // The islands' pure parts (web/src/lib/islands.ts): which control of a live island a click or the
 // focus on the static copy's control is given to; and the reader's place carried across a switch
-// of language (web/src/page/spot.ts). Table-driven.
+// of language (web/src/page/spot.ts); the fields the static copy leaves out (web/src/prerender/fields.ts).
+// Table-driven.
 import { describe, expect, it } from 'vitest';
 import { findKey, keyOf, signature } from '../../web/src/lib/islands';
 import { SPOT_TTL_MS, freshSpot } from '../../web/src/page/spot';
+import { withoutFields } from '../../web/src/prerender/fields';
 
 const b = (over: Partial<Parameters<typeof signature>[0]> = {}) => signature({ tag: 'BUTTON', type: 'button', ...over });
 
@@ -50,4 +52,19 @@ describe('freshSpot', () => {
     [null, false],
     ['toy', false],
   ])('%o: %s', (s, want) => expect(freshSpot(s, now)).toBe(want));
+});
+
+describe('withoutFields (the static copy holds no field a browser fills in)', () => {
+  it.each([
+    ['<label>d <input type="text" name="d" value="128"/></label>', '<label>d </label>'],
+    ['<input name="x">', ''],
+    ['<input type="number" value="2">', ''],
+    ['<input type="checkbox" name="small" checked/>', '<input type="checkbox" name="small" checked/>'],
+    ['<input type="radio" name="s" value="a"/>', '<input type="radio" name="s" value="a"/>'],
+    ['<input type="file" data-import hidden/>', '<input type="file" data-import hidden/>'],
+    ['<textarea rows="3">x</textarea>', ''],
+    ['<select><option value="post">Post-LN</option><option value="pre" selected>Pre-LN</option></select>', '<span class="select-static">Pre-LN</span>'],
+    ['<select class="a"><option value="post">Post-LN</option></select>', '<span class="select-static">Post-LN</span>'],
+    ['<select></select>', '<span class="select-static"></span>'],
+  ])('%s', (html, want) => expect(withoutFields(html)).toBe(want));
 });

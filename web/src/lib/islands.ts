@@ -330,11 +330,14 @@ export class Islands {
     this.wanted.delete(el);
     if (this.state.get(el) !== 'static') return;
     const focused = el.contains(document.activeElement) ? controlKey(el, document.activeElement) : null;
+    const t0 = performance.now();
     try {
       this.hooks.mount(el);
     } catch (e) {
       return this.settle(el, 'failed', e);
     }
+    // what each island cost the main thread (bench/mainthread_bench.mjs reads the measures)
+    performance.measure(`island ${el.dataset.island ?? ''}`, { start: t0, end: performance.now() });
     el.dataset.live = '';
     if (focused) findControl(el, focused)?.focus({ preventScroll: true });
     this.settle(el, 'live');

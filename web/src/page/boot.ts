@@ -14,7 +14,8 @@
 // service worker, and the test hook. An embed (?embed=figN) is one figure and no page
 // (page/Embed.svelte); where the page has no static copy (the dev server) the copy is drawn here
 // first, as the build would have written it.
-import { flushSync, mount, type Component } from 'svelte';
+import './eval-start';
+import { flushSync, hydrate, mount, type Component } from 'svelte';
 import type { FigureId, Lang } from '../content/types';
 import { FIGURE_IDS } from '../figures/registry';
 import { Islands } from '../lib/islands';
@@ -22,14 +23,17 @@ import { SLOT_NAMES } from '../lib/result-slots.svelte';
 import { registerOffline } from '../lib/offline';
 import { htmlLang } from '../lib/prefs.svelte';
 import { plainHeading as plain } from '../lib/text';
+import { loadTex } from '../lib/tex';
 import { copyHref } from '../prerender/copies';
 import Toolbar from '../components/page/Toolbar.svelte';
 import Citation from '../components/page/Citation.svelte';
 import EngineStatus from '../components/page/EngineStatus.svelte';
 import UrlBanner from '../components/common/UrlBanner.svelte';
 import FigureIsland from './FigureIsland.svelte';
+import { BOX } from '../components/common/chart';
 import Embed from './Embed.svelte';
 import { LivePage } from './live-page.svelte';
+import { asBuilt } from './island-page';
 import { saveSpot } from './spot';
 
 const BASE = import.meta.env.BASE_URL;
@@ -44,9 +48,19 @@ function replaceWith<P extends Record<string, unknown>>(el: HTMLElement, C: Comp
   el.replaceChildren(...box.childNodes);
 }
 
+/** Hydrate `C` over the HTML the build rendered of it in `el` (prerender/render.ts): its nodes stay,
+ *  nothing is built or laid out again. Where that HTML is not what `C` renders (it differs in
+ *  shape), Svelte builds it afresh in its place. */
+function hydrateIn<P extends Record<string, unknown>>(el: HTMLElement, C: Component<P>, props: P) {
+  hydrate(C, { target: el, props });
+  flushSync();
+}
+
 /** Start the live page: an embed, or the islands over the page's static copy (drawn first where
  *  the page has none). */
 export async function start() {
+  performance.measure('boot: evaluate', 'lnx:boot-evaluate');
+  const t0 = performance.now();
   const app = document.getElementById('app')!;
   let copy = app.querySelector<HTMLElement>('[data-prerendered]');
   const page = new LivePage({ lang: (copy?.dataset.prerendered as Lang | undefined) ?? undefined });
@@ -54,40 +68,48 @@ export async function start() {
   if (page.embed) {
     // the copy is hidden from an embed (index.html): it holds nothing the embed shows
     copy?.remove();
+    await loadTex();
     mount(Embed, { target: app, props: { page } });
     return;
   }
   // ?embed= named no figure: the page, whose copy the guard hid for an embed, is shown after all
   document.documentElement.removeAttribute('data-prerender-hidden');
+  const drawn = !copy;
   if (!copy) copy = await drawCopy(app, page);
-  islandsOver(copy, page);
+  islandsOver(copy, page, drawn);
+  performance.measure('boot: start', { start: t0, end: performance.now() });
 }
 
 /** Where the page has no copy of the article (the dev server): draw it as the build would have. */
 async function drawCopy(app: HTMLElement, page: LivePage): Promise<HTMLElement> {
-  const [{ default: StaticPage }] = await Promise.all([import('../prerender/StaticPage.svelte'), page.articleReady, page.dataReady]);
+  const [{ default: StaticPage }] = await Promise.all([import('../prerender/StaticPage.svelte'), page.articleReady, page.dataReady, loadTex()]);
   if (!page.article) throw new Error(page.articleError || 'the article did not load');
   const docs = Object.fromEntries(SLOT_NAMES.map((n) => [n, page.results.slot(n).precomputed]));
   const copy = document.createElement('div');
   copy.dataset.prerendered = page.prefs.lang;
   app.replaceChildren(copy);
-  mount(StaticPage, { target: copy, props: { article: page.article, docs } });
+  // the prose only: its islands are empty, and each is built in its place (islandsOver)
+  mount(StaticPage, { target: copy, props: { article: page.article, page: asBuilt(page.article, docs) } });
   flushSync();
   return copy;
 }
 
-function islandsOver(copy: HTMLElement, page: LivePage) {
+/** The islands of `copy`; `empty`: the copy was drawn here without them (each is then built, in
+ *  turn, without waiting for the viewport: an empty island has no box to watch). */
+function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
   const { t } = page;
   /** the article's strings, the precomputed documents and the stored runs, the link applied */
   const content = Promise.all([page.articleReady, page.dataReady]).then(() => {
     if (!page.article) throw new Error(page.articleError || 'the article did not load');
   });
+  /** a figure's: the content, and KaTeX for its captions and labels (loaded in a task of its own) */
+  const figureContent = content.then(() => loadTex());
   const other: Lang = page.prefs.lang === 'zh' ? 'en' : 'zh';
   const kinds: Record<string, { prepare: () => Promise<unknown>; mount: (el: HTMLElement) => void }> = {
     toolbar: {
       prepare: () => Promise.resolve(),
       mount: (el) =>
-        replaceWith(el, Toolbar, {
+        hydrateIn(el, Toolbar, {
           get lang() {
             return page.prefs.lang;
           },
@@ -124,7 +146,7 @@ function islandsOver(copy: HTMLElement, page: LivePage) {
     cite: {
       prepare: () => content,
       mount: (el) =>
-        replaceWith(el, Citation, {
+        hydrateIn(el, Citation, {
           t,
           title: plain(page.article!.title),
           url: location.origin + location.pathname,
@@ -137,7 +159,7 @@ function islandsOver(copy: HTMLElement, page: LivePage) {
     status: {
       prepare: () => Promise.resolve(),
       mount: (el) =>
-        replaceWith(el, EngineStatus, {
+        hydrateIn(el, EngineStatus, {
           t,
           get engine() {
             return page.engineReport;
@@ -150,7 +172,20 @@ function islandsOver(copy: HTMLElement, page: LivePage) {
   };
   const kindOf = (el: HTMLElement) => {
     const name = el.dataset.island ?? '';
-    if (isFigure(name)) return { prepare: () => content, mount: (e: HTMLElement) => replaceWith(e, FigureIsland, { page, id: name }) };
+    // a figure that draws what the build drew is hydrated; one that draws a run of the reader's, or
+    // another view the link asked for, is built afresh in its place (its caption would differ), as
+    // is one whose HTML the build changed (a select written as its choice: prerender/fields.ts)
+    const hydrates = (e: HTMLElement) => page.asBuilt(name as FigureId) && !e.querySelector('.select-static');
+    if (isFigure(name))
+      return {
+        prepare: () => figureContent,
+        mount: (e: HTMLElement) => {
+          // the widths its charts have on screen (read before anything changes: one layout at most)
+          const boxes = [...e.querySelectorAll(`[${BOX}]`)].map((b) => Math.floor(b.getBoundingClientRect().width));
+          if (hydrates(e)) hydrateIn(e, FigureIsland, { page, id: name, built: true, boxes });
+          else replaceWith(e, FigureIsland, { page, id: name, boxes });
+        },
+      };
     return kinds[name];
   };
   const els = [...copy.querySelectorAll<HTMLElement>('[data-island]')].filter((el) => kindOf(el));
@@ -165,6 +200,7 @@ function islandsOver(copy: HTMLElement, page: LivePage) {
     const el = byName(name);
     if (el) void islands.ask(el);
   }
+  if (empty) for (const el of els) void islands.ask(el);
 
   // the link's parameters it could not use: a banner above the title, once the figures' strings
   // (some reasons are theirs) are there

@@ -34,11 +34,12 @@ import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeV
 import { fileName, provenance, toCsv, toJson, type ExportKind } from '../lib/export';
 import { composeSvg, download, svgToPng } from '../lib/export-dom';
 import type { EngineReport } from '../lib/engine-line';
+import { builtText, type IslandPage } from './island-page';
 import { settingsDiff } from '../lib/runs/entry';
 
 const BASE = import.meta.env.BASE_URL;
 
-export class LivePage {
+export class LivePage implements IslandPage {
   /** the link that opened the page: its state and the parameters it could not use */
   readonly link = parseLink(LINKS, location.search);
   /** ?embed=figN: only that figure, no page chrome */
@@ -94,6 +95,14 @@ export class LivePage {
       untrack(() => this.applyLinkRuns());
       this.applied = true;
     });
+  }
+
+  /** Whether figure `id` draws now what the build drew, so that its island can be hydrated over the
+   *  build's HTML: no slot draws a run of the reader's (a caption quotes other slots' numbers too),
+   *  and its view is the initial one. */
+  asBuilt(id: FigureId): boolean {
+    if (SLOT_NAMES.some((n) => this.results.slot(n).source === 'live' || this.results.slot(n).partial != null)) return false;
+    return JSON.stringify(this.views[id]) === JSON.stringify(figureById(id)?.view.initial);
   }
 
   /** The figures whose run settings the link names (their islands wake first: a run may start). */
@@ -199,8 +208,10 @@ export class LivePage {
   // changes them (issue 27: the article is the article). A figure's caption and readouts quote the
   // drawn results (a live run once it is shown), and a number a live run changed is followed, in
   // visible text, by the reference's value.
-  readonly proseNumbers = $derived(this.results.proseNumbers(this.prefs.lang));
   readonly referenceNumbers = $derived(this.results.proseNumbers(this.prefs.lang, 'precomputed'));
+  /** a slot draws a run of the reader's (until then the drawn numbers are the reference's: computed once) */
+  private readonly anyLive = $derived(SLOT_NAMES.some((n) => this.results.slot(n).source === 'live'));
+  readonly proseNumbers = $derived(this.anyLive ? this.results.proseNumbers(this.prefs.lang) : this.referenceNumbers);
   readonly changed = $derived(
     Object.fromEntries(
       Object.entries(this.proseNumbers)
@@ -227,6 +238,7 @@ export class LivePage {
     renderInline(s, { bindings: this.proseNumbers, onUnknownKey: this.onUnknownKey, changed: this.changed, figureLabel: this.figureRef }),
   );
   ftext = (id: FigureId) => figureStrings(this.article, id);
+  builtText = (id: FigureId) => builtText(this.article, id);
   /** the figures an embed may name, as a reader knows them: "Figure A (fig6)" */
   readonly embedChoices = $derived(FIGURE_IDS.map((id) => `${this.figLabel(id)} (${id})`));
   figTitle = (id: FigureId) => `${this.figLabel(id)}: ${plainInline(this.ftext(id).title)}`;

@@ -19,6 +19,23 @@ const KEY = Symbol('lnx.chart');
 export const setChart = (c: ChartContext) => setContext(KEY, c);
 export const getChart = (): ChartContext => getContext<ChartContext>(KEY);
 
+// ---- widths known before a box is measured ----------------------------------------------------
+// A box that draws at its measured width (a Chart, Figure 1's canvas: [data-box]) starts at
+// UNMEASURED_WIDTH and draws again when its ResizeObserver reports. An island hydrated over the
+// build's HTML (page/boot.ts) knows the widths its boxes have on screen already: it hands them, in
+// document order, to its components (setBoxWidths), and each box takes the next one as it starts,
+// so it is drawn once, at its width.
+const BOXES = Symbol('lnx.boxes');
+/** The attribute that marks a measured box (its width is read from the build's HTML). */
+export const BOX = 'data-box';
+export const setBoxWidths = (widths: readonly number[]) => setContext(BOXES, { widths, next: 0 });
+/** The next known box width (px, > 0), or null: none given (the build, a mount), or unknown. */
+export function nextBoxWidth(): number | null {
+  const b = getContext<{ widths: readonly number[]; next: number } | undefined>(BOXES);
+  const w = b ? b.widths[b.next++] : undefined;
+  return w != null && w > 0 ? w : null;
+}
+
 export interface Padding {
   top: number;
   right: number;
