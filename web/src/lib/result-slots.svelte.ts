@@ -8,7 +8,8 @@
 // `data`, the slot's current result, is the newest complete run the reader shows, else the
 // reference; a cancelled, failed or diverged run never becomes it. While a run streams, `partial`
 // holds the document so far (the grid's growing curves, which Figure 4 draws).
-// One instance is created by App.svelte and shared through context (getResults()).
+// One instance is created by the live page (page/live-page.svelte.ts) and shared through context
+// (getResults(): each island sets it, page/FigureIsland.svelte).
 import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, jobsAhead, runExperiment, runGrid, runProbe, setPaused, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';

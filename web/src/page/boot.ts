@@ -65,6 +65,14 @@ export async function start() {
   let copy = app.querySelector<HTMLElement>('[data-prerendered]');
   const page = new LivePage({ lang: (copy?.dataset.prerendered as Lang | undefined) ?? undefined });
   page.followAddress();
+  // a hook for the end-to-end and robustness tests (docs/robustness.md): the engine's heap
+  (globalThis as Record<string, unknown>).__lnx = {
+    memory: () => import('../engine/client').then((c) => c.engineMemory()),
+    info: () => import('../engine/client').then((c) => c.engineInfo()),
+    loseGpu: () => import('../engine/client').then((c) => c.loseGpu()),
+    // any grid config through the figures' own worker path (tests/webgpu compares backends with it)
+    grid: (config: object) => import('../engine/client').then((c) => c.runGrid(config as never)),
+  };
   if (page.embed) {
     // the copy is hidden from an embed (index.html): it holds nothing the embed shows
     copy?.remove();
@@ -221,14 +229,6 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
     setTimeout(() => (b.textContent = '#'), 1600);
   });
 
-  // a hook for the end-to-end and robustness tests (docs/robustness.md): the engine's heap
-  (globalThis as Record<string, unknown>).__lnx = {
-    memory: () => import('../engine/client').then((c) => c.engineMemory()),
-    info: () => import('../engine/client').then((c) => c.engineInfo()),
-    loseGpu: () => import('../engine/client').then((c) => c.loseGpu()),
-    // any grid config through the figures' own worker path (tests/webgpu compares backends with it)
-    grid: (config: object) => import('../engine/client').then((c) => c.runGrid(config as never)),
-  };
   // The engine line in the footer: set once a run has started the engine (subscribing does not
   // start it), updated on a GPU → CPU fallback.
   void import('../engine/client').then((c) => c.onEngineChange((e) => (page.engineReport = e)));

@@ -78,7 +78,8 @@ export class LivePage implements IslandPage {
   constructor({ lang }: { lang?: Article['lang'] } = {}) {
     const { state } = this.link;
     if (this.embed) document.documentElement.dataset.embed = this.embed;
-    if (lang) this.prefs.lang = lang;
+    // (an embed shows the link's language: it is not the copy's page, which it hides)
+    if (lang && !this.embed) this.prefs.lang = lang;
     this.results.lab = !this.embed;
     this.views = Object.fromEntries(Object.entries(initialViews()).map(([id, v]) => [id, { ...v, ...state.parts[id] }]));
     // the run list's messages name a slot by the figures that draw it ("Figure 2, Figure 3")
