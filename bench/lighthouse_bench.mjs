@@ -56,7 +56,13 @@ try {
   for (const [lang, path] of COPIES) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      const { lhr } = await lighthouse(`${preview.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      // a load Lighthouse could not record (NO_NAVSTART, NO_FCP on a busy machine) is run again, twice at most
+      let lhr;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        ({ lhr } = await lighthouse(`${preview.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }));
+        if (!lhr.runtimeError) break;
+        process.stderr.write(`lighthouse_bench: ${lang}: ${lhr.runtimeError.code}, again\n`);
+      }
       if (lhr.runtimeError) throw new Error(`${lang}: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
       out.lighthouse ??= lhr.lighthouseVersion;
       const s = lhr.configSettings;

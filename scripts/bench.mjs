@@ -20,6 +20,8 @@
 //           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
 //           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
 //           the full-size probe model on a software adapter
+// --baseline=FILE adds a "Before and after" table: the mainthread and lighthouse results of another
+// build measured in the same sitting (see where it is read below).
 // docs/benchmarks.md also shows the last record of scripts/gpu-check.sh (bench/gpu-check.json, else
 // build/gpu-check.json) without rerunning it. Results of earlier runs are kept for the sections not rerun, so a long section can be measured on
 // its own. Timings are wall clock on a machine that may be shared: compare within one run.
@@ -361,6 +363,13 @@ const run = {
 };
 
 if (sections.length || !results.machine) results.machine = machine();
+// --baseline=FILE: another build's mainthread and lighthouse results, measured in the same sitting
+// ({ commit, what, measured, mainthread, lighthouse }), kept for the "Before and after" table
+const baselineArg = args.find((a) => a.startsWith('--baseline='))?.slice(11);
+if (baselineArg) {
+  results.baseline = JSON.parse(readFileSync(baselineArg, 'utf8'));
+  writeFileSync(jsonPath, JSON.stringify(results, null, 1) + '\n');
+}
 for (const s of sections) {
   if (!run[s]) throw new Error(`unknown section ${s}`);
   const prev = results[s];
@@ -622,7 +631,7 @@ if (results.mainthread) {
   const ok = (x, lim) => (x == null ? '—' : x <= lim ? 'met' : 'not met');
   md.push(`## The main thread after the first paint (measured ${m.measured.slice(0, 16)}Z)`, '');
   md.push(
-    `\`bench/mainthread_bench.mjs\`: the built page under vite preview in headless Chromium at phone width (390 × 800, touch), the CPU slowed ${m.throttle}× (as Lighthouse's mobile preset; the network is not slowed), median of ${m.runs ?? 3} fresh contexts per language. The page the build wrote is the page; its figures, toolbar and citation become live one at a time as they near the viewport (islands: web/src/lib/islands.ts, web/src/page/boot.ts). Long tasks (≥ 50 ms) are counted from the first contentful paint to ${m.window_ms / 1000} s after navigation; total blocking time is the sum of each one's time beyond 50 ms over that window. Load average ${m.load_before.toFixed(2)} before, ${m.load_after.toFixed(2)} after, ${m.cores} cores: on a shared machine a task's wall time holds the time other jobs took the CPU, so the first context of each language is also traced and each task estimated as its thread CPU time × ${m.throttle} (what it takes where nothing else wants the CPU). Targets (issue 31): no task after the first paint over 200 ms; total blocking time ≤ 200 ms; an interaction answers (next paint) within 100 ms.`,
+    `\`bench/mainthread_bench.mjs\`: the built page under vite preview in headless Chromium at phone width (390 × 800, touch), the CPU slowed ${m.throttle}× (as Lighthouse's mobile preset; the network is not slowed), median of ${m.runs ?? 3} fresh contexts per language. The page the build wrote is the page; its figures, toolbar and citation become live one at a time as they near the viewport (islands: web/src/lib/islands.ts, web/src/page/boot.ts). Long tasks (≥ 50 ms) are counted from the first contentful paint to ${m.window_ms / 1000} s after navigation; total blocking time is the sum of each one's time beyond 50 ms over that window. Load average ${m.load_before.toFixed(2)} before, ${m.load_after.toFixed(2)} after, ${m.cores} cores: on a shared machine a task's wall time holds the time other jobs took the CPU (and the throttle, starved itself, slows less than ${m.throttle}×), so one more load per language is traced without the throttle and each task estimated as its thread CPU time × ${m.throttle}, what it takes on a quiet throttled phone (checked on main's build at c98926f: 371 ms longest and 1387 ms blocking this way, where this table had 589 ms and 1460 ms measured at load 2). Targets (issue 31): no task after the first paint over 200 ms; total blocking time ≤ 200 ms; an interaction answers (next paint) within 100 ms.`,
     '',
     '| language | first contentful paint ms | longest task after it ms | tasks over 200 ms | total blocking time ms | targets | CPU estimate: longest ms | CPU estimate: total blocking ms | targets (estimate) |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -699,6 +708,49 @@ if (results.mainthread) {
       '',
     );
   }
+}
+// Before and after: the same two benchmarks run on another commit's build in the same sitting
+// (results.baseline: { commit, mainthread, lighthouse }, recorded with --baseline=FILE, a JSON file
+// holding what bench/mainthread_bench.mjs and bench/lighthouse_bench.mjs printed there).
+if (results.baseline && results.mainthread && results.lighthouse) {
+  const b = results.baseline;
+  const rows = [];
+  const fig = (x) => (x == null ? '—' : String(x));
+  for (const lang of Object.keys(results.mainthread.languages)) {
+    const [was, now] = [b.mainthread?.languages?.[lang], results.mainthread.languages[lang]];
+    const [lw, ln] = [b.lighthouse?.languages?.[lang], results.lighthouse.languages?.[lang]];
+    if (!was || !now) continue;
+    const readingMax = (r) => (r?.reading ? Math.max(...Object.values(r.reading).map((x) => x.longest_ms)) : null);
+    const pair = (k, f) => [k, fig(f(was, lw)), fig(f(now, ln))];
+    rows.push(
+      ...[
+        pair('load: longest task after the first paint, ms', (r) => r?.longest_ms),
+        pair('load: total blocking time, ms', (r) => r?.tbt_ms),
+        pair('load: longest task, CPU estimate, ms', (r) => r?.cpu_estimate?.longest_ms),
+        pair('load: total blocking time, CPU estimate, ms', (r) => r?.cpu_estimate?.tbt_ms),
+        pair('reading (each figure scrolled to): longest task, ms', (r) => readingMax(r)),
+        pair('Figure 1 step: input to next paint, ms', (r) => r?.input?.fig1_step?.ms),
+        pair('Figure 2 layer: input to next paint, ms', (r) => r?.input?.fig2_layer?.ms),
+        pair('Figure 4 Share: input to next paint, ms', (r) => r?.input?.fig4_share?.ms),
+        pair('stored run of 10⁶ points: load, longest task, ms', (r) => r?.big?.load?.longest_ms),
+        pair('stored run of 10⁶ points: load, total blocking time, ms', (r) => r?.big?.load?.tbt_ms),
+        pair('stored run of 10⁶ points: Figure 4 drawing it, longest task, ms', (r) => r?.big?.fig4?.longest_ms),
+        pair('Lighthouse Performance (median of 3)', (_, l) => l?.score),
+        pair('Lighthouse total blocking time, ms', (_, l) => l?.tbt_ms),
+        pair('Lighthouse first / largest contentful paint, ms', (_, l) => (l ? `${l.fcp_ms} / ${l.lcp_ms}` : null)),
+        pair('Lighthouse cumulative layout shift', (_, l) => (l ? f(l.cls, 3) : null)),
+      ].map(([k, a, c]) => `| ${lang} | ${k} | ${a} | ${c} |`),
+    );
+  }
+  md.push(`## Before and after: ${b.commit} against this build, one sitting`, '');
+  md.push(
+    `The same benchmarks (sections below), run on the build of ${b.commit} (${b.what}) and then on this one, one after the other (${b.measured.slice(0, 16)}Z to ${results.lighthouse.measured.slice(0, 16)}Z; load average ${b.mainthread.load_before.toFixed(1)} at the start, ${results.lighthouse.load_after.toFixed(1)} at the end, ${results.mainthread.cores} cores: wall times carry the machine's load, the CPU estimates do not).`,
+    '',
+    `| language | measure | ${b.commit} | this build |`,
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  );
 }
 if (results.lighthouse && !results.lighthouse.skipped) {
   const l = results.lighthouse;
