@@ -19,6 +19,7 @@ import { flushSync, hydrate, mount, type Component } from 'svelte';
 import type { FigureId, Lang } from '../content/types';
 import { FIGURE_IDS } from '../figures/registry';
 import { Islands } from '../lib/islands';
+import { yieldToBrowser } from '../lib/slices';
 import { SLOT_NAMES } from '../lib/result-slots.svelte';
 import { registerOffline } from '../lib/offline';
 import { htmlLang } from '../lib/prefs.svelte';
@@ -110,8 +111,14 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
   const content = Promise.all([page.articleReady, page.dataReady]).then(() => {
     if (!page.article) throw new Error(page.articleError || 'the article did not load');
   });
-  /** a figure's: the content, and KaTeX for its captions and labels (loaded in a task of its own) */
-  const figureContent = content.then(() => loadTex());
+  /** a figure's: the content, KaTeX for its captions and labels (loaded in a task of its own), and
+   *  the numbers its strings quote (computed in a task of their own, before the first figure) */
+  const figureContent = content
+    .then(() => loadTex())
+    .then(async () => {
+      await yieldToBrowser();
+      void page.proseNumbers;
+    });
   const other: Lang = page.prefs.lang === 'zh' ? 'en' : 'zh';
   const kinds: Record<string, { prepare: () => Promise<unknown>; mount: (el: HTMLElement) => void }> = {
     toolbar: {
