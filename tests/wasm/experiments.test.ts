@@ -19,6 +19,7 @@ const CONFIGS: Record<string, object> = {
   'plateau-share': { ...TINY, layers: 2, steps: 8, every: 4, warmups: [0, 4] },
   'tied-output': { ...TINY, depths: [1, 2], seeds: [0], depth_batches: 1 },
   'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
+  sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
 };
 
 function withoutBk(doc: any): any {
@@ -77,6 +78,8 @@ describe('experiments in WebAssembly', () => {
     expect(() => new m.ExperimentRun('output-sensitivity', '{"perturbation":0}')).toThrowError(/lnx: perturbation = 0 is out of range/);
     expect(() => new m.ExperimentRun('output-sensitivity', '{"perturbation":1e999}')).toThrowError(/value of "perturbation"/);
     expect(() => new m.ExperimentRun('warmup-length', '{"optimizers":["lion"]}')).toThrowError(/lnx: optimizers entry/);
+    // the sharpness experiment offers only the optimizers that state a preconditioner
+    expect(() => new m.ExperimentRun('sharpness', '{"optimizers":["sgd"]}')).toThrowError(/lnx: optimizers entry.*gi-adam/);
     const r = new m.ExperimentRun('output-sensitivity', JSON.stringify(CONFIGS['output-sensitivity']));
     expect(() => r.resultJson()).toThrowError(/before the experiment is done/);
     expect(() => r.step(0)).toThrowError(/work must be an integer/);

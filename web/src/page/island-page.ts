@@ -1,6 +1,6 @@
 // page/island-page.ts — what a figure island (page/FigureIsland.svelte) reads of the page it is in:
 // the results and their runs, the figures' view state, the strings and the inline renderer, and
-// what its Share menu does. Two pages provide it: the live page (live-page.svelte.ts), and the
+// what its Share menu does, and the slots' live-run forms (lib/lab.svelte.ts Lab). Two pages provide it: the live page (live-page.svelte.ts), and the
 // page as the build writes it (asBuilt below: the precomputed documents, the initial views, the
 // reference's numbers, a Share menu that stays closed), which the prerender renders each island
 // from (prerender/render.ts) so that the live page can hydrate it where it stands (page/boot.ts).
@@ -10,12 +10,15 @@ import { figureLabel, figureRefLabel, figureStrings, initialViews } from '../fig
 import type { AnyFigure } from '../figures/registry';
 import type { ExportKind } from '../lib/export';
 import { renderInline } from '../lib/inline';
+import { Lab } from '../lib/lab.svelte';
 import { Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
 import { LiveRuns } from '../lib/runs/live-runs.svelte';
 import { uiString } from '../lib/text';
 
 export interface IslandPage {
   readonly results: Results;
+  /** the slots' live-run forms over `results` (the figures' settings, getLab) */
+  readonly lab: Lab;
   /** each figure's view state, by figure id (bindable) */
   views: Record<string, object>;
   t(key: string): string;
@@ -52,12 +55,15 @@ export function asBuilt(article: Article, docs: Partial<Record<SlotName, unknown
   // the run lists as the live page shows them before any run: kept in this browser, none yet
   results.runs.persistent = true;
   results.usePrecomputed(docs);
+  // the figures' settings forms, as they open (drawn closed, as on the live page)
+  const lab = new Lab(results);
   const t = (key: string) => uiString(lang, key);
   const proseNumbers = results.proseNumbers(lang);
   const nothing = () => '';
   return {
     lang,
     results,
+    lab,
     views: initialViews(),
     t,
     inline: (s: string) => renderInline(s, { bindings: proseNumbers, figureLabel: (id) => figureRefLabel(id, t) }),

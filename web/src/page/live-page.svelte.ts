@@ -2,6 +2,7 @@
 // each figure, the toolbar, the citation, the footer, made live on its own over the article the
 // build wrote) and by an embed (page/Embed.svelte): the link that opened the page and its issues,
 // the preferences (language, theme), the current results (precomputed, then live) and their runs,
+// the slots' live-run forms and what the link's run settings do with them (lib/lab.svelte.ts Lab),
 // each figure's view state (what permalinks carry), the strings and inline renderers, the address
 // bar that follows the view, Share's links and snippets, and the downloads.
 // Nothing here draws, and nothing here renders the article's prose: the prose is the build's static
@@ -20,11 +21,12 @@ import {
   figureStrings,
   initialViews,
   linkDefaults,
-  linkRunAction,
   type AnyFigure,
 } from '../figures/registry';
 import { Prefs } from '../lib/prefs.svelte';
-import { LINK_BUDGET_MS, Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
+import { Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
+import { Lab } from '../lib/lab.svelte';
+import { tableOf } from '../lib/settings';
 import { LiveRuns } from '../lib/runs/live-runs.svelte';
 import { loadArticle } from '../lib/article';
 import { renderInline } from '../lib/inline';
@@ -35,7 +37,6 @@ import { fileName, provenance, toCsv, toJson, type ExportKind } from '../lib/exp
 import { composeSvg, download, svgToPng } from '../lib/export-dom';
 import type { EngineReport } from '../lib/engine-line';
 import { builtText, type IslandPage } from './island-page';
-import { settingsDiff } from '../lib/runs/entry';
 
 const BASE = import.meta.env.BASE_URL;
 
@@ -56,6 +57,8 @@ export class LivePage implements IslandPage {
   );
   /** an embed keeps no runs between visits and shows no run list (a blogger's figure is the article's) */
   readonly results = new Results(new LiveRuns(SLOT_NAMES, this.embed ? null : undefined));
+  /** each slot's live-run form (the figures' settings) and what a link's run settings do with them */
+  readonly lab = new Lab(this.results);
   /** each figure's view state, by figure id, as the link set it (run settings live in `results`) */
   views = $state<Record<string, object>>({});
   /** the link's run settings have been applied (the address bar follows the view from then on) */
@@ -91,9 +94,10 @@ export class LivePage implements IslandPage {
       (a) => void (this.article = a),
       (e) => void (this.articleError = e instanceof Error ? e.message : String(e)),
     );
-    // the stored runs too: a link's run may be one of them (linkRunAction)
+    // the stored runs too: a link's run may be one of them (Lab.linkAction)
     this.dataReady = Promise.all([this.results.loadPrecomputed(BASE), this.results.runs.ready]).then(() => {
-      untrack(() => this.applyLinkRuns());
+      // the link's run settings fill the forms; a short run starts, a longer one is offered
+      untrack(() => this.lab.applyLink(state.parts));
       this.applied = true;
     });
   }
@@ -106,70 +110,31 @@ export class LivePage implements IslandPage {
     return JSON.stringify(this.views[id]) === JSON.stringify(figureById(id)?.view.initial);
   }
 
-  /** The figures whose run settings the link names (their islands wake first: a run may start). */
+  /** The figures whose view the link names, or that show the form of a slot whose run settings it
+   *  names (lib/settings.ts Table.figure): their islands wake first (a run may start). */
   linkedFigures(): FigureId[] {
-    return FIGURES.filter((f) => (f.run && this.link.state.parts[f.run.key]) || this.link.state.parts[f.id]).map((f) => f.id);
+    const { parts } = this.link.state;
+    const forms = SLOT_NAMES.filter((n) => parts[n]).map((n) => tableOf(n).figure);
+    return FIGURES.filter((f) => parts[f.id] || forms.includes(f.id)).map((f) => f.id);
   }
 
-  /** What a link's settings are compared with: initial views, the precomputed results' settings. */
-  defaults = () => linkDefaults(this.results);
-
-  /** Apply the link's run settings once the precomputed results are in (or failed to load):
-   *  fill the live-run form, and start a run when they differ from what is drawn and it is short. */
-  private applyLinkRuns() {
-    const d = this.defaults();
-    const { results } = this;
-    for (const f of FIGURES) {
-      const asked = f.run && this.link.state.parts[f.run.key];
-      if (!f.run || !f.slot) continue;
-      // no link's settings: the form shows what is drawn (a stored run after a reload), not the
-      // article's setting under someone else's curves
-      if (!asked) {
-        const drawn = results.slot(f.slot);
-        const s = drawn.source === 'live' ? f.run.of(drawn.data?.config) : null;
-        if (s) f.run.fill(results, s);
-        continue;
-      }
-      const s = f.run.resolve(asked, d[f.run.key]);
-      f.run.fill(results, s);
-      const act = linkRunAction(f, s, results, d[f.run.key]);
-      if (act.kind === 'show') {
-        if (results.runs.get(act.id)?.hidden) results.runs.setHidden(act.id, false);
-        if (results.runs.isolated[f.slot] !== act.id) results.runs.isolate(f.slot, act.id);
-      }
-      // a link starts only a short run by itself; a longer one is filled in and offered (LINK_BUDGET_MS)
-      if (act.kind === 'start') f.run.start(results, { budgetMs: LINK_BUDGET_MS });
-    }
-  }
+  /** What a link's settings are compared with: initial views, each slot's form as it opens. */
+  defaults = () => linkDefaults();
 
   // ---- the view and the address bar -------------------------------------------------------------
-  /** A slot's settings as the URL names them: the run in progress, else what the live-run form
-   *  holds (its settings are on screen, run or not: Share says which are not run yet), else what is drawn. */
-  private runNow(f: AnyFigure) {
-    const slot = this.results.slot(f.slot!);
-    if (slot.pending) return f.run!.of(slot.pending);
-    return f.run!.of(f.run!.form(this.results)) ?? f.run!.of(slot.data?.config);
-  }
-
   /** Share's note when the link carries settings the figure does not draw (not run yet), or ''. */
   notRunNote(f: AnyFigure): string {
-    if (!f.run || !f.slot) return '';
-    const slot = this.results.slot(f.slot);
-    const form = f.run.form(this.results);
-    const drawn = slot.data?.config;
-    if (slot.pending || !form || !drawn) return '';
-    const a = f.run.of(form);
-    const b = f.run.of(drawn);
-    if (!a || !b || f.run.same(a, b)) return '';
-    const diff = settingsDiff(form as Record<string, unknown>, drawn as Record<string, unknown>);
-    return tpl(this.t('share.notRun'), { what: diff.join(' · ') });
+    const slot = f.slotOf?.(this.views[f.id] as never) ?? f.slot;
+    const diff = slot ? this.lab.notRun(slot) : [];
+    return diff.length ? tpl(this.t('share.notRun'), { what: diff.join(' · ') }) : '';
   }
 
+  // the address bar and Share name each slot's run in progress, else what its form holds, else what is drawn
   readonly current = $derived<ViewState>({
     lang: this.prefs.lang,
     theme: this.prefs.theme,
     embed: this.embed ?? undefined,
-    parts: Object.fromEntries(FIGURES.flatMap((f) => [[f.id, this.views[f.id]], ...(f.run ? [[f.run.key, this.runNow(f)]] : [])])),
+    parts: Object.fromEntries([...FIGURES.map((f) => [f.id, this.views[f.id]]), ...this.lab.linkParts()]),
   });
 
   /** The address of the page showing the current view (the address bar's), in `lang` when given. */
