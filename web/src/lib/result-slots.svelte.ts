@@ -283,7 +283,7 @@ export class Results {
   readonly runs: LiveRuns;
   /** the run lists are shown beside the figures (not in an embed) */
   lab = true;
-  /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by App) */
+  /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by the live page) */
   slotLabel: (s: SlotName) => string = (s) => s;
   probe: Slot<ProbeResult>;
   grid: Slot<GridResult>;
