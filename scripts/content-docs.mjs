@@ -232,6 +232,7 @@ export const UI_KEY_TABLES = {
         `after a figure-caption or readout number a live run changed: the reference's value, in visible text (the article's own prose always quotes the reference)`,
       ],
       ['offline.ready', 'footer note once the page is saved for offline reading'],
+      ['lang.runStops', 'under the toolbar: the language link was clicked while a run is under way (the other language is another page)'],
     ],
   },
   fig1: {

@@ -316,6 +316,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.msg.skippedMore': '…and {n} more skipped runs.',
     'run.keptPartial': 'What it had computed is kept in the run list, marked partial.',
     'offline.ready': 'This page is saved for offline reading.',
+    'lang.runStops': 'A run is under way: the Chinese page is another page, and opening it stops the run. Click 中文 again to switch anyway.',
   },
   zh: {
     'lang.label': '语言',
@@ -611,5 +612,6 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.msg.skippedMore': '……另有 {n} 条运行被跳过。',
     'run.keptPartial': '已算出的部分保留在运行列表里，标为部分结果。',
     'offline.ready': '本页已保存，可离线阅读。',
+    'lang.runStops': '有一个运行正在进行：英文页面是另一个页面，打开它会停止这个运行。仍要切换，请再点一次 English。',
   },
 };

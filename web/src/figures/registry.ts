@@ -1,5 +1,5 @@
 // registry.ts — every figure of the page, in page order, and what the page derives from the list:
-// the figure ids, the permalink's parameter groups and its defaults, the figures' numbers. App.svelte,
+// the figure ids, the permalink's parameter groups and its defaults, the figures' numbers. The page (page/),
 // the permalink and download code, the scripts (scripts/registry.mjs) and the tests read FIGURES;
 // nothing else names a figure.
 //
