@@ -93,7 +93,11 @@ async function doc(m, Cls, ...a) {
   }
 }
 
-const optimizers = JSON.parse(builds[1].schemaJson()).optimizers;
+// the optimizers both builds know (a baseline from before an optimizer was registered lacks it)
+const optimizersOf = (m) => JSON.parse(m.schemaJson()).optimizers;
+const older = new Set(optimizersOf(builds[0]).map((o) => o.name));
+const optimizers = optimizersOf(builds[1]).filter((o) => older.has(o.name));
+for (const o of optimizersOf(builds[1])) if (!older.has(o.name)) console.log(`skip  ${o.name}: ${path.relative(ROOT, dirs[0])} does not have it`);
 const cases = [
   ...optimizers.map((o) => [
     `70 steps, post-LN, ${o.name}`,
@@ -111,14 +115,25 @@ const cases = [
       ),
   ],
   ['the probe', (m) => doc(m, 'GpuProbeRun', JSON.stringify({ ...SMALL, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] }))],
-  ['every backend op (GpuOpCheck)', (m) => doc(m, 'GpuOpCheck')],
+  // the ops both builds check (an op added since the baseline, e.g. an optimizer's update, is listed and skipped)
+  ['every backend op (GpuOpCheck)', async (m) => JSON.parse(await doc(m, 'GpuOpCheck')).ops, (docs) => sharedOps(docs)],
   ['matmul check', (m) => doc(m, 'GpuMatmulCheck')],
   ['gradients of one step, pre-LN causal', (m) => doc(m, 'GpuGradCheck', JSON.stringify({ ...SMALL, placement: 'pre', attention: 'causal', seed: 5 }))],
 ];
 let failed = 0;
-for (const [name, f] of cases) {
-  const got = [];
-  for (const m of builds) got.push(bits(await f(m)));
+/** Each build's ops restricted to the (op, output) pairs both have; the others are printed. */
+function sharedOps(docs) {
+  const key = (o) => `${o.op}/${o.output}`;
+  const keys = docs.map((ops) => new Set(ops.map(key)));
+  for (const [i, ops] of docs.entries())
+    for (const o of ops) if (!keys[1 - i].has(key(o))) console.log(`skip  op ${key(o)}: only in ${path.relative(ROOT, dirs[i])}`);
+  return docs.map((ops) => ops.filter((o) => keys.every((k) => k.has(key(o)))));
+}
+for (const [name, f, shared] of cases) {
+  let docs = [];
+  for (const m of builds) docs.push(await f(m));
+  if (shared) docs = shared(docs);
+  const got = docs.map(bits);
   const same = got[0] === got[1];
   if (!same) failed++;
   console.log(`${same ? 'same' : 'DIFFERENT'}  ${name} (${got[0].length} characters)`);
