@@ -22,6 +22,9 @@
 //           and bench/wasm_runner.mjs) at each point too, interleaved: before and after a change,
 //           in one sitting; --quick cuts the probe and the grid to a check of the script.
 //           `npm run bench:scaling`
+//   gpuhost the host's part of a WebGPU step (bench/webgpu_host.mjs, Node over Dawn): ms per step of
+//           a run, per run-step of a batch, per probe pass, and the calls between wasm and JavaScript,
+//           before (build/gpu-baseline from bench/webgpu_baseline.sh, when present) and after
 //   webgpu  headless Chromium (bench/webgpu_bench.mjs): ms per toy step and probe pass on WebGPU and
 //           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
 //           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
@@ -40,7 +43,11 @@ const args = process.argv.slice(2);
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice(7) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : null);
 // --only none: rewrite docs/benchmarks.md from docs/benchmarks.json without measuring.
 const sections =
-  onlyArg === 'none' ? [] : onlyArg ? onlyArg.split(',') : ['gemm', 'step', 'profile', 'probe', 'grid', 'page', 'mainthread', 'lighthouse', 'webgpu'];
+  onlyArg === 'none'
+    ? []
+    : onlyArg
+      ? onlyArg.split(',')
+      : ['gemm', 'step', 'profile', 'probe', 'grid', 'page', 'mainthread', 'lighthouse', 'gpuhost', 'webgpu'];
 const jsonPath = `${root}docs/benchmarks.json`;
 const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
 const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
@@ -439,6 +446,19 @@ const run = {
         .split('\n')
         .pop(),
     );
+  },
+  gpuhost() {
+    // before (bench/webgpu_baseline.sh's build, when there is one) and after, sampled in turn
+    const base = `${root}build/gpu-baseline`;
+    const dirs = existsSync(`${base}/lnx-gpu.wasm`) ? [base, `${root}public/wasm`] : [`${root}public/wasm`];
+    log(`gpuhost: the host's part of a WebGPU step, Node over Dawn (${dirs.length} builds)`);
+    try {
+      const r = JSON.parse(sh('node', [`${root}bench/webgpu_host.mjs`, ...dirs.flatMap((d) => ['--wasm', d])], { stdio: ['ignore', 'pipe', 'inherit'] }));
+      if (existsSync(`${base}/BASELINE`)) r.baseline = readFileSync(`${base}/BASELINE`, 'utf8').trim();
+      return r;
+    } catch (e) {
+      return { skipped: `bench/webgpu_host.mjs failed: ${String(e.message).split('\n')[0]}` };
+    }
   },
   webgpu() {
     log('webgpu: headless Chromium (bench/webgpu_bench.mjs)');
@@ -942,6 +962,48 @@ if (results.lighthouse && !results.lighthouse.skipped) {
     ),
     '',
   );
+}
+if (results.gpuhost) {
+  const g = results.gpuhost;
+  md.push(`## The host's part of a WebGPU step, before and after (${when(g)})`, '');
+  if (g.skipped) md.push(g.skipped, '');
+  else {
+    const [before, after] = g.builds.length > 1 ? g.builds : [null, g.builds[0]];
+    const mo = g.model;
+    md.push(
+      `\`bench/webgpu_host.mjs\` in Node over Dawn, adapter **${g.adapter}**${g.software ? ' (a software adapter: host times only, never GPU times)' : ''}; ${g.samples} samples per build, the builds sampled in turn in one sitting. ` +
+        (before
+          ? `Before: \`${before.name}\` (${g.baseline ?? 'bench/webgpu_baseline.sh'}); after: this build. `
+          : 'No baseline build (bench/webgpu_baseline.sh makes one). ') +
+        `Model: ${mo.layers} layers, d = ${mo.d}, d_ff = ${mo.d_ff}, V = ${mo.vocab}, ${mo.batch} × ${mo.seq} tokens (the toy's dispatches at narrow widths, so that a software adapter runs a step in milliseconds). ` +
+        "A sample is one synchronous `step(1)` with the GPU idle before it; in Node it includes Dawn's own encoding, which a browser does in its GPU process. Median (minimum) ms; calls between wasm and JavaScript per call, from a second, counted instance.",
+      '',
+      '| job | ' +
+        (before
+          ? 'before ms | after ms | median ratio | min ratio | wasm→JS calls before → after | JS→wasm before → after |'
+          : 'ms | wasm→JS calls | JS→wasm calls |'),
+      before ? '|---|---|---|---|---|---|---|' : '|---|---|---|---|',
+    );
+    const names = { run: 'one run, one step', batch: `a batch of ${g.batch_runs} runs, per run-step`, probe: 'a probe pass' };
+    for (const [job, a] of Object.entries(after.jobs)) {
+      const ms = (j) => `${f(j.host_ms, 2)} (${f(j.host_ms_min, 2)})`;
+      if (!before) md.push(`| ${names[job] ?? job} | ${ms(a)} | ${f(a.wasm_to_js, 0)} | ${f(a.js_to_wasm, 0)} |`);
+      else {
+        const b = before.jobs[job];
+        md.push(
+          `| ${names[job] ?? job} | ${ms(b)} | ${ms(a)} | ${f(b.host_ms / a.host_ms, 2)}× | ${f(b.host_ms_min / a.host_ms_min, 2)}× | ${f(b.wasm_to_js, 0)} → ${f(a.wasm_to_js, 0)} | ${f(b.js_to_wasm, 0)} → ${f(a.js_to_wasm, 0)} |`,
+        );
+      }
+    }
+    md.push('');
+    if (before) {
+      const r = after.jobs.batch && before.jobs.batch ? before.jobs.batch.host_ms / after.jobs.batch.host_ms : null;
+      md.push(
+        `Issue 32's target, the host's time per run-step at least 5× less: ${r == null ? 'not measured' : r >= 5 ? `met (${f(r, 1)}× for a batch's run-step)` : `**not met** (${f(r, 1)}× for a batch's run-step)`}. Results are the same bit for bit (\`node tests/gpu-node/compare-builds.mjs\`).`,
+        '',
+      );
+    }
+  }
 }
 if (results.webgpu) {
   const w = results.webgpu;
