@@ -30,6 +30,14 @@ export function adamFirstStepCounterfactual(doc: any): Judged<{
   giGap: number;
   gradGap: number;
   tiny: { placement: string; optimizer: string; name: string; gradRms: number; step1: number }[];
+  gatedPlacement: string | null;
+  frozenPct: number | null;
+  gatedRms1: number | null;
+  zeroStep1: number | null;
+  zeroStep2: number | null;
+  giRms1: number[];
+  tinyStep1Max: number | null;
+  tinyGradMax: number | null;
   zeroHolds?: boolean;
   giHolds?: boolean;
 }>;

@@ -133,7 +133,19 @@ export function adamFirstStepCounterfactual(doc) {
   const giRms = gi.map((r) => r.rms1);
   const gradGap = gi.length >= 2 ? Math.max(...g1) / Math.min(...g1) : NaN;
   const giGap = gi.length >= 2 ? Math.max(...giRms) / Math.min(...giRms) : NaN;
-  const facts = { beta2, giExpected, gated, gi, giGap, gradGap, tiny };
+  // flat facts for the sentence: the first gated run's (Adam's where there is one), GI-Adam's step-1 values
+  const g0 = gated.find((g) => g.optimizer === 'adam') ?? gated[0];
+  const flat = {
+    gatedPlacement: g0?.placement ?? null,
+    frozenPct: g0 ? 100 * g0.frozenShare : null,
+    gatedRms1: g0?.rms1 ?? null,
+    zeroStep1: g0?.zeroStep1 ?? null,
+    zeroStep2: g0?.zeroStep2 ?? null,
+    giRms1: giRms,
+    tinyStep1Max: tiny.length ? Math.max(...tiny.map((t) => t.step1)) : null,
+    tinyGradMax: tiny.length ? Math.max(...tiny.map((t) => t.gradRms)) : null,
+  };
+  const facts = { beta2, giExpected, gated, gi, giGap, gradGap, tiny, ...flat };
   if (gated.length === 0 || gi.length < 2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-runs' } };
   if (gradGap < 1.2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-gap' } };
   const zeroHolds = gated.every((g) => g.zeroStep1 === 0);
