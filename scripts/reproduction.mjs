@@ -511,9 +511,9 @@ if (grid) {
       `Verdict: **${mark[verdict]}.** ` +
         (f.tooSmall
           ? `Too small to test ('${f.tooSmall}').`
-          : `The tensors with no gradient at step 1 move ${g3(f.zeroStep1)} × lr at step 1 (the rule: exactly 0) and ${g3(f.zeroStep2)} × lr at step 2; ` +
-            `GI-Adam's ungated runs step ${f.giRms1.map(g3).join(' and ')} × lr (the rule: √(1 − β₂) = ${g3(f.giExpected)} ± 5%, within 5% of each other; ` +
-            `their gradient norms differ ${g3(f.gradGap)}-fold). Outside the rule: tensors whose gradient is rounding noise around 0 (RMS at most ${g3(f.tinyGradMax)}) move at most ${g3(f.tinyStep1Max)} × lr.`),
+          : `The tensors with no gradient at step 1 move ${g3(f.zeroStep1)} × lr at step 1 (the rule: exactly 0) and ${g3(f.ratioZeroStep2)} × lr at step 2; ` +
+            `GI-Adam's ungated runs step ${f.ratioGiRms1.map(g3).join(' and ')} × lr (the rule: √(1 − β₂) = ${g3(f.giExpected)} ± 5%, within 5% of each other; ` +
+            `their gradient norms differ ${g3(f.gradGap)}-fold). Outside the rule: tensors whose gradient is rounding noise around 0 (RMS at most ${g3(f.ratioTinyGradMax)}) move at most ${g3(f.ratioTinyStep1Max)} × lr.`),
     );
     say();
   }

@@ -20,7 +20,7 @@ export interface AfsGated {
   frozenShare: number;
   rms1: number;
   zeroStep1: number;
-  zeroStep2: number | null;
+  ratioZeroStep2: number | null;
 }
 export function adamFirstStepCounterfactual(doc: any): Judged<{
   beta2: number;
@@ -32,12 +32,13 @@ export function adamFirstStepCounterfactual(doc: any): Judged<{
   tiny: { placement: string; optimizer: string; name: string; gradRms: number; step1: number }[];
   gatedPlacement: string | null;
   frozenPct: number | null;
-  gatedRms1: number | null;
+  ratioGatedRms1: number | null;
   zeroStep1: number | null;
-  zeroStep2: number | null;
-  giRms1: number[];
-  tinyStep1Max: number | null;
-  tinyGradMax: number | null;
+  ratioZeroStep2: number | null;
+  ratioGiRms1: number[];
+  ratioGiExpected: number;
+  ratioTinyStep1Max: number | null;
+  ratioTinyGradMax: number | null;
   zeroHolds?: boolean;
   giHolds?: boolean;
 }>;

@@ -94,7 +94,7 @@ export function adamFirstStep(doc, a = 'post', b = 'pre') {
  *  no run with an all-zero-gradient tensor or fewer than two GI-Adam runs without one; 'no-gap' when
  *  those GI-Adam runs' gradient norms differ by less than 20% (no scale for the step to ignore).
  *  Facts besides: per gated run, the share of its parameters that stay put at step 1 and its overall
- *  step-1 update RMS/lr, and the gated tensors' update RMS/lr at step 2 (when the gate has opened);
+ *  step-1 update RMS/lr, and the gated tensors' update RMS/lr at step 2 (when the gate has opened); the facts the sentence quotes as ratios are named ratio… (lib/prose-numbers.ts formats them to 3 significant digits);
  *  the tensors whose step-1 gradient is not 0 but below 100·ε (float noise around an exact 0, such as
  *  the key biases' under softmax), with their step, which neither departure above describes. */
 export function adamFirstStepCounterfactual(doc) {
@@ -138,12 +138,13 @@ export function adamFirstStepCounterfactual(doc) {
   const flat = {
     gatedPlacement: g0?.placement ?? null,
     frozenPct: g0 ? 100 * g0.frozenShare : null,
-    gatedRms1: g0?.rms1 ?? null,
+    ratioGatedRms1: g0?.rms1 ?? null,
     zeroStep1: g0?.zeroStep1 ?? null,
-    zeroStep2: g0?.zeroStep2 ?? null,
-    giRms1: giRms,
-    tinyStep1Max: tiny.length ? Math.max(...tiny.map((t) => t.step1)) : null,
-    tinyGradMax: tiny.length ? Math.max(...tiny.map((t) => t.gradRms)) : null,
+    ratioZeroStep2: g0?.zeroStep2 ?? null,
+    ratioGiRms1: giRms,
+    ratioGiExpected: giExpected,
+    ratioTinyStep1Max: tiny.length ? Math.max(...tiny.map((t) => t.step1)) : null,
+    ratioTinyGradMax: tiny.length ? Math.max(...tiny.map((t) => t.gradRms)) : null,
   };
   const facts = { beta2, giExpected, gated, gi, giGap, gradGap, tiny, ...flat };
   if (gated.length === 0 || gi.length < 2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-runs' } };
