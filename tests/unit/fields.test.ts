@@ -333,3 +333,18 @@ describe('an experiment’s form', () => {
     expect(f.config).toMatchObject({ perturbation_kind: 'sign_gradient', depths: [8, 16], seeds: [0] });
   });
 });
+
+describe('a placement spec’s name is a choice of placements (as the engine’s spec_choice)', () => {
+  const placementsRow = (slot: string) => {
+    const t = tableOf(slot);
+    return { t, r: t.rows.find((x) => x.field === 'placements')! };
+  };
+  it('the counterfactuals’ table, whose config carries the rezero preset, offers rezero; Figure C’s does not', () => {
+    const cf = placementsRow('adamFirstStepCf');
+    expect(boundsOf(cf.t, cf.r).choices).toContain('rezero');
+    expect(checkValue(cf.t, cf.r, ['pre', 'rezero'])).toEqual(['pre', 'rezero']);
+    const c = placementsRow('adamFirstStep');
+    expect(boundsOf(c.t, c.r).choices).not.toContain('rezero');
+    expect(checkValue(c.t, c.r, ['pre', 'rezero'])).toBeNull();
+  });
+});
