@@ -25,7 +25,7 @@ import {
 import { parseList } from '../../web/src/lib/format';
 import { SlotForm } from '../../web/src/lib/lab.svelte';
 import { GRID, PROBE, tableOf } from '../../web/src/lib/settings';
-import { SLOT_NAMES, precomputedPath } from '../../web/src/lib/slots';
+import { SLOT_NAMES, precomputedPath, type SlotName } from '../../web/src/lib/slots';
 import { settingsDiff } from '../../web/src/lib/runs/entry';
 import { grid, probe } from './fixtures';
 
@@ -335,7 +335,7 @@ describe('an experiment’s form', () => {
 });
 
 describe('a placement spec’s name is a choice of placements (as the engine’s spec_choice)', () => {
-  const placementsRow = (slot: string) => {
+  const placementsRow = (slot: SlotName) => {
     const t = tableOf(slot);
     return { t, r: t.rows.find((x) => x.field === 'placements')! };
   };
