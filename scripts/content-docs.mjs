@@ -114,6 +114,10 @@ export const UI_KEY_TABLES = {
         'the sentence bound as `{{exp.afs.verdict}}` (verdicts.js `adamFirstStep`)',
       ],
       [
+        'verdict.afscf.confirmed verdict.afscf.refuted verdict.afscf.untested',
+        'the sentence bound as `{{exp.afscf.verdict}}` (verdicts.js `adamFirstStepCounterfactual`)',
+      ],
+      [
         'verdict.wl.confirmed verdict.wl.refuted verdict.wl.untested verdict.sgd.confirmed verdict.sgd.refuted verdict.sgd.qualified verdict.sgd.untested',
         'the sentences bound as `{{exp.wl.verdict}}` and `{{exp.sgd.verdict}}` (verdicts.js `warmupLength`, `sgdControl`); a fact that is null (never) reads —',
       ],
@@ -323,6 +327,18 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['ctl.small', `the live run's small setting`],
     ],
   },
+  fig17: {
+    rows: [
+      ['title caption', 'title and caption'],
+      ['panel', `a placement's panel`],
+      ['axisStep axisRms', 'axis names'],
+      ['all zero', `the two kinds of line (legend): every coordinate, and the tensors with no gradient at step 1`],
+      ['refLr refGi', 'the reference lines at 1 and at √(1 − β₂)'],
+      ['readout readout.item readout.value readout.valueAll', 'the hover readout: a panel, a step, each run there (with or without gradient-free tensors)'],
+      ['col.series tableCaption', `the table's first column and its caption`],
+      ['ctl.small', `the live run's small setting`],
+    ],
+  },
   fig10: {
     rows: [
       ['title caption', 'title and caption'],
@@ -498,6 +514,10 @@ export const PROSE_NUMBER_GROUPS = [
       ['exp.afs.rms1.pre', 'the same, Pre-LN', '≈ 1'],
       ['exp.afs.lr', `the run's peak lr`, '—'],
       ['exp.afs.verdict', 'the verdict sentence (`verdict.afs.*`; rule in experiments/verdicts.js)', '—'],
+      ['exp.afscf.layers', `the counterfactuals' depth (fig17)`, '—'],
+      ['exp.afscf.steps', `the counterfactuals' run length`, '—'],
+      ['exp.afscf.lr', `the counterfactuals' peak lr`, '—'],
+      ['exp.afscf.verdict', 'the verdict on where the sign step stops holding (`verdict.afscf.*`; rule in experiments/verdicts.js)', '—'],
       ['exp.wl.steps', "the runs' steps", '—'],
       ['exp.wl.verdict', 'the verdict on claim 4 (`verdict.wl.*`; rule in experiments/verdicts.js)', '—'],
       ['exp.sgd.verdict', 'the verdict on the SGD control (`verdict.sgd.*`)', '—'],

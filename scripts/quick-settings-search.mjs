@@ -41,7 +41,7 @@ const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
  *  batch 1.5 (cost.ts probeFlops). */
 const COST = {
   'output-sensitivity': (c) => c.placements.length * c.seeds.length * sum(c.depths, (L) => (c.perturbation_kind === 'sign_gradient' ? 4 : 2) * fwd(c, L)),
-  'adam-first-step': (c) => c.placements.length * (c.steps + 1) * 3 * fwd(c),
+  'adam-first-step': (c) => c.placements.length * (c.optimizers?.length ?? 1) * (c.steps + 1) * 3 * fwd(c),
   'step-size': (c) => c.placements.length * c.seeds.length * sum(c.depths, (L) => (3 + c.etas.length + L) * fwd(c, L)),
   'warmup-length': (c) => c.placements.length * c.optimizers.length * c.warmups.length * c.lr_factors.length * c.seeds.length * c.steps * 3 * fwd(c),
   'plateau-share': (c) => c.placements.length * c.warmups.length * (c.steps * 3 + Math.floor(c.steps / c.every) + 1) * fwd(c),

@@ -17,7 +17,9 @@
 #include "model.h"
 #include "optim/adam.h"
 #include "optim/radam.h"
+#include "placements/presets.h"
 #include "rng.h"
+#include "train_access.h"
 
 // The sharpness experiment's estimator (wasm/experiments/sharpness.cpp, external linkage for these
 // tests): the top eigenvalue of S·H·S from Hessian-vector products, by the Lanczos iteration.
@@ -83,6 +85,8 @@ TEST(Experiments, BadInputToEveryFieldNamesTheField) {
       auto wrap = [&](const std::string& x) { return list ? "[" + x + "]" : x; };
       if (type.rfind("choice", 0) == 0 || type.rfind("enum", 0) == 0) {
         bad = {wrap("\"nope\""), wrap("3")};
+      } else if (type == "object") {  // a placement spec
+        bad = {"3", "\"pre\"", R"({"name": 3})", R"({"attention": {"norm_input": 2}})"};
       } else {
         const double hi = f.obj.at("max").num;
         bad = {wrap("1e999"), wrap("-1e999"), wrap("\"1\""), wrap(std::to_string(hi * 2 + 1)), wrap("-1")};
@@ -121,8 +125,11 @@ TEST(Experiments, ModelTooLargeNamesTheKnobsToLower) {
 // g·Δθ is −lr·‖g‖₁ up to the coordinates with |g| ~ ε.
 TEST(Experiments, AdamFirstStepMovesEveryCoordinateByAtMostLr) {
   const Value v = run("adam-first-step", R"("layers": 2, "steps": 3, "placements": ["post", "pre", "peri"])");
-  for (const char* p : {"post", "pre", "peri"}) {
-    const auto& s = v.obj.at("placements").obj.at(p).obj;
+  ASSERT_EQ(v.obj.at("runs").arr.size(), 3u);
+  for (const Value& run : v.obj.at("runs").arr) {
+    const auto& s = run.obj;
+    const std::string p = s.at("placement").str;
+    EXPECT_EQ(s.at("optimizer").str, "adam");
     EXPECT_EQ(s.at("status").str, "ok");
     ASSERT_EQ(s.at("update_rms").arr.size(), 3u);
     // 1e-4: a float parameter near 1 (a norm's γ) moves by lr only to within its rounding, ~6e-8/lr.
@@ -139,6 +146,96 @@ TEST(Experiments, AdamFirstStepMovesEveryCoordinateByAtMostLr) {
     EXPECT_NEAR(f.at("loss_change").num, f.at("loss_after").num - f.at("loss_before").num, 1e-8);  // 9 digits written
     EXPECT_LT(f.at("loss_change").num, 0) << p << ": a small enough first step lowers its own batch's loss";
   }
+}
+
+// The counterfactuals, whatever the claim: with the ReZero gate (g₀ = 0) every branch weight's
+// step-1 gradient is exactly 0 in every coordinate and its first step is exactly 0 under Adam and
+// GI-Adam alike (m̂₁ = 0), while the gates and the embedding move; a tensor with a gradient records
+// its RMS. The runs are placements × optimizers, each placement's side by side.
+TEST(Experiments, AdamFirstStepReZerosBranchWeightsMoveExactlyZeroAtStepOne) {
+  std::string rezero;
+  for (const lnx::PlacementPreset& p : lnx::placement_presets())
+    if (p.name == "rezero") rezero = p.spec;
+  ASSERT_FALSE(rezero.empty());
+  const Value v = run("adam-first-step", R"("layers": 2, "steps": 2, "placements": ["pre", "rezero"], "optimizers": ["adam", "gi-adam"], )"
+                                         R"("placement_spec": )" + rezero);
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 4u);
+  const char* order[][2] = {{"pre", "adam"}, {"pre", "gi-adam"}, {"rezero", "adam"}, {"rezero", "gi-adam"}};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(runs[i].obj.at("placement").str, order[i][0]);
+    EXPECT_EQ(runs[i].obj.at("optimizer").str, order[i][1]);
+    EXPECT_EQ(runs[i].obj.at("status").str, "ok");
+  }
+  for (size_t i : {2u, 3u}) {
+    int branch = 0, moving = 0;
+    for (const Value& t : runs[i].obj.at("tensors").arr) {
+      const std::string name = t.obj.at("name").str;
+      const bool gate = name.find(".gate") != std::string::npos;
+      if (name.rfind("layer", 0) == 0 && !gate) {
+        ++branch;
+        EXPECT_EQ(t.obj.at("zero_grad_share1").num, 1.0) << name;
+        EXPECT_EQ(t.obj.at("grad_rms1").num, 0.0) << name;
+        EXPECT_EQ(t.obj.at("step_over_lr").arr[0].num, 0.0) << order[i][1] << " " << name;
+      } else {
+        ++moving;
+        EXPECT_GT(t.obj.at("step_over_lr").arr[0].num, 0.1) << order[i][1] << " " << name;
+        EXPECT_GT(t.obj.at("grad_rms1").num, 0.0) << name;
+      }
+    }
+    EXPECT_GT(branch, 10);
+    EXPECT_GE(moving, 3);  // E and the two gates
+  }
+  // without a gate no tensor's gradient is 0 everywhere (a ReLU unit off for the whole batch zeroes a
+  // share of W1's rows' and W2's columns' coordinates, never a whole tensor's)
+  for (size_t i : {0u, 1u})
+    for (const Value& t : runs[i].obj.at("tensors").arr) EXPECT_LT(t.obj.at("zero_grad_share1").num, 1.0) << t.obj.at("name").str;
+}
+
+// GI-Adam's first step, per coordinate, through the training run the experiment observes: v₀ = g₁²,
+// so v₁ = g₁² and v̂₁ = g₁²/(1 − β₂), m̂₁ = g₁, and |Δθ| = lr·|g|/(|g|/√(1 − β₂) + ε) to float precision.
+TEST(Experiments, GiAdamsFirstStepIsLrTimesGOverGOverSqrtOneMinusBeta2PlusEps) {
+  lnx::TrainConfig t;
+  t.model.layers = 2, t.model.d = 16, t.model.d_ff = 32, t.model.vocab = 32, t.model.seq = 8, t.model.batch = 2;
+  t.optimizer = "gi-adam";
+  t.steps = 1, t.lr = 1e-3;
+  const double beta2 = t.hyper.at("beta2"), eps = t.hyper.at("eps");
+  lnx::TrainRun r(t);
+  lnx::Transformer<float>& m = lnx::detail::TrainRunAccess::model(r);
+  const std::vector<float> before = m.params();
+  r.step(1);
+  const std::vector<float>& after = m.params();
+  const std::vector<float>& g = m.grads();
+  size_t checked = 0;
+  for (size_t j = 0; j < before.size(); ++j) {
+    const double a = std::fabs(static_cast<double>(g[j]));
+    const double want = t.lr * a / (a / std::sqrt(1 - beta2) + eps);
+    const double got = std::fabs(static_cast<double>(after[j]) - before[j]);
+    // float: the parameter's rounding (an ulp of |θ|) plus the update's own relative error
+    const double ulp = std::ldexp(1.0, std::ilogb(std::max(std::fabs(before[j]), 1e-30f)) - 23);
+    EXPECT_NEAR(got, want, ulp + 1e-6 * want) << j;
+    checked += a > 0;
+  }
+  EXPECT_GT(checked, before.size() / 2);
+}
+
+// Bad input to the counterfactuals' fields is refused naming the field.
+TEST(Experiments, AdamFirstStepRefusesBadOptimizersAndSpecs) {
+  const auto refused = [](const std::string& cfg, const std::string& field) {
+    try {
+      lnx::ExperimentRun r("adam-first-step", cfg);
+      ADD_FAILURE() << cfg << " was accepted";
+    } catch (const lnx::ArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << cfg << ": " << e.what();
+    }
+  };
+  refused(R"({"optimizers": ["adam", "lion"]})", "optimizers");
+  refused(R"({"optimizers": ["adam", "adam"]})", "optimizers");
+  refused(R"({"optimizers": []})", "optimizers");
+  refused(R"({"placements": ["rezero"]})", "placements");  // no spec defines it
+  refused(R"({"placements": ["pre"], "placement_spec": {"name": "mine"}})", "placement_spec");  // a spec no run uses
+  refused(R"({"optimizers": ["adam", "sgd"], "beta2": 0.9})", "beta2");  // SGD has no beta2: its runs would ignore it
+  refused(R"({"placements": ["post", "pre", "peri", "deepnorm", "admin"], "optimizers": ["adam", "sgd", "radam", "gi-adam"]})", "runs");
 }
 
 // A sign step of size η → 0 leaves the loss where it was; η* is one of the grid's values; a layer's

@@ -132,19 +132,57 @@ export function tiedOutput(): TiedOutputResult {
 
 /** A small adam-first-step document: Post-LN and Pre-LN, 3 steps. */
 export function adamFirstStep(): AdamFirstStepResult {
-  const s = (g: number[], r: number[]) => ({
+  const s = (placement: string, g: number[], r: number[]) => ({
+    placement,
+    optimizer: 'adam',
     status: 'ok',
     update_rms: r,
     grad_norm: g,
     lr_schedule: [1e-3, 1e-3, 1e-3],
-    tensors: [{ name: 'E', size: 10, step_over_lr: r }],
+    tensors: [{ name: 'E', size: 10, grad_rms1: 1e-3, zero_grad_share1: 0, step_over_lr: r }],
     first_step: { loss_before: 6, loss_after: 5.5, loss_change: -0.5, grad_l1: 1000, predicted_sign_step: -1, predicted_linear: -1 },
   });
   return {
     experiment: 'adam-first-step',
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
     config: { layers: 8, lr: 1e-3, steps: 3, placements: ['post', 'pre'] },
-    placements: { post: s([2.6, 2.2, 1.5], [0.99, 0.7, 0.05]), pre: s([1.76, 1.2, 1.0], [1, 0.73, 0.27]) },
+    runs: [s('post', [2.6, 2.2, 1.5], [0.99, 0.7, 0.05]), s('pre', [1.76, 1.2, 1.0], [1, 0.73, 0.27])],
+  };
+}
+
+/** A small adam-first-step counterfactual document: Post-LN, Pre-LN and ReZero (its branch weight W
+ *  with no gradient at step 1) under Adam and GI-Adam, 3 steps. */
+export function adamFirstStepCf(): AdamFirstStepResult {
+  const s = (placement: string, optimizer: string, g1: number, scale: number) => {
+    const gated = placement === 'rezero';
+    const r = [scale * (gated ? 0.3 : 1), 0.7, 0.6];
+    return {
+      placement,
+      optimizer,
+      status: 'ok',
+      update_rms: r,
+      grad_norm: [g1, 1.2, 1.0],
+      lr_schedule: [1e-3, 1e-3, 1e-3],
+      tensors: [
+        { name: 'E', size: 10, grad_rms1: 1e-3, zero_grad_share1: 0, step_over_lr: [scale, 0.7, 0.6] },
+        { name: 'layer1.bk', size: 2, grad_rms1: 5e-10, zero_grad_share1: 0, step_over_lr: [0.05, 0.03, 0.03] },
+        ...(gated ? [{ name: 'layer1.W1', size: 90, grad_rms1: 0, zero_grad_share1: 1, step_over_lr: [0, 0.7, 0.6] }] : []),
+      ],
+      first_step: { loss_before: 6, loss_after: 5.5, loss_change: -0.5, grad_l1: 1000, predicted_sign_step: -1, predicted_linear: -1 },
+    };
+  };
+  return {
+    experiment: 'adam-first-step',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 8, lr: 1e-3, steps: 3, beta2: 0.98, eps: 1e-8, placements: ['post', 'pre', 'rezero'], optimizers: ['adam', 'gi-adam'] },
+    runs: [
+      s('post', 'adam', 2.6, 1),
+      s('post', 'gi-adam', 2.6, Math.sqrt(0.02)),
+      s('pre', 'adam', 1.7, 1),
+      s('pre', 'gi-adam', 1.7, Math.sqrt(0.02)),
+      s('rezero', 'adam', 0.7, 1),
+      s('rezero', 'gi-adam', 0.7, Math.sqrt(0.02)),
+    ],
   };
 }
 

@@ -6,7 +6,19 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, sharpness, stepSize, tiedOutput, warmupLength } from './fixtures';
+import {
+  adamFirstStep,
+  adamFirstStepCf,
+  depthFactors,
+  grid,
+  outputSensitivity,
+  plateauShare,
+  probe,
+  sharpness,
+  stepSize,
+  tiedOutput,
+  warmupLength,
+} from './fixtures';
 import { sharpnessAxes, sharpnessChart, valueAt as shAt } from '../../web/src/figures/fig12/transform';
 import { fig12Json, fig12Table } from '../../web/src/figures/fig12/downloads';
 import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
@@ -19,6 +31,8 @@ import { escapeChart, escapeView, pointAt as escAt, warmupX } from '../../web/sr
 import { fig8Table } from '../../web/src/figures/fig8/downloads';
 import { adamAxes, adamChart, valueAt } from '../../web/src/figures/fig7/transform';
 import { fig7Table } from '../../web/src/figures/fig7/downloads';
+import { cfAxes, cfChart, groupRms, valueAt as cfAt } from '../../web/src/figures/fig17/transform';
+import { fig17Json, fig17Table } from '../../web/src/figures/fig17/downloads';
 import { tiedAxes, tiedChart } from '../../web/src/figures/fig6/transform';
 import { fig6Table } from '../../web/src/figures/fig6/downloads';
 import { extentOf, unionDomain, unionValues } from '../../web/src/components/common/chart';
@@ -327,7 +341,7 @@ describe('fig7 adamChart', () => {
   it('no document: an empty chart', () => expect(adamChart(null).series).toEqual([]));
   it('a run stopped early: its series is as long as its steps', () => {
     const d = adamFirstStep();
-    d.placements.post = { ...d.placements.post, status: 'nan', update_rms: [0.99], grad_norm: [2.6] };
+    d.runs[0] = { ...d.runs[0], status: 'nan', update_rms: [0.99], grad_norm: [2.6] };
     const c = adamChart(d);
     expect(c.series[0].rms).toHaveLength(1);
     expect(c.steps).toBe(3);
@@ -580,7 +594,7 @@ describe('fig7 adamAxes (the reference under a live run)', () => {
     const live = adamChart(adamFirstStep());
     const r = adamFirstStep();
     const steps = (n: number, v: number) => Array.from({ length: n }, () => v);
-    r.placements.post = { ...r.placements.post, grad_norm: steps(10, 5), update_rms: steps(10, 2) };
+    r.runs[0] = { ...r.runs[0], grad_norm: steps(10, 5), update_rms: steps(10, 2) };
     const a = adamAxes(live, adamChart(r));
     expect(a.xDomain).toEqual([1, 10]);
     expect(a.gradDomain).toEqual([0, 5 * 1.08]);
@@ -839,5 +853,90 @@ describe('fig12 sharpnessChart', () => {
     );
     expect(fig12Json(sharpness()).losses).toHaveLength(8);
     expect(fig12Table(null).rows).toEqual([]);
+  });
+});
+
+describe('fig17 cfChart (adam-first-step counterfactuals)', () => {
+  it('one panel per placement (registry order, then a spec’s), one series per optimizer', () => {
+    const c = cfChart(adamFirstStepCf());
+    expect(c.panels.map((p) => p.placement)).toEqual(['post', 'pre', 'rezero']);
+    expect(c.panels[0].series.map((s) => s.key)).toEqual(['post-adam', 'post-gi-adam']);
+    expect(c.steps).toBe(3);
+    expect(c.giLevel).toBeCloseTo(Math.sqrt(0.02), 12);
+    expect(c.yDomain).toEqual([0, 1.05]);
+  });
+  it('the gradient-free tensors’ series exists only where some tensor has no gradient at step 1', () => {
+    const c = cfChart(adamFirstStepCf());
+    expect(c.panels[1].series[0].zero).toBeNull();
+    const z = c.panels[2].series[0];
+    expect(z.zero?.map((p) => p.y)).toEqual([0, 0.7, 0.6]);
+    expect(cfAt(z, 1)).toEqual({ all: 0.3, zero: 0 });
+    expect(cfAt(c.panels[0].series[0], 1)).toEqual({ all: 1, zero: undefined });
+  });
+  it.each([
+    // [tensors, per-step RMS]: sizes weigh the tensors; the shortest series sets the length
+    [
+      [
+        { size: 1, s: [3, 1] },
+        { size: 3, s: [1, 1] },
+      ],
+      [Math.sqrt(12 / 4), 1],
+    ],
+    [
+      [
+        { size: 2, s: [0.5] },
+        { size: 2, s: [0.5, 9] },
+      ],
+      [0.5],
+    ],
+    [[], []],
+  ])('groupRms (%#)', (ts, want) => {
+    const got = groupRms(ts.map((t, i) => ({ name: `t${i}`, size: t.size, grad_rms1: 0, zero_grad_share1: 1, step_over_lr: t.s })));
+    expect(got).toHaveLength(want.length);
+    got.forEach((v, i) => expect(v).toBeCloseTo(want[i], 12));
+  });
+  it('no document, or no runs: an empty chart', () => {
+    expect(cfChart(null).panels).toEqual([]);
+    expect(cfChart({ ...adamFirstStepCf(), runs: [] }).steps).toBe(0);
+  });
+  it('β2 from the document sets GI-Adam’s level', () => {
+    expect(cfChart({ ...adamFirstStepCf(), config: { beta2: 0.99 } }).giLevel).toBeCloseTo(0.1, 12);
+  });
+  it('axes: a live run over the reference spans both; the reference’s panel of a placement is found', () => {
+    const live = cfChart(adamFirstStepCf());
+    const r = adamFirstStepCf();
+    r.runs[0] = { ...r.runs[0], update_rms: [1, 2, 2, 2, 2] };
+    const ref = cfChart(r);
+    const a = cfAxes(live, ref);
+    expect(a.xDomain).toEqual([1, 5]);
+    expect(a.yDomain[1]).toBeCloseTo(2 * 1.05, 12);
+    expect(a.refPanel('rezero')?.placement).toBe('rezero');
+    expect(cfAxes(live, live).refPanel('pre')).toBeUndefined();
+    expect(cfAxes(live, null).xDomain).toEqual([1, 3]);
+  });
+});
+
+describe('fig17 downloads', () => {
+  it('one row per run and tensor, with the step-1 gradient and steps 1–2', () => {
+    const t = fig17Table(adamFirstStepCf());
+    expect(t.columns).toEqual([
+      'placement',
+      'optimizer',
+      'tensor',
+      'size',
+      'grad_rms_step1',
+      'zero_grad_share_step1',
+      'update_rms_over_lr_step1',
+      'update_rms_over_lr_step2',
+    ]);
+    expect(t.rows).toHaveLength(2 * 2 + 2 * 2 + 2 * 3);
+    expect(t.rows.find((r) => r[0] === 'rezero' && r[1] === 'adam' && r[2] === 'layer1.W1')).toEqual(['rezero', 'adam', 'layer1.W1', 90, 0, 1, 0, 0.7]);
+    expect(fig17Table(null).rows).toEqual([]);
+  });
+  it('the JSON: each run’s update RMS / lr per step, with the config', () => {
+    const j = fig17Json(adamFirstStepCf());
+    expect(j.runs).toHaveLength(6);
+    expect(j.runs[4]).toEqual({ placement: 'rezero', optimizer: 'adam', status: 'ok', update_rms_over_lr: [0.3, 0.7, 0.6] });
+    expect(fig17Json(null)).toEqual({ config: null, engine: null, runs: [] });
   });
 });

@@ -6,10 +6,10 @@ import * as V from '../../web/src/experiments/verdicts.js';
 // `steps` recorded steps (update RMS / lr and gradient norm at step 1, then the later value)
 const afs = (rms1: number[], g1: number[], rmsT: number[], steps = 20) => ({
   config: { beta1: 0.9 },
-  placements: {
-    post: { update_rms: [rms1[0], ...Array(steps - 1).fill(rmsT[0])], grad_norm: [g1[0], ...Array(steps - 1).fill(1)] },
-    pre: { update_rms: [rms1[1], ...Array(steps - 1).fill(rmsT[1])], grad_norm: [g1[1], ...Array(steps - 1).fill(1)] },
-  },
+  runs: [
+    { placement: 'post', optimizer: 'adam', update_rms: [rms1[0], ...Array(steps - 1).fill(rmsT[0])], grad_norm: [g1[0], ...Array(steps - 1).fill(1)] },
+    { placement: 'pre', optimizer: 'adam', update_rms: [rms1[1], ...Array(steps - 1).fill(rmsT[1])], grad_norm: [g1[1], ...Array(steps - 1).fill(1)] },
+  ],
 });
 
 describe('adam-first-step', () => {
@@ -32,6 +32,69 @@ describe('adam-first-step', () => {
       minSteps: 20,
       tooSmall: 'too-short',
     });
+  });
+});
+
+describe('afsByPlacement', () => {
+  it("keys one optimizer's runs by placement (the first run's optimizer by default)", () => {
+    const doc = {
+      runs: [
+        { placement: 'pre', optimizer: 'gi-adam' },
+        { placement: 'pre', optimizer: 'adam' },
+        { placement: 'post', optimizer: 'adam' },
+      ],
+    };
+    expect(Object.keys(V.afsByPlacement(doc))).toEqual(['pre']);
+    expect(V.afsByPlacement(doc, 'adam')).toEqual({ pre: doc.runs[1], post: doc.runs[2] });
+    expect(V.afsByPlacement({})).toEqual({});
+  });
+});
+
+// a counterfactual run: step-1 update RMS / lr `rms1`, gradient norm `g1`; `gate`: one tensor of 90
+// coordinates with an all-zero step-1 gradient that moves `zeroStep` at step 1 (and 0.7 at step 2)
+const cfRun = (placement: string, optimizer: string, rms1: number, g1: number, gate?: number) => ({
+  placement,
+  optimizer,
+  update_rms: [rms1, 0.7],
+  grad_norm: [g1, 1],
+  tensors: [
+    { name: 'E', size: 10, grad_rms1: 1e-3, zero_grad_share1: 0, step_over_lr: [rms1, 0.7] },
+    { name: 'bk', size: 2, grad_rms1: 5e-10, zero_grad_share1: 0, step_over_lr: [0.05, 0.03] },
+    ...(gate === undefined ? [] : [{ name: 'W', size: 90, grad_rms1: 0, zero_grad_share1: 1, step_over_lr: [gate, 0.7] }]),
+  ],
+});
+const cf = (...runs: ReturnType<typeof cfRun>[]) => ({ config: { beta2: 0.98, eps: 1e-8 }, runs });
+describe('adam-first-step counterfactuals', () => {
+  const adam = [cfRun('post', 'adam', 0.999, 2.6), cfRun('pre', 'adam', 0.999, 1.7)];
+  it.each([
+    ['confirmed', cf(...adam, cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)), undefined],
+    // the gate's branch weights move (not exactly 0)
+    ['refuted', cf(cfRun('rezero', 'adam', 0.3, 0.7, 1e-7), cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)), undefined],
+    // GI-Adam steps lr, not √(1 − β2)·lr
+    ['refuted', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.999, 2.6), cfRun('pre', 'gi-adam', 0.999, 1.7)), undefined],
+    // GI-Adam's step follows the gradient's scale (within 5% of √(1 − β2) each, but 7% apart)
+    ['refuted', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.146, 2.6), cfRun('pre', 'gi-adam', 0.136, 1.7)), undefined],
+    ['untested', cf(...adam, cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-runs'], // no gated run
+    ['untested', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-runs'], // one GI-Adam run
+    // a gated GI-Adam run is not one of the scale comparison's
+    ['untested', cf(cfRun('rezero', 'gi-adam', 0.05, 0.7, 0), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-runs'],
+    ['untested', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.1414, 1.8), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-gap'],
+  ])('%s (%#)', (verdict, doc, why) => {
+    const j = V.adamFirstStepCounterfactual(doc);
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('states the frozen share, the step after the gate opens, and the near-zero gradients', () => {
+    const f = V.adamFirstStepCounterfactual(
+      cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)),
+    ).facts;
+    expect(f.gated).toEqual([{ placement: 'rezero', optimizer: 'adam', frozenShare: 90 / 102, rms1: 0.3, zeroStep1: 0, zeroStep2: expect.closeTo(0.7, 12) }]);
+    expect(f.giExpected).toBeCloseTo(Math.sqrt(0.02), 12);
+    expect(f.tiny.map((t) => `${t.placement}/${t.optimizer}/${t.name}`)).toEqual(['rezero/adam/bk', 'post/gi-adam/bk', 'pre/gi-adam/bk']);
+  });
+  it('reads √(1 − β2) from the document', () => {
+    const doc = { ...cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.3, 2.6), cfRun('pre', 'gi-adam', 0.3, 1.7)), config: { beta2: 0.91 } };
+    expect(V.adamFirstStepCounterfactual(doc).verdict).toBe('confirmed');
   });
 });
 

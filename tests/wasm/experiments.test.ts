@@ -24,8 +24,9 @@ const CONFIGS: Record<string, object> = {
 
 function withoutBk(doc: any): any {
   const out = structuredClone(doc);
-  for (const p of Object.values<any>(out.placements ?? {}))
-    if (Array.isArray(p.tensors)) p.tensors = p.tensors.filter((t: { name: string }) => !t.name.endsWith('.bk'));
+  // adam-first-step's runs (a list), or the per-placement records of the others
+  for (const p of [...(out.runs ?? []), ...Object.values<any>(out.placements ?? {})])
+    if (Array.isArray(p?.tensors)) p.tensors = p.tensors.filter((t: { name: string }) => !t.name.endsWith('.bk'));
   return out;
 }
 

@@ -180,7 +180,7 @@ export const SKELETON: [string, ...Slot[]][] = [
       math: r`\Delta\role{param}{\theta}_1=-\mathrm{lr}\cdot\frac{\hat m_1}{\sqrt{\hat v_1}+\epsilon}=-\mathrm{lr}\cdot\frac{g}{|g|+\epsilon}\approx-\mathrm{lr}\cdot\mathrm{sign}(g)`,
     },
     'p inferred note',
-    { test: ['p inferred', 'p measured note', 'fig7'] },
+    { test: ['p inferred', 'p measured note', 'fig7', 'p measured note', 'fig17'] },
     'p inferred',
     { test: ['p inferred', 'p measured note', 'fig10'] },
     'p',

@@ -129,6 +129,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.afs.refuted': 'Verdict: not confirmed at this setting. Step 1’s update RMS / lr is {rms1}; the rule asks for 1 ± 5% in every placement.',
     'verdict.afs.untested':
       'Verdict: too small to test the claim. It needs a gradient gap for Adam to hide (the rule asks for step-1 gradient norms at least 1.2-fold apart; here {gradGap}-fold, and the gap grows with depth) and a run of at least {minSteps} steps, Adam’s momentum horizon, to see whether the equal steps last (here {T}).',
+    'verdict.afscf.confirmed':
+      'Verdict: confirmed: the sign step gives way exactly where the reading predicts. With the ReZero gate, the {frozenPct}% of the parameters that have no gradient at step 1 (every branch weight) move exactly 0, not ±lr, so the whole update’s RMS / lr is {ratioGatedRms1}; at step 2, once the gates have moved, those weights move {ratioZeroStep2} × lr. With GI-Adam (v₀ = g₁²) every coordinate moves {ratioGiRms1} × lr, within 5% of √(1 − β₂) = {ratioGiExpected}, although the gradient norms differ {gradGap}-fold: still the sign of g and still blind to its scale, but √(1 − β₂) of Adam’s step. A third place, outside the rule: coordinates whose gradient is rounding noise around an exact 0 (the key biases’: |g| at most {ratioTinyGradMax}, below ε) move at most {ratioTinyStep1Max} × lr.',
+    'verdict.afscf.refuted':
+      'Verdict: not as the sign-step reading predicts at this setting. The tensors with no gradient at step 1 move {zeroStep1} × lr (RMS), and GI-Adam’s step-1 update RMS / lr is {ratioGiRms1}; the rule asks for exactly 0, and for √(1 − β₂) = {ratioGiExpected} ± 5% with the runs within 5% of each other.',
+    'verdict.afscf.untested':
+      'Verdict: too small to test at this setting. It needs a run with tensors whose step-1 gradient is exactly 0 (a placement with the ReZero gate) and two GI-Adam runs without such tensors whose step-1 gradient norms differ at least 1.2-fold (here {gradGap}-fold; — = fewer than two such runs).',
     'verdict.wl.confirmed':
       'Verdict: confirmed at peak lr {lr}. Post-LN with Adam and no warm-up never leaves the plateau, and each remedy alone gets it off: a warm-up of {firstWarmupThatEscapes} steps, RAdam without warm-up (step {postRadam0}), Pre-LN without warm-up (step {preAdam0}). At peak lr {lrHi} RAdam without warm-up escapes at step {postRadam0Hi} and the shortest warm-up that rescues Post-LN with Adam is {firstWarmupThatEscapesHi} steps (— = never, none).',
     'verdict.wl.refuted':
@@ -432,6 +438,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.afs.refuted': '结论：在这个设定下不成立。第 1 步更新的 RMS / lr 是 {rms1}；判据要求每种放法都在 1 ± 5% 之内。',
     'verdict.afs.untested':
       '结论：设置太小，无法检验。要检验它，先得有梯度尺度的差距让 Adam 去掩盖（判据要求第 1 步两者的梯度范数至少差 1.2 倍；这里是 {gradGap} 倍，差距随深度增大），还得至少跑 {minSteps} 步（Adam 动量的时间尺度），才看得出步长是否一直相等（这里是 {T} 步）。',
+    'verdict.afscf.confirmed':
+      '结论：成立：符号步恰好在这种解读预言的地方失效。有 ReZero 门控时，第 1 步没有梯度的那 {frozenPct}% 参数（所有分支权重）挪动恰好为 0，而不是 ±lr，所以整个更新的 RMS / lr 是 {ratioGatedRms1}；到第 2 步，门控已经动了，这些权重挪动 lr 的 {ratioZeroStep2} 倍。用 GI-Adam（v₀ = g₁²）时，每个坐标挪动 lr 的 {ratioGiRms1} 倍，与 √(1 − β₂) = {ratioGiExpected} 相差不到 5%，尽管梯度范数相差 {gradGap} 倍：方向仍是 g 的符号，仍然不看它的尺度，只是步长变成 Adam 的 √(1 − β₂)。判据之外还有第三处：梯度只是精确 0 附近的舍入噪声的坐标（键的偏置：|g| 至多 {ratioTinyGradMax}，小于 ε）至多挪动 lr 的 {ratioTinyStep1Max} 倍。',
+    'verdict.afscf.refuted':
+      '结论：在这个设定下，与符号步解读的预言不符。第 1 步没有梯度的张量挪动 lr 的 {zeroStep1} 倍（RMS），GI-Adam 第 1 步更新的 RMS / lr 是 {ratioGiRms1}；判据要求前者恰好为 0，后者在 √(1 − β₂) = {ratioGiExpected} ± 5% 之内且各运行彼此相差不到 5%。',
+    'verdict.afscf.untested':
+      '结论：设定太小，无法检验。需要一个有张量在第 1 步梯度恰好为 0 的运行（带 ReZero 门控的放法），以及两个没有这种张量、第 1 步梯度范数至少相差 1.2 倍的 GI-Adam 运行（这里相差 {gradGap} 倍；— 表示这样的运行不足两个）。',
     'verdict.wl.confirmed':
       '结论：在峰值学习率 {lr} 下成立。Post-LN 用 Adam、不预热，始终离不开平台；三种补救各自都能让它离开：预热 {firstWarmupThatEscapes} 步，不预热的 RAdam（第 {postRadam0} 步），不预热的 Pre-LN（第 {preAdam0} 步）。峰值学习率 {lrHi} 时，不预热的 RAdam 在第 {postRadam0Hi} 步离开，能救回 Post-LN + Adam 的最短预热是 {firstWarmupThatEscapesHi} 步（— 表示从未、没有）。',
     'verdict.wl.refuted':

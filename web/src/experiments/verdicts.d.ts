@@ -13,6 +13,35 @@ export function logGrowthSlope(depths: readonly number[]): number | null;
 export type EtaTrend = 'falls' | 'rises' | 'overlap';
 export function etaTrend(shallow: readonly [number, number], deep: readonly [number, number]): EtaTrend;
 /* eslint-disable @typescript-eslint/no-explicit-any */
+export function afsByPlacement(doc: any, optimizer?: string): Record<string, any>;
+export interface AfsGated {
+  placement: string;
+  optimizer: string;
+  frozenShare: number;
+  rms1: number;
+  zeroStep1: number;
+  ratioZeroStep2: number | null;
+}
+export function adamFirstStepCounterfactual(doc: any): Judged<{
+  beta2: number;
+  giExpected: number;
+  gated: AfsGated[];
+  gi: { placement: string; rms1: number; g1: number }[];
+  giGap: number;
+  gradGap: number;
+  tiny: { placement: string; optimizer: string; name: string; gradRms: number; step1: number }[];
+  gatedPlacement: string | null;
+  frozenPct: number | null;
+  ratioGatedRms1: number | null;
+  zeroStep1: number | null;
+  ratioZeroStep2: number | null;
+  ratioGiRms1: number[];
+  ratioGiExpected: number;
+  ratioTinyStep1Max: number | null;
+  ratioTinyGradMax: number | null;
+  zeroHolds?: boolean;
+  giHolds?: boolean;
+}>;
 export function adamFirstStep(
   doc: any,
   a?: string,

@@ -14,7 +14,8 @@
 //                  (no gradient gap, no failure to remove, no stall to look into);
 //   'no-sgd'       the setting has no SGD runs;
 //   'no-runs'      the setting lacks the runs a rule compares (sharpness: Adam and GI-Adam, with and
-//                  without a positive warm-up);
+//                  without a positive warm-up; adam-first-step's counterfactuals: a gated run and two
+//                  GI-Adam runs);
 //   'no-crossing'  no run without warm-up crosses the stability threshold (sharpness: no instability
 //                  for a warm-up or GI-Adam to prevent).
 // A setting these checks find too small never reads 'refuted'. They are necessary conditions, not
@@ -25,6 +26,13 @@
 
 const ratio = (a, b) => (b > 0 ? a / b : NaN);
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** adam-first-step's runs of one optimizer (the document's first run's when not named), by placement
+ *  (the first run of each placement). */
+export function afsByPlacement(doc, optimizer = doc?.runs?.[0]?.optimizer) {
+  const out = {};
+  for (const r of doc?.runs ?? []) if (r.optimizer === optimizer && !(r.placement in out)) out[r.placement] = r;
+  return out;
+}
 const at = (doc, p) => doc.placements[p];
 /** Least-squares slope of ys on xs. */
 const lsSlope = (xs, ys) => {
@@ -55,8 +63,9 @@ export function logGrowthSlope(depths) {
  *  the run is shorter than Adam's momentum horizon 1/(1 − β1) steps (10 at β1 = 0.9): before that
  *  m̂/√v̂ is still about sign(g) in every coordinate, so whether the equalisation lasts cannot show. */
 export function adamFirstStep(doc, a = 'post', b = 'pre') {
-  const A = at(doc, a),
-    B = at(doc, b);
+  const runs = afsByPlacement(doc);
+  const A = runs[a],
+    B = runs[b];
   const rms1 = [A.update_rms[0], B.update_rms[0]];
   const g1 = [A.grad_norm[0], B.grad_norm[0]];
   const T = Math.min(A.update_rms.length, B.update_rms.length);
@@ -71,6 +80,78 @@ export function adamFirstStep(doc, a = 'post', b = 'pre') {
   if (!first) return { verdict: 'refuted', facts };
   if (T < minSteps) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   return { verdict: laterGap >= 1.5 ? 'qualified' : 'confirmed', facts };
+}
+
+/** Item 4 (adam-first-step, counterfactuals of claim 1): where does "the first step ≈ lr·sign(g)"
+ *  stop holding? The sign-step reading (m̂₁/√v̂₁ = g/|g|, from m₀ = v₀ = 0) predicts two departures:
+ *  (1) a tensor whose step-1 gradient is exactly 0 in every coordinate (the ReZero gate's branch
+ *  weights, g₀ = 0) moves exactly 0 at step 1, under any optimizer, instead of ±lr; (2) with v₀ = g₁²
+ *  (GI-Adam) every coordinate moves √(1 − β2)·lr: still whatever the gradient's scale, but
+ *  √(1 − β2) of Adam's step. Confirmed when both hold: (1) every such tensor of every run has a step-1
+ *  update RMS of exactly 0, and (2) every GI-Adam run with no such tensor has a step-1 update RMS/lr
+ *  within 5% of √(1 − β2), those runs within 5% of each other while their step-1 gradient norms
+ *  differ by ≥ 20%. Refuted when either fails. Too small ('untested'): 'no-runs' when the document has
+ *  no run with an all-zero-gradient tensor or fewer than two GI-Adam runs without one; 'no-gap' when
+ *  those GI-Adam runs' gradient norms differ by less than 20% (no scale for the step to ignore).
+ *  Facts besides: per gated run, the share of its parameters that stay put at step 1 and its overall
+ *  step-1 update RMS/lr, and the gated tensors' update RMS/lr at step 2 (when the gate has opened); the facts the sentence quotes as ratios are named ratio… (lib/prose-numbers.ts formats them to 3 significant digits);
+ *  the tensors whose step-1 gradient is not 0 but below 100·ε (float noise around an exact 0, such as
+ *  the key biases' under softmax), with their step, which neither departure above describes. */
+export function adamFirstStepCounterfactual(doc) {
+  const runs = doc?.runs ?? [];
+  const beta2 = doc.config?.beta2 ?? 0.98;
+  const eps = doc.config?.eps ?? 1e-8;
+  const giExpected = Math.sqrt(1 - beta2);
+  const zeroTensors = (r) => r.tensors.filter((t) => t.zero_grad_share1 === 1);
+  const rmsOf = (ts, i) => {
+    const n = ts.reduce((a, t) => a + t.size, 0);
+    return n > 0 ? Math.sqrt(ts.reduce((a, t) => a + t.size * (t.step_over_lr[i] ?? NaN) ** 2, 0) / n) : NaN;
+  };
+  const gated = runs
+    .filter((r) => zeroTensors(r).length > 0)
+    .map((r) => {
+      const z = zeroTensors(r);
+      const n = r.tensors.reduce((a, t) => a + t.size, 0);
+      return {
+        placement: r.placement,
+        optimizer: r.optimizer,
+        frozenShare: z.reduce((a, t) => a + t.size, 0) / n,
+        rms1: r.update_rms[0],
+        zeroStep1: rmsOf(z, 0),
+        zeroStep2: z[0].step_over_lr.length > 1 ? rmsOf(z, 1) : null,
+      };
+    });
+  const gi = runs
+    .filter((r) => r.optimizer === 'gi-adam' && zeroTensors(r).length === 0)
+    .map((r) => ({ placement: r.placement, rms1: r.update_rms[0], g1: r.grad_norm[0] }));
+  const tiny = runs.flatMap((r) =>
+    r.tensors
+      .filter((t) => t.grad_rms1 > 0 && t.grad_rms1 < 100 * eps && t.zero_grad_share1 < 1)
+      .map((t) => ({ placement: r.placement, optimizer: r.optimizer, name: t.name, gradRms: t.grad_rms1, step1: t.step_over_lr[0] })),
+  );
+  const g1 = gi.map((r) => r.g1);
+  const giRms = gi.map((r) => r.rms1);
+  const gradGap = gi.length >= 2 ? Math.max(...g1) / Math.min(...g1) : NaN;
+  const giGap = gi.length >= 2 ? Math.max(...giRms) / Math.min(...giRms) : NaN;
+  // flat facts for the sentence: the first gated run's (Adam's where there is one), GI-Adam's step-1 values
+  const g0 = gated.find((g) => g.optimizer === 'adam') ?? gated[0];
+  const flat = {
+    gatedPlacement: g0?.placement ?? null,
+    frozenPct: g0 ? 100 * g0.frozenShare : null,
+    ratioGatedRms1: g0?.rms1 ?? null,
+    zeroStep1: g0?.zeroStep1 ?? null,
+    ratioZeroStep2: g0?.zeroStep2 ?? null,
+    ratioGiRms1: giRms,
+    ratioGiExpected: giExpected,
+    ratioTinyStep1Max: tiny.length ? Math.max(...tiny.map((t) => t.step1)) : null,
+    ratioTinyGradMax: tiny.length ? Math.max(...tiny.map((t) => t.gradRms)) : null,
+  };
+  const facts = { beta2, giExpected, gated, gi, giGap, gradGap, tiny, ...flat };
+  if (gated.length === 0 || gi.length < 2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-runs' } };
+  if (gradGap < 1.2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-gap' } };
+  const zeroHolds = gated.every((g) => g.zeroStep1 === 0);
+  const giHolds = giRms.every((r) => Math.abs(r / giExpected - 1) <= 0.05) && giGap <= 1.05;
+  return { verdict: zeroHolds && giHolds ? 'confirmed' : 'refuted', facts: { ...facts, zeroHolds, giHolds } };
 }
 
 const layerMean = (cell) => mean(cell.layer_dlogits2.map((x) => x.mean));

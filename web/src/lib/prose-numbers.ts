@@ -54,8 +54,7 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
 }
 
 /** Step 1's value of a per-step series of the adam-first-step document. */
-const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') =>
-  (E.adamFirstStep as { placements?: Record<string, Record<string, number[]>> } | null | undefined)?.placements?.[p]?.[key]?.[0] ?? null;
+const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') => verdicts.afsByPlacement(E.adamFirstStep)[p]?.[key]?.[0] ?? null;
 
 /** A slope of an output-sensitivity document (slot `outputSensitivity` or `outputSensitivitySign`). */
 const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
@@ -244,6 +243,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return typeof lr === 'number' ? fmtLr(lr) : null;
   },
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
+  // fig17 (adam-first-step's counterfactuals): its model depth, run length and lr, and the verdict.
+  'exp.afscf.layers': ({ E }) => (typeof E.adamFirstStepCf?.config?.layers === 'number' ? String(E.adamFirstStepCf.config.layers) : null),
+  'exp.afscf.steps': ({ E }) => (typeof E.adamFirstStepCf?.config?.steps === 'number' ? String(E.adamFirstStepCf.config.steps) : null),
+  'exp.afscf.lr': ({ E }) => {
+    const lr = E.adamFirstStepCf?.config?.lr;
+    return typeof lr === 'number' ? fmtLr(lr) : null;
+  },
+  'exp.afscf.verdict': ({ E, lang }) => (E.adamFirstStepCf ? verdictSentence('afscf', verdicts.adamFirstStepCounterfactual(E.adamFirstStepCf), lang) : null),
   // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
