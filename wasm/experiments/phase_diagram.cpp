@@ -25,8 +25,9 @@
 // thread, as in GridRun), one step each per unit of work, in order of depth; every run draws its
 // model and batches from its own seed, so each run's numbers are the same for any thread count.
 // Per cell (placement, warm-up, depth, lr): each seed's run with its loss curve decimated to at
-// most 200 points (bucket means), the cell's outcome (the majority over seeds, or "mixed"), whether
-// every seed agrees, and the mean escape step and final loss.
+// most 100 points (bucket means, to 4 decimals: a curve to draw, the page's hover), the cell's outcome (the majority over seeds, or "mixed"), the
+// count of each outcome, and the mean escape step (over the seeds that escaped) and final loss (over
+// those that did not diverge).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -46,7 +47,7 @@ namespace {
 constexpr int kEscapeWindow = 10;      // the escape step's window (measure.h escape_step)
 constexpr double kEscapeMargin = 0.5;  // nats below the plateau (measure.h escape_step)
 constexpr int kFinalWindow = 10;       // the final loss: the mean of the last 10 recorded losses
-constexpr int kCurvePoints = 200;      // at most this many points per loss curve
+constexpr int kCurvePoints = 100;      // at most this many points per loss curve
 constexpr size_t kMaxRuns = 512;
 
 enum class EarlyExit { On, Off };
@@ -69,9 +70,9 @@ struct PhaseDiagram {
     }();
     std::vector<std::string> placements = {"post", "pre", "deepnorm", "peri"};
     std::vector<int> depths = {2, 4, 8, 16};
-    std::vector<double> lrs = {3e-4, 1e-3, 3e-3, 1e-2, 3e-2};
+    std::vector<double> lrs = {3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1};
     std::vector<int> warmups = {0, 100};
-    std::vector<uint64_t> seeds = {0};
+    std::vector<uint64_t> seeds = {0, 1};
     EarlyExit early_exit = EarlyExit::On;
     int settle = 50;
   };
@@ -255,7 +256,6 @@ struct PhaseDiagram {
     };
     w.begin_object().key("placement").value(c.placement).key("warmup").value(c.warmup).key("layers").value(c.layers);
     w.key("lr").value(c.lr).key("outcome").value(majority);
-    w.key("unanimous").value(std::max({counts[0], counts[1], counts[2]}) == static_cast<int>(rs.size()));
     w.key("counts").begin_object();
     for (int k = 0; k < 3; ++k) w.key(kinds[k]).value(counts[k]);
     w.end_object();
@@ -275,7 +275,7 @@ struct PhaseDiagram {
     w.key("stop_step").value(r.stop_step);
     w.key("final_loss").value(final_loss(r));
     // The curve: means of `every` consecutive recorded losses (the last bucket may be shorter),
-    // point k at step min((k + 1)·every, the number of recorded losses).
+    // point k at step min((k + 1)·every, the number of recorded losses), rounded to 1e-4.
     const size_t n = r.loss.size();
     const size_t every = std::max<size_t>(1, (n + kCurvePoints - 1) / kCurvePoints);
     w.key("every").value(static_cast<int>(every));
@@ -284,7 +284,7 @@ struct PhaseDiagram {
       const size_t b = std::min(n, a + every);
       double s = 0;
       for (size_t t = a; t < b; ++t) s += r.loss[t];
-      w.value(s / (b - a));
+      w.value(std::round(1e4 * s / (b - a)) / 1e4);  // a curve to draw: 4 decimals
     }
     w.end_array();
     w.end_object();
