@@ -329,11 +329,17 @@ describe('phase-diagram: Pre-LN warm-up as insurance (claim 9)', () => {
     ['refuted', [easy, [1e-2, [tr(40), tr(40)], [stuck, stuck]]]], // harmed
     ['refuted', [easy, [1e-2, [tr(40), tr(40)], [tr(40), stuck]]]], // trained → mixed is harm too
     ['refuted', [[1e-3, [tr(10), tr(10)], [tr(150), tr(150)]]]], // a delay of 140 > the warm-up's 100
+    ['refuted', [[1e-3, [tr(10), tr(10)], [tr(110), tr(111)]]]], // 100.5 > 100: the rule reads the delay exact (the sentence says 101)
     ['refuted', [[1e-3, [tr(40, 1.6), tr(40, 1.6)], [tr(90, 1.75), tr(90, 1.75)]]]], // 0.15 nats higher at the end
   ] as [string, [number, PdRun[], PdRun[]][]][])('%s (%#)', (verdict, rows) => {
     const j = V.preWarmup(doc(rows));
     expect(j.verdict).toBe(verdict);
     expect(j.facts.tooSmall).toBeUndefined();
+  });
+  it('quotes whole steps', () => {
+    const f = V.preWarmup(doc([[1e-3, [tr(40), tr(41)], [tr(90), tr(92)]]])).facts;
+    expect(f.delays).toEqual([50.5]);
+    expect(f).toMatchObject({ delayMean: 51, delayMax: 51, esc0Lo: 41 });
   });
   it('a final-loss gap counts only between runs that ran to the end', () => {
     const settled = [[1e-3, [tr(40, 1.6, 'settled'), tr(40, 1.6, 'settled')], [tr(90, 2.5, 'settled'), tr(90, 2.5, 'settled')]]] as [number, PdRun[], PdRun[]][];
@@ -343,7 +349,7 @@ describe('phase-diagram: Pre-LN warm-up as insurance (claim 9)', () => {
   });
   it('states where warm-up changes the outcome and what it costs where it does not', () => {
     const f = V.preWarmup(doc([easy, [1e-2, [tr(30), tr(34)], [tr(70), tr(80)]], [3e-2, [blown, stuck], [tr(120), tr(130)]]])).facts;
-    expect(f).toMatchObject({ W: 100, lrs: [1e-3, 1e-2, 3e-2], rescued: [3e-2], harmed: [], lrsBoth: [1e-3, 1e-2], lrLo: 1e-3, esc0Lo: 42 });
+    expect(f).toMatchObject({ W: 100, lrs: [1e-3, 1e-2, 3e-2], lrsRescued: [3e-2], lrsHarmed: [], lrsNeither: [], lrsBoth: [1e-3, 1e-2], lrLo: 1e-3, esc0Lo: 42 });
     expect(f.out0).toEqual(['trained', 'trained', 'mixed']);
     expect(f.delays).toEqual([51, 43, null]);
     expect(f.delayMean).toBe(47);

@@ -140,9 +140,9 @@ export function preWarmup(
   out0: (PhaseOutcome | null)[];
   outW: (PhaseOutcome | null)[];
   delays: (number | null)[];
-  rescued: number[];
-  harmed: number[];
-  neither: number[];
+  lrsRescued: number[];
+  lrsHarmed: number[];
+  lrsNeither: number[];
   lrsBoth: number[];
   delayMean: number | null;
   delayMax: number | null;

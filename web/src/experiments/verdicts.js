@@ -425,6 +425,9 @@ export function preWarmup(doc, p = 'pre') {
   const delays = rows.map((r) => r.delay).filter((x) => x != null);
   const gaps = rows.map((r) => r.finalGap).filter((x) => x != null);
   const first = rows[0] ?? null;
+  const round = (x) => (x == null ? null : Math.round(x));
+  const delayMax = maxOrNull(delays);
+  // steps are whole: the delays and escape steps the sentences quote are rounded (the rule reads them exact)
   const facts = {
     W,
     steps,
@@ -432,22 +435,22 @@ export function preWarmup(doc, p = 'pre') {
     out0: rows.map((r) => r.out0),
     outW: rows.map((r) => r.outW),
     delays: rows.map((r) => r.delay),
-    rescued: lrsWhere((r) => r.out0 != null && r.out0 !== 'trained' && r.outW === 'trained'),
-    harmed: lrsWhere((r) => r.out0 === 'trained' && r.outW != null && r.outW !== 'trained'),
-    neither: lrsWhere((r) => r.out0 != null && r.outW != null && r.out0 !== 'trained' && r.outW !== 'trained'),
+    lrsRescued: lrsWhere((r) => r.out0 != null && r.out0 !== 'trained' && r.outW === 'trained'),
+    lrsHarmed: lrsWhere((r) => r.out0 === 'trained' && r.outW != null && r.outW !== 'trained'),
+    lrsNeither: lrsWhere((r) => r.out0 != null && r.outW != null && r.out0 !== 'trained' && r.outW !== 'trained'),
     lrsBoth: lrsWhere((r) => r.out0 === 'trained' && r.outW === 'trained'),
-    delayMean: meanOrNull(delays),
-    delayMax: maxOrNull(delays),
+    delayMean: round(meanOrNull(delays)),
+    delayMax: round(delayMax),
     finalGapMax: maxOrNull(gaps),
     lrLo: first?.lr ?? null,
-    esc0Lo: first?.esc0 ?? null,
+    esc0Lo: round(first?.esc0 ?? null),
   };
   if (!points.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
   if (!warmups.includes(0) || !(W > 0)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-warmup' } };
-  if (first.out0 !== 'trained' || facts.esc0Lo == null || W + facts.esc0Lo > (steps ?? Infinity))
+  if (first.out0 !== 'trained' || first.esc0 == null || W + first.esc0 > (steps ?? Infinity))
     return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
-  if (facts.harmed.length || facts.delayMax > W || facts.finalGapMax > 0.1) return { verdict: 'refuted', facts };
-  return { verdict: facts.rescued.length ? 'qualified' : 'confirmed', facts };
+  if (facts.lrsHarmed.length || delayMax > W || facts.finalGapMax > 0.1) return { verdict: 'refuted', facts };
+  return { verdict: facts.lrsRescued.length ? 'qualified' : 'confirmed', facts };
 }
 
 /** Claim 10 (phase-diagram, DeepNorm beside Post-LN and Pre-LN, warm-up {0, W}): DeepNorm works in
