@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIGURES, FIGURE_IDS, LINKS, figureById, figureNumber, linkDefaults, linkRunAction } from '../../web/src/figures/registry';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
+import { adamFirstStep, depthFactors, grid, outputSensitivity, phaseDiagram, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
 import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 
@@ -21,11 +21,14 @@ const docFor: Record<SlotName, unknown> = {
   plateauShare: plateauShare(),
   stepSize: stepSize(),
   depthFactors: depthFactors(),
+  phaseDiagram: phaseDiagram(['post', 'pre', 'deepnorm', 'peri']),
+  deepNorm: phaseDiagram(),
+  preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
 describe('the registry', () => {
-  it('lists each of fig1 … fig11 once', () => {
+  it('lists each of fig1 … fig14 once', () => {
     expect([...FIGURE_IDS].sort()).toEqual(FIGURES.map((_, i) => `fig${i + 1}`).sort());
   });
   it('numbers the article’s figures 1, 2, … and letters the page’s tests A, B, …, each in page order', () => {
@@ -41,10 +44,13 @@ describe('the registry', () => {
       'fig4:4',
       'fig8:F',
       'fig9:G',
+      'fig12:H',
+      'fig13:I',
+      'fig14:J',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));
-    expect(figureNumber('fig12')).toBeUndefined();
+    expect(figureNumber('fig15')).toBeUndefined();
     expect(figureNumber('x')).toBeUndefined();
   });
   it('docs/experiments.md labels the page’s tests as the page does', () => {

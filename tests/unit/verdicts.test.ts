@@ -342,14 +342,27 @@ describe('phase-diagram: Pre-LN warm-up as insurance (claim 9)', () => {
     expect(f).toMatchObject({ delayMean: 51, delayMax: 51, esc0Lo: 41 });
   });
   it('a final-loss gap counts only between runs that ran to the end', () => {
-    const settled = [[1e-3, [tr(40, 1.6, 'settled'), tr(40, 1.6, 'settled')], [tr(90, 2.5, 'settled'), tr(90, 2.5, 'settled')]]] as [number, PdRun[], PdRun[]][];
+    const settled = [[1e-3, [tr(40, 1.6, 'settled'), tr(40, 1.6, 'settled')], [tr(90, 2.5, 'settled'), tr(90, 2.5, 'settled')]]] as [
+      number,
+      PdRun[],
+      PdRun[],
+    ][];
     const j = V.preWarmup(doc(settled));
     expect(j.verdict).toBe('confirmed');
     expect(j.facts.finalGapMax).toBeNull();
   });
   it('states where warm-up changes the outcome and what it costs where it does not', () => {
     const f = V.preWarmup(doc([easy, [1e-2, [tr(30), tr(34)], [tr(70), tr(80)]], [3e-2, [blown, stuck], [tr(120), tr(130)]]])).facts;
-    expect(f).toMatchObject({ W: 100, lrs: [1e-3, 1e-2, 3e-2], lrsRescued: [3e-2], lrsHarmed: [], lrsNeither: [], lrsBoth: [1e-3, 1e-2], lrLo: 1e-3, esc0Lo: 42 });
+    expect(f).toMatchObject({
+      W: 100,
+      lrs: [1e-3, 1e-2, 3e-2],
+      lrsRescued: [3e-2],
+      lrsHarmed: [],
+      lrsNeither: [],
+      lrsBoth: [1e-3, 1e-2],
+      lrLo: 1e-3,
+      esc0Lo: 42,
+    });
     expect(f.out0).toEqual(['trained', 'trained', 'mixed']);
     expect(f.delays).toEqual([51, 43, null]);
     expect(f.delayMean).toBe(47);

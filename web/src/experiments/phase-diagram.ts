@@ -88,10 +88,16 @@ export const OUTCOMES = ['trained', 'plateau', 'diverged', 'mixed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The placements a document's cells hold, in the order they first appear (the config's). */
-export const phasePlacements = (doc: Pick<PhaseDiagramResult, 'cells'> | null | undefined): string[] => [...new Set((doc?.cells ?? []).map((c) => c.placement))];
+export const phasePlacements = (doc: Pick<PhaseDiagramResult, 'cells'> | null | undefined): string[] => [
+  ...new Set((doc?.cells ?? []).map((c) => c.placement)),
+];
 
 /** How many of a placement's cells at one warm-up had each outcome, and how many cells there are. */
-export function phaseTally(doc: Pick<PhaseDiagramResult, 'cells'> | null | undefined, placement: string, warmup: number): Record<Outcome, number> & { cells: number } {
+export function phaseTally(
+  doc: Pick<PhaseDiagramResult, 'cells'> | null | undefined,
+  placement: string,
+  warmup: number,
+): Record<Outcome, number> & { cells: number } {
   const out = { trained: 0, plateau: 0, diverged: 0, mixed: 0, cells: 0 };
   for (const c of doc?.cells ?? [])
     if (c.placement === placement && c.warmup === warmup) {
@@ -102,7 +108,8 @@ export function phaseTally(doc: Pick<PhaseDiagramResult, 'cells'> | null | undef
 }
 
 /** The steps a run recorded a loss for (a run the trainer stopped has none for its stopping step). */
-export const recordedSteps = (r: Pick<PhaseRun, 'stopped' | 'stop_step'>): number => (r.stopped === 'nan' || r.stopped === 'diverged' ? r.stop_step - 1 : r.stop_step);
+export const recordedSteps = (r: Pick<PhaseRun, 'stopped' | 'stop_step'>): number =>
+  r.stopped === 'nan' || r.stopped === 'diverged' ? r.stop_step - 1 : r.stop_step;
 
 /** A run's decimated loss curve as points: point k is the mean of the losses of steps
  *  k·every + 1 … (k + 1)·every (the last bucket may be shorter), drawn at the bucket's last step. */
