@@ -110,6 +110,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     want: { sgd: 'no-sgd' },
   },
   {
+    name: 'claim 9 (phase-diagram) for 20 steps (Pre-LN without warm-up, the positive control, cannot leave the plateau yet)',
+    experiment: 'phase-diagram',
+    configs: [{ ...TINY, placements: ['pre'], depths: [2], lrs: [1e-3, 1e-2], warmups: [0, 10], seeds: [0], steps: 20, early_exit: 'off' }],
+    judge: ([d]) => ({ pw: V.preWarmup(d) }),
+    want: { pw: 'too-short' },
+  },
+  {
+    name: 'claim 10 (phase-diagram) for 20 steps (Post-LN fails, and so does Pre-LN, the positive control)',
+    experiment: 'phase-diagram',
+    configs: [{ ...TINY, placements: ['post', 'pre', 'deepnorm'], depths: [2], lrs: [1e-3], warmups: [0], seeds: [0], steps: 20 }],
+    judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }),
+    want: { dn: 'too-short' },
+  },
+  {
     name: 'plateau-share for 60 steps (Pre-LN, the positive control, still on the plateau)',
     experiment: 'plateau-share',
     configs: [{ ...EXPERIMENT_SLOTS.plateauShare.small, steps: 60, warmups: [0] }],
