@@ -1163,7 +1163,16 @@ describe('fig13 Pre-LN with and without warm-up', () => {
       { x: 1e-3, y: 63 },
       { x: 1e-2, y: 63 },
     ]);
-    expect(c.series[0].seeds).toHaveLength(4);
+    expect(c.series[0].seeds).toEqual([
+      [
+        { x: 1e-3, y: 60 },
+        { x: 1e-2, y: 60 },
+      ],
+      [
+        { x: 1e-3, y: 66 },
+        { x: 1e-2, y: 66 },
+      ],
+    ]); // one list per seed: a chart keeps one point per x
     expect(c.series[0].failed).toEqual([]);
     expect(c.series[0].final[0]).toEqual({ x: 1e-3, y: 3 });
     expect(c.xDomain[0]).toBeCloseTo(1e-3 / 1.6);
@@ -1205,11 +1214,10 @@ describe('fig12 DeepNorm beside Post-LN and Pre-LN', () => {
     const p = v.panels[0];
     // the first depth only (2)
     expect(p.rows[0]).toMatchObject({ placement: 'post', warmup: 0, y: 5 });
-    expect(p.rows[0].escaped).toEqual([
-      { x: 60, y: 5 },
-      { x: 66, y: 5 },
+    expect(p.rows[0].seeds).toEqual([
+      { seed: 0, x: 60, y: 5, never: false },
+      { seed: 1, x: 66, y: 5, never: false },
     ]);
-    expect(p.rows[0].never).toEqual([]);
     expect(p.ref).toEqual([]);
     expect(v.yDomain).toEqual([-0.6, 5.6]);
   });
@@ -1219,7 +1227,10 @@ describe('fig12 DeepNorm beside Post-LN and Pre-LN', () => {
     const ref = escapeDoc(phaseDiagram());
     const v = escapeRowsView(escapeDoc(d), ref);
     const post0 = v.panels[0].rows[0];
-    expect(post0.never.map((p) => p.x)).toEqual([v.neverX, v.neverX]);
+    expect(post0.seeds.map((p) => [p.x, p.never])).toEqual([
+      [v.neverX, true],
+      [v.neverX, true],
+    ]);
     expect(v.panels[0].ref).toHaveLength(6);
     const liveOnly = phaseDiagram(['admin']);
     const w = escapeRowsView(escapeDoc(liveOnly), ref);

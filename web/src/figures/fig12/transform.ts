@@ -35,10 +35,8 @@ export interface EscapeRow extends RowKey {
   /** the row's place on the y axis (the first row on top) */
   y: number;
   cell: PhaseCell | undefined;
-  /** each seed that escaped: its escape step */
-  escaped: { x: number; y: number }[];
-  /** each seed that did not: a marker in the "never" column */
-  never: { x: number; y: number }[];
+  /** each seed's marker: its escape step, or the "never" column when it did not escape */
+  seeds: { seed: number; x: number; y: number; never: boolean }[];
 }
 export interface LrPanel {
   lr: number;
@@ -71,14 +69,8 @@ export function escapeRowsView(c: EscapeDoc, ref: EscapeDoc | null): EscapeRowsV
     rows.map((r, k): EscapeRow => {
       const cell = d.cells.find((x) => sameRow(x, r) && x.lr === lr);
       const y = n - 1 - k;
-      const runs = cell?.runs ?? [];
-      return {
-        ...r,
-        y,
-        cell,
-        escaped: runs.filter((x) => x.escape_step != null).map((x) => ({ x: x.escape_step as number, y })),
-        never: runs.filter((x) => x.escape_step == null).map(() => ({ x: neverX, y })),
-      };
+      const seeds = (cell?.runs ?? []).map((x) => ({ seed: x.seed, x: x.escape_step ?? neverX, y, never: x.escape_step == null }));
+      return { ...r, y, cell, seeds };
     });
   const panels = lrs.map((lr) => ({ lr, rows: place(c, lr), ref: ref ? place(ref, lr).filter((r) => r.cell) : [] }));
   return { rows, lrs, steps, panels, neverX, xDomain: [0, steps * 1.14], yDomain: [-0.6, n - 0.4] };

@@ -17,8 +17,8 @@ export interface WarmupSeries {
   warmup: number;
   /** per lr: the seeds' mean escape step (NaN where none escaped: the line breaks) */
   escape: LrPoint[];
-  /** every seed's escape step */
-  seeds: LrPoint[];
+  /** every seed's escape steps, one list per seed (a chart's points keep one per x) */
+  seeds: LrPoint[][];
   /** the lrs whose cell did not train, with the cell's outcome */
   failed: { x: number; outcome: Outcome }[];
   /** per lr: the mean final loss of the seeds that trained and ran to the end (NaN: none) */
@@ -37,6 +37,7 @@ export interface InsuranceChart {
 
 const EMPTY: InsuranceChart = { placement: 'pre', lrs: [], steps: 0, series: [], xDomain: [1e-3, 1e-1], escapeDomain: [0, 1], lossDomain: [1, 6] };
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const seedsOf = (cells: PhaseCell[]) => unionValues(cells.flatMap((c) => c.runs.map((r) => r.seed)));
 
 /** The chart of `placement`'s cells at the document's first depth; `marks`: losses the loss axis holds. */
 export function insuranceChart(doc: PhaseDiagramResult | null, placement = 'pre', marks: number[] = []): InsuranceChart {
@@ -55,7 +56,12 @@ export function insuranceChart(doc: PhaseDiagramResult | null, placement = 'pre'
     return {
       warmup,
       escape: mine.map((c) => ({ x: c.lr, y: c.outcome === 'trained' ? mean(escapes(c)) : NaN })),
-      seeds: mine.flatMap((c) => escapes(c).map((y) => ({ x: c.lr, y }))),
+      seeds: seedsOf(mine).map((seed) =>
+        mine.flatMap((c) => {
+          const e = c.runs.find((r) => r.seed === seed)?.escape_step;
+          return e == null ? [] : [{ x: c.lr, y: e }];
+        }),
+      ),
       failed: mine.filter((c) => c.outcome !== 'trained').map((c) => ({ x: c.lr, outcome: c.outcome })),
       final: mine.map((c) => ({ x: c.lr, y: mean(finals(c)) })),
       cells: mine,
@@ -69,7 +75,7 @@ export function insuranceChart(doc: PhaseDiagramResult | null, placement = 'pre'
     series,
     xDomain: [lrs[0] / 1.6, lrs[lrs.length - 1] * 1.6],
     escapeDomain: [0, steps * 1.08],
-    lossDomain: losses.length ? [Math.floor(Math.min(...losses) * 4) / 4, Math.ceil(Math.max(...losses) * 4) / 4 + 0.01] : [1, 6],
+    lossDomain: losses.length ? [Math.floor(Math.min(...losses) * 2) / 2, Math.ceil(Math.max(...losses) * 2) / 2 + 0.01] : [1, 6],
   };
 }
 
