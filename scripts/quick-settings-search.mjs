@@ -55,8 +55,17 @@ const COST = {
 const grid = (axes) => Object.entries(axes).reduce((acc, [k, vs]) => acc.flatMap((a) => vs.map((v) => ({ ...a, [k]: v }))), [{}]);
 const spread = (cands, f) => cands.map((c) => f(c));
 
-/** Figure 4's toy at depth 8 with `bn` = [batch, seq] (the reference's is [8, 64]). */
+/** Figure 4's toy at depth 8 with `bn` = [batch, seq] (the reference's is [8, 64]), and the candidates'
+ *  batches and lengths: the quick look's, twice its batch, the reference's; 300 or 500 steps. */
 const figure4 = (c) => ({ depths: [8], batch: c.bn[0], seq: c.bn[1], steps: c.steps, lrs: c.lrs, seeds: c.seeds });
+const FIGURE4_SIZES = {
+  bn: [
+    [2, 32],
+    [4, 32],
+    [8, 64],
+  ],
+  steps: [300, 500],
+};
 
 const SEARCHES = {
   // Figure E. Depth sets from the narrowest to the reference's 2…32, one to three seeds; the model and
@@ -237,12 +246,7 @@ const SEARCHES = {
       {
         candidates: spread(
           grid({
-            bn: [
-              [2, 32],
-              [4, 32],
-              [8, 64],
-            ],
-            steps: [300, 500],
+            ...FIGURE4_SIZES,
             lrs: [[1e-3], [1e-3, 3e-3]],
             seeds: [[0], [0, 1]],
             warm: [false, true],
@@ -264,12 +268,7 @@ const SEARCHES = {
       {
         candidates: spread(
           grid({
-            bn: [
-              [2, 32],
-              [4, 32],
-              [8, 64],
-            ],
-            steps: [300, 500],
+            ...FIGURE4_SIZES,
             lrs: [
               [1e-3, 3e-2],
               [1e-3, 1e-2, 3e-2],
