@@ -1060,6 +1060,10 @@ describe('fig14 the trainability map', () => {
   it('a placement the document lacks draws its first; no document, nothing', () => {
     expect(phaseMap(phaseDiagram(['pre']), 'post').placement).toBe('pre');
     expect(phaseMap(null, 'post')).toMatchObject({ placement: null, cells: [] });
+    // strict: a live run without the placement draws none of its cells (the reference's map shows, muted)
+    expect(phaseMap(phaseDiagram(['pre']), 'post', true)).toMatchObject({ placement: 'post', cells: [] });
+    const v = mapView(phaseMap(phaseDiagram(['pre']), 'post', true), phaseMap(phaseDiagram(), 'post'));
+    expect(v.panels[0].cells.every((m) => m.ref)).toBe(true);
     expect(mapView(phaseMap(null, 'post'), null).panels).toEqual([]);
   });
   it("a live cell over the reference's map: the reference fills the rest, muted, on axes that hold both", () => {

@@ -26,10 +26,11 @@ export interface PhaseMap {
 const EMPTY: PhaseMap = { placement: null, warmups: [], depths: [], lrs: [], cells: [] };
 const sorted = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
 
-/** The map of `placement` in `doc` (its first placement when `placement` is not in it). */
-export function phaseMap(doc: PhaseDiagramResult | null, placement: string): PhaseMap {
+/** The map of `placement` in `doc`: when `doc` lacks it, its first placement's, or (`strict`) an
+ *  empty map of `placement` (a live run of other placements, drawn over the reference's map). */
+export function phaseMap(doc: PhaseDiagramResult | null, placement: string, strict = false): PhaseMap {
   const names = phasePlacements(doc);
-  if (!doc || !names.length) return EMPTY;
+  if (!doc || !names.length || (strict && !names.includes(placement))) return { ...EMPTY, placement: strict ? placement : null };
   const p = names.includes(placement) ? placement : names[0];
   const cells = doc.cells.filter((c) => c.placement === p);
   return {
