@@ -25,9 +25,9 @@
 // thread, as in GridRun), one step each per unit of work, in order of depth; every run draws its
 // model and batches from its own seed, so each run's numbers are the same for any thread count.
 // Per cell (placement, warm-up, depth, lr): each seed's run with its loss curve decimated to at
-// most 100 points (bucket means, to 4 decimals: a curve to draw, the page's hover), the cell's outcome (the majority over seeds, or "mixed"), the
-// count of each outcome, and the mean escape step (over the seeds that escaped) and final loss (over
-// those that did not diverge).
+// most 100 points (bucket means, to 4 decimals: a curve to draw, the page's hover), the cell's
+// outcome (the majority over seeds, or "mixed"), the count of each outcome, and the mean escape
+// step (over the seeds that escaped) and final loss (over those that did not diverge).
 #include <algorithm>
 #include <cmath>
 #include <memory>
