@@ -58,7 +58,7 @@ describe('an experiment figure registered by a test', () => {
   });
   it('is a figure of the page, lettered after the page’s tests', () => {
     expect(figureById(id)).toBe(fig);
-    expect(figureNumber(id)).toBe('H');
+    expect(figureNumber(id)).toBe('K');
     expect(initialViews()[id]).toEqual({ log: false });
   });
   it('has a slot in the results, and its verdict is the run list’s headline', () => {
