@@ -525,6 +525,27 @@ TEST(Experiments, PhaseDiagramCellsAndCurves) {
   EXPECT_GT(mixed, 0) << "no cell of this setting had its seeds disagree: the majority rule went untried";
 }
 
+// Progress is the share of the work done, each step weighted by its run's depth: runs of depths 1
+// and 2, 10 steps each (30 units of work), one at a time on one thread; a run that stops early
+// counts its skipped steps as done.
+TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
+  lnx::set_threads(1);
+  lnx::ExperimentRun r("phase-diagram", std::string("{") + kTiny +
+                                            R"(, "placements": ["post"], "depths": [2, 1], "lrs": [1e-7], "warmups": [0], "seeds": [0], "steps": 10})");
+  std::vector<double> p;
+  while (!r.done()) p.push_back(r.step(1));
+  ASSERT_EQ(p.size(), 20u);
+  EXPECT_NEAR(p[4], 5.0 / 30, 1e-12);    // the depth-1 run first (by depth), half way
+  EXPECT_NEAR(p[9], 10.0 / 30, 1e-12);   // it has ended
+  EXPECT_NEAR(p[14], 20.0 / 30, 1e-12);  // the depth-2 run half way
+  EXPECT_EQ(p.back(), 1.0);
+  lnx::ExperimentRun e("phase-diagram", std::string("{") + kTiny +
+                                            R"(, "placements": ["pre"], "depths": [1], "lrs": [10], "warmups": [0], "seeds": [0], "steps": 10})");
+  EXPECT_EQ(e.step(1), 0.1);  // step 1: a tenth
+  while (!e.done()) e.step(1);  // lr 10 diverges within a few steps: the rest is skipped, and done
+  EXPECT_EQ(e.progress(), 1.0);
+}
+
 // The sweep's own rules name what to change.
 TEST(Experiments, PhaseDiagramRefusesTooManyRunsAndAnUnusedSpec) {
   try {

@@ -166,13 +166,15 @@ struct PhaseDiagram {
     pool().parallel_for(static_cast<long>(live_.size()), [&](long a, long b, int) {
       for (long i = a; i < b; ++i) advance(*live_[i]);
     });
-    for (Run* r : live_)
+    // progress: each step taken counts its run's depth; a run that stops early counts the steps it
+    // skipped as done too
+    for (Run* r : live_) {
+      done_ += r->layers;
       if (r->finished) {
-        done_ += static_cast<double>(r->layers) * cfg_.base.steps;
+        done_ += static_cast<double>(r->layers) * (cfg_.base.steps - r->stop_step);
         r->run.reset();
-      } else {
-        done_ += r->layers;
       }
+    }
     live_.erase(std::remove_if(live_.begin(), live_.end(), [](const Run* r) { return r->finished; }), live_.end());
   }
   bool done() const { return next_ >= order_.size() && live_.empty(); }
