@@ -150,8 +150,8 @@ export const UI_KEY_TABLES = {
       ['url.head url.dismiss', `the banner about a link's unusable parameters`],
       ['url.issue.invalid url.issue.unknown url.issue.duplicate', 'one banner line'],
       [
-        'url.lang url.theme url.embed url.fig1.step url.fig1.ln url.fig2.layer url.fig3.stat url.fig3.model url.fig3.depths url.fig5.perturbation url.fig6.output url.fig6.input url.fig8.lr url.fig11.placement url.fig14.placement url.tooLong url.unknown url.duplicate',
-        "the reasons (run settings of Figures 3–4 use their own `err.*` strings); `url.embed` names every figure, `url.fig11.placement` and `url.fig14.placement` the engine's placements",
+        'url.lang url.theme url.embed url.fig1.step url.fig1.ln url.fig2.layer url.fig3.stat url.fig3.model url.fig3.depths url.fig5.perturbation url.fig6.output url.fig6.input url.fig8.lr url.fig11.placement url.fig15.placement url.tooLong url.unknown url.duplicate',
+        "the reasons (run settings of Figures 3–4 use their own `err.*` strings); `url.embed` names every figure, `url.fig11.placement` and `url.fig15.placement` the engine's placements",
       ],
       ['cite.title cite.explainer cite.paper cite.copy cite.copied', 'the citation block'],
       ['embed.credit', 'the link under an embedded figure'],
@@ -288,7 +288,7 @@ export const UI_KEY_TABLES = {
       ['ctl.small', `the live run's small setting`],
     ],
   },
-  fig12: {
+  fig13: {
     rows: [
       ['title caption', 'title and caption'],
       ['panel', "a peak lr's panel"],
@@ -301,7 +301,7 @@ export const UI_KEY_TABLES = {
       ['ctl.small', `the live run's small setting`],
     ],
   },
-  fig13: {
+  fig14: {
     rows: [
       ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
@@ -313,7 +313,7 @@ export const UI_KEY_TABLES = {
       ['ctl.small', `the live run's small setting`],
     ],
   },
-  fig14: {
+  fig15: {
     rows: [
       ['title caption', 'title and caption'],
       ['panel panel.none', "a warm-up's map"],

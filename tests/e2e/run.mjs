@@ -598,31 +598,31 @@ async function main() {
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
 
-    await check('Figure J (fig14): the keys move the selected cell, its curves follow, and one cell is recomputed on its own', async () => {
-      // the placement drawn is a view choice (fig14.placement); Pre-LN's map
-      await page.check('#fig14 input[name="fig14-placement"][value="pre"]');
-      const panel = '#fig14 .panel .focusable';
+    await check('Figure J (fig15): the keys move the selected cell, its curves follow, and one cell is recomputed on its own', async () => {
+      // the placement drawn is a view choice (fig15.placement); Pre-LN's map
+      await page.check('#fig15 input[name="fig15-placement"][value="pre"]');
+      const panel = '#fig15 .panel .focusable';
       await page.focus(panel);
       const before = await page.$eval(panel, (el) => el.getAttribute('aria-valuetext') ?? '');
       await page.keyboard.press('ArrowDown');
       const after = await page.$eval(panel, (el) => el.getAttribute('aria-valuetext') ?? '');
       assert(/layers, lr/.test(after) && after !== before, `the readout did not follow the keys: "${before}" → "${after}"`);
-      const heading = await page.$eval('#fig14 .curves h4', (h) => h.textContent ?? '');
+      const heading = await page.$eval('#fig15 .curves h4', (h) => h.textContent ?? '');
       assert(after.startsWith(heading.replace(/^Loss curves: /, '')), `the curves are not the selected cell's: "${heading}" / "${after}"`);
-      const curves = await page.$$eval('#fig14 .curves [data-name^="seed-"]', (ls) => ls.length);
+      const curves = await page.$$eval('#fig15 .curves [data-name^="seed-"]', (ls) => ls.length);
       assert(curves > 0, 'no loss curve drawn for the selected cell');
-      await page.click('#fig14 .cell-run button');
+      await page.click('#fig15 .cell-run button');
       await page.waitForTimeout(30);
-      const yes = await page.$('#fig14 [data-ask] .ask-yes');
+      const yes = await page.$('#fig15 [data-ask] .ask-yes');
       if (yes) await yes.click();
-      await waitAttr(page, 'fig14', 'data-run', ['running', 'done', 'error'], 60000);
-      const badge = await waitRunDone(page, 'fig14', 600000);
+      await waitAttr(page, 'fig15', 'data-run', ['running', 'done', 'error'], 60000);
+      const badge = await waitRunDone(page, 'fig15', 600000);
       assert(badge.source === 'live', `badge source ${badge.source}`);
       // the live run is that one cell: one live marker per map at most, the reference's cells muted around it
-      const live = await page.$$eval('#fig14 [data-name^="tag-"]', (ts) => ts.length);
-      const ref = await page.$$eval('#fig14 [data-name="ref-tag"]', (ts) => ts.length);
+      const live = await page.$$eval('#fig15 [data-name^="tag-"]', (ts) => ts.length);
+      const ref = await page.$$eval('#fig15 [data-name="ref-tag"]', (ts) => ts.length);
       assert(live === 1 && ref > 1, `after recomputing one cell: ${live} live cells, ${ref} reference cells`);
-      await shoot(page, 'en-fig14-cell', '#fig14');
+      await shoot(page, 'en-fig15-cell', '#fig15');
     });
 
     await check('Figure 7: a live run with the precomputed settings reproduces the precomputed result to the last bit, and says so', async () => {

@@ -30,12 +30,12 @@ import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
 import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
 import { adamFirstStep, depthFactors, grid, outputSensitivity, phaseDiagram, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
-import { cellAt as mapCellAt, cellConfig, cellCurves, firstPick, mapView, phaseMap, pickAt, stepPick } from '../../web/src/figures/fig14/transform';
+import { cellAt as mapCellAt, cellConfig, cellCurves, firstPick, mapView, phaseMap, pickAt, stepPick } from '../../web/src/figures/fig15/transform';
+import { fig15Table } from '../../web/src/figures/fig15/downloads';
+import { cellAtLr, insuranceChart, insuranceView } from '../../web/src/figures/fig14/transform';
 import { fig14Table } from '../../web/src/figures/fig14/downloads';
-import { cellAtLr, insuranceChart, insuranceView } from '../../web/src/figures/fig13/transform';
+import { escapeDoc, escapeRowsView } from '../../web/src/figures/fig13/transform';
 import { fig13Table } from '../../web/src/figures/fig13/downloads';
-import { escapeDoc, escapeRowsView } from '../../web/src/figures/fig12/transform';
-import { fig12Table } from '../../web/src/figures/fig12/downloads';
 import { phaseTally, runCurve } from '../../web/src/experiments/phase-diagram';
 import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
 import { fig10Table } from '../../web/src/figures/fig10/downloads';
@@ -1042,7 +1042,7 @@ describe('fig2 stacks on one width scale', () => {
 });
 
 // ---- the phase-diagram figures (fixtures.ts phaseDiagram: depths 2, 8 × lrs 1e-3, 1e-2 × warm-ups 0, 100 × seeds 0, 1) ----
-describe('fig14 the trainability map', () => {
+describe('fig15 the trainability map', () => {
   it("one placement's cells: columns the lrs, rows the depths, a panel per warm-up", () => {
     const c = phaseMap(phaseDiagram(), 'post');
     expect(c).toMatchObject({ placement: 'post', warmups: [0, 100], depths: [2, 8], lrs: [1e-3, 1e-2] });
@@ -1132,11 +1132,11 @@ describe('fig14 the trainability map', () => {
     expect(cellConfig(null, { placement: 'pre', warmup: 0, layers: 2, lr: 1e-3 })).toEqual({ placements: ['pre'], warmups: [0], depths: [2], lrs: [1e-3] });
   });
   it('exports one row per run, with its cell’s outcome', () => {
-    const t = fig14Table(phaseDiagram());
+    const t = fig15Table(phaseDiagram());
     expect(t.rows).toHaveLength(3 * 2 * 2 * 2 * 2);
     expect(t.columns).toEqual(['placement', 'warmup', 'layers', 'lr', 'seed', 'outcome', 'stopped', 'escape_step', 'stop_step', 'final_loss', 'cell_outcome']);
     expect(t.rows[0]).toEqual(['post', 0, 2, 1e-3, 0, 'trained', 'settled', 60, 110, 3, 'trained']);
-    expect(fig14Table(null).rows).toEqual([]);
+    expect(fig15Table(null).rows).toEqual([]);
   });
 });
 
@@ -1154,7 +1154,7 @@ describe('the phase-diagram document helpers', () => {
   ] as const)('runCurve %j', (r, xs) => expect(runCurve({ ...r, curve: [...r.curve] }).map((p) => p.x)).toEqual(xs));
 });
 
-describe('fig13 Pre-LN with and without warm-up', () => {
+describe('fig14 Pre-LN with and without warm-up', () => {
   it('a series per warm-up: seed escapes, their mean, failed cells on the never line, the final losses of runs that ran to the end', () => {
     const d = phaseDiagram(['post', 'pre'], { early_exit: 'off' });
     for (const c of d.cells) for (const r of c.runs) if (r.outcome === 'trained') r.stopped = 'end';
@@ -1205,10 +1205,10 @@ describe('fig13 Pre-LN with and without warm-up', () => {
     expect(insuranceView(ref, null).ref).toEqual([]);
     expect(insuranceChart(null).series).toEqual([]);
   });
-  it('exports one row per run', () => expect(fig13Table(phaseDiagram(['pre'])).rows).toHaveLength(16));
+  it('exports one row per run', () => expect(fig14Table(phaseDiagram(['pre'])).rows).toHaveLength(16));
 });
 
-describe('fig12 DeepNorm beside Post-LN and Pre-LN', () => {
+describe('fig13 DeepNorm beside Post-LN and Pre-LN', () => {
   it('a row per placement and warm-up (the first on top), a panel per lr; seeds that never escape sit past the end', () => {
     const v = escapeRowsView(escapeDoc(phaseDiagram()), null);
     expect(v.rows.map((r) => `${r.placement}:${r.warmup}`)).toEqual(['post:0', 'post:100', 'pre:0', 'pre:100', 'deepnorm:0', 'deepnorm:100']);
@@ -1241,5 +1241,5 @@ describe('fig12 DeepNorm beside Post-LN and Pre-LN', () => {
     expect(w.rows.map((r) => r.placement)).toEqual(['post', 'post', 'pre', 'pre', 'deepnorm', 'deepnorm', 'admin', 'admin']);
     expect(escapeRowsView(escapeDoc(null), null).panels).toEqual([]);
   });
-  it('exports one row per run', () => expect(fig12Table(phaseDiagram()).rows).toHaveLength(48));
+  it('exports one row per run', () => expect(fig13Table(phaseDiagram()).rows).toHaveLength(48));
 });

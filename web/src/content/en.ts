@@ -331,29 +331,29 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     'cost.title': r`What Pre-LN costs, and where things went next`,
     'cost.p1': r`Pre-LN is easy to train, but it is not free. A residual stream that thickens linearly with depth means that what layer $l$ adds to the trunk makes up only about a $1/\sqrt l$ share of it. In a very deep model each of the later layers changes the trunk only a little, and the network as a whole behaves more like a wider, shallower one.`,
     'cost.p2': r`Su Jianlin used exactly this angle in “Why Pre Norm performs worse than Post Norm” (为什么Pre Norm的效果不如Post Norm, Scientific Spaces, 2022) to explain something people keep observing: once Post-LN can be trained at all, it often ends up better than Pre-LN. Liu et al. 2020 reach the same conclusion in their experiments, and their Admin initialization is an attempt to give Post-LN stable training while keeping its final quality.`,
-    'cost.p3': r`DeepNet (Wang et al. 2022, “DeepNet: Scaling Transformers to 1,000 Layers”) went further. It returns to Post-LN, multiplies the trunk by a constant larger than 1 at every residual addition, and shrinks the initialization of the branches; with this DeepNorm it trains 1000 layers. Seen from this paper, DeepNorm artificially increases the trunk’s share at the entrance of each LN and thereby holds down how much each layer’s update moves the output. That is the same direction as what Pre-LN’s final LN does. ({{#fig12}} below tests this on the toy.)`,
+    'cost.p3': r`DeepNet (Wang et al. 2022, “DeepNet: Scaling Transformers to 1,000 Layers”) went further. It returns to Post-LN, multiplies the trunk by a constant larger than 1 at every residual addition, and shrinks the initialization of the branches; with this DeepNorm it trains 1000 layers. Seen from this paper, DeepNorm artificially increases the trunk’s share at the entrance of each LN and thereby holds down how much each layer’s update moves the output. That is the same direction as what Pre-LN’s final LN does. ({{#fig13}} below tests this on the toy.)`,
     'cost.test1.title': r`DeepNorm without warm-up`,
     'cost.test1.p1': r`The inference: DeepNorm pushes Post-LN the way Pre-LN’s final LN does, holding down how much each layer’s update moves the output. In the toy that has a consequence one can check: where Post-LN without warm-up stays on the plateau and Pre-LN without warm-up trains, DeepNorm should train without warm-up too.`,
-    'cost.test1.p2': r`{{#fig12}} trains Figure 4’s toy with DeepNorm, Post-LN and Pre-LN, without warm-up and with {{exp.dn.warmup}} steps of it, at peak lrs {{exp.dn.lrs}} ({{exp.dn.seeds}} seeds), and marks for every run the step at which it leaves the plateau. {{exp.dn.verdict}}`,
+    'cost.test1.p2': r`{{#fig13}} trains Figure 4’s toy with DeepNorm, Post-LN and Pre-LN, without warm-up and with {{exp.dn.warmup}} steps of it, at peak lrs {{exp.dn.lrs}} ({{exp.dn.seeds}} seeds), and marks for every run the step at which it leaves the plateau. {{exp.dn.verdict}}`,
     'cost.test1.p2.note': r`the engine’s phase-diagram experiment (docs/experiments.md)`,
     'cost.p4': r`The other thread is how large language models are trained in practice. GPT-2, GPT-3 and LLaMA all use Pre-LN (LLaMA with RMSNorm in place of LN), and none of them drops warm-up: GPT-3 warms up linearly over its first 375 million tokens, LLaMA over 2000 steps.`,
-    'cost.p5': r`The reason is not hard to see. In a run of hundreds of thousands of steps, two thousand steps of warm-up cost next to nothing, and they guard at once against an inaccurate early second moment, very large batches and early loss spikes. This paper turned warm-up from a necessity into insurance, and the people training large models keep paying the premium. That also answers the missing control indirectly: at scale, Pre-LN with warm-up is at least no worse than Pre-LN without. ({{#fig13}} below looks for the premium and the payout on the toy.)`,
+    'cost.p5': r`The reason is not hard to see. In a run of hundreds of thousands of steps, two thousand steps of warm-up cost next to nothing, and they guard at once against an inaccurate early second moment, very large batches and early loss spikes. This paper turned warm-up from a necessity into insurance, and the people training large models keep paying the premium. That also answers the missing control indirectly: at scale, Pre-LN with warm-up is at least no worse than Pre-LN without. ({{#fig14}} below looks for the premium and the payout on the toy.)`,
     'cost.test2.title': r`Warm-up as insurance for Pre-LN`,
     'cost.test2.p1': r`The inference: for Pre-LN, warm-up has become insurance, cheap and of little use except against what could go wrong without it. At the toy’s scale this can be looked for directly: over a range of peak learning rates, where does a short warm-up change whether Pre-LN trains, and what does it cost where it does not?`,
-    'cost.test2.p2': r`{{#fig13}} trains Pre-LN on Figure 4’s toy at peak lrs {{exp.pw.lrs}}, without warm-up and with {{exp.pw.warmup}} steps of it ({{exp.pw.seeds}} seeds, every run to step {{exp.pw.steps}}), and compares when each run leaves the plateau and where it ends. {{exp.pw.verdict}}`,
+    'cost.test2.p2': r`{{#fig14}} trains Pre-LN on Figure 4’s toy at peak lrs {{exp.pw.lrs}}, without warm-up and with {{exp.pw.warmup}} steps of it ({{exp.pw.seeds}} seeds, every run to step {{exp.pw.steps}}), and compares when each run leaves the plateau and where it ends. {{exp.pw.verdict}}`,
     'cost.test2.p2.note': r`the engine’s phase-diagram experiment (docs/experiments.md)`,
 
     'lessons.title': r`A normalization layer is a scale knob`,
     'lessons.p1': r`The thing most worth taking away from this paper is not Pre-LN itself but the view behind Lemma 3. A normalization layer rescales both the gradients and the perturbations that pass through it, by one over the length of its input.`,
     'lessons.p2': r`So to judge whether a network will be easy to train, start by measuring the length at the entrance of every normalization layer. Wherever lengths keep growing, and wherever they get pulled back again and again, that is where the scale of gradients, and of updates in function space, is being rewritten. The view works just as well for BatchNorm, RMSNorm and QK-Norm.`,
     'lessons.p3': r`The second lesson is about method. The paper’s theory proves only upper bounds, the extension in its appendix drops a factor, and the statistic in Fig. 3 does not quite correspond to the theorem. Every one of these problems shows up within a minute with a sixty-line script. When you read a paper about initialization or training stability, writing its setting down as a minimal implementation and printing the quantity it talks about will often show you where it really holds, faster than rereading the derivation.`,
-    'lessons.p4': r`Three problems are left that are worth working on ({{#fig14}} after them maps where four placements train, a first look at the third):`,
+    'lessons.p4': r`Three problems are left that are worth working on ({{#fig15}} after them maps where four placements train, a first look at the third):`,
     'lessons.list1.1': r`A lower bound to go with Theorem 1, so that “Post-LN’s gradient is large” becomes an actual result instead of a comparison between upper bounds.`,
     'lessons.list1.2': r`The whole argument redone under Adam’s update rule: analyse directly how much one update changes the output, rather than how large the gradient is.`,
     'lessons.list1.3': r`A placement that gets Post-LN’s final quality and Pre-LN’s stability at once. DeepNorm is one answer, but its constants have to be set according to depth, which is still some way from a switch you can just flip.`,
     'lessons.test1.title': r`A map of where the toy trains`,
     'lessons.test1.p1': r`The third problem, and the article’s remark on it: DeepNorm is one answer to “Post-LN’s quality with Pre-LN’s stability”, but its constants depend on depth. Before searching for a better one, it helps to see how much room each placement leaves: at which depths and peak learning rates it trains at all, with and without warm-up.`,
-    'lessons.test1.p2': r`{{#fig14}} trains the toy at its quick-look size ({{exp.pd.steps}} steps, {{exp.pd.seeds}} seeds) for {{exp.pd.placements}} at depths {{exp.pd.depths}} and peak lrs {{exp.pd.lrs}}, without warm-up and with {{exp.pd.warmup}} steps of it, and marks every cell trained (its runs left the plateau), on the plateau, or diverged. Of the {{exp.pd.cells}} cells of each map, these train without warm-up: {{exp.pd.trained.w0}}; with the warm-up: {{exp.pd.trained.w}}. The deepest model (in layers) each placement trains at some peak lr: {{exp.pd.deepest.w0}} without warm-up; {{exp.pd.deepest.w}} with it.`,
+    'lessons.test1.p2': r`{{#fig15}} trains the toy at its quick-look size ({{exp.pd.steps}} steps, {{exp.pd.seeds}} seeds) for {{exp.pd.placements}} at depths {{exp.pd.depths}} and peak lrs {{exp.pd.lrs}}, without warm-up and with {{exp.pd.warmup}} steps of it, and marks every cell trained (its runs left the plateau), on the plateau, or diverged. Of the {{exp.pd.cells}} cells of each map, these train without warm-up: {{exp.pd.trained.w0}}; with the warm-up: {{exp.pd.trained.w}}. The deepest model (in layers) each placement trains at some peak lr: {{exp.pd.deepest.w0}} without warm-up; {{exp.pd.deepest.w}} with it.`,
     'lessons.test1.p2.note': r`the engine’s phase-diagram experiment (docs/experiments.md)`,
   },
 
@@ -627,7 +627,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.item': '{name} {v}',
       'ctl.small': 'Quick setting that still shows the effect ({layers} layers, d = {d}, {seeds} seed: seconds)',
     },
-    fig12: {
+    fig13: {
       title: 'DeepNorm, Post-LN and Pre-LN with and without warm-up: when each seed leaves the plateau',
       caption: r`Figure 4’s toy ({{exp.dn.steps}} steps) at each peak lr: for every placement, without warm-up and with {{exp.dn.warmup}} steps of it, the step at which each seed’s 10-step mean loss first falls 0.5 below the plateau, one marker per seed. A marker right of the line at the run’s last step: the run never left the plateau (it stayed on it, or the trainer stopped it; the readout says which). A run stops {{exp.dn.settle}} steps after it leaves the plateau.`,
       panel: 'Peak lr {lr}',
@@ -646,7 +646,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'col.row': 'run',
       'ctl.small': 'Quick setting that still shows the effect ({steps} steps, {seeds} seed)',
     },
-    fig13: {
+    fig14: {
       title: 'Pre-LN with and without a short warm-up, against the peak lr',
       caption: r`Pre-LN on Figure 4’s toy, every run to step {{exp.pw.steps}}, without warm-up (solid) and with {{exp.pw.warmup}} steps of it (dashed), against the peak lr. **(a)** The step at which each seed’s 10-step mean loss first falls 0.5 below the plateau (markers) and their mean (line); a cell whose runs did not train sits on the top line, marked by how it failed. **(b)** The final loss (the mean of the last 10 steps) of the runs that trained, with the plateau and the best possible loss.`,
       panelA: '(a) When each seed leaves the plateau',
@@ -668,7 +668,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.cell': '{outcome}, escape step {escape}, final loss {loss}',
       'ctl.small': 'Quick setting that still shows the effect ({steps} steps, {seeds} seed)',
     },
-    fig14: {
+    fig15: {
       title: 'Where the toy trains: depth × peak lr, with and without warm-up',
       caption: r`For the chosen placement, each cell is one depth and peak lr of the toy at its quick-look size ({{exp.pd.steps}} steps), without warm-up and with {{exp.pd.warmup}} steps of it: trained when a run’s 10-step mean loss fell 0.5 below the plateau, on the plateau when it never did, diverged when the trainer stopped it (a non-finite loss, or one above $4\ln V$). A cell shows its seeds’ majority in colour, marker and sign (the key above), or that they disagree. A trained run stops {{exp.pd.settle}} steps after it left the plateau. Hover over a cell or focus a map (arrow keys) for its runs’ loss curves; recompute the cell in your browser below them.`,
       panel: 'Warm-up {warmup}',

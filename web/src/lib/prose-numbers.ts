@@ -342,8 +342,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return r != null && Number.isFinite(r) ? r.toPrecision(2) : null;
   },
   'exp.df.verdict': ({ E, lang }) => (E.depthFactors ? verdictSentence('df', verdicts.depthFactors(E.depthFactors), lang) : null),
-  // The phase-diagram experiment: Figure of claim 10 (`fig12`, slot deepNorm), of claim 9 (`fig13`,
-  // slot preWarmup), and the trainability map (`fig14`, slot phaseDiagram).
+  // The phase-diagram experiment: Figure of claim 10 (`fig13`, slot deepNorm), of claim 9 (`fig14`,
+  // slot preWarmup), and the trainability map (`fig15`, slot phaseDiagram).
   'exp.dn.verdict': ({ E, lang }) => (phaseDoc(E, 'deepNorm') ? verdictSentence('dn', verdicts.deepNormNoWarmup(phaseDoc(E, 'deepNorm')), lang) : null),
   ...phaseCommon('deepNorm'),
   'exp.pw.verdict': ({ E, lang }) => (phaseDoc(E, 'preWarmup') ? verdictSentence('pw', verdicts.preWarmup(phaseDoc(E, 'preWarmup')), lang) : null),

@@ -1,7 +1,7 @@
-// fig13/index.ts — the Figure of claim 9 (`fig13`) as the page sees it (figures/types.ts FigureDef):
-// Pre-LN with and without a short warm-up over peak lrs 1e-3 … 3e-2, at Figure 4's toy — where
-// warm-up changes the outcome, and what it costs where it does not (the `phase-diagram`
-// experiment's `preWarmup` slot, docs/experiments.md). No view state of its own (NoView).
+// fig13/index.ts — the Figure of claim 10 (`fig13`) as the page sees it (figures/types.ts FigureDef):
+// DeepNorm with and without warm-up at Figure 4's peak lrs, beside Post-LN and Pre-LN, every seed's
+// escape step from the plateau (the `phase-diagram` experiment's `deepNorm` slot,
+// docs/experiments.md). No view state of its own (NoView).
 import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
 import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
 import Figure13 from './Figure13.svelte';
@@ -12,26 +12,23 @@ export const fig13: FigureDef<NoView, PhaseDiagramResult> = {
   series: 'test',
   component: Figure13,
   strings: [
-    'panelA',
-    'panelB',
-    'axisLr',
+    'panel', // {lr}
     'axisEscape',
-    'axisLoss',
+    'row.none', // {placement}
+    'row.warmup', // {placement} {warmup}
     'never',
-    'plateau',
-    'optimal',
-    'series.none',
-    'series.warmup', // {warmup}
+    'neverNote', // {steps}
     'outcome.trained',
     'outcome.plateau',
     'outcome.diverged',
     'outcome.mixed',
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
-    'readout.cell', // {outcome} {escape} {loss}
+    'readout.row', // {outcome} {escape} {loss}
+    'col.row',
     'ctl.small', // {steps} {seeds}
   ],
-  slot: 'preWarmup',
+  slot: 'deepNorm',
   ...noView('fig13'),
   numbers: numbersOfDoc(fig13Table, fig13Json),
 };

@@ -1,105 +1,77 @@
-// fig13/transform.ts — phase-diagram document (the `preWarmup` slot) → Figure of claim 9 (`fig13`):
-// Pre-LN's warm-up as insurance. Pure functions. One series per warm-up of the document (none
-// first), against the peak lr on a log axis: (a) each seed's escape step from the plateau and their
-// mean (a cell that does not train draws its marker on a "never" line at the run's length, shaped
-// by its outcome: what warm-up changes is read there); (b) the final loss of the runs that trained
-// and ran to their last step (what warm-up costs beyond the delay), with the plateau and the best
-// loss ln(successors) as guides.
+// fig13/transform.ts — phase-diagram document (the `deepNorm` slot) → Figure of claim 10 (`fig13`):
+// DeepNorm beside Post-LN and Pre-LN, without warm-up and with one, at Figure 4's toy. Pure
+// functions. One panel per peak lr; one row per (placement, warm-up), the placements in the
+// document's order, each without warm-up above with; on each row every seed's escape step from the
+// plateau (x = step), or a marker in the "never" column past the run's end when it did not escape.
+// Under a live run the reference's markers are drawn muted on the same rows (the rows of both).
 import type { Domain } from '../../components/common/chart';
 import { unionValues } from '../../components/common/chart';
-import type { Outcome, PhaseCell, PhaseDiagramResult } from '../../experiments/phase-diagram';
+import { phasePlacements, type PhaseCell, type PhaseDiagramResult } from '../../experiments/phase-diagram';
 
-export interface LrPoint {
-  x: number;
-  y: number;
-}
-export interface WarmupSeries {
-  warmup: number;
-  /** per lr: the seeds' mean escape step (NaN where none escaped: the line breaks) */
-  escape: LrPoint[];
-  /** every seed's escape steps, one list per seed (a chart's points keep one per x) */
-  seeds: LrPoint[][];
-  /** the lrs whose cell did not train, with the cell's outcome */
-  failed: { x: number; outcome: Outcome }[];
-  /** per lr: the mean final loss of the seeds that trained and ran to the end (NaN: none) */
-  final: LrPoint[];
-  cells: PhaseCell[];
-}
-export interface InsuranceChart {
+export interface RowKey {
   placement: string;
+  warmup: number;
+}
+/** One document's cells at its first depth: its rows, lrs and run length. */
+export interface EscapeDoc {
+  rows: RowKey[];
   lrs: number[];
   steps: number;
-  series: WarmupSeries[];
-  xDomain: Domain;
-  escapeDomain: Domain;
-  lossDomain: Domain;
+  cells: PhaseCell[];
+}
+const NONE: EscapeDoc = { rows: [], lrs: [], steps: 0, cells: [] };
+
+export function escapeDoc(doc: PhaseDiagramResult | null): EscapeDoc {
+  if (!doc?.cells?.length) return NONE;
+  const layers = Math.min(...doc.cells.map((c) => c.layers));
+  const cells = doc.cells.filter((c) => c.layers === layers);
+  const rows = phasePlacements(doc).flatMap((placement) =>
+    unionValues(cells.filter((c) => c.placement === placement).map((c) => c.warmup)).map((warmup) => ({ placement, warmup })),
+  );
+  return { rows, lrs: unionValues(cells.map((c) => c.lr)), steps: Number(doc.config?.steps) || 0, cells };
 }
 
-const EMPTY: InsuranceChart = { placement: 'pre', lrs: [], steps: 0, series: [], xDomain: [1e-3, 1e-1], escapeDomain: [0, 1], lossDomain: [1, 6] };
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const seedsOf = (cells: PhaseCell[]) => unionValues(cells.flatMap((c) => c.runs.map((r) => r.seed)));
-
-/** The chart of `placement`'s cells at the document's first depth; `marks`: losses the loss axis holds. */
-export function insuranceChart(doc: PhaseDiagramResult | null, placement = 'pre', marks: number[] = []): InsuranceChart {
-  const all = (doc?.cells ?? []).filter((c) => c.placement === placement);
-  if (!all.length) return EMPTY;
-  const layers = Math.min(...all.map((c) => c.layers));
-  const cells = all.filter((c) => c.layers === layers);
-  const lrs = unionValues(cells.map((c) => c.lr));
-  const warmups = unionValues(cells.map((c) => c.warmup));
-  const steps = Number(doc?.config?.steps) || Math.max(...cells.flatMap((c) => c.runs.map((r) => r.stop_step)));
-  const series = warmups.map((warmup): WarmupSeries => {
-    const mine = lrs.map((lr) => cells.find((c) => c.warmup === warmup && c.lr === lr)).filter((c): c is PhaseCell => !!c);
-    const escapes = (c: PhaseCell) => c.runs.map((r) => r.escape_step).filter((e): e is number => e != null);
-    const finals = (c: PhaseCell) =>
-      c.runs.filter((r) => r.outcome === 'trained' && r.stopped === 'end' && r.final_loss != null).map((r) => r.final_loss as number);
-    return {
-      warmup,
-      escape: mine.map((c) => ({ x: c.lr, y: c.outcome === 'trained' ? mean(escapes(c)) : NaN })),
-      seeds: seedsOf(mine).map((seed) =>
-        mine.flatMap((c) => {
-          const e = c.runs.find((r) => r.seed === seed)?.escape_step;
-          return e == null ? [] : [{ x: c.lr, y: e }];
-        }),
-      ),
-      failed: mine.filter((c) => c.outcome !== 'trained').map((c) => ({ x: c.lr, outcome: c.outcome })),
-      final: mine.map((c) => ({ x: c.lr, y: mean(finals(c)) })),
-      cells: mine,
-    };
-  });
-  const losses = [...marks, ...series.flatMap((s) => s.final.map((p) => p.y))].filter(Number.isFinite);
-  return {
-    placement,
-    lrs,
-    steps,
-    series,
-    xDomain: [lrs[0] / 1.6, lrs[lrs.length - 1] * 1.6],
-    escapeDomain: [0, steps * 1.08],
-    lossDomain: losses.length ? [Math.floor(Math.min(...losses) * 2) / 2, Math.ceil(Math.max(...losses) * 2) / 2 + 0.01] : [1, 6],
-  };
+export interface EscapeRow extends RowKey {
+  /** the row's place on the y axis (the first row on top) */
+  y: number;
+  cell: PhaseCell | undefined;
+  /** each seed's marker: its escape step, or the "never" column when it did not escape */
+  seeds: { seed: number; x: number; y: number; never: boolean }[];
 }
-
-/** What is drawn: the live chart, and the reference's series (muted) on axes that hold both. */
-export interface InsuranceView {
-  c: InsuranceChart;
-  ref: WarmupSeries[];
+export interface LrPanel {
+  lr: number;
+  rows: EscapeRow[];
+  /** the reference's rows at this lr (muted), under a live run */
+  ref: EscapeRow[];
+}
+export interface EscapeRowsView {
+  rows: RowKey[];
   lrs: number[];
+  steps: number;
+  panels: LrPanel[];
+  neverX: number;
   xDomain: Domain;
-  escapeDomain: Domain;
-  lossDomain: Domain;
-}
-export function insuranceView(c: InsuranceChart, ref: InsuranceChart | null): InsuranceView {
-  if (!ref?.series.length) return { c, ref: [], lrs: c.lrs, xDomain: c.xDomain, escapeDomain: c.escapeDomain, lossDomain: c.lossDomain };
-  const lrs = unionValues(c.lrs, ref.lrs);
-  return {
-    c,
-    ref: ref.series,
-    lrs,
-    xDomain: [lrs[0] / 1.6, lrs[lrs.length - 1] * 1.6],
-    escapeDomain: [0, Math.max(c.steps, ref.steps) * 1.08],
-    lossDomain: [Math.min(c.lossDomain[0], ref.lossDomain[0]), Math.max(c.lossDomain[1], ref.lossDomain[1])],
-  };
+  yDomain: Domain;
 }
 
-/** A series' cell at lr `x`, or undefined. */
-export const cellAtLr = (s: WarmupSeries | undefined, x: number) => s?.cells.find((c) => c.lr === x);
+const sameRow = (a: RowKey, b: RowKey) => a.placement === b.placement && a.warmup === b.warmup;
+
+/** The live document `c` over the reference `ref` (null: none): the rows of both (the reference's
+ *  order first), the lrs of both, the longer run; every marker placed on those rows. */
+export function escapeRowsView(c: EscapeDoc, ref: EscapeDoc | null): EscapeRowsView {
+  const base = ref?.rows.length ? ref.rows : [];
+  const rows = [...base, ...c.rows.filter((r) => !base.some((q) => sameRow(q, r)))];
+  const lrs = unionValues(c.lrs, ref?.lrs);
+  const steps = Math.max(c.steps, ref?.steps ?? 0);
+  const neverX = steps * 1.08;
+  const n = rows.length;
+  const place = (d: EscapeDoc, lr: number) =>
+    rows.map((r, k): EscapeRow => {
+      const cell = d.cells.find((x) => sameRow(x, r) && x.lr === lr);
+      const y = n - 1 - k;
+      const seeds = (cell?.runs ?? []).map((x) => ({ seed: x.seed, x: x.escape_step ?? neverX, y, never: x.escape_step == null }));
+      return { ...r, y, cell, seeds };
+    });
+  const panels = lrs.map((lr) => ({ lr, rows: place(c, lr), ref: ref ? place(ref, lr).filter((r) => r.cell) : [] }));
+  return { rows, lrs, steps, panels, neverX, xDomain: [0, steps * 1.14], yDomain: [-0.6, n - 0.4] };
+}
