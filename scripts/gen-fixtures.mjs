@@ -5,6 +5,7 @@
 // for bit; tests/cpp/trajectory_test.cpp the native build to float precision. Regenerate only when a
 // change is meant to change the numbers, and say so in the commit.
 import { writeFileSync } from 'node:fs';
+import { SPEC_OPTIONS, specKnobs } from '../tests/webgpu/engine-checks.js';
 import { loadEngine } from './load-engine.mjs';
 
 export const FIXTURE = 'tests/fixtures/trajectories.json';
@@ -14,7 +15,10 @@ export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, 
  * One run per placement × optimizer, each optimizer at its suggested lr and default settings; then,
  * for Post-LN and Pre-LN with the first optimizer, one run per non-default value of every other
  * choice of a training run (the model's attention, norm type, final norm, output layer and input
- * scale, and the warm-up's shape: the variants).
+ * scale, and the warm-up's shape: the variants); then, with the first optimizer, every literature
+ * placement preset (the schema's placement_presets) and every placement-spec option of the GPU
+ * checks (SPEC_OPTIONS: DyT, none, QK-norm, ReZero's gate, B2T, all together), and ReZero's preset
+ * with SGD (a learnable gate with SGD is allowed: docs/engine.md).
  */
 export function fixtureConfigs(schema) {
   const first = schema.optimizers[0];
@@ -26,7 +30,13 @@ export function fixtureConfigs(schema) {
       f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c })),
     ),
   );
-  return [...byPlacement, ...variants];
+  const literature = schema.placement_presets.filter((p) => p.source !== 'registry');
+  const presets = literature.map((p) => ({ ...BASE, placement: p.name, optimizer: first.name, lr: first.suggested_lr, placement_spec: p.spec }));
+  const options = Object.values(SPEC_OPTIONS).map((spec) => ({ ...BASE, optimizer: first.name, lr: first.suggested_lr, ...specKnobs(spec) }));
+  const sgd = schema.optimizers.find((o) => o.name === 'sgd');
+  const rezero = literature.find((p) => p.name === 'rezero');
+  const gateSgd = { ...BASE, placement: rezero.name, optimizer: sgd.name, lr: sgd.suggested_lr, placement_spec: rezero.spec };
+  return [...byPlacement, ...variants, ...presets, ...options, gateSgd];
 }
 
 export function trajectory(m, config) {

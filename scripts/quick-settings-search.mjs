@@ -1,4 +1,4 @@
-// quick-settings-search.mjs — finds, for each experiment figure with a verdict (A–I: the slots of EXPERIMENT_SLOTS in
+// quick-settings-search.mjs — finds, for each experiment figure with a verdict (A–J: the slots of EXPERIMENT_SLOTS in
 // web/src/lib/result-slots.svelte.ts), the cheapest setting in which the figure's verdict is the one
 // the reference document gives (public/data/exp/*.json, the engine defaults; docs/reproduction.md):
 // the "quick setting" the page offers a reader, who can then recompute the figure in seconds and see
@@ -6,7 +6,7 @@
 //
 //   node scripts/quick-settings-search.mjs [slot…]     # all slots by default; minutes, native CLI
 //   node scripts/quick-settings-search.mjs --list      # the candidates and their costs, nothing run
-//   node scripts/quick-settings-search.mjs --verify    # rerun the chosen settings with the wasm engine
+//   node scripts/quick-settings-search.mjs --verify [slot…]  # rerun the chosen settings (all, or these) with the wasm engine
 //
 // As scripts/quick-look-search.mjs did for Figure 4, nothing is tuned towards a claim: each slot's
 // candidates (below), the order (cheapest first, by the FLOP model `cost`), the budget (a cap on the
@@ -15,7 +15,7 @@
 // run with `build/lnx exp NAME --json --threads 1` and its flags (the reference's config for the rest);
 // the first that meets the criterion is chosen and the search of that slot stops. Figure E's two
 // slots (outputSensitivity, outputSensitivitySign) are one search: each candidate runs both
-// perturbation kinds, and the verdict is outputSensitivity(random, sign). Figure F's slot carries two
+// perturbation kinds, and the verdict is outputSensitivity(random, sign). Figure G's slot (warmup-length) carries two
 // verdicts (warmupLength and sgdControl): its candidates with SGD must reproduce both; only if none
 // does within the budget are the candidates without SGD tried, whose criterion is the warm-up verdict
 // with the SGD control 'untested' (the setting has no SGD runs: too small to test it), never refuted.
@@ -47,6 +47,14 @@ const COST = {
   'plateau-share': (c) => c.placements.length * c.warmups.length * (c.steps * 3 + Math.floor(c.steps / c.every) + 1) * fwd(c),
   'tied-output': (c) => 4 * c.placements.length * c.seeds.length * sum(c.depths, (L) => (1.5 * c.depth_batches + 1) * fwd(c, L)),
   'depth-factors': (c) => c.placements.length * c.seeds.length * c.batches * 6 * fwd(c),
+  // a step, and per measurement at most lanczos_steps products of two gradients (3 forwards each)
+  sharpness: (c) =>
+    c.placements.length *
+    c.optimizers.length *
+    c.warmups.length *
+    c.seeds.length *
+    (c.steps * 3 + (1 + Math.floor(c.steps / c.every)) * c.lanczos_steps * 6) *
+    fwd(c),
   // every run at its full steps (with early exit an upper bound; cost.ts experimentWork)
   'phase-diagram': (c) => c.placements.length * c.warmups.length * c.lrs.length * c.seeds.length * sum(c.depths, (L) => c.steps * 3 * fwd(c, L)),
 };
@@ -184,7 +192,7 @@ const SEARCHES = {
       },
     ],
   },
-  // Figure F. The reference's toy (6 layers, B = 2, n = 32) at d = 64 or 128, fewer steps, warm-ups
+  // Figure G (warmup-length). The reference's toy (6 layers, B = 2, n = 32) at d = 64 or 128, fewer steps, warm-ups
   // and seeds, at the smaller lr factor (the rule's). First with SGD (both verdicts), then without.
   warmupLength: {
     experiment: 'warmup-length',
@@ -234,6 +242,28 @@ const SEARCHES = {
       },
     ],
   },
+  // The sharpness figure. The reference's toy (6 layers, B = 2, n = 32) at d = 64 or 128, one seed,
+  // runs of 25 steps (the warm-up's end), 30 or the reference's 50, measured every 5 or 10 steps (10:
+  // steps 1, 10, 20 in the 25-step window, the rule's least); both verdicts as the reference's.
+  sharpness: {
+    experiment: 'sharpness',
+    files: ['sharpness'],
+    judge: ([doc]) => ({ sh: V.sharpnessWarmup(doc), gi: V.sharpnessGiAdam(doc) }),
+    budget: 0.3,
+    groups: [
+      {
+        candidates: spread(grid({ d: [64, 128], steps: [25, 30, 50], every: [5, 10] }), (c) => ({
+          layers: 6,
+          d: c.d,
+          d_ff: 4 * c.d,
+          steps: c.steps,
+          every: c.every,
+          seeds: [0],
+        })),
+      },
+    ],
+  },
+  // Figure H (plateau-share). Depth 6 or 8, width (d_ff = 4d), the batch (the warm-up toy's 2 × 32 or Figure 4's 8 × 64)
   // Figure H (claim 10). Figure 4's toy at depth 8 with a smaller batch or fewer steps, Figure 4's
   // lrs or the smaller alone, one or two seeds; without warm-up alone (the rule reads those runs) or
   // with a warm-up of 0.6 × steps beside it (as the quick look), Post-LN, Pre-LN and DeepNorm.
@@ -398,13 +428,13 @@ export function smallOf(name, config) {
   return Object.fromEntries((s.slots ?? [name]).map((slot, i) => [slot, { ...(s.kinds?.[i] ?? {}), ...config }]));
 }
 
-async function verify() {
+async function verify(only) {
   const doc = JSON.parse(readFileSync(OUT, 'utf8'));
   const { loadEngine } = await import('./load-engine.mjs');
   const m = await loadEngine('mt');
   m.setThreads(0);
   for (const [name, r] of Object.entries(doc.searches)) {
-    if (!r.chosen) continue;
+    if (!r.chosen || (only.length && !only.includes(name))) continue;
     const s = SEARCHES[name];
     const load0 = loadavg()[0];
     const t0 = performance.now();
@@ -432,9 +462,9 @@ async function verify() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  if (args.includes('--verify')) await verify();
   // a slot of Figure E names its one search
   const names = [...new Set(args.filter((a) => !a.startsWith('--')).map((a) => (a === 'outputSensitivitySign' ? 'outputSensitivity' : a)))];
+  if (args.includes('--verify')) await verify(names);
   for (const n of names) if (!SEARCHES[n]) throw new Error(`quick-settings-search: no slot ${n} (${Object.keys(SEARCHES).join(', ')})`);
   const todo = names.length ? names : Object.keys(SEARCHES);
   if (args.includes('--list')) {

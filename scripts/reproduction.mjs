@@ -336,6 +336,8 @@ if (grid) {
       wl: 'warm-up',
       sgd: 'SGD control',
       ps: 'plateau share',
+      sh: 'warm-up under the threshold',
+      gi: 'GI-Adam',
       dn: 'DeepNorm without warm-up',
       pw: "Pre-LN's warm-up",
     };
@@ -412,11 +414,13 @@ if (grid) {
     const sgdRef = wlRef ? (await import('../web/src/experiments/verdicts.js')).sgdControl(wlRef).facts : null;
     const wq = qs.searches?.warmupLength?.chosen;
     const wq100 = wq ? Math.max(...wq.config.warmups) : null;
+    // each figure's letter from the registry (the page's order), by the slot it draws
+    const letter = (slot) => R.figureNumber(R.FIGURES.find((fig) => fig.slot === slot)?.id ?? '') ?? '?';
     say(
       'Margins, read off the chosen runs (docs/data/quick-settings-search.json keeps every fact): the quick settings show the effects the reference shows, ' +
-        `at a smaller scale, and some by a thin margin. Figure A: the tied √d slope is ${g3q(f('tiedOutput').tied?.tiedSqrt)} against the rule's −0.75, and the tied ` +
-        `model without √d ${g3q(f('tiedOutput').tied?.tiedNone)} against the −½ ± 0.25 band's −0.75. Figure C: the gradient norms differ ${g3q(f('adamFirstStep').afs?.gradGap)}-fold ` +
-        `at step 1, against the rule's 1.2. Figure F: Post-LN with SGD and a warm-up of ${wq100 ?? '—'} leaves the plateau at step ${f('warmupLength').sgd?.post?.[wq100] ?? '—'} ` +
+        `at a smaller scale, and some by a thin margin. Figure ${letter('tiedOutput')}: the tied √d slope is ${g3q(f('tiedOutput').tied?.tiedSqrt)} against the rule's −0.75, and the tied ` +
+        `model without √d ${g3q(f('tiedOutput').tied?.tiedNone)} against the −½ ± 0.25 band's −0.75. Figure ${letter('adamFirstStep')}: the gradient norms differ ${g3q(f('adamFirstStep').afs?.gradGap)}-fold ` +
+        `at step 1, against the rule's 1.2. Figure ${letter('warmupLength')}: Post-LN with SGD and a warm-up of ${wq100 ?? '—'} leaves the plateau at step ${f('warmupLength').sgd?.post?.[wq100] ?? '—'} ` +
         `of ${wq?.config.steps ?? '—'} (the reference: ${sgdRef?.post?.[wq100] ?? '—'} of ${wlRef?.config.steps ?? '—'}), so the SGD control's verdict rests on the last steps of the run. ` +
         'A quick setting is a view of the effect for a reader to recompute, not a second measurement of it: the reference documents are the measurement.',
     );
@@ -615,6 +619,65 @@ if (grid) {
     say(
       `Verdict: **${mark[verdict]}.** Rule: the Post-LN run without warm-up ends on the plateau (last 50 steps' mean within 0.3 of ${g3(f.plateau)}; ours ${g3(f.endLoss)}), ` +
         `without diverging, and its last layer's token-specific share falls below half its initial value (${g3(f.share0)} → ${g3(f.shareEnd)}).`,
+    );
+    say();
+  }
+
+  const sh = exp('sharpness');
+  if (sh) {
+    const c = sh.config,
+      w = V.sharpnessWarmup(sh),
+      gi = V.sharpnessGiAdam(sh),
+      f = w.facts;
+    const e = (x) => (x == null || !Number.isFinite(x) ? '—' : Math.abs(x) >= 1000 || Math.abs(x) < 0.01 ? x.toExponential(2) : Number(x).toPrecision(3));
+    const rows = [...new Set(sh.runs.map((r) => `${r.placement}|${r.optimizer}|${r.warmup}`))].map((k) => k.split('|'));
+    const steps = [...new Set(sh.runs.flatMap((r) => r.steps))].sort((a, b) => a - b);
+    const shown = steps.filter((t) => t === 1 || t === f.window || t === steps.at(-1) || (t <= f.window && t === steps.find((x) => x > 1)));
+    say("### Adam's early steps against its stability threshold (Cohen et al. 2022; Kalra & Barkeshli 2024; the Adam section's first condition of failure)");
+    say();
+    say(
+      `${header(sh)} ${model(c)}, peak lr ${c.lr}, ${c.steps} steps, warm-ups ${c.warmups.join(', ')}, seeds ${c.seeds.join(', ')}; ` +
+        `λ_max(P⁻¹H) at step 1 and every ${c.every} steps (Lanczos, at most ${c.lanczos_steps} products, tolerance ${c.lanczos_tol}; central differences h = ${c.fd_step}, double). ` +
+        `λ/threshold, the largest over seeds, at steps ${shown.join(', ')}, and the largest over the window (steps ≤ ${f.window}):`,
+    );
+    say();
+    say(`| placement | optimizer | warm-up | ${shown.map((t) => `step ${t}`).join(' | ')} | window max | loss at step ${c.steps} (seed mean) |`);
+    say(`|---|---|---|${shown.map(() => '---').join('|')}|---|---|`);
+    for (const [p, o, wu] of rows) {
+      const runs = sh.runs.filter((r) => r.placement === p && r.optimizer === o && r.warmup === Number(wu));
+      const at = (t) => Math.max(...runs.map((r) => r.steps.indexOf(t)).map((i, k) => (i < 0 ? NaN : runs[k].sharpness[i] / runs[k].threshold[i])));
+      const win = Math.max(...runs.flatMap((r) => r.steps.flatMap((t, i) => (t <= f.window ? [r.sharpness[i] / r.threshold[i]] : []))));
+      const end = runs.every((r) => r.loss.length === c.steps) ? runs.reduce((a, r) => a + r.loss.at(-1), 0) / runs.length : NaN;
+      say(`| ${p} | ${o} | ${wu} | ${shown.map((t) => e(at(t))).join(' | ')} | ${e(win)} | ${g3(end)} |`);
+    }
+    say();
+    say(
+      `GI-Adam's step-1 estimate is Adam's divided by ${e(f.ratioStep1Post)} (post) and ${e(f.ratioStep1Pre)} (pre) (the same θ₀ and batch; 1/√(1 − β2) = ${g3(1 / Math.sqrt(1 - (c.beta2 ?? 0.98)))} ` +
+        `would be the factor if every |g_i| ≫ ε). ${f.unconverged} of ${f.estimates} estimates stopped at ${c.lanczos_steps} products without meeting the tolerance; ` +
+        `${sh.runs.reduce((a, r) => a + (r.fd_step ?? []).filter((h) => h < c.fd_step).length, 0)} were done again at a smaller step after missing it.`,
+    );
+    say();
+    // the same window with the issue's P = diag(√v̂ + ε): Cohen et al.'s P without its 1 − β1ᵗ, so λ × (1 − β1ᵗ)
+    const b1 = c.beta1 ?? 0.9;
+    const plainMax = ([p, o, wu]) =>
+      Math.max(
+        ...sh.runs
+          .filter((r) => r.placement === p && r.optimizer === o && r.warmup === Number(wu))
+          .flatMap((r) => r.steps.flatMap((t, i) => (t <= f.window ? [((1 - b1 ** t) * r.sharpness[i]) / r.threshold[i]] : []))),
+      );
+    say(
+      `With P = diag(√v̂ + ε), as issue 30 writes it (Cohen et al.'s P without the factor 1 − β1ᵗ, which divides λ by ${g3(1 / (1 - b1))} at step 1 and by ` +
+        `${g3(1 / (1 - b1 ** 10))} at step 10), the window's largest ratios would be ${rows.map((k) => `${e(plainMax(k))} (${k[0]}, ${k[1]}, warm-up ${k[2]})`).join(', ')}.`,
+    );
+    say();
+    say(
+      `Warm-up: **${mark[w.verdict]}.** Adam without warm-up crosses the threshold (every seed, some measured step of the window) with ${f.crossing.join(', ') || 'no placement'}; ` +
+        `the ${f.window}-step warm-up keeps it under (every seed, every measured step) with ${w.facts.kept.join(', ') || 'none of them'}.` +
+        (w.facts.tooSmall ? ` Too small to test: ${w.facts.tooSmall}.` : ''),
+    );
+    say(
+      `GI-Adam: **${mark[gi.verdict]}.** GI-Adam without warm-up stays under the threshold over the same window with ${gi.facts.giKept.join(', ') || 'none'} of ${f.crossing.join(', ') || '—'}.` +
+        (gi.facts.tooSmall ? ` Too small to test: ${gi.facts.tooSmall}.` : ''),
     );
     say();
   }

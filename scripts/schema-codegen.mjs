@@ -65,6 +65,9 @@ export function renderTs(schema) {
   w('export type PlacementName = (typeof PLACEMENTS)[number];');
   w('/** Each placement as the engine describes it. */');
   w(`export const PLACEMENT_INFO = ${JSON.stringify(schema.placements)} as const;`);
+  w("/** The named placement specs a reader starts from (wasm/placements/presets.h): the registry's placements");
+  w(" *  as specs, then the literature's; each `spec` is a canonical placement_spec. */");
+  w(`export const PLACEMENT_PRESETS = ${JSON.stringify(schema.placement_presets ?? [])} as const;`);
   w('/** Optimizer names, in registry order (wasm/optim/registry.h). */');
   w(`export const OPTIMIZERS = ${JSON.stringify(schema.optimizers.map((o) => o.name))} as const;`);
   w('export type OptimizerName = (typeof OPTIMIZERS)[number];');
@@ -194,6 +197,18 @@ export function renderDocsSection(schema) {
   }
   out.push('', '### Placements', '', '| name | label | where the norms sit | final norm |', '|---|---|---|---|');
   for (const p of schema.placements) out.push(`| \`${p.name}\` | ${p.label} | ${p.doc} | ${p.final_norm ? 'yes' : 'no'} |`);
+  if (schema.placement_presets?.length) {
+    out.push(
+      '',
+      '### Placement presets',
+      '',
+      'Specs to start from (`placement_spec`; docs/engine.md, "A placement from a spec"): each registered placement as a spec, then the literature\'s (`wasm/placements/presets/NAME.json`, a spec file `--placement-spec` takes as it is).',
+      '',
+      '| name | label | what | source |',
+      '|---|---|---|---|',
+    );
+    for (const p of schema.placement_presets) out.push(`| \`${p.name}\` | ${p.label} | ${p.doc} | ${p.source} |`);
+  }
   out.push('', '### Optimizers', '', '| name | what | state arrays | settings | suggested lr |', '|---|---|---|---|---|');
   for (const o of schema.optimizers)
     out.push(`| \`${o.name}\` | ${o.doc} | ${o.states} | ${o.hyperparameters.map((h) => `\`${h}\``).join(', ')} | ${o.suggested_lr} |`);

@@ -8,6 +8,7 @@
 #include "json.h"
 #include "optim/registry.h"
 #include "placements/placement.h"
+#include "placements/presets.h"
 #include "schema.h"
 #include "thread_pool.h"
 
@@ -71,6 +72,13 @@ std::string schema_json() {
     w.key("residual_scale").value(p->residual_scale.kind != ResidualScale::Kind::One ? "depends on layers" : "1");
     w.key("init_scale").value(p->init_scale.kind != InitScale::Kind::Xavier ? "depends on layers" : "1");
     w.end_object();
+  }
+  w.end_array();
+  // The named specs a reader can start from (placements/presets.h): each a canonical placement_spec.
+  w.key("placement_presets").begin_array();
+  for (const PlacementPreset& p : placement_presets()) {
+    w.begin_object().key("name").value(p.name).key("label").value(p.label).key("doc").value(p.doc);
+    w.key("source").value(p.source).key("spec").raw(p.spec).end_object();
   }
   w.end_array();
   w.key("experiments").begin_array();

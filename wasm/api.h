@@ -19,8 +19,9 @@ namespace lnx {
 std::string engine_version();  // semantic version of the engine, recorded in every JSON result
 std::string build_flavour();   // "native", "wasm-mt", "wasm-st", "wasm-mt-fma" or "wasm-st-fma"
 
-// Every config's fields (name, type, default, bounds, doc), the placements and the optimizers, as
-// one JSON document (`lnx schema --json`, `schemaJson()`; docs/json-schema.md is generated from it).
+// Every config's fields (name, type, default, bounds, doc), the placements, the placement presets
+// (placements/presets.h) and the optimizers, as one JSON document (`lnx schema --json`,
+// `schemaJson()`; docs/json-schema.md is generated from it).
 std::string schema_json();
 
 // Size of the shared thread pool used by every op (GEMM row blocks, per-sequence attention, grid runs).
@@ -100,7 +101,8 @@ GridConfig grid_config_from_json(const std::string& json);
 // Validates like GridRun. For backends that run the grid's runs themselves (WebGPU, one run at a time).
 std::string grid_plan_json(const std::string& config_json);
 
-// Would the engine take this config? `kind` is "probe", "train" or "grid". Never throws for a bad
+// Would the engine take this config? `kind` is "probe", "train", "grid" or an experiment's name
+// ("step-size": the config of ExperimentRun). Never throws for a bad
 // config: returns {"ok": true, "warnings": [{"rule", "message"}]} or {"ok": false, "message": the error the
 // run would fail with, "rule": the rule across fields it breaks (absent for a single field's error)}.
 // One call for every form's rules across fields (memory, run count, a warm-up longer than the run),

@@ -11,6 +11,7 @@
 #include "api.h"
 
 #include "config_fields.h"
+#include "experiments/experiment.h"
 
 #include <algorithm>
 #include <cmath>
@@ -209,18 +210,6 @@ ProbeConfig probe_config_from_json(const std::string& text) { return schema::par
 TrainConfig train_config_from_json(const std::string& text) { return schema::parse(config::train_schema(), text); }
 GridConfig grid_config_from_json(const std::string& text) { return schema::parse(config::grid_schema(), text); }
 
-namespace {
-// Each warning rule that applies, as {"rule", "message"}.
-template <class C>
-void write_warnings(json::Writer& w, const schema::Schema<C>& s, const C& c) {
-  w.key("warnings").begin_array();
-  for (const auto& r : s.rules)
-    if (r.warn)
-      for (const auto& m : r.warn(c)) w.begin_object().key("rule").value(r.name).key("message").value(m).end_object();
-  w.end_array();
-}
-}  // namespace
-
 std::string check_config_json(const std::string& kind, const std::string& config_json) {
   json::Writer w;
   w.begin_object();
@@ -228,13 +217,13 @@ std::string check_config_json(const std::string& kind, const std::string& config
     json::Writer ok;  // written only once the config passed
     ok.begin_object().key("ok").value(true);
     if (kind == "probe")
-      write_warnings(ok, config::probe_schema(), probe_config_from_json(config_json));
+      schema::write_warnings(ok, config::probe_schema(), probe_config_from_json(config_json));
     else if (kind == "train")
-      write_warnings(ok, config::train_schema(), train_config_from_json(config_json));
+      schema::write_warnings(ok, config::train_schema(), train_config_from_json(config_json));
     else if (kind == "grid")
-      write_warnings(ok, config::grid_schema(), grid_config_from_json(config_json));
+      schema::write_warnings(ok, config::grid_schema(), grid_config_from_json(config_json));
     else
-      throw ArgumentError("kind must be \"probe\", \"train\" or \"grid\"");
+      exp::experiment(kind).check(config_json, ok);  // an experiment's name (else: the known ones)
     return ok.end_object().str();
   } catch (const RuleError& e) {
     w.key("ok").value(false).key("message").value(e.what()).key("rule").value(e.rule);

@@ -12,6 +12,8 @@
 #include "gemm.h"
 #include "ops/attention.h"
 #include "ops/cross_entropy.h"
+#include "ops/dyt.h"
+#include "ops/gate.h"
 #include "ops/layernorm.h"
 #include "ops/linear.h"
 #include "ops/reduce.h"
@@ -80,6 +82,23 @@ struct CpuBackend {
   static void rmsnorm_backward(Ptr dinp, Ptr dgamma, CPtr dout, CPtr inp, CPtr rstd, CPtr gamma, int N, int C) {
     LNX_PROFILE_SCOPE("rmsnorm_backward");
     ops::rmsnorm_backward(dinp, dgamma, dout, inp, rstd, gamma, N, C);
+  }
+  static void dyt_forward(Ptr out, Ptr act, CPtr inp, CPtr gamma, CPtr beta, CPtr alpha, int N, int C) {
+    LNX_PROFILE_SCOPE("dyt_forward");
+    ops::dyt_forward(out, act, inp, gamma, beta, alpha, N, C);
+  }
+  static void dyt_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, Ptr dalpha, CPtr dout, CPtr inp, CPtr act, CPtr gamma,
+                           CPtr alpha, int N, int C) {
+    LNX_PROFILE_SCOPE("dyt_backward");
+    ops::dyt_backward(dinp, dgamma, dbeta, dalpha, dout, inp, act, gamma, alpha, N, C);
+  }
+  static void gate_forward(Ptr out, CPtr x, CPtr f, CPtr g, size_t n) {
+    LNX_PROFILE_SCOPE("gate_forward");
+    ops::gate_forward(out, x, f, g, n);
+  }
+  static void gate_backward(Ptr df, Ptr dg, CPtr ds, CPtr f, CPtr g, size_t n) {
+    LNX_PROFILE_SCOPE("gate_backward");
+    ops::gate_backward(df, dg, ds, f, g, n);
   }
   static void attention_forward(Ptr out, Ptr P, CPtr q, CPtr k, CPtr v, int B, int n, int d, bool causal) {
     LNX_PROFILE_SCOPE("attention_forward");

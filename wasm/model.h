@@ -6,7 +6,9 @@
 // W2 (d_ff→d); LayerNorm γ = 1, β = 0, eps 1e-5. Xavier-normal weights (times the placement's init
 // scale), zero biases, embedding E ~ N(0, 1/d), input x0 = √d·E[tok] (so ‖x0‖² ≈ d), tied output
 // logits = final(x)·Eᵀ, mean cross-entropy. Each layer is two sublayers, attention then FFN, each
-// wrapped in the placement's norms and residual (placement.h has the one formula).
+// wrapped in the placement's norms and residual (placement.h has the one formula); a placement from a
+// spec may also make the norms DyT or the identity, add a QK-norm, a learnable residual gate (ReZero)
+// or the B2T skip (docs/engine.md, "A placement from a spec").
 //
 // Dimension letters: B sequences, n tokens each, N = B·n rows, d width, F = d_ff, V vocab, L layers.
 // All parameters live in one flat buffer (and the gradients in a second one of the same layout), so
@@ -41,19 +43,23 @@ enum SublayerIndex { kAttention = 0, kFfn = 1 };
 enum NormSlot { kNormInput = 0, kNormBranch = 1, kNormAfter = 2 };
 
 struct NormParams {
-  TensorRef gamma, beta;  // size 0 where the placement has no norm (β also for RMSNorm)
+  TensorRef gamma, beta;  // size 0 where the placement has no norm (β also for RMSNorm, both for none)
+  TensorRef alpha;        // DyT's α (one element); size 0 for the other norms
 };
 
 struct LayerParams {
   TensorRef Wq, bq, Wk, bk, Wv, bv, W1, b1, W2, b2;
   NormParams norm[2][3];  // [sublayer][slot]
+  NormParams qk[2];       // the QK-norm on q and on k (size 0 without one)
+  TensorRef gate[2];      // ReZero's gate per sublayer (one element; both the same tensor when shared per layer)
 };
 
 // Activations one layer keeps for its backward. `A` is the backend's Array type (host vectors on the
 // CPU, device buffers on the GPU); arrays of norms the placement lacks stay empty.
 template <class A>
 struct NormCache {
-  A out, mean, rstd;  // mean stays empty for RMSNorm
+  A out, mean, rstd;  // mean and rstd: LayerNorm's and RMSNorm's (mean unused by RMSNorm)
+  A act;              // DyT: tanh(α·x) (N, d)
 };
 template <class A>
 struct SublayerCache {
@@ -65,6 +71,7 @@ template <class A>
 struct LayerCache {
   A q, k, v, att_p, att_out;  // att_p: softmax probabilities (B, n, n); att_out = F(u) of attention
   A ffn_pre, ffn_h;           // W1·u + b1 and ReLU of it (N, F)
+  NormCache<A> qk[2];         // with a QK-norm: q and k above are the projections, these the normed ones
   SublayerCache<A> sub[2];
 };
 
@@ -84,7 +91,9 @@ struct ModelWorkspace {
   // the stream gradient ping-pong (N,d) ×2, (N,F) ×2, logits (N,V)
   Array d_sum, d_mid, d_u, d_branch, d_q, d_k, d_v, d_h, d_pre, d_logits;
   Array d_stream[2];
-  Array scaled;  // m·f' and its gradient m·ds, only where the branch scale m ≠ 1 (CompleteP)
+  Array scaled;  // m·f' and its gradient m·ds, only where the branch scale m ≠ 1 (CompleteP) or a gate
+  Array d_qk[2];  // with a QK-norm: the gradient at the projections q, k (N, d)
+  Array d_skip;   // with B2T: the gradient at the FFN's sum, which the layer's input also gets (N, d)
 };
 
 // The model, written once against the op interface of op_interface.h; B = CpuBackend<T> or GpuBackend.
@@ -132,9 +141,10 @@ class Model {
   CPtr stream(int l) const { return ws_->caches[l].sub[kFfn].sum.data(); }
   const Placement& placement() const { return *pl_; }
   // The norm this model's norms use: the placement's own (a spec's `norm`), else the config's.
-  static bool uses_rmsnorm(const ModelConfig& cfg, const Placement& pl) {
-    return (pl.norm >= 0 ? static_cast<NormType>(pl.norm) : cfg.norm_type) == NormType::RmsNorm;
+  static NormKind norm_kind(const ModelConfig& cfg, const Placement& pl) {
+    return pl.norm != NormKind::FromConfig ? pl.norm : static_cast<NormKind>(cfg.norm_type);
   }
+  static bool uses_rmsnorm(const ModelConfig& cfg, const Placement& pl) { return norm_kind(cfg, pl) == NormKind::RmsNorm; }
   // The input of the final LN (Pre-LN) or of the output layer (Post-LN): x_L.
   CPtr last_output() const;
   // Layer l's FFN pre-activation W1·u + b1 (N, F) of the last forward pass; gradient checks keep
@@ -147,9 +157,12 @@ class Model {
 
  private:
   void layer_forward(int l, CPtr x_in);
-  CPtr sublayer_forward(int l, int k, CPtr x);
-  void norm_forward(NormCache<Array>& c, const NormParams& p, CPtr x);
-  void norm_backward(Ptr dinp, bool grads, const NormParams& p, const NormCache<Array>& c, CPtr dout, CPtr x);
+  CPtr sublayer_forward(int l, int k, CPtr x, CPtr skip);
+  void norm_forward(NormKind kind, NormCache<Array>& c, const NormParams& p, CPtr x);
+  void norm_backward(NormKind kind, Ptr dinp, bool grads, const NormParams& p, const NormCache<Array>& c, CPtr dout,
+                     CPtr x);
+  NormParams alloc_norm(NormKind kind);
+  CPtr branch_output(int l, int k) const;
   typename B::Scalar input_scale() const;
   void residual(Ptr dst, CPtr x, size_t n);
   void add_branch(Ptr sum, CPtr f, size_t n);
@@ -163,14 +176,16 @@ class Model {
   std::shared_ptr<const Placement> pl_;  // the registry's (not owned) or a spec's (placements/spec.h)
   double alpha_ = 1;           // the placement's residual scale at this depth (on x)
   double branch_ = 1;          // the placement's branch scale at this depth (on f'; CompleteP)
-  bool rms_ = false;           // RMSNorm instead of LayerNorm (no β)
+  NormKind norm_ = NormKind::LayerNorm;  // the norm of every slot and of the final norm
+  NormKind qk_norm_ = NormKind::None;    // the QK-norm's (None: no QK-norm)
+  bool gate_ = false;          // ReZero: s = x + g·f' with a learnable g per sublayer (or layer)
   bool final_norm_ = false;    // a norm before the output layer
   bool untied_ = false;        // an output matrix U of its own
   int N_;
   size_t size_ = 0;  // parameter count, including alignment padding (none on the CPU)
   Array params_, grads_;
   TensorRef E_, U_;
-  NormParams final_;  // γ always allocated (and β for LayerNorm): one layout whether it is used or not
+  NormParams final_;  // allocated whether used or not (but none for norm "none"): one layout either way
   std::vector<LayerParams> layers_;
   std::unique_ptr<ModelWorkspace<B>> own_ws_;
   ModelWorkspace<B>* ws_ = nullptr;

@@ -25,6 +25,8 @@
 //   relu_forward / relu_backward                  (ops/relu.h)
 //   layernorm_forward / layernorm_backward        (ops/layernorm.h)
 //   rmsnorm_forward / rmsnorm_backward            (ops/rmsnorm.h; LayerNorm without centring or β)
+//   dyt_forward / dyt_backward                    (ops/dyt.h; γ·tanh(α·x) + β, α a one-element tensor)
+//   gate_forward / gate_backward                  (ops/gate.h; s = x + g·f, g a one-element tensor)
 //   attention_forward / attention_backward        (ops/attention.h)
 //   cross_entropy_forward / cross_entropy_backward (ops/cross_entropy.h; targets are an IntArray)
 //   embed_forward(x0, E, tokens, N, d, V, s)      x0 = s·E[tok]   (E is (V,d); the model's s is √d or 1)

@@ -141,6 +141,17 @@ std::vector<std::string> warnings(const Schema<C>& s, const C& c) {
   return out;
 }
 
+// Each warning rule that applies, as {"rule", "message"}, under the key "warnings" of the object
+// being written (check_config_json's answer).
+template <class C>
+void write_warnings(json::Writer& w, const Schema<C>& s, const C& c) {
+  w.key("warnings").begin_array();
+  for (const auto& r : s.rules)
+    if (r.warn)
+      for (const auto& m : r.warn(c)) w.begin_object().key("rule").value(r.name).key("message").value(m).end_object();
+  w.end_array();
+}
+
 [[noreturn]] void unknown_key(const std::string& key, const std::vector<std::string>& known);
 // null means "the default" for every key, and so does "" for a choice (a form's empty select).
 bool means_default(const Spec& s, const json::Value& v);

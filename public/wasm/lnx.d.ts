@@ -107,10 +107,11 @@ export interface LnxModule {
   /** The grid config expanded without running it (validated like GridRun):
    *  {"config": the grid document's config, "runs": [{norm, warmup, lr, seed, train: a TrainRun config}]}. */
   gridPlanJson(configJson: string): string;
-  /** Would the engine take this config (kind "probe", "train" or "grid")? Never throws for a bad
-   *  config: {"ok": true, "warnings": [{rule, message}]} or {"ok": false, "message", "rule"?: the rule across
-   *  fields it breaks}. The forms' rules across fields (api.h check_config_json). */
-  checkConfigJson(kind: 'probe' | 'train' | 'grid', configJson: string): string;
+  /** Would the engine take this config (kind "probe", "train", "grid" or an experiment's name, as
+   *  ExperimentRun takes it)? Never throws for a bad config: {"ok": true, "warnings": [{rule, message}]}
+   *  or {"ok": false, "message", "rule"?: the rule across fields it breaks}. The forms' rules across
+   *  fields (api.h check_config_json). */
+  checkConfigJson(kind: string, configJson: string): string;
   GridDocument: new (configJson: string) => GridDocument;
   /** The experiments' names, as a JSON array (the schema's "experiments" has their configs). */
   experimentNamesJson(): string;

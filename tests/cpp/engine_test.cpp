@@ -308,6 +308,15 @@ TEST(Validation, CheckConfigNamesTheRuleItBreaksAndNeverThrowsForABadConfig) {
   EXPECT_TRUE(check("train", "{}").obj.at("ok").b);
   EXPECT_FALSE(check("grid", "{not json").obj.at("ok").b);
   EXPECT_FALSE(check("tensor", "{}").obj.at("ok").b);
+
+  // an experiment's config, by the experiment's name: its own rules, as ExperimentRun would refuse it
+  EXPECT_TRUE(check("tied-output", "{}").obj.at("ok").b);
+  const json::Value tied = check("tied-output", R"({"d":4096,"d_ff":16384,"vocab":65536,"depths":[64]})");
+  EXPECT_FALSE(tied.obj.at("ok").b);
+  EXPECT_EQ(tied.obj.at("rule").str, "probe_fits_in_memory");  // the nested probe's rule keeps its name
+  EXPECT_THROW(ExperimentRun("tied-output", R"({"d":4096,"d_ff":16384,"vocab":65536,"depths":[64]})"), ArgumentError);
+  EXPECT_FALSE(check("step-size", R"({"depths":[0]})").obj.at("ok").b);
+  EXPECT_NE(check("tensor", "{}").obj.at("message").str.find("step-size"), std::string::npos);  // names the experiments
 }
 
 TEST(Validation, ErrorMessagesNameTheProblemAndNeverEchoMarkup) {

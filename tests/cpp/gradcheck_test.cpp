@@ -69,24 +69,10 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // The probe's reduced backward (W² only, or the last W² only) must give exactly the W² gradients of
-// the full backward: it skips work, never changes a number.
+// the full backward (model_gradcheck.h).
 TEST(GradScope, ReducedBackwardGivesTheSameW2Gradients) {
-  for (const char* pl : {"post", "pre"}) {
-    ModelConfig cfg{3, 16, 24, 13, 6, 2, pl, Attention::Bidirectional};
-    Transformer<double> model(cfg, 3);
-    const int N = cfg.batch * cfg.seq;
-    std::vector<int> tokens(N), targets(N);
-    for (int r = 0; r < N; ++r) tokens[r] = r % cfg.vocab, targets[r] = (r + 1) % cfg.vocab;
-    auto w2 = [&](GradScope scope, int l) {
-      model.zero_grad();
-      model.forward(tokens.data(), targets.data());
-      model.backward(scope);
-      const TensorRef& t = model.layer(l).W2;
-      return std::vector<double>(model.grad(t), model.grad(t) + t.size());
-    };
-    for (int l = 0; l < cfg.layers; ++l) EXPECT_EQ(w2(GradScope::All, l), w2(GradScope::W2Only, l)) << l;
-    EXPECT_EQ(w2(GradScope::All, cfg.layers - 1), w2(GradScope::LastW2Only, cfg.layers - 1));
-  }
+  for (const char* pl : {"post", "pre"})
+    testing_support::expect_reduced_backward_matches(ModelConfig{3, 16, 24, 13, 6, 2, pl, Attention::Bidirectional});
 }
 
 }  // namespace

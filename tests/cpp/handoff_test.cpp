@@ -13,6 +13,7 @@
 
 #include "api.h"
 #include "json.h"
+#include "optim/registry.h"
 #include "plan_run.h"
 
 namespace lnx {
@@ -40,7 +41,7 @@ std::pair<TrainCheckpoint, std::string> interrupted(const TrainConfig& c, int at
   return {last, r.result_json(0)};
 }
 
-class HandoffPerOptimizer : public ::testing::TestWithParam<const char*> {};
+class HandoffPerOptimizer : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HandoffPerOptimizer, AContinuedRunIsBitIdenticalToTheUninterruptedOne) {
   set_threads(1);
@@ -65,7 +66,8 @@ TEST_P(HandoffPerOptimizer, AContinuedRunIsBitIdenticalToTheUninterruptedOne) {
   EXPECT_EQ(json::parse(whole.result_json(0)).obj.count("handoff"), 0u);  // none when nothing was handed over
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryOptimizer, HandoffPerOptimizer, ::testing::Values("adam", "sgd", "radam"));
+// Every registered optimizer (GI-Adam's first-step initialisation must not repeat after a hand-off).
+INSTANTIATE_TEST_SUITE_P(EveryOptimizer, HandoffPerOptimizer, ::testing::ValuesIn(optimizer_names()));
 
 TEST(Handoff, ACheckpointIsPackedWithoutBackendPadding) {
   const TrainConfig c = tiny("adam");

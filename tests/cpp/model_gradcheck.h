@@ -1,6 +1,8 @@
 // model_gradcheck.h — the whole model's hand-written backward against central finite differences,
-// in double, for every parameter tensor; shared by gradcheck_test.cpp (the engine's placements) and
-// placement_test.cpp (placements registered by the test only).
+// in double, for every parameter tensor; shared by gradcheck_test.cpp (the engine's placements),
+// placement_test.cpp (placements registered by the test only), placement_spec_test.cpp and
+// placement_ops_test.cpp (placements from specs). Also the check that the probe's reduced backward
+// changes no W² gradient.
 //
 // Metric per tensor: ‖g − g_fd‖ / max(‖g‖, ‖g_fd‖) (normalised, stable where entries cross zero,
 // as in ggml's test-backend-ops). Step h = 1e-5 gives a truncation error ~h² ≈ 1e-10 and a rounding
@@ -75,10 +77,15 @@ inline int check_model_gradients(const ModelConfig& cfg) {
       f2 += fd * fd;
     }
     ++checked;
-    const bool key_bias = nm.size() > 2 && nm.compare(nm.size() - 2, 2, "bk") == 0;
     // The key bias adds q·b_k to every score of a row, and softmax ignores a constant shift: its
-    // gradient is exactly zero. A norm's β right before a LayerNorm of the same row is shifted away
-    // too. Both estimates must then be zero up to rounding.
+    // gradient is exactly zero. With a QK-norm the key bias is normed away from a shift, and the k
+    // norm's β is the shift instead. Both estimates must then be zero up to rounding.
+    auto ends_with = [&](const char* tail) {
+      const size_t n = std::char_traits<char>::length(tail);
+      return nm.size() >= n && nm.compare(nm.size() - n, n, tail) == 0;
+    };
+    const bool qk_norm = resolve_placement(cfg.placement, cfg.placement_spec)->qk_norm != NormKind::None;
+    const bool key_bias = qk_norm ? ends_with(".knorm.beta") : ends_with("bk");
     if (key_bias) {
       EXPECT_LT(std::sqrt(a2), 1e-12) << nm;
       EXPECT_LT(std::sqrt(f2), 1e-8) << nm;
@@ -91,15 +98,47 @@ inline int check_model_gradients(const ModelConfig& cfg) {
   return checked;
 }
 
+// The probe's reduced backward (W² only, or the last W² only) must give exactly the W² gradients of
+// the full backward: it skips work, never changes a number.
+inline void expect_reduced_backward_matches(const ModelConfig& cfg) {
+  Transformer<double> model(cfg, 3);
+  const int N = cfg.batch * cfg.seq;
+  std::vector<int> tokens(N), targets(N);
+  for (int r = 0; r < N; ++r) tokens[r] = r % cfg.vocab, targets[r] = (r + 1) % cfg.vocab;
+  auto w2 = [&](GradScope scope, int l) {
+    model.zero_grad();
+    model.forward(tokens.data(), targets.data());
+    model.backward(scope);
+    const TensorRef& t = model.layer(l).W2;
+    return std::vector<double>(model.grad(t), model.grad(t) + t.size());
+  };
+  for (int l = 0; l < cfg.layers; ++l) EXPECT_EQ(w2(GradScope::All, l), w2(GradScope::W2Only, l)) << cfg.placement << " " << l;
+  EXPECT_EQ(w2(GradScope::All, cfg.layers - 1), w2(GradScope::LastW2Only, cfg.layers - 1)) << cfg.placement;
+}
+
+// The number of parameter tensors a norm of this kind has: γ and β (LayerNorm), γ (RMSNorm), γ, β
+// and α (DyT), none (none).
+inline int norm_tensors(NormKind k) {
+  switch (k) {
+    case NormKind::RmsNorm: return 1;
+    case NormKind::DyT: return 3;
+    case NormKind::None: return 0;
+    default: return 2;
+  }
+}
+
 // The number of parameter tensors a model has: E, 10 per layer (Wq, bq, Wk, bk, Wv, bv, W1, b1, W2,
-// b2), γ (and β for LayerNorm) of each norm and of the final norm if there is one, and U if untied.
+// b2), each norm's (norm_tensors) and the final norm's if there is one, a QK-norm's two norms, a
+// gate per sublayer (or per layer), and U if untied.
 inline int expected_tensors(const ModelConfig& cfg) {
   const std::shared_ptr<const Placement> pl = resolve_placement(cfg.placement, cfg.placement_spec);
   const Placement& p = *pl;
-  const int per_norm = Transformer<double>::uses_rmsnorm(cfg, p) ? 1 : 2;
+  const int per_norm = norm_tensors(Transformer<double>::norm_kind(cfg, p));
   const bool final_norm = cfg.final_norm == FinalNorm::Auto ? p.final_norm : cfg.final_norm == FinalNorm::On;
-  return 1 + cfg.layers * (10 + per_norm * (p.attention.norms() + p.ffn.norms())) + (final_norm ? per_norm : 0) +
-         (cfg.output == OutputLayer::Untied ? 1 : 0);
+  const int qk = 2 * norm_tensors(p.qk_norm);
+  const int gates = p.residual_scale.learnable() ? (p.residual_scale.per_layer ? 1 : 2) : 0;
+  return 1 + cfg.layers * (10 + per_norm * (p.attention.norms() + p.ffn.norms()) + qk + gates) +
+         (final_norm ? per_norm : 0) + (cfg.output == OutputLayer::Untied ? 1 : 0);
 }
 
 }  // namespace lnx::testing_support

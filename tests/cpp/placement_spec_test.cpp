@@ -2,7 +2,9 @@
 // placement written as a spec computes what the registry's computes, to the last bit: the model's
 // initial parameters, a forward and backward pass, a short training trajectory, the probe and a
 // grid. Then the spec's own formulas (CompleteP's branch scale, T-Fixup's and the zero init), the
-// gradient check through them, and every refusal, each naming the field; and the CLI's.
+// gradient check through them, and every refusal, each naming the field (the options of
+// placement_ops_test.cpp too: DyT's alpha0, ReZero's g0 and per, qk_norm, b2t where it means nothing,
+// 10⁶-character strings); and the CLI's, with every preset file run from it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -184,11 +186,47 @@ TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
       {R"({"residual_scale":{"kind":"completep","L_base":0}})", "placement_spec.residual_scale.L_base = 0 is out of range"},
       {R"({"residual_scale":{"kind":"deepnet","a":1}})", "placement_spec.residual_scale: L_base and a belong to \"completep\""},
       {R"({"residual_scale":{"L_base":2}})", "placement_spec.residual_scale.kind is missing"},
-      {R"({"residual_scale":"two"})", "placement_spec.residual_scale must be \"one\", \"admin\", \"deepnet\" or \"completep\""},
+      {R"({"residual_scale":"two"})", "placement_spec.residual_scale must be \"one\", \"admin\", \"deepnet\", \"completep\" or \"rezero\""},
       {R"({"residual_scale":2})", "placement_spec.residual_scale must be"},
       {R"({"init_scale":"fixup"})", "placement_spec.init_scale must be \"xavier\", \"deepnet\", \"tfixup\" or \"zero\""},
-      {R"({"norm":"batchnorm"})", "placement_spec.norm must be \"layernorm\" or \"rmsnorm\""},
+      {R"({"norm":"batchnorm"})", "placement_spec.norm must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
       {R"({"norm":1})", "placement_spec.norm must be"},
+      // DyT's α₀: positive and finite, a number, and only for DyT
+      {R"({"norm":{"kind":"dyt","alpha0":0}})", "placement_spec.norm.alpha0 = 0 is out of range (0, 10]"},
+      {R"({"norm":{"kind":"dyt","alpha0":-0.5}})", "placement_spec.norm.alpha0 = -0.5 is out of range (0, 10]"},
+      {R"({"norm":{"kind":"dyt","alpha0":11}})", "placement_spec.norm.alpha0 = 11 is out of range (0, 10]"},
+      {R"({"norm":{"kind":"dyt","alpha0":1e999}})", "(the value of \"alpha0\")"},
+      {R"({"norm":{"kind":"dyt","alpha0":"0.5"}})", "placement_spec.norm.alpha0 must be a number"},
+      {R"({"norm":{"kind":"rmsnorm","alpha0":0.5}})", "placement_spec.norm: alpha0 belongs to \"dyt\""},
+      {R"({"norm":{"alpha0":0.5}})", "placement_spec.norm.kind is missing"},
+      {R"({"norm":{"kind":"tanh"}})", "placement_spec.norm.kind must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
+      {R"({"norm":{"kind":"dyt","alpha":0.5}})", "unknown key \"alpha\" in placement_spec.norm (known keys: kind, alpha0)"},
+      {R"({"norm":[0.5]})", "placement_spec.norm must be"},
+      // ReZero's g0: finite, in [0, 4], a number, and only for the gate
+      {R"({"residual_scale":{"kind":"rezero","g0":-0.1}})", "placement_spec.residual_scale.g0 = -0.1 is out of range [0, 4]"},
+      {R"({"residual_scale":{"kind":"rezero","g0":5}})", "placement_spec.residual_scale.g0 = 5 is out of range [0, 4]"},
+      {R"({"residual_scale":{"kind":"rezero","g0":-1e999}})", "(the value of \"g0\")"},
+      {R"({"residual_scale":{"kind":"rezero","g0":null,"per":"block"}})", "placement_spec.residual_scale.per must be \"sublayer\" or \"layer\""},
+      {R"({"residual_scale":{"kind":"rezero","g0":true}})", "placement_spec.residual_scale.g0 must be a number"},
+      {R"({"residual_scale":{"kind":"one","g0":0}})", "placement_spec.residual_scale: g0 and per belong to \"rezero\""},
+      {R"({"residual_scale":{"kind":"completep","per":"layer"}})", "placement_spec.residual_scale: g0 and per belong to \"rezero\""},
+      {R"({"residual_scale":{"kind":"rezero","L_base":2}})", "placement_spec.residual_scale: L_base and a belong to \"completep\""},
+      // the QK-norm's kind
+      {R"({"qk_norm":"dyt"})", "placement_spec.qk_norm must be \"none\", \"layernorm\" or \"rmsnorm\""},
+      {R"({"qk_norm":true})", "placement_spec.qk_norm must be \"none\", \"layernorm\" or \"rmsnorm\""},
+      // B2T where it has no meaning, or of the wrong type
+      {R"({"b2t":true})", "placement_spec.b2t needs a norm after the FFN's residual add (ffn.norm_after: true)"},
+      {R"({"attention":{"norm_after":true},"ffn":{"norm_input":true},"b2t":true})", "placement_spec.b2t needs a norm after the FFN's residual add"},
+      {R"({"ffn":{"norm_after":true},"norm":"none","b2t":true})", "placement_spec.b2t skips the layer's norms but norm is \"none\""},
+      {R"({"ffn":{"norm_after":true},"b2t":"yes"})", "placement_spec.b2t must be true or false"},
+      {R"({"ffn":{"norm_after":true},"b2t":1})", "placement_spec.b2t must be true or false"},
+      // 10⁶-character strings inside an otherwise good spec: refused, named, never echoed
+      {R"({"norm":")" + std::string(1000000, 'd') + R"("})", "placement_spec.norm must be"},
+      {R"({"norm":{"kind":")" + std::string(1000000, 'd') + R"("}})", "placement_spec.norm.kind must be"},
+      {R"({"qk_norm":")" + std::string(1000000, 'q') + R"("})", "placement_spec.qk_norm must be"},
+      {R"({"residual_scale":{"kind":"rezero","per":")" + std::string(1000000, 'l') + R"("}})", "placement_spec.residual_scale.per must be"},
+      {R"({"residual_scale":")" + std::string(1000000, 'r') + R"("})", "placement_spec.residual_scale must be"},
+      {R"({")" + std::string(1000000, 'k') + R"(":true})", "unknown key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...\" in placement_spec"},
       {R"({"ffn":{"norm_after":1}})", "placement_spec.ffn.norm_after must be true or false"},
       {R"({"final_norm":"yes"})", "placement_spec.final_norm must be true or false"},
       {R"({"attention":[true]})", "placement_spec.attention must be an object"},
@@ -212,6 +250,7 @@ TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
     } catch (const ArgumentError& e) {
       EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << spec.substr(0, 80) << "\n  got: " << e.what();
       EXPECT_EQ(std::string(e.what()).find('<'), std::string::npos) << e.what();  // no markup echoed
+      EXPECT_LT(std::string(e.what()).size(), 400u) << std::string(e.what()).substr(0, 200);  // nor a long string
     }
   }
 }
@@ -283,6 +322,17 @@ TEST(PlacementSpecCli, ProbeTrainAndGridTakeASpecFile) {
   EXPECT_EQ(grid.rc, 0) << grid.out;
 }
 
+// Each literature preset file runs as it is (wasm/placements/presets/, placements/presets.h).
+TEST(PlacementSpecCli, EveryPresetFileTrainsFromTheCommandLine) {
+  const std::string model = " --layers 2 --d 16 --d-ff 32 --vocab 32 --seq 8 --batch 2";
+  for (const char* name : {"b2t", "completep", "dyt", "qknorm", "rezero", "tfixup"}) {
+    const std::string file = std::string(LNX_SOURCE_DIR) + "/wasm/placements/presets/" + name + ".json";
+    Cli train = run_cli("train --placement-spec '" + file + "' --placement " + name + " --steps 2 --json" + model);
+    ASSERT_EQ(train.rc, 0) << name << "\n" << train.out;
+    EXPECT_EQ(json::parse(train.out).obj.at("status").str, "ok") << name;
+  }
+}
+
 TEST(PlacementSpecCli, BadSpecFilesExitWithCode2AndNameTheField) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"probe --placement-spec '" + write_temp("a0.json", R"({"residual_scale":{"kind":"completep","L_base":4,"a":0}})") + "' --placements custom",
@@ -292,6 +342,20 @@ TEST(PlacementSpecCli, BadSpecFilesExitWithCode2AndNameTheField) {
       {"train --placement-spec '" + write_temp("unknown.json", R"({"sublayers":2})") + "' --placement custom", "unknown key \"sublayers\" in placement_spec"},
       {"probe --placement-spec '" + testing::TempDir() + "no-such-file.json' --placements custom", "--placement-spec: cannot read the file"},
       {"probe --placement-spec '" + write_temp("unused.json", "{}") + "'", "placement_spec defines the placement \"custom\", which placements does not name"},
+      {"train --placement-spec '" + write_temp("alpha0.json", R"({"norm":{"kind":"dyt","alpha0":0}})") + "' --placement custom",
+       "placement_spec.norm.alpha0 = 0 is out of range (0, 10]"},
+      {"probe --placement-spec '" + write_temp("norm.json", R"({"norm":"tanh"})") + "' --placements custom",
+       "placement_spec.norm must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
+      {"grid --placement-spec '" + write_temp("g0.json", R"({"residual_scale":{"kind":"rezero","g0":-1}})") + "' --placements custom",
+       "placement_spec.residual_scale.g0 = -1 is out of range [0, 4]"},
+      {"train --placement-spec '" + write_temp("qk.json", R"({"qk_norm":"batchnorm"})") + "' --placement custom",
+       "placement_spec.qk_norm must be"},
+      {"train --placement-spec '" + write_temp("b2t.json", R"({"attention":{"norm_input":true},"b2t":true})") + "' --placement custom",
+       "placement_spec.b2t needs a norm after the FFN's residual add"},
+      {"train --placement-spec '" + write_temp("b2ttype.json", R"({"ffn":{"norm_after":true},"b2t":"on"})") + "' --placement custom",
+       "placement_spec.b2t must be true or false"},
+      {"train --placement-spec '" + write_temp("long.json", R"({"qk_norm":")" + std::string(1000000, 'q') + R"("})") + "' --placement custom",
+       "characters; at most 4096 allowed"},
   };
   for (const auto& [args, message] : cases) {
     const Cli r = run_cli(args);

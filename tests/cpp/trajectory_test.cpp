@@ -1,7 +1,8 @@
 // trajectory_test.cpp — the native build against the pinned short loss trajectories
-// (tests/fixtures/trajectories.json, one per placement × optimizer; made by the WebAssembly engine,
-// scripts/gen-fixtures.mjs). Native last bits depend on the CPU (AVX2 vs AVX-512 kernels), so the
-// comparison is to float precision; the wasm test (tests/wasm/trajectories.test.ts) is bit for bit.
+// (tests/fixtures/trajectories.json, one per placement × optimizer, per model knob, per placement
+// preset and spec option; made by the WebAssembly engine, scripts/gen-fixtures.mjs). Native last
+// bits depend on the CPU (AVX2 vs AVX-512 kernels), so the comparison is to float precision; the
+// wasm test (tests/wasm/trajectories.test.ts) is bit for bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,18 +27,28 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-// The fixture's config object back to a JSON config string.
+// A fixture's value back to JSON text (a config, and the placement spec object inside one).
+void write(json::Writer& w, const json::Value& v) {
+  switch (v.kind) {
+    case json::Value::Kind::Object:
+      w.begin_object();
+      for (const auto& kv : v.obj) write(w.key(kv.first), kv.second);
+      w.end_object();
+      break;
+    case json::Value::Kind::Array:
+      w.begin_array();
+      for (const auto& e : v.arr) write(w, e);
+      w.end_array();
+      break;
+    case json::Value::Kind::String: w.value(v.str); break;
+    case json::Value::Kind::Bool: w.value(v.b); break;
+    case json::Value::Kind::Null: w.null(); break;
+    default: w.exact(v.num);
+  }
+}
 std::string config_json(const json::Value& c) {
   json::Writer w;
-  w.begin_object();
-  for (const auto& kv : c.obj) {
-    w.key(kv.first);
-    if (kv.second.kind == json::Value::Kind::String)
-      w.value(kv.second.str);
-    else
-      w.value(kv.second.num);
-  }
-  w.end_object();
+  write(w, c);
   return w.str();
 }
 

@@ -5,7 +5,8 @@
 //
 // URL case:    { id, category, query, banner: [params the banner must name], expect?: overrides }
 //              Everything not overridden must be at its default (fallback for that parameter only).
-// UI case:     { id, category, fig, field, value, error }   error: the inline message's text key
+// UI case:     { id, category, fig, field, value, error }   error: which message it is (the figure's key of the
+//              page before the field tables; the form now says the field's own, lib/fields.ts fieldError)
 // Engine case: { id, category, call, arg, config? }          must throw an Error 'lnx: …' without markup,
 //              quickly, without growing the heap; `call` says which entry point gets the bad value.
 
@@ -162,7 +163,7 @@ export const UI_CASES = [
     ['', 'non-numeric'],
   ]),
   { fig: 'fig3', field: 'depths', error: 'err.depths', value: '(none ticked)', category: 'zero' },
-  // the model knobs (grid-settings.ts MODEL_KNOBS)
+  // the model sizes (the grid's field table, lib/settings.ts)
   ...ui('fig4', 'layers', 'err.layers', [
     ['0', 'zero'],
     ['25', 'huge'],

@@ -241,7 +241,7 @@ async function uiCases(browser, base) {
     );
   const setDepths = (on) =>
     page.$$eval(
-      '#fig3 .run input[name="depth"]',
+      '#fig3 .run input[name="depths"]',
       (els, on) =>
         els.forEach((el) => {
           if (el.checked !== on && (on ? ['6', '8', '10', '12', '14'].includes(el.value) : true)) el.click();
@@ -269,7 +269,7 @@ async function uiCases(browser, base) {
       await page.waitForTimeout(30);
       const st = await page.evaluate(
         ({ fig, field }) => {
-          const input = document.querySelector(field === 'depths' ? `#${fig} .run input[name="depth"]` : `#${fig} .run input[name="${field}"]`);
+          const input = document.querySelector(field === 'depths' ? `#${fig} .run input[name="depths"]` : `#${fig} .run input[name="${field}"]`);
           const holder = field === 'depths' ? input?.closest('fieldset') : input?.closest('label, fieldset');
           const err = holder?.querySelector('.err');
           return {

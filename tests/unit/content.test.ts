@@ -10,9 +10,10 @@ import zh, { TEXT as ZH } from '../../web/src/content/zh';
 import { textKeys } from '../../web/src/content/skeleton';
 import type { Article, Block } from '../../web/src/content/types';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
-import { FIGURES, FIGURE_IDS, figureById, figureNumber, stringKeysOf } from '../../web/src/figures/registry';
-import { GRID_RULE_ANSWERS, validateGrid } from '../../web/src/lib/grid-settings';
-import { PROBE_RULE_ANSWERS, validateProbe } from '../../web/src/lib/probe-settings';
+import { FIGURES, FIGURE_IDS, LINKS, figureById, figureNumber, stringKeysOf } from '../../web/src/figures/registry';
+import { boundsOf, fieldError, referenceOf } from '../../web/src/lib/fields';
+import { choiceLabel, reasonText, tableOf } from '../../web/src/lib/settings';
+import { SLOT_NAMES } from '../../web/src/lib/slots';
 
 const ARTICLES = { zh, en } as const;
 
@@ -147,39 +148,42 @@ describe('every text key the page can ask for exists', () => {
     const m = /^(fig\d+):(.+)$/.exec(key);
     return m ? stringKeysOf(FIGURES.find((f) => f.id === m[1])!).includes(m[2]) : key in UI_STRINGS.en;
   };
-  it('the reason of every URL parameter', () => {
-    const groups = FIGURES.flatMap((f) => (f.run ? [f.view, f.run] : [f.view]));
-    const reasons = groups.flatMap((g) => Object.values(g.params).map((p) => p.reason));
-    expect(reasons.filter((r) => !exists(r))).toEqual([]);
+  /** the page strings a function of `t` asks for that do not exist */
+  const missingOf = (f: (t: (k: string) => string) => unknown) => {
+    const missing: string[] = [];
+    f((k) => (k in UI_STRINGS.en && k in UI_STRINGS.zh ? UI_STRINGS.en[k] : (missing.push(k), k)));
+    return missing;
+  };
+  it('the reason of every URL parameter (a run setting’s: its field’s message, lib/settings.ts reasonText)', () => {
+    const reasons = LINKS.groups().flatMap((g) => Object.values(g.params).map((p) => p.reason));
+    expect(reasons.filter((r) => (r.startsWith('field:') ? missingOf((t) => reasonText(r, t) ?? t(r)).length > 0 : !exists(r)))).toEqual([]);
     const page = ['url.lang', 'url.theme', 'url.embed', 'url.tooLong', 'url.unknown', 'url.duplicate'];
     expect(page.filter((k) => !exists(k))).toEqual([]);
   });
-  it('the live-run settings’ error keys (Figure 3: probe, Figure 4: grid)', () => {
-    const probe = Object.values(validateProbe({ seeds: 0, batches: 0, depths: [], small: false }));
-    const grid = [
-      ...Object.values(validateGrid({ placements: [], lrs: '', warmups: '', seeds: '', steps: '', optimizer: 'x', hyper: {} }).errors),
-      ...Object.values(
-        validateGrid({ placements: ['post'], lrs: '1', warmups: '0', seeds: '1', steps: '10', optimizer: 'sgd', hyper: { momentum: '7' } }).errors,
-      ),
-      ...Object.values(
-        validateGrid({
-          placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'],
-          lrs: '1,2',
-          warmups: '0,1,2',
-          seeds: '4',
-          steps: '10',
-          optimizer: 'adam',
-          hyper: {},
-        }).errors,
-      ),
-    ];
-    expect(probe.length).toBe(3);
-    expect(grid.length).toBe(7);
-    // the engine's rules across fields, in the words of the form that shows them (GRID_RULE_ANSWERS, PROBE_RULE_ANSWERS)
-    const rules = [...Object.values(GRID_RULE_ANSWERS).map((r) => `fig4:${r.key}`), ...Object.values(PROBE_RULE_ANSWERS).map((r) => `fig3:${r.key}`)];
-    for (const k of probe) expect(exists(`fig3:${k}`), k).toBe(true);
-    for (const k of grid) expect(exists(`fig4:${k}`), k).toBe(true);
-    for (const k of rules) expect(exists(k), k).toBe(true);
+  it.each(SLOT_NAMES.map((n) => [n]))('the %s form’s strings: labels, messages, reasons, choices, groups, presets, rules', (n) => {
+    const table = tableOf(n);
+    const own = (k: string) => exists(`${table.figure}:${k}`);
+    for (const r of table.rows) {
+      const b = boundsOf(table, r);
+      // a field is labelled by the page (field.<name>) or its figure (ctl.<name>); an optimizer's setting by its name
+      if (!table.schema[r.field].onlyWhen && !own(`ctl.${r.field}`)) expect(`field.${r.field}` in UI_STRINGS.en, `${n}.${r.field}: label`).toBe(true);
+      expect(
+        missingOf((t) => [fieldError(table, r), fieldError(table, r, true)].map((e) => [t(e.key), e.why && t(`field.why.${e.why}`)])),
+        r.field,
+      ).toEqual([]);
+      if (r.control === 'select')
+        for (const v of b.choices)
+          expect(
+            missingOf((t) => choiceLabel(r.field, v, t)),
+            `${r.field}=${v}`,
+          ).toEqual([]);
+      if (r.group) expect(own(r.group), `${n}: ${r.group}`).toBe(true);
+      const hint = r.hint?.(referenceOf(table));
+      if (hint) expect(own(hint.key), hint.key).toBe(true);
+    }
+    for (const { key } of Object.values(table.rules ?? {})) expect(own(key), key).toBe(true);
+    for (const p of table.presets ?? []) expect(own(`preset.${p.key}`) && own('preset.label'), p.key).toBe(true);
+    if (table.bases && table.rows.length) expect(own('ctl.small'), 'ctl.small').toBe(true);
   });
   it.each(['zh', 'en'] as const)('%s: url.embed names every figure', (lang) => {
     // the banner fills {figures} with the registry's ids (UrlBanner.svelte), so a new figure is named by itself

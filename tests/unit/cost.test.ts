@@ -82,14 +82,15 @@ describe("the experiments' cost: warmup-length's grids", () => {
   });
 });
 
-describe("an experiment slot's cost (result-slots.svelte.ts costOfExperiment)", () => {
+describe("an experiment slot's cost (result-slots.svelte.ts costOf)", () => {
   it("reads the engine's defaults under the slot's config: the full warm-up-length run is 120 toy runs of 400 steps", async () => {
-    const { costOfExperiment, EXPERIMENT_SLOTS } = await import('../../web/src/lib/result-slots.svelte');
+    const { costOf, EXPERIMENT_SLOTS } = await import('../../web/src/lib/result-slots.svelte');
     const model = { layers: 6, d: 128, d_ff: 512, vocab: 256, seq: 32, batch: 2 };
-    expect(costOfExperiment('warmupLength', {})?.flops).toBeCloseTo(120 * 400 * stepFlops(model), 0);
-    const small = costOfExperiment('warmupLength', EXPERIMENT_SLOTS.warmupLength.small);
+    expect(costOf('warmupLength', {})?.flops).toBeCloseTo(120 * 400 * stepFlops(model), 0);
+    const small = costOf('warmupLength', EXPERIMENT_SLOTS.warmupLength.small);
     // the quick setting (docs/reproduction.md): 2 placements × 3 optimizers × 2 warm-ups, 400 steps of the reference's model
     expect(small?.flops).toBeCloseTo(12 * 400 * stepFlops(model), 0);
-    expect(costOfExperiment('outputSensitivity', {})).toBeNull();
+    expect(costOf('outputSensitivity', {})).toBeNull();
+    expect(costOf('grid', null)).toBeNull();
   });
 });

@@ -1,8 +1,7 @@
 // engine-rules.ts: the engine's answer to checkConfig, placed where a form shows it.
 import { describe, expect, it } from 'vitest';
 import { ENGINE_FIELD, engineProblems, problemAt } from '../../web/src/lib/engine-rules';
-import { GRID_RULE_ANSWERS } from '../../web/src/lib/grid-settings';
-import { PROBE_RULE_ANSWERS } from '../../web/src/lib/probe-settings';
+import { GRID, PROBE } from '../../web/src/lib/settings';
 import { GRID_RULES, MODEL_RULES, PROBE_RULES } from '../../web/src/generated/engine-schema';
 
 const rules = { a_rule: { field: 'model', key: 'err.a' }, w_rule: { field: 'warnings', key: 'warn.w' } };
@@ -62,7 +61,7 @@ describe('engineProblems', () => {
   it("the forms name only rules of the engine's configs (generated from wasm/configs.cpp)", () => {
     const grid = GRID_RULES.map((r) => r.name);
     const probe = [...PROBE_RULES, ...MODEL_RULES].map((r) => r.name);
-    for (const r of Object.keys(GRID_RULE_ANSWERS)) expect(grid, r).toContain(r);
-    for (const r of Object.keys(PROBE_RULE_ANSWERS)) expect(probe, r).toContain(r);
+    for (const r of Object.keys(GRID.rules!)) expect(grid, r).toContain(r);
+    for (const r of Object.keys(PROBE.rules!)) expect(probe, r).toContain(r);
   });
 });

@@ -11,6 +11,8 @@ import { Results } from '../../web/src/lib/result-slots.svelte';
 import { headline } from '../../web/src/lib/runs/headline';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, registerSlots, type SlotName } from '../../web/src/lib/slots';
+import { Lab } from '../../web/src/lib/lab.svelte';
+import { tableOf } from '../../web/src/lib/settings';
 
 const slot = 'fakeSlope' as SlotName;
 const id = 'fig99' as FigureId;
@@ -19,6 +21,8 @@ const decl: ExperimentDecl = {
   file: 'fake-slope',
   config: {},
   small: { depths: [2, 4] },
+  // its form: no field of an engine experiment the test has not got, but its small setting
+  settings: { url: 'fig99', fields: [] },
   shape: obj({ placements: record(obj({ slope: num, depths: list(num) })) }),
   verdict: (doc: { placements: Record<string, { slope: number }> }) => ({ verdict: doc.placements.post.slope > 0.75 ? 'confirmed' : 'refuted' }),
 };
@@ -58,7 +62,7 @@ describe('an experiment figure registered by a test', () => {
   });
   it('is a figure of the page, lettered after the page’s tests', () => {
     expect(figureById(id)).toBe(fig);
-    expect(figureNumber(id)).toBe('K');
+    expect(figureNumber(id)).toBe('L');
     expect(initialViews()[id]).toEqual({ log: false });
   });
   it('has a slot in the results, and its verdict is the run list’s headline', () => {
@@ -76,6 +80,22 @@ describe('an experiment figure registered by a test', () => {
     const embed = parseLink(LINKS, serializeView(LINKS, { ...v, embed: id }, linkDefaults(), { only: id, embed: true }));
     expect(embed.issues).toEqual([]);
     expect(embed.state.embed).toBe(id);
+  });
+  it('has a settings form whose small setting links carry (its field table, lib/settings.ts)', () => {
+    expect(tableOf(slot)).toMatchObject({ figure: id, kind: 'fake-slope', bases: { url: `${id}.setting`, values: { small: decl.small } } });
+    const lab = new Lab(new Results(new LiveRuns(SLOT_NAMES, null)));
+    expect(lab.forms[slot].config).toEqual({});
+    lab.forms[slot].setBase('small');
+    expect(lab.forms[slot].config).toEqual({ depths: [2, 4] });
+    const search = serializeView(LINKS, { lang: 'en', parts: Object.fromEntries(lab.linkParts()) }, linkDefaults());
+    expect(search).toBe(`lang=en&${id}.setting=small`);
+    expect(parseLink(LINKS, search).state.parts[slot]).toEqual({ base: 'small' });
+  });
+  it('a slot declared without settings keeps its small setting in its figure’s form, and has no URL parameters', () => {
+    const bare = 'fakeBare' as SlotName;
+    registerSlots({ [bare]: { ...decl, settings: undefined } });
+    expect(tableOf(bare)).toMatchObject({ figure: '', rows: [], bases: { values: { small: decl.small } } });
+    expect(LINKS.groups().map((g) => g.key)).not.toContain(bare);
   });
   it('has downloads: its numbers with the provenance of its slot’s document', () => {
     const results = new Results(new LiveRuns(SLOT_NAMES, null));

@@ -20,7 +20,11 @@ import {
 } from '../../web/src/figures/fig4/transform';
 import { DASH } from '../../web/src/lib/palette';
 import { SHAPES } from '../../web/src/lib/marker';
-import { LAB_LIMITS } from '../../web/src/lib/grid-settings';
+import { boundsOf } from '../../web/src/lib/fields';
+import { GRID } from '../../web/src/lib/settings';
+
+/** how many warm-ups a run of the lab may have (the grid table's bound) */
+const LAB_WARMUPS = boundsOf(GRID, GRID.rows.find((r) => r.field === 'warmups')!).items;
 import type { GridResult } from '../../web/src/engine/documents';
 import { grid } from './fixtures';
 
@@ -73,8 +77,9 @@ describe('fig4 style tables: one pattern, one meaning', () => {
     [[50, 100, 200, 300], 300, DASH.longShort],
     [[0, 300], 0, DASH.solid],
   ])('warmupDash(%j): %i → "%s"', (ws, w, want) => expect(warmupDash(w, ws)).toBe(want));
-  it(`the lab's warm-ups of a run and the reference's together get distinct dashes (up to ${LAB_LIMITS.warmups} + 1)`, () => {
+  it(`the lab's warm-ups of a run and the reference's together get distinct dashes (up to ${LAB_WARMUPS} + 1)`, () => {
     const ws = [0, 100, 200, 300];
+    expect(ws.length).toBe(LAB_WARMUPS + 1);
     expect(new Set(ws.map((w) => warmupDash(w, ws))).size).toBe(ws.length);
     // the 300-step warm-up never looks like the plateau rule
     for (const list of [

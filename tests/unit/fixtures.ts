@@ -6,6 +6,7 @@ import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors
 import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
 import type { PhaseCell, PhaseDiagramResult } from '../../web/src/experiments/phase-diagram';
 import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
+import type { SharpnessResult } from '../../web/src/experiments/sharpness';
 import type { StepSizeResult } from '../../web/src/experiments/step-size';
 import type { TiedOutputResult } from '../../web/src/experiments/tied-output';
 import type { WarmupLengthResult } from '../../web/src/experiments/warmup-length';
@@ -357,5 +358,45 @@ export function phaseDiagram(placements: string[] = ['post', 'pre', 'deepnorm'],
     divergence_loss: 22.18,
     escape: { window: 10, margin: 0.5 },
     cells,
+  };
+}
+
+/** A small sharpness document: Post-LN and Pre-LN, Adam and GI-Adam, warm-ups 0 and 10, one seed,
+ *  measured at steps 1, 5, 10, 15 against a threshold of 38/η (peak lr 1e-3). Adam without warm-up
+ *  starts 10× over the threshold; every other run stays under it. */
+export function sharpness(): SharpnessResult {
+  const at = [1, 5, 10, 15];
+  const lr = (w: number) => at.map((t) => (w > 0 && t <= w ? (1e-3 * t) / w : 1e-3));
+  const run = (placement: string, optimizer: string, warmup: number, sharpness: number[]) => ({
+    placement,
+    optimizer,
+    warmup,
+    seed: 0,
+    status: 'ok',
+    stop_step: 0,
+    steps: at,
+    sharpness,
+    threshold: lr(warmup).map((l) => 38 / l),
+    lr: lr(warmup),
+    iterations: [12, 10, 9, 9],
+    converged: [1, 1, 1, 1],
+    fd_step: [1e-7, 1e-7, 1e-7, 1e-7],
+    loss: Array.from({ length: 15 }, (_, i) => 5.5 - 0.01 * i),
+  });
+  return {
+    experiment: 'sharpness',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { steps: 15, every: 5, lr: 1e-3, placements: ['post', 'pre'], optimizers: ['adam', 'gi-adam'], warmups: [0, 10], seeds: [0] },
+    plateau_entropy: 5.36,
+    runs: [
+      run('post', 'adam', 0, [3.8e5, 2e4, 1e4, 8e3]),
+      run('post', 'adam', 10, [3.8e5, 2e4, 1e4, 8e3]),
+      run('post', 'gi-adam', 0, [5e4, 1e4, 8e3, 6e3]),
+      run('post', 'gi-adam', 10, [5e4, 1e4, 8e3, 6e3]),
+      run('pre', 'adam', 0, [1e5, 5e3, 3e3, 2e3]),
+      run('pre', 'adam', 10, [1e5, 5e3, 3e3, 2e3]),
+      run('pre', 'gi-adam', 0, [2e4, 3e3, 2e3, 1e3]),
+      run('pre', 'gi-adam', 10, [2e4, 3e3, 2e3, 1e3]),
+    ],
   };
 }

@@ -1,12 +1,28 @@
 // registry.test.ts — the contract every figure of web/src/figures/registry.ts keeps, checked for each
 // figure (a new one is tested the day it is added): its id, its URL parameters (named after it,
-// unique, parse what they write, listed in docs/sharing.md), its run settings (keyed by the slot it
-// draws), and its downloads (a table and JSON even with no result yet).
+// unique, parse what they write, listed in docs/sharing.md), the run settings of the slots it shows
+// the form of (keyed by the slot, lib/settings.ts), and its downloads (a table and JSON even with no
+// result yet); and what a link's run settings ask of the page (lib/lab.svelte.ts linkAction).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIGURES, FIGURE_IDS, LINKS, figureById, figureNumber, linkDefaults, linkRunAction } from '../../web/src/figures/registry';
+import { FIGURES, FIGURE_IDS, LINKS, experimentSlotsOf, figureNumber, linkDefaults } from '../../web/src/figures/registry';
+import { paramGroup, settingsOf, type Settings } from '../../web/src/lib/fields';
+import { Lab } from '../../web/src/lib/lab.svelte';
+import { tableOf } from '../../web/src/lib/settings';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, phaseDiagram, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
+import {
+  adamFirstStep,
+  depthFactors,
+  grid,
+  outputSensitivity,
+  phaseDiagram,
+  plateauShare,
+  probe,
+  sharpness,
+  stepSize,
+  tiedOutput,
+  warmupLength,
+} from './fixtures';
 import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 
@@ -21,6 +37,7 @@ const docFor: Record<SlotName, unknown> = {
   plateauShare: plateauShare(),
   stepSize: stepSize(),
   depthFactors: depthFactors(),
+  sharpness: sharpness(),
   phaseDiagram: phaseDiagram(['post', 'pre', 'deepnorm', 'peri']),
   deepNorm: phaseDiagram(),
   preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
@@ -41,16 +58,17 @@ describe('the registry', () => {
       'fig7:C',
       'fig10:D',
       'fig5:E',
+      'fig12:F',
       'fig4:4',
-      'fig8:F',
-      'fig9:G',
-      'fig13:H',
-      'fig14:I',
-      'fig15:J',
+      'fig8:G',
+      'fig9:H',
+      'fig13:I',
+      'fig14:J',
+      'fig15:K',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));
-    expect(figureNumber('fig15')).toBeUndefined();
+    expect(figureNumber('fig16')).toBeUndefined();
     expect(figureNumber('x')).toBeUndefined();
   });
   it('docs/experiments.md labels the page’s tests as the page does', () => {
@@ -62,30 +80,36 @@ describe('the registry', () => {
     const all = LINKS.groups().flatMap(names);
     expect(all.length).toBe(new Set(all).size);
   });
-  it('docs/sharing.md lists exactly the page’s parameters and the figures’', () => {
+  it('docs/sharing.md lists exactly the page’s parameters and the figures’: their views’, then their run settings’ (generated: sharing-docs.test.ts)', () => {
     const md = readFileSync(new URL('../../docs/sharing.md', import.meta.url), 'utf8');
     const listed = [...md.matchAll(/^\| `([\w.]+)` \|/gm)].map((m) => m[1]);
-    expect(listed).toEqual(['lang', 'theme', 'embed', ...LINKS.groups().flatMap(names)]);
+    const views = FIGURES.flatMap((f) => names(f.view));
+    const runs = LINKS.groups().flatMap((g) => (FIGURE_IDS.includes(g.key as never) ? [] : names(g)));
+    expect(listed).toEqual(['lang', 'theme', 'embed', ...views, ...runs]);
   });
 });
 
 describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
-  it('its view group is keyed by its id; its run settings by the slot it draws', () => {
+  /** the run settings groups whose form it shows, keyed by their slots */
+  const runs = SLOT_NAMES.filter((n) => tableOf(n).figure === id).map((n) => paramGroup(tableOf(n)));
+  it('its view group is keyed by its id; the run settings it shows by their slot, one it draws', () => {
     expect(f.view.key).toBe(id);
-    if (f.run) expect(f.run.key).toBe(f.slot);
+    const drawn = f.slot ? [f.slot, ...experimentSlotsOf(f)] : [];
+    for (const g of runs) expect(drawn).toContain(g.key);
   });
   it('its URL parameters are named after it', () => {
-    for (const n of [...names(f.view), ...(f.run ? names(f.run) : [])]) expect(n.startsWith(`${id}.`)).toBe(true);
+    for (const n of [...names(f.view), ...runs.flatMap(names)]) expect(n.startsWith(`${id}.`)).toBe(true);
   });
   it('writes nothing for its defaults', () => {
     const d = linkDefaults();
     expect(f.view.write(f.view.initial, f.view.initial)).toEqual([]);
-    if (f.run) expect(f.run.write(d[f.run.key] as never, d[f.run.key] as never)).toEqual([]);
+    for (const g of runs) expect(g.write(d[g.key] as Settings, d[g.key] as Settings)).toEqual([]);
   });
-  it('an embed of it carries its view and the run settings of its slot, and reads back', () => {
+  it('an embed of it carries its view and the run settings of the slots it draws, and reads back', () => {
     const groups = LINKS.groups(id);
     expect(groups[0]).toBe(f.view);
-    expect(groups.slice(1).map((g) => g.key)).toEqual(f.slot && LINKS.groups().some((g) => g.key === f.slot) ? [f.slot] : []);
+    const drawn = f.slot ? [f.slot, ...experimentSlotsOf(f).filter((k) => k !== f.slot)] : [];
+    expect(groups.slice(1).map((g) => g.key)).toEqual(SLOT_NAMES.filter((n) => drawn.includes(n) && tableOf(n).rows.length));
     const v: ViewState = { lang: 'zh', theme: 'dark', embed: id, parts: { [id]: f.view.initial } };
     const { state, issues } = parseLink(LINKS, serializeView(LINKS, v, linkDefaults(), { only: id, embed: true, theme: true }));
     expect(issues).toEqual([]);
@@ -104,22 +128,22 @@ describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
   });
 });
 
-describe('a link’s run settings', () => {
-  const fig4 = figureById('fig4')!;
+describe('a link’s run settings (lib/lab.svelte.ts linkAction)', () => {
   const setup = () => {
     const results = new Results(new LiveRuns(SLOT_NAMES, null));
     results.grid.use(grid());
-    const d = linkDefaults(results).grid;
-    return { results, d };
+    const lab = new Lab(results);
+    return { results, lab, form: lab.forms.grid };
   };
   const other = (steps: number) => ({ ...grid(), config: { ...grid().config, steps } });
+  const settingsFor = (form: Lab['forms']['grid'], steps: number): Settings => settingsOf(form.table, form.reference, other(steps).config);
   it('ask for nothing when the figure draws them, and start a run otherwise', () => {
-    const { results, d } = setup();
-    expect(linkRunAction(fig4, d, results, d)).toEqual({ kind: 'drawn' });
-    expect(linkRunAction(fig4, fig4.run!.of(other(50).config)!, results, d)).toEqual({ kind: 'start' });
+    const { lab, form } = setup();
+    expect(lab.linkAction('grid', linkDefaults().grid as Settings)).toEqual({ kind: 'drawn' });
+    expect(lab.linkAction('grid', settingsFor(form, 50))).toEqual({ kind: 'start' });
   });
   it('are never run twice: the figure’s newest run is drawn, an older complete one is shown instead', () => {
-    const { results, d } = setup();
+    const { results, lab, form } = setup();
     const old = results.runs.begin('grid', other(50).config);
     results.runs.finish(old, { status: 'done', doc: other(50) });
     const cut = results.runs.begin('grid', other(70).config);
@@ -127,12 +151,31 @@ describe('a link’s run settings', () => {
     const last = results.runs.begin('grid', other(60).config);
     results.runs.finish(last, { status: 'done', doc: other(60) });
     // a reload of a page whose address names the run it drew last
-    expect(linkRunAction(fig4, fig4.run!.of(other(60).config)!, results, d)).toEqual({ kind: 'drawn' });
-    expect(linkRunAction(fig4, fig4.run!.of(other(50).config)!, results, d)).toEqual({ kind: 'show', id: old });
+    expect(lab.linkAction('grid', settingsFor(form, 60))).toEqual({ kind: 'drawn' });
+    expect(lab.linkAction('grid', settingsFor(form, 50))).toEqual({ kind: 'show', id: old });
     // a partial run is not a result of those settings
-    expect(linkRunAction(fig4, fig4.run!.of(other(70).config)!, results, d)).toEqual({ kind: 'start' });
+    expect(lab.linkAction('grid', settingsFor(form, 70))).toEqual({ kind: 'start' });
     // a hidden complete run still counts (the page shows it again)
     results.runs.setHidden(old, true);
-    expect(linkRunAction(fig4, fig4.run!.of(other(50).config)!, results, d)).toEqual({ kind: 'show', id: old });
+    expect(lab.linkAction('grid', settingsFor(form, 50))).toEqual({ kind: 'show', id: old });
+  });
+  it('apply as the page does: the form is filled, an earlier run is shown, another run starts (once the budget allows)', () => {
+    const results = new Results(new LiveRuns(SLOT_NAMES, null));
+    results.grid.use(grid());
+    const started: [string, object, object][] = [];
+    const lab = new Lab({ slot: (n) => results.slot(n), runs: results.runs, recompute: async (n, c, o) => void started.push([n, c, o ?? {}]) });
+    const old = results.runs.begin('grid', other(50).config);
+    results.runs.finish(old, { status: 'done', doc: other(50) });
+    results.runs.setHidden(old, true);
+    lab.applyLink({ grid: { values: { steps: 50 } } });
+    expect(results.runs.get(old)?.hidden).toBe(false);
+    expect(results.runs.isolated.grid).toBe(old);
+    expect(started).toEqual([]);
+    lab.applyLink({ grid: { values: { steps: 40 } }, probe: { base: 'small' } });
+    expect(started.map(([n, c, o]) => [n, (c as { steps?: number }).steps, o])).toEqual([
+      ['probe', undefined, { budgetMs: 10000 }],
+      ['grid', 40, { budgetMs: 10000 }],
+    ]);
+    expect(lab.forms.probe.base).toBe('small');
   });
 });

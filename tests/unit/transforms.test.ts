@@ -5,31 +5,22 @@ import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
-import { SMALL_PRESET, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import {
-  ENGINE_GRID_DEFAULTS,
-  GRID_DEFAULTS,
-  LAB_LIMITS,
-  LAB_PRESETS,
-  MODEL_CHOICES,
-  WARMUP_SHAPES,
-  checkLrs,
-  checkPlacements,
-  checkWarmups,
-  gridInputsOf,
-  gridSettingsOf,
-  inputsFrom,
-  knobBounds,
-  sameGrid,
-  validateGrid,
-  type GridSettings,
-} from '../../web/src/lib/grid-settings';
-import { readFileSync } from 'node:fs';
-import { GRID_DEFAULTS as GRID_DEFAULTS_ENGINE } from '../../web/src/generated/engine-schema';
-import { GRID_FIELDS, GRID_RULES } from '../../web/src/generated/engine-schema';
-import { parseList } from '../../web/src/lib/format';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, phaseDiagram, plateauShare, probe, stepSize, tiedOutput, warmupLength } from './fixtures';
+import {
+  adamFirstStep,
+  depthFactors,
+  grid,
+  outputSensitivity,
+  phaseDiagram,
+  plateauShare,
+  probe,
+  sharpness,
+  stepSize,
+  tiedOutput,
+  warmupLength,
+} from './fixtures';
+import { sharpnessAxes, sharpnessChart, valueAt as shAt } from '../../web/src/figures/fig12/transform';
+import { fig12Json, fig12Table } from '../../web/src/figures/fig12/downloads';
 import { cellAt as mapCellAt, cellConfig, cellCurves, firstPick, mapView, phaseMap, pickAt, stepPick } from '../../web/src/figures/fig15/transform';
 import { fig15Table } from '../../web/src/figures/fig15/downloads';
 import { cellAtLr, insuranceChart, insuranceView } from '../../web/src/figures/fig14/transform';
@@ -141,46 +132,6 @@ describe('fig3 panels', () => {
   });
 });
 
-describe('fig3 live settings', () => {
-  it.each([
-    [{ seeds: 5, batches: 20, depths: [6], small: false }, []],
-    [{ seeds: 0, batches: 20, depths: [6], small: false }, ['seeds']],
-    [{ seeds: 6, batches: 21, depths: [6], small: false }, ['seeds', 'batches']],
-    [{ seeds: 2.5, batches: 1, depths: [], small: false }, ['seeds', 'depths']],
-    [{ seeds: NaN, batches: 1, depths: [6], small: false }, ['seeds']],
-    // the model's sizes: each within the lab's bounds (the deepest model's memory is the engine's rule:
-    // tests/wasm/engine.test.ts)
-    [{ seeds: 1, batches: 1, depths: [6], small: false, model: { d: 1 } }, ['model.d']],
-    [{ seeds: 1, batches: 1, depths: [6], small: false, model: { d_ff: NaN, seq: 4.5, layers: 0 } }, ['model.d_ff', 'model.seq', 'model.layers']],
-    [{ seeds: 1, batches: 1, depths: [6], small: true, model: { batch: 17 } }, ['model.batch']],
-    [{ seeds: 1, batches: 1, depths: [48], small: false, model: { d: 512, d_ff: 2048 } }, []],
-  ])('validateProbe %j', (c, fields) => expect(Object.keys(validateProbe(c)).sort()).toEqual(fields.sort()));
-  it('the small preset is valid and small', () => {
-    expect(validateProbe(SMALL_PRESET)).toEqual({});
-    expect(probeConfig(SMALL_PRESET, null)).toMatchObject({ d: 64, d_ff: 128, vocab: 100, seeds: [0, 1], batches: 2, depths: [2, 4] });
-  });
-  it('otherwise keeps the model of the precomputed config', () => {
-    const cfg = probeConfig({ seeds: 3, batches: 10, depths: [8, 6, 8], small: false }, probe().config);
-    expect(cfg).toMatchObject({ d: 64, layers: 3, seeds: [0, 1, 2], batches: 10, depth_batches: 5, depths: [6, 8] });
-  });
-  it("the settings' model sizes replace the base model's (the precomputed config's, or the small one)", () => {
-    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false, model: { d: 32, seq: 8 } }, probe().config)).toMatchObject({
-      d: 32,
-      seq: 8,
-      layers: 3,
-    });
-    expect(probeConfig({ ...SMALL_PRESET, model: { layers: 2, batch: 1 } }, null)).toMatchObject({ d: 64, vocab: 100, layers: 2, batch: 1 });
-    expect(probeConfig({ seeds: 1, batches: 2, depths: [6], small: false }, null)).toMatchObject({
-      layers: 6,
-      d: 512,
-      d_ff: 1024,
-      vocab: 1000,
-      seq: 32,
-      batch: 8,
-    });
-  });
-});
-
 describe('fig4 layers: runs over the reference', () => {
   const ref = grid();
   // a live run: one lr the reference has, one it has not, a warm-up it has not, 50 steps
@@ -278,135 +229,6 @@ describe('fig4 panels', () => {
     [500, [1, 100, 200, 300, 400, 500]],
     [1000, [1, 200, 400, 600, 800, 1000]],
   ])('tableSteps(%i)', (n, want) => expect(tableSteps(n)).toEqual(want));
-});
-
-describe('fig4 live settings', () => {
-  const ok = { placements: ['post', 'pre'], lrs: '1e-3, 3e-3', warmups: '0, 300', seeds: '2', steps: '500', optimizer: 'adam', hyper: {} };
-  it('valid settings → config', () => {
-    expect(validateGrid(ok)).toEqual({
-      errors: {},
-      config: { placements: ['post', 'pre'], lrs: [0.001, 0.003], warmups: [0, 300], seeds: [0, 1], steps: 500, optimizer: 'adam', warmup_shape: 'linear' },
-    });
-  });
-  it("the warm-up shape: one of the engine's, the default when absent, round-tripped through a config", () => {
-    expect(WARMUP_SHAPES).toEqual(GRID_FIELDS.warmup_shape.choices);
-    expect(validateGrid({ ...ok, warmupShape: 'cosine' }).config).toMatchObject({ warmup_shape: 'cosine' });
-    expect(validateGrid({ ...ok, warmupShape: 'exponential' }).errors).toEqual({ warmupShape: 'err.warmupShape' });
-    expect(validateGrid({ ...ok, warmupShape: '' }).config).toMatchObject({ warmup_shape: GRID_FIELDS.warmup_shape.default });
-    const cfg = { ...ENGINE_GRID_DEFAULTS, ...validateGrid({ ...ok, warmupShape: 'cosine' }).config } as never;
-    expect(gridSettingsOf(cfg)?.warmupShape).toBe('cosine');
-    expect(gridInputsOf(gridSettingsOf(cfg)!).warmupShape).toBe('cosine');
-    // a config made before the shapes existed reads as linear, and is the same grid as one that says so
-    const old = { ...ENGINE_GRID_DEFAULTS, ...validateGrid(ok).config } as Record<string, unknown>;
-    delete old.warmup_shape;
-    expect(gridSettingsOf(old as never)?.warmupShape).toBe('linear');
-    expect(sameGrid(gridSettingsOf(old as never)!, { ...gridSettingsOf(old as never)!, warmupShape: 'linear' })).toBe(true);
-    expect(sameGrid(gridSettingsOf(old as never)!, { ...gridSettingsOf(old as never)!, warmupShape: 'cosine' })).toBe(false);
-  });
-  it.each([
-    // [the form's choices, the config's keys they set ({} = the precomputed grid's), errors]
-    [{}, {}, {}],
-    [{ final_norm: 'off' }, { final_norm: 'off' }, {}],
-    [{ norm_type: 'rmsnorm', output: 'untied', input_scale: 'none', final_norm: '' }, { norm_type: 'rmsnorm', output: 'untied', input_scale: 'none' }, {}],
-    [{ final_norm: 'sometimes' }, null, { 'arch.final_norm': 'err.choice' }],
-    [{ norm_type: 'batchnorm', output: 'tied' }, null, { 'arch.norm_type': 'err.choice' }],
-  ])('architecture choices %j', (arch, set, errors) => {
-    const r = validateGrid({ ...ok, arch });
-    expect(r.errors).toEqual(errors);
-    if (set == null) return expect(r.config).toBeNull();
-    for (const name of MODEL_CHOICES) expect(r.config?.[name]).toBe((set as Record<string, string>)[name]);
-  });
-  it("the architecture choices: the engine's model choice fields; a config's away from the reference round-trip", () => {
-    for (const name of MODEL_CHOICES) {
-      expect(GRID_FIELDS[name].type).toBe('choice');
-      expect(ENGINE_GRID_DEFAULTS[name]).toBe(GRID_FIELDS[name].default);
-    }
-    const cfg = { ...ENGINE_GRID_DEFAULTS, ...validateGrid({ ...ok, arch: { final_norm: 'off', output: 'tied' } }).config } as never;
-    const s = gridSettingsOf(cfg, ENGINE_GRID_DEFAULTS)!;
-    expect(s.arch).toEqual({ final_norm: 'off' }); // tied is the reference's: not the settings' own
-    expect(gridInputsOf(s).arch).toEqual({ final_norm: 'off' });
-    expect(sameGrid(s, { ...s, arch: { final_norm: 'off', output: 'tied' } })).toBe(true);
-    expect(sameGrid(s, { ...s, arch: {} })).toBe(false);
-    // a config made before a choice existed reads as the engine's default
-    const old = { ...ENGINE_GRID_DEFAULTS, ...validateGrid(ok).config } as Record<string, unknown>;
-    for (const name of MODEL_CHOICES) delete old[name];
-    expect(gridSettingsOf(old as never)?.arch).toEqual({});
-  });
-  it('an optimizer and its settings (only its own; empty = the engine default)', () => {
-    const r = validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '0.5', beta1: '0.3' } });
-    expect(r.config).toMatchObject({ optimizer: 'sgd', momentum: 0.5 });
-    expect(r.config).not.toHaveProperty('beta1');
-    expect(validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '' } }).config).not.toHaveProperty('momentum');
-    expect(validateGrid({ ...ok, optimizer: 'sgd', hyper: { momentum: '1' } }).errors).toEqual({ 'hyper.momentum': 'err.hyper' });
-    expect(validateGrid({ ...ok, optimizer: 'lion' }).errors).toEqual({ optimizer: 'err.optimizer' });
-  });
-  it("the lab's limits lie within the engine's bounds (generated from its schema)", () => {
-    expect(LAB_LIMITS.lrs).toBeLessThanOrEqual(GRID_FIELDS.lrs.maxItems!);
-    expect(LAB_LIMITS.warmups).toBeLessThanOrEqual(GRID_FIELDS.warmups.maxItems!);
-    expect(LAB_LIMITS.seeds).toBeLessThanOrEqual(GRID_FIELDS.seeds.maxItems!);
-    expect(LAB_LIMITS.steps).toBeLessThanOrEqual(GRID_FIELDS.steps.max!);
-    // the run limit is the engine's rule grid_size ("at most 64 runs")
-    expect(GRID_RULES.find((r) => r.name === 'grid_size')?.doc).toBe(`at most ${LAB_LIMITS.runs} runs`);
-    // the value ranges are the engine's: lr in (0, 10], a warm-up any length the engine takes
-    expect(checkLrs('1e-7')).toEqual([1e-7]);
-    expect(checkLrs('0')).toBeNull();
-    expect(checkLrs(String(GRID_FIELDS.lrs.max))).toEqual([GRID_FIELDS.lrs.max]);
-    expect(checkWarmups(String(GRID_FIELDS.warmups.max))).toEqual([GRID_FIELDS.warmups.max]);
-    expect(checkWarmups(String(GRID_FIELDS.warmups.max! + 1))).toBeNull();
-  });
-  it.each([
-    [{ lrs: '' }, ['lrs']],
-    [{ lrs: 'abc' }, ['lrs']],
-    [{ lrs: '20' }, ['lrs']],
-    [{ lrs: '0x10' }, ['lrs']],
-    [{ lrs: 'Infinity' }, ['lrs']],
-    [{ steps: '1e2' }, []],
-    [{ seeds: ' 2 ' }, []],
-    [{ lrs: '1e-3, 2e-3, 3e-3' }, ['lrs']],
-    [{ warmups: '-1' }, ['warmups']],
-    [{ warmups: '1.5' }, ['warmups']],
-    [{ warmups: '0,1,2,3' }, ['warmups']],
-    [{ warmups: '2000' }, []], // longer than the run: allowed (the lr never reaches its peak)
-    [{ seeds: '0' }, ['seeds']],
-    [{ seeds: '5' }, ['seeds']],
-    [{ seeds: '' }, ['seeds']],
-    [{ steps: '9' }, ['steps']],
-    [{ steps: '0' }, ['steps']],
-    [{ steps: '1001' }, ['steps']],
-    [{ steps: '20.5' }, ['steps']],
-    [{ steps: '10', seeds: '1', lrs: '0.001' }, []],
-    [{ placements: [] }, ['placements']],
-    [{ placements: ['post', 'sideways'] }, ['placements']],
-    [{ placements: ['admin', 'post', 'post'] }, []],
-    [{ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: '0, 100, 300', seeds: '2' }, []], // 5 × 2 × 3 × 2 = 60
-    [{ placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: '0, 100, 300', seeds: '3' }, []], // 90 > 64 runs: the engine's rule (tests/wasm/engine.test.ts)
-  ])('%j → errors in %j', (over, fields) => {
-    const r = validateGrid({ ...ok, ...over });
-    expect(Object.keys(r.errors).sort()).toEqual(fields);
-    expect(r.config === null).toBe(fields.length > 0);
-  });
-  it.each([
-    ['1e-3, 3e-3', [0.001, 0.003]],
-    ['0.001，0.003', [0.001, 0.003]],
-    ['0 300', [0, 300]],
-    ['', null],
-    ['1, x', null],
-  ])('parseList(%j)', (s, want) => expect(parseList(s)).toEqual(want));
-  it('inputsFrom the drawn grid', () => {
-    expect(inputsFrom(grid().config)).toEqual({
-      placements: ['post', 'pre'],
-      lrs: '0.001, 0.003',
-      warmups: '0, 100',
-      seeds: '2',
-      steps: '200',
-      optimizer: 'adam',
-      hyper: {},
-      model: {},
-      warmupShape: 'linear',
-      arch: {},
-    });
-    expect(inputsFrom(null).steps).toBe('500');
-  });
 });
 
 describe('fig5 sensitivityChart', () => {
@@ -508,59 +330,6 @@ describe('fig6 tiedChart', () => {
     const t = fig6Table(tiedOutput());
     expect(t.rows).toHaveLength(4 * 2 * 2);
     expect(t.rows[2]).toEqual(['tied', 'sqrt_d', 'pre', 6, 1.6, 0.16, 0.8, -1.7]);
-  });
-});
-
-describe('fig4 lab presets and placements', () => {
-  it('placements come back in the registry order, deduplicated', () => {
-    expect(checkPlacements(['admin', 'post', 'admin'])).toEqual(['post', 'admin']);
-    expect(checkPlacements([])).toBeNull();
-  });
-  it("every preset is a valid grid within the lab's limits", () => {
-    for (const p of LAB_PRESETS) {
-      if (p.settings === 'reference') continue;
-      const s = { ...GRID_DEFAULTS, ...p.settings };
-      const r = validateGrid(gridInputsOf(s));
-      expect(r.errors, p.key).toEqual({});
-    }
-  });
-  it('the quick look is the configuration docs/reproduction.md chose', () => {
-    const q = LAB_PRESETS.find((p) => p.key === 'quick')!.settings as Partial<GridSettings>;
-    const search = JSON.parse(readFileSync(new URL('../../docs/data/quick-look-search.json', import.meta.url), 'utf8'));
-    const c = search.chosen.config;
-    expect(q.model).toEqual({ layers: c.layers, d: c.d, d_ff: c.d_ff, batch: c.batch, seq: c.seq });
-    expect(c.vocab).toBe(GRID_DEFAULTS_ENGINE.vocab);
-    expect([q.steps, q.lrs, q.warmups, q.seeds]).toEqual([c.steps, [search.lr], [0, c.warmup], search.seeds.length]);
-  });
-});
-
-describe('the model knobs', () => {
-  const ok = gridInputsOf(GRID_DEFAULTS);
-  it.each([
-    ['layers', '4', null],
-    ['layers', '0', 'err.layers'],
-    ['layers', '25', 'err.layers'],
-    ['d', '64.5', 'err.d'],
-    ['batch', 'x', 'err.batch'],
-    ['seq', '', null],
-  ])('%s = "%s" → %s', (name, v, err) => {
-    const r = validateGrid({ ...ok, model: { [name]: v } });
-    expect(r.errors[`model.${name}`] ?? null).toBe(err);
-    if (!err && v) expect(r.config?.[name as 'layers']).toBe(Number(v));
-  });
-  it("a model over the engine's 1 GiB per run passes the field checks: the engine refuses it (tests/wasm/engine.test.ts)", () => {
-    const r = validateGrid({ ...ok, model: { layers: '24', d: '512', d_ff: '2048', batch: '16', seq: '128' } });
-    expect(r.errors).toEqual({});
-    expect(r.config).toMatchObject({ layers: 24, d: 512, d_ff: 2048, batch: 16, seq: 128 });
-  });
-  it('a warm-up longer than the run is allowed (the engine warns: tests/wasm/engine.test.ts)', () => {
-    const r = validateGrid({ ...ok, warmups: '0, 300', steps: '200' });
-    expect(r.errors).toEqual({});
-    expect(r.config?.warmups).toEqual([0, 300]);
-  });
-  it("empty knobs keep the reference's model", () => {
-    expect(validateGrid(ok).config).not.toHaveProperty('layers');
-    expect(knobBounds('layers')).toEqual({ min: 1, max: 24 });
   });
 });
 
@@ -1041,6 +810,56 @@ describe('fig2 stacks on one width scale', () => {
   });
 });
 
+describe('fig12 sharpnessChart', () => {
+  it('one panel per placement and warm-up, one series per optimizer and seed, the threshold at the measured steps', () => {
+    const c = sharpnessChart(sharpness());
+    expect(c.panels.map((p) => p.key)).toEqual(['post-0', 'post-10', 'pre-0', 'pre-10']);
+    expect(c.panels[0].series.map((s) => s.key)).toEqual(['adam-0', 'gi-adam-0']);
+    expect(c.steps).toEqual([1, 5, 10, 15]);
+    expect(c.length).toBe(15);
+    // 38/η: η = 1e-3 without warm-up; t/10 of it over a 10-step warm-up
+    expect(c.panels[0].threshold.map((p) => p.y)).toEqual([38e3, 38e3, 38e3, 38e3].map((x) => expect.closeTo(x, 6)));
+    expect(c.panels[1].threshold[0].y).toBeCloseTo(38e4, 6);
+    expect(shAt(c.panels[0].series[0], 1)).toEqual({ lambda: 3.8e5, ratio: 10 });
+    expect(shAt(c.panels[1].series[0], 1)?.ratio).toBeCloseTo(1, 12);
+    expect(shAt(c.panels[0].series[0], 7)).toBeUndefined();
+    // the log domain holds every value and threshold, padded by 1.5×
+    expect(c.yDomain[0]).toBeCloseTo(1e3 / 1.5, 9);
+    expect(c.yDomain[1]).toBeCloseTo(3.8e5 * 1.5, 6);
+  });
+  it('an estimate ≤ 0 breaks its line (log axis) but keeps its ratio; no document: no panels', () => {
+    const d = sharpness();
+    d.runs[0].sharpness[1] = -5;
+    const s = sharpnessChart(d).panels[0].series[0];
+    expect(Number.isNaN(s.points[1].y)).toBe(true);
+    expect(s.ratio[1].y).toBeCloseTo(-5 / 38e3, 12);
+    expect(sharpnessChart(null).panels).toEqual([]);
+  });
+  it("a reference under a live run: its panels by key, the axes holding both documents' values and lengths", () => {
+    const live = sharpnessChart(sharpness());
+    const d = sharpness();
+    d.config = { ...d.config, steps: 30 };
+    d.runs = d.runs.filter((r) => r.placement === 'post').map((r) => ({ ...r, sharpness: r.sharpness.map((x) => 10 * x) }));
+    const ref = sharpnessChart(d);
+    const a = sharpnessAxes(live, ref);
+    expect(a.xDomain).toEqual([0, 30]);
+    expect(a.yDomain[1]).toBeCloseTo(3.8e6 * 1.5, 3);
+    expect(a.refPanel('post-0')?.series[0].points[0].y).toBe(3.8e6);
+    expect(a.refPanel('pre-0')).toBeUndefined();
+    expect(sharpnessAxes(live, null)).toMatchObject({ xDomain: [0, 15], yDomain: live.yDomain });
+  });
+  it('exports one row per run and measured step, with the ratio; the JSON holds the loss curves', () => {
+    const t = fig12Table(sharpness());
+    expect(t.rows).toHaveLength(8 * 4);
+    expect(t.rows[0]).toEqual(
+      ['post', 'adam', 0, 0, 1, 3.8e5, 38000.00000000001, 9.999999999999998, 0.001, 12, 1, 1e-7].map((x) =>
+        typeof x === 'number' && x > 1e-6 ? expect.closeTo(x, 6) : x,
+      ),
+    );
+    expect(fig12Json(sharpness()).losses).toHaveLength(8);
+    expect(fig12Table(null).rows).toEqual([]);
+  });
+});
 // ---- the phase-diagram figures (fixtures.ts phaseDiagram: depths 2, 8 × lrs 1e-3, 1e-2 × warm-ups 0, 100 × seeds 0, 1) ----
 describe('fig15 the trainability map', () => {
   it("one placement's cells: columns the lrs, rows the depths, a panel per warm-up", () => {

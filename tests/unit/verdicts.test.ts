@@ -425,3 +425,101 @@ describe('phase-diagram: DeepNorm without warm-up (claim 10)', () => {
     expect(j.facts.tooSmall).toBe(why);
   });
 });
+
+// A sharpness document: one run per (placement, optimizer, warm-up, seed), measured at `at`, its
+// λ/threshold ratios given per step (threshold 1, so sharpness = ratio); `stop` stops a run there.
+const shRun = (placement: string, optimizer: string, warmup: number, ratios: number[], seed = 0, at = [1, 5, 10, 15, 20, 25], stop = 0) => ({
+  placement,
+  optimizer,
+  warmup,
+  seed,
+  status: stop ? 'diverged' : 'ok',
+  stop_step: stop,
+  steps: at.slice(0, ratios.length),
+  sharpness: ratios,
+  threshold: ratios.map(() => 1),
+  loss: Array(stop ? stop - 1 : 50).fill(5),
+});
+const sh = (runs: ReturnType<typeof shRun>[], steps = 50) => ({ config: { steps }, runs });
+const UP = [20, 5, 2, 1.5, 1.2, 1.1]; // above the threshold throughout the window
+const DOWN = [0.3, 0.2, 0.5, 0.6, 0.8, 0.9]; // under it throughout
+const BLIP = [0.3, 0.2, 0.5, 1.3, 0.8, 0.9]; // crosses once, late in the window
+// both placements, both seeds: Adam without warm-up crosses, with a 25-step warm-up stays under; GI-Adam as given
+const shAll = (adamW: { post: number[]; pre: number[] }, gi0: { post: number[]; pre: number[] }, extra: ReturnType<typeof shRun>[] = []) =>
+  sh([
+    ...['post', 'pre'].flatMap((p) =>
+      [0, 1].flatMap((seed) => [
+        shRun(p, 'adam', 0, UP, seed),
+        shRun(p, 'adam', 25, adamW[p as 'post' | 'pre'], seed),
+        shRun(p, 'gi-adam', 0, gi0[p as 'post' | 'pre'], seed),
+        shRun(p, 'gi-adam', 25, DOWN, seed),
+      ]),
+    ),
+    ...extra,
+  ]);
+describe('sharpness: warm-up keeps Adam under the threshold', () => {
+  it.each([
+    ['confirmed', shAll({ post: DOWN, pre: DOWN }, { post: DOWN, pre: DOWN }), undefined],
+    ['qualified', shAll({ post: BLIP, pre: DOWN }, { post: DOWN, pre: DOWN }), undefined],
+    ['refuted', shAll({ post: BLIP, pre: UP }, { post: DOWN, pre: DOWN }), undefined],
+    // the window is the warm-up's 25 steps: a crossing after it (at 30) does not count
+    ['confirmed', sh([shRun('post', 'adam', 0, UP), shRun('post', 'adam', 25, [...DOWN, 3], 0, [1, 5, 10, 15, 20, 25, 30])]), undefined],
+    ['untested', sh([shRun('post', 'adam', 0, DOWN), shRun('post', 'adam', 25, DOWN)]), 'no-crossing'],
+    ['untested', sh([shRun('post', 'adam', 0, UP), shRun('post', 'gi-adam', 25, DOWN)]), 'no-runs'], // no Adam with warm-up
+    ['untested', sh([shRun('post', 'adam', 0, UP)]), 'no-runs'], // no positive warm-up at all
+    ['untested', sh([shRun('post', 'adam', 0, [20, 5], 0, [1, 20]), shRun('post', 'adam', 25, [0.3, 0.2], 0, [1, 20])]), 'too-short'], // 2 steps measured
+    ['untested', sh([shRun('post', 'adam', 0, UP), shRun('post', 'adam', 25, DOWN)], 20), 'too-short'], // the run ends before the warm-up
+  ])('%s (%#)', (verdict, doc, why) => {
+    const j = V.sharpnessWarmup(doc);
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('a crossing needs every seed; a seed that stays under makes the placement mixed, not crossing', () => {
+    const doc = sh([
+      shRun('post', 'adam', 0, UP, 0),
+      shRun('post', 'adam', 0, DOWN, 1),
+      shRun('post', 'adam', 25, DOWN, 0),
+      shRun('post', 'adam', 25, DOWN, 1),
+    ]);
+    expect(V.sharpnessWarmup(doc)).toMatchObject({ verdict: 'untested', facts: { tooSmall: 'no-crossing', crossing: [] } });
+  });
+  it('a run that diverges inside the window crosses; staying under needs every seed under and running through', () => {
+    const doc = sh([shRun('post', 'adam', 0, [0.5, 0.6], 0, undefined, 7), shRun('post', 'adam', 25, DOWN, 0)]);
+    expect(V.sharpnessWarmup(doc)).toMatchObject({ verdict: 'confirmed', facts: { crossing: ['post'], kept: ['post'] } });
+    const cut = sh([shRun('post', 'adam', 0, UP, 0), shRun('post', 'adam', 25, [0.3, 0.2], 0, undefined, 7)]);
+    expect(V.sharpnessWarmup(cut).verdict).toBe('refuted');
+  });
+  it('the facts: the window, the largest ratio per group over seeds, and GI-Adam’s step-1 reduction', () => {
+    const doc = shAll({ post: DOWN, pre: DOWN }, { post: [4, 1.2, 0.5, 0.4, 0.3, 0.2], pre: DOWN });
+    const f = V.sharpnessWarmup(doc).facts;
+    expect(f).toMatchObject({ window: 25, measured: 6, steps: 50, ratioAdam0Post: 20, ratioAdamWPost: 0.9, ratioGi0Post: 4, ratioGi0Pre: 0.9 });
+    expect(f.ratioStep1Post).toBeCloseTo(5); // 20 / 4
+    expect(f.ratioStep1Pre).toBeCloseTo(20 / 0.3);
+    expect(f).toMatchObject({ ratioAfterAdamWPost: null, unconverged: 0, estimates: 6 * 16 });
+    const later = V.sharpnessWarmup(sh([shRun('post', 'adam', 0, UP), shRun('post', 'adam', 25, [...DOWN, 3, 2], 0, [1, 5, 10, 15, 20, 25, 30, 35])]));
+    expect(later.facts.ratioAfterAdamWPost).toBe(3);
+    // issue 30's P leaves out 1 − β1ᵗ: step 1's ratio × 0.1, step 5's × (1 − 0.9⁵)
+    expect(f.ratioPlainAdam0Post).toBeCloseTo(
+      Math.max(20 * 0.1, 5 * (1 - 0.9 ** 5), 2 * (1 - 0.9 ** 10), 1.5 * (1 - 0.9 ** 15), 1.2 * (1 - 0.9 ** 20), 1.1 * (1 - 0.9 ** 25)),
+      12,
+    );
+    expect(f.ratioPlainGi0Post).toBeCloseTo(Math.max(0.4, 1.2 * (1 - 0.9 ** 5)), 12);
+  });
+});
+describe('sharpness: GI-Adam removes the need for warm-up', () => {
+  it.each([
+    ['confirmed', shAll({ post: DOWN, pre: DOWN }, { post: DOWN, pre: DOWN }), undefined],
+    ['qualified', shAll({ post: DOWN, pre: DOWN }, { post: BLIP, pre: DOWN }), undefined],
+    ['refuted', shAll({ post: DOWN, pre: DOWN }, { post: UP, pre: BLIP }), undefined],
+    // judged whatever warm-up does for Adam
+    ['confirmed', shAll({ post: UP, pre: UP }, { post: DOWN, pre: DOWN }), undefined],
+    ['untested', sh([shRun('post', 'adam', 0, DOWN), shRun('post', 'gi-adam', 0, DOWN), shRun('post', 'adam', 25, DOWN)]), 'no-crossing'],
+    ['untested', sh([shRun('post', 'adam', 0, UP), shRun('post', 'adam', 25, DOWN)]), 'no-runs'], // no GI-Adam
+    ['untested', sh([shRun('post', 'adam', 0, UP), shRun('post', 'gi-adam', 0, DOWN)]), 'no-runs'], // no warm-up sets the window
+    ['untested', sh([shRun('post', 'adam', 0, UP), shRun('post', 'gi-adam', 0, DOWN), shRun('post', 'adam', 25, DOWN)], 10), 'too-short'],
+  ])('%s (%#)', (verdict, doc, why) => {
+    const j = V.sharpnessGiAdam(doc);
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBe(why);
+  });
+});

@@ -11,9 +11,13 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectClose, loadEngine, numbers, type Flavour } from './load';
 import { engineProblems } from '../../web/src/lib/engine-rules';
-import { PROBE_RULE_ANSWERS, probeConfig, validateProbe } from '../../web/src/lib/probe-settings';
-import { GRID_RULE_ANSWERS, inputsFrom, validateGrid } from '../../web/src/lib/grid-settings';
 import { GRID_DEFAULTS } from '../../web/src/generated/engine-schema';
+import { GRID, PROBE as PROBE_TABLE } from '../../web/src/lib/settings';
+import { FULL, configOf, referenceOf } from '../../web/src/lib/fields';
+import { SlotForm } from '../../web/src/lib/lab.svelte';
+
+const GRID_RULE_ANSWERS = GRID.rules!;
+const PROBE_RULE_ANSWERS = PROBE_TABLE.rules!;
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
 const PROBE = { layers: 3, d: 32, d_ff: 64, vocab: 50, seq: 8, batch: 4, seeds: [0, 1], batches: 3, depth_batches: 2, depths: [2, 3] };
@@ -112,7 +116,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         for (const batch of [b, b + 1]) agree(m, 'grid', { ...base, batch }, () => m.gridPlanJson(JSON.stringify({ ...base, batch })));
         const refused = checkOf(m, 'grid', { ...base, batch: b + 1 });
         expect(refused.message).toMatch(/too large.*lower layers, d, d_ff, vocab, seq or batch/);
-        expect(engineProblems(refused, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'model', key: 'err.memory', message: refused.message }]);
+        expect(engineProblems(refused, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'ctl.model', key: 'err.memory', message: refused.message }]);
       });
 
       it('a grid whose runs together do not fit (issue 27: 24 layers, d 512, d_ff 512, batch 8, seq 128, 60 runs ran out of memory after 8 s): refused by the check as by the run', async () => {
@@ -124,21 +128,17 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
           warmups,
           seeds: Array.from({ length: seeds }, (_, i) => i),
         });
-        // the form's config: its fields checked one by one (validateGrid), then asked of the engine
-        const form = validateGrid({
-          ...inputsFrom(null),
-          placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'],
-          lrs: '0.001, 0.003',
-          warmups: '0, 100, 300',
-          seeds: '2',
-          steps: '10',
-          model: { layers: '24', d: '512', d_ff: '512', batch: '8', seq: '128' },
-        });
+        // the form's config: its fields checked one by one (lib/lab.svelte.ts SlotForm), then asked of the engine
+        const form = new SlotForm(GRID);
+        const row = (f: string) => GRID.rows.find((r) => r.field === f)!;
+        for (const p of ['peri', 'deepnorm', 'admin']) form.toggle(row('placements'), p, true);
+        const typed = { lrs: '0.001, 0.003', warmups: '0, 100, 300', seeds: '2', steps: '10', layers: '24', d: '512', d_ff: '512', batch: '8', seq: '128' };
+        for (const [k, v] of Object.entries(typed)) form.input(row(k), v);
         expect(form.errors).toEqual({});
         const big = { ...model, ...form.config };
         const check = agree(m, 'grid', big, () => m.gridPlanJson(JSON.stringify(big)));
         expect(check.message).toMatch(/grid too large: its 60 runs/);
-        expect(engineProblems(check, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'model', key: 'err.gridMemory', message: check.message }]);
+        expect(engineProblems(check, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'ctl.model', key: 'err.gridMemory', message: check.message }]);
         let s = 1;
         while (s < 4 && checkOf(m, 'grid', grid(['post'], [0], s + 1)).ok) s++;
         expect(s).toBeLessThan(4);
@@ -149,7 +149,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         const m = await loadEngine(flavour);
         const many = { placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: [0, 100, 300], lrs: [0.001, 0.003], seeds: [0, 1, 2] }; // 90 runs
         const check = agree(m, 'grid', many, () => m.gridPlanJson(JSON.stringify(many)));
-        expect(engineProblems(check, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'runs', key: 'err.runs', message: check.message }]);
+        expect(engineProblems(check, GRID_RULE_ANSWERS).errors).toEqual([{ field: 'placements', key: 'err.runs', message: check.message }]);
         const long = checkOf(m, 'grid', { steps: 200, warmups: [0, 300] });
         expect(long.ok).toBe(true);
         expect(engineProblems(long, GRID_RULE_ANSWERS).warnings.map((w) => w.key)).toEqual(['warn.warmup']);
@@ -159,10 +159,13 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
       it('a probe too large for memory (issue 28: d 512, d_ff 2048, batch 2, seq 32, depths to 40): refused by the check as by the run', async () => {
         const m = await loadEngine(flavour);
         const model = { d: 512, d_ff: 2048, batch: 2, seq: 32 };
-        const cfg = (depths: number[]) => probeConfig({ seeds: 1, batches: 1, depths, small: false, model }, null);
-        expect(validateProbe({ seeds: 1, batches: 1, depths: [6, 40], small: false, model })).toEqual({});
+        const cfg = (depths: number[]) => configOf(PROBE_TABLE, referenceOf(PROBE_TABLE), { base: FULL, values: { seeds: [0], batches: 1, depths, ...model } });
+        const form = new SlotForm(PROBE_TABLE);
+        form.fill({ base: FULL, values: { seeds: [0], batches: 1, depths: [6, 40], ...model } });
+        expect(form.errors).toEqual({});
+        expect(form.config).toEqual(cfg([6, 40]));
         const check = agree(m, 'probe', cfg([6, 40]), () => new m.ProbeRun(JSON.stringify(cfg([6, 40]))).delete());
-        expect(engineProblems(check, PROBE_RULE_ANSWERS).errors).toEqual([{ field: 'model', key: 'err.memory', message: check.message }]);
+        expect(engineProblems(check, PROBE_RULE_ANSWERS).errors).toEqual([{ field: 'ctl.model', key: 'err.memory', message: check.message }]);
         let L = 6;
         while (L < 40 && checkOf(m, 'probe', cfg([6, L + 1])).ok) L++;
         expect(L).toBeLessThan(40);

@@ -20,6 +20,7 @@ const CONFIGS: Record<string, object> = {
   'tied-output': { ...TINY, depths: [1, 2], seeds: [0], depth_batches: 1 },
   'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
   'phase-diagram': { ...TINY, placements: ['post', 'pre'], depths: [1, 2], lrs: [1e-2, 10], warmups: [0, 5], seeds: [0], steps: 40, settle: 5 },
+  sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
 };
 
 function withoutBk(doc: any): any {
@@ -78,6 +79,8 @@ describe('experiments in WebAssembly', () => {
     expect(() => new m.ExperimentRun('output-sensitivity', '{"perturbation":0}')).toThrowError(/lnx: perturbation = 0 is out of range/);
     expect(() => new m.ExperimentRun('output-sensitivity', '{"perturbation":1e999}')).toThrowError(/value of "perturbation"/);
     expect(() => new m.ExperimentRun('warmup-length', '{"optimizers":["lion"]}')).toThrowError(/lnx: optimizers entry/);
+    // the sharpness experiment offers only the optimizers that state a preconditioner
+    expect(() => new m.ExperimentRun('sharpness', '{"optimizers":["sgd"]}')).toThrowError(/lnx: optimizers entry.*gi-adam/);
     const r = new m.ExperimentRun('output-sensitivity', JSON.stringify(CONFIGS['output-sensitivity']));
     expect(() => r.resultJson()).toThrowError(/before the experiment is done/);
     expect(() => r.step(0)).toThrowError(/work must be an integer/);

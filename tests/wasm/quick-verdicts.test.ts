@@ -34,10 +34,11 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   { name: 'C (adam-first-step)', slots: ['adamFirstStep'], judge: ([d]) => ({ afs: V.adamFirstStep(d) }) },
   { name: 'D (step-size)', slots: ['stepSize'], judge: ([d]) => ({ ss: V.stepSize(d) }) },
   { name: 'E (output-sensitivity)', slots: ['outputSensitivity', 'outputSensitivitySign'], judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }) },
-  // Figure F's quick setting (12 toy runs of 400 steps: 40–80 s here) is run by the end-to-end test,
+  // Figure G's quick setting (12 toy runs of 400 steps: 40–80 s here) is run by the end-to-end test,
   // which asserts that its live run's verdicts (claim 4 and the SGD control: runs/headline.ts) equal
   // the reference's; running it here too would cost the suite a minute more
-  { name: 'G (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
+  { name: 'F (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
+  { name: 'H (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
@@ -47,7 +48,7 @@ describe('the quick setting of each experiment figure gives the reference verdic
       // the full documents (warmup-length, not its summary: the same groups)
       const want = verdictsOf(f.judge(f.slots.map((s) => reference(EXPERIMENT_SLOTS[s].file.replace(/\.summary$/, '')))));
       const docs = [];
-      for (const s of f.slots) docs.push(await run(EXPERIMENT_SLOTS[s].experiment, EXPERIMENT_SLOTS[s].small));
+      for (const s of f.slots) docs.push(await run(EXPERIMENT_SLOTS[s].experiment, { ...EXPERIMENT_SLOTS[s].config, ...EXPERIMENT_SLOTS[s].small }));
       expect(verdictsOf(f.judge(docs))).toEqual(want);
     }, 120_000);
   }
@@ -122,6 +123,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     configs: [{ ...TINY, placements: ['post', 'pre', 'deepnorm'], depths: [2], lrs: [1e-3], warmups: [0], seeds: [0], steps: 20 }],
     judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }),
     want: { dn: 'too-short' },
+  },
+  {
+    name: 'sharpness measured every 20 steps (2 measured steps in the 25-step window: step 1 and 20)',
+    experiment: 'sharpness',
+    configs: [{ ...TINY, layers: 2, steps: 25, every: 20, seeds: [0], placements: ['post'] }],
+    judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }),
+    want: { sh: 'too-short', gi: 'too-short' },
+  },
+  {
+    name: 'sharpness without GI-Adam runs',
+    experiment: 'sharpness',
+    configs: [{ ...TINY, layers: 2, steps: 25, every: 20, seeds: [0], placements: ['post'], optimizers: ['adam'] }],
+    judge: ([d]) => ({ gi: V.sharpnessGiAdam(d) }),
+    want: { gi: 'no-runs' },
   },
   {
     name: 'plateau-share for 60 steps (Pre-LN, the positive control, still on the plateau)',

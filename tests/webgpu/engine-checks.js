@@ -25,6 +25,10 @@ export const OP_NAMES = [
   'layernorm_backward',
   'rmsnorm_forward',
   'rmsnorm_backward',
+  'dyt_forward',
+  'dyt_backward',
+  'gate_forward',
+  'gate_backward',
   'attention_forward',
   'attention_backward',
   'cross_entropy_forward',
@@ -38,6 +42,39 @@ export const OP_NAMES = [
   'zero',
   'statistics',
 ];
+
+// The placement-spec options that add ops (docs/engine.md, "A placement from a spec"), each on a
+// layout where it means something, and all of them at once. Gates start off 0 here, so every
+// branch weight has a gradient to compare (the presets' 20-step runs below start ReZero at 0).
+// A one-element tensor (a gate, DyT's α) has for gradient a sum over every token and coordinate;
+// where that sum nearly cancels, its relative error is the model's largest: "all together" at
+// seed 5, layer1.gate 7.1e-5 on SwiftShader (its gradient 5.3e-5; the largest entry 1.17).
+export const SPEC_OPTIONS = {
+  'DyT, Pre-LN': { attention: { norm_input: true }, ffn: { norm_input: true }, final_norm: true, norm: { kind: 'dyt', alpha0: 0.7 } },
+  'norm none, Peri-LN': { attention: { norm_input: true, norm_branch: true }, ffn: { norm_input: true, norm_branch: true }, final_norm: true, norm: 'none' },
+  'QK-norm layernorm, Post-LN': { attention: { norm_after: true }, ffn: { norm_after: true }, qk_norm: 'layernorm' },
+  'QK-norm rmsnorm, Pre-LN': { attention: { norm_input: true }, ffn: { norm_input: true }, final_norm: true, qk_norm: 'rmsnorm' },
+  'ReZero gate per sublayer': { residual_scale: { kind: 'rezero', g0: 0.3 } },
+  'ReZero gate per layer, branch norms': {
+    attention: { norm_branch: true },
+    ffn: { norm_branch: true },
+    residual_scale: { kind: 'rezero', g0: 0.3, per: 'layer' },
+  },
+  'B2T, DeepNorm': { attention: { norm_after: true }, ffn: { norm_after: true }, residual_scale: 'deepnet', init_scale: 'deepnet', b2t: true },
+  'all together': {
+    attention: { norm_after: true },
+    ffn: { norm_branch: true, norm_after: true },
+    norm: 'dyt',
+    qk_norm: 'rmsnorm',
+    residual_scale: { kind: 'rezero', g0: 0.5, per: 'layer' },
+    b2t: true,
+  },
+};
+/** A config's model fields for a spec of SPEC_OPTIONS, run under the name "opt". */
+export const specKnobs = (spec) => ({ placement: 'opt', placement_spec: { name: 'opt', ...spec } });
+// A gradient that is exactly zero: the key bias (softmax ignores a shift of a row's scores) or, with
+// a QK-norm, the k norm's β (the shift is then its).
+const EXACT_ZERO = /\.(bk|knorm\.beta)$/;
 
 /** Step a synchronous GPU run a chunk at a time, awaiting the readbacks (`settled`) after each
  *  chunk, until `done()`; `onChunk` runs after each chunk (a check can destroy the device there). */
@@ -208,6 +245,7 @@ export function engineChecks(gpu) {
         ['peri-LN', { placement: 'peri' }],
         ['deepnorm', { placement: 'deepnorm' }],
         ['admin', { placement: 'admin' }],
+        ...Object.entries(SPEC_OPTIONS).map(([name, spec]) => [`spec: ${name}`, specKnobs(spec)]),
       ].map(([name, knobs]) => [
         `gradients of one step: ${name}`,
         async () => {
@@ -216,7 +254,7 @@ export function engineChecks(gpu) {
           await m.lnxGpu.settled();
           const r = JSON.parse(g.resultJson());
           g.delete();
-          const zeroOk = r.tensors.filter((t) => t.zero).every((t) => /\.bk$/.test(t.name)) && r.zero_max_over_scale <= 1e-6;
+          const zeroOk = r.tensors.filter((t) => t.zero).every((t) => EXACT_ZERO.test(t.name)) && r.zero_max_over_scale <= 1e-6;
           const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 20;
           return { pass, detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)}, loss ${e1(r.loss_rel)}` };
         },
@@ -258,25 +296,52 @@ export function engineChecks(gpu) {
       ]),
     ),
 
+    // 20 steps of every literature preset (the page's composer offers them; schema's
+    // placement_presets) on both paths, with Adam, and ReZero (its gates start at 0) with SGD too:
+    // every step's loss and gradient norm, |gpu − cpu| / |cpu|.
+    async 'losses over 20 steps of every literature placement preset'() {
+      const { module: m } = await gpu();
+      const schema = JSON.parse(m.schemaJson());
+      const sgd = schema.optimizers.find((o) => o.name === 'sgd');
+      const parts = [];
+      let pass = true,
+        count = 0;
+      for (const p of schema.placement_presets.filter((x) => x.source !== 'registry')) {
+        for (const o of p.name === 'rezero' ? [schema.optimizers[0], sgd] : [schema.optimizers[0]]) {
+          const cfg = { ...TINY, placement: p.name, placement_spec: p.spec, warmup: 5, steps: 20, seed: 2, optimizer: o.name, lr: o.suggested_lr };
+          const a = await cpuTrain(m, cfg);
+          const b = await gpuTrain(m, cfg);
+          const lossRel = relMax(b.loss, a.loss),
+            gnRel = relMax(b.grad_norm, a.grad_norm);
+          pass &&= a.status === 'ok' && b.status === 'ok' && b.loss.length === 20 && lossRel <= TOL && gnRel <= TOL;
+          count++;
+          parts.push(`${p.name}/${o.name}: loss ${e1(lossRel)}, grad-norm ${e1(gnRel)} (${a.loss[0].toFixed(3)} → ${a.loss[19].toFixed(3)})`);
+        }
+      }
+      return { pass: pass && count >= 6, detail: `max_rel ${parts.join('; ')}` };
+    },
+
     // Runs of one shape in one GpuTrainBatch (every step one set of dispatches for all of them,
     // wasm/gpu/device_batch.h) against each run alone as a GpuTrainRun: losses, gradient norms, status,
     // stop step and the checkpoints' values bit for bit, including a run that diverges while the others
-    // go on. Three batches cover every optimizer, both norm types and three placements; 5 steps,
-    // checkpoints every 2.
+    // go on. Three batches cover every optimizer, both norm types and three placements, a fourth a
+    // spec with every op a spec adds (DyT, a QK-norm, a gate, B2T); 5 steps, checkpoints every 2.
     async 'a batch of runs equals each run alone on the GPU, bit for bit'() {
       const { module: m } = await gpu();
-      const names = JSON.parse(m.schemaJson()).optimizers.map((o) => o.name);
-      const shapes = names.map((o, i) => ({
+      const optimizers = JSON.parse(m.schemaJson()).optimizers;
+      const shapes = optimizers.map((o, i) => ({
         ...TINY,
         steps: 5,
-        optimizer: o,
+        optimizer: o.name,
         placement: ['post', 'pre', 'peri'][i % 3],
         norm_type: i % 2 ? 'rmsnorm' : 'layernorm',
       }));
+      // and a spec with every op a spec adds (its kernels in their batched form)
+      shapes.push({ ...TINY, steps: 5, optimizer: optimizers[0].name, ...specKnobs(SPEC_OPTIONS['all together']) });
       const parts = [];
       let pass = true;
       for (const [b, shape] of shapes.entries()) {
-        const lr = JSON.parse(m.schemaJson()).optimizers[b].suggested_lr;
+        const lr = optimizers.find((o) => o.name === shape.optimizer).suggested_lr;
         const cfgs = [
           { ...shape, lr, warmup: 0, seed: 0 },
           { ...shape, lr: lr * 3, warmup: 4, seed: 1 },
@@ -323,7 +388,7 @@ export function engineChecks(gpu) {
         });
         pass &&= same.every(Boolean) && (b !== 0 || docs[2].status !== 'ok') && docs[0].status === 'ok';
         parts.push(
-          `${shape.placement}/${shape.norm_type}/${shape.optimizer} × ${cfgs.length}: ${same.map((x) => (x ? 'same' : 'DIFFERENT')).join(', ')} (${docs.map((d) => d.status).join(', ')}; ${perStep} dispatches a step for all)`,
+          `${shape.placement}/${shape.placement_spec ? 'spec' : shape.norm_type}/${shape.optimizer} × ${cfgs.length}: ${same.map((x) => (x ? 'same' : 'DIFFERENT')).join(', ')} (${docs.map((d) => d.status).join(', ')}; ${perStep} dispatches a step for all)`,
         );
       }
       // what a batch refuses, in the caller's terms

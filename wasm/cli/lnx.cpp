@@ -18,6 +18,7 @@
 #include "../json.h"
 #include "../optim/registry.h"
 #include "../placements/placement.h"
+#include "../placements/presets.h"
 #include "../placements/spec.h"
 #include "../schema.h"
 
@@ -54,13 +55,17 @@ std::string usage() {
   for (const lnx::exp::ExperimentInfo& e : lnx::exp::experiments())
     u += "    " + std::string(e.name) + "\n" + e.usage(12) + "\n";
   u += "            [--threads N] [--json] [--progress]\n";
-  u += "  lnx schema [--json]   every config's fields: type, default, bounds, doc (docs/json-schema.md)\n";
+  u += "  lnx schema [--json]   every config's fields: type, default, bounds, doc; the placement presets\n";
+  u += "                        (docs/json-schema.md)\n";
   u += "  lnx version\n\n";
   u += "--threads 0 (default) uses every core. --json prints the full result (docs/json-schema.md).\n";
   u += "Placements: ";
   for (const auto& n : lnx::placement_names()) u += n + " ";
   u += "\nOptimizers: ";
   for (const auto& n : lnx::optimizer_names()) u += n + " ";
+  u += "\nPlacement presets (lnx schema lists them; docs/engine.md): --placement-spec wasm/placements/presets/NAME.json,\n  NAME = ";
+  for (const auto& p : lnx::placement_presets())
+    if (p.source != "registry") u += p.name + " ";
   return u + "\n";
 }
 
@@ -300,6 +305,10 @@ int cmd_schema(const Args& a) {
       std::printf("  %-14s %-9s %s\n", f.obj.at("name").str.c_str(), f.obj.at("type").str.c_str(),
                   f.obj.at("doc").str.c_str());
   }
+  std::printf("placement presets — specs to start from (--json prints each spec)\n");
+  for (const auto& p : v.obj.at("placement_presets").arr)
+    std::printf("  %-14s %-22s %s\n", p.obj.at("name").str.c_str(), p.obj.at("source").str.c_str(),
+                p.obj.at("doc").str.c_str());
   return 0;
 }
 

@@ -47,6 +47,10 @@ struct ExperimentInfo {
   std::vector<std::string> (*keys)();      // every config key, in declaration order
   std::string (*usage)(size_t indent);     // the CLI's usage items
   std::unique_ptr<Experiment> (*make)(const std::string& config_json);
+  // Would the experiment take this config? Parses and validates it as make does (throws the same
+  // ArgumentError or RuleError), without setting anything up, then writes its warnings
+  // (schema::write_warnings): check_config_json(name, …), the page's settings forms.
+  void (*check)(const std::string& config_json, json::Writer& w);
 };
 
 // The registered experiments (registry.cpp), and one by name (ArgumentError naming the known ones).
@@ -103,7 +107,8 @@ ExperimentInfo info_of() {
           [](size_t indent) { return schema::usage(E::schema(), typename E::Config{}, indent); },
           [](const std::string& text) -> std::unique_ptr<Experiment> {
             return std::make_unique<Erased<E>>(schema::parse(E::schema(), text));
-          }};
+          },
+          [](const std::string& text, json::Writer& w) { schema::write_warnings(w, E::schema(), schema::parse(E::schema(), text)); }};
 }
 
 }  // namespace lnx::exp

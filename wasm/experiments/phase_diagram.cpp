@@ -70,9 +70,9 @@ struct PhaseDiagram {
     }();
     std::vector<std::string> placements = {"post", "pre", "deepnorm", "peri"};
     std::vector<int> depths = {2, 4, 8, 16};
-    std::vector<double> lrs = {3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1};
+    std::vector<double> lrs = {1e-3, 3e-3, 1e-2, 3e-2, 0.1};
     std::vector<int> warmups = {0, 100};
-    std::vector<uint64_t> seeds = {0, 1};
+    std::vector<uint64_t> seeds = {0};
     EarlyExit early_exit = EarlyExit::On;
     int settle = 50;
   };

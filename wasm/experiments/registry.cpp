@@ -15,6 +15,7 @@ ExperimentInfo warmup_length_info();
 ExperimentInfo plateau_share_info();
 ExperimentInfo tied_output_info();
 ExperimentInfo depth_factors_info();
+ExperimentInfo sharpness_info();
 ExperimentInfo phase_diagram_info();
 
 const std::vector<ExperimentInfo>& experiments() {
@@ -26,6 +27,7 @@ const std::vector<ExperimentInfo>& experiments() {
       plateau_share_info(),
       tied_output_info(),
       depth_factors_info(),
+      sharpness_info(),
       phase_diagram_info(),
   };
   return all;

@@ -1,5 +1,5 @@
-// gpu_backend.cpp — the composite ops of GpuBackend (gpu_backend.h): Linear, LayerNorm backward,
-// attention and the cross-entropy forward, each a short sequence of kernels mirroring the CPU op.
+// gpu_backend.cpp — the composite ops of GpuBackend (gpu_backend.h): Linear, LayerNorm and DyT
+// backward, attention and the cross-entropy forward, each a short sequence of kernels mirroring the CPU op.
 #include "gpu_backend.h"
 
 #include <cmath>
@@ -52,6 +52,15 @@ void GpuBackend::layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, Ptr dout, P
   if (!dgamma && !dbeta) return;
   if (!dgamma || !dbeta) throw std::logic_error("GpuBackend::layernorm_backward wants dγ and dβ together");
   layernorm_param_backward(dgamma, dbeta, dout, inp, mean, rstd, N, C);
+}
+
+void GpuBackend::dyt_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, Ptr dalpha, Ptr dout, Ptr inp, Ptr act, Ptr gamma,
+                              Ptr alpha, int N, int C) {
+  gpu::dyt_backward(dinp, dout, act, gamma, alpha, N, C);
+  if (!dgamma && !dbeta && !dalpha) return;
+  if (!dgamma || !dbeta || !dalpha) throw std::logic_error("GpuBackend::dyt_backward wants dγ, dβ and dα together");
+  dyt_param_backward(dgamma, dbeta, dout, act, N, C);
+  dyt_alpha_backward(dalpha, dout, inp, act, gamma, N, C);
 }
 
 // Per sequence b: P = softmax(q kᵀ/√d) (masked), out = P v — batched over B with strides.

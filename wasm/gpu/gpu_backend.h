@@ -76,6 +76,16 @@ struct GpuBackend {
     gpu::rmsnorm_backward(dinp, dout, inp, rstd, gamma, N, C);
     if (dgamma) gpu::rmsnorm_param_backward(dgamma, dout, inp, rstd, N, C);
   }
+  static void dyt_forward(Ptr out, Ptr act, Ptr inp, Ptr gamma, Ptr beta, Ptr alpha, int N, int C) {
+    gpu::dyt_forward(out, act, inp, gamma, beta, alpha, N, C);
+  }
+  static void dyt_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, Ptr dalpha, Ptr dout, Ptr inp, Ptr act, Ptr gamma,
+                           Ptr alpha, int N, int C);
+  static void gate_forward(Ptr out, Ptr x, Ptr f, Ptr g, size_t n) { gpu::gate_forward(out, x, f, g, n); }
+  static void gate_backward(Ptr df, Ptr dg, Ptr ds, Ptr f, Ptr g, size_t n) {
+    gpu::gate_scale(df, ds, g, n);
+    if (dg) gpu::dot(dg, 0, ds, f, n, true);
+  }
   static void attention_forward(Ptr out, Ptr P, Ptr q, Ptr k, Ptr v, int B, int n, int d, bool causal);
   static void attention_backward(Ptr dq, Ptr dk, Ptr dv, Ptr dout, Ptr q, Ptr k, Ptr v, Ptr P, int B, int n, int d);
   static void cross_entropy_forward(Ptr probs, Ptr logits, const IntArray& target, int N, int V);

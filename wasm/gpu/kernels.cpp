@@ -138,6 +138,28 @@ void rmsnorm_param_backward(Ptr dgamma, Ptr dout, Ptr inp, Ptr rstd, int N, int 
            static_cast<uint32_t>(groups(C, 64)));
 }
 
+void dyt_forward(Ptr out, Ptr act, Ptr inp, Ptr gamma, Ptr beta, Ptr alpha, int N, int C) {
+  const size_t NC = size_t(N) * C;
+  dispatch_1d(K(wgsl::dyt, "dyt_forward"),
+              {bind(1, out, NC), bind(2, act, NC), bind(3, inp, NC), bind(4, gamma, C), bind(5, beta, C),
+               bind(6, alpha, 1)},
+              Uniforms().u(N).u(C), groups(NC, kWg));
+}
+
+void dyt_backward(Ptr dinp, Ptr dout, Ptr act, Ptr gamma, Ptr alpha, int N, int C) {
+  const size_t NC = size_t(N) * C;
+  dispatch_1d(K(wgsl::dyt, "dyt_backward"),
+              {bind(1, dinp, NC), bind(2, dout, NC), bind(3, act, NC), bind(4, gamma, C), bind(5, alpha, 1)},
+              Uniforms().u(N).u(C), groups(NC, kWg));
+}
+
+void dyt_param_backward(Ptr dgamma, Ptr dbeta, Ptr dout, Ptr act, int N, int C) {
+  const size_t NC = size_t(N) * C;
+  dispatch(K(wgsl::dyt, "dyt_param_backward"),
+           {bind(1, dgamma, C), bind(2, dbeta, C), bind(3, dout, NC), bind(4, act, NC)}, Uniforms().u(N).u(C),
+           static_cast<uint32_t>(groups(C, 64)));
+}
+
 void softmax_forward(Ptr S, int rows, int n, bool causal) {
   dispatch_1d(K(wgsl::attention, "softmax_forward"), {bind(1, S, size_t(rows) * n)},
               Uniforms().u(rows).u(n).u(causal ? 1 : 0), rows);
@@ -218,6 +240,35 @@ void sumsq(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool root, bool
 
 void sum(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool accum) {
   finish(dst, slot, x, n, scale, false, accum);
+}
+
+// Σ x·y: up to 256 partial sums (one binding: the model's activations), then `finish`. The scratch
+// is asked for at sumsq's size, 256 (a batch sizes each scratch by its first request: device_batch.h).
+void dot(Ptr dst, uint32_t slot, Ptr x, Ptr y, size_t n, bool accum) {
+  const size_t g = std::min<size_t>(256, groups(n, 256));
+  const Ptr part = partials(256);
+  dispatch(K(wgsl::reduce, "dot_partial"), {bind(1, part, g), bind(2, x, n), bind(3, y, n)},
+           Uniforms().u(static_cast<uint32_t>(n)).u(0).u(0), static_cast<uint32_t>(g));
+  finish(dst, slot, part, g, 1.f, false, accum);
+}
+
+void dyt_alpha_backward(Ptr dalpha, Ptr dout, Ptr inp, Ptr act, Ptr gamma, int N, int C) {
+  const size_t NC = size_t(N) * C, g = std::min<size_t>(256, groups(NC, 256));
+  const Ptr part = partials(256);  // as dot()
+  dispatch(K(wgsl::dyt, "dyt_alpha_partial"),
+           {bind(1, part, g), bind(2, dout, NC), bind(3, inp, NC), bind(4, act, NC), bind(5, gamma, C)},
+           Uniforms().u(N).u(C).u(0), static_cast<uint32_t>(g));
+  finish(dalpha, 0, part, g, 1.f, false, true);
+}
+
+void gate_forward(Ptr out, Ptr x, Ptr f, Ptr g, size_t n) {
+  dispatch_1d(K(wgsl::gate, "gate_forward"), {bind(1, out, n), bind(2, x, n), bind(3, f, n), bind(4, g, 1)},
+              Uniforms().u(static_cast<uint32_t>(n)), groups(n, kWg));
+}
+
+void gate_scale(Ptr out, Ptr x, Ptr g, size_t n) {
+  dispatch_1d(K(wgsl::gate, "gate_scale"), {bind(1, out, n), bind(2, x, n), bind(4, g, 1)},
+              Uniforms().u(static_cast<uint32_t>(n)), groups(n, kWg));
 }
 
 void optimizer_update(const char* name, const char* body, Ptr param, Ptr grad, const Ptr* states, int n_states,

@@ -35,6 +35,14 @@ void rmsnorm_forward(Ptr out, Ptr rstd, Ptr inp, Ptr gamma, int N, int C);
 void rmsnorm_backward(Ptr dinp, Ptr dout, Ptr inp, Ptr rstd, Ptr gamma, int N, int C);
 void rmsnorm_param_backward(Ptr dgamma, Ptr dout, Ptr inp, Ptr rstd, int N, int C);
 
+void dyt_forward(Ptr out, Ptr act, Ptr inp, Ptr gamma, Ptr beta, Ptr alpha, int N, int C);
+void dyt_backward(Ptr dinp, Ptr dout, Ptr act, Ptr gamma, Ptr alpha, int N, int C);
+void dyt_param_backward(Ptr dgamma, Ptr dbeta, Ptr dout, Ptr act, int N, int C);
+void dyt_alpha_backward(Ptr dalpha, Ptr dout, Ptr inp, Ptr act, Ptr gamma, int N, int C);  // dα += Σ …
+
+void gate_forward(Ptr out, Ptr x, Ptr f, Ptr g, size_t n);  // out = x + g[0]·f
+void gate_scale(Ptr out, Ptr x, Ptr g, size_t n);           // out = g[0]·x
+
 void softmax_forward(Ptr S, int rows, int n, bool causal);  // in place, rows of n
 void softmax_backward(Ptr dS, Ptr P, int rows, int n);      // in place on dS (holding dP)
 
@@ -58,6 +66,8 @@ void column_sums(Ptr acc, Ptr x, int N, int C);    // acc (C) += Σ_r x[r, :]
 void sumsq(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool root, bool accum);
 // dst[slot] = (accum ? dst[slot] : 0) + scale·Σ x
 void sum(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool accum);
+// dst[slot] = (accum ? dst[slot] : 0) + Σ x·y
+void dot(Ptr dst, uint32_t slot, Ptr x, Ptr y, size_t n, bool accum);
 
 // One optimizer step over n parameters (optim/optimizer.h; optimizer.wgsl is the frame): `body` is
 // the optimizer's WGSL statements, `states` its n_states state arrays, k its n_k (≤ 12) per-step

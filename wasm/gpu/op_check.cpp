@@ -111,6 +111,36 @@ void run_ops(Out&& out) {
     out("rmsnorm_backward", "dgamma (+=)", std::move(dg));
     out("rmsnorm_backward", "dinp (+=, dgamma null)", std::move(dx2));
   }
+  {  // DyT (inputs wide enough that some saturate), α away from its 0.5 start
+    const int C = 72;
+    const size_t NC = size_t(N) * C;
+    A x = rnd(NC, 3, 0.2), g = rnd(C, 0.2, 1), be = rnd(C, 0.1), al = rnd(1, 0.1, 0.7), y = B::zeros(NC),
+      act = B::zeros(NC);
+    B::dyt_forward(y.data(), act.data(), x.data(), g.data(), be.data(), al.data(), N, C);
+    A dy = rnd(NC), dx = rnd(NC), dg = rnd(C), db = rnd(C), da = rnd(1), dx2 = rnd(NC);
+    B::dyt_backward(dx.data(), dg.data(), db.data(), da.data(), dy.data(), x.data(), act.data(), g.data(), al.data(),
+                    N, C);
+    B::dyt_backward(dx2.data(), none, none, none, dy.data(), x.data(), act.data(), g.data(), al.data(), N, C);
+    out("dyt_forward", "out", std::move(y));
+    out("dyt_forward", "act", std::move(act));
+    out("dyt_backward", "dinp (+=)", std::move(dx));
+    out("dyt_backward", "dgamma (+=)", std::move(dg));
+    out("dyt_backward", "dbeta (+=)", std::move(db));
+    out("dyt_backward", "dalpha (+=)", std::move(da));
+    out("dyt_backward", "dinp (+=, parameter gradients null)", std::move(dx2));
+  }
+  {  // the residual gate: s = x + g·f; df = g·ds overwritten, dg += Σ ds·f
+    const size_t n = 1111;
+    A x = rnd(n), f = rnd(n), g = rnd(1, 0.3, 0.2), s2 = B::zeros(n);
+    B::gate_forward(s2.data(), x.data(), f.data(), g.data(), n);
+    A ds = rnd(n), df = rnd(n), dg = rnd(1), df2 = rnd(n);
+    B::gate_backward(df.data(), dg.data(), ds.data(), f.data(), g.data(), n);
+    B::gate_backward(df2.data(), none, ds.data(), f.data(), g.data(), n);
+    out("gate_forward", "out", std::move(s2));
+    out("gate_backward", "df", std::move(df));
+    out("gate_backward", "dg (+=)", std::move(dg));
+    out("gate_backward", "df (dg null)", std::move(df2));
+  }
   for (bool causal : {false, true}) {  // attention: 3 sequences of 13 tokens, width 24
     const int Bs = 3, n = 13, d = 24;
     const size_t sz = size_t(Bs) * n * d;

@@ -3,6 +3,7 @@
 // and the residual-stream length ‖h‖²/d.
 //   column_sums:   acc (C) += Σ_r x (N,C)[r, :], one thread per column, rows in order
 //   sumsq_partial: partial[base + g] = Σ x² over a grid-stride slice, one float per workgroup
+//   dot_partial:   partial[base + g] = Σ x·y, the same way (a gate's gradient, gate.wgsl)
 //   finish:        v = Σ_{i<count} src[i] (a tree in one workgroup), then
 //                  v ← sqrt(v) when P.root, v ← v·scale, dst[slot] = v (+ dst[slot] when P.accum)
 // `finish` on row losses (count = N, scale = 1/N) gives the mean cross-entropy.
@@ -46,6 +47,20 @@ fn sumsq_partial(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
   for (var i = wid.x * 256u + lid.x; i < P.n; i += stride) { let v = sq_x[i]; s += v * v; }
   s = wg_sum(lid.x, s);
   if (lid.x == 0u) { sq_partial[P.base + wid.x] = s; }
+}
+
+@group(0) @binding(1) var<storage, read_write> dp_partial: array<f32>;
+@group(0) @binding(2) var<storage, read> dp_x: array<f32>;
+@group(0) @binding(3) var<storage, read> dp_y: array<f32>;
+
+@compute @workgroup_size(256)
+fn dot_partial(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+  let stride = nwg.x * 256u;
+  var s = 0.0;
+  for (var i = wid.x * 256u + lid.x; i < P.n; i += stride) { s += dp_x[i] * dp_y[i]; }
+  s = wg_sum(lid.x, s);
+  if (lid.x == 0u) { dp_partial[P.base + wid.x] = s; }
 }
 
 @group(0) @binding(1) var<storage, read_write> fin_dst: array<f32>;

@@ -2,7 +2,8 @@
 //   m = β1·m + (1−β1)·g ; v = β2·v + (1−β2)·g² ; m̂ = m/(1−β1ᵗ) ; v̂ = v/(1−β2ᵗ) ; θ −= lr·m̂/(√v̂ + ε)
 // with t counted from 1. At t = 1, m̂/√v̂ = g/|g|: the first step moves every coordinate by ≈ lr
 // whatever the gradient's scale (the article's "sign-like first step"). The optimizer seam is
-// optimizer.h.
+// optimizer.h. Besides the update it states the preconditioner and the stability threshold the
+// `sharpness` experiment measures against (Cohen et al. 2022; gi_adam.h shares them).
 #pragma once
 #include <cmath>
 #include <vector>
@@ -73,6 +74,24 @@ struct Adam {
   let v_hat = s1[i] * k(5u);
   param[i] -= k(6u) * m_hat / (sqrt(v_hat) + k(7u));
 )";
+
+  // ---- what the `sharpness` experiment asks of an optimizer (optional members; optimizer.h) ----
+  // Step t as preconditioned gradient descent with momentum, θ −= lr·P⁻¹·m with m the EMA of g
+  // (Cohen et al. 2022, "Adaptive Gradient Methods at the Edge of Stability", §2): the 1/(1−β1ᵗ)
+  // of m̂ is folded into P, so P_ii = (1−β1ᵗ)·(√v̂_i + ε) with v̂ = v/(1−β2ᵗ), read from the state
+  // after step t (s[1] = v). Computed in double from the stored float state.
+  template <class T>
+  static double preconditioner(const Hyperparameters& h, long t, const T* const* s, size_t i) {
+    const double beta1 = h.at("beta1"), beta2 = h.at("beta2"), tt = static_cast<double>(t);
+    const double v_hat = static_cast<double>(s[1][i]) / (1.0 - std::pow(beta2, tt));
+    return (1.0 - std::pow(beta1, tt)) * (std::sqrt(v_hat) + h.at("eps"));
+  }
+  // A quadratic with Hessian H is stable under that iteration while λ_max(P⁻¹H) < (2 + 2β1)/((1 − β1)·lr)
+  // (38/lr at β1 = 0.9; Cohen et al. 2022, the threshold of EMA-style heavy-ball momentum).
+  static double stability_threshold(const Hyperparameters& h, double lr) {
+    const double beta1 = h.at("beta1");
+    return (2 + 2 * beta1) / ((1 - beta1) * lr);
+  }
 };
 
 }  // namespace lnx

@@ -14,6 +14,12 @@
 //   kWgsl                  the same update as WGSL statements for one element i, with `g` the
 //                          gradient, `param[i]`, `s0[i]`, `s1[i]`… and the coefficient `k(j)`
 //                          (gpu/kernels.cpp wraps it into a kernel that skips halted runs)
+// and, optionally, what the `sharpness` experiment needs to measure the optimizer's stability
+// (adam.h; an optimizer without them is not offered there):
+//   preconditioner<T>(h, t, s, i)   P_ii of step t, read from the state after step t, where the step
+//                          is θ −= lr·P⁻¹·m with m an exponential moving average of g
+//   stability_threshold(h, lr)      the λ_max(P⁻¹H) above which that iteration is unstable on a
+//                          quadratic with Hessian H
 // The list of optimizers is optim/registry.h; a trainer never names one.
 // Leaves out: weight decay, gradient clipping, per-tensor settings.
 #pragma once

@@ -8,6 +8,7 @@
 
 #include "../config.h"
 #include "adam.h"
+#include "gi_adam.h"
 #include "optimizer.h"
 #include "radam.h"
 #include "sgd.h"
@@ -16,7 +17,7 @@ namespace lnx {
 
 template <class... Opts>
 struct OptimizerList {};
-using Optimizers = OptimizerList<Adam, Sgd, RAdam>;
+using Optimizers = OptimizerList<Adam, Sgd, RAdam, GiAdam>;
 
 namespace detail {
 template <class F, class... Opts>

@@ -1,6 +1,7 @@
 // formulas.cpp — the residual scales α(L), m(L) and the init scales β(role, L) of placement.h, each
 // written once: the registered placements (admin.cpp, deepnorm.cpp) and a spec's placement (spec.cpp)
-// name a formula and never repeat it, so both compute the same bits.
+// name a formula and never repeat it, so both compute the same bits. ReZero's m is a parameter of the
+// model (its gate, model_impl.h), not a formula: branch() is 1 for it.
 #include <cmath>
 
 #include "placement.h"
@@ -10,7 +11,8 @@ namespace lnx {
 double ResidualScale::skip(int L) const {
   switch (kind) {
     case Kind::One:
-    case Kind::CompleteP: return 1.0;
+    case Kind::CompleteP:
+    case Kind::ReZero: return 1.0;
     case Kind::Admin: {
       const double N = 2.0 * L;  // residual sublayers
       return std::sqrt((N + 1) / std::log(N + 1) - 1);

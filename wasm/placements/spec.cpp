@@ -10,11 +10,16 @@
 namespace lnx {
 namespace {
 
-const char* const kResidualNames[] = {"one", "admin", "deepnet", "completep"};
+const char* const kResidualNames[] = {"one", "admin", "deepnet", "completep", "rezero"};
 const char* const kInitNames[] = {"xavier", "deepnet", "tfixup", "zero"};
-const char* const kNormNames[] = {"layernorm", "rmsnorm"};
+const char* const kNormNames[] = {"layernorm", "rmsnorm", "dyt", "none"};  // NormKind's order
+const char* const kQkNormNames[] = {"none", "layernorm", "rmsnorm"};
+const NormKind kQkNorms[] = {NormKind::None, NormKind::LayerNorm, NormKind::RmsNorm};
+const char* const kGatePer[] = {"sublayer", "layer"};
 
 constexpr double kMaxLBase = 4096, kMaxExponent = 4;
+constexpr double kMaxAlpha0 = 10;  // DyT's α₀: the paper uses 0.2 … 1.5; beyond 10 tanh is a sign function
+constexpr double kMaxG0 = 4;       // ReZero's g0: 0 is ReZero, 1 a plain residual
 
 std::string key_path(const std::string& key) { return "placement_spec." + key; }
 
@@ -76,13 +81,15 @@ std::string read_text(const json::Value& v, const std::string& what, size_t max,
   return v.str;
 }
 
-double read_number(const json::Value& obj, const char* key, const std::string& what, double dflt, double hi) {
+// A number in (0, hi], or in [0, hi] when `zero_ok`.
+double read_number(const json::Value& obj, const char* key, const std::string& what, double dflt, double hi,
+                   bool zero_ok = false) {
   const json::Value* v = find(obj, key);
   if (!v) return dflt;
   if (v->kind != json::Value::Kind::Number) throw ArgumentError(what + " must be a number");
-  if (!(v->num > 0) || !(v->num <= hi)) {
+  if (!(zero_ok ? v->num >= 0 : v->num > 0) || !(v->num <= hi)) {
     char buf[120];
-    std::snprintf(buf, sizeof buf, " = %.9g is out of range (0, %.9g]", v->num, hi);
+    std::snprintf(buf, sizeof buf, " = %.9g is out of range %c0, %.9g]", v->num, zero_ok ? '[' : '(', hi);
     throw ArgumentError(what + buf);
   }
   return v->num;
@@ -107,16 +114,37 @@ ResidualScale read_residual(const json::Value& v) {
     return r;
   }
   if (v.kind != json::Value::Kind::Object)
-    throw ArgumentError(what + " must be \"one\", \"admin\", \"deepnet\", \"completep\" or an object {\"kind\": …}");
-  known_keys(v, what, {"kind", "L_base", "a"});
+    throw ArgumentError(what + " must be \"one\", \"admin\", \"deepnet\", \"completep\", \"rezero\" or an object {\"kind\": …}");
+  known_keys(v, what, {"kind", "L_base", "a", "g0", "per"});
   const json::Value* kind = find(v, "kind");
   if (!kind) throw ArgumentError(what + ".kind is missing");
   r.kind = static_cast<ResidualScale::Kind>(read_name(*kind, what + ".kind", kResidualNames));
   if (r.kind != ResidualScale::Kind::CompleteP && (find(v, "L_base") || find(v, "a")))
     throw ArgumentError(what + ": L_base and a belong to \"completep\"");
+  if (r.kind != ResidualScale::Kind::ReZero && (find(v, "g0") || find(v, "per")))
+    throw ArgumentError(what + ": g0 and per belong to \"rezero\"");
   r.l_base = read_number(v, "L_base", what + ".L_base", 1, kMaxLBase);
   r.a = read_number(v, "a", what + ".a", 1, kMaxExponent);
+  r.g0 = read_number(v, "g0", what + ".g0", 0, kMaxG0, true);
+  if (const json::Value* per = find(v, "per")) r.per_layer = read_name(*per, what + ".per", kGatePer) == 1;
   return r;
+}
+
+// norm: a name, or {"kind": "dyt", "alpha0": α₀} (alpha0 only for DyT).
+void read_norm(const json::Value& v, Placement& p) {
+  const std::string what = key_path("norm");
+  if (v.kind == json::Value::Kind::String) {
+    p.norm = static_cast<NormKind>(read_name(v, what, kNormNames));
+    return;
+  }
+  if (v.kind != json::Value::Kind::Object)
+    throw ArgumentError(what + " must be \"layernorm\", \"rmsnorm\", \"dyt\", \"none\" or an object {\"kind\": \"dyt\", \"alpha0\": …}");
+  known_keys(v, what, {"kind", "alpha0"});
+  const json::Value* kind = find(v, "kind");
+  if (!kind) throw ArgumentError(what + ".kind is missing");
+  p.norm = static_cast<NormKind>(read_name(*kind, what + ".kind", kNormNames));
+  if (p.norm != NormKind::DyT && find(v, "alpha0")) throw ArgumentError(what + ": alpha0 belongs to \"dyt\"");
+  p.alpha0 = read_number(v, "alpha0", what + ".alpha0", p.alpha0, kMaxAlpha0);
 }
 
 std::string describe(const SpecPlacement& s) {
@@ -127,10 +155,14 @@ std::string describe(const SpecPlacement& s) {
     if (x.norm_after) out += "after ";
     return out.empty() ? std::string("none") : out.substr(0, out.size() - 1);
   };
-  return "a spec: norms on attention (" + sub(s.p.attention) + "), FFN (" + sub(s.p.ffn) + ")" +
-         (s.p.final_norm ? ", a final norm" : "") + "; residual " +
-         kResidualNames[static_cast<int>(s.p.residual_scale.kind)] + ", init " +
-         kInitNames[static_cast<int>(s.p.init_scale.kind)];
+  const Placement& p = s.p;
+  std::string out = "a spec: norms on attention (" + sub(p.attention) + "), FFN (" + sub(p.ffn) + ")" +
+                    (p.final_norm ? ", a final norm" : "");
+  if (p.norm != NormKind::FromConfig) out += std::string(", norm ") + kNormNames[static_cast<int>(p.norm)];
+  if (p.qk_norm != NormKind::None) out += std::string(", QK-norm ") + kNormNames[static_cast<int>(p.qk_norm)];
+  if (p.b2t) out += ", a B2T skip";
+  return out + "; residual " + kResidualNames[static_cast<int>(p.residual_scale.kind)] + ", init " +
+         kInitNames[static_cast<int>(p.init_scale.kind)];
 }
 
 }  // namespace
@@ -138,7 +170,8 @@ std::string describe(const SpecPlacement& s) {
 std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
   if (v.kind != json::Value::Kind::Object) throw ArgumentError("placement_spec must be an object");
   known_keys(v, "placement_spec",
-             {"name", "label", "doc", "attention", "ffn", "final_norm", "residual_scale", "init_scale", "norm"});
+             {"name", "label", "doc", "attention", "ffn", "final_norm", "residual_scale", "init_scale", "norm",
+              "qk_norm", "b2t"});
   auto s = std::make_shared<SpecPlacement>();
   s->name = "custom";
   if (const json::Value* n = find(v, "name")) s->name = read_text(*n, key_path("name"), 32, Text::Identifier);
@@ -153,7 +186,15 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
   if (const json::Value* r = find(v, "residual_scale")) s->p.residual_scale = read_residual(*r);
   if (const json::Value* i = find(v, "init_scale"))
     s->p.init_scale.kind = static_cast<InitScale::Kind>(read_name(*i, key_path("init_scale"), kInitNames));
-  if (const json::Value* n = find(v, "norm")) s->p.norm = read_name(*n, key_path("norm"), kNormNames);
+  if (const json::Value* n = find(v, "norm")) read_norm(*n, s->p);
+  if (const json::Value* q = find(v, "qk_norm")) s->p.qk_norm = kQkNorms[read_name(*q, key_path("qk_norm"), kQkNormNames)];
+  s->p.b2t = read_bool(v, "b2t", key_path("b2t"), false);
+  // B2T adds the layer's input before the layer's last norm, the one after the FFN's residual add.
+  if (s->p.b2t && !s->p.ffn.norm_after)
+    throw ArgumentError(key_path("b2t") + " needs a norm after the FFN's residual add (ffn.norm_after: true): the "
+                        "B2T skip carries the layer's input past every norm but that last one");
+  if (s->p.b2t && s->p.norm == NormKind::None)
+    throw ArgumentError(key_path("b2t") + " skips the layer's norms but norm is \"none\": there are none to skip");
   s->doc = describe(*s);
   if (const json::Value* d = find(v, "doc")) s->doc = read_text(*d, key_path("doc"), 200, Text::Doc);
   s->p.name = s->name.c_str();
@@ -179,10 +220,19 @@ std::string placement_spec_json(const Placement& p, const char* name) {
   const ResidualScale& r = p.residual_scale;
   if (r.kind == ResidualScale::Kind::CompleteP)
     w.key("residual_scale").begin_object().key("kind").value("completep").key("L_base").exact(r.l_base).key("a").exact(r.a).end_object();
+  else if (r.kind == ResidualScale::Kind::ReZero)
+    w.key("residual_scale").begin_object().key("kind").value("rezero").key("g0").exact(r.g0).key("per").value(kGatePer[r.per_layer]).end_object();
   else
     w.key("residual_scale").value(kResidualNames[static_cast<int>(r.kind)]);
   w.key("init_scale").value(kInitNames[static_cast<int>(p.init_scale.kind)]);
-  if (p.norm >= 0) w.key("norm").value(kNormNames[p.norm]);
+  if (p.norm == NormKind::DyT)
+    w.key("norm").begin_object().key("kind").value("dyt").key("alpha0").exact(p.alpha0).end_object();
+  else if (p.norm != NormKind::FromConfig)
+    w.key("norm").value(kNormNames[static_cast<int>(p.norm)]);
+  // Keys added after the first documents: written only away from their defaults, so the canonical
+  // form of every spec that does not use them is what it was.
+  if (p.qk_norm != NormKind::None) w.key("qk_norm").value(kNormNames[static_cast<int>(p.qk_norm)]);
+  if (p.b2t) w.key("b2t").value(true);
   return w.end_object().str();
 }
 

@@ -8,10 +8,12 @@
 //    "ffn": {"norm_input": true, "norm_branch": true, "norm_after": false},
 //    "final_norm": true, "residual_scale": "one", "init_scale": "xavier", "norm": "rmsnorm"}
 //
-// residual_scale: "one", "admin", "deepnet", or {"kind": "completep", "L_base": 4, "a": 1};
-// init_scale: "xavier", "deepnet", "tfixup", "zero"; norm (optional): "layernorm", "rmsnorm" (else
-// the config's norm_type). Every key is optional but must be known; messages name the key
-// ("placement_spec.residual_scale.a = 0 is out of range (0, 4]").
+// residual_scale: "one", "admin", "deepnet", {"kind": "completep", "L_base": 4, "a": 1}, or
+// "rezero" / {"kind": "rezero", "g0": 0, "per": "sublayer" | "layer"} (a learnable gate);
+// init_scale: "xavier", "deepnet", "tfixup", "zero"; norm (optional): "layernorm", "rmsnorm", "none",
+// "dyt" / {"kind": "dyt", "alpha0": 0.5} (else the config's norm_type); qk_norm: "none", "layernorm",
+// "rmsnorm"; b2t: true or false (only with ffn.norm_after). Every key is optional but must be known;
+// messages name the key ("placement_spec.residual_scale.a = 0 is out of range (0, 4]").
 #pragma once
 #include <memory>
 #include <string>

@@ -187,6 +187,7 @@ export const SKELETON: [string, ...Slot[]][] = [
     { test: ['p inferred', 'p measured note', 'fig5'] },
     'p inferred note',
     'p inferred note',
+    { test: ['p inferred', 'p measured note', 'fig12'] },
     'callout',
   ],
   [

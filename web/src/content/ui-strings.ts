@@ -61,6 +61,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.adam': 'Adam',
     'optimizer.sgd': 'SGD with momentum',
     'optimizer.radam': 'RAdam',
+    'optimizer.gi-adam': 'GI-Adam',
     'shape.linear': 'linear',
     'shape.cosine': 'half-cosine',
     'arch.norm_type.layernorm': 'LayerNorm',
@@ -72,6 +73,41 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'arch.output.untied': 'an output matrix of its own',
     'arch.input_scale.sqrt_d': 'input √d · E[token]',
     'arch.input_scale.none': 'input E[token]',
+    // a live-run setting of a slot's field table (lib/settings.ts), named by the engine field it sets
+    'field.placements': 'placements',
+    'field.lrs': 'peak lrs',
+    'field.warmups': 'warm-ups',
+    'field.warmup_shape': 'warm-up shape',
+    'field.seeds': 'seeds',
+    'field.steps': 'steps',
+    'field.optimizer': 'optimizer',
+    'field.optimizers': 'optimizers',
+    'field.lr_factors': 'peak lr, as multiples of each optimizer’s suggested lr',
+    'field.batches': 'batches',
+    'field.depths': 'depths',
+    'field.layers': 'layers L',
+    'field.d': 'width d',
+    'field.d_ff': 'FFN width d_ff',
+    'field.batch': 'batch B',
+    'field.seq': 'sequence length n',
+    'field.norm_type': 'norm',
+    'field.final_norm': 'final norm',
+    'field.output': 'output layer',
+    'field.input_scale': 'input',
+    // what a setting must be ({min} {max} {count} {range} {choices}: its bounds, the engine's as the lab tightens them)
+    'field.err.int': 'an integer from {min} to {max}',
+    'field.err.number': 'a number in {range}',
+    'field.err.list': '1 to {count} numbers in {range}, comma-separated',
+    'field.err.intList': '1 to {count} integers in {range}, comma-separated',
+    'field.err.choice': 'one of {choices}',
+    'field.err.choices': '1 to {count} of {choices}, comma-separated',
+    'field.err.none': 'tick at least one',
+    // why the lab's bound is tighter than the engine's ({why})
+    'field.why': ' ({why})',
+    'field.why.short': 'a live run in a browser stays short',
+    'field.why.panels': 'one panel per peak lr',
+    'field.why.dashes': 'one dash pattern per warm-up',
+    'field.why.steps': 'a shorter run shows no warm-up; a longer one takes many minutes',
     'verdict.os.confirmed':
       'Verdict: confirmed. Post-LN’s output change grows about linearly with depth (slope {post}), Pre-LN’s far more slowly (slope {pre}), for a random perturbation and for Adam’s sign step alike.',
     'verdict.os.qualified':
@@ -144,6 +180,22 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: not confirmed at this setting. Where Post-LN without warm-up does not train and Pre-LN without warm-up does (peak lr {lrsTested}), DeepNorm without warm-up does not train either: at peak lr {lrAt} its seeds leave the plateau at steps {dnEsc0}, Pre-LN’s at {preEsc0}; with {W} steps of warm-up, DeepNorm’s at {dnEscW} and Post-LN’s at {postEscW} (— never).',
     'verdict.dn.untested':
       'Verdict: too small to test the claim. It needs runs of DeepNorm, Post-LN and Pre-LN, and a failure to remove: a peak lr at which Post-LN without warm-up does not train while Pre-LN without warm-up, which removes the failure, trains within the {steps} steps (peak lrs here: {lrs}).',
+    'verdict.sh.confirmed':
+      'Verdict: confirmed. Without warm-up Adam’s steps cross the stability threshold: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold with Post-LN and {ratioAdam0Pre} times with Pre-LN. With the {window}-step warm-up every measured step stays under it (at most {ratioAdamWPost} and {ratioAdamWPre} times); after the warm-up, at the peak lr, Adam stays at most {ratioAfterAdamWPost} and {ratioAfterAdamWPre} times it.',
+    'verdict.sh.qualified':
+      'Verdict: holds only in part. Without warm-up Adam crosses the stability threshold in {nCrossing} placements, and the {window}-step warm-up keeps it under in {nKept} of them: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold without warm-up and {ratioAdamWPost} times with it for Post-LN, {ratioAdam0Pre} and {ratioAdamWPre} times for Pre-LN.',
+    'verdict.sh.refuted':
+      'Verdict: refuted at this setting. Without warm-up Adam crosses the stability threshold, but the {window}-step warm-up does not keep it under: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold without warm-up and {ratioAdamWPost} times with it for Post-LN, {ratioAdam0Pre} and {ratioAdamWPre} times for Pre-LN.',
+    'verdict.sh.untested':
+      'Verdict: too small to test the claim. It needs Adam runs with and without a warm-up, at least 3 measured steps within the warm-up and a run as long as it (here {measured} measured in the first {window} steps, {steps} steps in all), and Adam without warm-up over the stability threshold in some placement (here at most {ratioAdam0Post} times it with Post-LN and {ratioAdam0Pre} times with Pre-LN; — = not run).',
+    'verdict.gi.confirmed':
+      'GI-Adam: confirmed. Without warm-up it stays under the threshold wherever Adam crosses it, at most {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN over the first {window} steps; at step 1 its preconditioned sharpness is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN).',
+    'verdict.gi.qualified':
+      'GI-Adam: holds only in part. Without warm-up it stays under the threshold in {nGiKept} of the {nCrossing} placements where Adam crosses it: over the first {window} steps at most {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN; at step 1 its preconditioned sharpness is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN). The verdict rests on how P is written: with P = diag(√v̂ + ε), without Cohen et al.’s factor 1 − β₁ᵗ, GI-Adam’s largest ratios over the window would be {ratioPlainGi0Post} and {ratioPlainGi0Pre}, Adam’s {ratioPlainAdam0Post} and {ratioPlainAdam0Pre}.',
+    'verdict.gi.refuted':
+      'GI-Adam: refuted at this setting. Without warm-up it crosses the threshold too: over the first {window} steps its preconditioned sharpness reaches {ratioGi0Post} times the threshold with Post-LN and {ratioGi0Pre} times with Pre-LN, although at step 1 it is Adam’s divided by {ratioStep1Post} (Post-LN) and {ratioStep1Pre} (Pre-LN). The verdict rests on how P is written: with P = diag(√v̂ + ε), without Cohen et al.’s factor 1 − β₁ᵗ, GI-Adam’s largest ratios over the window would be {ratioPlainGi0Post} and {ratioPlainGi0Pre}, Adam’s {ratioPlainAdam0Post} and {ratioPlainAdam0Pre}.',
+    'verdict.gi.untested':
+      'GI-Adam: too small to test at this setting. It needs Adam and GI-Adam runs without warm-up and a warm-up to set the window, at least 3 measured steps within it (here {measured} in the first {window} steps of {steps}), and Adam without warm-up over the threshold in some placement (here at most {ratioAdam0Post} and {ratioAdam0Pre} times it; — = not run).',
     'sep.colon': ': ',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
@@ -210,8 +262,6 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig15.placement': 'the placement must be one the engine knows: {placements}',
     'url.fig8.lr': 'the lr must be low or high',
     'url.fig3.stat': 'the statistic must be paper or batch',
-    'url.fig3.model': 'the model must be full or small',
-    'url.fig3.depths': 'one to 16 depths, integers from 1 to 48, comma-separated',
     'url.tooLong': 'the value is longer than 200 characters',
     'url.unknown': 'not a setting of this page',
     'url.duplicate': 'given more than once',
@@ -251,6 +301,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.finalLoss': 'final loss',
     'runs.verdict': 'verdict:',
     'runs.verdict.sgd': 'SGD control:',
+    'runs.verdict.gi': 'GI-Adam:',
     'runs.verdict.confirmed': 'confirmed',
     'runs.verdict.refuted': 'refuted',
     'runs.verdict.qualified': 'holds only in part',
@@ -333,6 +384,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.adam': 'Adam',
     'optimizer.sgd': '带动量的 SGD',
     'optimizer.radam': 'RAdam',
+    'optimizer.gi-adam': 'GI-Adam',
     'shape.linear': '线性',
     'shape.cosine': '半余弦',
     'arch.norm_type.layernorm': 'LayerNorm',
@@ -344,6 +396,38 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'arch.output.untied': '独立的输出矩阵',
     'arch.input_scale.sqrt_d': '输入 √d · E[token]',
     'arch.input_scale.none': '输入 E[token]',
+    'field.placements': '放法',
+    'field.lrs': '峰值学习率',
+    'field.warmups': '预热步数',
+    'field.warmup_shape': '预热形状',
+    'field.seeds': '种子数',
+    'field.steps': '步数',
+    'field.optimizer': '优化器',
+    'field.optimizers': '优化器',
+    'field.lr_factors': '峰值学习率（各优化器建议学习率的倍数）',
+    'field.batches': '批数',
+    'field.depths': '层数',
+    'field.layers': '层数 L',
+    'field.d': '宽度 d',
+    'field.d_ff': 'FFN 宽度 d_ff',
+    'field.batch': '批大小 B',
+    'field.seq': '序列长度 n',
+    'field.norm_type': '归一化',
+    'field.final_norm': '最后的归一化',
+    'field.output': '输出层',
+    'field.input_scale': '输入',
+    'field.err.int': '须为 {min} 到 {max} 的整数',
+    'field.err.number': '须为 {range} 内的数',
+    'field.err.list': '1 到 {count} 个 {range} 内的数，用逗号分隔',
+    'field.err.intList': '1 到 {count} 个 {range} 内的整数，用逗号分隔',
+    'field.err.choice': '须为 {choices} 之一',
+    'field.err.choices': '{choices} 中的 1 到 {count} 个，用逗号分隔',
+    'field.err.none': '至少勾选一项',
+    'field.why': '（{why}）',
+    'field.why.short': '浏览器里的实时运行要保持短小',
+    'field.why.panels': '每个峰值学习率一幅子图',
+    'field.why.dashes': '每个预热长度一种线型',
+    'field.why.steps': '再短看不出预热，再长要跑很多分钟',
     'verdict.os.confirmed':
       '结论：成立。Post-LN 的输出变化大致随深度线性增长（斜率 {post}），Pre-LN 增长得慢得多（斜率 {pre}）；随机扰动和 Adam 的符号步都是如此。',
     'verdict.os.qualified':
@@ -413,6 +497,22 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：在这个设定下不成立。在不预热的 Post-LN 训不起来、不预热的 Pre-LN 训得起来的地方（峰值学习率 {lrsTested}），不预热的 DeepNorm 同样训不起来：峰值学习率 {lrAt} 时，它的各个种子在第 {dnEsc0} 步离开平台，Pre-LN 在第 {preEsc0} 步；预热 {W} 步时，DeepNorm 在第 {dnEscW} 步，Post-LN 在第 {postEscW} 步（— 表示从未）。',
     'verdict.dn.untested':
       '结论：设置太小，无法检验。要检验它，得有 DeepNorm、Post-LN 和 Pre-LN 的运行，还得有失败可以去除：在某个峰值学习率下，不预热的 Post-LN 训不起来，而能去除这种失败的 Pre-LN 不预热就在 {steps} 步之内训得起来（这里的峰值学习率：{lrs}）。',
+    'verdict.sh.confirmed':
+      '结论：成立。不预热时，Adam 的步子越过了稳定性阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioAdam0Post} 倍，在 Pre-LN 下达到 {ratioAdam0Pre} 倍。预热 {window} 步时，每个测量步都在阈值之下（最多 {ratioAdamWPost} 倍和 {ratioAdamWPre} 倍）；预热结束、到了峰值学习率之后，Adam 最多是阈值的 {ratioAfterAdamWPost} 倍和 {ratioAfterAdamWPre} 倍。',
+    'verdict.sh.qualified':
+      '结论：只部分成立。不预热时，Adam 在 {nCrossing} 种放法下越过稳定性阈值，预热 {window} 步只在其中 {nKept} 种下把它留在阈值之下：前 {window} 步里，Post-LN 的预条件锐度不预热时最高达到阈值的 {ratioAdam0Post} 倍，预热时 {ratioAdamWPost} 倍；Pre-LN 分别是 {ratioAdam0Pre} 倍和 {ratioAdamWPre} 倍。',
+    'verdict.sh.refuted':
+      '结论：在这个设定下不成立。不预热时 Adam 越过了稳定性阈值，但预热 {window} 步也没能把它留在阈值之下：前 {window} 步里，Post-LN 的预条件锐度不预热时最高达到阈值的 {ratioAdam0Post} 倍，预热时 {ratioAdamWPost} 倍；Pre-LN 分别是 {ratioAdam0Pre} 倍和 {ratioAdamWPre} 倍。',
+    'verdict.sh.untested':
+      '结论：设置太小，无法检验。要检验它，需要 Adam 预热与不预热的运行，预热期内至少测 3 步，运行至少和预热一样长（这里前 {window} 步测了 {measured} 步，共 {steps} 步），而且 Adam 不预热时至少在一种放法下越过稳定性阈值（这里 Post-LN 最多是阈值的 {ratioAdam0Post} 倍，Pre-LN {ratioAdam0Pre} 倍；— 表示没有运行）。',
+    'verdict.gi.confirmed':
+      'GI-Adam：成立。不预热时，凡是 Adam 越过阈值的地方，它都留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。',
+    'verdict.gi.qualified':
+      'GI-Adam：只部分成立。不预热时，在 Adam 越过阈值的 {nCrossing} 种放法里，它只在 {nGiKept} 种下留在阈值之下：前 {window} 步里，Post-LN 下最多是阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍；第 1 步时它的预条件锐度只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值会是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 会是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
+    'verdict.gi.refuted':
+      'GI-Adam：在这个设定下不成立。不预热时它同样越过阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioGi0Post} 倍，Pre-LN 下 {ratioGi0Pre} 倍，尽管第 1 步时它只有 Adam 的 1/{ratioStep1Post}（Post-LN）和 1/{ratioStep1Pre}（Pre-LN）。这个结论取决于 P 的写法：若取 P = diag(√v̂ + ε)，不带 Cohen et al. 的因子 1 − β₁ᵗ，窗口内 GI-Adam 的最大比值会是 {ratioPlainGi0Post} 和 {ratioPlainGi0Pre}，Adam 会是 {ratioPlainAdam0Post} 和 {ratioPlainAdam0Pre}。',
+    'verdict.gi.untested':
+      'GI-Adam：在这个设定下太小，无法检验。需要 Adam 与 GI-Adam 不预热的运行，以及一个划定窗口的预热，窗口内至少测 3 步（这里 {steps} 步中前 {window} 步测了 {measured} 步），而且 Adam 不预热时至少在一种放法下越过阈值（这里最多是阈值的 {ratioAdam0Post} 倍和 {ratioAdam0Pre} 倍；— 表示没有运行）。',
     'sep.colon': '：',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',
@@ -477,8 +577,6 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig15.placement': '放法须为引擎认得的一种：{placements}',
     'url.fig8.lr': '学习率须为 low 或 high',
     'url.fig3.stat': '统计量只能是 paper 或 batch',
-    'url.fig3.model': '模型只能是 full 或 small',
-    'url.fig3.depths': '一到十六个层数，1 到 48 的整数，用逗号分隔',
     'url.tooLong': '取值超过 200 个字符',
     'url.unknown': '不是本页的设置',
     'url.duplicate': '出现了不止一次',
@@ -518,6 +616,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.finalLoss': '最终损失',
     'runs.verdict': '结论：',
     'runs.verdict.sgd': 'SGD 对照：',
+    'runs.verdict.gi': 'GI-Adam：',
     'runs.verdict.confirmed': '成立',
     'runs.verdict.refuted': '不成立',
     'runs.verdict.qualified': '部分成立',

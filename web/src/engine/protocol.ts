@@ -38,7 +38,8 @@ export type ConfigCheck =
   | { ok: false; message: string; rule?: string }
   | { ok: null; message: string };
 
-export type CheckKind = 'probe' | 'train' | 'grid';
+/** What checkConfig asks about: a probe, train or grid config, or an experiment's (its name). */
+export type CheckKind = 'probe' | 'train' | 'grid' | (string & {});
 
 /** Page → worker. */
 export type Request =

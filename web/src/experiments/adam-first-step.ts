@@ -29,6 +29,7 @@ export default slots({
     file: 'adam-first-step',
     config: {},
     small: { layers: 6, d: 64, d_ff: 256, steps: 20 },
+    settings: { url: 'fig7', fields: ['placements', 'layers', 'd', 'steps'] },
     shape,
     verdict: V.adamFirstStep,
   },

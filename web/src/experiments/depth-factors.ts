@@ -32,6 +32,7 @@ export default slots({
     file: 'depth-factors',
     config: {},
     small: { layers: 6, d: 64, d_ff: 128, vocab: 200, seeds: [0], batches: 2 },
+    settings: { url: 'fig11', fields: ['placements', 'layers', 'seeds', 'batches', 'd'] },
     shape,
     verdict: V.depthFactors,
   },

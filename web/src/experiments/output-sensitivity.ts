@@ -13,13 +13,24 @@ declare module './types' {
 }
 
 const small = { depths: [8, 16], seeds: [0] };
+const fields = ['placements', 'depths', 'seeds', 'd'];
 export default slots({
-  outputSensitivity: { experiment: 'output-sensitivity', file: 'output-sensitivity', config: {}, small, shape, verdict: V.outputSensitivity },
+  outputSensitivity: {
+    experiment: 'output-sensitivity',
+    file: 'output-sensitivity',
+    config: {},
+    small,
+    settings: { url: 'fig5', fields },
+    shape,
+    verdict: V.outputSensitivity,
+  },
+  // Adam's sign step, drawn by the same figure (fig5.perturbation=sign): its settings apart
   outputSensitivitySign: {
     experiment: 'output-sensitivity',
     file: 'output-sensitivity.sign_gradient',
     config: { perturbation_kind: 'sign_gradient' },
-    small: { perturbation_kind: 'sign_gradient', ...small },
+    small,
+    settings: { url: 'fig5.sign', fields },
     shape,
   },
 });

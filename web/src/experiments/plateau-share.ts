@@ -1,4 +1,4 @@
-// plateau-share.ts — the `plateau-share` experiment (Figure G): per run, the token-specific share per
+// plateau-share.ts — the `plateau-share` experiment (Figure H): per run, the token-specific share per
 // layer at every recording.
 import * as V from './verdicts.js';
 import { list, num, obj, slots, str, type ExperimentDoc } from './types';
@@ -19,7 +19,8 @@ export default slots({
     experiment: 'plateau-share',
     file: 'plateau-share',
     config: {},
-    small: { layers: 6, d: 64, d_ff: 256, batch: 2, seq: 32, steps: 150, every: 10, warmups: [0, 90] },
+    small: { layers: 6, d: 64, d_ff: 256, batch: 2, seq: 32, steps: 150, warmups: [0, 90] },
+    settings: { url: 'fig9', fields: ['placements', 'warmups', 'steps', 'layers', 'd'] },
     shape,
     verdict: V.plateauShare,
   },

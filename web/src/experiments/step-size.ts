@@ -29,5 +29,13 @@ declare module './types' {
 }
 
 export default slots({
-  stepSize: { experiment: 'step-size', file: 'step-size', config: {}, small: { depths: [4, 8], seeds: [0] }, shape, verdict: V.stepSize },
+  stepSize: {
+    experiment: 'step-size',
+    file: 'step-size',
+    config: {},
+    small: { depths: [4, 8], seeds: [0] },
+    settings: { url: 'fig10', fields: ['placements', 'depths', 'seeds', 'd'] },
+    shape,
+    verdict: V.stepSize,
+  },
 });

@@ -24,10 +24,15 @@ export interface ExperimentDecl {
   file: string;
   /** the config of a recompute: the engine's defaults but what is listed */
   config: Record<string, unknown>;
-  /** the small setting a reader can recompute in seconds (the figure's "small" setting) */
+  /** the small setting a reader can recompute in seconds (the figure's "small" setting): the
+   *  fields it sets over `config`, each away from the engine's default */
   small: Record<string, unknown>;
   /** the small setting is ticked when the page opens (a reference run of tens of minutes) */
   smallFirst?: boolean;
+  /** what a reader may set in the figure's settings form: engine fields of the experiment's config,
+   *  each under the URL key `<url>.<field>` (and the small setting as `<url>.setting=small|full`);
+   *  `url` begins with the id of the figure that shows the form (lib/settings.ts builds its table) */
+  settings?: { url: string; fields: readonly string[] };
   /** the document's own keys (besides ExperimentResult's) */
   shape: Shape;
   /** the verdict of the claim its figure tests (the run list's headline) */

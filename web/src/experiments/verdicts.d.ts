@@ -1,7 +1,7 @@
 // verdicts.d.ts — types of verdicts.js (the rules are documented there).
 export type Verdict = 'confirmed' | 'refuted' | 'qualified' | 'untested';
 /** Why a setting is too small to test a claim (verdict 'untested'; verdicts.js lists them). */
-export type TooSmall = 'depth-range' | 'too-short' | 'no-gap' | 'no-failure' | 'no-stall' | 'no-sgd' | 'no-warmup' | 'no-placement';
+export type TooSmall = 'depth-range' | 'too-short' | 'no-gap' | 'no-failure' | 'no-stall' | 'no-sgd' | 'no-runs' | 'no-crossing' | 'no-warmup' | 'no-placement';
 export interface Judged<F> {
   verdict: Verdict;
   /** `tooSmall` is set exactly when the verdict is 'untested' */
@@ -128,6 +128,36 @@ export function depthFactors(
   w2Min: number;
   w2Max: number;
 }>;
+/** The facts both sharpness rules give (verdicts.js sharpnessReadings): the window, and per placement
+ *  the largest λ/threshold over it (max over seeds) and GI-Adam's step-1 reduction. */
+export interface SharpnessFacts {
+  window: number | null;
+  measured: number;
+  steps: number;
+  placements: string[];
+  ratioAdam0Post: number | null;
+  ratioAdamWPost: number | null;
+  ratioGi0Post: number | null;
+  ratioAdam0Pre: number | null;
+  ratioAdamWPre: number | null;
+  ratioGi0Pre: number | null;
+  ratioStep1Post: number | null;
+  ratioStep1Pre: number | null;
+  ratioAfterAdamWPost: number | null;
+  ratioAfterAdamWPre: number | null;
+  ratioAfterGi0Post: number | null;
+  ratioAfterGi0Pre: number | null;
+  ratioPlainAdam0Post: number | null;
+  ratioPlainAdam0Pre: number | null;
+  ratioPlainGi0Post: number | null;
+  ratioPlainGi0Pre: number | null;
+  unconverged: number;
+  estimates: number;
+  crossing: string[];
+  nCrossing: number;
+}
+export function sharpnessWarmup(doc: any): Judged<SharpnessFacts & { kept: string[]; nKept: number }>;
+export function sharpnessGiAdam(doc: any): Judged<SharpnessFacts & { giKept: string[]; nGiKept: number }>;
 /** A phase-diagram cell's majority outcome ('mixed': no outcome has more than half the seeds). */
 export type PhaseOutcome = 'trained' | 'plateau' | 'diverged' | 'mixed';
 export function preWarmup(

@@ -13,6 +13,10 @@
 //   'no-gap' / 'no-failure' / 'no-stall'  the setting lacks the phenomenon the claim explains
 //                  (no gradient gap, no failure to remove, no stall to look into);
 //   'no-sgd'       the setting has no SGD runs;
+//   'no-runs'      the setting lacks the runs a rule compares (sharpness: Adam and GI-Adam, with and
+//                  without a positive warm-up);
+//   'no-crossing'  no run without warm-up crosses the stability threshold (sharpness: no instability
+//                  for a warm-up or GI-Adam to prevent).
 //   'no-warmup' / 'no-placement'  the document lacks the runs the rule compares (no run without
 //                  warm-up or none with one; a placement the rule reads is not in it).
 // A setting these checks find too small never reads 'refuted'. They are necessary conditions, not
@@ -352,6 +356,131 @@ export function depthFactors(doc, p = 'post') {
   const shrinks = facts.normFactor <= 0.95;
   const restored = Math.abs(Math.log(facts.normFactor * facts.residualFactor)) <= 0.5 * Math.abs(Math.log(facts.normFactor));
   return { verdict: shrinks && restored ? 'confirmed' : 'qualified', facts };
+}
+
+/** The readings of a `sharpness` document that both of its rules use. r_t = λ_t / threshold_t, the
+ *  preconditioned sharpness of step t over the optimizer's stability threshold at that step's lr
+ *  (above 1: step t is unstable on a quadratic with that curvature). The window is the measured steps
+ *  1 ≤ t ≤ w of the shortest positive warm-up w in the document (the steps a warm-up covers; Infinity
+ *  when there is none). Over the window a group of runs (placement, optimizer, warm-up; its seeds):
+ *  'crosses' when every seed's run has r_t > 1 at some measured step of the window, or stopped (nan,
+ *  diverged) within it; 'under' when every seed's run has r_t ≤ 1 at every measured step of the
+ *  window and ran through it; 'mixed' otherwise (seeds disagree); null without runs. `max` is the
+ *  largest r_t of the window over the seeds; the facts add the largest after it and the window's
+ *  largest with issue 30's P = diag(√v̂ + ε) (ratioPlain…), neither ruled on. */
+function sharpnessReadings(doc) {
+  const runs = doc.runs ?? [];
+  const w = Math.min(...runs.map((r) => r.warmup).filter((x) => x > 0));
+  const placements = [...new Set(runs.map((r) => r.placement))];
+  const steps = doc.config?.steps ?? Math.max(0, ...runs.map((r) => r.loss?.length ?? 0));
+  // the measured steps of the window: those of the run measured longest (a stopped run has fewer)
+  const measured = Math.max(0, ...runs.map((r) => r.steps.filter((t) => t <= w).length));
+  const read = (p, o, wu) => {
+    const rs = runs.filter((r) => r.placement === p && r.optimizer === o && r.warmup === wu);
+    if (!rs.length) return null;
+    const per = rs.map((r) => {
+      const ratios = r.steps.flatMap((t, i) => (t <= w ? [r.sharpness[i] / r.threshold[i]] : []));
+      const stopped = r.status !== 'ok' && r.status !== 'running' && r.stop_step > 0 && r.stop_step <= w;
+      return { max: ratios.length ? Math.max(...ratios) : NaN, stopped, through: !stopped && ratios.length === measured };
+    });
+    const crosses = per.every((x) => x.stopped || x.max > 1);
+    const under = per.every((x) => x.through && x.max <= 1);
+    return { reading: crosses ? 'crosses' : under ? 'under' : 'mixed', max: Math.max(...per.map((x) => x.max)) };
+  };
+  const at = (p, o, wu) => read(p, o, wu)?.max ?? null;
+  // reported, not ruled on: the window's largest ratio with P = diag(√v̂ + ε), issue 30's P, which
+  // leaves out Cohen et al.'s factor 1 − β1ᵗ (λ × (1 − β1ᵗ); the rules use Cohen et al.'s P)
+  const b1 = doc.config?.beta1 ?? 0.9;
+  const plain = (p, o, wu) => {
+    const xs = runs
+      .filter((r) => r.placement === p && r.optimizer === o && r.warmup === wu)
+      .flatMap((r) => r.steps.flatMap((t, i) => (t <= w ? [((1 - b1 ** t) * r.sharpness[i]) / r.threshold[i]] : [])));
+    return xs.length ? Math.max(...xs) : null;
+  };
+  // reported, not ruled on: the largest ratio after the window (the peak lr reached), over seeds
+  const after = (p, o, wu) => {
+    const xs = runs
+      .filter((r) => r.placement === p && r.optimizer === o && r.warmup === wu)
+      .flatMap((r) => r.steps.flatMap((t, i) => (t > w ? [r.sharpness[i] / r.threshold[i]] : [])));
+    return xs.length ? Math.max(...xs) : null;
+  };
+  // GI-Adam's reduction of step 1's preconditioned sharpness: the seed mean of λ_Adam(1)/λ_GI-Adam(1)
+  const step1 = (p) => {
+    const ratios = runs
+      .filter((r) => r.placement === p && r.optimizer === 'adam' && r.warmup === 0 && r.steps[0] === 1)
+      .flatMap((a) => {
+        const g = runs.find((r) => r.placement === p && r.optimizer === 'gi-adam' && r.warmup === 0 && r.seed === a.seed && r.steps[0] === 1);
+        return g ? [a.sharpness[0] / g.sharpness[0]] : [];
+      });
+    return ratios.length ? mean(ratios) : null;
+  };
+  const facts = {
+    window: Number.isFinite(w) ? w : null,
+    measured,
+    steps,
+    placements,
+    ratioAdam0Post: at('post', 'adam', 0),
+    ratioAdamWPost: at('post', 'adam', w),
+    ratioGi0Post: at('post', 'gi-adam', 0),
+    ratioAdam0Pre: at('pre', 'adam', 0),
+    ratioAdamWPre: at('pre', 'adam', w),
+    ratioGi0Pre: at('pre', 'gi-adam', 0),
+    ratioStep1Post: step1('post'),
+    ratioStep1Pre: step1('pre'),
+    ratioAfterAdamWPost: after('post', 'adam', w),
+    ratioAfterAdamWPre: after('pre', 'adam', w),
+    ratioAfterGi0Post: after('post', 'gi-adam', 0),
+    ratioAfterGi0Pre: after('pre', 'gi-adam', 0),
+    ratioPlainAdam0Post: plain('post', 'adam', 0),
+    ratioPlainAdam0Pre: plain('pre', 'adam', 0),
+    ratioPlainGi0Post: plain('post', 'gi-adam', 0),
+    ratioPlainGi0Pre: plain('pre', 'gi-adam', 0),
+    // estimates that stopped at lanczos_steps without meeting lanczos_tol, of all
+    unconverged: runs.reduce((a, r) => a + (r.converged ?? []).filter((c) => !c).length, 0),
+    estimates: runs.reduce((a, r) => a + r.steps.length, 0),
+  };
+  // the precondition both rules share: a window of at least 3 measured steps, seen to its end
+  const short = !(measured >= 3 && steps >= w);
+  return { read, placements, w, facts, short };
+}
+
+/** Claim (sharpness, Cohen et al. 2022; Kalra & Barkeshli 2024): warm-up keeps Adam's early steps
+ *  under its stability threshold. Over the window (sharpnessReadings): the placements where Adam
+ *  without warm-up crosses the threshold are the ones where a warm-up has something to do; in each of
+ *  them Adam with the warm-up w either stays under ('kept') or not. Confirmed when it is kept under in
+ *  every such placement, refuted when in none, qualified when in some.
+ *  Too small ('untested'): 'no-runs' without Adam runs with and without a positive warm-up;
+ *  'too-short' when the window holds fewer than 3 measured steps (step 1 and two more: one point
+ *  cannot show a run staying under) or the run ends before the warm-up does (the warm-up's last,
+ *  largest learning rates unseen); 'no-crossing' when Adam without warm-up crosses in no placement
+ *  (no instability for the warm-up to prevent). */
+export function sharpnessWarmup(doc) {
+  const { read, placements, w, facts, short } = sharpnessReadings(doc);
+  const crossing = placements.filter((p) => read(p, 'adam', 0)?.reading === 'crosses');
+  const kept = crossing.filter((p) => read(p, 'adam', w)?.reading === 'under');
+  Object.assign(facts, { crossing, kept, nCrossing: crossing.length, nKept: kept.length });
+  if (!placements.some((p) => read(p, 'adam', 0) && read(p, 'adam', w))) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-runs' } };
+  if (short) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (!crossing.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-crossing' } };
+  return { verdict: kept.length === crossing.length ? 'confirmed' : kept.length ? 'qualified' : 'refuted', facts };
+}
+
+/** Claim (sharpness, Kalra & Barkeshli 2024): GI-Adam (v₀ = g₁²) removes the need for warm-up here.
+ *  In each placement where Adam without warm-up crosses the threshold over the window (the need for
+ *  warm-up, in this measure), GI-Adam without warm-up either stays under it over the same window or
+ *  not. Confirmed when it stays under in every such placement, refuted when in none, qualified when in
+ *  some. Too small ('untested'): 'no-runs' without Adam and GI-Adam runs without warm-up and a
+ *  positive warm-up to set the window; 'too-short' and 'no-crossing' as in sharpnessWarmup. */
+export function sharpnessGiAdam(doc) {
+  const { read, placements, w, facts, short } = sharpnessReadings(doc);
+  const crossing = placements.filter((p) => read(p, 'adam', 0)?.reading === 'crosses');
+  const kept = crossing.filter((p) => read(p, 'gi-adam', 0)?.reading === 'under');
+  Object.assign(facts, { crossing, giKept: kept, nCrossing: crossing.length, nGiKept: kept.length });
+  if (!Number.isFinite(w) || !placements.some((p) => read(p, 'adam', 0) && read(p, 'gi-adam', 0)))
+    return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-runs' } };
+  if (short) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (!crossing.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-crossing' } };
+  return { verdict: kept.length === crossing.length ? 'confirmed' : kept.length ? 'qualified' : 'refuted', facts };
 }
 
 // ---- phase-diagram (docs/experiments.md): claims 9 and 10 -------------------------------------

@@ -1,4 +1,4 @@
-// warmup-length.ts — the `warmup-length` experiment (Figure F; the page loads its summary, the runs
+// warmup-length.ts — the `warmup-length` experiment (Figure G; the page loads its summary, the runs
 // without their loss curves): escape steps per placement, optimizer, warm-up and lr.
 import * as V from './verdicts.js';
 import { list, nullable, num, obj, optional, slots, str, type ExperimentDoc } from './types';
@@ -23,7 +23,8 @@ export default slots({
     experiment: 'warmup-length',
     file: 'warmup-length.summary',
     config: {},
-    small: { layers: 6, d: 128, d_ff: 512, steps: 400, warmups: [0, 100], seeds: [0], optimizers: ['adam', 'radam', 'sgd'], lr_factors: [1] },
+    small: { warmups: [0, 100], seeds: [0], lr_factors: [1] },
+    settings: { url: 'fig8', fields: ['placements', 'optimizers', 'warmups', 'lr_factors', 'seeds', 'steps', 'layers', 'd'] },
     smallFirst: true,
     shape,
     verdict: V.warmupLength,

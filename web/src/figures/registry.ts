@@ -11,6 +11,8 @@
 // lib/slots.ts through import.meta.glob and imported by the figure for its document type, so adding
 // an experiment adds one file and no line to any list (no table handed in at start-up, which the
 // worker and the scripts would each have to be given). A figure names its slot (FigureDef.slot).
+// A slot's live-run settings are its field table (lib/settings.ts), which names the figure that
+// shows its form: their URL group follows that figure's view in links (LINKS).
 //
 // Adding a figure: its folder figN/ (FigureN.svelte, transform.ts, downloads.ts, index.ts with its
 // FigureDef), one entry here, its slot in content/skeleton.ts, its strings in content/zh.ts and
@@ -19,7 +21,10 @@
 import type { Article, FigureId, FigureText } from '../content/types';
 import { figureText, tpl } from '../lib/text';
 import type { Defaults, LinkSpec, ParamGroup } from '../lib/permalink';
-import { EXPERIMENT_SLOTS, type ExperimentSlot, type Results, type SlotName } from '../lib/result-slots.svelte';
+import { EXPERIMENT_SLOTS, SLOT_NAMES, type ExperimentSlot } from '../lib/slots';
+import { paramGroup } from '../lib/fields';
+import { tableOf } from '../lib/settings';
+import { linkRunDefaults } from '../lib/lab.svelte';
 import type { FigureDef } from './types';
 import { fig1 } from './fig1';
 import { fig2 } from './fig2';
@@ -32,17 +37,18 @@ import { fig8 } from './fig8';
 import { fig9 } from './fig9';
 import { fig10 } from './fig10';
 import { fig11 } from './fig11';
+import { fig12 } from './fig12';
 import { fig13 } from './fig13';
 import { fig14 } from './fig14';
 import { fig15 } from './fig15';
 
 /** A figure of any view, document and settings types (each figure has its own). */
-export type AnyFigure = FigureDef<any, any, any>;
+export type AnyFigure = FigureDef<any, any>;
 
 // Page order (tests/unit/content.test.ts checks both languages against it). Each test of an
 // inference sits beside the paragraph whose claim it tests, so its id (fixed by links already
 // shared) no longer says where it is; the number the page shows comes from this order.
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig10, fig5, fig4, fig8, fig9, fig13, fig14, fig15];
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig10, fig5, fig12, fig4, fig8, fig9, fig13, fig14, fig15];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 
@@ -84,66 +90,36 @@ export const figureLabel = (id: string, t: (key: string) => string): string => t
  *  {{#figN}} references show, or mark as unknown). */
 export const figureRefLabel = (id: string, t: (key: string) => string): string | undefined => (figureById(id) ? figureLabel(id, t) : undefined);
 
-/** A figure's strings in `article`, with the placeholders it fills from the engine's bounds
- *  (FigureDef.stringVars) already in. */
-export function figureStrings(article: Pick<Article, 'figures'> | null, id: FigureId): FigureText {
-  const text = figureText(article, id);
-  for (const [key, v] of Object.entries(figureById(id)?.stringVars ?? {})) if (text[key] != null) text[key] = tpl(text[key], v);
-  return text;
-}
+/** A figure's strings in `article`. */
+export const figureStrings = (article: Pick<Article, 'figures'> | null, id: FigureId): FigureText => figureText(article, id);
 
 /** Every key of a figure's strings: its title, its caption (inline mini-language), and those it declares. */
 export const stringKeysOf = (f: AnyFigure): string[] => ['title', 'caption', ...f.strings];
 
-/** The live-run settings group of a slot (declared by the figure that edits them). */
-export const runParamsOf = (slot: SlotName | null) => (slot ? FIGURES.find((f) => f.run?.key === slot)?.run : undefined);
+/** The slots a figure draws: its slot and every other slot of the same experiment. */
+const slotsOf = (f: AnyFigure): string[] => (f.slot ? [f.slot, ...experimentSlotsOf(f)] : []);
+
+/** The run settings groups (lib/fields.ts paramGroup) whose form figure `id` shows (lib/settings.ts
+ *  Table.figure), in slot order. */
+const runGroupsOf = (id: string): ParamGroup[] => SLOT_NAMES.filter((n) => tableOf(n).figure === id).map((n) => paramGroup(tableOf(n)) as ParamGroup);
 
 /**
- * The permalink's groups: every figure's view, then its run settings, in registry order; an embed
- * of one figure carries its view and the run settings of the slot it draws.
+ * The permalink's groups: every figure's view, then the run settings its form sets, in registry
+ * order; an embed of one figure carries its view and the run settings of the slots it draws.
  */
 export const LINKS: LinkSpec = {
   figures: FIGURE_IDS,
   groups(only?: string): readonly ParamGroup[] {
-    if (only == null) return FIGURES.flatMap((f) => (f.run ? [f.view, f.run] : [f.view]));
+    if (only == null) return FIGURES.flatMap((f) => [f.view, ...runGroupsOf(f.id)]);
     const f = figureById(only);
-    const run = runParamsOf(f?.slot ?? null);
-    return f ? (run ? [f.view, run] : [f.view]) : [];
+    if (!f) return [];
+    const slots = slotsOf(f);
+    return [f.view, ...FIGURES.flatMap((g) => runGroupsOf(g.id)).filter((g) => slots.includes(g.key))];
   },
 };
 
 /** Each figure's initial view state, by figure id. */
 export const initialViews = (): Record<string, object> => Object.fromEntries(FIGURES.map((f) => [f.id, structuredClone(f.view.initial)]));
 
-/** What a link's run settings `s` for figure `f` ask of the page, once the precomputed results and
- *  the stored runs are in (`d`: the settings the slot draws when it has no run):
- *  - 'drawn': the figure already draws a result of those settings;
- *  - 'show': an earlier complete run of them is in the run list: draw it alone (shown again if it
- *    was hidden) instead of computing it again, so reloading a page whose address names a run, or
- *    opening the same link twice, never adds the same run twice;
- *  - 'start': run them (a short run starts, a longer one is offered: LINK_BUDGET_MS). */
-export type LinkRun = { kind: 'drawn' } | { kind: 'show'; id: string } | { kind: 'start' };
-export function linkRunAction(f: AnyFigure, s: object, results: Pick<Results, 'slot' | 'runs'>, d: object): LinkRun {
-  if (!f.run || !f.slot) return { kind: 'drawn' };
-  if (f.run.same(s, f.run.of(results.slot(f.slot).data?.config) ?? d)) return { kind: 'drawn' };
-  const earlier = results.runs
-    .of(f.slot)
-    .filter((e) => e.status === 'done' && e.doc != null)
-    .reverse()
-    .find((e) => {
-      const had = f.run!.of((e.doc as { config?: object }).config);
-      return had != null && f.run!.same(s, had);
-    });
-  return earlier ? { kind: 'show', id: earlier.id } : { kind: 'start' };
-}
-
-/** What a link's settings are compared with: the initial views, and the run settings of the
- *  precomputed results (the fallbacks until those have loaded). */
-export function linkDefaults(results?: Pick<Results, 'slot'>): Defaults {
-  const d: Defaults = {};
-  for (const f of FIGURES) {
-    d[f.view.key] = f.view.initial;
-    if (f.run && f.slot) d[f.run.key] = f.run.of(results?.slot(f.slot).precomputed?.config) ?? f.run.fallback;
-  }
-  return d;
-}
+/** What a link's settings are compared with: the initial views, and each slot's form as it opens. */
+export const linkDefaults = (): Defaults => ({ ...Object.fromEntries(FIGURES.map((f) => [f.view.key, f.view.initial])), ...linkRunDefaults() });

@@ -2,12 +2,13 @@
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
 // the page (App.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
-// Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc).
+// Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc). A figure's
+// live-run settings are not declared here: its slot's field table is (lib/settings.ts).
 import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
 import type { ParamGroup } from '../lib/permalink';
-import type { Results, SlotName, StartOptions } from '../lib/result-slots.svelte';
+import type { SlotName } from '../lib/slots';
 
 /** Props every figure component gets from the page; a figure uses those it needs. */
 export interface FigureProps<V extends object = object> {
@@ -32,27 +33,6 @@ export interface ViewParams<V extends object> extends ParamGroup<V> {
   initial: V;
 }
 
-/**
- * The live-run settings of a result slot, as the figure that edits them names them in the URL
- * (group key = the slot). An embed of any figure drawing that slot carries them too.
- */
-export interface RunParams<S extends object> extends ParamGroup<S> {
-  /** the settings an engine config was run with; null when there is none */
-  of(config: object | null | undefined): S | null;
-  /** the settings until the precomputed document has loaded (or when it failed to) */
-  fallback: S;
-  /** a link's partial settings completed from the defaults `d` */
-  resolve(partial: Partial<S>, d: S): S;
-  same(a: S, b: S): boolean;
-  /** put settings into the slot's live-run form (a link asked for them) */
-  fill(results: Results, s: S): void;
-  /** the engine config of what the slot's live-run form holds now; null while it is invalid (the
-   *  address bar and Share name it: what is on screen is what is shared) */
-  form(results: Results): object | null;
-  /** start a live run of what the form holds (`opts.budgetMs`: a link asked for it, lib/result-slots) */
-  start(results: Results, opts?: StartOptions): void;
-}
-
 /** What a figure's downloads are computed from. */
 export interface NumbersInput<V, D> {
   text: FigureText;
@@ -63,7 +43,7 @@ export interface NumbersInput<V, D> {
   doc: D | null;
 }
 
-export interface FigureDef<V extends object = object, D = unknown, S extends object = object> {
+export interface FigureDef<V extends object = object, D = unknown> {
   id: FigureId;
   /** which numbering the page shows it under (registry.ts figureNumber): 'article', one of the
    *  source article's figures, numbered 1, 2, … in page order; 'test', one of the page's own tests
@@ -79,10 +59,6 @@ export interface FigureDef<V extends object = object, D = unknown, S extends obj
    *  downloads and provenance follow it. Absent: always `slot`. */
   slotOf?(view: V): SlotName;
   view: ViewParams<V>;
-  run?: RunParams<S>;
-  /** placeholders of its strings that are fixed values (e.g. `{max}` of an error from the engine's
-   *  bounds), filled before the strings reach the figure or the URL banner */
-  stringVars?: Record<string, Record<string, string | number>>;
   /** the numbers behind the figure: a long table (CSV) and a JSON object (lib/export.ts adds provenance) */
   numbers(input: NumbersInput<V, D>): { table: Table; json: unknown };
   /** the figure's state that is not in the engine config, for the provenance of its downloads */

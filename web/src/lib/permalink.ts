@@ -93,8 +93,6 @@ export const fieldParam = <S, K extends keyof S>(key: K, check: (v: string) => S
 /** A group's `write` result from its candidate parameters: those that are not `false` (= default). */
 export const written = (...xs: ([string, string] | false)[]): [string, string][] => xs.filter((x): x is [string, string] => x !== false);
 
-export const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 // ---- parsing ----------------------------------------------------------------------------------
 /** Names in our namespace that are not parameters are reported; anything else (utm_…) is left alone. */
 const OURS = /^(fig|lnx|embed|lang|theme)/i;

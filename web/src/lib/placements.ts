@@ -9,8 +9,6 @@ import { PLACEMENTS, PLACEMENT_INFO, type PlacementName } from '../generated/eng
 
 export { PLACEMENTS, type PlacementName };
 
-export const isPlacement = (s: string): s is PlacementName => (PLACEMENTS as readonly string[]).includes(s);
-
 /** The placements among `names`, in the engine's order (unknown names dropped). */
 export const inRegistryOrder = (names: Iterable<string>): PlacementName[] => {
   const set = new Set(names);

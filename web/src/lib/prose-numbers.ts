@@ -23,7 +23,8 @@ import * as verdicts from '../experiments/verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
-import { DEFAULT_WARMUP_SHAPE, MODEL_CHOICES, choiceIn } from './grid-settings';
+import { GRID } from './settings';
+import { valueIn } from './fields';
 import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
 import { placementLabel } from './placements';
 
@@ -45,8 +46,10 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
   if (!judged) return null;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(judged.facts)) {
-    // learning rates and step sizes (lr…, eta…) read as powers of ten; other numbers with 2 decimals
-    const one = (x: unknown) => (x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : num(x)) : String(x));
+    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) with 3
+    // significant digits (as powers of ten outside 0.01 … 1000); other numbers with 2 decimals
+    const one = (x: unknown) =>
+      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^ratio/.test(k) ? fmtRatio(x) : num(x)) : String(x);
     vars[k] = v == null ? DASH_MISSING : Array.isArray(v) ? (listOf(v.map(one), lang) ?? '') : one(v);
   }
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
@@ -60,6 +63,15 @@ const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') =>
 /** A slope of an output-sensitivity document (slot `outputSensitivity` or `outputSensitivitySign`). */
 const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
   (E[slot] as { placements?: Record<string, { slope?: number | null }> } | null | undefined)?.placements?.[p]?.slope ?? null;
+
+/** A ratio that may span decades: 3 significant digits, or a×10ⁿ below 0.01 and from 1000 on. */
+const fmtRatio = (x: number) => (x > 0 && (x < 0.01 || x >= 1000) ? fmtLr(x) : String(+x.toPrecision(3)));
+
+/** A number of a sharpness document's config, as text (null when absent). */
+const shConfig = (E: Ctx['E'], key: 'steps' | 'every') => {
+  const v = E.sharpness?.config?.[key];
+  return typeof v === 'number' ? String(v) : null;
+};
 
 /** A fraction as a percentage ("1%"); null when not a number. */
 const pct = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? `${+(x * 100).toPrecision(3)}%` : null);
@@ -250,10 +262,11 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.model': ({ G, lang }) => {
     if (!G) return null;
     const base = lang === 'zh' ? '玩具模型' : 'the toy model';
-    const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>) as Parameters<typeof choiceIn>[1];
-    const changed = MODEL_CHOICES.flatMap((n) => {
-      const v = choiceIn(n, cfg);
-      return v === choiceIn(n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
+    const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>);
+    // the architecture's fields of Figure 4's form (lib/settings.ts GRID)
+    const changed = GRID.rows.flatMap(({ field: n, group }) => {
+      const v = String(valueIn(GRID, n, cfg));
+      return group !== 'ctl.arch' || v === valueIn(GRID, n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
     });
     if (!changed.length) return base;
     return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
@@ -262,7 +275,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.warmups': ({ G, lang }) => {
     const list = listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang);
     const shape = G ? String(withAddedKeys(G.config as unknown as Record<string, unknown>).warmup_shape) : null;
-    if (!list || !shape || shape === DEFAULT_WARMUP_SHAPE) return list;
+    if (!list || !shape || shape === valueIn(GRID, 'warmup_shape', null)) return list;
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
     return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
   },
@@ -293,7 +306,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return typeof lr === 'number' ? fmtLr(lr) : null;
   },
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
-  // Figure F (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
+  // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
   'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
@@ -326,7 +339,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
         )
       : null;
   },
-  // Figure G (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
+  // Figure H (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure A (`fig6`) (tied-output): the depths and the verdict (whose sentence carries the slopes).
   'exp.tied.depths': ({ E, lang }) => {
@@ -342,6 +355,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return r != null && Number.isFinite(r) ? r.toPrecision(2) : null;
   },
   'exp.df.verdict': ({ E, lang }) => (E.depthFactors ? verdictSentence('df', verdicts.depthFactors(E.depthFactors), lang) : null),
+  // the sharpness figure (`fig12`): its run length, how often it measures, the warm-up that sets the
+  // window, and the verdicts on its two claims (warm-up keeps Adam under its stability threshold;
+  // GI-Adam removes the need for warm-up)
+  'exp.sh.steps': ({ E }) => shConfig(E, 'steps'),
+  'exp.sh.every': ({ E }) => shConfig(E, 'every'),
+  'exp.sh.window': ({ E }) => (E.sharpness ? fmtInt(verdicts.sharpnessWarmup(E.sharpness).facts.window) : null),
+  'exp.sh.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('sh', verdicts.sharpnessWarmup(E.sharpness), lang) : null),
+  'exp.gi.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('gi', verdicts.sharpnessGiAdam(E.sharpness), lang) : null),
   // The phase-diagram experiment: Figure of claim 10 (`fig13`, slot deepNorm), of claim 9 (`fig14`,
   // slot preWarmup), and the trainability map (`fig15`, slot phaseDiagram).
   'exp.dn.verdict': ({ E, lang }) => (phaseDoc(E, 'deepNorm') ? verdictSentence('dn', verdicts.deepNormNoWarmup(phaseDoc(E, 'deepNorm')), lang) : null),

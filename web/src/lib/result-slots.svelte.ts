@@ -8,16 +8,15 @@
 // `data`, the slot's current result, is the newest complete run the reader shows, else the
 // reference; a cancelled, failed or diverged run never becomes it. While a run streams, `partial`
 // holds the document so far (the grid's growing curves, which Figure 4 draws).
-// One instance is created by App.svelte and shared through context (getResults()).
+// The forms that set the next run of each slot are not here (lib/lab.svelte.ts). One instance is
+// created by App.svelte and shared through context (getResults()).
 import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, jobsAhead, runExperiment, runGrid, runProbe, setPaused, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
-import { PROBE_DEFAULTS, probeConfig, type ProbeSettings } from './probe-settings';
 import { experimentWork, gridWork, probeWork, type Work } from './cost';
 import { speed } from './speed.svelte';
 import { calibrateAuto, engineKey as engineKeyOf } from './calibrate';
-import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS as PROBE_CONFIG_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
-import { CHOSEN_KEYS, inputsFrom, validateGrid, type GridInputs } from './grid-settings';
+import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { LiveRuns } from './runs/live-runs.svelte';
 import { proseNumbers } from './prose-numbers';
 import type { Lang } from '../content/types';
@@ -234,9 +233,9 @@ export class Slot<T> {
   }
 }
 
-// The slot table (EXPERIMENT_SLOTS, SlotName, SLOT_NAMES, precomputedPath, smallVars) is in
-// ./slots.ts; it is re-exported here for the page's components.
-export { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, smallVars, type ExperimentSlot, type SlotName } from './slots';
+// The slot table (EXPERIMENT_SLOTS, SlotName, SLOT_NAMES, precomputedPath) is in ./slots.ts; it is
+// re-exported here for the page's components.
+export { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, type ExperimentSlot, type SlotName } from './slots';
 
 /** The reference a figure draws muted under its current result: the precomputed document while a
  *  live run is the current result, else null (the reference is then the current result itself). */
@@ -287,12 +286,6 @@ export class Results {
   slotLabel: (s: SlotName) => string = (s) => s;
   probe: Slot<ProbeResult>;
   grid: Slot<GridResult>;
-  /** settings of the next live probe, shared by Figures 2 and 3 (edited in Figure 3) */
-  probeControls = $state<ProbeSettings>({ ...PROBE_DEFAULTS, depths: [...PROBE_DEFAULTS.depths] });
-  /** the text fields of Figure 4's live-run settings (edited in Figure 4, set by a permalink) */
-  gridInputs = $state<GridInputs>(inputsFrom(null));
-  /** the grid fields were edited (or set by a link): the precomputed file no longer fills them */
-  gridTouched = false;
   /** the experiment documents (EXPERIMENT_SLOTS) */
   readonly exp: Record<ExperimentSlot, Slot<ExperimentResult>>;
 
@@ -306,11 +299,6 @@ export class Results {
     >;
   }
 
-  /** the experiment figures' "small" setting: recompute with EXPERIMENT_SLOTS[…].small */
-  expSmall = $state<Record<ExperimentSlot, boolean>>(
-    Object.fromEntries(Object.entries(EXPERIMENT_SLOTS).map(([k, e]) => [k, !!e.smallFirst])) as Record<ExperimentSlot, boolean>,
-  );
-
   /** A slot by name. */
   slot(name: SlotName): Slot<ProbeResult> | Slot<GridResult> | Slot<ExperimentResult> {
     return name === 'probe' ? this.probe : name === 'grid' ? this.grid : this.exp[name];
@@ -318,19 +306,12 @@ export class Results {
 
   /** Fetch every slot's precomputed document (precomputedPath). Resolves when all have loaded or failed. */
   loadPrecomputed(base = import.meta.env.BASE_URL): Promise<void> {
-    return Promise.all(
-      SLOT_NAMES.map((n) =>
-        this.slot(n)
-          .load(`${base}${precomputedPath(n)}`)
-          .then(() => n === 'grid' && this.gridLoaded()),
-      ),
-    ).then(() => undefined);
+    return Promise.all(SLOT_NAMES.map((n) => this.slot(n).load(`${base}${precomputedPath(n)}`))).then(() => undefined);
   }
 
   /** Take the precomputed documents given (the build's prerender reads them from public/). */
   usePrecomputed(docs: Partial<Record<SlotName, unknown>>) {
     for (const n of SLOT_NAMES) if (docs[n] != null) (this.slot(n) as Slot<unknown>).use(docs[n]);
-    this.gridLoaded();
   }
 
   /** The numbers the prose quotes (lib/prose-numbers.ts), from each slot's current result or
@@ -340,87 +321,41 @@ export class Results {
     return proseNumbers(this.probe[from], this.grid[from], lang, exp);
   }
 
-  /** the precomputed grid fills Figure 4's live-run fields until they are edited */
-  private gridLoaded() {
-    if (!this.gridTouched && this.grid.precomputed) this.gridInputs = inputsFrom(this.grid.precomputed.config);
-  }
-
-  /** Recompute an experiment slot in this browser with its config, or its small one (EXPERIMENT_SLOTS). */
-  recomputeExperiment(name: ExperimentSlot, config: Record<string, unknown> = this.experimentConfigNow(name)) {
-    const { experiment } = EXPERIMENT_SLOTS[name];
-    return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, onP, signal, o), config, { work: costOfExperiment(name, config) });
-  }
-
-  /** The config an experiment's Recompute runs: its small setting when ticked, else its own. */
-  experimentConfigNow(name: ExperimentSlot): Record<string, unknown> {
-    return this.expSmall[name] ? EXPERIMENT_SLOTS[name].small : EXPERIMENT_SLOTS[name].config;
-  }
-
   /** Run an entry's settings again (a stored or imported run): a new entry of the same slot. */
   rerun(e: Pick<RunEntry, 'slot' | 'config'>) {
-    const c = structuredClone($state.snapshot(e.config));
-    if (e.slot === 'probe') return this.recomputeProbe(c as Partial<ProbeConfig>);
-    if (e.slot === 'grid') return this.recomputeGrid(c as Partial<GridConfig>);
-    return this.recomputeExperiment(e.slot, c);
+    return this.recompute(e.slot, structuredClone($state.snapshot(e.config)));
   }
 
-  /** The probe config of Figure 3's current settings. */
-  probeConfigNow(): Partial<ProbeConfig> {
-    return probeConfig(this.probeControls, this.probe.precomputed?.config ?? null);
-  }
-
-  recomputeProbe(config: Partial<ProbeConfig> = this.probeConfigNow(), opts: StartOptions = {}) {
-    return this.probe.start((onP, signal, o) => runProbe(config, onP, signal, o), config, { work: costOfProbe(config), ...opts });
-  }
-
-  /** The engine config for Figure 4's current settings (model keys from the precomputed grid), or null if invalid. */
-  gridConfig(): Partial<GridConfig> | null {
-    const checked = validateGrid(this.gridInputs);
-    if (!checked.config) return null;
-    // the model and the chain of the precomputed grid; the settings the form chooses from the form
-    const base = Object.fromEntries(Object.entries(this.grid.precomputed?.config ?? {}).filter(([k]) => !CHOSEN_KEYS.has(k)));
-    return { ...base, ...checked.config } as Partial<GridConfig>;
-  }
-
-  /** Run Figure 4's current settings; false when they are invalid. */
-  recomputeGridFromInputs(opts: StartOptions = {}): boolean {
-    const c = this.gridConfig();
-    if (!c) return false;
-    void this.recomputeGrid(c, opts);
-    return true;
-  }
-
-  recomputeGrid(config: Partial<GridConfig>, opts: StartOptions = {}) {
+  /** Run `config` live in slot `name` (the grid streams its curves into `partial`). */
+  recompute(name: SlotName, config: Record<string, unknown>, opts: StartOptions = {}) {
+    const work = { work: costOf(name, config), ...opts };
+    if (name === 'probe') return this.probe.start((onP, signal, o) => runProbe(config as Partial<ProbeConfig>, onP, signal, o), config, work);
+    if (name !== 'grid') {
+      const { experiment } = EXPERIMENT_SLOTS[name];
+      return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, onP, signal, o), config, work);
+    }
     this.grid.partial = null;
+    const stream = (onP: (p: Progress, partial?: GridResult) => void) => (p: Progress, partial?: GridResult) => {
+      this.grid.partial = partial ?? null;
+      onP(p, partial);
+    };
     return this.grid
-      .start(
-        (onP, signal, o) =>
-          runGrid(
-            config,
-            (p, partial) => {
-              this.grid.partial = partial;
-              onP(p, partial);
-            },
-            signal,
-            o,
-          ),
-        config,
-        { work: costOfGrid(config), ...opts },
-      )
+      .start((onP, signal, o) => runGrid(config as Partial<GridConfig>, stream(onP), signal, o), config, work)
       .finally(() => {
         if (this.grid.run.phase !== 'running') this.grid.partial = null;
       });
   }
 }
 
-/** The FLOPs of a probe or grid config (its missing keys the engine's defaults; lib/cost.ts). */
-export const costOfProbe = (c: Partial<ProbeConfig> | null): Work | null => (c ? probeWork({ ...PROBE_CONFIG_DEFAULTS, ...c } as never) : null);
-export const costOfGrid = (c: Partial<GridConfig> | null): Work | null => (c ? gridWork({ ...GRID_DEFAULTS, ...c } as never) : null);
-/** An experiment slot's run of `c` (the engine's defaults under it); null where its cost is not modelled (cost.ts experimentWork). */
-export const costOfExperiment = (name: ExperimentSlot, c: Record<string, unknown>): Work | null => {
+/** The FLOPs of a slot's run of `c` (its missing keys the engine's defaults; lib/cost.ts); null
+ *  without a config, and where an experiment's cost is not modelled (cost.ts experimentWork). */
+export function costOf(name: SlotName, c: Record<string, unknown> | null): Work | null {
+  if (!c) return null;
+  if (name === 'probe') return probeWork({ ...PROBE_DEFAULTS, ...c } as never);
+  if (name === 'grid') return gridWork({ ...GRID_DEFAULTS, ...c } as never);
   const experiment = EXPERIMENT_SLOTS[name].experiment as ExperimentName;
-  return experimentWork(experiment, { ...EXPERIMENT_INFO[experiment].defaults, ...c });
-};
+  return experimentWork(experiment, { ...EXPERIMENT_INFO[experiment]?.defaults, ...c });
+}
 
 const KEY = Symbol('lnx.results');
 export const setResults = (r: Results) => setContext(KEY, r);

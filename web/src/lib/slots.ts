@@ -1,6 +1,7 @@
 // slots.ts — the result slots as a table: their names, the experiment each experiment slot draws
-// (its precomputed file, the config of a recompute, its small setting, its verdict rule: declared in
-// // web/src/experiments/, one file per experiment) and where each slot's precomputed document is. Pure
+// (its precomputed file, the config of a recompute, its small setting, the fields a reader may set,
+// its verdict rule: declared in web/src/experiments/, one file per experiment) and where each
+// slot's precomputed document is. Pure
 // data: lib/runs/, the prose numbers, the worker that checks imported run files and the scripts read
 // it without the live results (result-slots.svelte.ts), which re-exports it.
 import type { ExperimentDecl, ExperimentSlots } from '../experiments/types';
@@ -10,21 +11,6 @@ export type ExperimentSlot = keyof ExperimentSlots;
 
 /** The experiment documents the figures draw, by slot name (registerSlots). */
 export const EXPERIMENT_SLOTS = {} as Record<ExperimentSlot, ExperimentDecl>;
-
-/** A small setting's values for its label ({depths}, {seeds}, {d}, {layers}, {steps}). */
-export const smallVars = (c: {
-  depths?: readonly number[];
-  seeds?: readonly number[];
-  d?: number;
-  layers?: number;
-  steps?: number;
-}): Record<string, string | number> => ({
-  depths: (c.depths ?? []).join(', '),
-  seeds: c.seeds?.length ?? '',
-  d: c.d ?? '',
-  layers: c.layers ?? '',
-  steps: c.steps ?? '',
-});
 
 /** The result slots, by name (a figure says which one it draws: figures/types.ts). */
 export type SlotName = 'probe' | 'grid' | ExperimentSlot;

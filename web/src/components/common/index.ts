@@ -4,12 +4,9 @@
 export { default as Axis } from './Axis.svg.svelte';
 export { default as Band } from './Band.svg.svelte';
 export { default as Chart } from './Chart.svelte';
-export { default as Checkboxes } from './Checkboxes.svelte';
 export { default as Cursor } from './Cursor.svg.svelte';
 export { default as DataTable } from './DataTable.svelte';
-export { default as EngineErrors } from './EngineErrors.svelte';
 export { default as ExperimentFigure } from './ExperimentFigure.svelte';
-export { default as Field } from './Field.svelte';
 export { default as HeatMap } from './HeatMap.svg.svelte';
 export { default as Legend } from './Legend.svelte';
 export { default as Line } from './Line.svg.svelte';
@@ -20,4 +17,4 @@ export { default as Points } from './Points.svg.svelte';
 export { default as Radios } from './Radios.svelte';
 export { default as ResultFigure } from './ResultFigure.svelte';
 export { default as Rule } from './Rule.svg.svelte';
-export { default as SmallSetting } from './SmallSetting.svelte';
+export { default as SlotSettings } from './SlotSettings.svelte';

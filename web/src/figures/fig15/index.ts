@@ -3,17 +3,20 @@
 // placement (the `phase-diagram` experiment, docs/experiments.md). Its view state is the placement
 // drawn; URL: fig15.placement=pre (absent: Post-LN).
 import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
-import { isPlacement } from '../../lib/placements';
+import { PLACEMENTS } from '../../lib/placements';
 import { written } from '../../lib/permalink';
 import type { FigureDef } from '../types';
 import Figure15 from './Figure15.svelte';
 import { fig15Json, fig15Table } from './downloads';
 
-export interface Fig14View {
+/** A placement the engine registers (not a spec's own name). */
+const isPlacement = (p: string): boolean => (PLACEMENTS as readonly string[]).includes(p);
+
+export interface Fig15View {
   placement: string;
 }
 
-export const fig15: FigureDef<Fig14View, PhaseDiagramResult> = {
+export const fig15: FigureDef<Fig15View, PhaseDiagramResult> = {
   id: 'fig15',
   series: 'test',
   component: Figure15,

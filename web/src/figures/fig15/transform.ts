@@ -6,9 +6,12 @@
 // the places the live document has no cell for, muted (a recomputed cell or a quick map over the
 // reference's map). The selected cell's runs are drawn as loss curves beside the map.
 import type { Shape } from '../../lib/marker';
-import { isPlacement } from '../../lib/placements';
+import { PLACEMENTS } from '../../lib/placements';
 import { unionValues, type Domain } from '../../components/common/chart';
 import { phasePlacements, runCurve, type Outcome, type PhaseCell, type PhaseDiagramResult } from '../../experiments/phase-diagram';
+
+/** A placement the engine registers (not a spec's own name). */
+const isPlacement = (p: string): boolean => (PLACEMENTS as readonly string[]).includes(p);
 
 /** The marker of each outcome (the legend's swatch and the cell's tag). */
 export const OUTCOME_SHAPE: Record<Outcome, Shape> = { trained: 'circle', plateau: 'square', diverged: 'triangle', mixed: 'diamond' };

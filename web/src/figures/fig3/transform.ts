@@ -1,5 +1,5 @@
 // fig3/transform.ts — probe result → the three panels of Figure 3. Pure functions.
-// (The live-run settings Figure 3 edits are lib/probe-settings.ts; its URL parameters index.ts.)
+// (The live-run settings Figure 3 shows are the probe's field table, lib/settings.ts.)
 // Every panel has one series per placement the probe measured (engine order):
 //   (a) per-layer W² gradient, mean ± std (statistic: paper W2_per_layer or W2_per_batch)
 //   (b) ‖x_l‖²/d per layer, with the Lemma 2 band
@@ -131,7 +131,4 @@ export function depthAxes(c: { depths: number[]; xDomain: Domain; yDomain: Domai
 export const pointAt = (s: PlacementSeries | undefined, x: number): Pt | undefined => s?.points.find((p) => p.x === x);
 
 // ---- interaction --------------------------------------------------------------------------------
-/** The depths the live-run form offers as checkboxes (plus any the current settings hold). */
-export const DEPTH_CHOICES = [6, 8, 10, 12, 14] as const;
-
 export { nearest } from '../../lib/axis';

@@ -1,5 +1,5 @@
 // fig4/transform.ts — grid result → the loss-curve panels of Figure 4. Pure functions.
-// (The live-run settings Figure 4 edits are lib/grid-settings.ts; its URL parameters index.ts.)
+// (The live-run settings Figure 4 shows are the grid's field table, lib/settings.ts.)
 //
 // One panel per peak lr (ascending). In each: one series per (placement, warm-up), drawn as the
 // seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
