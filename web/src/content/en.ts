@@ -618,7 +618,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',
       'col.row': 'run',
-      'ctl.small': 'Quick setting that still shows the effect ({steps} steps, {seeds} seed)',
+      'ctl.small': 'The reference setting ({steps} steps, {seeds} seed: minutes; no quicker setting has been searched yet)',
     },
     fig14: {
       title: 'Pre-LN with and without a short warm-up, against the peak lr',
@@ -640,7 +640,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.cell': '{outcome}, escape step {escape}, final loss {loss}',
-      'ctl.small': 'Quick setting that still shows the effect ({steps} steps, {seeds} seed)',
+      'ctl.small': 'The reference setting ({steps} steps, {seeds} seed: minutes; no quicker setting has been searched yet)',
     },
     fig15: {
       title: 'Where the toy trains: depth × peak lr, with and without warm-up',
