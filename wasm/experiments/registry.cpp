@@ -1,6 +1,8 @@
 // registry.cpp — the list of experiments, in the order the docs and `lnx exp` list them, and
 // ExperimentRun (api.h) over it. Adding an experiment: a file like output_sensitivity.cpp and one
 // line in each list below (README.md, "Adding an experiment").
+#include <algorithm>
+#include <cctype>
 #include "../api.h"
 #include "../train_common.h"
 #include "experiment.h"
@@ -38,7 +40,10 @@ const ExperimentInfo& experiment(const std::string& name) {
     if (name == e.name) return e;
   std::string known;
   for (const ExperimentInfo& e : experiments()) known += (known.empty() ? "\"" : ", \"") + std::string(e.name) + "\"";
-  throw ArgumentError("experiment must be one of " + known + " (got \"" + name + "\")");
+  // the name given is echoed only when it is a plain word: a message may be shown as text of a page
+  const bool plain = !name.empty() && name.size() <= 40 &&
+                     std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; });
+  throw ArgumentError("experiment must be one of " + known + (plain ? " (got \"" + name + "\")" : std::string()));
 }
 
 void write_engine(json::Writer& w) { detail::write_engine(w, nullptr); }
