@@ -5,6 +5,8 @@
 //   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step, after
 //                                                     3 untimed steps that let V8 tier up)
 //   node bench/wasm_runner.mjs <st|mt> <threads> grid  '<config json>'
+//   node bench/wasm_runner.mjs <st|mt> <threads> exp:NAME '<config json>'   (an experiment; also the
+//                                                     process's CPU seconds, every thread's)
 // <st-fma|mt-fma>: the FMA flavour with its fused kernel on (docs/engine.md, "Flavours").
 import { loadEngine } from '../scripts/load-engine.mjs';
 
@@ -30,6 +32,13 @@ if (job === 'probe') {
   const run = new m.GridRun(config);
   while (!run.done()) run.step(10);
   run.delete();
+} else if (job.startsWith('exp:')) {
+  const cpu0 = process.cpuUsage();
+  const run = new m.ExperimentRun(job.slice(4), config);
+  while (!run.done()) run.step(1);
+  run.delete();
+  const cpu = process.cpuUsage(cpu0);
+  extra = { cpu_seconds: (cpu.user + cpu.system) / 1e6 };
 } else {
   throw new Error(`unknown job ${job}`);
 }

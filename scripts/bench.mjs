@@ -8,6 +8,8 @@
 //   profile where a toy step's time goes, op by op (bench/step_profile.cpp, the engine built with
 //           wasm/profile.h's counters): native 1 thread, wasm st 1 thread, wasm mt 2 threads, at the
 //           article's toy and at the quick look; GEMM's share of the step and the SIMD128 limit
+//   phasemap  the trainability map's (fig15) quick map (the phase-diagram slot's small setting): wasm-mt 2 threads under
+//           Node, wall and CPU seconds, against its target of 3 minutes on 2 cores
 //   page    the browser: time to all four figures drawn, transfer sizes (needs dist/ and Chromium);
 //           --page-grid also times the full Figure 4 grid in the browser (threaded build)
 //   mainthread  the page's main thread after its first paint, 4x CPU throttle, phone width, both
@@ -47,7 +49,7 @@ const sections =
     ? []
     : onlyArg
       ? onlyArg.split(',')
-      : ['gemm', 'step', 'profile', 'probe', 'grid', 'page', 'mainthread', 'lighthouse', 'gpuhost', 'webgpu'];
+      : ['gemm', 'step', 'profile', 'probe', 'grid', 'phasemap', 'page', 'mainthread', 'lighthouse', 'gpuhost', 'webgpu'];
 const jsonPath = `${root}docs/benchmarks.json`;
 const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
 const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
@@ -292,6 +294,14 @@ const run = {
       out.models[m.key] = { what: m.what, config: m.cfg, flops_per_step: stepFlops(m.cfg), runs };
     }
     return out;
+  },
+  async phasemap() {
+    // the slot's own small setting (web/src/experiments/phase-diagram.ts), read through the page's registry
+    const { loadRegistry } = await import('./registry.mjs');
+    const e = (await loadRegistry()).EXPERIMENT_SLOTS.phaseDiagram;
+    log(`phasemap: wasm-mt 2 threads, ${JSON.stringify(e.small)}`);
+    const r = wasm('mt', 2, `exp:${e.experiment}`, e.small);
+    return { config: e.small, wasm_mt_2t: r.seconds, cpu_seconds: r.cpu_seconds, target_seconds: 180 };
   },
   probe() {
     const out = {};
@@ -606,6 +616,17 @@ if (results.probe) {
     `| native | 2 | ${f(p.native_2t, 1)} |`,
     `| wasm (Node) | 1 | ${f(p.wasm_st_1t, 1)} |`,
     `| wasm (Node) | 2 | ${f(p.wasm_mt_2t, 1)} |`,
+    '',
+  );
+}
+if (results.phasemap) {
+  const q = results.phasemap;
+  md.push(
+    `## The trainability map's (fig15) quick map (${when(q)})`,
+    '',
+    `The trainability map's small setting (\`${JSON.stringify(q.config)}\` over the engine's defaults: every placement and warm-up of the reference at its cells of those depths, lrs and seed), in the threaded WebAssembly build under Node with 2 threads: ` +
+      `${f(q.wasm_mt_2t, 1)} s wall, ${f(q.cpu_seconds, 1)} s of CPU over all threads (on 2 free cores about ${f(q.cpu_seconds / 2, 0)} s). ` +
+      `Target "a live quick map within 3 min on 2 cores": ${q.wasm_mt_2t <= q.target_seconds ? 'met' : q.cpu_seconds / 2 <= q.target_seconds ? 'met in CPU time, not in wall time on this shared machine' : 'not met'}.`,
     '',
   );
 }

@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <functional>
 #include <string>
 
@@ -56,7 +57,7 @@ Value run(const std::string& name, const std::string& extra) {
 TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
-                                             "plateau-share", "tied-output", "depth-factors", "sharpness"}));
+                                             "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
     FAIL() << "an unknown experiment was accepted";
@@ -86,7 +87,7 @@ TEST(Experiments, BadInputToEveryFieldNamesTheField) {
       if (type.rfind("choice", 0) == 0 || type.rfind("enum", 0) == 0) {
         bad = {wrap("\"nope\""), wrap("3")};
       } else if (type == "object") {  // a placement spec
-        bad = {"3", "\"pre\"", R"({"name": 3})", R"({"attention": {"norm_input": 2}})"};
+        bad = {"3", "[]", "\"pre\"", R"({"nope": 1})", R"({"name": 3})", R"({"attention": {"norm_input": 2}})"};
       } else {
         const double hi = f.obj.at("max").num;
         bad = {wrap("1e999"), wrap("-1e999"), wrap("\"1\""), wrap(std::to_string(hi * 2 + 1)), wrap("-1")};
@@ -691,3 +692,174 @@ TEST(Sharpness, RefusesAnOptimizerWithoutAPreconditioner) {
 
 }  // namespace
 
+// ---- phase-diagram ----
+namespace {
+// The tiny toy over post and pre at depths 1 and 2: lr 1e-7 cannot move the model, 10 blows it up,
+// 1e-2 trains it (it leaves the plateau at steps 48–69). Runs of at most 100 steps: their curves are
+// their losses (to 4 decimals).
+const char* kPhase = R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-7, 1e-2, 10], "warmups": [0], "seeds": [0], "steps": 100, "settle": 20)";
+
+const Value& cell_of(const Value& doc, const std::string& placement, int layers, double lr) {
+  for (const Value& c : doc.obj.at("cells").arr)
+    if (c.obj.at("placement").str == placement && c.obj.at("layers").num == layers && c.obj.at("lr").num == lr) return c;
+  throw std::runtime_error("no such cell");
+}
+std::vector<double> curve_of(const Value& run) {
+  std::vector<double> out;
+  for (const Value& x : run.obj.at("curve").arr) out.push_back(x.num);
+  return out;
+}
+}  // namespace
+
+// The stated rule, whatever the claims: a run whose lr cannot move the model stays on the plateau
+// (or above it) to its last step; an absurd lr is stopped by the trainer (diverged); a run that
+// leaves the plateau is trained, and with early exit it stops `settle` steps after its escape step.
+TEST(Experiments, PhaseDiagramClassifiesTinyAbsurdAndWorkingLrs) {
+  const Value v = run("phase-diagram", kPhase);
+  EXPECT_EQ(v.obj.at("cells").arr.size(), 2u * 2 * 3);
+  EXPECT_NEAR(v.obj.at("divergence_loss").num, 4 * std::log(32.0), 1e-6);
+  EXPECT_NEAR(v.obj.at("uniform_loss").num, std::log(32.0), 1e-6);
+  EXPECT_EQ(v.obj.at("escape").obj.at("margin").num, 0.5);
+  for (const char* p : {"post", "pre"})
+    for (int L : {1, 2}) {
+      const Value& tiny = cell_of(v, p, L, 1e-7);
+      EXPECT_EQ(tiny.obj.at("outcome").str, "plateau") << p << L;
+      EXPECT_EQ(tiny.obj.at("runs").arr[0].obj.at("stopped").str, "end");
+      EXPECT_EQ(tiny.obj.at("runs").arr[0].obj.at("stop_step").num, 100);
+      EXPECT_TRUE(tiny.obj.at("escape_step").kind == Value::Kind::Null);
+      const Value& absurd = cell_of(v, p, L, 10);
+      EXPECT_EQ(absurd.obj.at("outcome").str, "diverged") << p << L;
+      const std::string why = absurd.obj.at("runs").arr[0].obj.at("stopped").str;
+      EXPECT_TRUE(why == "diverged" || why == "nan") << why;
+      EXPECT_TRUE(absurd.obj.at("final_loss").kind == Value::Kind::Null);  // the cell's mean leaves diverged runs out
+      const Value& ok = cell_of(v, p, L, 1e-2);
+      const Value& r = ok.obj.at("runs").arr[0];
+      EXPECT_EQ(ok.obj.at("outcome").str, "trained") << p << L;
+      EXPECT_EQ(r.obj.at("stopped").str, "settled");
+      EXPECT_EQ(r.obj.at("stop_step").num, r.obj.at("escape_step").num + 20);
+      EXPECT_EQ(ok.obj.at("escape_step").num, r.obj.at("escape_step").num);
+      EXPECT_LT(r.obj.at("final_loss").num, v.obj.at("plateau_entropy").num - 0.5);
+      // the escape step is measure.h's on the run's losses (a short run's curve is its losses)
+      const std::vector<double> loss = curve_of(r);
+      ASSERT_EQ(loss.size(), static_cast<size_t>(r.obj.at("stop_step").num));
+      EXPECT_EQ(lnx::exp::escape_step(loss, v.obj.at("plateau_entropy").num), r.obj.at("escape_step").num);
+    }
+}
+
+// Early exit stops a run once its outcome is settled and changes nothing else: on every cell above
+// the full runs (early_exit off) have the same outcome and escape step, and the early run's losses
+// are the first steps of the full run's, bit for bit.
+TEST(Experiments, PhaseDiagramEarlyExitGivesTheFullRunsOutcome) {
+  const Value early = run("phase-diagram", kPhase);
+  const Value full = run("phase-diagram", std::string(kPhase) + R"(, "early_exit": "off")");
+  const auto& a = early.obj.at("cells").arr;
+  const auto& b = full.obj.at("cells").arr;
+  ASSERT_EQ(a.size(), b.size());
+  int settled = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].obj.at("outcome").str, b[i].obj.at("outcome").str) << i;
+    const Value &ra = a[i].obj.at("runs").arr[0], &rb = b[i].obj.at("runs").arr[0];
+    EXPECT_EQ(ra.obj.at("escape_step").num, rb.obj.at("escape_step").num) << i;
+    EXPECT_NE(rb.obj.at("stopped").str, "settled");
+    settled += ra.obj.at("stopped").str == "settled";
+    const std::vector<double> ca = curve_of(ra), cb = curve_of(rb);
+    ASSERT_LE(ca.size(), cb.size());
+    for (size_t t = 0; t < ca.size(); ++t) EXPECT_EQ(ca[t], cb[t]) << i << " step " << t + 1;
+  }
+  EXPECT_EQ(settled, 4);  // the trained cells stopped early
+}
+
+// Each run draws everything from its own seed, so the document does not depend on how many runs
+// advance at once (the pool's size), and a cell's seeds are each a run of their own.
+TEST(Experiments, PhaseDiagramIsTheSameForAnyThreadCount) {
+  const std::string cfg = R"("placements": ["post", "pre"], "depths": [2, 1], "lrs": [1e-2, 3e-3], "warmups": [0, 10], "seeds": [0, 1], "steps": 60)";
+  std::string cells[3];
+  for (int k = 0; k < 3; ++k) {
+    lnx::set_threads(k + 1);
+    const Value v = run("phase-diagram", cfg);
+    std::string s;
+    for (const Value& c : v.obj.at("cells").arr)
+      for (const Value& r : c.obj.at("runs").arr)
+        for (const Value& x : r.obj.at("curve").arr) s += std::to_string(x.num) + ",";
+    cells[k] = s;
+    const Value& c0 = v.obj.at("cells").arr[0];
+    EXPECT_EQ(c0.obj.at("runs").arr.size(), 2u);
+    EXPECT_NE(curve_of(c0.obj.at("runs").arr[0]), curve_of(c0.obj.at("runs").arr[1]));  // two seeds, two runs
+  }
+  lnx::set_threads(1);
+  EXPECT_EQ(cells[0], cells[1]);
+  EXPECT_EQ(cells[0], cells[2]);
+}
+
+// A cell's outcome is its seeds' majority, 'mixed' when none has more than half; the curve has at
+// most 100 points, each the mean of `every` losses.
+TEST(Experiments, PhaseDiagramCellsAndCurves) {
+  const Value v = run("phase-diagram", R"("placements": ["pre"], "depths": [1], "lrs": [1e-7], "warmups": [0], "seeds": [0, 1, 2], "steps": 450)");
+  const Value& c = v.obj.at("cells").arr.at(0);
+  EXPECT_EQ(c.obj.at("outcome").str, "plateau");
+  EXPECT_EQ(c.obj.at("counts").obj.at("plateau").num, 3);
+  for (const Value& r : c.obj.at("runs").arr) {
+    EXPECT_EQ(r.obj.at("every").num, 5);  // ⌈450 / 100⌉
+    EXPECT_EQ(r.obj.at("curve").arr.size(), 90u);
+  }
+  // whatever each seed does, the cell's outcome is the majority of its runs' outcomes
+  // (near the edges: at lr 1e-2 escapes come at steps 45–57, at 0.7 some seeds diverge)
+  const Value m = run("phase-diagram", R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-2, 0.7], "warmups": [0], "seeds": [0, 1], "steps": 60, "settle": 1)");
+  int mixed = 0;
+  for (const Value& mc : m.obj.at("cells").arr) {
+    std::map<std::string, int> n;
+    for (const Value& r : mc.obj.at("runs").arr) ++n[r.obj.at("outcome").str];
+    std::string want = "mixed";
+    for (const auto& [o, k] : n)
+      if (2 * k > 2) want = o;
+    EXPECT_EQ(mc.obj.at("outcome").str, want);
+    for (const char* o : {"trained", "plateau", "diverged"}) EXPECT_EQ(mc.obj.at("counts").obj.at(o).num, n[o]) << o;
+    mixed += want == "mixed";
+  }
+  EXPECT_GT(mixed, 0) << "no cell of this setting had its seeds disagree: the majority rule went untried";
+}
+
+// Progress is the share of the work done, each step weighted by its run's depth: runs of depths 1
+// and 2, 10 steps each (30 units of work), one at a time on one thread; a run that stops early
+// counts its skipped steps as done.
+TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
+  lnx::set_threads(1);
+  lnx::ExperimentRun r("phase-diagram", std::string("{") + kTiny +
+                                            R"(, "placements": ["post"], "depths": [2, 1], "lrs": [1e-7], "warmups": [0], "seeds": [0], "steps": 10})");
+  std::vector<double> p;
+  while (!r.done()) p.push_back(r.step(1));
+  ASSERT_EQ(p.size(), 20u);
+  EXPECT_NEAR(p[4], 5.0 / 30, 1e-12);    // the depth-1 run first (by depth), half way
+  EXPECT_NEAR(p[9], 10.0 / 30, 1e-12);   // it has ended
+  EXPECT_NEAR(p[14], 20.0 / 30, 1e-12);  // the depth-2 run half way
+  EXPECT_EQ(p.back(), 1.0);
+  lnx::ExperimentRun e("phase-diagram", std::string("{") + kTiny +
+                                            R"(, "placements": ["pre"], "depths": [1], "lrs": [10], "warmups": [0], "seeds": [0], "steps": 10})");
+  EXPECT_EQ(e.step(1), 0.1);  // step 1: a tenth
+  while (!e.done()) e.step(1);  // lr 10 diverges within a few steps: the rest is skipped, and done
+  EXPECT_EQ(e.progress(), 1.0);
+}
+
+// The sweep's own rules name what to change.
+TEST(Experiments, PhaseDiagramRefusesTooManyRunsAndAnUnusedSpec) {
+  try {
+    lnx::ExperimentRun r("phase-diagram", R"({"depths": [1, 2, 3, 4, 5, 6, 7, 8], "lrs": [1, 2, 3, 4, 5, 6, 7, 8], "seeds": [0, 1, 2]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("1536 runs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most 512"), std::string::npos) << e.what();
+  }
+  try {
+    lnx::ExperimentRun r("phase-diagram", R"({"placement_spec": {"name": "mine"}, "placements": ["post"]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("placement_spec"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("placements"), std::string::npos) << e.what();
+  }
+  try {
+    lnx::ExperimentRun r("phase-diagram", R"({"d": 4096, "d_ff": 16384, "depths": [64]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("depth 64 too large"), std::string::npos) << e.what();
+  }
+}

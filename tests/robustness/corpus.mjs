@@ -74,6 +74,7 @@ export const URL_CASES = [
   { category: 'unknown enum', query: 'fig6.output=both', banner: ['fig6.output'] },
   { category: 'unknown enum', query: 'fig6.input=NaN', banner: ['fig6.input'] },
   { category: 'unknown enum', query: 'fig8.lr=Infinity', banner: ['fig8.lr'] },
+  { category: 'unknown enum', query: 'fig15.placement=sideways', banner: ['fig15.placement'] },
   { category: 'injection', query: `fig4.placements=${encodeURIComponent(INJECT[0])}`, banner: ['fig4.placements'] },
   // injection in shown strings (every value is shown in the banner)
   ...INJECT.map((v, i) => ({ category: 'injection', query: `lang=${encodeURIComponent(v)}`, banner: ['lang'], tag: i })),

@@ -4,6 +4,7 @@ import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/
 import type { AdamFirstStepResult } from '../../web/src/experiments/adam-first-step';
 import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors';
 import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
+import type { PhaseCell, PhaseDiagramResult } from '../../web/src/experiments/phase-diagram';
 import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
 import type { SharpnessResult } from '../../web/src/experiments/sharpness';
 import type { StepSizeResult } from '../../web/src/experiments/step-size';
@@ -311,6 +312,90 @@ export function depthFactors(): DepthFactorsResult {
         geomean_per_layer: { norm_factor: 1, residual_factor: 1.32, factor: 1.32 },
       },
     },
+  };
+}
+
+/** A small phase-diagram document: `placements` at depths 2 and 8, peak lrs 1e-3 and 1e-2, warm-ups 0
+ *  and 100, seeds 0 and 1, 300 steps. Post-LN trains only at depth 2 without warm-up and everywhere
+ *  with it but at depth 8, lr 1e-2 (there its seeds disagree); Pre-LN trains everywhere; DeepNorm
+ *  stays on the plateau at depth 8 without warm-up and diverges at lr 1e-2 there. */
+export function phaseDiagram(placements: string[] = ['post', 'pre', 'deepnorm'], config: Record<string, unknown> = {}): PhaseDiagramResult {
+  const trained = (seed: number, escape: number) => ({
+    seed,
+    outcome: 'trained' as const,
+    stopped: 'settled' as const,
+    escape_step: escape,
+    stop_step: escape + 50,
+    final_loss: 3,
+    every: 1,
+    curve: Array.from({ length: escape + 50 }, (_, i) => (i < escape ? 5.4 : 3)),
+  });
+  const stuck = (seed: number) => ({
+    seed,
+    outcome: 'plateau' as const,
+    stopped: 'end' as const,
+    escape_step: null,
+    stop_step: 300,
+    final_loss: 5.4,
+    every: 3,
+    curve: Array(100).fill(5.4),
+  });
+  const blown = (seed: number) => ({
+    seed,
+    outcome: 'diverged' as const,
+    stopped: 'diverged' as const,
+    escape_step: null,
+    stop_step: 3,
+    final_loss: 6,
+    every: 1,
+    curve: [6.1, 6],
+  });
+  const cell = (placement: string, warmup: number, layers: number, lr: number, runs: PhaseCell['runs']): PhaseCell => {
+    const n = (o: string) => runs.filter((r) => r.outcome === o).length;
+    const outcome = (['trained', 'plateau', 'diverged'] as const).find((o) => 2 * n(o) > runs.length) ?? 'mixed';
+    const esc = runs.map((r) => r.escape_step).filter((e): e is number => e != null);
+    return {
+      placement,
+      warmup,
+      layers,
+      lr,
+      outcome,
+      counts: { trained: n('trained'), plateau: n('plateau'), diverged: n('diverged') },
+      escape_step: esc.length ? esc.reduce((a, b) => a + b, 0) / esc.length : null,
+      final_loss: 4,
+      runs,
+    };
+  };
+  const runsOf = (p: string, w: number, L: number, lr: number): PhaseCell['runs'] => {
+    if (p === 'pre') return [trained(0, 40 + L), trained(1, 44 + L)];
+    if (p === 'deepnorm') return L === 8 && w === 0 ? (lr > 5e-3 ? [blown(0), blown(1)] : [stuck(0), stuck(1)]) : [trained(0, 90), trained(1, 95)];
+    if (L === 2) return [trained(0, 60 + w), trained(1, 66 + w)];
+    if (w === 0) return [stuck(0), stuck(1)];
+    return lr > 5e-3 ? [trained(0, 150), stuck(1)] : [trained(0, 140), trained(1, 150)];
+  };
+  const cells: PhaseCell[] = [];
+  for (const p of placements)
+    for (const w of [0, 100]) for (const L of [2, 8]) for (const lr of [1e-3, 1e-2]) cells.push(cell(p, w, L, lr, runsOf(p, w, L, lr)));
+  return {
+    experiment: 'phase-diagram',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: {
+      steps: 300,
+      settle: 50,
+      successors: 4,
+      placements,
+      depths: [2, 8],
+      lrs: [1e-3, 1e-2],
+      warmups: [0, 100],
+      seeds: [0, 1],
+      early_exit: 'on',
+      ...config,
+    },
+    plateau_entropy: 5.36,
+    uniform_loss: 5.55,
+    divergence_loss: 22.18,
+    escape: { window: 10, margin: 0.5 },
+    cells,
   };
 }
 

@@ -16,6 +16,7 @@ import {
   depthFactors,
   grid,
   outputSensitivity,
+  phaseDiagram,
   plateauShare,
   probe,
   sharpness,
@@ -39,6 +40,9 @@ const docFor: Record<SlotName, unknown> = {
   stepSize: stepSize(),
   depthFactors: depthFactors(),
   sharpness: sharpness(),
+  phaseDiagram: phaseDiagram(['post', 'pre', 'deepnorm', 'peri']),
+  deepNorm: phaseDiagram(),
+  preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
@@ -62,10 +66,13 @@ describe('the registry', () => {
       'fig4:4',
       'fig8:H',
       'fig9:I',
+      'fig13:J',
+      'fig14:K',
+      'fig15:L',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));
-    expect(figureNumber('fig13')).toBeUndefined();
+    expect(figureNumber('fig16')).toBeUndefined();
     expect(figureNumber('x')).toBeUndefined();
   });
   it('docs/experiments.md labels the page’s tests as the page does', () => {

@@ -154,6 +154,29 @@ const HAND: Partial<Record<SlotName, Case[]>> = {
   sharpness: [
     { name: 'more than 64 runs (3 warm-ups × 8 seeds × 2 placements × 2 optimizers)', typed: { warmups: '0, 10, 20', seeds: '8' }, want: { rule: 'runs' } },
   ],
+  // the phase-diagram slots: at most 512 runs (placements × warm-ups × depths × lrs × seeds)
+  phaseDiagram: [
+    {
+      name: 'more than 512 runs (5 placements × 4 warm-ups × 8 seeds over the quick map’s 2 depths × 3 lrs = 960)',
+      typed: { placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: '0, 10, 20, 30', seeds: '8' },
+      want: { rule: 'runs' },
+    },
+  ],
+  deepNorm: [
+    {
+      name: 'more than 512 runs (5 placements × 4 lrs × 4 warm-ups × 8 seeds = 640)',
+      typed: { placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], lrs: '0.001, 0.002, 0.003, 0.004', warmups: '0, 100, 200, 300', seeds: '8' },
+      want: { rule: 'runs' },
+    },
+  ],
+  preWarmup: [
+    {
+      name: 'more than 512 runs (5 depths × 4 lrs × 4 warm-ups × 8 seeds = 640)',
+      typed: { depths: '2, 4, 6, 8, 10', warmups: '0, 50, 100, 200', seeds: '8' },
+      want: { rule: 'runs' },
+    },
+  ],
+  adamFirstStepCf: [{ name: 'the spec’s placement left out of the placements', typed: { placements: ['post'] }, want: { rule: 'placement_spec_is_used' } }],
   warmupLength: [
     { name: 'its runs together over the grid’s memory', base: FULL, typed: { layers: '24', d: '512' }, want: { rule: 'grid_fits_in_memory' } },
     { name: 'the full setting', base: FULL, typed: {}, want: { ok: true } },
@@ -177,10 +200,13 @@ function generated(slot: SlotName): Case[] {
     const when = Object.fromEntries(Object.entries(b.info.onlyWhen ?? {}).map(([k, vs]) => [k, vs[vs.length - 1]]));
     const at = (v: string | readonly (string | number)[]) => ({ ...when, [r.field]: v });
     // a valid value other than the reference's: an integer one more (one fewer at the top: fewer steps
-    // than a warm-up is a warning, not an error), a number halfway to the top, a list its first entry alone
+    // than a warm-up is a warning, not an error), a number halfway to the top, a list without its first
+    // entry (its first entry alone when it has one)
     const valid =
       choices || b.list
-        ? [(now as unknown[])[0]]
+        ? (now as unknown[]).length > 1
+          ? (now as unknown[]).slice(1) // the list without its first entry (a spec's placement stays named)
+          : [(now as unknown[])[0]]
         : b.integer
           ? (now as number) + 1 <= b.max
             ? (now as number) + 1

@@ -40,6 +40,8 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   // the reference's; running it here too would cost the suite a minute more
   { name: 'G (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
   { name: 'I (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
+  // Figures J and K (phase-diagram's claims 10 and 9) have no quick setting yet (their small setting is
+  // the reference's own: minutes); Figure L (the map) has no verdict
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
@@ -117,6 +119,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     configs: [{ ...EXPERIMENT_SLOTS.warmupLength.small, d: 64, d_ff: 256, steps: 20, warmups: [0, 10], optimizers: ['adam', 'radam'] }],
     judge: ([d]) => ({ sgd: V.sgdControl(d) }),
     want: { sgd: 'no-sgd' },
+  },
+  {
+    name: 'claim 9 (phase-diagram) for 20 steps (Pre-LN without warm-up, the positive control, cannot leave the plateau yet)',
+    experiment: 'phase-diagram',
+    configs: [{ ...TINY, placements: ['pre'], depths: [2], lrs: [1e-3, 1e-2], warmups: [0, 10], seeds: [0], steps: 20, early_exit: 'off' }],
+    judge: ([d]) => ({ pw: V.preWarmup(d) }),
+    want: { pw: 'too-short' },
+  },
+  {
+    name: 'claim 10 (phase-diagram) for 20 steps (Post-LN fails, and so does Pre-LN, the positive control)',
+    experiment: 'phase-diagram',
+    configs: [{ ...TINY, placements: ['post', 'pre', 'deepnorm'], depths: [2], lrs: [1e-3], warmups: [0], seeds: [0], steps: 20 }],
+    judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }),
+    want: { dn: 'too-short' },
   },
   {
     name: 'sharpness measured every 20 steps (2 measured steps in the 25-step window: step 1 and 20)',

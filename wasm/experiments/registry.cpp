@@ -18,6 +18,7 @@ ExperimentInfo plateau_share_info();
 ExperimentInfo tied_output_info();
 ExperimentInfo depth_factors_info();
 ExperimentInfo sharpness_info();
+ExperimentInfo phase_diagram_info();
 
 const std::vector<ExperimentInfo>& experiments() {
   static const std::vector<ExperimentInfo> all = {
@@ -29,6 +30,7 @@ const std::vector<ExperimentInfo>& experiments() {
       tied_output_info(),
       depth_factors_info(),
       sharpness_info(),
+      phase_diagram_info(),
   };
   return all;
 }

@@ -18,6 +18,8 @@
 //                  GI-Adam runs);
 //   'no-crossing'  no run without warm-up crosses the stability threshold (sharpness: no instability
 //                  for a warm-up or GI-Adam to prevent).
+//   'no-warmup' / 'no-placement'  the document lacks the runs the rule compares (no run without
+//                  warm-up or none with one; a placement the rule reads is not in it).
 // A setting these checks find too small never reads 'refuted'. They are necessary conditions, not
 // sufficient ones: a setting that passes them can still miss an effect for reasons they do not
 // foresee (docs/reproduction.md, "Quick settings of the experiment figures", lists such settings).
@@ -560,4 +562,159 @@ export function sharpnessGiAdam(doc) {
   if (short) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   if (!crossing.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-crossing' } };
   return { verdict: kept.length === crossing.length ? 'confirmed' : kept.length ? 'qualified' : 'refuted', facts };
+}
+
+// ---- phase-diagram (docs/experiments.md): claims 9 and 10 -------------------------------------
+// A phase-diagram document's cells are (placement, warm-up, depth, peak lr), each with the outcome
+// of the majority of its seeds ('trained', 'plateau', 'diverged', or 'mixed' when none has more than
+// half) and its runs, one per seed: { seed, outcome, stopped, escape_step, final_loss }.
+const phaseCell = (doc, placement, warmup, layers, lr) =>
+  doc.cells.find((c) => c.placement === placement && c.warmup === warmup && c.layers === layers && c.lr === lr) ?? null;
+const outcomeOf = (cell) => cell?.outcome ?? null;
+/** The (depth, lr) points of a placement's cells, by depth then lr. */
+const phasePoints = (doc, placement) => {
+  const seen = new Map();
+  for (const c of doc.cells) if (c.placement === placement) seen.set(`${c.layers}|${c.lr}`, { layers: c.layers, lr: c.lr });
+  return [...seen.values()].sort((a, b) => a.layers - b.layers || a.lr - b.lr);
+};
+/** Mean over the seeds run in both cells (paired by seed) of f(run in b) − f(run in a), where both
+ *  values are numbers; null when no seed has both. */
+const pairedGap = (a, b, f) => {
+  const d = [];
+  for (const r of a?.runs ?? []) {
+    const q = b?.runs.find((x) => x.seed === r.seed);
+    const x = q ? f(r) : null,
+      y = q ? f(q) : null;
+    if (typeof x === 'number' && typeof y === 'number') d.push(y - x);
+  }
+  return d.length ? mean(d) : null;
+};
+const escOf = (r) => r.escape_step;
+/** A run's final loss where it ran to its last step and trained (a settled run's stops early). */
+const endLossOf = (r) => (r.outcome === 'trained' && r.stopped === 'end' ? r.final_loss : null);
+const seedEscapes = (cell) => (cell?.runs ?? []).map((r) => r.escape_step ?? null);
+const maxOrNull = (xs) => (xs.length ? Math.max(...xs) : null);
+const meanOrNull = (xs) => (xs.length ? mean(xs) : null);
+
+/** Claim 9 (phase-diagram, Pre-LN over peak lrs × warm-up {0, W}): for Pre-LN, warm-up is
+ *  insurance, no cost and little benefit. W is the document's longest warm-up; at each (depth, lr)
+ *  the cell without warm-up is compared with the cell with W, by their majority outcomes:
+ *  'rescued' where it does not train without warm-up and trains with it (the insurance pays out),
+ *  'harmed' where it trains without and not with it. Where both train, the cost: the escape delay,
+ *  the mean over seeds of (escape step with W) − (escape step without), and, for runs that ran to
+ *  their last step, the final-loss gap (with − without, its mean over seeds).
+ *  Refuted when warm-up costs: it harms at some lr, or delays the escape by more than W (more than
+ *  the warm-up's own length), or leaves the final loss more than 0.1 nats higher at some lr.
+ *  Otherwise qualified when it rescues at some lr (a benefit where the run fails without it: at
+ *  those lrs the benefit is not little) and confirmed when it changes no outcome (its only cost a
+ *  delay within its own length).
+ *  Too small ('untested'): 'no-placement' without Pre-LN cells; 'no-warmup' without cells at
+ *  warm-up 0 or at some W > 0; 'too-short' when the positive control, Pre-LN without warm-up at the
+ *  smallest lr (the article's 1e-3 in the reference), does not train within the run, or when the
+ *  run leaves no room after the warm-up for a warmed run to escape (W + that escape step > steps). */
+export function preWarmup(doc, p = 'pre') {
+  const points = phasePoints(doc, p);
+  const warmups = unique(doc.cells.filter((c) => c.placement === p).map((c) => c.warmup));
+  const W = warmups.length ? Math.max(...warmups) : null;
+  const steps = doc.config?.steps ?? null;
+  const rows = points.map(({ layers, lr }) => {
+    const a = phaseCell(doc, p, 0, layers, lr),
+      b = W ? phaseCell(doc, p, W, layers, lr) : null;
+    const both = outcomeOf(a) === 'trained' && outcomeOf(b) === 'trained';
+    return {
+      layers,
+      lr,
+      out0: outcomeOf(a),
+      outW: outcomeOf(b),
+      delay: both ? pairedGap(a, b, escOf) : null,
+      finalGap: both ? pairedGap(a, b, endLossOf) : null,
+      esc0: meanOrNull((a?.runs ?? []).map(escOf).filter((e) => e != null)),
+    };
+  });
+  const lrsWhere = (f) => rows.filter(f).map((r) => r.lr);
+  const delays = rows.map((r) => r.delay).filter((x) => x != null);
+  const gaps = rows.map((r) => r.finalGap).filter((x) => x != null);
+  const first = rows[0] ?? null;
+  const round = (x) => (x == null ? null : Math.round(x));
+  const delayMax = maxOrNull(delays);
+  // steps are whole: the delays and escape steps the sentences quote are rounded (the rule reads them exact)
+  const facts = {
+    W,
+    steps,
+    lrs: rows.map((r) => r.lr),
+    out0: rows.map((r) => r.out0),
+    outW: rows.map((r) => r.outW),
+    delays: rows.map((r) => r.delay),
+    lrsRescued: lrsWhere((r) => r.out0 != null && r.out0 !== 'trained' && r.outW === 'trained'),
+    lrsHarmed: lrsWhere((r) => r.out0 === 'trained' && r.outW != null && r.outW !== 'trained'),
+    lrsNeither: lrsWhere((r) => r.out0 != null && r.outW != null && r.out0 !== 'trained' && r.outW !== 'trained'),
+    lrsBoth: lrsWhere((r) => r.out0 === 'trained' && r.outW === 'trained'),
+    delayMean: round(meanOrNull(delays)),
+    delayMax: round(delayMax),
+    finalGapMax: maxOrNull(gaps),
+    lrLo: first?.lr ?? null,
+    esc0Lo: round(first?.esc0 ?? null),
+  };
+  if (!points.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
+  if (!warmups.includes(0) || !(W > 0)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-warmup' } };
+  if (first.out0 !== 'trained' || first.esc0 == null || W + first.esc0 > (steps ?? Infinity))
+    return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (facts.lrsHarmed.length || delayMax > W || facts.finalGapMax > 0.1) return { verdict: 'refuted', facts };
+  return { verdict: facts.lrsRescued.length ? 'qualified' : 'confirmed', facts };
+}
+
+/** Claim 10 (phase-diagram, DeepNorm beside Post-LN and Pre-LN, warm-up {0, W}): DeepNorm works in
+ *  the same direction as Pre-LN's final LN. Its consequence in the toy: where Post-LN without
+ *  warm-up fails (its majority outcome is not 'trained') and Pre-LN without warm-up trains, DeepNorm
+ *  trains without warm-up too. Over those (depth, lr) points: confirmed when DeepNorm without
+ *  warm-up trains at every one, qualified at some, refuted at none.
+ *  Too small ('untested'): 'no-placement' when the document has no DeepNorm, Post-LN or Pre-LN
+ *  cells; 'no-failure' when Post-LN without warm-up trains at every point (no failure for DeepNorm
+ *  to remove); 'too-short' when Post-LN fails somewhere but Pre-LN without warm-up, the positive
+ *  control, does not train at any of those points (the run is too short, or the lr too high, for a
+ *  placement that removes the failure to show it).
+ *  The facts carry, at the first point tested, each seed's escape step for DeepNorm and Pre-LN
+ *  without warm-up and for DeepNorm and Post-LN with the longest warm-up W. */
+export function deepNormNoWarmup(doc, dn = 'deepnorm', post = 'post', pre = 'pre') {
+  const has = (p) => doc.cells.some((c) => c.placement === p);
+  const warmups = unique(doc.cells.map((c) => c.warmup));
+  const W = warmups.length ? Math.max(...warmups) : null;
+  const rows = phasePoints(doc, post).map(({ layers, lr }) => ({
+    layers,
+    lr,
+    post0: outcomeOf(phaseCell(doc, post, 0, layers, lr)),
+    pre0: outcomeOf(phaseCell(doc, pre, 0, layers, lr)),
+    dn0: outcomeOf(phaseCell(doc, dn, 0, layers, lr)),
+    dnW: W ? outcomeOf(phaseCell(doc, dn, W, layers, lr)) : null,
+    postW: W ? outcomeOf(phaseCell(doc, post, W, layers, lr)) : null,
+  }));
+  const failing = rows.filter((r) => r.post0 != null && r.post0 !== 'trained');
+  const tested = failing.filter((r) => r.pre0 === 'trained');
+  const at = tested[0] ?? null;
+  const esc = (p, w) => (at ? seedEscapes(phaseCell(doc, p, w, at.layers, at.lr)) : []);
+  const facts = {
+    W,
+    steps: doc.config?.steps ?? null,
+    lrs: rows.map((r) => r.lr),
+    post0: rows.map((r) => r.post0),
+    pre0: rows.map((r) => r.pre0),
+    dn0: rows.map((r) => r.dn0),
+    dnW: rows.map((r) => r.dnW),
+    postW: rows.map((r) => r.postW),
+    lrsTested: tested.map((r) => r.lr),
+    lrsDnTrains: tested.filter((r) => r.dn0 === 'trained').map((r) => r.lr),
+    lrsDnFails: tested.filter((r) => r.dn0 !== 'trained').map((r) => r.lr),
+    lrAt: at?.lr ?? null,
+    layersAt: at?.layers ?? null,
+    dnEsc0: esc(dn, 0),
+    preEsc0: esc(pre, 0),
+    postEsc0: esc(post, 0),
+    dnEscW: W ? esc(dn, W) : [],
+    postEscW: W ? esc(post, W) : [],
+  };
+  if (![dn, post, pre].every(has)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
+  if (!failing.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
+  if (!tested.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  const n = facts.lrsDnTrains.length;
+  return { verdict: n === tested.length ? 'confirmed' : n > 0 ? 'qualified' : 'refuted', facts };
 }
