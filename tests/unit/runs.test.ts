@@ -447,6 +447,13 @@ describe("settings outside the engine's ranges (runs/config-check.ts)", () => {
     ['probe', { targets: '(t+1) mod V', depths: [6, 8] }, []],
     ['stepSize', { depths: [2, 4, 8], seeds: [0] }, []],
     ['stepSize', { steps: 10 }, ["steps (not a setting of this figure's engine run)"]],
+    // a placement_spec's own placement name is one the placement fields take
+    ['grid', { placements: ['post', 'mine'], placement_spec: { name: 'mine' } }, []],
+    [
+      'grid',
+      { placements: ['post', 'x'], placement_spec: { name: 'mine' } },
+      ['placements = "post", "x" (the engine takes one of post, pre, peri, deepnorm, admin)'],
+    ],
   ] as const)('%s %j', (slot, config, want) => expect(outOfRange(slot, config as never)).toEqual(want));
   it('an import marks such runs and says how many', () => {
     const l = new LiveRuns(SLOT_NAMES, null);

@@ -55,8 +55,14 @@ export function outOfRange(slot: SlotName, config: Record<string, unknown>): str
   const fields = fieldsOf(slot);
   if (!fields) return [];
   const out: string[] = [];
-  for (const [k, v] of Object.entries(config)) {
+  // a placement_spec names a placement of its own, which the placement fields then take
+  const spec = config.placement_spec;
+  const specName = spec && typeof spec === 'object' && typeof (spec as { name?: unknown }).name === 'string' ? (spec as { name: string }).name : null;
+  for (const [k, raw] of Object.entries(config)) {
     const f = fields[k];
+    const named = specName != null && (k === 'placements' || k === 'placement');
+    const v = named ? (Array.isArray(raw) ? raw.filter((x) => x !== specName) : raw === specName ? undefined : raw) : raw;
+    if (named && v === undefined) continue;
     if (!f && DESCRIPTIVE[slot]?.includes(k)) continue;
     if (!f) {
       out.push(`${k.slice(0, 40)} (not a setting of this figure's engine run)`);
