@@ -29,6 +29,10 @@ std::string schema_json();
 void set_threads(int n);
 int threads();
 
+// Registers the article's text in `lang` ("en" or "zh"), the bytes of public/data/text/article.<lang>.txt,
+// for runs with data = text (text_data.h); ArgumentError for another language or empty bytes.
+void set_text_corpus(const std::string& lang, const std::string& bytes);
+
 // ---- Init-time probe (Figures 2 and 3) -------------------------------------------------------
 ProbeConfig probe_config_from_json(const std::string& json);  // missing keys keep their defaults
 
@@ -74,7 +78,11 @@ class TrainRun {
   const std::vector<float>& grad_norm() const;
   const std::vector<float>& lr() const;
   std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr_schedule","status","stop_step"}
-  double plateau_entropy() const;    // entropy of the chain's stationary distribution
+  double plateau_entropy() const;    // entropy of the chain's stationary distribution, or the text's unigram entropy
+  // data = text: the steps after which the validation loss was measured, and the loss (text_data.h);
+  // empty for the Markov chain.
+  std::vector<int> val_steps() const;
+  std::vector<float> val_loss() const;
 
   // Hand-off. Every `steps` steps (0 = never, the default) the run copies its state into a checkpoint,
   // which take_checkpoint moves out (false when none is new since the last take).

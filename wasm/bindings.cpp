@@ -12,6 +12,7 @@ EMSCRIPTEN_BINDINGS(lnx) {
   function("buildFlavour", &lnx::build_flavour);
   function("setThreads", &set_threads_js);
   function("threads", &lnx::threads);
+  function("setTextCorpus", &set_text_corpus_js);
   function("setGemmFma", &lnx::set_gemm_fma);
   function("gemmFma", &lnx::gemm_fma);
   function("gridPlanJson", &grid_plan_js);

@@ -83,6 +83,9 @@ struct TrainConfig {
   uint64_t seed = 0;                 // model init and batch sampling
   uint64_t chain_seed = 1234;        // the Markov chain's own seed
   int successors = 4;                // distinct successors per token (optimal loss ln successors)
+  std::string data = "markov";       // what it learns: "markov" (the chain above) or "text" (text_data.h)
+  std::string text_lang = "both";    // data = text: the article's language, "en", "zh" or "both"
+  int eval_every = 20;               // data = text: steps between two validation losses (and the last)
   std::string optimizer = "adam";    // a name from the optimizer registry (optim/registry.h)
   Hyperparameters hyper = default_hyperparameters();  // only the chosen optimizer's are used
   void validate() const;

@@ -12,6 +12,7 @@
 #include "placements/placement.h"
 #include "placements/spec.h"
 #include "schema.h"
+#include "text_data.h"
 
 namespace lnx::config {
 
@@ -170,6 +171,43 @@ void add_chain_fields(schema::Schema<C>& s) {
                        if (tc.successors > tc.model.vocab)
                          throw ArgumentError("successors = " + std::to_string(tc.successors) +
                                              " is out of range [1, vocab = " + std::to_string(tc.model.vocab) + "]");
+                     },
+                     nullptr});
+}
+
+// What the toy learns: the Markov chain, or the article's text (text_data.h), and the rule that each
+// keeps the other's settings at their defaults (a setting that would be silently ignored) and that
+// text has vocab 256. Only the train and grid configs have it: an experiment measures on the chain.
+template <class C>
+void add_data_fields(schema::Schema<C>& s) {
+  schema::add_field(s, schema::choice_spec("data", data_names,
+                                           "what the toy learns: the Markov chain, or byte-level text of the page's "
+                                           "article (vocab 256, a held-out tenth; docs/engine.md, \"Real text\")"),
+                    &train_member<C, &TrainConfig::data>);
+  schema::add_field(s, schema::only_when(schema::choice_spec("text_lang", text_lang_names,
+                                                             "the language of the article's text (both: English and Chinese)"),
+                                         "data", {"text"}),
+                    &train_member<C, &TrainConfig::text_lang>);
+  schema::add_field(s, schema::only_when(schema::int_spec("eval_every", 1, kMaxSteps,
+                                                          "steps between two validation losses on the held-out text "
+                                                          "(and one at the last step)"),
+                                         "data", {"text"}),
+                    &train_member<C, &TrainConfig::eval_every>);
+  s.rules.push_back({"text_data", "data = text has vocab 256; each data's own settings keep their defaults under the other",
+                     [](const C& c) {
+                       const TrainConfig& t = train_of(const_cast<C&>(c));
+                       const TrainConfig d;
+                       if (t.data == "text") {
+                         if (t.model.vocab != 256)
+                           throw ArgumentError("vocab = " + std::to_string(t.model.vocab) +
+                                               " conflicts with data = text: byte-level text has vocab 256");
+                         if (t.successors != d.successors || t.chain_seed != d.chain_seed)
+                           throw ArgumentError(std::string(t.successors != d.successors ? "successors" : "chain_seed") +
+                                               " is a setting of the Markov chain (data = markov); this run learns text");
+                       } else if (t.text_lang != d.text_lang || t.eval_every != d.eval_every) {
+                         throw ArgumentError(std::string(t.text_lang != d.text_lang ? "text_lang" : "eval_every") +
+                                             " is a setting of data = text; this run learns the Markov chain");
+                       }
                      },
                      nullptr});
 }

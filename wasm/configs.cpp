@@ -133,6 +133,7 @@ const Schema<TrainConfig>& train_schema() {
     add_spec_used_rule<TrainConfig>(s, [](const TrainConfig& c) { return std::vector<std::string>{c.model.placement}; }, "placement");
     add_run_fields(s);
     add_shared_train_fields(s);
+    add_data_fields(s);
     s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
                        [](const TrainConfig& c) { check_size(c.model, 2, "model", kModelKnobs); }, nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
@@ -153,6 +154,7 @@ const Schema<GridConfig>& grid_schema() {
     add_model_fields(s, false);
     add_placement_spec_field(s);
     add_shared_train_fields(s);
+    add_data_fields(s);
     schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each (placement_spec's name too)"),
                       &own_member<G, &G::placements>, &spec_choice<G>);
     add_spec_used_rule<G>(s, [](const G& c) { return c.placements; }, "placements");

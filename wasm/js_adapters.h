@@ -208,4 +208,13 @@ inline void set_threads_js(double n) {
   });
 }
 
+// The article's text in `lang` (text_data.h): the bytes arrive as a Uint8Array (Embind takes one as a
+// std::string's bytes).
+inline void set_text_corpus_js(const std::string& lang, const std::string& bytes) {
+  guarded([&] {
+    set_text_corpus(lang, bytes);
+    return 0;
+  });
+}
+
 }  // namespace lnx::js

@@ -11,6 +11,7 @@
 #include "json.h"
 #include "optim/schedule.h"
 #include "placements/spec.h"
+#include "text_data.h"
 
 namespace lnx::detail {
 
@@ -47,15 +48,29 @@ void for_each_grid_run(const GridConfig& g, F&& f) {
           f(t);
         }
 }
+// The text a run learns (data = text; ArgumentError naming text_lang when it is not loaded), or null
+// for the Markov chain.
+std::shared_ptr<const TextData> text_of(const TrainConfig& c);
+// The plateau line of a run's data: the chain's stationary entropy, or the text's unigram entropy.
+double data_plateau(const TrainConfig& c);
+// plateau_entropy, optimal_loss (the chain's ln successors; the text has none) and uniform_loss, and
+// for text the texts it learns ("text": TextData::write).
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c);
+// A text run's validation losses: after step[i], the mean loss over the held-out windows.
+struct ValSeries {
+  std::vector<int> step;
+  std::vector<float> loss;
+};
 // Which leading steps of a run another backend computed (TrainRun::continue_from); steps = 0: none.
 struct Handoff {
   std::string backend;
   int steps = 0;
 };
 // status, stop_step, steps_done, from, the arrays from index `from` on, and "handoff" when there was one.
+// A text run's validation losses go out whole (val_step, val_loss: a few dozen points) whatever `from` is.
 void write_series(json::Writer& w, int from, RunStatus status, int stop_step, const std::vector<float>& loss,
-                  const std::vector<float>& grad_norm, const std::vector<float>& lr, const Handoff* handoff = nullptr);
+                  const std::vector<float>& grad_norm, const std::vector<float>& lr, const Handoff* handoff = nullptr,
+                  const ValSeries* val = nullptr);
 // A run's series as a document holds them (what write_series wrote): GridDocument::append reads a
 // Train document's tail with it, TrainRun::continue_from a whole run.
 struct Series {
@@ -75,6 +90,7 @@ struct GridRunView {
   const std::vector<float>* grad_norm;
   const std::vector<float>* lr;
   const Handoff* handoff = nullptr;
+  const ValSeries* val = nullptr;  // a text run's validation losses
 };
 // The fraction of a grid's steps done; a stopped run counts as complete.
 double grid_progress(const GridConfig& g, const std::vector<GridRunView>& runs);
@@ -91,6 +107,6 @@ std::string train_shape_key(const TrainConfig& c);
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
                               const std::vector<float>& loss, const std::vector<float>& grad_norm,
                               const std::vector<float>& lr, int from, const char* backend,
-                              const Handoff* handoff = nullptr);
+                              const Handoff* handoff = nullptr, const ValSeries* val = nullptr);
 
 }  // namespace lnx::detail

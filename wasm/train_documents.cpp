@@ -76,8 +76,7 @@ struct GridDocument::Impl {
   explicit Impl(const GridConfig& c) : cfg(c) {
     cfg.validate();
     detail::for_each_grid_run(cfg, [&](const TrainConfig& t) { runs.push_back({t}); });
-    const TrainConfig& t = runs.front().train;
-    plateau = MarkovChain(t.model.vocab, t.successors, t.chain_seed).stationary_entropy();
+    plateau = detail::data_plateau(runs.front().train);
   }
   Run& at(int run) {
     detail::check_run_index(run, runs.size());
@@ -124,10 +123,23 @@ void GridDocument::append(int run, const std::string& train_json) {
 
 namespace detail {
 
+std::shared_ptr<const TextData> text_of(const TrainConfig& c) {
+  return c.data == "text" ? TextData::of(c.text_lang, c.model.seq) : nullptr;
+}
+
+double data_plateau(const TrainConfig& c) {
+  if (auto text = text_of(c)) return text->unigram_entropy();
+  return MarkovChain(c.model.vocab, c.successors, c.chain_seed).stationary_entropy();
+}
+
 void write_reference_losses(json::Writer& w, double plateau, const TrainConfig& c) {
   w.key("plateau_entropy").value(plateau);
-  w.key("optimal_loss").value(std::log(static_cast<double>(c.successors)));
+  if (c.data != "text") w.key("optimal_loss").value(std::log(static_cast<double>(c.successors)));
   w.key("uniform_loss").value(std::log(static_cast<double>(c.model.vocab)));
+  if (auto text = text_of(c)) {
+    w.key("text");
+    text->write(w);
+  }
 }
 
 Series parse_series(const json::Value& v) {
@@ -167,7 +179,8 @@ Series parse_series(const json::Value& v) {
 }
 
 void write_series(json::Writer& w, int from, RunStatus status, int stop_step, const std::vector<float>& loss,
-                  const std::vector<float>& grad_norm, const std::vector<float>& lr, const Handoff* handoff) {
+                  const std::vector<float>& grad_norm, const std::vector<float>& lr, const Handoff* handoff,
+                  const ValSeries* val) {
   const int n = static_cast<int>(loss.size());
   from = std::max(0, std::min(from, n));
   w.key("status").value(to_string(status));
@@ -181,13 +194,18 @@ void write_series(json::Writer& w, int from, RunStatus status, int stop_step, co
   w.key("loss").array(loss.begin() + from, loss.end());
   w.key("grad_norm").array(grad_norm.begin() + from, grad_norm.end());
   w.key("lr_schedule").array(lr.begin() + from, lr.end());
+  if (val) {
+    w.key("val_step").array(val->step.begin(), val->step.end());
+    w.key("val_loss").array(val->loss.begin(), val->loss.end());
+  }
   if (handoff && handoff->steps > 0)
     w.key("handoff").begin_object().key("backend").value(handoff->backend).key("steps").value(handoff->steps).end_object();
 }
 
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
                               const std::vector<float>& loss, const std::vector<float>& grad_norm,
-                              const std::vector<float>& lr, int from, const char* backend, const Handoff* handoff) {
+                              const std::vector<float>& lr, int from, const char* backend, const Handoff* handoff,
+                              const ValSeries* val) {
   json::Writer w;
   w.begin_object();
   write_engine(w, backend);
@@ -195,7 +213,7 @@ std::string train_result_json(const TrainConfig& c, double plateau, RunStatus st
   config::write_fields(w, c);
   w.end_object();
   write_reference_losses(w, plateau, c);
-  write_series(w, from, status, stop_step, loss, grad_norm, lr, handoff);
+  write_series(w, from, status, stop_step, loss, grad_norm, lr, handoff, val);
   w.end_object();
   return w.str();
 }
@@ -223,7 +241,7 @@ std::string grid_result_json(const GridConfig& g, double plateau, const std::vec
     w.begin_object();
     w.key("placement").value(r.train->model.placement).key("warmup").value(r.train->warmup).key("lr").value(r.train->lr);
     w.key("seed").value(r.train->seed);
-    write_series(w, from, r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr, r.handoff);
+    write_series(w, from, r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr, r.handoff, r.val);
     w.end_object();
   }
   w.end_array();

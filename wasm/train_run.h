@@ -2,7 +2,7 @@
 // backend B: CpuBackend<float> for TrainRun (trainer.cpp), gpu::GpuBackend for GpuTrainRun
 // (gpu/gpu_train.cpp).
 //
-// A step: a fresh batch of the Markov chain; the loss and the gradient (GradientStep<B>: the one
+// A step: a fresh batch of the Markov chain, or of random windows of the text (text_data.h); the loss and the gradient (GradientStep<B>: the one
 // part that differs, see below); the global gradient norm; the stopping rule (check_step: a
 // non-finite loss or norm, or a loss above 4·ln V, sets the run's halt flag and the optimizer then
 // skips the update); the optimizer's update at the schedule's learning rate (optim/). Each step's
@@ -20,12 +20,16 @@
 // copy per run. continue_from starts a run where another backend's checkpoint left it: the same
 // parameters and optimizer state, the batch stream advanced past the steps done (the chain is
 // sampled on the host with the run's own generator, so this is exact), the series up to there.
-// Leaves out: checkpoints of the probe (it restarts; it has no steps to lose).
+// A text run also measures its validation loss (the mean loss over the held-out windows, a forward
+// pass without a backward) after every eval_every-th step and the last; on the CPU only, whose
+// forward pass returns the loss at once (a text run on another backend is refused).
+// Leaves out: checkpoints of the probe (it restarts; it has no steps to lose), a text run's hand-off.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "markov.h"
@@ -67,6 +71,7 @@ class TrainRunner {
       : cfg_((c.validate(), c)),
         every_(readback_every),
         chain_(c.model.vocab, c.successors, c.chain_seed),
+        text_(text_of(cfg_)),
         model_(model_shape, c.seed),
         gradient_(cfg_, model_),
         batch_rng_(stream_seed(c.seed, kStreamBatches)),
@@ -74,7 +79,9 @@ class TrainRunner {
     with_optimizer(cfg_.optimizer, [&](auto o) {
       for (int j = 0; j < decltype(o)::kStates; ++j) opt_state_.push_back(B::zeros(model_.params().size()));
     });
-    plateau_ = chain_.stationary_entropy();
+    if constexpr (!std::is_arithmetic_v<typename B::Loss>)
+      if (text_) throw ArgumentError("data = text: the validation loss is computed on the CPU engine only");
+    plateau_ = text_ ? text_->unigram_entropy() : chain_.stationary_entropy();
     loss_.reserve(cfg_.steps), grad_norm_.reserve(cfg_.steps), lr_.reserve(cfg_.steps);
   }
 
@@ -95,6 +102,7 @@ class TrainRunner {
   void record_one() {
     record_step();
     if (recorded_ - scheduled_ >= every_) schedule_read();
+    if (text_ && (recorded_ % cfg_.eval_every == 0 || recorded_ == cfg_.steps)) evaluate();
     if (ckpt_every_ > 0 && recorded_ % ckpt_every_ == 0 && ckpt_reads_.empty() && !ckpt_ready_) start_checkpoint();
   }
   void end_call() {
@@ -116,6 +124,8 @@ class TrainRunner {
   const std::vector<float>& grad_norm() const { return grad_norm_; }
   const std::vector<float>& lr() const { return lr_; }
   double plateau_entropy() const { return plateau_; }
+  // A text run's validation losses; null for the Markov chain.
+  const ValSeries* val() const { return text_ ? &val_ : nullptr; }
   const TrainConfig& config() const { return cfg_; }
   Model<B>& model() { return model_; }
   GradientStep<B>& gradient() { return gradient_; }
@@ -126,11 +136,12 @@ class TrainRunner {
   // The per-run fields of a Train document or of a Grid document's run.
   void write_series(json::Writer& w, int from) {
     poll();
-    detail::write_series(w, from, status_, stop_step_, loss_, grad_norm_, lr_);
+    detail::write_series(w, from, status_, stop_step_, loss_, grad_norm_, lr_, nullptr, val());
   }
   std::string result_json(int from, const char* backend) {
     poll();
-    return train_result_json(cfg_, plateau_, status_, stop_step_, loss_, grad_norm_, lr_, from, backend, &handoff_);
+    return train_result_json(cfg_, plateau_, status_, stop_step_, loss_, grad_norm_, lr_, from, backend, &handoff_,
+                             val());
   }
 
   // ---- hand-off (see the header) ----
@@ -146,6 +157,7 @@ class TrainRunner {
   }
   void continue_from(const Series& s, const TrainCheckpoint* c, const std::string& backend) {
     if (recorded_ != 0) throw ArgumentError("a run can continue another backend's work only before its first step");
+    if (text_) throw ArgumentError("data = text: a text run cannot continue another backend's work");
     if (s.from != 0) throw ArgumentError("the run's document must hold its series from step 1 (\"from\": 0)");
     const int held = static_cast<int>(s.loss.size());
     if (held > cfg_.steps)
@@ -178,7 +190,7 @@ class TrainRunner {
     for_each_tensor([&](size_t raw, size_t packed, size_t k) { std::copy_n(c->values.data() + packed, k, raw_.data() + raw); });
     B::write_array(model_.params(), raw_.data());
     for (size_t j = 0; j < opt_state_.size(); ++j) B::write_array(opt_state_[j], raw_.data() + (j + 1) * n);
-    for (int t = 1; t <= c->step; ++t) chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+    for (int t = 1; t <= c->step; ++t) sample_batch();
     loss_.assign(s.loss.begin(), s.loss.begin() + c->step);
     grad_norm_.assign(s.grad_norm.begin(), s.grad_norm.begin() + c->step);
     lr_.assign(s.lr.begin(), s.lr.begin() + c->step);
@@ -200,7 +212,7 @@ class TrainRunner {
     const int t = recorded_ + 1;
     {
       LNX_PROFILE_SCOPE("sample_batch");
-      chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+      sample_batch();
     }
     gradient_.run(model_, inputs_, targets_, hist_, loss_slot(t), norm_slot(t));
     const size_t n = model_.params().size();
@@ -215,6 +227,29 @@ class TrainRunner {
     });
     B::flush();
     recorded_ = t;
+  }
+
+  void sample_batch() {
+    if (text_)
+      text_->sample(batch_rng_, cfg_.model.batch, inputs_, targets_);
+    else
+      chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+  }
+
+  // The validation loss after the step just recorded (a CPU readback has landed: a stopped run has
+  // none): the mean over the held-out windows, a model's batch at a time.
+  void evaluate() {
+    poll();
+    if (status_ != RunStatus::Running && status_ != RunStatus::Ok) return;
+    LNX_PROFILE_SCOPE("validation");
+    const int chunk = model_.config().batch, count = text_->val_windows(chunk);
+    double sum = 0;
+    for (int first = 0; first < count; first += chunk) {
+      text_->val_batch(first, chunk, count, val_inputs_, val_targets_);
+      if constexpr (std::is_arithmetic_v<typename B::Loss>) sum += model_.forward(val_inputs_.data(), val_targets_.data());
+    }
+    val_.step.push_back(recorded_);
+    val_.loss.push_back(static_cast<float>(sum / (count / chunk)));
   }
 
   void schedule_read() {
@@ -279,12 +314,15 @@ class TrainRunner {
   TrainConfig cfg_;
   int every_;
   MarkovChain chain_;
+  std::shared_ptr<const TextData> text_;  // data = text: the text; else null (the chain)
   Model<B> model_;
   GradientStep<B> gradient_;
   Rng batch_rng_;
   std::vector<typename B::Array> opt_state_;  // the optimizer's state arrays (optim/optimizer.h)
   typename B::Stats hist_;
   std::vector<int> inputs_, targets_;
+  std::vector<int> val_inputs_, val_targets_;
+  ValSeries val_;
   int recorded_ = 0, scheduled_ = 0;  // steps recorded; steps whose readback is scheduled
   std::deque<Pending> reads_;
   std::vector<float> loss_, grad_norm_, lr_;  // per landed step

@@ -155,6 +155,8 @@ const std::vector<float>& TrainRun::loss() const { return impl_->loss(); }
 const std::vector<float>& TrainRun::grad_norm() const { return impl_->grad_norm(); }
 const std::vector<float>& TrainRun::lr() const { return impl_->lr(); }
 double TrainRun::plateau_entropy() const { return impl_->plateau_entropy(); }
+std::vector<int> TrainRun::val_steps() const { return impl_->val() ? impl_->val()->step : std::vector<int>{}; }
+std::vector<float> TrainRun::val_loss() const { return impl_->val() ? impl_->val()->loss : std::vector<float>{}; }
 std::string TrainRun::result_json(int from) const { return impl_->result_json(from, nullptr); }
 void TrainRun::set_checkpoint_every(int steps) {
   if (steps < 0) throw ArgumentError("checkpoint_every must be >= 0");
@@ -197,7 +199,7 @@ struct GridRun::Impl {
     std::vector<detail::GridRunView> out;
     for (const Entry& e : runs)
       out.push_back({&e.train, e.run->status(), e.run->stop_step(), &e.run->loss(), &e.run->grad_norm(), &e.run->lr(),
-                     &e.run->impl_->handoff()});
+                     &e.run->impl_->handoff(), e.run->impl_->val()});
     return out;
   }
   double progress() const { return detail::grid_progress(cfg, views()); }

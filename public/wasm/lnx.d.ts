@@ -101,6 +101,10 @@ export interface LnxModule {
    *  module started (one per core, up to 16) plus the calling thread — more is clamped, never a deadlock. */
   setThreads(n: number): void;
   threads(): number;
+  /** Registers the article's text in `lang` ("en" or "zh"): the bytes of
+   *  data/text/article.<lang>.txt, for runs with data = "text" (docs/engine.md, "Real text"). Throws
+   *  for another language or empty bytes; replaces an earlier text of that language. */
+  setTextCorpus(lang: string, bytes: Uint8Array): void;
   ProbeRun: new (configJson: string) => ProbeRun;
   TrainRun: new (configJson: string) => TrainRun;
   GridRun: new (configJson: string) => GridRun;

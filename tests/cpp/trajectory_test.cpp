@@ -56,6 +56,8 @@ TEST(Trajectory, NativeBuildFollowsThePinnedTrajectories) {
   const std::string text = read_file(std::string(LNX_SOURCE_DIR) + "/tests/fixtures/trajectories.json");
   ASSERT_FALSE(text.empty()) << "tests/fixtures/trajectories.json missing";
   const json::Value fixture = json::parse(text);
+  for (const char* lang : {"en", "zh"})  // the texts of the data = text runs
+    set_text_corpus(lang, read_file(std::string(LNX_SOURCE_DIR) + "/public/data/text/article." + lang + ".txt"));
   size_t checked = 0;
   for (int threads : {1, 2}) {
     set_threads(threads);
@@ -74,6 +76,10 @@ TEST(Trajectory, NativeBuildFollowsThePinnedTrajectories) {
         EXPECT_NEAR(run.loss()[t], loss[t].num, 1e-4 * std::fabs(loss[t].num)) << name << " step " << t + 1;
         EXPECT_NEAR(run.grad_norm()[t], gn[t].num, 1e-4 * std::fabs(gn[t].num)) << name << " step " << t + 1;
       }
+      const auto val = r.obj.find("val_loss");  // a text run's validation losses
+      ASSERT_EQ(run.val_loss().size(), val == r.obj.end() ? 0 : val->second.arr.size()) << name;
+      for (size_t i = 0; i < run.val_loss().size(); ++i)
+        EXPECT_NEAR(run.val_loss()[i], val->second.arr[i].num, 1e-4 * std::fabs(val->second.arr[i].num)) << name;
       ++checked;
     }
   }

@@ -59,6 +59,7 @@ std::string usage() {
   u += "                        (docs/json-schema.md)\n";
   u += "  lnx version\n\n";
   u += "--threads 0 (default) uses every core. --json prints the full result (docs/json-schema.md).\n";
+  u += "--data text learns the article's text (public/data/text/article.{en,zh}.txt; --text-dir DIR reads them from DIR).\n";
   u += "Placements: ";
   for (const auto& n : lnx::placement_names()) u += n + " ";
   u += "\nOptimizers: ";
@@ -75,7 +76,34 @@ struct Args {
   std::string config_json = "{}";
   bool json = false, progress = false;
   int threads = 0;
+  std::string text_dir;  // --text-dir: the folder of article.en.txt and article.zh.txt ("" = the shipped one)
 };
+
+// Registers the article's texts (data = text; text_data.h) from `dir`, or from the shipped folder
+// public/data/text (under the working directory or one level up, as from build/): a file that cannot
+// be read is an error only in a folder --text-dir names (elsewhere a text run says which text is
+// not loaded).
+void load_texts(const std::string& dir) {
+  const bool named = !dir.empty();
+  for (const char* lang : {"en", "zh"}) {
+    for (const std::string& d : named ? std::vector<std::string>{dir} : std::vector<std::string>{"public/data/text", "../public/data/text"}) {
+      const std::string path = d + "/article." + lang + ".txt";
+      std::FILE* f = std::fopen(path.c_str(), "rb");
+      if (!f) {
+        if (named) throw lnx::ArgumentError("--text-dir: cannot read the file '" + path.substr(0, 200) + "'");
+        continue;
+      }
+      std::string text;
+      char buf[1 << 16];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= (64u << 20)) text.append(buf, n);
+      std::fclose(f);
+      if (text.size() > (64u << 20)) throw lnx::ArgumentError("--text-dir: '" + path.substr(0, 200) + "' is over 64 MiB");
+      if (!text.empty() || named) lnx::set_text_corpus(lang, text);  // empty: refused, naming text_lang
+      break;
+    }
+  }
+}
 
 // The text of the file a flag names (at most 64 KiB: the field refuses more than a few KiB itself).
 std::string read_flag_file(const std::string& flag, const std::string& path) {
@@ -166,6 +194,11 @@ Args parse_args(int argc, char** argv) {
       a.threads = static_cast<int>(n);
       continue;
     }
+    if (f == "--text-dir") {
+      if (val.empty()) throw lnx::ArgumentError("--text-dir needs a folder");
+      a.text_dir = val;
+      continue;
+    }
     kv.emplace_back(f, val);
   }
   if (a.command == "probe") a.config_json = flags_to_json(lnx::config::probe_schema(), kv);
@@ -240,6 +273,9 @@ int cmd_train(const Args& a) {
     for (size_t t = 0; t < run.loss().size(); ++t)
       if ((t + 1) % 50 == 0 || t == 0)
         std::printf("step %5zu  loss %.4f  |g| %.3f  lr %.2e\n", t + 1, run.loss()[t], run.grad_norm()[t], run.lr()[t]);
+    const std::vector<int> vs = run.val_steps();
+    const std::vector<float> vl = run.val_loss();
+    for (size_t i = 0; i < vs.size(); ++i) std::printf("step %5d  validation loss %.4f\n", vs[i], vl[i]);
     std::printf("status %s; plateau entropy %.3f; %.1f s\n", lnx::to_string(run.status()), run.plateau_entropy(),
                 seconds_since(t0));
   }
@@ -322,6 +358,7 @@ int main(int argc, char** argv) {
     }
     Args a = parse_args(argc, argv);
     lnx::set_threads(a.threads);
+    load_texts(a.text_dir);
     if (a.command == "version") {
       std::cout << "lnx " << lnx::engine_version() << " (" << lnx::build_flavour() << ")\n";
       return 0;
