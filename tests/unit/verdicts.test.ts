@@ -586,3 +586,51 @@ describe('sharpness: GI-Adam removes the need for warm-up', () => {
     expect(j.facts.tooSmall).toBe(why);
   });
 });
+
+/** A real-text document: per language `lang`, each group's escape step and final validation loss
+ *  (key `placement:warmup`), plateau 3 for every language, 4 seeds, 200 steps. */
+const rt = (perLang: Record<string, Record<string, [number | null, number | null]>>, steps = 200, seedsOk = 4) => ({
+  config: { steps, seeds: [0, 1, 2, 3] },
+  texts: Object.keys(perLang).map((lang) => ({ lang, unigram_entropy: 3 })),
+  groups: Object.entries(perLang).flatMap(([lang, gs]) =>
+    Object.entries(gs).map(([k, [escape_step, final_val]]) => {
+      const [placement, warmup] = k.split(':');
+      return { lang, placement, warmup: Number(warmup), seeds_ok: placement === 'post' && warmup === '0' ? seedsOk : 4, escape_step, final_val };
+    }),
+  ),
+});
+describe('real-text', () => {
+  const holds: Record<string, [number | null, number | null]> = { 'post:0': [null, 3.1], 'post:120': [170, 2.7], 'pre:0': [60, 2.4], 'pre:120': [150, 2.5] };
+  const fails: Record<string, [number | null, number | null]> = { ...holds, 'post:0': [150, 2.6] }; // Post-LN escapes without warm-up
+  const unrescued: Record<string, [number | null, number | null]> = { ...holds, 'post:120': [null, 2.9], 'pre:0': [60, 2.4] };
+  it.each([
+    ['confirmed', { en: holds, zh: holds }],
+    ['refuted', { en: fails, zh: fails }],
+    ['qualified', { en: holds, zh: fails }],
+    ['refuted', { en: unrescued }], // warm-up fails to rescue, with room: 120 + 60 ≤ 200
+    ['refuted', { en: { ...holds, 'post:120': [170, 3.2] } }], // escapes on training windows, not on held-out text
+  ])('%s', (verdict, doc) => expect(V.realText(rt(doc)).verdict).toBe(verdict));
+  it.each([
+    ['too-short', rt({ en: { ...holds, 'pre:0': [null, 2.9] } })], // the positive control does not escape
+    ['too-short', rt({ en: { ...unrescued, 'pre:0': [90, 2.4] } })], // 120 + 90 > 200: no room after the warm-up
+    ['no-placement', rt({ en: { 'post:0': [null, 3.1], 'post:120': [170, 2.7] } })],
+    ['no-warmup', rt({ en: { 'post:0': [null, 3.1], 'pre:0': [60, 2.4] } })],
+  ])('untested (%s)', (why, doc) => {
+    const j = V.realText(doc);
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('a language too short beside one that holds qualifies; a diverged seed is no plateau', () => {
+    const j = V.realText(rt({ en: holds, zh: { ...holds, 'pre:0': [null, 2.9] } }));
+    expect(j.verdict).toBe('qualified');
+    expect(j.facts.langsHold).toEqual(['en']);
+    expect(j.facts.langsShort).toEqual(['zh']);
+    expect(V.realText(rt({ en: holds }, 200, 3)).verdict).toBe('refuted');
+  });
+  it('names each language’s escape steps and validation losses', () => {
+    const l = V.realText(rt({ en: holds })).facts.perLang[0];
+    expect(l).toMatchObject({ lang: 'en', plateau: 3, outcome: 'holds', stalls: true, rescued: true });
+    expect(l.escape).toEqual({ post0: null, postW: 170, pre0: 60, preW: 150 });
+    expect(l.finalVal.postW).toBe(2.7);
+  });
+});

@@ -234,3 +234,22 @@ export function deepNormNoWarmup(
   dnEscW: (number | null)[];
   postEscW: (number | null)[];
 }>;
+/** One language of realText's facts. */
+export interface RealTextLang {
+  lang: string;
+  plateau: number | null;
+  escape: { post0: number | null; postW: number | null; pre0: number | null; preW: number | null };
+  finalVal: { post0: number | null; postW: number | null; pre0: number | null; preW: number | null };
+  stalls: boolean;
+  rescued: boolean;
+  outcome: 'holds' | 'fails' | 'too-short';
+}
+export function realText(doc: any): Judged<{
+  W: number | null;
+  steps: number | null;
+  langs: string[];
+  perLang: RealTextLang[];
+  langsHold: string[];
+  langsFail: string[];
+  langsShort: string[];
+}>;

@@ -718,3 +718,65 @@ export function deepNormNoWarmup(doc, dn = 'deepnorm', post = 'post', pre = 'pre
   const n = facts.lrsDnTrains.length;
   return { verdict: n === tested.length ? 'confirmed' : n > 0 ? 'qualified' : 'refuted', facts };
 }
+
+/** Real text (real-text: the quick look's runs on the article's own bytes, one grid per language):
+ *  does the Post-LN plateau, and warm-up's rescue, survive real text at the quick look's size? The
+ *  quick look's criterion on each language (scripts/quick-look-search.mjs claims): a group escapes
+ *  when the 10-step mean of its seed-mean training loss falls 0.5 below the plateau, here the
+ *  training split's unigram entropy (the document's escape_step, null when never or when a seed
+ *  stopped). Per language, with W the longest warm-up:
+ *    stalls   Post-LN without warm-up has no escape step and every one of its seeds ran to the end
+ *             (a run that diverged is no plateau);
+ *    rescued  Post-LN with W escapes, and its seed-mean final validation loss (held-out text) is
+ *             below the plateau too (what it learned is not the training windows alone);
+ *    control  Pre-LN without warm-up escapes: a model that trains leaves the plateau within the run.
+ *  A language holds when it stalls and is rescued, fails when not; it is too short to tell when
+ *  the control fails, or when it stalls, the rescue fails and W leaves the run fewer steps than the
+ *  control needed (W + Pre-LN's escape step > steps). Confirmed when every language holds; refuted
+ *  when every language fails; qualified when some hold and the others fail or are too short;
+ *  untested 'too-short' when every language is too short, 'no-placement' without Post-LN and
+ *  Pre-LN runs, 'no-warmup' without runs at warm-up 0 and at some W > 0. */
+export function realText(doc) {
+  const groups = doc.groups ?? [];
+  const langs = [...new Set(groups.map((g) => g.lang))];
+  const warmups = unique(groups.map((g) => g.warmup));
+  const W = warmups.length ? Math.max(...warmups) : null;
+  const steps = doc.config?.steps ?? null;
+  const seeds = doc.config?.seeds?.length ?? null;
+  const group = (lang, p, w) => groups.find((g) => g.lang === lang && g.placement === p && g.warmup === w) ?? null;
+  const perLang = langs.map((lang) => {
+    const plateau = doc.texts?.find((t) => t.lang === lang)?.unigram_entropy ?? null;
+    const post0 = group(lang, 'post', 0),
+      postW = group(lang, 'post', W),
+      pre0 = group(lang, 'pre', 0),
+      preW = group(lang, 'pre', W);
+    const esc = (g) => g?.escape_step ?? null;
+    const stalls = post0 != null && esc(post0) == null && (seeds == null || post0.seeds_ok === seeds);
+    const rescued = esc(postW) != null && postW.final_val != null && plateau != null && postW.final_val < plateau;
+    const control = esc(pre0) != null;
+    const outcome = !control
+      ? 'too-short'
+      : stalls && rescued
+        ? 'holds'
+        : stalls && W + esc(pre0) > (steps ?? Infinity)
+          ? 'too-short'
+          : 'fails';
+    return {
+      lang,
+      plateau,
+      escape: { post0: esc(post0), postW: esc(postW), pre0: esc(pre0), preW: esc(preW) },
+      finalVal: { post0: post0?.final_val ?? null, postW: postW?.final_val ?? null, pre0: pre0?.final_val ?? null, preW: preW?.final_val ?? null },
+      stalls,
+      rescued,
+      outcome,
+    };
+  });
+  const of = (o) => perLang.filter((l) => l.outcome === o).map((l) => l.lang);
+  const facts = { W, steps, langs, perLang, langsHold: of('holds'), langsFail: of('fails'), langsShort: of('too-short') };
+  const has = (p) => groups.some((g) => g.placement === p);
+  if (!has('post') || !has('pre')) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
+  if (!warmups.includes(0) || !(W > 0)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-warmup' } };
+  if (facts.langsShort.length === langs.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (facts.langsHold.length === langs.length) return { verdict: 'confirmed', facts };
+  return { verdict: facts.langsHold.length ? 'qualified' : 'refuted', facts };
+}
