@@ -131,8 +131,9 @@ self.addEventListener('activate', (ev) => {
 });
 
 /** Only the site's own files are stored (not, say, a dev server's modules on the same origin); the
- *  experiments' documents (data/exp/) too, which the other language's copy needs offline. */
-const KEEP = new RegExp(`^${SCOPE.pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(index\\.html|embed\\.js|data/(exp/)?[\\w.-]+|wasm/[\\w.-]+)?$`);
+ *  experiments' documents (data/exp/) too, which the other language's copy needs offline, and the
+ *  article's texts (data/text/) that runs on real text load. */
+const KEEP = new RegExp(`^${SCOPE.pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(index\\.html|embed\\.js|data/((exp|text)/)?[\\w.-]+|wasm/[\\w.-]+)?$`);
 
 async function networkFirst(req) {
   const cache = await caches.open(VERSION);

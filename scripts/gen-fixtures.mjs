@@ -18,16 +18,21 @@ export const BASE = { layers: 2, d: 32, d_ff: 64, vocab: 64, seq: 16, batch: 4, 
  * scale, and the warm-up's shape: the variants); then, with the first optimizer, every literature
  * placement preset (the schema's placement_presets) and every placement-spec option of the GPU
  * checks (SPEC_OPTIONS: DyT, none, QK-norm, ReZero's gate, B2T, all together), and ReZero's preset
- * with SGD (a learnable gate with SGD is allowed: docs/engine.md).
+ * with SGD (a learnable gate with SGD is allowed: docs/engine.md). A choice that only applies under
+ * another's value (text_lang under data = text) is left at its default; data = text learns bytes,
+ * so its variant has vocab 256 (the engine's rule text_data) and records its validation loss.
  */
 export function fixtureConfigs(schema) {
   const first = schema.optimizers[0];
   const byPlacement = schema.placements.flatMap((p) => schema.optimizers.map((o) => ({ ...BASE, placement: p.name, optimizer: o.name, lr: o.suggested_lr })));
   const train = schema.configs.find((c) => c.name === 'train');
-  const knobs = train.fields.filter((f) => f.type === 'choice' && f.name !== 'placement' && f.name !== 'optimizer');
+  const knobs = train.fields.filter((f) => f.type === 'choice' && !f.only_when && f.name !== 'placement' && f.name !== 'optimizer');
+  const needs = (f, c) => (f.name === 'data' && c === 'text' ? { vocab: 256 } : {});
   const variants = ['post', 'pre'].flatMap((placement) =>
     knobs.flatMap((f) =>
-      f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c })),
+      f.choices
+        .filter((c) => c !== f.default)
+        .map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c, ...needs(f, c) })),
     ),
   );
   const literature = schema.placement_presets.filter((p) => p.source !== 'registry');
@@ -44,7 +49,7 @@ export function trajectory(m, config) {
   run.step(config.steps);
   const doc = JSON.parse(run.resultJson(0));
   run.delete();
-  return { status: doc.status, loss: doc.loss, grad_norm: doc.grad_norm };
+  return { status: doc.status, loss: doc.loss, grad_norm: doc.grad_norm, ...(doc.val_loss ? { val_loss: doc.val_loss } : {}) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

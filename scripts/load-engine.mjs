@@ -3,6 +3,8 @@
 // The 3.1.6 glue needs `wasmBinary` (Node's fetch cannot read file: URLs) and `require`/`__dirname`
 // shims (its ES-module output still uses them for the pthread workers). `options` go to the factory as
 // well: the gpu flavour needs `{ gpuDevice }` (a device of the `webgpu` package, tests/gpu-node/).
+// Like the page, it hands the engine the article's texts (public/data/text/article.<lang>.txt) for
+// runs with data = "text" (docs/engine.md, "Real text").
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -17,5 +19,10 @@ export async function loadEngine(flavour, options = {}) {
   globalThis.require ??= createRequire(glue);
   globalThis.__dirname ??= path.dirname(fileURLToPath(glue));
   const factory = (await import(/* @vite-ignore */ glue.href)).default;
-  return factory({ ...options, wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
+  const m = await factory({ ...options, wasmBinary: readFileSync(new URL(`lnx-${flavour}.wasm`, glue)) });
+  for (const lang of TEXT_LANGS) m.setTextCorpus?.(lang, readFileSync(new URL(`../public/data/text/article.${lang}.txt`, import.meta.url)));
+  return m;
 }
+
+/** The languages of the article's texts, one file each (scripts/gen-corpus.mjs). */
+export const TEXT_LANGS = ['en', 'zh'];

@@ -914,6 +914,40 @@ if (grid) {
     say();
   }
 
+  const rt = exp('real-text');
+  if (rt) {
+    const c = rt.config,
+      { verdict, facts: f } = V.realText(rt);
+    const W = f.W;
+    say('### Real text: the plateau and warm-up\'s rescue on the article\'s own bytes (the toy\'s claim, asked of real text)');
+    say();
+    say(
+      `${header(rt)} The quick look's toy on byte-level text (V = 256): ${model({ ...c, vocab: 256 })}, ${c.steps} steps, lr ${c.lr}; ` +
+        `placements ${c.placements.join(', ')} × warm-ups ${c.warmups.join(', ')} × seeds ${c.seeds.join(', ')}, one grid per language; ` +
+        `validation every ${c.eval_every} steps on 16 held-out windows (the last tenth of each text). The texts: ` +
+        rt.texts.flatMap((t) => t.parts.map((p) => `${p.lang} ${p.bytes} bytes (FNV-1a ${p.fnv1a64}), unigram entropy ${f3(t.unigram_entropy)} nats`)).join('; ') +
+        '.',
+    );
+    say();
+    say(`| text | plateau (unigram entropy) | Post-LN: escape step, final validation | Post-LN + warm-up ${W} | Pre-LN | Pre-LN + warm-up ${W} | outcome |`);
+    say('|---|---|---|---|---|---|---|');
+    const cell = (e, v) => `${e ?? 'never'}, ${f3(v)}`;
+    for (const l of f.perLang)
+      say(
+        `| ${l.lang} | ${f3(l.plateau)} | ${cell(l.escape.post0, l.finalVal.post0)} | ${cell(l.escape.postW, l.finalVal.postW)} | ${cell(l.escape.pre0, l.finalVal.pre0)} | ${cell(l.escape.preW, l.finalVal.preW)} | ${l.outcome} |`,
+      );
+    say();
+    say(
+      `Verdict: **${mark[verdict]}.** Rule (per language, the quick look's criterion: the seed-mean training loss's 10-step mean 0.5 below the plateau): ` +
+        `Post-LN without warm-up never escapes and Post-LN with warm-up ${W} escapes with its final held-out loss below the plateau (holds); ` +
+        `too short when Pre-LN without warm-up, the positive control, does not escape, or when the rescue fails and ${W} + its escape step > ${c.steps}; ` +
+        `confirmed when every language holds, refuted when every language fails, qualified otherwise. ` +
+        `Holds: ${f.langsHold.join(', ') || 'none'}; fails: ${f.langsFail.join(', ') || 'none'}; too short: ${f.langsShort.join(', ') || 'none'}.` +
+        (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
+    );
+    say();
+  }
+
   // an experiment without a section of its own above: its verdicts, by its declaration's rules
   for (const [slot, e] of Object.entries(R.EXPERIMENT_SLOTS)) {
     const doc = !written.has(e.experiment) && e.verdict ? exp(e.file.replace(/\.summary$/, '')) : null;

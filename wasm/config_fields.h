@@ -175,6 +175,12 @@ void add_chain_fields(schema::Schema<C>& s) {
                      nullptr});
 }
 
+// A text run's validation period (the field `eval_every` of the train and grid configs, and of the
+// real-text experiment's).
+inline schema::Spec eval_every_spec() {
+  return schema::int_spec("eval_every", 1, kMaxSteps, "steps between two validation losses on the held-out text (and one at the last step)");
+}
+
 // What the toy learns: the Markov chain, or the article's text (text_data.h), and the rule that each
 // keeps the other's settings at their defaults (a setting that would be silently ignored) and that
 // text has vocab 256. Only the train and grid configs have it: an experiment measures on the chain.
@@ -188,11 +194,7 @@ void add_data_fields(schema::Schema<C>& s) {
                                                              "the language of the article's text (both: English and Chinese)"),
                                          "data", {"text"}),
                     &train_member<C, &TrainConfig::text_lang>);
-  schema::add_field(s, schema::only_when(schema::int_spec("eval_every", 1, kMaxSteps,
-                                                          "steps between two validation losses on the held-out text "
-                                                          "(and one at the last step)"),
-                                         "data", {"text"}),
-                    &train_member<C, &TrainConfig::eval_every>);
+  schema::add_field(s, schema::only_when(eval_every_spec(), "data", {"text"}), &train_member<C, &TrainConfig::eval_every>);
   s.rules.push_back({"text_data", "data = text has vocab 256; each data's own settings keep their defaults under the other",
                      [](const C& c) {
                        const TrainConfig& t = train_of(const_cast<C&>(c));

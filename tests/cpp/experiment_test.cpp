@@ -12,6 +12,8 @@
 #include <string>
 
 #include "api.h"
+#include "rng.h"
+#include "text_data.h"
 #include "experiments/experiment.h"
 #include "experiments/measure.h"
 #include "json.h"
@@ -57,7 +59,8 @@ Value run(const std::string& name, const std::string& extra) {
 TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
-                                             "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram"}));
+                                             "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
+                                             "real-text"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
     FAIL() << "an unknown experiment was accepted";
@@ -691,6 +694,57 @@ TEST(Sharpness, RefusesAnOptimizerWithoutAPreconditioner) {
 }
 
 }  // namespace
+
+// ---- real-text ----
+// One grid per language on its text: every run's validation losses at eval_every and the last step;
+// each group's escape step is measure.h's on its seed-mean training curve, below the text's unigram
+// entropy; a language whose text is not loaded is refused before any run, naming text_lang.
+TEST(Experiments, RealTextRunsAGridPerLanguageOnItsText) {
+  std::string text;
+  lnx::Rng rng(5);
+  for (int i = 0; i < 3000; ++i) text += static_cast<char>('a' + rng.below(i % 2 ? 4 : 20));
+  lnx::set_text_corpus("en", text);
+  const std::string cfg = R"({"layers": 1, "d": 16, "d_ff": 32, "seq": 8, "batch": 2, "steps": 30, "eval_every": 10, "lr": 0.01,
+                              "langs": ["en"], "placements": ["post", "pre"], "warmups": [0, 10], "seeds": [0, 1]})";
+  lnx::ExperimentRun r("real-text", cfg);
+  while (!r.done()) r.step(1);
+  const Value v = lnx::json::parse(r.result_json());
+  const double plateau = lnx::TextData({{"en", text}}, 8).unigram_entropy();
+  ASSERT_EQ(v.obj.at("texts").arr.size(), 1u);
+  EXPECT_NEAR(v.obj.at("texts").arr[0].obj.at("unigram_entropy").num, plateau, 1e-6);
+  EXPECT_EQ(v.obj.at("texts").arr[0].obj.at("parts").arr[0].obj.at("bytes").num, 3000);
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 8u);
+  for (const Value& run : runs) {
+    EXPECT_EQ(run.obj.at("lang").str, "en");
+    ASSERT_EQ(run.obj.at("val_step").arr.size(), 3u);
+    EXPECT_EQ(run.obj.at("val_step").arr[2].num, 30);
+    EXPECT_EQ(run.obj.at("loss").arr.size(), 30u);
+  }
+  const auto& groups = v.obj.at("groups").arr;
+  ASSERT_EQ(groups.size(), 4u);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<double> mean(30, 0.0);
+    double val = 0;
+    for (size_t k = 0; k < 2; ++k) {  // a group's seeds are consecutive runs
+      const Value& run = runs[2 * g + k];
+      for (size_t t = 0; t < 30; ++t) mean[t] += run.obj.at("loss").arr[t].num / 2;
+      val += run.obj.at("val_loss").arr.back().num / 2;
+    }
+    const int e = lnx::exp::escape_step(mean, plateau);
+    const Value& esc = groups[g].obj.at("escape_step");
+    if (e > 0) EXPECT_EQ(esc.num, e) << g;
+    else EXPECT_EQ(esc.kind, Value::Kind::Null) << g;
+    EXPECT_NEAR(groups[g].obj.at("final_val").num, val, 1e-6) << g;
+  }
+  lnx::forget_text_corpora();
+  try {
+    lnx::ExperimentRun missing("real-text", R"({"langs": ["zh"]})");
+    ADD_FAILURE() << "a language without its text must be refused";
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("text_lang = zh"), std::string::npos) << e.what();
+  }
+}
 
 // ---- phase-diagram ----
 namespace {

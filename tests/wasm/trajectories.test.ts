@@ -16,6 +16,7 @@ interface Run {
   status: string;
   loss: number[];
   grad_norm: number[];
+  val_loss?: number[];
 }
 const fixture = JSON.parse(readFileSync(new URL(`../../${FIXTURE}`, import.meta.url), 'utf8')) as { runs: Run[] };
 
@@ -40,6 +41,7 @@ for (const flavour of FLAVOURS) {
           expect(got.status, name).toBe('ok');
           expect(got.loss, name).toEqual(r.loss);
           expect(got.grad_norm, name).toEqual(r.grad_norm);
+          expect(got.val_loss, name).toEqual(r.val_loss);
         }
       });
   });

@@ -9,8 +9,10 @@
 // (gpu-grid.ts handoff, continueGrid), a probe from the jobs whose statistics had come in
 // (ProbeRun.continueFrom). The CPU build is the FMA flavour
 // where the browser validates relaxed SIMD (backend-choice.ts cpuGlue); each job runs with fused
-// multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Messages: protocol.ts. The page never imports this
-// file; client.ts creates it.
+// multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Before its first job a
+// CPU module gets the article's texts (data/text/article.<lang>.txt) for runs on real text (docs/engine.md,
+// "Real text"); a text that fails to load is left out, and a run that needs it is refused by the engine,
+// which names it. Messages: protocol.ts. The page never imports this file; client.ts creates it.
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
 import { cpuGlue, fallbackAfterGpuError, isGpuError, RELAXED_SIMD_PROBE, selectBackend, type CpuGlue, type GpuLike, type Selection } from './backend-choice';
 import { continueGrid, GpuGrid, type GridHandoff } from './gpu-grid';
@@ -35,6 +37,29 @@ async function loadGlue<M>(flavour: Glue, extra: Record<string, unknown> = {}): 
   } catch (e) {
     throw new Error(`could not load ${url}: ${errorMessage(e)}`);
   }
+}
+
+/** The languages of the article's texts (scripts/gen-corpus.mjs writes one file each). */
+const TEXT_LANGS = ['en', 'zh'] as const;
+const texts = new WeakMap<object, Promise<void>>();
+/** Hands module `m` the article's texts, once (the WebGPU module runs no text: it has no setTextCorpus). */
+function ensureTexts(m: LnxModule | LnxGpuModule): Promise<void> {
+  if (!('setTextCorpus' in m)) return Promise.resolve();
+  if (!texts.has(m))
+    texts.set(
+      m,
+      Promise.all(
+        TEXT_LANGS.map(async (lang) => {
+          try {
+            const r = await fetch(new URL(`${import.meta.env.BASE_URL}data/text/article.${lang}.txt`, self.location.origin));
+            if (r.ok) m.setTextCorpus(lang, new Uint8Array(await r.arrayBuffer()));
+          } catch {
+            // left out: a run on this text says it is not loaded
+          }
+        }),
+      ).then(() => undefined),
+    );
+  return texts.get(m)!;
 }
 
 let cpuModule: Promise<LnxModule> | null = null;
@@ -194,6 +219,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
         // page asked for the deterministic arithmetic (a run that reproduces a precomputed document).
         const fma = (m: LnxModule | LnxGpuModule) => m.setGemmFma(req.exact !== true);
         fma(a.module);
+        await ensureTexts(a.module);
         let handoff: GridHandoff | null = null;
         let probeHandoff: string | null = null;
         try {
@@ -216,6 +242,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
             return;
           }
           fma(m);
+          await ensureTexts(m);
           const next: Active = { engine: m, module: m, selection: fb };
           active = Promise.resolve(next);
           post({ type: 'backend', ...describe(next) });
