@@ -93,7 +93,7 @@ export const UI_KEY_TABLES = {
         "each value of an architecture choice (the grid table's group `ctl.arch`, lib/settings.ts; values from the engine's schema), in Figure 4's settings and, away from the engine's default, its caption (`toy.model`: so those name the setting too, \"no final norm\")",
       ],
       [
-        'field.placements field.lrs field.warmups field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
+        'field.placements field.lrs field.warmups field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
@@ -113,6 +113,11 @@ export const UI_KEY_TABLES = {
         'verdict.afs.confirmed verdict.afs.qualified verdict.afs.refuted verdict.afs.untested',
         'the sentence bound as `{{exp.afs.verdict}}` (verdicts.js `adamFirstStep`)',
       ],
+      [
+        'verdict.rt.confirmed verdict.rt.qualified verdict.rt.refuted verdict.rt.untested',
+        'the sentence bound as `{{exp.rt.verdict}}` (verdicts.js `realText`)',
+      ],
+      ['textLang.en textLang.zh textLang.both', "a language of the article's text by name (fig19's panels, the real-text verdict)"],
       [
         'verdict.afscf.confirmed verdict.afscf.refuted verdict.afscf.untested',
         'the sentence bound as `{{exp.afscf.verdict}}` (verdicts.js `adamFirstStepCounterfactual`)',
@@ -388,6 +393,18 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['ctl.small', `the live run's small setting`],
     ],
   },
+  fig19: {
+    rows: [
+      ['title caption', 'title and caption'],
+      ['panel', `a language's panel ({lang}: \`textLang.*\`)`],
+      ['axisStep axisLoss', 'axis names'],
+      ['plateau', `the plateau line: the text's unigram entropy ({v})`],
+      ['series train val', 'a run by placement and warm-up (legend), and the two kinds of mark: training loss (line), held-out loss (markers)'],
+      ['readout readout.item readout.value readout.valueVal', 'the hover readout: a panel, a step, each run there (with its held-out loss where measured)'],
+      ['col.series tableCaption', `the table's first column and its caption`],
+      ['ctl.small', `the live run's small setting`],
+    ],
+  },
   fig10: {
     rows: [
       ['title caption', 'title and caption'],
@@ -567,6 +584,16 @@ export const PROSE_NUMBER_GROUPS = [
       ['exp.afscf.steps', `the counterfactuals' run length`, '—'],
       ['exp.afscf.lr', `the counterfactuals' peak lr`, '—'],
       ['exp.afscf.verdict', 'the verdict on where the sign step stops holding (`verdict.afscf.*`; rule in experiments/verdicts.js)', '—'],
+      ['exp.rt.layers', `real-text's depth (fig19)`, '6'],
+      ['exp.rt.steps', `real-text's run length`, '200'],
+      ['exp.rt.warmup', `real-text's longest warm-up`, '120'],
+      ['exp.rt.h.en', `the unigram entropy of the English training text (nats): fig19's plateau line`, '3.353'],
+      ['exp.rt.h.zh', 'the same, Chinese', '4.418'],
+      [
+        'exp.rt.verdict',
+        'the verdict on the plateau and the rescue on real text (`verdict.rt.*`, languages by `textLang.*`; rule in experiments/verdicts.js)',
+        '—',
+      ],
       ['exp.wl.steps', "the runs' steps", '—'],
       ['exp.wl.verdict', 'the verdict on claim 4 (`verdict.wl.*`; rule in experiments/verdicts.js)', '—'],
       ['exp.sgd.verdict', 'the verdict on the SGD control (`verdict.sgd.*`)', '—'],

@@ -35,9 +35,15 @@ function unwrapRole(s) {
 export function stripMarkup(s) {
   let out = s.replace(/\{\{[^}]*\}\}/g, '');
   out = unwrapRole(out);
-  out = out.replace(/\*\*/g, '').replace(/(^|[^\\*])\*(?=\S)([^*\n]*\S)\*/g, '$1$2').replace(/`/g, '');
+  out = out
+    .replace(/\*\*/g, '')
+    .replace(/(^|[^\\*])\*(?=\S)([^*\n]*\S)\*/g, '$1$2')
+    .replace(/`/g, '');
   out = out.replace(/\[([^\]]*)\]\(https?:[^)]*\)/g, '$1');
-  return out.replace(/[ \t]+/g, ' ').replace(/ ([,.;:!?，。；：！？])/g, '$1').trim();
+  return out
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ ([,.;:!?，。；：！？])/g, '$1')
+    .trim();
 }
 
 const vite = await ssrLoader();

@@ -30,9 +30,7 @@ export function fixtureConfigs(schema) {
   const needs = (f, c) => (f.name === 'data' && c === 'text' ? { vocab: 256 } : {});
   const variants = ['post', 'pre'].flatMap((placement) =>
     knobs.flatMap((f) =>
-      f.choices
-        .filter((c) => c !== f.default)
-        .map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c, ...needs(f, c) })),
+      f.choices.filter((c) => c !== f.default).map((c) => ({ ...BASE, placement, optimizer: first.name, lr: first.suggested_lr, [f.name]: c, ...needs(f, c) })),
     ),
   );
   const literature = schema.placement_presets.filter((p) => p.source !== 'registry');

@@ -57,6 +57,8 @@ const COST = {
     fwd(c),
   // every run at its full steps (with early exit an upper bound; cost.ts experimentWork)
   'phase-diagram': (c) => c.placements.length * c.warmups.length * c.lrs.length * c.seeds.length * sum(c.depths, (L) => c.steps * 3 * fwd(c, L)),
+  // bytes: V = 256 (the experiment has no vocab field)
+  'real-text': (c) => c.langs.length * c.placements.length * c.warmups.length * c.seeds.length * c.steps * 3 * fwd({ ...c, vocab: 256 }),
 };
 
 // ---- the candidates, per slot (fixed before the search; ordered by cost when it runs) ----
@@ -239,6 +241,20 @@ const SEARCHES = {
           }),
           (c) => ({ layers: 6, d: c.d, d_ff: 4 * c.d, steps: c.steps, warmups: c.warmups, seeds: c.seeds, optimizers: ['adam', 'radam'], lr_factors: [1] }),
         ),
+      },
+    ],
+  },
+  // fig19 (real-text). The quick look's toy (6 layers, B = 2, n = 32, 200 steps, warm-ups 0 and 120:
+  // the claim is asked at its size) at d = 64 or the reference's 128 (d_ff = 4d), both languages (the
+  // rule judges each), one or two seeds.
+  realText: {
+    experiment: 'real-text',
+    files: ['real-text'],
+    judge: ([doc]) => ({ rt: V.realText(doc) }),
+    budget: 0.5,
+    groups: [
+      {
+        candidates: spread(grid({ d: [64, 128], seeds: [[0], [0, 1]] }), (c) => ({ d: c.d, d_ff: 4 * c.d, seeds: c.seeds })),
       },
     ],
   },

@@ -919,13 +919,15 @@ if (grid) {
     const c = rt.config,
       { verdict, facts: f } = V.realText(rt);
     const W = f.W;
-    say('### Real text: the plateau and warm-up\'s rescue on the article\'s own bytes (the toy\'s claim, asked of real text)');
+    say("### Real text: the plateau and warm-up's rescue on the article's own bytes (the toy's claim, asked of real text)");
     say();
     say(
       `${header(rt)} The quick look's toy on byte-level text (V = 256): ${model({ ...c, vocab: 256 })}, ${c.steps} steps, lr ${c.lr}; ` +
         `placements ${c.placements.join(', ')} × warm-ups ${c.warmups.join(', ')} × seeds ${c.seeds.join(', ')}, one grid per language; ` +
         `validation every ${c.eval_every} steps on 16 held-out windows (the last tenth of each text). The texts: ` +
-        rt.texts.flatMap((t) => t.parts.map((p) => `${p.lang} ${p.bytes} bytes (FNV-1a ${p.fnv1a64}), unigram entropy ${f3(t.unigram_entropy)} nats`)).join('; ') +
+        rt.texts
+          .flatMap((t) => t.parts.map((p) => `${p.lang} ${p.bytes} bytes (FNV-1a ${p.fnv1a64}), unigram entropy ${f3(t.unigram_entropy)} nats`))
+          .join('; ') +
         '.',
     );
     say();

@@ -6,6 +6,7 @@ import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors
 import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
 import type { PhaseCell, PhaseDiagramResult } from '../../web/src/experiments/phase-diagram';
 import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
+import type { RealTextResult } from '../../web/src/experiments/real-text';
 import type { SharpnessResult } from '../../web/src/experiments/sharpness';
 import type { StepSizeResult } from '../../web/src/experiments/step-size';
 import type { TiedOutputResult } from '../../web/src/experiments/tied-output';
@@ -184,6 +185,40 @@ export function adamFirstStepCf(): AdamFirstStepResult {
       s('rezero', 'adam', 0.7, 1),
       s('rezero', 'gi-adam', 0.7, Math.sqrt(0.02)),
     ],
+  };
+}
+
+/** A small real-text document: English and Chinese, Post-LN and Pre-LN, warm-ups 0 and 2, one seed, 4 steps. */
+export function realText(): RealTextResult {
+  const r = (lang: string, placement: string, warmup: number, loss: number[]) => ({
+    lang,
+    placement,
+    warmup,
+    seed: 0,
+    status: 'ok',
+    escape_step: null,
+    loss,
+    val_step: [2, 4],
+    val_loss: [loss[1], loss[3]],
+  });
+  const runs = ['en', 'zh'].flatMap((lang) => [
+    r(lang, 'post', 0, [5.5, 4.4, 4.3, 4.3]),
+    r(lang, 'post', 2, [5.5, 5.0, 3.5, 3.0]),
+    r(lang, 'pre', 0, [5.5, 3.2, 2.9, 2.8]),
+    r(lang, 'pre', 2, [5.5, 4.6, 3.1, 2.9]),
+  ]);
+  return {
+    experiment: 'real-text',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 6, steps: 4, langs: ['en', 'zh'], placements: ['post', 'pre'], warmups: [0, 2], seeds: [0] },
+    texts: ['en', 'zh'].map((lang) => ({
+      lang,
+      unigram_entropy: 4.4,
+      parts: [{ lang, bytes: 1000, fnv1a64: '0123456789abcdef', train_bytes: 900, held_out_bytes: 100 }],
+    })),
+    uniform_loss: Math.log(256),
+    runs,
+    groups: runs.map((x) => ({ lang: x.lang, placement: x.placement, warmup: x.warmup, seeds_ok: 1, escape_step: null, final_val: x.val_loss[1] })),
   };
 }
 

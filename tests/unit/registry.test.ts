@@ -19,6 +19,7 @@ import {
   phaseDiagram,
   plateauShare,
   probe,
+  realText,
   sharpness,
   stepSize,
   tiedOutput,
@@ -43,6 +44,7 @@ const docFor: Record<SlotName, unknown> = {
   phaseDiagram: phaseDiagram(['post', 'pre', 'deepnorm', 'peri']),
   deepNorm: phaseDiagram(),
   preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
+  realText: realText(),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
@@ -66,9 +68,10 @@ describe('the registry', () => {
       'fig4:4',
       'fig8:H',
       'fig9:I',
-      'fig13:J',
-      'fig14:K',
-      'fig15:L',
+      'fig19:J',
+      'fig13:K',
+      'fig14:L',
+      'fig15:M',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));

@@ -600,16 +600,17 @@ const rt = (perLang: Record<string, Record<string, [number | null, number | null
   ),
 });
 describe('real-text', () => {
-  const holds: Record<string, [number | null, number | null]> = { 'post:0': [null, 3.1], 'post:120': [170, 2.7], 'pre:0': [60, 2.4], 'pre:120': [150, 2.5] };
-  const fails: Record<string, [number | null, number | null]> = { ...holds, 'post:0': [150, 2.6] }; // Post-LN escapes without warm-up
-  const unrescued: Record<string, [number | null, number | null]> = { ...holds, 'post:120': [null, 2.9], 'pre:0': [60, 2.4] };
+  type Groups = Record<string, [number | null, number | null]>;
+  const holds: Groups = { 'post:0': [null, 3.1], 'post:120': [170, 2.7], 'pre:0': [60, 2.4], 'pre:120': [150, 2.5] };
+  const fails: Groups = { ...holds, 'post:0': [150, 2.6] }; // Post-LN escapes without warm-up
+  const unrescued: Groups = { ...holds, 'post:120': [null, 2.9], 'pre:0': [60, 2.4] };
   it.each([
     ['confirmed', { en: holds, zh: holds }],
     ['refuted', { en: fails, zh: fails }],
     ['qualified', { en: holds, zh: fails }],
     ['refuted', { en: unrescued }], // warm-up fails to rescue, with room: 120 + 60 ≤ 200
-    ['refuted', { en: { ...holds, 'post:120': [170, 3.2] } }], // escapes on training windows, not on held-out text
-  ])('%s', (verdict, doc) => expect(V.realText(rt(doc)).verdict).toBe(verdict));
+    ['refuted', { en: { ...holds, 'post:120': [170, 3.2] } as Groups }], // escapes on training windows, not on held-out text
+  ] as [string, Record<string, Groups>][])('%s', (verdict, doc) => expect(V.realText(rt(doc)).verdict).toBe(verdict));
   it.each([
     ['too-short', rt({ en: { ...holds, 'pre:0': [null, 2.9] } })], // the positive control does not escape
     ['too-short', rt({ en: { ...unrescued, 'pre:0': [90, 2.4] } })], // 120 + 90 > 200: no room after the warm-up

@@ -203,6 +203,7 @@ export const SKELETON: [string, ...Slot[]][] = [
     'p',
     'p',
     { test: ['p measured', 'p measured note', 'fig9'] },
+    { test: ['p inferred', 'p measured note', 'fig19'] },
   ],
   ['experiments', 'p', { table: [6, 6] }, 'p paper note', 'paperFigure'],
   ['reversed', 'p', 'p paper note', { math: r`\frac{700}{500}=1.4` }, 'p'],

@@ -82,6 +82,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'field.steps': 'steps',
     'field.optimizer': 'optimizer',
     'field.optimizers': 'optimizers',
+    'field.langs': 'languages of the text',
     'field.lr_factors': 'peak lr, as multiples of each optimizer’s suggested lr',
     'field.batches': 'batches',
     'field.depths': 'depths',
@@ -148,6 +149,17 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.sgd.qualified': 'The SGD control: Pre-LN trains with SGD (peak lr {lr}), but no warm-up tried rescues Post-LN; the control holds only in part.',
     'verdict.sgd.untested':
       'The SGD control: too small to test at this setting. It needs SGD runs (peak lr {lr}; — = none) in which Post-LN without warm-up stalls (here it leaves the plateau at step {post0}; — = never, or not run), long enough for Pre-LN to train (with Adam it leaves the plateau at step {preAdam0}, with SGD at {pre0}) and for a warm-up to leave that much time before step {steps}.',
+    'verdict.rt.confirmed':
+      'Verdict: confirmed in every language of the text ({langsHold}). Post-LN without warm-up never falls 0.5 below the unigram entropy in {steps} steps; with a warm-up of {W} steps it does, and its loss on the held-out text ends below that line too.',
+    'verdict.rt.qualified':
+      'Verdict: holds only in part. In {langsHold} the plateau and the rescue survive: Post-LN without warm-up stays on the unigram entropy, and a warm-up of {W} steps gets it off, on the held-out text too. In {langsShort} the setting is too short to tell: Post-LN without warm-up stalls, but with the warm-up it does not yet fall 0.5 below the line within {steps} steps, and Pre-LN, the control, needed so long to get there that the run leaves the warmed-up Post-LN less time after its warm-up. It fails in {langsFail} (— = none).',
+    'verdict.rt.refuted':
+      'Verdict: not confirmed on real text at this setting. In {langsFail} Post-LN without warm-up leaves the plateau, or a warm-up of {W} steps does not get it off although Pre-LN shows the run has the time ({steps} steps).',
+    'verdict.rt.untested':
+      'Verdict: too small to test at this setting. In every language ({langsShort}) Pre-LN without warm-up, the positive control, does not fall 0.5 below the unigram entropy within {steps} steps, or does so too late for a warm-up of {W} steps to be followed by as long.',
+    'textLang.en': 'English',
+    'textLang.zh': 'Chinese',
+    'textLang.both': 'English and Chinese',
     'verdict.ps.confirmed':
       'Verdict: confirmed. The Post-LN run without warm-up ends on the plateau (loss {endLoss}; the plateau is {plateau}) without diverging, and its last layer’s token-specific share falls from {share0} to {shareEnd}: every token ends up carrying the same vector, all a model needs to predict the frequencies alone.',
     'verdict.ps.refuted':
@@ -411,6 +423,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'field.steps': '步数',
     'field.optimizer': '优化器',
     'field.optimizers': '优化器',
+    'field.langs': '文本的语言',
     'field.lr_factors': '峰值学习率（各优化器建议学习率的倍数）',
     'field.batches': '批数',
     'field.depths': '层数',
@@ -473,6 +486,17 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.sgd.qualified': 'SGD 对照：Pre-LN 用 SGD 能训练（峰值学习率 {lr}），但试过的预热都救不回 Post-LN；对照只部分成立。',
     'verdict.sgd.untested':
       'SGD 对照：设置太小，无法检验。要检验它，得有 SGD 的运行（峰值学习率 {lr}；— 表示没有），其中 Post-LN 不预热就停在平台上（这里它在第 {post0} 步离开；— 表示从未离开或没有运行）；运行还要够长，长到 Pre-LN 能训练起来（用 Adam 在第 {preAdam0} 步离开平台，用 SGD 在第 {pre0} 步），并且预热结束后到第 {steps} 步之前也留得出这么多步。',
+    'verdict.rt.confirmed':
+      '结论：在文本的每种语言里都成立（{langsHold}）。不预热的 Post-LN 在 {steps} 步内始终没有降到一元熵以下 0.5；预热 {W} 步后就降下去了，它在留出文本上的损失最后也低于这条线。',
+    'verdict.rt.qualified':
+      '结论：只部分成立。在{langsHold}里，平台和预热的解救都还在：不预热的 Post-LN 停在一元熵上，预热 {W} 步就能把它拉下来，在留出文本上也一样。在{langsShort}里，这个设置太短，分不出来：不预热的 Post-LN 停住了，预热后的它在 {steps} 步内还没降到这条线以下 0.5；而作为对照的 Pre-LN 走到那里也花了很久，预热结束后留给 Post-LN 的步数不够。不成立的语言：{langsFail}（— 表示没有）。',
+    'verdict.rt.refuted':
+      '结论：在这个设置下，真实文本上不成立。在{langsFail}里，不预热的 Post-LN 离开了平台，或者预热 {W} 步也没能把它拉下来，尽管 Pre-LN 表明运行的步数（{steps} 步）是够的。',
+    'verdict.rt.untested':
+      '结论：设置太小，无法检验。在每种语言里（{langsShort}），作为正对照的不预热 Pre-LN 在 {steps} 步内都没有降到一元熵以下 0.5，或者降得太晚，预热 {W} 步之后留不出同样长的时间。',
+    'textLang.en': '英文',
+    'textLang.zh': '中文',
+    'textLang.both': '中英文',
     'verdict.ps.confirmed':
       '结论：成立。不预热的 Post-LN 停在平台上（损失 {endLoss}，平台为 {plateau}），没有发散；它最后一层的词特异份额从 {share0} 降到 {shareEnd}：每个词最后都带着同一个向量，而这正是只预测词频所需要的全部。',
     'verdict.ps.refuted':

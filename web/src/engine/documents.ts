@@ -16,10 +16,10 @@ export type { PlacementName };
 /**
  * Config keys of training runs that the engine gained after documents (the precomputed files, stored
  * and exported run lists) were first written. A document without one was made by an engine that ran
- * as the key's default does now (warmup_shape: linear), so configs are compared with these keys
- * filled in (doc-compare.ts, the run list's settings).
+ * as the key's default does now (warmup_shape: linear; data: markov, the chain before real text),
+ * so configs are compared with these keys filled in (doc-compare.ts, the run list's settings).
  */
-export const ADDED_CONFIG_KEYS = ['warmup_shape'] as const satisfies readonly (keyof typeof TRAIN_FIELDS)[];
+export const ADDED_CONFIG_KEYS = ['warmup_shape', 'data'] as const satisfies readonly (keyof typeof TRAIN_FIELDS)[];
 
 /** `c` with every ADDED_CONFIG_KEYS key it lacks set to the engine's default; `c` itself when it lacks none. */
 export function withAddedKeys<C extends Record<string, unknown>>(c: C): C {

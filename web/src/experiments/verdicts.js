@@ -754,13 +754,7 @@ export function realText(doc) {
     const stalls = post0 != null && esc(post0) == null && (seeds == null || post0.seeds_ok === seeds);
     const rescued = esc(postW) != null && postW.final_val != null && plateau != null && postW.final_val < plateau;
     const control = esc(pre0) != null;
-    const outcome = !control
-      ? 'too-short'
-      : stalls && rescued
-        ? 'holds'
-        : stalls && W + esc(pre0) > (steps ?? Infinity)
-          ? 'too-short'
-          : 'fails';
+    const outcome = !control ? 'too-short' : stalls && rescued ? 'holds' : stalls && W + esc(pre0) > (steps ?? Infinity) ? 'too-short' : 'fails';
     return {
       lang,
       plateau,

@@ -34,6 +34,7 @@ import { fig5 } from './fig5';
 import { fig6 } from './fig6';
 import { fig7 } from './fig7';
 import { fig17 } from './fig17';
+import { fig19 } from './fig19';
 import { fig8 } from './fig8';
 import { fig9 } from './fig9';
 import { fig10 } from './fig10';
@@ -49,7 +50,7 @@ export type AnyFigure = FigureDef<any, any>;
 // Page order (tests/unit/content.test.ts checks both languages against it). Each test of an
 // inference sits beside the paragraph whose claim it tests, so its id (fixed by links already
 // shared) no longer says where it is; the number the page shows comes from this order.
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig17, fig10, fig5, fig12, fig4, fig8, fig9, fig13, fig14, fig15];
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig17, fig10, fig5, fig12, fig4, fig8, fig9, fig19, fig13, fig14, fig15];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 

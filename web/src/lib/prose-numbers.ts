@@ -27,6 +27,7 @@ import { GRID } from './settings';
 import { valueIn } from './fields';
 import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
 import { placementLabel } from './placements';
+import type { RealTextResult } from '../experiments/real-text';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -62,6 +63,12 @@ const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') => verdict
 /** A slope of an output-sensitivity document (slot `outputSensitivity` or `outputSensitivitySign`). */
 const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
   (E[slot] as { placements?: Record<string, { slope?: number | null }> } | null | undefined)?.placements?.[p]?.slope ?? null;
+
+/** The unigram entropy of a language's text in the real-text document (3 decimals), or null. */
+const rtEntropy = (E: Ctx['E'], lang: string) => {
+  const h = (E.realText as RealTextResult | null | undefined)?.texts?.find((x) => x.lang === lang)?.unigram_entropy;
+  return typeof h === 'number' ? h.toFixed(3) : null;
+};
 
 /** A ratio that may span decades: 3 significant digits, or a×10ⁿ below 0.01 and from 1000 on. */
 const fmtRatio = (x: number) => (x > 0 && (x < 0.01 || x >= 1000) ? fmtLr(x) : String(+x.toPrecision(3)));
@@ -314,6 +321,22 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   },
   'exp.afscf.verdict': ({ E, lang }) => (E.adamFirstStepCf ? verdictSentence('afscf', verdicts.adamFirstStepCounterfactual(E.adamFirstStepCf), lang) : null),
   // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
+  'exp.rt.layers': ({ E }) => (typeof E.realText?.config?.layers === 'number' ? String(E.realText.config.layers) : null),
+  'exp.rt.steps': ({ E }) => (typeof E.realText?.config?.steps === 'number' ? String(E.realText.config.steps) : null),
+  'exp.rt.warmup': ({ E }) => (E.realText ? String(verdicts.realText(E.realText).facts.W ?? DASH_MISSING) : null),
+  'exp.rt.h.en': ({ E }) => rtEntropy(E, 'en'),
+  'exp.rt.h.zh': ({ E }) => rtEntropy(E, 'zh'),
+  'exp.rt.verdict': ({ E, lang }) => {
+    if (!E.realText) return null;
+    // the languages by their names in the page's language (textLang.*), not their codes
+    const j = verdicts.realText(E.realText);
+    const name = (ls: string[]) => (ls.length ? ls.map((l) => UI_STRINGS[lang][`textLang.${l}`] ?? l) : null);
+    return verdictSentence(
+      'rt',
+      { ...j, facts: { ...j.facts, langsHold: name(j.facts.langsHold), langsFail: name(j.facts.langsFail), langsShort: name(j.facts.langsShort) } },
+      lang,
+    );
+  },
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
   'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
