@@ -2,7 +2,7 @@
 // table of small documents: panels per language, seed means over the runs that ran to the end, the
 // plateau line per language, values at a step, the axes under a reference, the long CSV table.
 import { describe, expect, it } from 'vitest';
-import { rtAxes, rtChart, seedMean, valueAt } from '../../web/src/figures/fig19/transform';
+import { rtAxes, rtChart, seedMean, trailingMean, valueAt } from '../../web/src/figures/fig19/transform';
 import { fig19Json, fig19Table } from '../../web/src/figures/fig19/downloads';
 import type { RealTextResult } from '../../web/src/experiments/real-text';
 
@@ -43,6 +43,12 @@ describe('fig19 transform', () => {
     ],
   ])('seedMean %j → %j', (curves, mean) => expect(seedMean(curves)).toEqual(mean));
 
+  it.each([
+    [[], 2, []],
+    [[4, 2, 6, 0], 2, [4, 3, 4, 3]],
+    [[1, 2, 3], 10, [1, 1.5, 2]],
+  ])('trailingMean %j over %i → %j', (ys, w, out) => expect(trailingMean(ys, w)).toEqual(out));
+
   const d = doc([
     run('en', 'pre', 0, 0, [5, 4, 3, 2], [3.5, 2.5]),
     run('en', 'post', 0, 0, [5, 5, 4, 3], [4, 3]),
@@ -60,19 +66,19 @@ describe('fig19 transform', () => {
     expect(c.steps).toBe(4);
     expect(c.warmups).toEqual([0, 120]);
   });
-  it('seed means of the training and validation losses, at their steps; the group’s escape step', () => {
+  it('seed means of the training (its trailing 10-step mean) and validation losses, at their steps; the group’s escape step', () => {
     const s = c.panels[0].series[0];
-    expect(s.train.map((p) => p.y)).toEqual([5, 4, 3, 2]);
+    expect(s.train.map((p) => p.y)).toEqual([5, 4.5, 4, 3.5]); // of the seed mean 5, 4, 3, 2
     expect(s.val).toEqual([
       { x: 2, y: 3 },
       { x: 4, y: 2.5 },
     ]);
     expect(s.escape).toBe(3);
-    expect(valueAt(s, 2)).toEqual({ train: 4, val: 3 });
-    expect(valueAt(s, 3)).toEqual({ train: 3, val: undefined });
+    expect(valueAt(s, 2)).toEqual({ train: 4.5, val: 3 });
+    expect(valueAt(s, 3)).toEqual({ train: 4, val: undefined });
   });
   it('the y range holds every loss and plateau; no document: no panels', () => {
-    expect(c.yDomain[0]).toBeLessThanOrEqual(2); // the lowest seed mean (Post-LN, step 4)
+    expect(c.yDomain[0]).toBeLessThanOrEqual(2.5); // the lowest point: Pre-LN's held-out loss at step 4
     expect(c.yDomain[1]).toBeGreaterThanOrEqual(6);
     expect(rtChart(null).panels).toEqual([]);
   });

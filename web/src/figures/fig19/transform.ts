@@ -1,8 +1,9 @@
 // fig19/transform.ts — the real-text document → fig19's panels. Pure functions.
 // One panel per language of the document (its `langs` order); in each, per placement and warm-up
-// (the document's groups), the seed-mean training loss against the step (`train`) and the seed-mean
-// validation loss at the validation steps (`val`: held-out text), over the seeds that ran to the
-// end; and the panel's plateau line, the text's unigram entropy.
+// (the document's groups), the seed-mean training loss against the step, as its trailing 10-step
+// mean (`train`: the mean the escape criterion reads; a batch of 2 × 32 bytes is noisy), and the
+// seed-mean validation loss at the validation steps (`val`: held-out text), over the seeds that ran
+// to the end; and the panel's plateau line, the text's unigram entropy.
 import { unionDomain, type Domain } from '../../components/common/chart';
 import { inRegistryOrder } from '../../lib/placements';
 import type { RealTextResult } from '../../experiments/real-text';
@@ -34,6 +35,15 @@ export interface RtChart {
 
 const EMPTY: RtChart = { steps: 0, warmups: [], panels: [], yDomain: [0, Math.log(256)] };
 
+/** The trailing mean of `ys` over `window` values (fewer at the start). */
+export function trailingMean(ys: readonly number[], window = 10): number[] {
+  let sum = 0;
+  return ys.map((y, i) => {
+    sum += y - (i >= window ? ys[i - window] : 0);
+    return sum / Math.min(i + 1, window);
+  });
+}
+
 /** The mean of each index over `curves` (as long as the shortest). */
 export function seedMean(curves: readonly (readonly number[])[]): number[] {
   if (!curves.length) return [];
@@ -60,7 +70,7 @@ export function rtChart(doc: RealTextResult | null): RtChart {
             key: `${lang}-${placement}-${warmup}`,
             placement,
             warmup,
-            train: seedMean(runs.map((r) => r.loss)).map((y, i) => ({ x: i + 1, y })),
+            train: trailingMean(seedMean(runs.map((r) => r.loss))).map((y, i) => ({ x: i + 1, y })),
             val: seedMean(runs.map((r) => r.val_loss)).map((y, i) => ({ x: steps[i], y })),
             escape: doc.groups.find((g) => g.lang === lang && g.placement === placement && g.warmup === warmup)?.escape_step ?? null,
           },
