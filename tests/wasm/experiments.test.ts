@@ -21,6 +21,8 @@ const CONFIGS: Record<string, object> = {
   'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
   'phase-diagram': { ...TINY, placements: ['post', 'pre'], depths: [1, 2], lrs: [1e-2, 10], warmups: [0, 5], seeds: [0], steps: 40, settle: 5 },
   sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
+  // bytes of the article's English text (vocab 256: the experiment has no vocab field)
+  'real-text': { d: 16, d_ff: 32, seq: 8, batch: 2, layers: 1, steps: 12, eval_every: 5, warmups: [0, 4], seeds: [0], langs: ['en'] },
 };
 
 function withoutBk(doc: any): any {

@@ -177,6 +177,15 @@ const HAND: Partial<Record<SlotName, Case[]>> = {
     },
   ],
   adamFirstStepCf: [{ name: 'the spec’s placement left out of the placements', typed: { placements: ['post'] }, want: { rule: 'placement_spec_is_used' } }],
+  // real-text: one grid per language, each refused by the grid's own rules
+  realText: [
+    {
+      name: 'a language’s grid over 64 runs (5 placements × 8 warm-ups × 2 seeds = 80)',
+      typed: { placements: ['post', 'pre', 'peri', 'deepnorm', 'admin'], warmups: '0, 10, 20, 30, 40, 50, 60, 70', seeds: '2' },
+      want: { rule: 'grid_size' },
+    },
+    { name: 'both languages together, as one text', typed: { langs: ['both'] }, want: { ok: true } },
+  ],
   warmupLength: [
     { name: 'its runs together over the grid’s memory', base: FULL, typed: { layers: '24', d: '512' }, want: { rule: 'grid_fits_in_memory' } },
     { name: 'the full setting', base: FULL, typed: {}, want: { ok: true } },
