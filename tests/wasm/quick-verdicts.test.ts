@@ -40,8 +40,9 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   // the reference's; running it here too would cost the suite a minute more
   { name: 'G (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
   { name: 'I (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
-  // Figures J and K (phase-diagram's claims 10 and 9) have no quick setting yet (their small setting is
-  // the reference's own: minutes); Figure L (the map) has no verdict
+  // fig13 and fig14's quick settings (phase-diagram's claims 10 and 9: 2 × 32 tokens, 500 steps, about
+  // a minute each here) are run by the end-to-end test too, and by quick-settings-search.mjs --verify
+  // (docs/reproduction.md); fig15 (the map) has no verdict
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
