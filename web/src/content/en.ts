@@ -638,7 +638,8 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',
       'col.row': 'run',
-      'ctl.small': 'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, warm-up {warmups} steps, {seeds} seed: about a minute)',
+      'ctl.small':
+        'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, warm-up {warmups} steps, {seeds} seed: about a minute)',
     },
     fig14: {
       title: 'Pre-LN with and without a short warm-up, against the peak lr',
