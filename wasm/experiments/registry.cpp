@@ -16,6 +16,7 @@ ExperimentInfo plateau_share_info();
 ExperimentInfo tied_output_info();
 ExperimentInfo depth_factors_info();
 ExperimentInfo sharpness_info();
+ExperimentInfo init_profile_info();
 
 const std::vector<ExperimentInfo>& experiments() {
   static const std::vector<ExperimentInfo> all = {
@@ -27,6 +28,7 @@ const std::vector<ExperimentInfo>& experiments() {
       tied_output_info(),
       depth_factors_info(),
       sharpness_info(),
+      init_profile_info(),
   };
   return all;
 }
