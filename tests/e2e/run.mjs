@@ -1189,6 +1189,74 @@ async function main() {
     // them beside the rest, harness.mjs makeChecker)
     part('late');
 
+    // the placement composer (Figure fig16, lib/composer.ts): a change redraws its init panels; a
+    // preset link round-trips; "Train it" adds a grid run to Figure 4's run list
+    await check('composer: a change redraws the init panels, a preset link round-trips, "Train it" adds runs to Figure 4’s run list', async () => {
+      const c = await openPage(browser, preview.url, { query: '?lang=en&fig16.from=b2t&fig16.qk_norm=layernorm' });
+      try {
+        const p = c.page;
+        await waitReady(p, 60000, ['fig16']);
+        await p.waitForFunction(() => /composed/.test(document.querySelector('#fig16 .readout')?.textContent ?? ''), null, { timeout: 30000 });
+        const st = await p.evaluate(() => ({
+          preset: document.querySelector('#fig16 .preset select')?.value,
+          qk: document.querySelector('#fig16 #fig16-qk_norm')?.value,
+          lines: document.querySelectorAll('#fig16 path.line[data-name="composed"]').length,
+        }));
+        assert(st.preset === '' && st.qk === 'layernorm', `the link's spec is not in the form: ${JSON.stringify(st)}`);
+        assert(st.lines === 4, `the composed placement is drawn in ${st.lines} of 4 panels`);
+        // a preset: the readout names it, the address says it
+        const before = await p.$eval('#fig16 path.line[data-name="composed"]', (el) => el.getAttribute('d'));
+        await p.selectOption('#fig16 .preset select', 'dyt');
+        await p.waitForFunction(() => /^DyT:/.test(document.querySelector('#fig16 .readout')?.textContent?.trim() ?? ''), null, { timeout: 30000 });
+        const after = await p.$eval('#fig16 path.line[data-name="composed"]', (el) => el.getAttribute('d'));
+        assert(before !== after, 'the stream panel did not change with the preset');
+        await p.waitForFunction(() => location.search.includes('fig16.from=dyt'), null, { timeout: 5000 });
+        assert(!p.url().includes('fig16.qk_norm'), `a preset keeps a key set before: ${p.url()}`);
+        const link = p.url();
+        const r = await openPage(browser, link, {});
+        try {
+          await waitReady(r.page, 60000, ['fig16']);
+          await r.page.waitForFunction(() => /^DyT:/.test(document.querySelector('#fig16 .readout')?.textContent?.trim() ?? ''), null, { timeout: 30000 });
+        } finally {
+          await r.page.context().close();
+        }
+        // Train it: a grid run with the spec joins Figure 4's run list
+        const n0 = await p.$$eval('#fig4 .runlist li[data-run-id]', (ls) => ls.length);
+        await p.click('#fig16 .train button');
+        await p.waitForFunction((n) => document.querySelectorAll('#fig4 .runlist li[data-run-id]').length > n, n0, { timeout: 30000 });
+        const entry = await p.$eval('#fig4 .runlist li[data-run-id]:last-child', (el) => el.textContent ?? '');
+        assert(/DyT/.test(entry), `the run list entry does not name the spec: ${entry.slice(0, 200)}`);
+        await shoot(p, 'en-fig16', '#fig16');
+      } finally {
+        await c.page.context().close();
+      }
+      for (const [lang, theme] of [
+        ['zh', 'dark'],
+        ['en', 'dark'],
+        ['zh', 'light'],
+      ]) {
+        const m = await openPage(browser, preview.url, { width: 390, height: 844, lang, theme, query: `?lang=${lang}&theme=${theme}&embed=fig16` });
+        try {
+          await waitReady(m.page, 60000, ['fig16']);
+          await m.page.waitForFunction(() => (document.querySelector('#fig16 .readout')?.textContent ?? '').length > 0, null, { timeout: 30000 });
+          const over = await m.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert(over <= 0, `${lang} ${theme}: the composer overflows a phone's width by ${over} px`);
+          const small = await m.page.$$eval(
+            '#fig16 .composer :is(input, select, button)',
+            (els) =>
+              els
+                .filter((e) => e.offsetParent !== null)
+                .map((e) => e.getBoundingClientRect())
+                .filter((b) => b.width < 24 || b.height < 24).length,
+          );
+          assert(small === 0, `${lang} ${theme}: ${small} controls under 24×24 px`);
+          await shoot(m.page, `${lang}-${theme}-phone-fig16`, '#fig16');
+        } finally {
+          await m.page.context().close();
+        }
+      }
+    });
+
     await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
       const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';
       const v = await openPage(browser, preview.url, { query: q });

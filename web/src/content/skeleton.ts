@@ -209,7 +209,7 @@ export const SKELETON: [string, ...Slot[]][] = [
   ['confounders', 'h3', 'p inferred', 'h3', 'p', 'h3', 'p paper note', 'p', 'h3', 'p', 'h3', 'p'],
   ['timeline', 'callout', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note'],
   ['cost', 'p', 'p', 'p', 'p', 'p inferred'],
-  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }],
+  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, 'p', 'fig16'],
 ];
 
 /** The blocks of `slots`, their words looked up by `t` under keys starting with `at`. */
