@@ -83,6 +83,8 @@ export default defineConfig({
     root: here,
     environment: 'node',
     include: ['tests/unit/**/*.test.ts', 'tests/wasm/**/*.test.ts'],
+    // KaTeX loads on demand (web/src/lib/tex.ts): loaded before every test file
+    setupFiles: ['tests/unit/setup-tex.ts'],
     testTimeout: 60000,
   },
 });

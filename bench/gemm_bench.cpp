@@ -16,9 +16,11 @@
 // 1100 to cross KC blocks), all four transposition cases, several alpha/beta pairs, leading
 // dimensions larger than the width (padding holds NaN in A/B and a sentinel in C that must
 // survive), and NaN in C when beta == 0 (must not propagate).
-// It also checks that the multi-threaded result is bit-identical to the single-threaded one.
+// It also checks that the multi-threaded results (pools of 2, 3 and 16 threads, as many as the build
+// can start) are bit-identical to the single-threaded one.
 // Build recipes: bench/README-gemm.md.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -35,6 +37,9 @@
 
 #if defined(__EMSCRIPTEN__)
 #include <emscripten.h>
+#if defined(__EMSCRIPTEN_PTHREADS__)
+#include <emscripten/threading.h>
+#endif
 // Process CPU seconds (user+system, all threads) under Node; -1 in a browser.
 EM_JS(double, js_cpu_seconds, (), {
   if (typeof process !== 'undefined' && process.cpuUsage) {
@@ -195,6 +200,12 @@ int run_tests(bool quick) {
   }
 
   const int threads = max_threads();
+  // Pools the multi-threaded results are compared on: an even, an odd and a wide split (as many as
+  // this build can start: in threaded wasm one thread per core plus the caller).
+  std::vector<int> pools;
+  if (threads > 1)
+    for (int t : {2, 3, 16})
+      if (t <= lnx::max_threads() && (pools.empty() || t > pools.back())) pools.push_back(t);
   std::mt19937 rng(12345);
   int failures = 0, checked = 0, bit_diff_simd = 0, bit_diff_eigen = 0, bit_diff_double = 0, bit_checked = 0;
   for (const Case& c : cases) {
@@ -205,13 +216,13 @@ int run_tests(bool quick) {
       const std::vector<float> c1 = run_case(c, pf);
       ++checked;
       if (!check(c, pf, c1, (std::string(v.name) + "/1t").c_str())) ++failures;
-      if (threads > 1) {
-        lnx::reset_pool(threads);
+      for (int t : pools) {
+        lnx::reset_pool(t);
         lnx::gemm_detail::set_parallel_threshold(0);
         const std::vector<float> c2 = run_case(c, pf);
         lnx::gemm_detail::set_parallel_threshold(-1);
         ++checked;
-        if (!check(c, pf, c2, (std::string(v.name) + "/mt").c_str())) ++failures;
+        if (!check(c, pf, c2, (std::string(v.name) + "/" + std::to_string(t) + "t").c_str())) ++failures;
         if (std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) != 0) {
           if (v.kernel == Kernel::Eigen) ++bit_diff_eigen; else ++bit_diff_simd;
         }
@@ -224,13 +235,13 @@ int run_tests(bool quick) {
     const std::vector<double> d1 = run_case(c, pd);
     ++checked;
     if (!check(c, pd, d1, "double/1t")) ++failures;
-    if (threads > 1) {
-      lnx::reset_pool(threads);
+    for (int t : pools) {
+      lnx::reset_pool(t);
       lnx::gemm_detail::set_parallel_threshold(0);
       const std::vector<double> d2 = run_case(c, pd);
       lnx::gemm_detail::set_parallel_threshold(-1);
       ++checked;
-      if (!check(c, pd, d2, "double/mt")) ++failures;
+      if (!check(c, pd, d2, ("double/" + std::to_string(t) + "t").c_str())) ++failures;
       if (std::memcmp(d1.data(), d2.data(), d1.size() * sizeof(double)) != 0) ++bit_diff_double;
     }
   }
@@ -238,9 +249,11 @@ int run_tests(bool quick) {
   lnx::reset_pool(threads);
   std::printf("test: %zu cases, %d results checked, %d failures\n", cases.size(), checked, failures);
   if (threads > 1) {
-    std::printf("bitwise 1 vs %d threads (threshold forced to 0): float-auto/tiled differing cases: %d, "
-                "eigen-float: %d, double: %d (of %zu cases)\n",
-                threads, bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
+    std::string counts;
+    for (int t : pools) counts += (counts.empty() ? "" : ", ") + std::to_string(t);
+    std::printf("bitwise 1 vs %s threads (threshold forced to 0): float-auto/tiled differing results: %d, "
+                "eigen-float: %d, double: %d (of %zu cases on each)\n",
+                counts.c_str(), bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
     // The dispatch claims 1-vs-N bit identity for float (gemm.h); a difference is a failure.
     if (bit_diff_simd || bit_diff_eigen || bit_diff_double) {
       std::printf("FAIL: multi-threaded result not bit-identical to single-threaded\n");
@@ -377,21 +390,49 @@ double bench_one(const Shape& s, int reps, double min_ms) {
   return g[g.size() / 2];
 }
 
+// The fork-join benchmark's barrier waits as the pool's own waits do (thread_pool.cpp, spin_until): it
+// lets the thread it waits for have this core if that thread needs it. Natively sched_yield at every
+// look. Wasm pthreads have no sched_yield (a spin there holds the core until the OS takes it, which on
+// a busy machine made the median fork-join milliseconds), so it spins 50 µs and then naps 20 µs
+// (Atomics.wait with a timeout) every 256 looks: napping at once would measure the nap's length.
+#if defined(__EMSCRIPTEN_PTHREADS__)
+constexpr double kNapAfterS = 50e-6;
+void give_core_away() {
+  static uint32_t never = 0;
+  emscripten_futex_wait(&never, 0, 0.02);
+}
+#else
+constexpr double kNapAfterS = 0;
+void give_core_away() { std::this_thread::yield(); }
+#endif
+
+void wait_until_started(const std::atomic<int>& started, int n) {
+  const double t0 = wall_s();
+  for (unsigned i = 1; started.load() < n; ++i)
+    if (kNapAfterS == 0 || (i % 256 == 0 && wall_s() - t0 >= kNapAfterS)) give_core_away();
+}
+
 void run_bench(bool quick, int reps, double min_ms, int maxt, const char* only) {
   std::vector<Variant> vars = float_variants();
   std::vector<int> threads{1};
   if (maxt > 1) threads.push_back(maxt);
-  // Fork-join overhead of the pool (empty parallel_for), median of many.
+  // Fork-join latency of the pool, median of many: a parallel_for whose chunks only wait until every
+  // chunk has started (so each runs on its own thread: a leader takes over only chunks not started
+  // when it is done with its own), from the call to its return.
   if (maxt > 1) {
     lnx::reset_pool(maxt);
     std::vector<double> us;
     for (int r = 0; r < 2000; ++r) {
+      std::atomic<int> started{0};
       const double t0 = wall_s();
-      lnx::pool().parallel_for(maxt, [](long, long, int) {});
+      lnx::pool().parallel_for(maxt, [&](long, long, int) {
+        ++started;
+        wait_until_started(started, maxt);
+      });
       us.push_back((wall_s() - t0) * 1e6);
     }
     std::sort(us.begin(), us.end());
-    std::printf("pool fork-join, %d threads, empty tasks: median %.1f us, p90 %.1f us\n", maxt,
+    std::printf("pool fork-join, %d threads, every thread started: median %.1f us, p90 %.1f us\n", maxt,
                 us[us.size() / 2], us[us.size() * 9 / 10]);
   }
   // Global warm-up: in a browser the module starts on V8's baseline compiler (Liftoff) and tiers

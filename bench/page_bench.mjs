@@ -2,8 +2,9 @@
 // page_bench.mjs — the page in headless Chromium, for scripts/bench.mjs (section "page"):
 //   - time from navigation start to all four figures drawn on the page (an <svg> in each of
 //     #fig1 … #fig4, then the next frame: the article the build wrote into the page,
-//     scripts/prerender.mjs, or the live page), and to all four live and interactive
-//     (data-state="ready"); vite preview of dist/, localhost, COOP/COEP; median of 5 fresh contexts,
+//     scripts/prerender.mjs), and to all four live and interactive (data-state="ready") when the
+//     reader goes straight to each in turn (each becomes live as it nears the viewport:
+//     web/src/lib/islands.ts); vite preview of dist/, localhost, COOP/COEP; median of 5 fresh contexts,
 //   - transfer size of the JS, CSS and each wasm flavour in dist/ (raw and gzip -9),
 //   - the estimate before compute (lib/cost.ts × lib/speed.svelte.ts): the page's own calibration
 //     (hovering Recompute, lib/calibrate.ts) gives the speed; then the estimate shown on Recompute
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, FLAGS, freePort, vitePreview } from '../tests/e2e/harness.mjs';
-import { waitAttr } from '../tests/e2e/harness.mjs';
+import { openSettings, waitAttr } from '../tests/e2e/harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -58,7 +59,12 @@ for (let i = 0; i < 5; i++) {
   await page.goto(`${url}?lang=en`, { waitUntil: 'commit' });
   await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id)?.querySelector('svg')), FOUR, { timeout: 60000, polling: 10 });
   drawnTimes.push(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now())))));
-  await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id)?.dataset.state === 'ready'), FOUR, { timeout: 60000 });
+  // each figure becomes live as it nears the viewport (web/src/lib/islands.ts): a reader going
+  // straight to each in turn
+  for (const id of FOUR) {
+    await page.$eval(`#${id}`, (el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === 'ready', id, { timeout: 60000, polling: 10 });
+  }
   times.push(await page.evaluate(() => performance.now()));
   await ctx.close();
 }
@@ -87,7 +93,7 @@ const out = {
   out.calibration_ms = Date.now() - tc;
   const timed = async (id, prepare) => {
     process.stderr.write(`page-bench: estimate: ${id}\n`);
-    await page.$eval(`#${id} .run details`, (d) => (d.open = true)).catch(() => {});
+    await openSettings(page, id);
     await prepare();
     const [est, shown] = await page.$eval(`#${id} button.recompute .estimate`, (el) => [Number(el.dataset.estimateMs), el.textContent.trim()]);
     // the figure's run phases from here on (the previous run's 'done' must not count)

@@ -13,8 +13,10 @@
 // object: the wall time per step, and per op the calling thread's exclusive seconds per step and
 // calls per step (profile.h: a GEMM inside attention counts as "gemm"). "gemm" over the step is the
 // share of the step the matrix products take; the rest is what fusing the non-GEMM work can win.
-// With two threads an even batch runs its halves on two threads: the table is the main thread's
-// half, and "unprofiled" holds its waits for the other half.
+// With two threads or more an even batch runs its halves at once, each on half of the threads: the
+// table is the main thread's half (with four or more, each op as the main thread lived it: its own
+// part and its wait for the other parts of its team), and "unprofiled" holds its waits for the
+// other half.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

@@ -8,6 +8,8 @@
 //   node bench/wasm_runner.mjs <st|mt> <threads> composer '<init-profile config json>'  (the
 //                                                     composer's redraw: one init-profile call, after one
 //                                                     untimed call that lets V8 tier up; `times` of 5 calls)
+//   node bench/wasm_runner.mjs <st|mt> <threads> exp:NAME '<config json>'   (an experiment; also the
+//                                                     process's CPU seconds, every thread's)
 // <st-fma|mt-fma>: the FMA flavour with its fused kernel on (docs/engine.md, "Flavours").
 import { loadEngine } from '../scripts/load-engine.mjs';
 
@@ -46,6 +48,13 @@ if (job === 'probe') {
   const times = Array.from({ length: 5 }, once);
   t0 = performance.now() - 1000 * [...times].sort((a, b) => a - b)[2];
   extra = { first, times };
+} else if (job.startsWith('exp:')) {
+  const cpu0 = process.cpuUsage();
+  const run = new m.ExperimentRun(job.slice(4), config);
+  while (!run.done()) run.step(1);
+  run.delete();
+  const cpu = process.cpuUsage(cpu0);
+  extra = { cpu_seconds: (cpu.user + cpu.system) / 1e6 };
 } else {
   throw new Error(`unknown job ${job}`);
 }

@@ -4,6 +4,11 @@
 // matmul at the models' shapes, and dispatches/submits per step (webgpu_bench.worker.js).
 //   node bench/webgpu_bench.mjs [--full | --quick] [--steps N] [--passes N] [--chromium PATH]
 //                               [--flags "--use-vulkan --enable-features=Vulkan"] [--headful]
+//                               [--host-only] [--host-samples N]
+// First the host's part of a step (webgpu_measure.js measureHost: the synchronous step(1) call with
+// the GPU idle, per run, per run-step of a batch of 8, per probe pass; calls between wasm and JS), for
+// this build and, when bench/webgpu_baseline.sh has made one, the baseline build, sampled in turn;
+// --host-only stops there.
 // Prints a readable table on stderr and one JSON line on stdout (scripts/bench.mjs stores it).
 // Sizes: the article's probe model (6 layers, d = 512) and the toy model (8 layers, d = 128) on a
 // real adapter; on a software adapter (SwiftShader) a 2-layer d = 128 probe model unless --full.
@@ -41,6 +46,8 @@ try {
     quick: args.includes('--quick'),
     steps: opt('--steps') ? Number(opt('--steps')) : undefined,
     passes: opt('--passes') ? Number(opt('--passes')) : undefined,
+    hostOnly: args.includes('--host-only'),
+    hostSamples: opt('--host-samples') ? Number(opt('--host-samples')) : undefined,
   });
 } finally {
   await browser.close();
@@ -56,7 +63,16 @@ r.chromium_flags = flags;
 const f = (x, d = 1) => (typeof x === 'number' ? x.toFixed(d) : '—');
 const e = (s) => process.stderr.write(s + '\n');
 const a = r.adapter;
-e(`\nAdapter: ${a.vendor} ${a.architecture} ${a.description ?? ''}${a.software ? '  (software rasteriser: no speed claim)' : ''}; sizes: ${r.size}`);
+e(`\nAdapter: ${a.vendor} ${a.architecture} ${a.description ?? ''}${a.software ? '  (software rasteriser: no speed claim)' : ''}; sizes: ${r.size ?? '—'}`);
+for (const b of r.host?.builds ?? [])
+  for (const [job, j] of Object.entries(b.jobs))
+    e(
+      `host ${job.padEnd(5)} ${b.name}: ${f(j.host_ms, 3)} ms (p25 ${f(j.host_ms_p25, 3)}, p75 ${f(j.host_ms_p75, 3)}, min ${f(j.host_ms_min, 3)})${j.per_run_step ? ` per run-step of ${j.runs}` : ''}; ${j.dispatches} dispatches, ${j.submits} submits; wasm→JS ${f(j.wasm_to_js, 0)}, JS→wasm ${f(j.js_to_wasm, 0)} per call`,
+    );
+if (args.includes('--host-only')) {
+  console.log(JSON.stringify(r));
+  process.exit(0);
+}
 e(
   `toy step   (${JSON.stringify(r.toy_config)}): CPU 1t ${f(r.toy.cpu_st_ms)} ms, CPU ${r.cpu_threads ?? '-'}t ${f(r.toy.cpu_mt_ms)} ms, WebGPU ${f(r.toy.gpu_ms)} ms; ${f(r.toy.gpu_dispatches, 0)} dispatches, ${f(r.toy.gpu_submits, 1)} submits per step`,
 );

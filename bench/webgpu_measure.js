@@ -10,6 +10,10 @@
 //                per run: what the batched grid pays against R runs one after another; for both
 //                the single run and the batch, the host's recording time per step (record_ms)
 //   dispatches   compute dispatches and queue submits per toy step, batched step and probe pass
+//   host         the host's part of a step on its own (measureHost): the synchronous step(1) call
+//                with the GPU idle before it, for a run, a batch of R runs (per run-step) and a
+//                probe pass, for one or more builds of lnx-gpu sampled in turn (before/after a
+//                change), with the calls between wasm and JavaScript per step (countingOptions)
 // Every timing has a warm-up (pipeline compilation, first allocation) that is not counted.
 // Leaves out: correctness (tests/webgpu, tests/gpu-node), loading the modules (the hosts).
 
@@ -24,6 +28,11 @@ export const CONFIGS = {
     probe: { layers: 2, d: 128, d_ff: 256, vocab: 1000, seq: 32, batch: 8 },
   },
 };
+
+// The toy's 8 layers at small widths: the same kernels in the same order as Figure 4's toy (377
+// dispatches a step), so the same work for the host, while SwiftShader runs a step in milliseconds
+// instead of seconds. The host measurement uses it on a software adapter (measureHost).
+export const NARROW_TOY = { placement: 'pre', layers: 8, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2 };
 
 export function shapes(toy, probe) {
   const s = [];
@@ -164,4 +173,132 @@ export async function measureAll({ gpu, st, mt, threads, software, o = {}, log =
   }
   out.gpu_error = gpu.lnxGpu.lost || gpu.lnxGpu.error || null;
   return out;
+}
+
+// ---- the host's part of a step (issue 32: "a GPU step that costs the host little") ----
+
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const quantile = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(p * a.length))];
+
+// The jobs whose host time is measured: a step of one run, a batched step of R runs (the page's
+// Figure 4: per run-step = the batched step / R), a probe pass (one batch).
+const HOST_JOBS = {
+  run: { per: () => 1, make: (m, model, n) => new m.GpuTrainRun(JSON.stringify({ ...model, steps: n }), 100000) },
+  batch: {
+    per: (runs) => runs,
+    make: (m, model, n, runs) =>
+      new m.GpuTrainBatch(
+        Array.from({ length: runs }, (_, i) => JSON.stringify({ ...model, steps: n, seed: i, lr: 1e-3 * (1 + i) })),
+        100000,
+      ),
+  },
+  probe: {
+    per: () => 1,
+    make: (m, model, n) => {
+      const { placement, ...shape } = model;
+      return new m.GpuProbeRun(JSON.stringify({ ...shape, placements: [placement], seeds: [0], batches: n, depth_batches: 1, depths: [1] }));
+    },
+  },
+};
+
+/** Module options that instantiate lnx-gpu with every import (wasm → JS) and export (JS → wasm)
+ *  wrapped to count its calls into `counts` ({ imports, exports }); `bytes` resolves to the wasm
+ *  binary. A counted instance is for counting only: the wrappers cost time. */
+export function countingOptions(bytes, counts) {
+  const wrap = (f, key) =>
+    typeof f === 'function'
+      ? function (...a) {
+          counts[key]++;
+          return f.apply(this, a);
+        }
+      : f;
+  return {
+    instantiateWasm(imports, done) {
+      const wrapped = Object.fromEntries(
+        Object.entries(imports).map(([mod, fns]) => [mod, Object.fromEntries(Object.entries(fns).map(([k, f]) => [k, wrap(f, 'imports')]))]),
+      );
+      Promise.resolve(bytes)
+        .then((b) => WebAssembly.instantiate(b, wrapped))
+        .then(({ instance, module }) => {
+          const exports = Object.fromEntries(Object.entries(instance.exports).map(([k, f]) => [k, wrap(f, 'exports')]));
+          done({ exports }, module);
+        });
+      return {};
+    },
+  };
+}
+
+// A job on module m, warmed up (pipelines, bind groups, first allocations); sample() times one
+// step(1): from the call to the end of its microtask (a readback's submit runs there), with the GPU
+// idle before, so that nothing else of the engine runs meanwhile.
+async function hostSampler(m, job, model, samples, runs) {
+  const j = HOST_JOBS[job];
+  const per = j.per(runs);
+  const run = j.make(m, model, samples + 8, runs);
+  run.step(2);
+  await m.lnxGpu.idle();
+  await m.lnxGpu.settled();
+  return {
+    run,
+    async sample() {
+      await m.lnxGpu.idle();
+      await m.lnxGpu.settled();
+      const c0 = { ...m.lnxGpu.counters };
+      const t0 = performance.now();
+      run.step(1);
+      await null;
+      const ms = performance.now() - t0;
+      const c1 = m.lnxGpu.counters;
+      return { ms: ms / per, d: (k) => (c1[k] ?? 0) - (c0[k] ?? 0) };
+    },
+  };
+}
+
+/** The host's part of a step for each build ({ name, m, counted? }: lnx-gpu modules on one device;
+ *  `counted` an instance made with countingOptions, its `counts`), sampled in turn: per job, host ms
+ *  (median, quartiles, minimum), dispatches, submits and uniform writes per call, and, with a counted
+ *  instance, calls wasm → JS and JS → wasm per call. o: { model, samples, runs, jobs, log }. */
+export async function measureHost(builds, o = {}) {
+  const model = o.model ?? NARROW_TOY;
+  const samples = o.samples ?? 30;
+  const runs = o.runs ?? 8;
+  const log = o.log ?? (() => {});
+  const out = builds.map((b) => ({ name: b.name, jobs: {} }));
+  for (const job of o.jobs ?? Object.keys(HOST_JOBS)) {
+    log(`host time: ${job}, ${samples} samples × ${builds.length} build(s)`);
+    const ss = [];
+    for (const b of builds) ss.push(await hostSampler(b.m, job, model, samples, runs));
+    const got = builds.map(() => []);
+    for (let i = 0; i < samples; i++) for (let k = 0; k < builds.length; k++) got[k].push(await ss[k].sample());
+    for (const s of ss) s.run.delete();
+    for (let k = 0; k < builds.length; k++) {
+      const g = got[k];
+      const ms = g.map((x) => x.ms);
+      const r = {
+        per_run_step: HOST_JOBS[job].per(runs) > 1,
+        runs: HOST_JOBS[job].per(runs),
+        host_ms: median(ms),
+        host_ms_p25: quantile(ms, 0.25),
+        host_ms_p75: quantile(ms, 0.75),
+        host_ms_min: Math.min(...ms),
+        dispatches: median(g.map((x) => x.d('dispatches'))),
+        submits: median(g.map((x) => x.d('submits'))),
+        uniform_writes: 'uniformWrites' in builds[k].m.lnxGpu.counters ? median(g.map((x) => x.d('uniformWrites'))) : null,
+      };
+      const c = builds[k].counted;
+      if (c) {
+        const s = await hostSampler(c.m, job, model, 4, runs);
+        const before = { ...c.counts };
+        for (let i = 0; i < 3; i++) await s.sample();
+        s.run.delete();
+        r.wasm_to_js = (c.counts.imports - before.imports) / 3;
+        r.js_to_wasm = (c.counts.exports - before.exports) / 3;
+      }
+      out[k].jobs[job] = r;
+    }
+  }
+  return { model, samples, batch_runs: runs, builds: out };
 }

@@ -4,7 +4,8 @@
  * live page mounts where the page is not isolated yet, by web/src/lib/offline.ts once it has
  * mounted. Everything the page needs is self-hosted, so one cache holds the whole site:
  *
- *   install  → precache: the page, the engine (wasm/*), the precomputed results (data/*), embed.js,
+ *   install  → precache: the page and the other languages' copies it names (zh/), the engine
+ *              (wasm/*), the precomputed results (data/*), embed.js,
  *              and every built asset reachable from index.html (JS chunks of both languages, the
  *              engine worker, CSS, the KaTeX woff2 fonts), found by reading the files for
  *              "name-HASH.ext" references — no build step has to list them.
@@ -30,7 +31,7 @@
  * Leaves out: background sync, push, cross-origin requests (there are none).
  */
 'use strict';
-const VERSION = 'lnx-v2';
+const VERSION = 'lnx-v3';
 const SCOPE = new URL(self.registration.scope);
 const at = (p) => new URL(p, SCOPE).href;
 const PUBLIC = [
@@ -66,6 +67,24 @@ async function put(cache, url) {
   }
 }
 
+/** The copies a built page names in <html data-copies='{"zh":"zh/"}'> (HTML-escaped), as paths
+ *  under the scope; none where there are none (the page was not prerendered). */
+function copiesOf(html) {
+  const m = /<html[^>]*\sdata-copies="([^"]*)"/.exec(html);
+  if (!m) return [];
+  try {
+    const copies = JSON.parse(
+      m[1]
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&amp;/g, '&'),
+    );
+    return Object.values(copies).filter((p) => typeof p === 'string' && /^[\w-]+\/$/.test(p));
+  } catch {
+    return [];
+  }
+}
+
 async function precache() {
   const cache = await caches.open(VERSION);
   const seen = new Set();
@@ -73,7 +92,18 @@ async function precache() {
   for (const p of PUBLIC) {
     const res = await put(cache, at(p));
     seen.add(at(p));
-    if (res && (p === '' || p === 'index.html')) queue.push(await res.text());
+    if (!res || (p !== '' && p !== 'index.html')) continue;
+    const html = await res.text();
+    queue.push(html);
+    // the other languages' copies the page names (data-copies, scripts/prerender.mjs: zh/): the
+    // language link opens one, offline too
+    for (const copy of copiesOf(html)) {
+      const url = at(copy);
+      if (seen.has(url)) continue;
+      seen.add(url);
+      const c = await put(cache, url);
+      if (c) queue.push(await c.text());
+    }
   }
   while (queue.length && seen.size < MAX_FILES) {
     const text = queue.shift();
@@ -100,8 +130,9 @@ self.addEventListener('activate', (ev) => {
   );
 });
 
-/** Only the site's own files are stored (not, say, a dev server's modules on the same origin). */
-const KEEP = new RegExp(`^${SCOPE.pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(index\\.html|embed\\.js|data/[\\w.-]+|wasm/[\\w.-]+)?$`);
+/** Only the site's own files are stored (not, say, a dev server's modules on the same origin); the
+ *  experiments' documents (data/exp/) too, which the other language's copy needs offline. */
+const KEEP = new RegExp(`^${SCOPE.pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(index\\.html|embed\\.js|data/(exp/)?[\\w.-]+|wasm/[\\w.-]+)?$`);
 
 async function networkFirst(req) {
   const cache = await caches.open(VERSION);

@@ -8,10 +8,12 @@
 // the same compiler and .svelte files as the page) from the precomputed documents in public/data/,
 // and puts it inside #app, marked data-prerendered: the English article in dist/index.html, the
 // Chinese one in dist/zh/index.html (web/src/prerender/copies.ts says where each goes). Each copy is
-// the whole page (the same script, with the site's absolute asset paths), names the other copies
-// (data-copies, and, with LNX_SITE_URL, <link rel="alternate" hreflang>), and is replaced by the live page once its own
-// article and results are in (App.svelte). index.html's first script sends a reader to the copy of
-// the language the live page will show, and hides the copy from an embed, before anything paints.
+// the whole page (the same script, with the site's absolute asset paths) and names the other copies
+// (data-copies, and, with LNX_SITE_URL, <link rel="alternate" hreflang>). With JavaScript the copy
+// stays the page: its interactive parts ([data-island]: the figures, the toolbar, the citation)
+// become live one by one where they are (web/src/page/boot.ts). index.html's first script sends a
+// reader to the copy of the language the page is read in, and hides the copy from an embed, before
+// anything paints.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,7 @@ export async function prerender({ log = console.log } = {}) {
   const vite = await ssrLoader();
   try {
     const m = await vite.ssrLoadModule('/src/prerender/render.ts');
+    await m.loadTex();
     const docs = {};
     for (const name of m.SLOT_NAMES) {
       const file = join(root, 'public', m.precomputedPath(name));
@@ -64,9 +67,9 @@ export async function prerender({ log = console.log } = {}) {
       pictures[lang] = m.ogPicturePath(lang);
     }
     for (const lang of m.COPY_LANGS) {
-      // The static copy carries no live state: the tests and the page wait on the live figures'
-      // data-state, which must not be answered by the copy the live page is about to replace.
-      const body = m.renderStatic(lang, docs).replace(/ data-state="[^"]*"/g, '');
+      // The static copy carries no live state: the tests and the page wait on a live figure's
+      // data-state, which must not be answered by the figure as the build drew it.
+      const body = m.renderStatic(lang, docs, SITE ? new URL(m.STATIC_COPIES[lang], SITE).href : '').replace(/ data-state="[^"]*"/g, '');
       const others = m.COPY_LANGS.filter((l) => l !== lang);
       const copies = Object.fromEntries(others.map((l) => [l, m.copyHref(lang, l)]));
       // a copy's address: absolute where the site's is known, else relative to this copy

@@ -1,4 +1,4 @@
-// quick-settings-search.mjs — finds, for each experiment figure (A–H: the slots of EXPERIMENT_SLOTS in
+// quick-settings-search.mjs — finds, for each experiment figure with a verdict (A–J: the slots of EXPERIMENT_SLOTS in
 // web/src/lib/result-slots.svelte.ts), the cheapest setting in which the figure's verdict is the one
 // the reference document gives (public/data/exp/*.json, the engine defaults; docs/reproduction.md):
 // the "quick setting" the page offers a reader, who can then recompute the figure in seconds and see
@@ -41,7 +41,7 @@ const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
  *  batch 1.5 (cost.ts probeFlops). */
 const COST = {
   'output-sensitivity': (c) => c.placements.length * c.seeds.length * sum(c.depths, (L) => (c.perturbation_kind === 'sign_gradient' ? 4 : 2) * fwd(c, L)),
-  'adam-first-step': (c) => c.placements.length * (c.steps + 1) * 3 * fwd(c),
+  'adam-first-step': (c) => c.placements.length * (c.optimizers?.length ?? 1) * (c.steps + 1) * 3 * fwd(c),
   'step-size': (c) => c.placements.length * c.seeds.length * sum(c.depths, (L) => (3 + c.etas.length + L) * fwd(c, L)),
   'warmup-length': (c) => c.placements.length * c.optimizers.length * c.warmups.length * c.lr_factors.length * c.seeds.length * c.steps * 3 * fwd(c),
   'plateau-share': (c) => c.placements.length * c.warmups.length * (c.steps * 3 + Math.floor(c.steps / c.every) + 1) * fwd(c),
@@ -55,11 +55,25 @@ const COST = {
     c.seeds.length *
     (c.steps * 3 + (1 + Math.floor(c.steps / c.every)) * c.lanczos_steps * 6) *
     fwd(c),
+  // every run at its full steps (with early exit an upper bound; cost.ts experimentWork)
+  'phase-diagram': (c) => c.placements.length * c.warmups.length * c.lrs.length * c.seeds.length * sum(c.depths, (L) => c.steps * 3 * fwd(c, L)),
 };
 
 // ---- the candidates, per slot (fixed before the search; ordered by cost when it runs) ----
 const grid = (axes) => Object.entries(axes).reduce((acc, [k, vs]) => acc.flatMap((a) => vs.map((v) => ({ ...a, [k]: v }))), [{}]);
 const spread = (cands, f) => cands.map((c) => f(c));
+
+/** Figure 4's toy at depth 8 with `bn` = [batch, seq] (the reference's is [8, 64]), and the candidates'
+ *  batches and lengths: the quick look's, twice its batch, the reference's; 300 or 500 steps. */
+const figure4 = (c) => ({ depths: [8], batch: c.bn[0], seq: c.bn[1], steps: c.steps, lrs: c.lrs, seeds: c.seeds });
+const FIGURE4_SIZES = {
+  bn: [
+    [2, 32],
+    [4, 32],
+    [8, 64],
+  ],
+  steps: [300, 500],
+};
 
 const SEARCHES = {
   // Figure E. Depth sets from the narrowest to the reference's 2…32, one to three seeds; the model and
@@ -250,6 +264,54 @@ const SEARCHES = {
     ],
   },
   // Figure H (plateau-share). Depth 6 or 8, width (d_ff = 4d), the batch (the warm-up toy's 2 × 32 or Figure 4's 8 × 64)
+  // Figure H (claim 10). Figure 4's toy at depth 8 with a smaller batch or fewer steps, Figure 4's
+  // lrs or the smaller alone, one or two seeds; without warm-up alone (the rule reads those runs) or
+  // with a warm-up of 0.6 × steps beside it (as the quick look), Post-LN, Pre-LN and DeepNorm.
+  deepNorm: {
+    experiment: 'phase-diagram',
+    files: ['phase-diagram.deepnorm'],
+    judge: ([doc]) => ({ dn: V.deepNormNoWarmup(doc) }),
+    budget: 0.15,
+    groups: [
+      {
+        candidates: spread(
+          grid({
+            ...FIGURE4_SIZES,
+            lrs: [[1e-3], [1e-3, 3e-3]],
+            seeds: [[0], [0, 1]],
+            warm: [false, true],
+          }),
+          (c) => ({ ...figure4(c), placements: ['post', 'pre', 'deepnorm'], warmups: c.warm ? [0, Math.round(0.6 * c.steps)] : [0] }),
+        ),
+      },
+    ],
+  },
+  // Figure I (claim 9). Figure 4's toy at depth 8 with a smaller batch or fewer steps, two to four of
+  // the reference's lrs (always its smallest, the rule's positive control, and its largest), one or
+  // two seeds; Pre-LN with warm-ups 0 and 100, every run to its end (the final losses are compared).
+  preWarmup: {
+    experiment: 'phase-diagram',
+    files: ['phase-diagram.pre-warmup'],
+    judge: ([doc]) => ({ pw: V.preWarmup(doc) }),
+    budget: 0.15,
+    groups: [
+      {
+        candidates: spread(
+          grid({
+            ...FIGURE4_SIZES,
+            lrs: [
+              [1e-3, 3e-2],
+              [1e-3, 1e-2, 3e-2],
+              [1e-3, 3e-3, 1e-2, 3e-2],
+            ],
+            seeds: [[0], [0, 1]],
+          }),
+          (c) => ({ ...figure4(c), placements: ['pre'], warmups: [0, 100], early_exit: 'off' }),
+        ),
+      },
+    ],
+  },
+  // Figure G. Depth 6 or 8, width (d_ff = 4d), the batch (the warm-up toy's 2 × 32 or Figure 4's 8 × 64)
   // and the steps, with a warm-up of 0.6 × steps beside none (as the quick look); recorded every 10 steps.
   plateauShare: {
     experiment: 'plateau-share',

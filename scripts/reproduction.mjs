@@ -318,6 +318,9 @@ if (grid) {
       every: (v) => `recorded every ${v} steps`,
       depth_batches: (v) => `${v} batches per depth`,
       batches: (v) => `${v} batches`,
+      lrs: (v) => `peak lr ${list(v)}`,
+      placements: (v) => list(v),
+      early_exit: (v) => (v === 'off' ? 'every run to its end' : 'early exit'),
     };
     const cfgText = (c) =>
       Object.entries(c)
@@ -335,6 +338,8 @@ if (grid) {
       ps: 'plateau share',
       sh: 'warm-up under the threshold',
       gi: 'GI-Adam',
+      dn: 'DeepNorm without warm-up',
+      pw: "Pre-LN's warm-up",
     };
     const verdictText = (v, why = {}) =>
       Object.entries(v)
@@ -455,11 +460,11 @@ if (grid) {
       { verdict, facts: f } = V.adamFirstStep(a);
     say("### Adam's first step and the gradient's scale (梯度尺度和 Adam 之间隔着一层, 【推断】)");
     say();
-    say(`${header(a)} The Figure-4 toy: ${model(c)}; ${c.optimizer}, lr ${c.lr}, warm-up ${c.warmup}, seed ${c.seed}, ${c.steps} steps.`);
+    say(`${header(a)} The Figure-4 toy: ${model(c)}; ${c.optimizers.join(', ')}, lr ${c.lr}, warm-up ${c.warmup}, seed ${c.seed}, ${c.steps} steps.`);
     say();
     say('| placement | ‖g‖ step 1 | update RMS / lr, step 1 | step 10 | step ' + c.steps + ' | step 1: loss change | −lr·‖g‖₁ |');
     say('|---|---|---|---|---|---|---|');
-    for (const [p, s] of Object.entries(a.placements))
+    for (const [p, s] of Object.entries(V.afsByPlacement(a)))
       say(
         `| ${p} | ${g3(s.grad_norm[0])} | ${g3(s.update_rms[0])} | ${g3(s.update_rms[9])} | ${g3(s.update_rms[s.update_rms.length - 1])} | ${g3(s.first_step.loss_change)} | ${g3(s.first_step.predicted_sign_step)} |`,
       );
@@ -472,9 +477,48 @@ if (grid) {
           : ''),
     );
     say(
-      `Step 1's measured loss change is ${Object.entries(a.placements)
+      `Step 1's measured loss change is ${Object.entries(V.afsByPlacement(a))
         .map(([p, s]) => `${g3(s.first_step.loss_change / s.first_step.predicted_sign_step)} (${p})`)
         .join(' and ')} ` + 'of its first-order prediction −lr·‖g‖₁ (1 would be the linear regime).',
+    );
+    say();
+  }
+
+  const acf = exp('adam-first-step.counterfactual');
+  if (acf) {
+    const c = acf.config,
+      { verdict, facts: f } = V.adamFirstStepCounterfactual(acf);
+    const zeroRms = (r, i) => {
+      const z = r.tensors.filter((t) => t.zero_grad_share1 === 1);
+      const n = z.reduce((x, t) => x + t.size, 0);
+      return n ? Math.sqrt(z.reduce((x, t) => x + t.size * t.step_over_lr[i] ** 2, 0) / n) : null;
+    };
+    say("### Adam's first step, counterfactuals: where does ≈ lr·sign(g) stop holding? (issue 30, item 4)");
+    say();
+    say(
+      `${header(acf)} The Figure-4 toy: ${model(c)}; placements ${c.placements.join(', ')} (rezero: the preset, a gate g₀ = 0 before each layer's branches) × ` +
+        `optimizers ${c.optimizers.join(', ')} (GI-Adam: v₀ = g₁²), lr ${c.lr}, warm-up ${c.warmup}, seed ${c.seed}, ${c.steps} steps.`,
+    );
+    say();
+    say(
+      '| placement | optimizer | ‖g‖ step 1 | update RMS / lr, step 1 | step 2 | share with no gradient at step 1 | their update RMS / lr, step 1 | step 2 |',
+    );
+    say('|---|---|---|---|---|---|---|---|');
+    for (const r of acf.runs) {
+      const n = r.tensors.reduce((x, t) => x + t.size, 0);
+      const z = r.tensors.filter((t) => t.zero_grad_share1 === 1).reduce((x, t) => x + t.size, 0);
+      say(
+        `| ${r.placement} | ${r.optimizer} | ${g3(r.grad_norm[0])} | ${g3(r.update_rms[0])} | ${g3(r.update_rms[1])} | ${g3(z / n)} | ${g3(zeroRms(r, 0))} | ${g3(zeroRms(r, 1))} |`,
+      );
+    }
+    say();
+    say(
+      `Verdict: **${mark[verdict]}.** ` +
+        (f.tooSmall
+          ? `Too small to test ('${f.tooSmall}').`
+          : `The tensors with no gradient at step 1 move ${g3(f.zeroStep1)} × lr at step 1 (the rule: exactly 0) and ${g3(f.ratioZeroStep2)} × lr at step 2; ` +
+            `GI-Adam's ungated runs step ${f.ratioGiRms1.map(g3).join(' and ')} × lr (the rule: √(1 − β₂) = ${g3(f.giExpected)} ± 5%, within 5% of each other; ` +
+            `their gradient norms differ ${g3(f.gradGap)}-fold). Outside the rule: tensors whose gradient is rounding noise around 0 (RMS at most ${g3(f.ratioTinyGradMax)}) move at most ${g3(f.ratioTinyStep1Max)} × lr.`),
     );
     say();
   }
@@ -741,6 +785,131 @@ if (grid) {
     say(
       `Verdict: **${mark[verdict]}.** Rule: the Post-LN profile is closer to flat than to Appendix F's decay in log space (|ln r| < ½·|ln r_F|; r = ${g3(f.r)}, r_F = ${g3(f.rF)}), ` +
         `the norms shrink the gradient (per-layer norm factor ≤ 0.95; ours ${g3(f.normFactor)}) and the residual Jacobian gives it back (|ln(norm × residual)| ≤ ½·|ln norm|; product ${g3(f.normFactor * f.residualFactor)}).`,
+    );
+    say();
+  }
+
+  // the phase-diagram experiment: the trainability map (Figure J) and its two slices, claims 10 and 9
+  const pd = exp('phase-diagram'),
+    dn = exp('phase-diagram.deepnorm'),
+    pw = exp('phase-diagram.pre-warmup');
+  const cellOf = (doc, p, w, L, lr) => doc.cells.find((c) => c.placement === p && c.warmup === w && c.layers === L && c.lr === lr);
+  const escList = (c) => (c ? c.runs.map((r) => r.escape_step ?? 'never').join(', ') : '—');
+  const word = { trained: '✓', plateau: '– plateau', diverged: '✗ diverged', mixed: '± mixed' };
+  const rule =
+    'Outcome of a run: diverged when the trainer stopped it (a non-finite loss or gradient norm, or a step loss above 4·ln V); ' +
+    'trained when some 10-step mean loss fell 0.5 below the plateau (the chain’s stationary entropy); plateau otherwise. ' +
+    "A cell's outcome is its seeds' majority (more than half), else mixed.";
+  const stopText = (c) => (c.early_exit === 'off' ? `every run to step ${c.steps}` : `early exit: a run that leaves the plateau stops ${c.settle} steps later`);
+  if (pd) {
+    const c = pd.config;
+    say('### Where the toy trains: the trainability map (the third open question; phase-diagram)');
+    say();
+    say(
+      `${header(pd)} ${model(c)}, ${c.steps} steps; ${c.optimizer}; placements ${c.placements.join(', ')} × warm-ups ${c.warmups.join(', ')} × depths ${c.depths.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${pd.cells.reduce((a, x) => a + x.runs.length, 0)} runs); ${stopText(c)}.`,
+    );
+    say();
+    say(`${rule} A trained cell shows its seeds' mean escape step.`);
+    say();
+    for (const p of [...new Set(pd.cells.map((x) => x.placement))]) {
+      say(`**${p}**`);
+      say();
+      say(`| warm-up | layers | ${c.lrs.map((lr) => `lr ${lr}`).join(' | ')} |`);
+      say(`|---|---|${c.lrs.map(() => '---').join('|')}|`);
+      for (const w of c.warmups)
+        for (const L of c.depths)
+          say(
+            `| ${w} | ${L} | ${c.lrs
+              .map((lr) => {
+                const x = cellOf(pd, p, w, L, lr);
+                return !x
+                  ? '—'
+                  : x.outcome === 'trained'
+                    ? `✓ ${Math.round(x.escape_step)}`
+                    : x.outcome === 'mixed'
+                      ? `± ${x.counts.trained}/${x.runs.length} trained`
+                      : word[x.outcome];
+              })
+              .join(' | ')} |`,
+          );
+      say();
+    }
+    const tally = (p, w) => pd.cells.filter((x) => x.placement === p && x.warmup === w);
+    say(
+      '| placement | ' +
+        c.warmups.map((w) => `trained cells, warm-up ${w}`).join(' | ') +
+        ' | deepest trained model, ' +
+        c.warmups.map((w) => `warm-up ${w}`).join(' / ') +
+        ' |',
+    );
+    say('|---|' + c.warmups.map(() => '---').join('|') + '|---|');
+    for (const p of [...new Set(pd.cells.map((x) => x.placement))]) {
+      const deep = (w) => {
+        const ls = tally(p, w)
+          .filter((x) => x.outcome === 'trained')
+          .map((x) => x.layers);
+        return ls.length ? Math.max(...ls) : '—';
+      };
+      say(
+        `| ${p} | ${c.warmups.map((w) => `${tally(p, w).filter((x) => x.outcome === 'trained').length} of ${tally(p, w).length}`).join(' | ')} | ${c.warmups.map(deep).join(' / ')} |`,
+      );
+    }
+    say();
+  }
+  if (dn) {
+    const c = dn.config,
+      { verdict, facts: f } = V.deepNormNoWarmup(dn);
+    say('### DeepNorm without warm-up (claim 10: DeepNorm works in the same direction as Pre-LN’s final LN, 【推断】)');
+    say();
+    say(
+      `${header(dn)} Figure 4's toy: ${model({ ...c, layers: c.depths[0] })}, ${c.steps} steps; seeds ${c.seeds.join(', ')}; ${stopText(c)}. Each seed's escape step:`,
+    );
+    say();
+    say(`| placement | warm-up | ${c.lrs.map((lr) => `lr ${lr}`).join(' | ')} |`);
+    say(`|---|---|${c.lrs.map(() => '---').join('|')}|`);
+    for (const p of c.placements)
+      for (const w of c.warmups)
+        say(
+          `| ${p} | ${w} | ${c.lrs
+            .map((lr) => {
+              const x = cellOf(dn, p, w, c.depths[0], lr);
+              return x ? `${escList(x)} (${x.outcome})` : '—';
+            })
+            .join(' | ')} |`,
+        );
+    say();
+    say(
+      `Verdict: **${mark[verdict]}.** Rule: where Post-LN without warm-up does not train and Pre-LN without warm-up does (here lr ${f.lrsTested.join(', ') || 'none'}), DeepNorm without warm-up trains at every such lr (confirmed), some (qualified) or none (refuted). ` +
+        `It trains at ${f.lrsDnTrains.join(', ') || 'none'}${f.lrsDnFails.length ? ` and not at ${f.lrsDnFails.join(', ')}` : ''}.` +
+        (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
+    );
+    say();
+  }
+  if (pw) {
+    const c = pw.config,
+      { verdict, facts: f } = V.preWarmup(pw);
+    const W = f.W;
+    say("### Pre-LN's warm-up as insurance (claim 9: no cost, little benefit, 【推断】)");
+    say();
+    say(`${header(pw)} Figure 4's toy: ${model({ ...c, layers: c.depths[0] })}, Pre-LN; seeds ${c.seeds.join(', ')}; ${stopText(c)}.`);
+    say();
+    say(`| peak lr | no warm-up: outcome | escape steps | final losses | warm-up ${W}: outcome | escape steps | final losses | delay (mean over seeds) |`);
+    say('|---|---|---|---|---|---|---|---|');
+    f.lrs.forEach((lr, i) => {
+      const a = cellOf(pw, 'pre', 0, c.depths[0], lr),
+        b = cellOf(pw, 'pre', W, c.depths[0], lr);
+      const fin = (x) => (x ? x.runs.map((r) => f2(r.final_loss)).join(', ') : '—');
+      say(
+        `| ${lr} | ${a?.outcome ?? '—'} | ${escList(a)} | ${fin(a)} | ${b?.outcome ?? '—'} | ${escList(b)} | ${fin(b)} | ${f.delays[i] == null ? '—' : f.delays[i]} |`,
+      );
+    });
+    say();
+    say(
+      `Verdict: **${mark[verdict]}.** Rule: refuted when warm-up turns a trained cell into one that does not train, delays the escape by more than its own ${W} steps, or leaves the final loss more than 0.1 higher; ` +
+        `qualified when it rescues an lr at which the run fails without it (here ${f.lrsRescued.join(', ') || 'none'}); confirmed when it changes no outcome. ` +
+        `Where both train (lr ${f.lrsBoth.join(', ') || 'none'}) the escape comes ${f.delayMean ?? '—'} steps later on average (at most ${f.delayMax ?? '—'}) and the final loss is at most ${g3(f.finalGapMax)} higher.` +
+        (f.lrsNeither.length ? ` Both fail at lr ${f.lrsNeither.join(', ')}.` : '') +
+        (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
     );
     say();
   }

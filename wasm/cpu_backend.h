@@ -122,8 +122,10 @@ struct CpuBackend {
   static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
     LNX_PROFILE_SCOPE("embed_forward");
     const int* tok = tokens.data();
-    for (int r = 0; r < N; ++r)
-      for (int c = 0; c < d; ++c) x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
+    pool().parallel_for(N, [&](long r0, long r1, int) {
+      for (long r = r0; r < r1; ++r)
+        for (int c = 0; c < d; ++c) x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
+    }, 16);
   }
   // dE[tok] += scale·dx0. Split over columns so rows that share a token are summed in a fixed order
   // whatever the thread count.
@@ -163,7 +165,10 @@ struct CpuBackend {
   static Accum accum(size_t n) { return Accum(n, 0.0); }
   static void set_loss_target(Stats&, uint32_t) {}  // the CPU's forward() returns the loss
   static void accumulate_sum(Accum& acc, CPtr x, size_t n) {
-    for (size_t i = 0; i < n; ++i) acc[i] += x[i];
+    double* a = acc.data();
+    elementwise(n, [=](long i0, long i1) {
+      for (long i = i0; i < i1; ++i) a[i] += x[i];
+    });
   }
   // s[slot] += ‖x‖₂
   static void add_norm(Stats& s, uint32_t slot, CPtr x, size_t n) {
@@ -252,25 +257,38 @@ struct CpuBackend {
     s[slot] = std::sqrt(ss);
   }
 
+  // Element-wise ops, split over the team in blocks of at least kElementChunk elements (each element
+  // is computed alone, so the split cannot change a bit).
+  static constexpr long kElementChunk = 1 << 12;
+  template <class F>
+  static void elementwise(size_t n, const F& f) {
+    pool().parallel_for(static_cast<long>(n), [&](long i0, long i1, int) { f(i0, i1); }, kElementChunk);
+  }
   static void add(Ptr out, CPtr a, CPtr b, size_t n) {
     LNX_PROFILE_SCOPE("add");
-    for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+    elementwise(n, [=](long i0, long i1) {
+      for (long i = i0; i < i1; ++i) out[i] = a[i] + b[i];
+    });
   }
   static void accumulate(Ptr dst, CPtr src, size_t n) {
     LNX_PROFILE_SCOPE("accumulate");
-    for (size_t i = 0; i < n; ++i) dst[i] += src[i];
+    elementwise(n, [=](long i0, long i1) {
+      for (long i = i0; i < i1; ++i) dst[i] += src[i];
+    });
   }
   static void scale(Ptr dst, CPtr src, T alpha, size_t n) {
     LNX_PROFILE_SCOPE("scale");
-    for (size_t i = 0; i < n; ++i) dst[i] = alpha * src[i];
+    elementwise(n, [=](long i0, long i1) {
+      for (long i = i0; i < i1; ++i) dst[i] = alpha * src[i];
+    });
   }
   static void copy(Ptr dst, CPtr src, size_t n) {
     LNX_PROFILE_SCOPE("copy");
-    std::copy(src, src + n, dst);
+    elementwise(n, [=](long i0, long i1) { std::copy(src + i0, src + i1, dst + i0); });
   }
   static void zero(Ptr dst, size_t n) {
     LNX_PROFILE_SCOPE("zero");
-    std::fill(dst, dst + n, T(0));
+    elementwise(n, [=](long i0, long i1) { std::fill(dst + i0, dst + i1, T(0)); });
   }
 };
 

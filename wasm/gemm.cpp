@@ -43,15 +43,12 @@
 namespace lnx {
 namespace {
 
-// Below this many flops (2*M*N*K) a call runs on the calling thread only. lnx::ThreadPool's workers
-// sleep on a condvar between tasks, and a woken worker often starts late (or first on the caller's
-// core), so 2 threads only pay from ~8 MFLOP in Chrome (~8-16 in Node) and ~16 MFLOP natively,
-// where the kernel is 3x faster; see the threshold sweep in bench/README-gemm.md.
-#if LNX_GEMM_SIMD128
-constexpr double kDefaultParallelThreshold = 8.0e6;
-#else
-constexpr double kDefaultParallelThreshold = 16.0e6;
-#endif
+// A call is split into at most flops / threshold parts (flops = 2*M*N*K), so each part has at least
+// this much work: 1 MFLOP, 6 µs natively and 20 µs in wasm, against a fork-join of about a
+// microsecond while the team's threads spin (thread_pool.cpp). Below 2 MFLOP a call runs on the
+// calling thread. (With the pool's former condition-variable wake-ups, tens of µs, 2 threads paid
+// only from 8–16 MFLOP: bench/README-gemm.md.)
+constexpr double kDefaultParallelThreshold = 1.0e6;
 std::atomic<int> g_force{0};
 std::atomic<double> g_threshold{kDefaultParallelThreshold};
 std::atomic<bool> g_fma{false};
@@ -78,9 +75,10 @@ struct Split {
 // every chunk holds at least one whole unit (kernel tile / Eigen block).
 Split choose_split(int M, int N, int K, int row_unit, int col_unit) {
   Split s;
-  const double flops = 2.0 * M * N * K;
-  if (in_parallel_region() || flops < g_threshold.load(std::memory_order_relaxed)) return s;
-  const int threads = pool().size();
+  const double flops = 2.0 * M * N * K, per_part = g_threshold.load(std::memory_order_relaxed);
+  // the threads of this thread's team (1 inside a chunk of a split as wide as the pool), fewer
+  // for a small call
+  const int threads = static_cast<int>(std::min<double>(pool().team_size(), per_part > 0 ? flops / per_part : 1e9));
   if (threads <= 1) return s;
   const int row_units = M / row_unit;
   const int col_units = N / col_unit;

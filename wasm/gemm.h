@@ -3,9 +3,9 @@
 // C = alpha * op(A) * op(B) + beta * C, all row-major with leading dimensions.
 // op(A) is M×K (A is M×K, or K×M when transA); op(B) is K×N (B is K×N, or N×K when transB).
 // beta == 0 means C is overwritten (never read, so NaNs in C are not propagated).
-// Parallel over row or column blocks of C with lnx::pool() (whichever split packs less); runs
-// inline when called from inside a parallel region or when the problem is small enough that
-// fork-join costs more than it saves.
+// Parallel over row or column blocks of C with the calling thread's team of lnx::pool()
+// (whichever split packs less); runs inline when the team is one thread, or in fewer parts when the
+// problem is small enough that a fork-join costs more than it saves.
 //
 // Kernels (see bench/README-gemm.md for the measurements behind the choice):
 //  - wasm (-msimd128): float uses a register-blocked 4×8 SIMD128 micro-kernel on packed A/B panels
@@ -51,7 +51,8 @@ enum class Kernel { Auto = 0, Eigen = 1, Tiled = 2, TiledPackedB = 3 };
 // where the tile could read it in place (gemm.cpp, BSource): the benchmark's baseline.
 void force_kernel(Kernel k);
 bool has_tiled_kernel();
-// Minimum 2*M*N*K (flops) before a call is split over the pool; < 0 restores the default.
+// Minimum 2*M*N*K (flops) per part when a call is split over the pool's threads (0: split over every
+// thread of the team whatever the size); < 0 restores the default.
 void set_parallel_threshold(double flops);
 double parallel_threshold();
 }  // namespace gemm_detail

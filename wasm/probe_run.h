@@ -10,7 +10,9 @@
 //   [2M, 2M+L)    Σ_batches ‖h_l‖²/(d·N)       (the residual stream of Lemma 2)
 //   [2M+L]        the loss (written on the GPU, never read)
 // When a job ends its Stats are read back; the readback lands at once on the CPU and after the
-// device got there on the GPU (poll()), and only then joins the results.
+// device got there on the GPU (poll()), and only then joins the results. A batch's passes use the
+// whole pool op by op on the CPU, and its statistics (one sum per measured layer and per stream,
+// each in its own order) are computed several at once (for_each_item).
 // Leaves out: several jobs' models at once.
 #pragma once
 #include <algorithm>
@@ -18,13 +20,34 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "model.h"
 #include "probe_common.h"
 #include "rng.h"
+#include "thread_pool.h"
 
 namespace lnx::detail {
+
+// f(0), …, f(n − 1) for items that share nothing: on the CPU over the pool (one chain of double adds
+// per item, several chains at once: the same sums in the same order on any number of threads), on a
+// backend that records commands (the GPU's) in order.
+template <class B>
+struct RunsItemsAtOnce : std::false_type {};
+template <class T>
+struct RunsItemsAtOnce<CpuBackend<T>> : std::true_type {};
+
+template <class B, class F>
+void for_each_item(int n, const F& f) {
+  if constexpr (RunsItemsAtOnce<B>::value) {
+    pool().parallel_for(n, [&](long i0, long i1, int) {
+      for (long i = i0; i < i1; ++i) f(static_cast<int>(i));
+    });
+  } else {
+    for (int i = 0; i < n; ++i) f(i);
+  }
+}
 
 template <class B>
 class ProbeRunner {
@@ -111,13 +134,19 @@ class ProbeRunner {
     model_->zero_grad();
     model_->backward(job().depth_sweep ? GradScope::LastW2Only : GradScope::W2Only);
     const int first = job().depth_sweep ? L - 1 : 0;
-    for (int m = 0; m < M; ++m) {
-      const auto g = model_->grad(model_->layer(first + m).W2);
-      B::accumulate_sum(acc_[m], g, dF);
-      B::add_norm(stats_, m, g, dF);
-    }
-    if (!job().depth_sweep)
-      for (int l = 0; l < L; ++l) B::add_mean_square(stats_, 2 * M + l, model_->stream(l), N, mc.d);
+    const int streams = job().depth_sweep ? 0 : L;
+    // Items 0 … M−1: a measured layer's W² gradient; then the residual stream of each layer. Each
+    // item writes only its own slots and sums, in its own fixed order, so the items may run at once.
+    for_each_item<B>(M + streams, [&](int i) {
+      if (i < M) {
+        const auto g = model_->grad(model_->layer(first + i).W2);
+        B::accumulate_sum(acc_[i], g, dF);
+        B::add_norm(stats_, i, g, dF);
+      } else {
+        const int l = i - M;
+        B::add_mean_square(stats_, 2 * M + l, model_->stream(l), N, mc.d);
+      }
+    });
     B::flush();
   }
 

@@ -118,6 +118,7 @@ class TrainRunner {
   double plateau_entropy() const { return plateau_; }
   const TrainConfig& config() const { return cfg_; }
   Model<B>& model() { return model_; }
+  GradientStep<B>& gradient() { return gradient_; }
   // The batch the last recorded step trained on (B·n inputs and targets).
   const std::vector<int>& last_inputs() const { return inputs_; }
   const std::vector<int>& last_targets() const { return targets_; }

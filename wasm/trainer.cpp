@@ -8,18 +8,21 @@
 // status "nan" at that step, a loss above 4·ln V with status "diverged" (the engine's softmax and
 // cross-entropy are overflow-safe, so a blown-up Post-LN run shows huge finite losses rather than
 // NaN); the stopping step is reported as stop_step and its loss is left out of the series, so a
-// curve never shows a non-finite or blown-up value. The grid advances its runs in
-// parallel, one run per pool thread at a time, each run's ops inline on its thread; the runs share
-// one workspace per thread.
+// curve never shows a non-finite or blown-up value. The grid advances its runs in parallel, its
+// active runs split over the pool's threads (a thread advances several runs one after the other
+// when runs outnumber threads; a run gets a team of threads, which split each of its ops, when
+// threads outnumber runs); the runs share one workspace per chunk of that split.
 //
-// Data-parallel halves. An even batch is computed as two half-batches whose gradients are summed
-// in a fixed order, g = (g_first + g_second) / 2 (each half's loss is its own mean, so this is the
-// gradient of the whole batch's mean). A single run with two or more pool threads computes the two
-// halves at once on two model replicas (one synchronisation per step instead of one per op, which
-// is what makes the second thread pay at the toy's size: the per-op splits measured 1.08× at best);
-// with one thread, or inside the grid, the halves run one after the other. Either way the same
-// float operations happen in the same order, so a run's curve is bit-identical for 1, 2 or 4
-// threads.
+// Data-parallel halves on teams. An even batch is computed as two half-batches whose gradients are
+// summed in a fixed order, g = (g_first + g_second) / 2 (each half's loss is its own mean, so this
+// is the gradient of the whole batch's mean). When the calling thread's team (thread_pool.h) has two
+// threads or more, the halves run at once on two model replicas, each on half of the team, and every
+// op of a half splits over that half's threads (its rows, its columns, its sequences); with a team of
+// one, or in the grid, the halves run one after the other (each op over the run's team). Any op gives the same bits on any number of threads, and
+// both paths do the same float operations in the same order, so a run's curve is bit-identical for
+// any thread count (tests/cpp/threads_test.cpp, tests/wasm/threads.test.ts). Why halves on teams
+// rather than splitting every op over the whole pool, or a batch cut into more pieces: docs/engine.md,
+// "Threads".
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -53,14 +56,17 @@ ModelConfig shard_model(const ModelConfig& m) {
 }
 
 // The CPU's loss and gradient of one batch (the primary template is in train_run.h): an even batch
-// as two half-batches whose gradients are averaged in a fixed order (see the header), on two model
-// replicas at once when the pool has two threads and no grid is running runs in parallel, one after
-// the other otherwise.
+// as two half-batches whose gradients are averaged in a fixed order (see the header). When the
+// calling thread's team (thread_pool.h) has two threads or more, the halves run at once on two model
+// replicas, each on half of the team, whose threads split each of its ops; with a team of one, or
+// in a grid (whose runs share workspaces, and must not each hold a replica), they run one after the
+// other, each op over the whole team.
 template <>
 struct GradientStep<CpuBackend<float>> {
   int shards;
   const TrainConfig& cfg;
-  std::unique_ptr<Transformer<float>> replica;  // the second half's model when two threads step
+  std::unique_ptr<Transformer<float>> replica;  // the second half's model, made when first needed
+  bool halves_at_once = true;                   // false in a grid
 
   GradientStep(const TrainConfig& c, Transformer<float>&) : shards(train_shards(c.model)), cfg(c) {}
 
@@ -86,23 +92,24 @@ struct GradientStep<CpuBackend<float>> {
     const float* first = nullptr;   // the first half's gradient
     const float* second = nullptr;  // the second half's
     ThreadPool& p = pool();
-    if (p.size() >= 2 && !in_parallel_region()) {
+    if (halves_at_once && p.team_size() >= 2) {
       if (!replica) replica = std::make_unique<Transformer<float>>(model.config(), cfg.seed);
+      Transformer<float>& other = *replica;
       const float* src = model.params().data();
-      float* dst = replica->params().data();
+      float* dst = other.params().data();
       {
         LNX_PROFILE_SCOPE("replica_copy");
         p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
       }
       p.parallel_for(2, [&](long s0, long s1, int) {
         for (long s = s0; s < s1; ++s)
-          (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : *replica, static_cast<int>(s), inputs, targets);
+          (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : other, static_cast<int>(s), inputs, targets);
       }, 1, 2);
       first = g.data();
-      second = replica->grads().data();
+      second = other.grads().data();
     } else {
-      // One thread: the first half's gradient waits in a per-thread buffer (shared by the runs a
-      // grid thread advances) while the second half reuses the model's. Copied, not swapped: a
+      // One after the other: the first half's gradient waits in a per-thread buffer (shared by the
+      // runs a grid thread advances) while the second half reuses the model's. Copied, not swapped: a
       // swap saves the copy (~1% of a quick-look step) but leaves the long-lived per-thread buffer
       // wherever the last model's was, which fragments the heap run after run (the robustness
       // corpus's heap check caught it).
@@ -117,7 +124,7 @@ struct GradientStep<CpuBackend<float>> {
       second = g.data();
     }
     // g = (first + second)/2 and its norm in one pass; the same operands in the same order on both
-    // paths (inline when on one thread or in the grid).
+    // paths, over the whole team.
     CpuBackend<float>::mean_and_norm(hist, norm_slot, g.data(), first, second, g.size());
     hist[loss_slot] = (l0 + l1) * 0.5;
   }
@@ -167,13 +174,17 @@ struct GridRun::Impl {
     std::unique_ptr<TrainRun> run;
   };
   std::vector<Entry> runs;
-  // One workspace per pool thread and placement (a placement decides which activations exist).
+  // One workspace per chunk of the split over runs and placement (a placement decides which
+  // activations exist).
   std::map<std::string, std::vector<std::unique_ptr<Workspace<float>>>> workspaces;
   double plateau = 0;
 
   explicit Impl(const GridConfig& c) : cfg(c) {
     cfg.validate();
-    detail::for_each_grid_run(cfg, [&](const TrainConfig& t) { runs.push_back({t, std::make_unique<TrainRun>(t)}); });
+    detail::for_each_grid_run(cfg, [&](const TrainConfig& t) {
+      runs.push_back({t, std::make_unique<TrainRun>(t)});
+      runs.back().run->impl_->gradient().halves_at_once = false;
+    });
     plateau = runs.front().run->plateau_entropy();
   }
 
@@ -196,10 +207,11 @@ struct GridRun::Impl {
       if (e.run->status() == RunStatus::Running) active.push_back(e.run.get());
     if (active.empty()) return;
     ThreadPool& p = pool();
+    const int chunks = std::min(p.team_size(), static_cast<int>(active.size()));
     for (TrainRun* r : active) {
       const ModelConfig& m = r->impl_->model().config();
-      auto& per_thread = workspaces[m.placement];
-      while (static_cast<int>(per_thread.size()) < p.size()) per_thread.push_back(std::make_unique<Workspace<float>>(m));
+      auto& per_chunk = workspaces[m.placement];
+      while (static_cast<int>(per_chunk.size()) < chunks) per_chunk.push_back(std::make_unique<Workspace<float>>(m));
     }
     p.parallel_for(static_cast<long>(active.size()), [&](long r0, long r1, int chunk) {
       for (long r = r0; r < r1; ++r) {

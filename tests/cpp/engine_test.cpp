@@ -1,5 +1,6 @@
 // engine_test.cpp — behaviour of the public API (api.h): the probe reproduces the Lemma-2
-// bookkeeping, results do not depend on the thread count beyond float rounding, the PRNG is
+// bookkeeping, the half-batch split equals the whole batch to float rounding (that results do not
+// depend on the thread count at all is threads_test.cpp's), the PRNG is
 // pinned (the wasm build must draw the same numbers), the trainer's schedule and NaN handling, and
 // every invalid argument is refused with ArgumentError before anything is allocated.
 #include <gtest/gtest.h>
@@ -26,46 +27,6 @@ json::Value probe(int threads, const std::string& cfg) {
 
 const char* kSmallProbe =
     R"({"layers":3,"d":32,"d_ff":64,"vocab":50,"seq":8,"batch":4,"seeds":[0,1],"batches":3,"depth_batches":2,"depths":[2,3]})";
-
-std::vector<double> numbers(const json::Value& v) {
-  std::vector<double> out;
-  if (v.kind == json::Value::Kind::Number) out.push_back(v.num);
-  for (const auto& e : v.arr) for (double x : numbers(e)) out.push_back(x);
-  for (const auto& kv : v.obj)
-    if (kv.first != "engine") for (double x : numbers(kv.second)) out.push_back(x);
-  return out;
-}
-
-// Measured: 1 vs 2 threads differ by at most a few float ulps (GEMM row blocks keep each element's
-// summation order; the per-row reductions are identical), so 1e-5 relative is a generous bound.
-TEST(Threads, ProbeAgreesWithOneAndTwoThreads) {
-  auto a = numbers(probe(1, kSmallProbe)), b = numbers(probe(2, kSmallProbe));
-  ASSERT_EQ(a.size(), b.size());
-  ASSERT_GT(a.size(), 50u);
-  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0, std::fabs(a[i]))) << i;
-}
-
-// The trainer computes an even batch as two half-batches and sums their gradients in a fixed
-// order, on one thread or two (trainer.cpp), so the curve is bit-identical for any thread count.
-TEST(Threads, TrainingCurveIsBitIdenticalForOneTwoAndFourThreads) {
-  TrainConfig c;
-  c.model = {2, 32, 64, 64, 16, 4, "pre", Attention::Causal};
-  c.steps = 15;
-  std::vector<std::vector<float>> loss, gnorm;
-  for (int threads : {1, 2, 4}) {
-    set_threads(threads);
-    TrainRun r(c);
-    r.step(15);
-    ASSERT_EQ(r.loss().size(), 15u);
-    loss.push_back(r.loss());
-    gnorm.push_back(r.grad_norm());
-  }
-  set_threads(1);
-  for (int i : {1, 2}) {
-    EXPECT_EQ(loss[0], loss[i]) << "threads case " << i;
-    EXPECT_EQ(gnorm[0], gnorm[i]) << "threads case " << i;
-  }
-}
 
 // The half-batch split is only a change of summation order: the first step's loss and gradient
 // norm equal those of one forward/backward over the whole batch (same init, same sampled batch),

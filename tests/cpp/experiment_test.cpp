@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <functional>
 #include <string>
 
@@ -20,7 +21,9 @@
 #include "optim/radam.h"
 #include "placements/placement.h"
 #include "placements/spec.h"
+#include "placements/presets.h"
 #include "rng.h"
+#include "train_access.h"
 
 // The sharpness experiment's estimator (wasm/experiments/sharpness.cpp, external linkage for these
 // tests): the top eigenvalue of S·H·S from Hessian-vector products, by the Lanczos iteration.
@@ -57,7 +60,7 @@ Value run(const std::string& name, const std::string& extra) {
 TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
-                                             "plateau-share", "tied-output", "depth-factors", "sharpness",
+                                             "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
                                              "init-profile"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
@@ -87,8 +90,8 @@ TEST(Experiments, BadInputToEveryFieldNamesTheField) {
       auto wrap = [&](const std::string& x) { return list ? "[" + x + "]" : x; };
       if (type.rfind("choice", 0) == 0 || type.rfind("enum", 0) == 0) {
         bad = {wrap("\"nope\""), wrap("3")};
-      } else if (type == "object") {  // placement_spec: not an object, malformed, an unknown key
-        bad = {"3", "\"{\"", R"({"no_such_key": 1})"};
+      } else if (type == "object") {  // a placement spec
+        bad = {"3", "[]", "\"pre\"", R"({"nope": 1})", R"({"name": 3})", R"({"attention": {"norm_input": 2}})"};
       } else {
         const double hi = f.obj.at("max").num;
         bad = {wrap("1e999"), wrap("-1e999"), wrap("\"1\""), wrap(std::to_string(hi * 2 + 1)), wrap("-1")};
@@ -127,8 +130,11 @@ TEST(Experiments, ModelTooLargeNamesTheKnobsToLower) {
 // g·Δθ is −lr·‖g‖₁ up to the coordinates with |g| ~ ε.
 TEST(Experiments, AdamFirstStepMovesEveryCoordinateByAtMostLr) {
   const Value v = run("adam-first-step", R"("layers": 2, "steps": 3, "placements": ["post", "pre", "peri"])");
-  for (const char* p : {"post", "pre", "peri"}) {
-    const auto& s = v.obj.at("placements").obj.at(p).obj;
+  ASSERT_EQ(v.obj.at("runs").arr.size(), 3u);
+  for (const Value& run : v.obj.at("runs").arr) {
+    const auto& s = run.obj;
+    const std::string p = s.at("placement").str;
+    EXPECT_EQ(s.at("optimizer").str, "adam");
     EXPECT_EQ(s.at("status").str, "ok");
     ASSERT_EQ(s.at("update_rms").arr.size(), 3u);
     // 1e-4: a float parameter near 1 (a norm's γ) moves by lr only to within its rounding, ~6e-8/lr.
@@ -145,6 +151,96 @@ TEST(Experiments, AdamFirstStepMovesEveryCoordinateByAtMostLr) {
     EXPECT_NEAR(f.at("loss_change").num, f.at("loss_after").num - f.at("loss_before").num, 1e-8);  // 9 digits written
     EXPECT_LT(f.at("loss_change").num, 0) << p << ": a small enough first step lowers its own batch's loss";
   }
+}
+
+// The counterfactuals, whatever the claim: with the ReZero gate (g₀ = 0) every branch weight's
+// step-1 gradient is exactly 0 in every coordinate and its first step is exactly 0 under Adam and
+// GI-Adam alike (m̂₁ = 0), while the gates and the embedding move; a tensor with a gradient records
+// its RMS. The runs are placements × optimizers, each placement's side by side.
+TEST(Experiments, AdamFirstStepReZerosBranchWeightsMoveExactlyZeroAtStepOne) {
+  std::string rezero;
+  for (const lnx::PlacementPreset& p : lnx::placement_presets())
+    if (p.name == "rezero") rezero = p.spec;
+  ASSERT_FALSE(rezero.empty());
+  const Value v = run("adam-first-step", R"("layers": 2, "steps": 2, "placements": ["pre", "rezero"], "optimizers": ["adam", "gi-adam"], )"
+                                         R"("placement_spec": )" + rezero);
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 4u);
+  const char* order[][2] = {{"pre", "adam"}, {"pre", "gi-adam"}, {"rezero", "adam"}, {"rezero", "gi-adam"}};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(runs[i].obj.at("placement").str, order[i][0]);
+    EXPECT_EQ(runs[i].obj.at("optimizer").str, order[i][1]);
+    EXPECT_EQ(runs[i].obj.at("status").str, "ok");
+  }
+  for (size_t i : {2u, 3u}) {
+    int branch = 0, moving = 0;
+    for (const Value& t : runs[i].obj.at("tensors").arr) {
+      const std::string name = t.obj.at("name").str;
+      const bool gate = name.find(".gate") != std::string::npos;
+      if (name.rfind("layer", 0) == 0 && !gate) {
+        ++branch;
+        EXPECT_EQ(t.obj.at("zero_grad_share1").num, 1.0) << name;
+        EXPECT_EQ(t.obj.at("grad_rms1").num, 0.0) << name;
+        EXPECT_EQ(t.obj.at("step_over_lr").arr[0].num, 0.0) << order[i][1] << " " << name;
+      } else {
+        ++moving;
+        EXPECT_GT(t.obj.at("step_over_lr").arr[0].num, 0.1) << order[i][1] << " " << name;
+        EXPECT_GT(t.obj.at("grad_rms1").num, 0.0) << name;
+      }
+    }
+    EXPECT_GT(branch, 10);
+    EXPECT_GE(moving, 3);  // E and the two gates
+  }
+  // without a gate no tensor's gradient is 0 everywhere (a ReLU unit off for the whole batch zeroes a
+  // share of W1's rows' and W2's columns' coordinates, never a whole tensor's)
+  for (size_t i : {0u, 1u})
+    for (const Value& t : runs[i].obj.at("tensors").arr) EXPECT_LT(t.obj.at("zero_grad_share1").num, 1.0) << t.obj.at("name").str;
+}
+
+// GI-Adam's first step, per coordinate, through the training run the experiment observes: v₀ = g₁²,
+// so v₁ = g₁² and v̂₁ = g₁²/(1 − β₂), m̂₁ = g₁, and |Δθ| = lr·|g|/(|g|/√(1 − β₂) + ε) to float precision.
+TEST(Experiments, GiAdamsFirstStepIsLrTimesGOverGOverSqrtOneMinusBeta2PlusEps) {
+  lnx::TrainConfig t;
+  t.model.layers = 2, t.model.d = 16, t.model.d_ff = 32, t.model.vocab = 32, t.model.seq = 8, t.model.batch = 2;
+  t.optimizer = "gi-adam";
+  t.steps = 1, t.lr = 1e-3;
+  const double beta2 = t.hyper.at("beta2"), eps = t.hyper.at("eps");
+  lnx::TrainRun r(t);
+  lnx::Transformer<float>& m = lnx::detail::TrainRunAccess::model(r);
+  const std::vector<float> before = m.params();
+  r.step(1);
+  const std::vector<float>& after = m.params();
+  const std::vector<float>& g = m.grads();
+  size_t checked = 0;
+  for (size_t j = 0; j < before.size(); ++j) {
+    const double a = std::fabs(static_cast<double>(g[j]));
+    const double want = t.lr * a / (a / std::sqrt(1 - beta2) + eps);
+    const double got = std::fabs(static_cast<double>(after[j]) - before[j]);
+    // float: the parameter's rounding (an ulp of |θ|) plus the update's own relative error
+    const double ulp = std::ldexp(1.0, std::ilogb(std::max(std::fabs(before[j]), 1e-30f)) - 23);
+    EXPECT_NEAR(got, want, ulp + 1e-6 * want) << j;
+    checked += a > 0;
+  }
+  EXPECT_GT(checked, before.size() / 2);
+}
+
+// Bad input to the counterfactuals' fields is refused naming the field.
+TEST(Experiments, AdamFirstStepRefusesBadOptimizersAndSpecs) {
+  const auto refused = [](const std::string& cfg, const std::string& field) {
+    try {
+      lnx::ExperimentRun r("adam-first-step", cfg);
+      ADD_FAILURE() << cfg << " was accepted";
+    } catch (const lnx::ArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << cfg << ": " << e.what();
+    }
+  };
+  refused(R"({"optimizers": ["adam", "lion"]})", "optimizers");
+  refused(R"({"optimizers": ["adam", "adam"]})", "optimizers");
+  refused(R"({"optimizers": []})", "optimizers");
+  refused(R"({"placements": ["rezero"]})", "placements");  // no spec defines it
+  refused(R"({"placements": ["pre"], "placement_spec": {"name": "mine"}})", "placement_spec");  // a spec no run uses
+  refused(R"({"optimizers": ["adam", "sgd"], "beta2": 0.9})", "beta2");  // SGD has no beta2: its runs would ignore it
+  refused(R"({"placements": ["post", "pre", "peri", "deepnorm", "admin"], "optimizers": ["adam", "sgd", "radam", "gi-adam"]})", "runs");
 }
 
 // A sign step of size η → 0 leaves the loss where it was; η* is one of the grid's values; a layer's
@@ -699,4 +795,176 @@ TEST(InitProfile, BadSpecsAreRefusedNamingTheField) {
   EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": {"name": "c"}})").find("placement_spec"), std::string::npos);
   EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": ")" + std::string(1000000, 'x') + "\"}").find("placement_spec"),
             std::string::npos);
+}
+
+// ---- phase-diagram ----
+namespace {
+// The tiny toy over post and pre at depths 1 and 2: lr 1e-7 cannot move the model, 10 blows it up,
+// 1e-2 trains it (it leaves the plateau at steps 48–69). Runs of at most 100 steps: their curves are
+// their losses (to 4 decimals).
+const char* kPhase = R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-7, 1e-2, 10], "warmups": [0], "seeds": [0], "steps": 100, "settle": 20)";
+
+const Value& cell_of(const Value& doc, const std::string& placement, int layers, double lr) {
+  for (const Value& c : doc.obj.at("cells").arr)
+    if (c.obj.at("placement").str == placement && c.obj.at("layers").num == layers && c.obj.at("lr").num == lr) return c;
+  throw std::runtime_error("no such cell");
+}
+std::vector<double> curve_of(const Value& run) {
+  std::vector<double> out;
+  for (const Value& x : run.obj.at("curve").arr) out.push_back(x.num);
+  return out;
+}
+}  // namespace
+
+// The stated rule, whatever the claims: a run whose lr cannot move the model stays on the plateau
+// (or above it) to its last step; an absurd lr is stopped by the trainer (diverged); a run that
+// leaves the plateau is trained, and with early exit it stops `settle` steps after its escape step.
+TEST(Experiments, PhaseDiagramClassifiesTinyAbsurdAndWorkingLrs) {
+  const Value v = run("phase-diagram", kPhase);
+  EXPECT_EQ(v.obj.at("cells").arr.size(), 2u * 2 * 3);
+  EXPECT_NEAR(v.obj.at("divergence_loss").num, 4 * std::log(32.0), 1e-6);
+  EXPECT_NEAR(v.obj.at("uniform_loss").num, std::log(32.0), 1e-6);
+  EXPECT_EQ(v.obj.at("escape").obj.at("margin").num, 0.5);
+  for (const char* p : {"post", "pre"})
+    for (int L : {1, 2}) {
+      const Value& tiny = cell_of(v, p, L, 1e-7);
+      EXPECT_EQ(tiny.obj.at("outcome").str, "plateau") << p << L;
+      EXPECT_EQ(tiny.obj.at("runs").arr[0].obj.at("stopped").str, "end");
+      EXPECT_EQ(tiny.obj.at("runs").arr[0].obj.at("stop_step").num, 100);
+      EXPECT_TRUE(tiny.obj.at("escape_step").kind == Value::Kind::Null);
+      const Value& absurd = cell_of(v, p, L, 10);
+      EXPECT_EQ(absurd.obj.at("outcome").str, "diverged") << p << L;
+      const std::string why = absurd.obj.at("runs").arr[0].obj.at("stopped").str;
+      EXPECT_TRUE(why == "diverged" || why == "nan") << why;
+      EXPECT_TRUE(absurd.obj.at("final_loss").kind == Value::Kind::Null);  // the cell's mean leaves diverged runs out
+      const Value& ok = cell_of(v, p, L, 1e-2);
+      const Value& r = ok.obj.at("runs").arr[0];
+      EXPECT_EQ(ok.obj.at("outcome").str, "trained") << p << L;
+      EXPECT_EQ(r.obj.at("stopped").str, "settled");
+      EXPECT_EQ(r.obj.at("stop_step").num, r.obj.at("escape_step").num + 20);
+      EXPECT_EQ(ok.obj.at("escape_step").num, r.obj.at("escape_step").num);
+      EXPECT_LT(r.obj.at("final_loss").num, v.obj.at("plateau_entropy").num - 0.5);
+      // the escape step is measure.h's on the run's losses (a short run's curve is its losses)
+      const std::vector<double> loss = curve_of(r);
+      ASSERT_EQ(loss.size(), static_cast<size_t>(r.obj.at("stop_step").num));
+      EXPECT_EQ(lnx::exp::escape_step(loss, v.obj.at("plateau_entropy").num), r.obj.at("escape_step").num);
+    }
+}
+
+// Early exit stops a run once its outcome is settled and changes nothing else: on every cell above
+// the full runs (early_exit off) have the same outcome and escape step, and the early run's losses
+// are the first steps of the full run's, bit for bit.
+TEST(Experiments, PhaseDiagramEarlyExitGivesTheFullRunsOutcome) {
+  const Value early = run("phase-diagram", kPhase);
+  const Value full = run("phase-diagram", std::string(kPhase) + R"(, "early_exit": "off")");
+  const auto& a = early.obj.at("cells").arr;
+  const auto& b = full.obj.at("cells").arr;
+  ASSERT_EQ(a.size(), b.size());
+  int settled = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].obj.at("outcome").str, b[i].obj.at("outcome").str) << i;
+    const Value &ra = a[i].obj.at("runs").arr[0], &rb = b[i].obj.at("runs").arr[0];
+    EXPECT_EQ(ra.obj.at("escape_step").num, rb.obj.at("escape_step").num) << i;
+    EXPECT_NE(rb.obj.at("stopped").str, "settled");
+    settled += ra.obj.at("stopped").str == "settled";
+    const std::vector<double> ca = curve_of(ra), cb = curve_of(rb);
+    ASSERT_LE(ca.size(), cb.size());
+    for (size_t t = 0; t < ca.size(); ++t) EXPECT_EQ(ca[t], cb[t]) << i << " step " << t + 1;
+  }
+  EXPECT_EQ(settled, 4);  // the trained cells stopped early
+}
+
+// Each run draws everything from its own seed, so the document does not depend on how many runs
+// advance at once (the pool's size), and a cell's seeds are each a run of their own.
+TEST(Experiments, PhaseDiagramIsTheSameForAnyThreadCount) {
+  const std::string cfg = R"("placements": ["post", "pre"], "depths": [2, 1], "lrs": [1e-2, 3e-3], "warmups": [0, 10], "seeds": [0, 1], "steps": 60)";
+  std::string cells[3];
+  for (int k = 0; k < 3; ++k) {
+    lnx::set_threads(k + 1);
+    const Value v = run("phase-diagram", cfg);
+    std::string s;
+    for (const Value& c : v.obj.at("cells").arr)
+      for (const Value& r : c.obj.at("runs").arr)
+        for (const Value& x : r.obj.at("curve").arr) s += std::to_string(x.num) + ",";
+    cells[k] = s;
+    const Value& c0 = v.obj.at("cells").arr[0];
+    EXPECT_EQ(c0.obj.at("runs").arr.size(), 2u);
+    EXPECT_NE(curve_of(c0.obj.at("runs").arr[0]), curve_of(c0.obj.at("runs").arr[1]));  // two seeds, two runs
+  }
+  lnx::set_threads(1);
+  EXPECT_EQ(cells[0], cells[1]);
+  EXPECT_EQ(cells[0], cells[2]);
+}
+
+// A cell's outcome is its seeds' majority, 'mixed' when none has more than half; the curve has at
+// most 100 points, each the mean of `every` losses.
+TEST(Experiments, PhaseDiagramCellsAndCurves) {
+  const Value v = run("phase-diagram", R"("placements": ["pre"], "depths": [1], "lrs": [1e-7], "warmups": [0], "seeds": [0, 1, 2], "steps": 450)");
+  const Value& c = v.obj.at("cells").arr.at(0);
+  EXPECT_EQ(c.obj.at("outcome").str, "plateau");
+  EXPECT_EQ(c.obj.at("counts").obj.at("plateau").num, 3);
+  for (const Value& r : c.obj.at("runs").arr) {
+    EXPECT_EQ(r.obj.at("every").num, 5);  // ⌈450 / 100⌉
+    EXPECT_EQ(r.obj.at("curve").arr.size(), 90u);
+  }
+  // whatever each seed does, the cell's outcome is the majority of its runs' outcomes
+  // (near the edges: at lr 1e-2 escapes come at steps 45–57, at 0.7 some seeds diverge)
+  const Value m = run("phase-diagram", R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-2, 0.7], "warmups": [0], "seeds": [0, 1], "steps": 60, "settle": 1)");
+  int mixed = 0;
+  for (const Value& mc : m.obj.at("cells").arr) {
+    std::map<std::string, int> n;
+    for (const Value& r : mc.obj.at("runs").arr) ++n[r.obj.at("outcome").str];
+    std::string want = "mixed";
+    for (const auto& [o, k] : n)
+      if (2 * k > 2) want = o;
+    EXPECT_EQ(mc.obj.at("outcome").str, want);
+    for (const char* o : {"trained", "plateau", "diverged"}) EXPECT_EQ(mc.obj.at("counts").obj.at(o).num, n[o]) << o;
+    mixed += want == "mixed";
+  }
+  EXPECT_GT(mixed, 0) << "no cell of this setting had its seeds disagree: the majority rule went untried";
+}
+
+// Progress is the share of the work done, each step weighted by its run's depth: runs of depths 1
+// and 2, 10 steps each (30 units of work), one at a time on one thread; a run that stops early
+// counts its skipped steps as done.
+TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
+  lnx::set_threads(1);
+  lnx::ExperimentRun r("phase-diagram", std::string("{") + kTiny +
+                                            R"(, "placements": ["post"], "depths": [2, 1], "lrs": [1e-7], "warmups": [0], "seeds": [0], "steps": 10})");
+  std::vector<double> p;
+  while (!r.done()) p.push_back(r.step(1));
+  ASSERT_EQ(p.size(), 20u);
+  EXPECT_NEAR(p[4], 5.0 / 30, 1e-12);    // the depth-1 run first (by depth), half way
+  EXPECT_NEAR(p[9], 10.0 / 30, 1e-12);   // it has ended
+  EXPECT_NEAR(p[14], 20.0 / 30, 1e-12);  // the depth-2 run half way
+  EXPECT_EQ(p.back(), 1.0);
+  lnx::ExperimentRun e("phase-diagram", std::string("{") + kTiny +
+                                            R"(, "placements": ["pre"], "depths": [1], "lrs": [10], "warmups": [0], "seeds": [0], "steps": 10})");
+  EXPECT_EQ(e.step(1), 0.1);  // step 1: a tenth
+  while (!e.done()) e.step(1);  // lr 10 diverges within a few steps: the rest is skipped, and done
+  EXPECT_EQ(e.progress(), 1.0);
+}
+
+// The sweep's own rules name what to change.
+TEST(Experiments, PhaseDiagramRefusesTooManyRunsAndAnUnusedSpec) {
+  try {
+    lnx::ExperimentRun r("phase-diagram", R"({"depths": [1, 2, 3, 4, 5, 6, 7, 8], "lrs": [1, 2, 3, 4, 5, 6, 7, 8], "seeds": [0, 1, 2]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("1536 runs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most 512"), std::string::npos) << e.what();
+  }
+  try {
+    lnx::ExperimentRun r("phase-diagram", R"({"placement_spec": {"name": "mine"}, "placements": ["post"]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("placement_spec"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("placements"), std::string::npos) << e.what();
+  }
+  try {
+    lnx::ExperimentRun r("phase-diagram", R"({"d": 4096, "d_ff": 16384, "depths": [64]})");
+    FAIL();
+  } catch (const lnx::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("depth 64 too large"), std::string::npos) << e.what();
+  }
 }

@@ -102,7 +102,7 @@ std::string shape(std::initializer_list<int> dims) {
 }
 
 // Sends gemm's calls down its thread-split path (row blocks of 16, column blocks of 48, the last
-// block taking the remainder) on a 2-thread pool, although the shapes are far below the 16 MFLOP at
+// block taking the remainder) on a 2-thread pool, although the shapes are far below the 2 MFLOP at
 // which it would split by itself; restores the pool size and the threshold.
 class ForceGemmSplit {
  public:
@@ -161,13 +161,17 @@ TEST(OpGradCheck, LinearInputWeightAndBiasGradientsMatchAndDinpAccumulatesOnlyWh
   }
 }
 
-// out = softmax(q kᵀ/√d) v per sequence; the backward overwrites dq, dk, dv.
+// out = softmax(q kᵀ/√d) v per sequence; the backward overwrites dq, dk, dv. On a 4-thread pool,
+// so that 1×37 and 2×48 split each sequence into blocks of rows (ops/attention.h: more threads than
+// sequences, whole 16-row units, the last block taking the remainder).
 TEST(OpGradCheck, AttentionQueryKeyValueGradientsMatchCausalAndBidirectional) {
   struct Case {
     int B, n, d;
   };
+  const int threads = pool().size();
+  reset_pool(4);
   uint64_t seed = 200;
-  for (const Case& c : {Case{3, 5, 7}, Case{1, 9, 3}})
+  for (const Case& c : {Case{3, 5, 7}, Case{1, 9, 3}, Case{1, 37, 5}, Case{2, 48, 4}})
     for (bool causal : {false, true}) {
       const std::string tag =
           std::string("attention ") + shape({c.B, c.n, c.d}) + (causal ? " causal" : " bidirectional");
@@ -189,6 +193,7 @@ TEST(OpGradCheck, AttentionQueryKeyValueGradientsMatchCausalAndBidirectional) {
       check_grad(tag + " k", k, dk, loss);
       check_grad(tag + " v", v, dv, loss);
     }
+  reset_pool(threads);
 }
 
 // out = (inp − mean)·rstd·γ + β; the backward accumulates into dinp, dgamma and dbeta. 33x67 splits

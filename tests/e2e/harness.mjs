@@ -230,15 +230,48 @@ export async function waitAttr(page, id, attr, values, timeout) {
   }
 }
 
+/** Wait until every figure of `figs` is live and ready (data-state=ready), then every other part
+ *  of the page that becomes live on its own (the citation, web/src/lib/islands.ts). A part becomes
+ *  live when it nears the viewport, as a reader scrolling through it would make it: one not live
+ *  yet is scrolled to while it is waited for (again after a reload: the page may reload itself
+ *  once on a static host, lib/isolation.ts). The page stays where the last one is. */
 export async function waitReady(page, timeout = 30000, figs = FIGS) {
-  for (const id of figs) await waitAttr(page, id, 'data-state', ['ready'], timeout);
+  for (const id of figs) {
+    try {
+      await page.waitForFunction(
+        (id) => {
+          const el = document.getElementById(id);
+          if (el?.dataset.state === 'ready') return true;
+          const island = el?.closest('[data-island]');
+          if (island && !('live' in island.dataset)) el.scrollIntoView({ block: 'center' });
+          return false;
+        },
+        id,
+        { timeout, polling: 200 },
+      );
+    } catch (e) {
+      const now = await page.$eval(`#${id}`, (el) => el.getAttribute('data-state')).catch(() => 'absent');
+      throw new Error(`#${id} did not reach data-state=ready within ${timeout} ms (now: ${now}; ${String(e?.message ?? e).split('\n')[0]})`);
+    }
+  }
+  await page.waitForFunction(
+    () => {
+      const rest = document.querySelector('[data-island]:not([data-live])');
+      rest?.firstElementChild?.scrollIntoView({ block: 'center' });
+      return !rest;
+    },
+    null,
+    { timeout, polling: 200 },
+  );
 }
 
 export const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.textContent.trim());
 
-/** Open a figure's settings <details>. */
+/** Open a figure's settings <details>, and wait for its fields (built when it is first opened:
+ *  components/common/RunControls.svelte). */
 export async function openSettings(page, id) {
   await page.$eval(`#${id} .run details`, (d) => (d.open = true));
+  await page.waitForFunction((id) => document.querySelector(`#${id} .run .settings`)?.childElementCount > 0, id, { timeout: 10000, polling: 50 });
 }
 
 export async function shoot(page, name, selector) {

@@ -80,6 +80,7 @@ export const URL_CASES = [
   { category: 'non-numeric', query: 'fig16.b2t=maybe', banner: ['fig16.b2t'] },
   { category: 'zero', query: 'fig16.residual_scale=completep&fig16.residual_scale.a=0', banner: ['fig16.residual_scale.a'] },
   { category: 'huge', query: `fig16.norm.alpha0=${'9'.repeat(1000)}`, banner: ['fig16.norm.alpha0'] },
+  { category: 'unknown enum', query: 'fig15.placement=sideways', banner: ['fig15.placement'] },
   { category: 'injection', query: `fig4.placements=${encodeURIComponent(INJECT[0])}`, banner: ['fig4.placements'] },
   // injection in shown strings (every value is shown in the banner)
   ...INJECT.map((v, i) => ({ category: 'injection', query: `lang=${encodeURIComponent(v)}`, banner: ['lang'], tag: i })),

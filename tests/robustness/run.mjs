@@ -27,6 +27,7 @@ import {
   dist,
   freePort,
   makeChecker,
+  openSettings,
   pressRecompute,
   root,
   vitePreview,
@@ -186,6 +187,8 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
     const want = { lang: 'en', theme: 'light', embed: null, fig1Step: '1', ...(c.expect ?? {}) };
     const figs = want.embed ? [want.embed] : FIGS;
     await waitReady(page, 30000, figs);
+    // Figure 4's fields are built when its settings are first opened
+    if (figs.includes('fig4')) await openSettings(page, 'fig4');
     await page.waitForTimeout(60);
     const st = await page.evaluate(readState);
     row.messages = st.messages;
@@ -227,7 +230,7 @@ async function uiCases(browser, base) {
   const { errors, dialogs } = heard(page);
   await page.goto(`${base}?lang=en`);
   await waitReady(page);
-  for (const id of ['fig3', 'fig4']) await page.$eval(`#${id} .run details`, (d) => (d.open = true));
+  for (const id of ['fig3', 'fig4']) await openSettings(page, id);
   const GOOD = { fig4: { ...DEFAULT_GRID, layers: '', d: '', d_ff: '', batch: '', seq: '' }, fig3: { seeds: '5', batches: '20' } };
   /** Set a control's value the way typing does (number inputs sanitise non-numbers to ""). */
   const setValue = (fig, field, value) =>

@@ -69,6 +69,13 @@ describe("the experiments' cost: warmup-length's grids", () => {
   it.each(['plateau-share', 'adam-first-step', 'output-sensitivity', 'step-size', 'tied-output', 'depth-factors', 'no-such'])('%s: not modelled', (name) =>
     expect(experimentWork(name, { ...model, steps: 10 })).toBeNull(),
   );
+  it('phase-diagram: every run of every depth at its full steps (an upper bound under early exit)', () => {
+    const c = { ...model, steps: 300, placements: ['post', 'pre'], warmups: [0, 100], lrs: [1e-3], seeds: [0], depths: [2, 8] };
+    const w = experimentWork('phase-diagram', c);
+    expect(w?.flops).toBeCloseTo(4 * 300 * (stepFlops({ ...model, layers: 2 }) + stepFlops({ ...model, layers: 8 })), 0);
+    expect(w?.size).toBe(2 * 32 * 128);
+    expect(experimentWork('phase-diagram', { ...c, depths: 'x' })?.flops).toBe(0);
+  });
   it('a config without steps or lists costs nothing it can claim', () => {
     expect(experimentWork('warmup-length', { ...model })).toBeNull();
     expect(experimentWork('warmup-length', { ...model, steps: 10, optimizers: 'adam' })?.flops).toBe(0);

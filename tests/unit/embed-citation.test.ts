@@ -63,4 +63,10 @@ describe('citation', () => {
     for (const p of parts) expect(b).toContain(p);
     expect(b.split('{').length).toBe(b.split('}').length);
   });
+  it('without an address (the page the build writes with no site address) the entry names none', () => {
+    const b = explainerBibtex({ url: '', title: 'T', version: '0.1.0', lang: 'en' });
+    expect(b).not.toContain('howpublished');
+    expect(b).toContain('engine v0.1.0');
+    expect(b.split('{').length).toBe(b.split('}').length);
+  });
 });

@@ -24,7 +24,9 @@ import { fig2Table } from '../../web/src/figures/fig2/downloads';
 import { fig3Table } from '../../web/src/figures/fig3/downloads';
 import { fig4Table } from '../../web/src/figures/fig4/downloads';
 import { seriesTable } from '../../web/src/lib/series-table';
-import { grid, probe } from './fixtures';
+import { grid, phaseDiagram, probe } from './fixtures';
+import { fig15Json, fig15Table } from '../../web/src/figures/fig15/downloads';
+import { fig14Json } from '../../web/src/figures/fig14/downloads';
 
 const now = new Date('2026-11-29T10:00:00Z');
 
@@ -186,6 +188,27 @@ describe('figure tables', () => {
     expect(means.map((r) => r[4])).toEqual([1, 2, 3]);
     expect(means[0].slice(8)).toEqual(['diverged', 4]);
     expect(t.rows.every((r) => r[5] == null || Number.isFinite(r[5] as number))).toBe(true);
+  });
+});
+
+describe('the phase-diagram figures’ downloads (fig13–fig15)', () => {
+  it('the map: a row per run; a run that never escaped has an empty escape step; the JSON names the drawn placement', () => {
+    const d = phaseDiagram();
+    const t = fig15Table(d);
+    const stuck = t.rows.find((r) => r[5] === 'plateau')!;
+    expect(stuck[7]).toBeNull();
+    const csv = toCsv(t, null);
+    expect(csv.split('\r\n')[0]).toBe('placement,warmup,layers,lr,seed,outcome,stopped,escape_step,stop_step,final_loss,cell_outcome');
+    expect(csv).toContain('post,0,8,0.001,0,plateau,end,,300,5.4,plateau');
+    const j = fig15Json(d, 'pre');
+    expect(j.drawn_placement).toBe('pre');
+    expect(j.cells).toHaveLength(d.cells.length);
+    expect(j.escape).toEqual({ window: 10, margin: 0.5 });
+    expect(fig15Json(null, 'post').cells).toBeNull();
+  });
+  it('the claims’ figures export the same runs and settings', () => {
+    const d = phaseDiagram(['pre'], { early_exit: 'off' });
+    expect(fig14Json(d).config).toMatchObject({ early_exit: 'off' });
   });
 });
 

@@ -25,7 +25,7 @@ import {
 import { parseList } from '../../web/src/lib/format';
 import { SlotForm } from '../../web/src/lib/lab.svelte';
 import { GRID, PROBE, tableOf } from '../../web/src/lib/settings';
-import { SLOT_NAMES, precomputedPath } from '../../web/src/lib/slots';
+import { SLOT_NAMES, precomputedPath, type SlotName } from '../../web/src/lib/slots';
 import { settingsDiff } from '../../web/src/lib/runs/entry';
 import { grid, probe } from './fixtures';
 
@@ -331,5 +331,20 @@ describe('an experiment’s form', () => {
     const f = new SlotForm(tableOf('outputSensitivitySign'));
     f.setBase('small');
     expect(f.config).toMatchObject({ perturbation_kind: 'sign_gradient', depths: [8, 16], seeds: [0] });
+  });
+});
+
+describe('a placement spec’s name is a choice of placements (as the engine’s spec_choice)', () => {
+  const placementsRow = (slot: SlotName) => {
+    const t = tableOf(slot);
+    return { t, r: t.rows.find((x) => x.field === 'placements')! };
+  };
+  it('the counterfactuals’ table, whose config carries the rezero preset, offers rezero; Figure C’s does not', () => {
+    const cf = placementsRow('adamFirstStepCf');
+    expect(boundsOf(cf.t, cf.r).choices).toContain('rezero');
+    expect(checkValue(cf.t, cf.r, ['pre', 'rezero'])).toEqual(['pre', 'rezero']);
+    const c = placementsRow('adamFirstStep');
+    expect(boundsOf(c.t, c.r).choices).not.toContain('rezero');
+    expect(checkValue(c.t, c.r, ['pre', 'rezero'])).toBeNull();
   });
 });

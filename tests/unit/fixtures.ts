@@ -4,6 +4,7 @@ import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/
 import type { AdamFirstStepResult } from '../../web/src/experiments/adam-first-step';
 import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors';
 import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
+import type { PhaseCell, PhaseDiagramResult } from '../../web/src/experiments/phase-diagram';
 import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
 import type { SharpnessResult } from '../../web/src/experiments/sharpness';
 import type { StepSizeResult } from '../../web/src/experiments/step-size';
@@ -132,19 +133,57 @@ export function tiedOutput(): TiedOutputResult {
 
 /** A small adam-first-step document: Post-LN and Pre-LN, 3 steps. */
 export function adamFirstStep(): AdamFirstStepResult {
-  const s = (g: number[], r: number[]) => ({
+  const s = (placement: string, g: number[], r: number[]) => ({
+    placement,
+    optimizer: 'adam',
     status: 'ok',
     update_rms: r,
     grad_norm: g,
     lr_schedule: [1e-3, 1e-3, 1e-3],
-    tensors: [{ name: 'E', size: 10, step_over_lr: r }],
+    tensors: [{ name: 'E', size: 10, grad_rms1: 1e-3, zero_grad_share1: 0, step_over_lr: r }],
     first_step: { loss_before: 6, loss_after: 5.5, loss_change: -0.5, grad_l1: 1000, predicted_sign_step: -1, predicted_linear: -1 },
   });
   return {
     experiment: 'adam-first-step',
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
     config: { layers: 8, lr: 1e-3, steps: 3, placements: ['post', 'pre'] },
-    placements: { post: s([2.6, 2.2, 1.5], [0.99, 0.7, 0.05]), pre: s([1.76, 1.2, 1.0], [1, 0.73, 0.27]) },
+    runs: [s('post', [2.6, 2.2, 1.5], [0.99, 0.7, 0.05]), s('pre', [1.76, 1.2, 1.0], [1, 0.73, 0.27])],
+  };
+}
+
+/** A small adam-first-step counterfactual document: Post-LN, Pre-LN and ReZero (its branch weight W
+ *  with no gradient at step 1) under Adam and GI-Adam, 3 steps. */
+export function adamFirstStepCf(): AdamFirstStepResult {
+  const s = (placement: string, optimizer: string, g1: number, scale: number) => {
+    const gated = placement === 'rezero';
+    const r = [scale * (gated ? 0.3 : 1), 0.7, 0.6];
+    return {
+      placement,
+      optimizer,
+      status: 'ok',
+      update_rms: r,
+      grad_norm: [g1, 1.2, 1.0],
+      lr_schedule: [1e-3, 1e-3, 1e-3],
+      tensors: [
+        { name: 'E', size: 10, grad_rms1: 1e-3, zero_grad_share1: 0, step_over_lr: [scale, 0.7, 0.6] },
+        { name: 'layer1.bk', size: 2, grad_rms1: 5e-10, zero_grad_share1: 0, step_over_lr: [0.05, 0.03, 0.03] },
+        ...(gated ? [{ name: 'layer1.W1', size: 90, grad_rms1: 0, zero_grad_share1: 1, step_over_lr: [0, 0.7, 0.6] }] : []),
+      ],
+      first_step: { loss_before: 6, loss_after: 5.5, loss_change: -0.5, grad_l1: 1000, predicted_sign_step: -1, predicted_linear: -1 },
+    };
+  };
+  return {
+    experiment: 'adam-first-step',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 8, lr: 1e-3, steps: 3, beta2: 0.98, eps: 1e-8, placements: ['post', 'pre', 'rezero'], optimizers: ['adam', 'gi-adam'] },
+    runs: [
+      s('post', 'adam', 2.6, 1),
+      s('post', 'gi-adam', 2.6, Math.sqrt(0.02)),
+      s('pre', 'adam', 1.7, 1),
+      s('pre', 'gi-adam', 1.7, Math.sqrt(0.02)),
+      s('rezero', 'adam', 0.7, 1),
+      s('rezero', 'gi-adam', 0.7, Math.sqrt(0.02)),
+    ],
   };
 }
 
@@ -273,6 +312,90 @@ export function depthFactors(): DepthFactorsResult {
         geomean_per_layer: { norm_factor: 1, residual_factor: 1.32, factor: 1.32 },
       },
     },
+  };
+}
+
+/** A small phase-diagram document: `placements` at depths 2 and 8, peak lrs 1e-3 and 1e-2, warm-ups 0
+ *  and 100, seeds 0 and 1, 300 steps. Post-LN trains only at depth 2 without warm-up and everywhere
+ *  with it but at depth 8, lr 1e-2 (there its seeds disagree); Pre-LN trains everywhere; DeepNorm
+ *  stays on the plateau at depth 8 without warm-up and diverges at lr 1e-2 there. */
+export function phaseDiagram(placements: string[] = ['post', 'pre', 'deepnorm'], config: Record<string, unknown> = {}): PhaseDiagramResult {
+  const trained = (seed: number, escape: number) => ({
+    seed,
+    outcome: 'trained' as const,
+    stopped: 'settled' as const,
+    escape_step: escape,
+    stop_step: escape + 50,
+    final_loss: 3,
+    every: 1,
+    curve: Array.from({ length: escape + 50 }, (_, i) => (i < escape ? 5.4 : 3)),
+  });
+  const stuck = (seed: number) => ({
+    seed,
+    outcome: 'plateau' as const,
+    stopped: 'end' as const,
+    escape_step: null,
+    stop_step: 300,
+    final_loss: 5.4,
+    every: 3,
+    curve: Array(100).fill(5.4),
+  });
+  const blown = (seed: number) => ({
+    seed,
+    outcome: 'diverged' as const,
+    stopped: 'diverged' as const,
+    escape_step: null,
+    stop_step: 3,
+    final_loss: 6,
+    every: 1,
+    curve: [6.1, 6],
+  });
+  const cell = (placement: string, warmup: number, layers: number, lr: number, runs: PhaseCell['runs']): PhaseCell => {
+    const n = (o: string) => runs.filter((r) => r.outcome === o).length;
+    const outcome = (['trained', 'plateau', 'diverged'] as const).find((o) => 2 * n(o) > runs.length) ?? 'mixed';
+    const esc = runs.map((r) => r.escape_step).filter((e): e is number => e != null);
+    return {
+      placement,
+      warmup,
+      layers,
+      lr,
+      outcome,
+      counts: { trained: n('trained'), plateau: n('plateau'), diverged: n('diverged') },
+      escape_step: esc.length ? esc.reduce((a, b) => a + b, 0) / esc.length : null,
+      final_loss: 4,
+      runs,
+    };
+  };
+  const runsOf = (p: string, w: number, L: number, lr: number): PhaseCell['runs'] => {
+    if (p === 'pre') return [trained(0, 40 + L), trained(1, 44 + L)];
+    if (p === 'deepnorm') return L === 8 && w === 0 ? (lr > 5e-3 ? [blown(0), blown(1)] : [stuck(0), stuck(1)]) : [trained(0, 90), trained(1, 95)];
+    if (L === 2) return [trained(0, 60 + w), trained(1, 66 + w)];
+    if (w === 0) return [stuck(0), stuck(1)];
+    return lr > 5e-3 ? [trained(0, 150), stuck(1)] : [trained(0, 140), trained(1, 150)];
+  };
+  const cells: PhaseCell[] = [];
+  for (const p of placements)
+    for (const w of [0, 100]) for (const L of [2, 8]) for (const lr of [1e-3, 1e-2]) cells.push(cell(p, w, L, lr, runsOf(p, w, L, lr)));
+  return {
+    experiment: 'phase-diagram',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: {
+      steps: 300,
+      settle: 50,
+      successors: 4,
+      placements,
+      depths: [2, 8],
+      lrs: [1e-3, 1e-2],
+      warmups: [0, 100],
+      seeds: [0, 1],
+      early_exit: 'on',
+      ...config,
+    },
+    plateau_entropy: 5.36,
+    uniform_loss: 5.55,
+    divergence_loss: 22.18,
+    escape: { window: 10, margin: 0.5 },
+    cells,
   };
 }
 

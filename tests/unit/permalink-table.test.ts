@@ -54,8 +54,8 @@ const KNOWN: Record<string, { address?: string; action?: string; why: string }> 
   '?fig4.momentum=0.5': { action: 'drawn', why: 'SGD’s momentum with Adam changes nothing: main started a run of the reference’s settings' },
 };
 
-/** What opening `q` does, as App.svelte does it once the precomputed documents are in; the runs a
- *  link would start are recorded, not run. */
+/** What opening `q` does, as the live page does it (web/src/page/live-page.svelte.ts) once the
+ *  precomputed documents are in; the runs a link would start are recorded, not run. */
 function open(q: string) {
   const { state, issues } = parseLink(LINKS, q);
   const results = new Results(new LiveRuns(SLOT_NAMES, null));

@@ -6,9 +6,29 @@ import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figur
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
 import { buildLayers, buildPanels, tableSteps, valuesAt, warmupDash } from '../../web/src/figures/fig4/transform';
 import { DASH } from '../../web/src/lib/palette';
-import { adamFirstStep, depthFactors, grid, outputSensitivity, plateauShare, probe, sharpness, stepSize, tiedOutput, warmupLength } from './fixtures';
+import {
+  adamFirstStep,
+  adamFirstStepCf,
+  depthFactors,
+  grid,
+  outputSensitivity,
+  phaseDiagram,
+  plateauShare,
+  probe,
+  sharpness,
+  stepSize,
+  tiedOutput,
+  warmupLength,
+} from './fixtures';
 import { sharpnessAxes, sharpnessChart, valueAt as shAt } from '../../web/src/figures/fig12/transform';
 import { fig12Json, fig12Table } from '../../web/src/figures/fig12/downloads';
+import { cellAt as mapCellAt, cellConfig, cellCurves, firstPick, mapView, phaseMap, pickAt, stepPick } from '../../web/src/figures/fig15/transform';
+import { fig15Table } from '../../web/src/figures/fig15/downloads';
+import { cellAtLr, insuranceChart, insuranceView } from '../../web/src/figures/fig14/transform';
+import { fig14Table } from '../../web/src/figures/fig14/downloads';
+import { escapeDoc, escapeRowsView } from '../../web/src/figures/fig13/transform';
+import { fig13Table } from '../../web/src/figures/fig13/downloads';
+import { phaseTally, runCurve } from '../../web/src/experiments/phase-diagram';
 import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
 import { fig10Table } from '../../web/src/figures/fig10/downloads';
 import { depthFactorsChart, depthFactorsReference, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
@@ -19,6 +39,8 @@ import { escapeChart, escapeView, pointAt as escAt, warmupX } from '../../web/sr
 import { fig8Table } from '../../web/src/figures/fig8/downloads';
 import { adamAxes, adamChart, valueAt } from '../../web/src/figures/fig7/transform';
 import { fig7Table } from '../../web/src/figures/fig7/downloads';
+import { cfAxes, cfChart, groupRms, valueAt as cfAt } from '../../web/src/figures/fig17/transform';
+import { fig17Json, fig17Table } from '../../web/src/figures/fig17/downloads';
 import { tiedAxes, tiedChart } from '../../web/src/figures/fig6/transform';
 import { fig6Table } from '../../web/src/figures/fig6/downloads';
 import { extentOf, unionDomain, unionValues } from '../../web/src/components/common/chart';
@@ -327,7 +349,7 @@ describe('fig7 adamChart', () => {
   it('no document: an empty chart', () => expect(adamChart(null).series).toEqual([]));
   it('a run stopped early: its series is as long as its steps', () => {
     const d = adamFirstStep();
-    d.placements.post = { ...d.placements.post, status: 'nan', update_rms: [0.99], grad_norm: [2.6] };
+    d.runs[0] = { ...d.runs[0], status: 'nan', update_rms: [0.99], grad_norm: [2.6] };
     const c = adamChart(d);
     expect(c.series[0].rms).toHaveLength(1);
     expect(c.steps).toBe(3);
@@ -580,7 +602,7 @@ describe('fig7 adamAxes (the reference under a live run)', () => {
     const live = adamChart(adamFirstStep());
     const r = adamFirstStep();
     const steps = (n: number, v: number) => Array.from({ length: n }, () => v);
-    r.placements.post = { ...r.placements.post, grad_norm: steps(10, 5), update_rms: steps(10, 2) };
+    r.runs[0] = { ...r.runs[0], grad_norm: steps(10, 5), update_rms: steps(10, 2) };
     const a = adamAxes(live, adamChart(r));
     expect(a.xDomain).toEqual([1, 10]);
     expect(a.gradDomain).toEqual([0, 5 * 1.08]);
@@ -840,4 +862,292 @@ describe('fig12 sharpnessChart', () => {
     expect(fig12Json(sharpness()).losses).toHaveLength(8);
     expect(fig12Table(null).rows).toEqual([]);
   });
+});
+
+describe('fig17 cfChart (adam-first-step counterfactuals)', () => {
+  it('one panel per placement (registry order, then a spec’s), one series per optimizer', () => {
+    const c = cfChart(adamFirstStepCf());
+    expect(c.panels.map((p) => p.placement)).toEqual(['post', 'pre', 'rezero']);
+    expect(c.panels[0].series.map((s) => s.key)).toEqual(['post-adam', 'post-gi-adam']);
+    expect(c.steps).toBe(3);
+    expect(c.giLevel).toBeCloseTo(Math.sqrt(0.02), 12);
+    expect(c.yDomain).toEqual([0, 1.05]);
+  });
+  it('the gradient-free tensors’ series exists only where some tensor has no gradient at step 1', () => {
+    const c = cfChart(adamFirstStepCf());
+    expect(c.panels[1].series[0].zero).toBeNull();
+    const z = c.panels[2].series[0];
+    expect(z.zero?.map((p) => p.y)).toEqual([0, 0.7, 0.6]);
+    expect(cfAt(z, 1)).toEqual({ all: 0.3, zero: 0 });
+    expect(cfAt(c.panels[0].series[0], 1)).toEqual({ all: 1, zero: undefined });
+  });
+  it.each([
+    // [tensors, per-step RMS]: sizes weigh the tensors; the shortest series sets the length
+    [
+      [
+        { size: 1, s: [3, 1] },
+        { size: 3, s: [1, 1] },
+      ],
+      [Math.sqrt(12 / 4), 1],
+    ],
+    [
+      [
+        { size: 2, s: [0.5] },
+        { size: 2, s: [0.5, 9] },
+      ],
+      [0.5],
+    ],
+    [[], []],
+  ])('groupRms (%#)', (ts, want) => {
+    const got = groupRms(ts.map((t, i) => ({ name: `t${i}`, size: t.size, grad_rms1: 0, zero_grad_share1: 1, step_over_lr: t.s })));
+    expect(got).toHaveLength(want.length);
+    got.forEach((v, i) => expect(v).toBeCloseTo(want[i], 12));
+  });
+  it('no document, or no runs: an empty chart', () => {
+    expect(cfChart(null).panels).toEqual([]);
+    expect(cfChart({ ...adamFirstStepCf(), runs: [] }).steps).toBe(0);
+  });
+  it('β2 from the document sets GI-Adam’s level', () => {
+    expect(cfChart({ ...adamFirstStepCf(), config: { beta2: 0.99 } }).giLevel).toBeCloseTo(0.1, 12);
+  });
+  it('axes: a live run over the reference spans both; the reference’s panel of a placement is found', () => {
+    const live = cfChart(adamFirstStepCf());
+    const r = adamFirstStepCf();
+    r.runs[0] = { ...r.runs[0], update_rms: [1, 2, 2, 2, 2] };
+    const ref = cfChart(r);
+    const a = cfAxes(live, ref);
+    expect(a.xDomain).toEqual([1, 5]);
+    expect(a.yDomain[1]).toBeCloseTo(2 * 1.05, 12);
+    expect(a.refPanel('rezero')?.placement).toBe('rezero');
+    expect(cfAxes(live, live).refPanel('pre')).toBeUndefined();
+    expect(cfAxes(live, null).xDomain).toEqual([1, 3]);
+  });
+});
+
+describe('fig17 downloads', () => {
+  it('one row per run and tensor, with the step-1 gradient and steps 1–2', () => {
+    const t = fig17Table(adamFirstStepCf());
+    expect(t.columns).toEqual([
+      'placement',
+      'optimizer',
+      'tensor',
+      'size',
+      'grad_rms_step1',
+      'zero_grad_share_step1',
+      'update_rms_over_lr_step1',
+      'update_rms_over_lr_step2',
+    ]);
+    expect(t.rows).toHaveLength(2 * 2 + 2 * 2 + 2 * 3);
+    expect(t.rows.find((r) => r[0] === 'rezero' && r[1] === 'adam' && r[2] === 'layer1.W1')).toEqual(['rezero', 'adam', 'layer1.W1', 90, 0, 1, 0, 0.7]);
+    expect(fig17Table(null).rows).toEqual([]);
+  });
+  it('the JSON: each run’s update RMS / lr per step, with the config', () => {
+    const j = fig17Json(adamFirstStepCf());
+    expect(j.runs).toHaveLength(6);
+    expect(j.runs[4]).toEqual({ placement: 'rezero', optimizer: 'adam', status: 'ok', update_rms_over_lr: [0.3, 0.7, 0.6] });
+    expect(fig17Json(null)).toEqual({ config: null, engine: null, runs: [] });
+  });
+});
+
+// ---- the phase-diagram figures (fixtures.ts phaseDiagram: depths 2, 8 × lrs 1e-3, 1e-2 × warm-ups 0, 100 × seeds 0, 1) ----
+describe('fig15 the trainability map', () => {
+  it("one placement's cells: columns the lrs, rows the depths, a panel per warm-up", () => {
+    const c = phaseMap(phaseDiagram(), 'post');
+    expect(c).toMatchObject({ placement: 'post', warmups: [0, 100], depths: [2, 8], lrs: [1e-3, 1e-2] });
+    const v = mapView(c, null);
+    expect(v.panels.map((p) => p.warmup)).toEqual([0, 100]);
+    expect(v.xDomain).toEqual([-0.5, 1.5]);
+    expect(v.yDomain).toEqual([-0.5, 1.5]);
+    const at = (w: number, L: number, lr: number) => mapCellAt(v, w, L, lr);
+    expect(at(0, 2, 1e-3)).toMatchObject({ x: 0, y: 0, ref: false });
+    expect(at(0, 8, 1e-2)).toMatchObject({ x: 1, y: 1 });
+    expect(at(0, 8, 1e-2)?.cell.outcome).toBe('plateau');
+    expect(at(100, 8, 1e-2)?.cell.outcome).toBe('mixed'); // one seed trained, one did not
+    expect(at(0, 4, 1e-3)).toBeUndefined();
+  });
+  it('a placement the document lacks draws its first; no document, nothing', () => {
+    expect(phaseMap(phaseDiagram(['pre']), 'post').placement).toBe('pre');
+    expect(phaseMap(null, 'post')).toMatchObject({ placement: null, cells: [] });
+    // strict: a live run without the placement draws none of its cells (the reference's map shows, muted)
+    expect(phaseMap(phaseDiagram(['pre']), 'post', true)).toMatchObject({ placement: 'post', cells: [] });
+    const v = mapView(phaseMap(phaseDiagram(['pre']), 'post', true), phaseMap(phaseDiagram(), 'post'));
+    expect(v.panels[0].cells.every((m) => m.ref)).toBe(true);
+    expect(mapView(phaseMap(null, 'post'), null).panels).toEqual([]);
+  });
+  it("a live cell over the reference's map: the reference fills the rest, muted, on axes that hold both", () => {
+    const ref = phaseMap(phaseDiagram(), 'post');
+    const one = phaseDiagram();
+    one.cells = one.cells.filter((c) => c.placement === 'post' && c.warmup === 0 && c.layers === 8 && c.lr === 1e-3);
+    one.cells[0] = { ...one.cells[0], layers: 16 };
+    const v = mapView(phaseMap(one, 'post'), ref);
+    expect(v.depths).toEqual([2, 8, 16]);
+    const live = v.panels[0].cells.filter((m) => !m.ref);
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ x: 0, y: 2 });
+    expect(v.panels[0].cells.filter((m) => m.ref)).toHaveLength(4); // the reference's four cells at warm-up 0
+    // the live cell replaces the reference's at the same place
+    const same = phaseDiagram();
+    same.cells = same.cells.filter((c) => c.placement === 'post' && c.warmup === 0 && c.layers === 8 && c.lr === 1e-3);
+    const w = mapView(phaseMap(same, 'post'), ref);
+    expect(w.panels[0].cells.filter((m) => m.ref)).toHaveLength(3);
+    expect(mapCellAt(w, 0, 8, 1e-3)?.ref).toBe(false);
+  });
+  it.each([
+    ['ArrowRight', { warmup: 0, layers: 2, lr: 1e-2 }],
+    ['ArrowUp', { warmup: 0, layers: 8, lr: 1e-3 }],
+    ['ArrowLeft', { warmup: 0, layers: 2, lr: 1e-3 }], // at the edge: stays
+    ['ArrowDown', { warmup: 0, layers: 2, lr: 1e-3 }],
+    ['Enter', null],
+  ])('stepPick %s', (key, want) => {
+    const v = mapView(phaseMap(phaseDiagram(), 'post'), null);
+    expect(stepPick(v, { warmup: 0, layers: 2, lr: 1e-3 }, key)).toEqual(want);
+  });
+  it('the pointer picks the nearest cell; the first pick is the first panel’s deepest row, lowest lr', () => {
+    const v = mapView(phaseMap(phaseDiagram(), 'post'), null);
+    expect(pickAt(v, 100, 0.8, -0.3)).toEqual({ warmup: 100, lr: 1e-2, layers: 2 });
+    expect(pickAt(v, 100, 9, 9)).toEqual({ warmup: 100, lr: 1e-2, layers: 8 });
+    expect(firstPick(v)).toEqual({ warmup: 0, layers: 8, lr: 1e-3 });
+  });
+  it("the selected cell's curves: one per seed at the buckets' last steps, the reference's muted under a live one", () => {
+    const d = phaseDiagram();
+    const cell = d.cells.find((c) => c.placement === 'post' && c.warmup === 0 && c.layers === 8)!;
+    const k = cellCurves(cell, null, 300, [5.36, 1.39], 7.5);
+    expect(k.runs.map((s) => s.seed)).toEqual([0, 1]);
+    expect(k.runs[0].points).toHaveLength(100);
+    expect(k.runs[0].points[0]).toEqual({ x: 3, y: 5.4 }); // every 3 steps
+    expect(k.runs[0].points.at(-1)?.x).toBe(300);
+    expect(k.ref).toEqual([]);
+    expect(k.xDomain).toEqual([0, 300]);
+    expect(k.yDomain[0]).toBeLessThanOrEqual(1.39);
+    expect(k.yDomain[1]).toBeGreaterThanOrEqual(5.4);
+    const other = d.cells.find((c) => c.placement === 'pre' && c.warmup === 0 && c.layers === 8)!;
+    expect(cellCurves(cell, other, 300, [], 7.5).ref).toHaveLength(2);
+    // a diverged run recorded one step fewer than its stop step
+    const blown = d.cells.find((c) => c.placement === 'deepnorm' && c.warmup === 0 && c.layers === 8 && c.lr === 1e-2)!;
+    expect(cellCurves(blown, null, 300, [], 7.5).runs[0].points.map((p) => p.x)).toEqual([1, 2]);
+  });
+  it('recomputing a cell narrows the drawn config to it, seeds kept; a spec stays only for its own placement', () => {
+    const c = { steps: 300, seeds: [0, 1], depths: [2, 8], lrs: [1e-3], warmups: [0, 100], placements: ['post', 'mine'], placement_spec: { name: 'mine' } };
+    expect(cellConfig(c, { placement: 'post', warmup: 100, layers: 8, lr: 1e-3 })).toEqual({
+      steps: 300,
+      seeds: [0, 1],
+      depths: [8],
+      lrs: [1e-3],
+      warmups: [100],
+      placements: ['post'],
+    });
+    expect(cellConfig(c, { placement: 'mine', warmup: 0, layers: 2, lr: 1e-3 })).toMatchObject({ placements: ['mine'], placement_spec: { name: 'mine' } });
+    expect(cellConfig(null, { placement: 'pre', warmup: 0, layers: 2, lr: 1e-3 })).toEqual({ placements: ['pre'], warmups: [0], depths: [2], lrs: [1e-3] });
+  });
+  it('exports one row per run, with its cell’s outcome', () => {
+    const t = fig15Table(phaseDiagram());
+    expect(t.rows).toHaveLength(3 * 2 * 2 * 2 * 2);
+    expect(t.columns).toEqual(['placement', 'warmup', 'layers', 'lr', 'seed', 'outcome', 'stopped', 'escape_step', 'stop_step', 'final_loss', 'cell_outcome']);
+    expect(t.rows[0]).toEqual(['post', 0, 2, 1e-3, 0, 'trained', 'settled', 60, 110, 3, 'trained']);
+    expect(fig15Table(null).rows).toEqual([]);
+  });
+});
+
+describe('the phase-diagram document helpers', () => {
+  it('tallies a placement’s outcomes at a warm-up', () => {
+    expect(phaseTally(phaseDiagram(), 'post', 0)).toEqual({ trained: 2, plateau: 2, diverged: 0, mixed: 0, cells: 4 });
+    expect(phaseTally(phaseDiagram(), 'post', 100)).toEqual({ trained: 3, plateau: 0, diverged: 0, mixed: 1, cells: 4 });
+    expect(phaseTally(phaseDiagram(), 'deepnorm', 0)).toMatchObject({ trained: 2, plateau: 1, diverged: 1 });
+    expect(phaseTally(null, 'post', 0).cells).toBe(0);
+  });
+  it.each([
+    [{ stopped: 'end', stop_step: 300, every: 3, curve: [1, 2] }, [3, 6]],
+    [{ stopped: 'settled', stop_step: 7, every: 3, curve: [1, 2, 3] }, [3, 6, 7]],
+    [{ stopped: 'diverged', stop_step: 3, every: 1, curve: [1, 2] }, [1, 2]],
+  ] as const)('runCurve %j', (r, xs) => expect(runCurve({ ...r, curve: [...r.curve] }).map((p) => p.x)).toEqual(xs));
+});
+
+describe('fig14 Pre-LN with and without warm-up', () => {
+  it('a series per warm-up: seed escapes, their mean, failed cells on the never line, the final losses of runs that ran to the end', () => {
+    const d = phaseDiagram(['post', 'pre'], { early_exit: 'off' });
+    for (const c of d.cells) for (const r of c.runs) if (r.outcome === 'trained') r.stopped = 'end';
+    const c = insuranceChart(d, 'post', [5.36]);
+    expect(c.lrs).toEqual([1e-3, 1e-2]);
+    expect(c.steps).toBe(300);
+    expect(c.series.map((s) => s.warmup)).toEqual([0, 100]);
+    // the first depth (2): Post-LN trains at both lrs
+    expect(c.series[0].escape).toEqual([
+      { x: 1e-3, y: 63 },
+      { x: 1e-2, y: 63 },
+    ]);
+    expect(c.series[0].seeds).toEqual([
+      [
+        { x: 1e-3, y: 60 },
+        { x: 1e-2, y: 60 },
+      ],
+      [
+        { x: 1e-3, y: 66 },
+        { x: 1e-2, y: 66 },
+      ],
+    ]); // one list per seed: a chart keeps one point per x
+    expect(c.series[0].failed).toEqual([]);
+    expect(c.series[0].final[0]).toEqual({ x: 1e-3, y: 3 });
+    expect(c.xDomain[0]).toBeCloseTo(1e-3 / 1.6);
+    expect(c.lossDomain[1]).toBeGreaterThan(5.36);
+  });
+  it('a cell that does not train breaks the mean line and is marked by its outcome', () => {
+    const d = phaseDiagram(['deepnorm']);
+    d.cells = d.cells.filter((c) => c.layers === 8);
+    const c = insuranceChart(d, 'deepnorm');
+    expect(c.series[0].failed).toEqual([
+      { x: 1e-3, outcome: 'plateau' },
+      { x: 1e-2, outcome: 'diverged' },
+    ]);
+    expect(c.series[0].escape.every((p) => Number.isNaN(p.y))).toBe(true);
+    expect(c.series[0].final.every((p) => Number.isNaN(p.y))).toBe(true); // settled runs: no final loss compared
+    expect(cellAtLr(c.series[0], 1e-2)?.outcome).toBe('diverged');
+  });
+  it('the reference under a live run: axes over both', () => {
+    const ref = insuranceChart(phaseDiagram(['pre']), 'pre');
+    const live = phaseDiagram(['pre'], { steps: 200 });
+    live.cells = live.cells.filter((c) => c.lr === 1e-3);
+    const v = insuranceView(insuranceChart(live, 'pre'), ref);
+    expect(v.lrs).toEqual([1e-3, 1e-2]);
+    expect(v.ref).toHaveLength(2);
+    expect(v.escapeDomain[1]).toBeCloseTo(300 * 1.08);
+    expect(insuranceView(ref, null).ref).toEqual([]);
+    expect(insuranceChart(null).series).toEqual([]);
+  });
+  it('exports one row per run', () => expect(fig14Table(phaseDiagram(['pre'])).rows).toHaveLength(16));
+});
+
+describe('fig13 DeepNorm beside Post-LN and Pre-LN', () => {
+  it('a row per placement and warm-up (the first on top), a panel per lr; seeds that never escape sit past the end', () => {
+    const v = escapeRowsView(escapeDoc(phaseDiagram()), null);
+    expect(v.rows.map((r) => `${r.placement}:${r.warmup}`)).toEqual(['post:0', 'post:100', 'pre:0', 'pre:100', 'deepnorm:0', 'deepnorm:100']);
+    expect(v.lrs).toEqual([1e-3, 1e-2]);
+    expect(v.steps).toBe(300);
+    expect(v.neverX).toBeCloseTo(324);
+    const p = v.panels[0];
+    // the first depth only (2)
+    expect(p.rows[0]).toMatchObject({ placement: 'post', warmup: 0, y: 5 });
+    expect(p.rows[0].seeds).toEqual([
+      { seed: 0, x: 60, y: 5, never: false },
+      { seed: 1, x: 66, y: 5, never: false },
+    ]);
+    expect(p.ref).toEqual([]);
+    expect(v.yDomain).toEqual([-0.6, 5.6]);
+  });
+  it('never-escaping seeds, and the reference under a live run on the rows of both', () => {
+    const d = phaseDiagram();
+    d.cells = d.cells.filter((c) => c.layers === 8);
+    const ref = escapeDoc(phaseDiagram());
+    const v = escapeRowsView(escapeDoc(d), ref);
+    const post0 = v.panels[0].rows[0];
+    expect(post0.seeds.map((p) => [p.x, p.never])).toEqual([
+      [v.neverX, true],
+      [v.neverX, true],
+    ]);
+    expect(v.panels[0].ref).toHaveLength(6);
+    const liveOnly = phaseDiagram(['admin']);
+    const w = escapeRowsView(escapeDoc(liveOnly), ref);
+    expect(w.rows.map((r) => r.placement)).toEqual(['post', 'post', 'pre', 'pre', 'deepnorm', 'deepnorm', 'admin', 'admin']);
+    expect(escapeRowsView(escapeDoc(null), null).panels).toEqual([]);
+  });
+  it('exports one row per run', () => expect(fig13Table(phaseDiagram()).rows).toHaveLength(48));
 });

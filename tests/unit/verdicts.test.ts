@@ -6,10 +6,10 @@ import * as V from '../../web/src/experiments/verdicts.js';
 // `steps` recorded steps (update RMS / lr and gradient norm at step 1, then the later value)
 const afs = (rms1: number[], g1: number[], rmsT: number[], steps = 20) => ({
   config: { beta1: 0.9 },
-  placements: {
-    post: { update_rms: [rms1[0], ...Array(steps - 1).fill(rmsT[0])], grad_norm: [g1[0], ...Array(steps - 1).fill(1)] },
-    pre: { update_rms: [rms1[1], ...Array(steps - 1).fill(rmsT[1])], grad_norm: [g1[1], ...Array(steps - 1).fill(1)] },
-  },
+  runs: [
+    { placement: 'post', optimizer: 'adam', update_rms: [rms1[0], ...Array(steps - 1).fill(rmsT[0])], grad_norm: [g1[0], ...Array(steps - 1).fill(1)] },
+    { placement: 'pre', optimizer: 'adam', update_rms: [rms1[1], ...Array(steps - 1).fill(rmsT[1])], grad_norm: [g1[1], ...Array(steps - 1).fill(1)] },
+  ],
 });
 
 describe('adam-first-step', () => {
@@ -32,6 +32,69 @@ describe('adam-first-step', () => {
       minSteps: 20,
       tooSmall: 'too-short',
     });
+  });
+});
+
+describe('afsByPlacement', () => {
+  it("keys one optimizer's runs by placement (the first run's optimizer by default)", () => {
+    const doc = {
+      runs: [
+        { placement: 'pre', optimizer: 'gi-adam' },
+        { placement: 'pre', optimizer: 'adam' },
+        { placement: 'post', optimizer: 'adam' },
+      ],
+    };
+    expect(Object.keys(V.afsByPlacement(doc))).toEqual(['pre']);
+    expect(V.afsByPlacement(doc, 'adam')).toEqual({ pre: doc.runs[1], post: doc.runs[2] });
+    expect(V.afsByPlacement({})).toEqual({});
+  });
+});
+
+// a counterfactual run: step-1 update RMS / lr `rms1`, gradient norm `g1`; `gate`: one tensor of 90
+// coordinates with an all-zero step-1 gradient that moves `zeroStep` at step 1 (and 0.7 at step 2)
+const cfRun = (placement: string, optimizer: string, rms1: number, g1: number, gate?: number) => ({
+  placement,
+  optimizer,
+  update_rms: [rms1, 0.7],
+  grad_norm: [g1, 1],
+  tensors: [
+    { name: 'E', size: 10, grad_rms1: 1e-3, zero_grad_share1: 0, step_over_lr: [rms1, 0.7] },
+    { name: 'bk', size: 2, grad_rms1: 5e-10, zero_grad_share1: 0, step_over_lr: [0.05, 0.03] },
+    ...(gate === undefined ? [] : [{ name: 'W', size: 90, grad_rms1: 0, zero_grad_share1: 1, step_over_lr: [gate, 0.7] }]),
+  ],
+});
+const cf = (...runs: ReturnType<typeof cfRun>[]) => ({ config: { beta2: 0.98, eps: 1e-8 }, runs });
+describe('adam-first-step counterfactuals', () => {
+  const adam = [cfRun('post', 'adam', 0.999, 2.6), cfRun('pre', 'adam', 0.999, 1.7)];
+  it.each([
+    ['confirmed', cf(...adam, cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)), undefined],
+    // the gate's branch weights move (not exactly 0)
+    ['refuted', cf(cfRun('rezero', 'adam', 0.3, 0.7, 1e-7), cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)), undefined],
+    // GI-Adam steps lr, not √(1 − β2)·lr
+    ['refuted', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.999, 2.6), cfRun('pre', 'gi-adam', 0.999, 1.7)), undefined],
+    // GI-Adam's step follows the gradient's scale (within 5% of √(1 − β2) each, but 7% apart)
+    ['refuted', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.146, 2.6), cfRun('pre', 'gi-adam', 0.136, 1.7)), undefined],
+    ['untested', cf(...adam, cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-runs'], // no gated run
+    ['untested', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-runs'], // one GI-Adam run
+    // a gated GI-Adam run is not one of the scale comparison's
+    ['untested', cf(cfRun('rezero', 'gi-adam', 0.05, 0.7, 0), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-runs'],
+    ['untested', cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.1414, 1.8), cfRun('pre', 'gi-adam', 0.1412, 1.7)), 'no-gap'],
+  ])('%s (%#)', (verdict, doc, why) => {
+    const j = V.adamFirstStepCounterfactual(doc);
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('states the frozen share, the step after the gate opens, and the near-zero gradients', () => {
+    const f = V.adamFirstStepCounterfactual(
+      cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.1414, 2.6), cfRun('pre', 'gi-adam', 0.1412, 1.7)),
+    ).facts;
+    expect(f.gated).toEqual([{ placement: 'rezero', optimizer: 'adam', frozenShare: 90 / 102, rms1: 0.3, zeroStep1: 0, zeroStep2: expect.closeTo(0.7, 12) }]);
+    expect(f.giExpected).toBeCloseTo(Math.sqrt(0.02), 12);
+    expect(f.tiny.map((t) => `${t.placement}/${t.optimizer}/${t.name}`)).toEqual(['rezero/adam/bk', 'post/gi-adam/bk', 'pre/gi-adam/bk']);
+  });
+  it('reads √(1 − β2) from the document', () => {
+    const doc = { ...cf(cfRun('rezero', 'adam', 0.3, 0.7, 0), cfRun('post', 'gi-adam', 0.3, 2.6), cfRun('pre', 'gi-adam', 0.3, 1.7)), config: { beta2: 0.91 } };
+    expect(V.adamFirstStepCounterfactual(doc).verdict).toBe('confirmed');
   });
 });
 
@@ -296,6 +359,133 @@ describe('depth-factors', () => {
     expect(facts.L).toBe(24);
     expect(facts.rF).toBeCloseTo((2 / 3) ** 11.5, 12);
     expect(facts.ffnNorm).toBeCloseTo(0.82, 12);
+  });
+});
+
+// ---- phase-diagram: claims 9 and 10 ----
+// a run: its outcome, escape step, final loss and why it stopped ('end' unless given)
+type PdRun = { outcome: string; escape_step: number | null; final_loss: number; stopped?: string };
+const tr = (escape_step: number, final_loss = 1.6, stopped = 'end'): PdRun => ({ outcome: 'trained', escape_step, final_loss, stopped });
+const stuck: PdRun = { outcome: 'plateau', escape_step: null, final_loss: 5.4 };
+const blown: PdRun = { outcome: 'diverged', escape_step: null, final_loss: 6, stopped: 'diverged' };
+/** A cell with one run per seed; its outcome is the seeds' majority, else 'mixed'. */
+const pdCell = (placement: string, warmup: number, lr: number, runs: PdRun[], layers = 8) => {
+  const n = (o: string) => runs.filter((r) => r.outcome === o).length;
+  const outcome = ['trained', 'plateau', 'diverged'].find((o) => 2 * n(o) > runs.length) ?? 'mixed';
+  return { placement, warmup, layers, lr, outcome, runs: runs.map((r, seed) => ({ seed, stopped: 'end', ...r })) };
+};
+const pd = (cells: ReturnType<typeof pdCell>[], steps = 500) => ({ config: { steps }, cells });
+
+describe('phase-diagram: Pre-LN warm-up as insurance (claim 9)', () => {
+  // per lr: the runs without warm-up and with a warm-up of 100
+  const doc = (rows: [number, PdRun[], PdRun[]][], steps = 500, W = 100) =>
+    pd(
+      rows.flatMap(([lr, a, b]) => [pdCell('pre', 0, lr, a), pdCell('pre', W, lr, b)]),
+      steps,
+    );
+  const easy: [number, PdRun[], PdRun[]] = [1e-3, [tr(40), tr(44)], [tr(90), tr(96)]];
+  it.each([
+    ['confirmed', [easy, [3e-3, [tr(30), tr(32)], [tr(80), tr(84)]]]],
+    ['confirmed', [easy, [3e-2, [blown, blown], [blown, blown]]]], // both fail at 3e-2: no rescue, no harm
+    ['qualified', [easy, [3e-2, [blown, blown], [tr(120), tr(130)]]]], // warm-up rescues at 3e-2
+    ['qualified', [easy, [3e-2, [tr(50), blown], [tr(120), tr(130)]]]], // mixed without, trained with: rescued
+    ['refuted', [easy, [1e-2, [tr(40), tr(40)], [stuck, stuck]]]], // harmed
+    ['refuted', [easy, [1e-2, [tr(40), tr(40)], [tr(40), stuck]]]], // trained → mixed is harm too
+    ['refuted', [[1e-3, [tr(10), tr(10)], [tr(150), tr(150)]]]], // a delay of 140 > the warm-up's 100
+    ['refuted', [[1e-3, [tr(10), tr(10)], [tr(110), tr(111)]]]], // 100.5 > 100: the rule reads the delay exact (the sentence says 101)
+    ['refuted', [[1e-3, [tr(40, 1.6), tr(40, 1.6)], [tr(90, 1.75), tr(90, 1.75)]]]], // 0.15 nats higher at the end
+  ] as [string, [number, PdRun[], PdRun[]][]][])('%s (%#)', (verdict, rows) => {
+    const j = V.preWarmup(doc(rows));
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBeUndefined();
+  });
+  it('quotes whole steps', () => {
+    const f = V.preWarmup(doc([[1e-3, [tr(40), tr(41)], [tr(90), tr(92)]]])).facts;
+    expect(f.delays).toEqual([50.5]);
+    expect(f).toMatchObject({ delayMean: 51, delayMax: 51, esc0Lo: 41 });
+  });
+  it('a final-loss gap counts only between runs that ran to the end', () => {
+    const settled = [[1e-3, [tr(40, 1.6, 'settled'), tr(40, 1.6, 'settled')], [tr(90, 2.5, 'settled'), tr(90, 2.5, 'settled')]]] as [
+      number,
+      PdRun[],
+      PdRun[],
+    ][];
+    const j = V.preWarmup(doc(settled));
+    expect(j.verdict).toBe('confirmed');
+    expect(j.facts.finalGapMax).toBeNull();
+  });
+  it('states where warm-up changes the outcome and what it costs where it does not', () => {
+    const f = V.preWarmup(doc([easy, [1e-2, [tr(30), tr(34)], [tr(70), tr(80)]], [3e-2, [blown, stuck], [tr(120), tr(130)]]])).facts;
+    expect(f).toMatchObject({
+      W: 100,
+      lrs: [1e-3, 1e-2, 3e-2],
+      lrsRescued: [3e-2],
+      lrsHarmed: [],
+      lrsNeither: [],
+      lrsBoth: [1e-3, 1e-2],
+      lrLo: 1e-3,
+      esc0Lo: 42,
+    });
+    expect(f.out0).toEqual(['trained', 'trained', 'mixed']);
+    expect(f.delays).toEqual([51, 43, null]);
+    expect(f.delayMean).toBe(47);
+    expect(f.delayMax).toBe(51);
+    expect(f.finalGapMax).toBe(0);
+  });
+  it.each([
+    ['too-short', doc([[1e-3, [stuck, stuck], [tr(200), tr(200)]]])], // the positive control does not train
+    ['too-short', doc([easy], 130)], // warm-up 100 + escape 42 > 130 steps: no room after the warm-up
+    ['no-warmup', pd([pdCell('pre', 0, 1e-3, [tr(40)])])],
+    ['no-warmup', pd([pdCell('pre', 100, 1e-3, [tr(40)])])],
+    ['no-placement', pd([pdCell('post', 0, 1e-3, [tr(40)]), pdCell('post', 100, 1e-3, [tr(40)])])],
+  ])('untested (%s)', (why, d) => {
+    const j = V.preWarmup(d);
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe(why);
+  });
+});
+
+describe('phase-diagram: DeepNorm without warm-up (claim 10)', () => {
+  // per placement and lr: the runs without warm-up, and with a warm-up of 300 (all trained)
+  const doc = (at: Record<string, Record<number, PdRun[]>>) =>
+    pd(
+      Object.entries(at).flatMap(([p, byLr]) =>
+        Object.entries(byLr).flatMap(([lr, runs]) => [pdCell(p, 0, Number(lr), runs), pdCell(p, 300, Number(lr), [tr(150), tr(160)])]),
+      ),
+    );
+  const post = { 1e-3: [stuck, stuck], 3e-3: [stuck, stuck] };
+  const pre = { 1e-3: [tr(40), tr(45)], 3e-3: [tr(30), tr(35)] };
+  it.each([
+    ['confirmed', { post, pre, deepnorm: { 1e-3: [tr(60), tr(70)], 3e-3: [tr(50), tr(55)] } }],
+    ['qualified', { post, pre, deepnorm: { 1e-3: [tr(60), tr(70)], 3e-3: [stuck, stuck] } }],
+    ['qualified', { post, pre, deepnorm: { 1e-3: [tr(60), tr(70)], 3e-3: [tr(60), blown] } }], // mixed is not trained
+    ['refuted', { post, pre, deepnorm: { 1e-3: [stuck, stuck], 3e-3: [blown, blown] } }],
+    // Post-LN trains at 1e-3: only 3e-3 is tested, where DeepNorm trains
+    ['confirmed', { post: { ...post, 1e-3: [tr(200), tr(210)] }, pre, deepnorm: { 1e-3: [stuck, stuck], 3e-3: [tr(50), tr(55)] } }],
+    // Pre-LN fails at 3e-3: only 1e-3 is tested
+    ['confirmed', { post, pre: { ...pre, 3e-3: [blown, blown] }, deepnorm: { 1e-3: [tr(60), tr(70)], 3e-3: [stuck, stuck] } }],
+  ] as [string, Record<string, Record<number, PdRun[]>>][])('%s (%#)', (verdict, at) => {
+    const j = V.deepNormNoWarmup(doc(at));
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBeUndefined();
+  });
+  it('gives the escape steps per seed at the first point tested', () => {
+    const f = V.deepNormNoWarmup(doc({ post, pre, deepnorm: { 1e-3: [tr(60), stuck], 3e-3: [tr(50), tr(55)] } })).facts;
+    expect(f).toMatchObject({ W: 300, lrsTested: [1e-3, 3e-3], lrsDnTrains: [3e-3], lrsDnFails: [1e-3], lrAt: 1e-3, layersAt: 8 });
+    expect(f.dnEsc0).toEqual([60, null]);
+    expect(f.preEsc0).toEqual([40, 45]);
+    expect(f.postEsc0).toEqual([null, null]);
+    expect(f.dnEscW).toEqual([150, 160]);
+    expect(f.dn0).toEqual(['mixed', 'trained']);
+  });
+  it.each([
+    ['no-failure', { post: { 1e-3: [tr(200), tr(210)] }, pre: { 1e-3: [tr(40), tr(45)] }, deepnorm: { 1e-3: [stuck, stuck] } }],
+    ['too-short', { post, pre: { 1e-3: [stuck, stuck], 3e-3: [blown, blown] }, deepnorm: { 1e-3: [stuck, stuck], 3e-3: [stuck, stuck] } }],
+    ['no-placement', { post, pre }],
+  ] as [string, Record<string, Record<number, PdRun[]>>][])('untested (%s)', (why, at) => {
+    const j = V.deepNormNoWarmup(doc(at));
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe(why);
   });
 });
 

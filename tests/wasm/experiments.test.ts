@@ -19,14 +19,16 @@ const CONFIGS: Record<string, object> = {
   'plateau-share': { ...TINY, layers: 2, steps: 8, every: 4, warmups: [0, 4] },
   'tied-output': { ...TINY, depths: [1, 2], seeds: [0], depth_batches: 1 },
   'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
+  'phase-diagram': { ...TINY, placements: ['post', 'pre'], depths: [1, 2], lrs: [1e-2, 10], warmups: [0, 5], seeds: [0], steps: 40, settle: 5 },
   sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
   'init-profile': { ...TINY, layers: 2, depths: [1, 2], seeds: [0], batches: 1, depth_batches: 1 },
 };
 
 function withoutBk(doc: any): any {
   const out = structuredClone(doc);
-  for (const p of Object.values<any>(out.placements ?? {}))
-    if (Array.isArray(p.tensors)) p.tensors = p.tensors.filter((t: { name: string }) => !t.name.endsWith('.bk'));
+  // adam-first-step's runs (a list), or the per-placement records of the others
+  for (const p of [...(out.runs ?? []), ...Object.values<any>(out.placements ?? {})])
+    if (Array.isArray(p?.tensors)) p.tensors = p.tensors.filter((t: { name: string }) => !t.name.endsWith('.bk'));
   return out;
 }
 

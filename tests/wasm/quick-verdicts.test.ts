@@ -26,19 +26,22 @@ async function run(experiment: string, config: object): Promise<Doc> {
 }
 
 type Judge = (docs: Doc[]) => Record<string, { verdict: string; facts: { tooSmall?: string } }>;
-/** Each figure: the slots whose small settings it runs (Figure E: both perturbation kinds), their
+/** Each figure: the slots whose small settings it runs (Figure F: both perturbation kinds), their
  *  reference files, and its verdicts. */
 const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   { name: 'A (tied-output)', slots: ['tiedOutput'], judge: ([d]) => ({ tied: V.tiedOutput(d) }) },
   { name: 'B (depth-factors)', slots: ['depthFactors'], judge: ([d]) => ({ df: V.depthFactors(d) }) },
   { name: 'C (adam-first-step)', slots: ['adamFirstStep'], judge: ([d]) => ({ afs: V.adamFirstStep(d) }) },
-  { name: 'D (step-size)', slots: ['stepSize'], judge: ([d]) => ({ ss: V.stepSize(d) }) },
-  { name: 'E (output-sensitivity)', slots: ['outputSensitivity', 'outputSensitivitySign'], judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }) },
-  // Figure G's quick setting (12 toy runs of 400 steps: 40–80 s here) is run by the end-to-end test,
+  { name: 'D (adam-first-step, counterfactuals)', slots: ['adamFirstStepCf'], judge: ([d]) => ({ afscf: V.adamFirstStepCounterfactual(d) }) },
+  { name: 'E (step-size)', slots: ['stepSize'], judge: ([d]) => ({ ss: V.stepSize(d) }) },
+  { name: 'F (output-sensitivity)', slots: ['outputSensitivity', 'outputSensitivitySign'], judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }) },
+  // Figure H's quick setting (12 toy runs of 400 steps: 40–80 s here) is run by the end-to-end test,
   // which asserts that its live run's verdicts (claim 4 and the SGD control: runs/headline.ts) equal
   // the reference's; running it here too would cost the suite a minute more
-  { name: 'F (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
-  { name: 'H (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
+  { name: 'G (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
+  { name: 'I (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
+  // Figures J and K (phase-diagram's claims 10 and 9) have no quick setting yet (their small setting is
+  // the reference's own: minutes); Figure L (the map) has no verdict
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
@@ -90,6 +93,13 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     want: { afs: 'too-short' },
   },
   {
+    name: 'adam-first-step counterfactuals without a gate (no ReZero run)',
+    experiment: 'adam-first-step',
+    configs: [{ ...TINY, layers: 2, steps: 2, placements: ['post', 'pre'], optimizers: ['adam', 'gi-adam'] }],
+    judge: ([d]) => ({ afscf: V.adamFirstStepCounterfactual(d) }),
+    want: { afscf: 'no-runs' },
+  },
+  {
     name: 'step-size over depths 2, 3 (less than a doubling)',
     experiment: 'step-size',
     configs: [{ ...TINY, depths: [2, 3], seeds: [0] }],
@@ -109,6 +119,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     configs: [{ ...EXPERIMENT_SLOTS.warmupLength.small, d: 64, d_ff: 256, steps: 20, warmups: [0, 10], optimizers: ['adam', 'radam'] }],
     judge: ([d]) => ({ sgd: V.sgdControl(d) }),
     want: { sgd: 'no-sgd' },
+  },
+  {
+    name: 'claim 9 (phase-diagram) for 20 steps (Pre-LN without warm-up, the positive control, cannot leave the plateau yet)',
+    experiment: 'phase-diagram',
+    configs: [{ ...TINY, placements: ['pre'], depths: [2], lrs: [1e-3, 1e-2], warmups: [0, 10], seeds: [0], steps: 20, early_exit: 'off' }],
+    judge: ([d]) => ({ pw: V.preWarmup(d) }),
+    want: { pw: 'too-short' },
+  },
+  {
+    name: 'claim 10 (phase-diagram) for 20 steps (Post-LN fails, and so does Pre-LN, the positive control)',
+    experiment: 'phase-diagram',
+    configs: [{ ...TINY, placements: ['post', 'pre', 'deepnorm'], depths: [2], lrs: [1e-3], warmups: [0], seeds: [0], steps: 20 }],
+    judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }),
+    want: { dn: 'too-short' },
   },
   {
     name: 'sharpness measured every 20 steps (2 measured steps in the 25-step window: step 1 and 20)',

@@ -7,12 +7,22 @@
 // over every coordinate divided by the step's lr (for Adam the RMS of m̂/(√v̂ + ε)), the gradient norm,
 // each tensor's ‖Δθ‖/(lr·√n), and for step 1 the loss change on its own batch next to the
 // first-order predictions −lr·‖g‖₁ (a pure sign step) and g·Δθ (the step actually taken).
+//
+// Its counterfactuals (issue 30, item 4: where does "the first step ≈ lr·sign(g)" stop holding?): the
+// runs are placements × optimizers, and a placement may come from a JSON spec (`placement_spec`, e.g.
+// the `rezero` preset, whose gate g₀ = 0 zeroes every branch weight's gradient at init, so Adam's
+// m̂₁ = 0 and that weight's first step is 0, not ±lr), and any registered optimizer may run (GI-Adam,
+// v₀ = g₁²: its first step is lr·|g|/(|g|/√(1−β₂) + ε) ≈ √(1−β₂)·lr per coordinate). So that a reader
+// can see which coordinates had a gradient to take a sign of, each tensor also records its step-1
+// gradient RMS and the share of its coordinates whose step-1 gradient is exactly 0.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "../api.h"
 #include "../config_fields.h"
 #include "../configs.h"
+#include "../optim/registry.h"
 #include "../train_access.h"
 #include "experiment.h"
 #include "measure.h"
@@ -20,11 +30,41 @@
 namespace lnx::exp {
 namespace {
 
+// The registry's optimizer settings, one field per name, for a config that runs a list of optimizers
+// (`optimizers`): a setting applies to each listed optimizer that declares it, and one set away from
+// its default must be declared by every listed optimizer (else some runs would silently ignore it).
+template <class C>
+void add_list_hyperparameter_fields(schema::Schema<C>& s) {
+  using namespace config;
+  std::vector<std::string> seen;
+  for (const OwnedHyperparameter& oh : all_hyperparameters()) {
+    if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
+    seen.push_back(oh.h.name);
+    schema::add_field(s, schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), &hyperparameter<C>);
+  }
+  s.rules.push_back({"hyperparameters_match_optimizers",
+                     "a setting away from its default belongs to every listed optimizer",
+                     [](const C& c) {
+                       for (const OwnedHyperparameter& oh : all_hyperparameters()) {
+                         if (c.base.hyper.at(oh.h.name) == oh.h.value) continue;
+                         for (const std::string& o : c.optimizers) {
+                           bool declared = false;
+                           for (const OwnedHyperparameter& o2 : all_hyperparameters())
+                             declared |= o2.optimizer == o && std::string(o2.h.name) == oh.h.name;
+                           if (!declared)
+                             throw ArgumentError(std::string(oh.h.name) + " is not a setting of " + o +
+                                                 ", which optimizers lists (set it only with optimizers that have it)");
+                         }
+                       }
+                     },
+                     nullptr});
+}
+
 struct AdamFirstStep {
   static constexpr const char* kName = "adam-first-step";
   static constexpr const char* kDoc =
       "per placement, the first steps of a toy run: update RMS / lr, gradient norm, per-tensor |dtheta|/(lr*sqrt(n)), "
-      "and step 1's loss change against -lr*|g|_1";
+      "and step 1's loss change against -lr*|g|_1; runs over placements x optimizers";
   static constexpr const char* kClaim =
       "Adam's first step moves every coordinate by about lr whatever the gradient's scale, so Theorem 1's sqrt(L) gap "
       "does not become a step-size gap (inferred)";
@@ -36,17 +76,35 @@ struct AdamFirstStep {
       return t;
     }();
     std::vector<std::string> placements = {"post", "pre"};
+    std::vector<std::string> optimizers = {"adam"};
   };
+
+  static size_t runs_of(const Config& c) { return c.placements.size() * c.optimizers.size(); }
 
   static const schema::Schema<Config>& schema() {
     static const schema::Schema<Config> s = [] {
       using namespace config;
       schema::Schema<Config> s{kName, kDoc, {}, {}};
       add_model_fields(s, false);
-      add_shared_train_fields(s);
+      add_placement_spec_field(s);
+      add_steps_field(s);
+      add_warmup_shape_field(s);
+      add_chain_fields(s);
+      schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
+                                                    "the optimizers, one run per placement each (a setting below applies "
+                                                    "to each listed optimizer that declares it)"),
+                        &own_member<Config, &Config::optimizers>);
+      add_list_hyperparameter_fields(s);
       add_run_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements, one run each"),
-                          &own_member<Config, &Config::placements>);
+      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements (placement_spec's name too), one run per optimizer each"),
+                        &own_member<Config, &Config::placements>, &spec_choice<Config>);
+      add_spec_used_rule<Config>(s, [](const Config& c) { return c.placements; }, "placements");
+      s.rules.push_back({"runs", "at most 16 runs (placements x optimizers)",
+                         [](const Config& c) {
+                           if (runs_of(c) > 16)
+                             throw ArgumentError("placements x optimizers is " + std::to_string(runs_of(c)) + " runs; at most 16 allowed");
+                         },
+                         nullptr});
       s.rules.push_back({"steps_recorded", "at most 1000 steps (every tensor's series is kept)",
                          [](const Config& c) {
                            if (c.base.steps > 1000)
@@ -61,9 +119,10 @@ struct AdamFirstStep {
   }
 
   struct Series {
-    std::string placement, status = "running";
+    std::string placement, optimizer, status = "running";
     std::vector<std::string> names;
     std::vector<size_t> sizes;
+    std::vector<double> grad_rms1, zero_grad_share1;  // per tensor, at step 1
     std::vector<double> update_rms, grad_norm, lr;
     std::vector<std::vector<double>> per_tensor;  // [tensor][step]
     double loss_before = NAN, loss_after = NAN, pred_sign = NAN, pred_linear = NAN, grad_l1 = NAN;
@@ -75,17 +134,18 @@ struct AdamFirstStep {
     if (!run_) start();
     one_step();
   }
-  bool done() const { return out_.size() == cfg_.placements.size() && !run_; }
+  bool done() const { return out_.size() == runs_of(cfg_) && !run_; }
   double progress() const {
     const double per = cfg_.base.steps;
     const double got = (out_.size() - (run_ ? 1 : 0)) * per + (run_ ? out_.back().lr.size() : 0);
-    return done() ? 1.0 : std::min(0.999, got / (per * cfg_.placements.size()));
+    return done() ? 1.0 : std::min(0.999, got / (per * runs_of(cfg_)));
   }
 
   void write(json::Writer& w) const {
-    w.key("placements").begin_object();
+    w.key("runs").begin_array();
     for (const Series& s : out_) {
-      w.key(s.placement).begin_object();
+      w.begin_object();
+      w.key("placement").value(s.placement).key("optimizer").value(s.optimizer);
       w.key("status").value(s.status);
       w.key("update_rms").array(s.update_rms.begin(), s.update_rms.end());
       w.key("grad_norm").array(s.grad_norm.begin(), s.grad_norm.end());
@@ -93,6 +153,8 @@ struct AdamFirstStep {
       w.key("tensors").begin_array();
       for (size_t i = 0; i < s.names.size(); ++i) {
         w.begin_object().key("name").value(s.names[i]).key("size").value(static_cast<long long>(s.sizes[i]));
+        w.key("grad_rms1").value(i < s.grad_rms1.size() ? s.grad_rms1[i] : NAN);
+        w.key("zero_grad_share1").value(i < s.zero_grad_share1.size() ? s.zero_grad_share1[i] : NAN);
         w.key("step_over_lr").array(s.per_tensor[i].begin(), s.per_tensor[i].end()).end_object();
       }
       w.end_array();
@@ -104,17 +166,23 @@ struct AdamFirstStep {
       w.end_object();
       w.end_object();
     }
-    w.end_object();
+    w.end_array();
   }
 
  private:
   void start() {
+    // run k: placement k / |optimizers|, optimizer k % |optimizers| (each placement's runs side by side)
+    const size_t k = out_.size(), no = cfg_.optimizers.size();
     TrainConfig t = cfg_.base;
-    t.model.placement = cfg_.placements[out_.size()];
+    t.model.placement = cfg_.placements[k / no];
+    t.optimizer = cfg_.optimizers[k % no];
+    if (!t.model.placement_spec.empty() && placement_spec_name(t.model.placement_spec) != t.model.placement)
+      t.model.placement_spec.clear();  // the spec defines another run's placement (a run config names its own)
     run_ = std::make_unique<TrainRun>(t);
     eval_ = std::make_unique<Transformer<float>>(t.model, t.seed);
     Series s;
     s.placement = t.model.placement;
+    s.optimizer = t.optimizer;
     for (const auto& [name, ref] : eval_->named_tensors()) {
       s.names.push_back(name);
       s.sizes.push_back(ref.size());
@@ -168,6 +236,12 @@ struct AdamFirstStep {
       for (const TensorRef& r : refs_)
         for (size_t j = r.off; j < r.off + r.size(); ++j) lin += static_cast<double>(g[j]) * (static_cast<double>(after[j]) - before[j]);
       s.pred_linear = lin;
+      for (const TensorRef& r : refs_) {
+        double ss = 0, zeros = 0;
+        for (size_t j = r.off; j < r.off + r.size(); ++j) ss += static_cast<double>(g[j]) * g[j], zeros += g[j] == 0.0f;
+        s.grad_rms1.push_back(std::sqrt(ss / r.size()));
+        s.zero_grad_share1.push_back(zeros / r.size());
+      }
     }
     if (run_->status() != RunStatus::Running) {
       s.status = to_string(run_->status());

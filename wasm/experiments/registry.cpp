@@ -1,6 +1,8 @@
 // registry.cpp — the list of experiments, in the order the docs and `lnx exp` list them, and
 // ExperimentRun (api.h) over it. Adding an experiment: a file like output_sensitivity.cpp and one
 // line in each list below (README.md, "Adding an experiment").
+#include <algorithm>
+#include <cctype>
 #include "../api.h"
 #include "../train_common.h"
 #include "experiment.h"
@@ -16,6 +18,7 @@ ExperimentInfo plateau_share_info();
 ExperimentInfo tied_output_info();
 ExperimentInfo depth_factors_info();
 ExperimentInfo sharpness_info();
+ExperimentInfo phase_diagram_info();
 ExperimentInfo init_profile_info();
 
 const std::vector<ExperimentInfo>& experiments() {
@@ -28,6 +31,7 @@ const std::vector<ExperimentInfo>& experiments() {
       tied_output_info(),
       depth_factors_info(),
       sharpness_info(),
+      phase_diagram_info(),
       init_profile_info(),
   };
   return all;
@@ -38,7 +42,10 @@ const ExperimentInfo& experiment(const std::string& name) {
     if (name == e.name) return e;
   std::string known;
   for (const ExperimentInfo& e : experiments()) known += (known.empty() ? "\"" : ", \"") + std::string(e.name) + "\"";
-  throw ArgumentError("experiment must be one of " + known + " (got \"" + name + "\")");
+  // the name given is echoed only when it is a plain word: a message may be shown as text of a page
+  const bool plain = !name.empty() && name.size() <= 40 &&
+                     std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; });
+  throw ArgumentError("experiment must be one of " + known + (plain ? " (got \"" + name + "\")" : std::string()));
 }
 
 void write_engine(json::Writer& w) { detail::write_engine(w, nullptr); }

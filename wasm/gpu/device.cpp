@@ -1,7 +1,9 @@
 // device.cpp — the C++ side of the WebGPU boundary; see device.h. The extern "C" functions are
-// implemented in lnx_webgpu.js (linked with --js-library).
+// implemented in lnx_webgpu.js (linked with --js-library); dispatches go through the list of
+// command_list.h, which crosses into JavaScript once per submit.
 #include "device.h"
 
+#include "command_list.h"
 #include "device_batch.h"
 
 #include <algorithm>
@@ -9,15 +11,11 @@
 
 extern "C" {
 int lnx_gpu_ready(void);
-double lnx_gpu_limit(int which);
 int lnx_gpu_status(char* buf, int len);
 uint32_t lnx_gpu_create_buffer(uint32_t bytes);
 void lnx_gpu_destroy_buffer(uint32_t id);
 void lnx_gpu_write(uint32_t id, uint32_t off, const void* src, uint32_t bytes);
 void lnx_gpu_write_ahead(uint32_t id, uint32_t off, const void* src, uint32_t bytes);
-uint32_t lnx_gpu_pipeline(const char* src, const char* entry, const char* constants);
-void lnx_gpu_dispatch(uint32_t pipe, const uint32_t* bindings, int n, const void* uni, int ubytes, uint32_t gx,
-                      uint32_t gy, uint32_t gz);
 void lnx_gpu_submit(void);
 uint32_t lnx_gpu_read(uint32_t id, uint32_t off, uint32_t bytes, void* dst);
 int lnx_gpu_read_state(uint32_t ticket);
@@ -33,8 +31,8 @@ void check() {
   if (lnx_gpu_status(msg, sizeof msg) != 0) throw DeviceError(msg);
 }
 
-size_t max_buffer_bytes() { return static_cast<size_t>(lnx_gpu_limit(0)); }
-size_t max_binding_bytes() { return static_cast<size_t>(lnx_gpu_limit(1)); }
+size_t max_buffer_bytes() { return cmdlist::limit(0); }
+size_t max_binding_bytes() { return cmdlist::limit(1); }
 
 namespace {
 std::vector<int> g_refs;  // users per device buffer id
@@ -61,7 +59,11 @@ void write_ahead(const Buffer& b, size_t byte_off, const void* src, size_t bytes
   lnx_gpu_write_ahead(b.id(), static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));
 }
 void release(uint32_t id) {
-  if (id && --g_refs.at(id) == 0) lnx_gpu_destroy_buffer(id);
+  if (id && --g_refs.at(id) == 0) {
+    write_staged();
+    lnx_gpu_destroy_buffer(id);  // submits what is recorded first
+    cmdlist::forget_buffer(id);
+  }
 }
 }  // namespace devmem
 
@@ -102,7 +104,8 @@ void Buffer::write(size_t byte_off, const void* src, size_t bytes) const {
   if (byte_off + bytes > bytes_ || bytes % 4 || byte_off % 4) throw std::logic_error("gpu::Buffer::write out of range");
   if (!bytes) return;
   if (runs_ > 1) return devmem::scatter(*this, byte_off, src, bytes);
-  lnx_gpu_write(id_, static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));
+  devmem::write_staged();
+  lnx_gpu_write(id_, static_cast<uint32_t>(byte_off), src, static_cast<uint32_t>(bytes));  // submits first
 }
 
 const Buffer& scratch_buffer(Scratch key, size_t bytes) {
@@ -111,15 +114,6 @@ const Buffer& scratch_buffer(Scratch key, size_t bytes) {
   if (s.bytes() < bytes) s = Buffer(bytes);
   return s;
 }
-
-namespace {
-// Pipelines are cached in JS by the (source, entry, constants) pointers, which are static strings.
-uint32_t pipeline(const Kernel& k) {
-  const uint32_t id = lnx_gpu_pipeline(k.source, k.entry, k.constants);
-  if (!id) throw DeviceError("could not create the pipeline of kernel " + std::string(k.entry));
-  return id;
-}
-}  // namespace
 
 void dispatch(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, uint32_t gx, uint32_t gy,
               uint32_t gz) {
@@ -134,11 +128,7 @@ void dispatch(const Kernel& k, const Binding* bindings, int n, const Uniforms& u
 void dispatch_now(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, uint32_t gx, uint32_t gy,
                   uint32_t gz) {
   if (gx == 0 || gy == 0 || gz == 0) return;
-  uint32_t w[4 * 9];
-  for (int i = 0; i < n; ++i)
-    w[4 * i] = bindings[i].slot, w[4 * i + 1] = bindings[i].buf, w[4 * i + 2] = bindings[i].off,
-    w[4 * i + 3] = bindings[i].size;
-  lnx_gpu_dispatch(pipeline(k), w, n, u.w, 4 * std::max(4, (u.n + 3) / 4 * 4), gx, gy, gz);
+  cmdlist::record(k, bindings, n, u, gx, gy, gz);
 }
 
 void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, uint32_t gx, uint32_t gy,
@@ -171,7 +161,11 @@ void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Unif
 
 // While a batch records, its emit() submits once for the whole batched step.
 void submit() {
-  if (!RunBatch::recording()) lnx_gpu_submit();
+  if (!RunBatch::recording()) submit_now();
+}
+void submit_now() {
+  devmem::write_staged();
+  lnx_gpu_submit();
 }
 
 uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst) {

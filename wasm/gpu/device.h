@@ -88,6 +88,7 @@ void dispatch_now(const Kernel& k, const Binding* bindings, int n, const Uniform
 void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, size_t groups);
 void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups);
 void submit();
+void submit_now();  // also while a RunBatch records (command_list.cpp: the uniform ring is full)
 
 // Asynchronous readback: copies `bytes` of `buf` from `off` into host memory at `dst` once the GPU
 // got there; poll with read_state (0 pending, 1 landed, -1 failed). `dst` must stay valid until the
@@ -111,6 +112,9 @@ void release(uint32_t id);
 void write_ahead(const Buffer& b, size_t byte_off, const void* src, size_t bytes);
 // Transfers of a batched run's part of a shared buffer (device_batch.cpp; interleave.wgsl).
 void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes);
+// The scatters' source data a recording batch keeps on the host, written to the device (ahead of
+// the recorded work) before anything submits it: every submit goes through here first.
+void write_staged();
 uint32_t gather_read(uint32_t id, int run, int runs, size_t byte_off, size_t bytes, void* dst);
 }  // namespace devmem
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -51,9 +52,12 @@ Span span(uint32_t slot, uint32_t id, int runs, size_t byte_off, size_t bytes) {
 }
 
 Buffer g_stage, g_gather;  // plain buffers for the transfers
-// While a batch records, each run's write goes to its own region of g_stage from here on, written
-// ahead of the recorded work (no submit between the runs' writes); emit() submits and starts over.
-size_t g_stage_used = 0;
+// While a batch records, each run's write goes to its own region of g_stage from here on, kept in
+// g_stage_host until something submits (devmem::write_staged: at the latest emit()'s submit), then
+// written ahead of the recorded work in one call: no submit between the runs' writes, and one
+// writeBuffer for all of them. emit() submits and starts over.
+size_t g_stage_used = 0, g_stage_written = 0;  // regions [0, used) taken, [0, written) on the device
+std::vector<uint8_t> g_stage_host;
 // No batch records for its lifetime: a Buffer made meanwhile is a plain one, not the recording run's.
 struct NotRecording {
   RunBatch* was = g_recording;
@@ -115,6 +119,7 @@ RunBatch::Stripe RunBatch::new_stripe(size_t bytes) {
                         fits);
   }
   Stripe s{devmem::create_counted(bytes * runs_), bytes};  // a device buffer of its own, not a run's part
+  if (shared_.size() <= s.id) shared_.resize(s.id + 1, 0);
   shared_[s.id] = bytes;
   return s;
 }
@@ -167,8 +172,13 @@ int RunBatch::emit() {
   const size_t D = tmpl ? tmpl->size() : 0;
   const size_t blk = round256(runs_ * kBatchParamsBytes);
   if (D) {
-    // Check the streams agree and gather each run's uniform words.
-    std::vector<uint32_t> words(D * blk / 4, 0);
+    // Check the streams agree and gather each run's uniform words into words_, noting the
+    // dispatches whose words changed since the last emit: only those blocks are written.
+    if (words_.size() != D * blk / 4) {
+      words_.assign(D * blk / 4, 0);
+      words_written_ = false;
+    }
+    std::vector<uint8_t> changed(D, words_written_ ? 0 : 1);
     for (int r = 0; r < runs_; ++r) {
       const auto& mine = recorded_[r].empty() ? *tmpl : recorded_[r];
       if (mine.size() != D)
@@ -180,25 +190,44 @@ int RunBatch::emit() {
                     a.kernel.constants == b.kernel.constants && a.gx == b.gx && a.gy == b.gy && a.gz == b.gz &&
                     a.n == b.n;
         for (int j = 0; same && j < a.n; ++j)
-          same = shared_.count(a.b[j].buf) && a.b[j].slot == b.b[j].slot && a.b[j].buf == b.b[j].buf &&
+          same = per_run(a.b[j].buf) && a.b[j].slot == b.b[j].slot && a.b[j].buf == b.b[j].buf &&
                  a.b[j].off == b.b[j].off && a.b[j].size == b.b[j].size;
         if (!same)
           throw std::logic_error("the runs of a batch differ at dispatch " + std::to_string(i) + " (" + a.kernel.entry +
                                  ")");
-        std::memcpy(&words[(i * blk + r * kBatchParamsBytes) / 4], b.u.w, kBatchParamsBytes);
+        uint32_t* w = &words_[(i * blk + r * kBatchParamsBytes) / 4];
+        if (std::memcmp(w, b.u.w, kBatchParamsBytes) != 0) {
+          std::memcpy(w, b.u.w, kBatchParamsBytes);
+          changed[i] = 1;
+        }
       }
     }
-    if (params_.bytes() < D * blk) params_ = Buffer(D * blk);
+    if (params_.bytes() < D * blk) {
+      params_ = Buffer(D * blk);
+      std::fill(changed.begin(), changed.end(), 1);
+    }
     // Ahead of what is recorded (the runs' scatters, which never read params_): the dispatches that
     // read the previous words were submitted by the previous emit, so a plain write would only add
-    // a submit of the scatters before this step's one.
-    devmem::write_ahead(params_, 0, words.data(), D * blk);
+    // a submit of the scatters before this step's one. Runs of changed blocks closer than 16
+    // dispatches are written together.
+    for (size_t i = 0; i < D;) {
+      if (!changed[i]) {
+        ++i;
+        continue;
+      }
+      size_t end = i + 1;
+      for (size_t k = end; k < D && k < end + 16; ++k)
+        if (changed[k]) end = k + 1;
+      devmem::write_ahead(params_, i * blk, &words_[i * blk / 4], (end - i) * blk);
+      i = end;
+    }
+    words_written_ = true;
     for (size_t i = 0; i < D; ++i) {
       const Recorded& a = (*tmpl)[i];
       if (size_t(a.gz) * runs_ > 65535) throw std::logic_error("a batched dispatch over 65535 workgroups in z");
       Binding b[9];
       for (int j = 0; j < a.n; ++j)
-        b[j] = span(a.b[j].slot, a.b[j].buf, runs_, a.b[j].off, std::min<size_t>(a.b[j].size, shared_[a.b[j].buf] - a.b[j].off)).b;
+        b[j] = span(a.b[j].slot, a.b[j].buf, runs_, a.b[j].off, std::min<size_t>(a.b[j].size, per_run(a.b[j].buf) - a.b[j].off)).b;
       b[a.n] = {kBatchParamsBinding, params_.id(), static_cast<uint32_t>(i * blk),
                 static_cast<uint32_t>(runs_ * kBatchParamsBytes)};
       const Uniforms layout = Uniforms().u(a.gz).u(static_cast<uint32_t>(runs_)).u(0).u(0);
@@ -219,27 +248,36 @@ int RunBatch::emit() {
     it->second.real = devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
   }
   g_unsent.clear();
-  submit();  // the batched step, once
-  g_stage_used = 0;  // its scatters are submitted: the staging area is free again
+  submit();  // the batched step, once (the runs' staged writes first, in one call)
+  g_stage_used = g_stage_written = 0;  // its scatters are submitted: the staging area is free again
   return static_cast<int>(D);
 }
 
 namespace devmem {
+void write_staged() {
+  if (g_stage_used <= g_stage_written) return;
+  write_ahead(g_stage, g_stage_written, g_stage_host.data() + g_stage_written, g_stage_used - g_stage_written);
+  g_stage_written = g_stage_used;
+}
+
 void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes) {
   size_t at = 0;
   if (RunBatch::recording()) {
     // A fresh region: the scatters recorded before it read the regions before it. A bigger buffer
-    // replaces the old one (destroying that submits the work that reads it first).
+    // replaces the old one (destroying that submits the work that reads it first, so the regions
+    // kept on the host are written to it before).
     if (g_stage_used + round256(bytes) > g_stage.bytes()) {
+      write_staged();
       grown(g_stage, 2 * (g_stage_used + round256(bytes)));
-      g_stage_used = 0;
+      g_stage_used = g_stage_written = 0;
     }
     at = g_stage_used;
     g_stage_used += round256(bytes);
-    write_ahead(g_stage, at, src, bytes);
+    if (g_stage_host.size() < g_stage_used) g_stage_host.resize(g_stage.bytes());
+    std::memcpy(g_stage_host.data() + at, src, bytes);
   } else {
-    grown(g_stage, bytes).write(0, src, bytes);  // submits what is recorded first
-    g_stage_used = 0;
+    grown(g_stage, bytes).write(0, src, bytes);  // submits what is recorded first (staged regions before it)
+    g_stage_used = g_stage_written = 0;
   }
   const Span s = span(1, dst.id(), dst.runs(), byte_off, bytes);
   interleave_dispatch("scatter", s.b, Binding{2, g_stage.id(), static_cast<uint32_t>(at), static_cast<uint32_t>(round256(bytes))},

@@ -12,10 +12,12 @@
 //   - every dispatch is recorded, not sent; emit() checks that dispatch i of every run is the same
 //     kernel with the same bindings (only the uniforms may differ: a run's own learning rate and
 //     step), then sends each once, for all R runs, in its batched form (batch_wgsl.h: workgroup z
-//     carries the run, each run its own uniform words), and then the readbacks asked for meanwhile;
+//     carries the run, each run its own uniform words, of which only the blocks that changed since
+//     the last emit are written), and then the readbacks asked for meanwhile;
 //   - a run's writes and readbacks move its part through the interleaving (interleave.wgsl: a
-//     scatter or gather dispatch next to a plain copy); readbacks asked for while recording wait
-//     for emit() (they must follow the work), their tickets answered here until then.
+//     scatter or gather dispatch next to a plain copy); the writes' data waits on the host and goes
+//     to the device in one call before the next submit (devmem::write_staged); readbacks asked for
+//     while recording wait for emit() (they must follow the work), their tickets answered here until then.
 // A run that has stopped (halted, or done while others go on) records nothing; its slot in a batched
 // dispatch replays the first recording run's uniforms over its own slices, which changes nothing of
 // it that is read (a halted run's update is skipped by its halt flag; its series are frozen). So
@@ -28,7 +30,6 @@
 // Leaves out: batching the probe, runs of different shapes in one batch.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -95,8 +96,11 @@ class RunBatch {
   std::vector<Stripe> scratch_stripes_;
   std::vector<std::vector<Buffer>> scratch_;        // [key][run]
   std::vector<std::vector<Recorded>> recorded_;     // [run]
-  std::map<uint32_t, size_t> shared_;               // shared buffer id → bytes per run
+  std::vector<size_t> shared_;                      // shared buffer id → bytes per run (0: not the batch's)
+  size_t per_run(uint32_t id) const { return id < shared_.size() ? shared_[id] : 0; }
   Buffer params_;                                   // the batched dispatches' per-run uniforms
+  std::vector<uint32_t> words_;                     // what params_ holds (written where it changed)
+  bool words_written_ = false;
 };
 
 namespace devmem {

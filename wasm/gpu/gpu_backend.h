@@ -135,7 +135,7 @@ struct GpuBackend {
   }
   static void grad_norm(Stats& s, uint32_t slot, Ptr g, size_t n) { sumsq(s.data(), slot, g, n, 1.f, true, false); }
   static void check_step(Stats& s, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, double limit) {
-    gpu::check_step(s.data(), flag, loss_slot, norm_slot, static_cast<float>(limit));
+    gpu::check_step(s.data(), s.size(), flag, loss_slot, norm_slot, static_cast<float>(limit));
   }
   static std::unique_ptr<Readback> read(const Stats& s, size_t first, size_t count) {
     auto r = std::make_unique<Readback>();

@@ -214,10 +214,14 @@ void column_sums(Ptr acc, Ptr x, int N, int C) {
 }
 
 namespace {
-// reduce.wgsl's `finish` over count values of src into dst[slot].
+// reduce.wgsl's `finish` over count values of src into dst[slot]. dst is bound as the 64 floats
+// around the slot (device buffers are whole multiples of 64 floats, so they are there), with the
+// slot counted from there: a run's history slots then share one binding per 32 steps and its bind
+// group, and only the uniform changes from step to step (command_list.h).
 void finish(Ptr dst, uint32_t slot, Ptr src, size_t count, float scale, bool root, bool accum) {
-  dispatch(K(wgsl::reduce, "finish"), {bind(1, dst, slot + 1), bind(2, src, count)},
-           Uniforms().u(static_cast<uint32_t>(count)).u(0).u(0).u(slot).f(scale).u(root).u(accum).u(0), 1);
+  const uint32_t base = slot / 64 * 64;
+  dispatch(K(wgsl::reduce, "finish"), {bind(1, dst + base, 64), bind(2, src, count)},
+           Uniforms().u(static_cast<uint32_t>(count)).u(0).u(0).u(slot - base).f(scale).u(root).u(accum).u(0), 1);
 }
 }  // namespace
 
@@ -302,10 +306,10 @@ void optimizer_update(const char* name, const char* body, Ptr param, Ptr grad, c
   });
 }
 
-void check_step(Ptr stats, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit) {
-  const uint32_t n = std::max({flag, loss_slot, norm_slot}) + 1;
+void check_step(Ptr stats, size_t stats_n, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit) {
+  if (std::max({flag, loss_slot, norm_slot}) >= stats_n) throw std::logic_error("check_step: a slot past the statistics");
   const Uniforms u = Uniforms().u(0).u(flag).u(loss_slot).u(norm_slot).f(limit).u(0).u(0).u(0);
-  dispatch(K(wgsl::check_step, "check_step"), {bind(5, stats, n)}, u, 1);
+  dispatch(K(wgsl::check_step, "check_step"), {bind(5, stats, stats_n)}, u, 1);  // the whole array: one bind group
 }
 
 }  // namespace lnx::gpu

@@ -74,7 +74,8 @@ void dot(Ptr dst, uint32_t slot, Ptr x, Ptr y, size_t n, bool accum);
 // coefficients; `name` keys the kernel. Skipped when stats[flag] ≠ 0.
 void optimizer_update(const char* name, const char* body, Ptr param, Ptr grad, const Ptr* states, int n_states,
                       size_t n, const float* k, int n_k, Ptr stats, uint32_t flag);
-// stats[flag] = 1 when stats[loss_slot] or stats[norm_slot] is not finite, or the loss > limit.
-void check_step(Ptr stats, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit);
+// stats[flag] = 1 when stats[loss_slot] or stats[norm_slot] is not finite, or the loss > limit;
+// stats holds stats_n floats.
+void check_step(Ptr stats, size_t stats_n, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit);
 
 }  // namespace lnx::gpu

@@ -1,45 +1,49 @@
-// lnx_webgpu.js — the Emscripten --js-library boundary between the C++ GPU backend (gpu/device.cpp)
-// and WebGPU. Emscripten 3.1.6's -sUSE_WEBGPU bindings are out of date with current browsers, so the
-// engine talks to the device through these few entry points only:
+// lnx_webgpu.js — the Emscripten --js-library boundary between the C++ GPU backend (gpu/device.cpp,
+// gpu/command_list.cpp) and WebGPU. Emscripten 3.1.6's -sUSE_WEBGPU bindings are out of date with
+// current browsers, so the engine talks to the device through these few entry points only:
 //   create/destroy a buffer, write host memory into it, make a compute pipeline from WGSL source,
-//   record a dispatch with its bindings and uniforms, submit, schedule an asynchronous readback.
+//   make or drop a bind group, submit, schedule an asynchronous readback.
 // The device is the page's: pass it as `createLnx({ gpuDevice })`. Nothing here blocks: a readback
 // maps a staging buffer and, when the promise resolves, copies into the wasm heap at the address
 // the C++ side gave and marks the ticket done; C++ polls lnx_gpu_read_state(). JS awaits
 // `Module.lnxGpu.settled()` between synchronous step() calls (no Asyncify).
 //
-// Recording: one command encoder and one compute pass stay open across dispatches until submit() or
-// a write (queue.writeBuffer is ordered before the unsubmitted commands, so pending work is
-// submitted first). A readback records its copy in that encoder and maps its staging buffer after
-// the submit that carries it (at latest when the JS call that asked for it returns, or at
-// settled()), so a batched step's readbacks, one per run, ride on the step's one submit instead of
-// one submit each: each submit costs the host tens of µs on a real GPU. Uniforms go to 256-byte slots of one ring buffer written just
-// before each submit; bind groups are cached by (pipeline, bindings, slot), so a training step that
-// records the same dispatches every time creates none after the first.
+// Recording (docs/webgpu.md, "Recording"): C++ appends each dispatch to a list in wasm memory
+// (pipeline id, bind group id, workgroup counts) and keeps its uniforms in a mirror of the uniform
+// ring there; the list's header (command_list.cpp, words H_* below) is registered once. encode()
+// walks the list through HEAPU32, with no call from wasm per dispatch and no object made per
+// dispatch: setPipeline when the pipeline changes, setBindGroup, dispatchWorkgroups. It runs when the
+// work is submitted, and before anything else is recorded into the encoder (a readback's copy).
+// At a submit the ring's changed slots are written from the mirror (a few writeBuffer calls, one
+// per range the C++ side marked), then the one command encoder and compute pass are finished and
+// submitted. Pipelines and bind groups are made when C++ asks (its caches miss: once per kernel,
+// once per (pipeline, slot, bindings)); their ids are C++'s. A write submits the recorded work first
+// (queue.writeBuffer is ordered before unsubmitted commands) unless C++ says it need not
+// (lnx_gpu_write_ahead). A readback records its copy in the encoder and maps its staging buffer
+// after the submit that carries it (at latest when the JS call that asked for it returns, or at
+// settled()), so a batched step's readbacks, one per run, ride on the step's one submit.
 // Device loss and uncaptured errors are recorded; lnx_gpu_status() reports them to C++, which throws.
 // Leaves out: render anything, timestamp queries, multiple devices, buffer sub-allocation.
 
 var LibraryLnxWebGpu = {
   // Maps and Sets do not survive the library's serialisation; create them at start-up.
-  $LnxGpu__postset: "LnxGpu.pipelineIds = new Map(); LnxGpu.modules = new Map(); LnxGpu.groups = new Map(); " +
-                    "LnxGpu.reads = new Map(); LnxGpu.inflight = new Set(); Module['lnxGpu'] = LnxGpu;",
+  $LnxGpu__postset: "LnxGpu.modules = new Map(); LnxGpu.reads = new Map(); LnxGpu.inflight = new Set(); Module['lnxGpu'] = LnxGpu;",
   $LnxGpu: {
-    SLOT: 256,
-    SLOTS: 2048,
+    // Words of the C++ list header (command_list.cpp, struct Header).
+    H_CMDS: 0, H_COUNT: 1, H_UNI: 2, H_SLOT: 3, H_RANGES: 4, H_NRANGES: 5, H_GEN: 6, H_SLOTS: 7, H_SLOT_BYTES: 8,
+    hdr: 0,            // its address (0 until C++ registers it)
+    gen: 0,            // +1 at every attach: C++ drops its pipeline and bind-group ids when it changes
     dev: null,
     buffers: [null],   // id → GPUBuffer (0 = none)
     sizes: [0],
     freeIds: [],
-    pipelines: [null],
-    pipelineIds: null,
-    modules: null,
-    groups: null,
+    pipelines: [null], // id → GPUComputePipeline
+    modules: null,     // WGSL source address → GPUShaderModule
+    groups: [],        // id (chosen by C++) → GPUBindGroup
     enc: null,
     pass: null,
-    recorded: 0,
-    slot: 0,
+    lastPipe: 0,       // the pipeline set in the open pass
     uniBuf: null,
-    uniData: null,
     reads: null,
     nextTicket: 1,
     pendingMaps: [],   // readbacks whose copy is recorded, to map once it is submitted
@@ -48,7 +52,7 @@ var LibraryLnxWebGpu = {
     lost: null,        // message once the device is lost (or a readback failed)
     readFailed: false, // a readback failed: the device is probably going
     error: null,       // first uncaptured error message
-    counters: { dispatches: 0, submits: 0, reads: 0, writes: 0, pipelines: 0, bindGroups: 0 },
+    counters: { dispatches: 0, submits: 0, reads: 0, writes: 0, uniformWrites: 0, uniformBytes: 0, pipelines: 0, bindGroups: 0 },
 
     device: function() {
       var d = Module['gpuDevice'];
@@ -61,12 +65,19 @@ var LibraryLnxWebGpu = {
       LnxGpu.lost = null;
       LnxGpu.readFailed = false;
       LnxGpu.error = null;
-      LnxGpu.groups.clear();
+      LnxGpu.enc = null;
+      LnxGpu.pass = null;
+      LnxGpu.groups = [];
       LnxGpu.pipelines = [null];
-      LnxGpu.pipelineIds.clear();
       LnxGpu.modules.clear();
-      LnxGpu.uniBuf = d.createBuffer({ size: LnxGpu.SLOT * LnxGpu.SLOTS, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-      LnxGpu.uniData = new Uint8Array(LnxGpu.SLOT * LnxGpu.SLOTS);
+      LnxGpu.uniBuf = null;
+      LnxGpu.gen++;
+      var h = LnxGpu.hdr >> 2;
+      if (h) {
+        // what was recorded was for the previous device
+        HEAPU32[h + LnxGpu.H_COUNT] = HEAPU32[h + LnxGpu.H_SLOT] = HEAPU32[h + LnxGpu.H_NRANGES] = 0;
+        HEAPU32[h + LnxGpu.H_GEN] = LnxGpu.gen;
+      }
       d.lost.then(function(info) {
         if (LnxGpu.dev === d) LnxGpu.lost = 'WebGPU device lost (' + info.reason + ')' + (info.message ? ': ' + info.message : '');
       });
@@ -74,18 +85,73 @@ var LibraryLnxWebGpu = {
         if (LnxGpu.dev === d && !LnxGpu.error) LnxGpu.error = 'WebGPU error: ' + (ev.error && ev.error.message);
       });
     },
-    // Submit what was recorded (uniform ring first: writeBuffer is ordered before this submit).
-    // Then map the readbacks whose copies it carried.
+    // The uniform ring: the header's slots × slot bytes, made on first use on each device.
+    uniforms: function() {
+      if (!LnxGpu.uniBuf) {
+        var h = LnxGpu.hdr >> 2;
+        LnxGpu.uniBuf = LnxGpu.dev.createBuffer({ size: HEAPU32[h + LnxGpu.H_SLOTS] * HEAPU32[h + LnxGpu.H_SLOT_BYTES], usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      }
+      return LnxGpu.uniBuf;
+    },
+    // Encodes the recorded dispatches into the open compute pass (opening one if needed).
+    encode: function() {
+      var h = LnxGpu.hdr >> 2;
+      if (!h) return;
+      var H = HEAPU32, n = H[h + LnxGpu.H_COUNT];
+      if (!n || !LnxGpu.dev) return;
+      var pass = LnxGpu.pass;
+      if (!pass) {
+        pass = LnxGpu.pass = LnxGpu.encoder().beginComputePass();
+        LnxGpu.lastPipe = 0;
+      }
+      var P = LnxGpu.pipelines, G = LnxGpu.groups, last = LnxGpu.lastPipe;
+      for (var p = H[h + LnxGpu.H_CMDS] >> 2, end = p + 5 * n; p < end; p += 5) {
+        var pipe = H[p];
+        if (pipe !== last) {
+          pass.setPipeline(P[pipe]);
+          last = pipe;
+        }
+        pass.setBindGroup(0, G[H[p + 1]]);
+        pass.dispatchWorkgroups(H[p + 2], H[p + 3], H[p + 4]);
+      }
+      LnxGpu.lastPipe = last;
+      H[h + LnxGpu.H_COUNT] = 0;
+      LnxGpu.counters.dispatches += n;
+    },
+    // Ends the compute pass (after encoding what is recorded), so that a copy can follow.
+    endPass: function() {
+      LnxGpu.encode();
+      if (LnxGpu.pass) {
+        LnxGpu.pass.end();
+        LnxGpu.pass = null;
+      }
+    },
+    // Writes the uniform slots C++ marked as changed, from its mirror.
+    writeUniforms: function() {
+      var h = LnxGpu.hdr >> 2;
+      if (!h) return;
+      var H = HEAPU32, n = H[h + LnxGpu.H_NRANGES], r = H[h + LnxGpu.H_RANGES] >> 2;
+      var uni = H[h + LnxGpu.H_UNI], S = H[h + LnxGpu.H_SLOT_BYTES];
+      for (var i = 0; i < n; i++) {
+        var lo = H[r + 2 * i] * S, bytes = H[r + 2 * i + 1] * S - lo;
+        LnxGpu.dev.queue.writeBuffer(LnxGpu.uniforms(), lo, HEAPU8, uni + lo, bytes);
+        LnxGpu.counters.uniformBytes += bytes;
+      }
+      LnxGpu.counters.uniformWrites += n;
+      H[h + LnxGpu.H_NRANGES] = 0;
+    },
+    // Submit what was recorded (the changed uniforms first: writeBuffer is ordered before this
+    // submit). Then map the readbacks whose copies it carried.
     flush: function() {
+      LnxGpu.encode();
       if (LnxGpu.enc) {
         var d = LnxGpu.dev;
         if (LnxGpu.pass) { LnxGpu.pass.end(); LnxGpu.pass = null; }
-        if (LnxGpu.slot > 0) d.queue.writeBuffer(LnxGpu.uniBuf, 0, LnxGpu.uniData, 0, LnxGpu.slot * LnxGpu.SLOT);
+        LnxGpu.writeUniforms();
         d.queue.submit([LnxGpu.enc.finish()]);
         LnxGpu.counters.submits++;
         LnxGpu.enc = null;
-        LnxGpu.recorded = 0;
-        LnxGpu.slot = 0;
+        if (LnxGpu.hdr) HEAPU32[(LnxGpu.hdr >> 2) + LnxGpu.H_SLOT] = 0;
       }
       var maps = LnxGpu.pendingMaps;
       LnxGpu.pendingMaps = [];
@@ -113,6 +179,14 @@ var LibraryLnxWebGpu = {
       LnxGpu.flush();
       return LnxGpu.dev.queue.onSubmittedWorkDone();
     },
+  },
+
+  // Registers the C++ list header (command_list.cpp) and gives it the device's generation.
+  lnx_gpu_list__deps: ['$LnxGpu'],
+  lnx_gpu_list: function(hdr) {
+    LnxGpu.device();
+    LnxGpu.hdr = hdr;
+    HEAPU32[(hdr >> 2) + LnxGpu.H_GEN] = LnxGpu.gen;
   },
 
   // 1 when a device was given and is usable.
@@ -164,10 +238,7 @@ var LibraryLnxWebGpu = {
   lnx_gpu_destroy_buffer: function(id) {
     var b = LnxGpu.buffers[id];
     if (!b) return;
-    LnxGpu.flush();  // recorded work may still use it
-    // Bind groups that reference this id are stale now.
-    var tag = '|' + id + ',';
-    LnxGpu.groups.forEach(function(v, k) { if (k.indexOf(tag) >= 0) LnxGpu.groups.delete(k); });
+    LnxGpu.flush();  // recorded work may still use it (C++ then drops the bind groups that bind it)
     b.destroy();
     LnxGpu.buffers[id] = null;
     LnxGpu.sizes[id] = 0;
@@ -193,14 +264,12 @@ var LibraryLnxWebGpu = {
   },
 
   // A compute pipeline for entry point `entry` of WGSL `src`, with override constants given as JSON
-  // ("{}" for none); all three are static C strings, so the cache is keyed by their addresses.
+  // ("{}" for none); all three are static C strings. C++ caches the id (command_list.cpp); the
+  // shader module is made once per source.
   lnx_gpu_pipeline__deps: ['$LnxGpu'],
   lnx_gpu_pipeline: function(src, entry, constants) {
     var d = LnxGpu.device();
     if (!d) return 0;
-    var key = src + '|' + entry + '|' + constants;
-    var id = LnxGpu.pipelineIds.get(key);
-    if (id) return id;
     var e = UTF8ToString(entry), c = UTF8ToString(constants);
     var mod = LnxGpu.modules.get(src);
     if (!mod) {
@@ -208,47 +277,32 @@ var LibraryLnxWebGpu = {
       LnxGpu.modules.set(src, mod);
     }
     var p = d.createComputePipeline({ layout: 'auto', compute: { module: mod, entryPoint: e, constants: JSON.parse(c) } });
-    id = LnxGpu.pipelines.length;
     LnxGpu.pipelines.push(p);
-    LnxGpu.pipelineIds.set(key, id);
     LnxGpu.counters.pipelines++;
-    return id;
+    return LnxGpu.pipelines.length - 1;
   },
 
-  // Records one dispatch. `bindings` points at n × 4 u32: (binding, buffer id, byte offset, byte size);
-  // binding 0 is always the uniform slot filled from HEAPU8[uni .. uni+ubytes).
-  lnx_gpu_dispatch__deps: ['$LnxGpu'],
-  lnx_gpu_dispatch: function(pipe, bindings, n, uni, ubytes, gx, gy, gz) {
+  // Bind group `id` (C++ chooses it) for pipeline `pipe`: binding 0 is uniform slot `slot` of the
+  // ring; `bindings` points at n × 4 u32: (binding, buffer id, byte offset, byte size). 1 on success.
+  lnx_gpu_bind_group__deps: ['$LnxGpu'],
+  lnx_gpu_bind_group: function(id, pipe, bindings, n, slot) {
     var d = LnxGpu.device();
-    if (!d) return;
-    if (LnxGpu.slot >= LnxGpu.SLOTS) LnxGpu.flush();
-    var slot = LnxGpu.slot++;
-    LnxGpu.uniData.set(HEAPU8.subarray(uni, uni + ubytes), slot * LnxGpu.SLOT);
-    var key = pipe + 's' + slot;
-    var b32 = bindings >> 2;
-    for (var i = 0; i < n; i++) {
-      var j = b32 + 4 * i;
-      key += '|' + HEAPU32[j + 1] + ',' + HEAPU32[j] + ',' + HEAPU32[j + 2] + ',' + HEAPU32[j + 3];
-    }
-    var group = LnxGpu.groups.get(key);
-    if (!group) {
-      var pipeline = LnxGpu.pipelines[pipe];
-      var entries = [{ binding: 0, resource: { buffer: LnxGpu.uniBuf, offset: slot * LnxGpu.SLOT, size: LnxGpu.SLOT } }];
-      for (var i = 0; i < n; i++) {
-        var j = b32 + 4 * i;
-        entries.push({ binding: HEAPU32[j], resource: { buffer: LnxGpu.buffers[HEAPU32[j + 1]], offset: HEAPU32[j + 2], size: HEAPU32[j + 3] } });
-      }
-      group = d.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: entries });
-      if (LnxGpu.groups.size > 50000) LnxGpu.groups.clear();
-      LnxGpu.groups.set(key, group);
-      LnxGpu.counters.bindGroups++;
-    }
-    if (!LnxGpu.pass) LnxGpu.pass = LnxGpu.encoder().beginComputePass();
-    LnxGpu.pass.setPipeline(LnxGpu.pipelines[pipe]);
-    LnxGpu.pass.setBindGroup(0, group);
-    LnxGpu.pass.dispatchWorkgroups(gx, gy, gz);
-    LnxGpu.recorded++;
-    LnxGpu.counters.dispatches++;
+    if (!d) return 0;
+    var S = HEAPU32[(LnxGpu.hdr >> 2) + LnxGpu.H_SLOT_BYTES];
+    var entries = [{ binding: 0, resource: { buffer: LnxGpu.uniforms(), offset: slot * S, size: S } }];
+    for (var i = 0, j = bindings >> 2; i < n; i++, j += 4)
+      entries.push({ binding: HEAPU32[j], resource: { buffer: LnxGpu.buffers[HEAPU32[j + 1]], offset: HEAPU32[j + 2], size: HEAPU32[j + 3] } });
+    LnxGpu.groups[id] = d.createBindGroup({ layout: LnxGpu.pipelines[pipe].getBindGroupLayout(0), entries: entries });
+    LnxGpu.counters.bindGroups++;
+    return 1;
+  },
+
+  // Drops bind groups `ids` (n u32): a buffer they bind is gone, or C++ clears its cache. What is
+  // recorded is encoded first (an encoded pass keeps its groups alive).
+  lnx_gpu_drop_groups__deps: ['$LnxGpu'],
+  lnx_gpu_drop_groups: function(ids, n) {
+    LnxGpu.encode();
+    for (var i = 0, j = ids >> 2; i < n; i++, j++) LnxGpu.groups[HEAPU32[j]] = undefined;
   },
 
   lnx_gpu_submit__deps: ['$LnxGpu'],
@@ -266,7 +320,7 @@ var LibraryLnxWebGpu = {
     LnxGpu.reads.set(ticket, rec);
     if (!d || LnxGpu.lost) { rec.state = -1; return ticket; }
     var staging = d.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    if (LnxGpu.pass) { LnxGpu.pass.end(); LnxGpu.pass = null; }
+    LnxGpu.endPass();  // the recorded dispatches come before the copy
     LnxGpu.encoder().copyBufferToBuffer(LnxGpu.buffers[id], off, staging, 0, bytes);
     LnxGpu.counters.reads++;
     // mapped after the submit that carries the copy (flush)

@@ -1,31 +1,29 @@
-// main.ts — entry point: global styles (tokens, KaTeX — fonts bundled by Vite, no CDN) and the App.
+// main.ts — entry point: global styles (tokens, KaTeX — fonts bundled by Vite, no CDN), then the
+// live page (page/boot.ts), a chunk of its own loaded after the first paint.
+//
+// The page the build wrote (scripts/prerender.mjs) is the page: its article and figures paint
+// before any script has run, and the live page makes its parts live one by one where they are
+// (islands: lib/islands.ts), so no task after the first paint builds the page again.
 import 'katex/dist/katex.min.css';
 import './styles/tokens.css';
 import './styles/app.css';
-import { mount } from 'svelte';
 import { isolate } from './lib/isolation';
+import { restoreSpot } from './page/spot';
 
-// The live page is a chunk of its own, loaded and evaluated in a task of its own after the first
-// paint, so evaluating it never lengthens the task that parses and lays out the article.
-const start = () => void import('./App.svelte').then(({ default: App }) => mount(App, { target: document.getElementById('app')! }));
+const html = document.documentElement;
+// the reader switched language on the other copy: the same place in the article here
+restoreSpot();
 
-// Where the build wrote the article into the page (scripts/prerender.mjs) and it is shown, let the
-// browser paint it before the live page starts building itself behind it: the first frame after
-// the parse would otherwise wait for that work (on 2 cores, up to a second more to the figures).
-const copy = document.querySelector('[data-prerendered]');
-const go = () => {
-  if (copy && !document.documentElement.hasAttribute('data-prerender-hidden')) {
-    requestAnimationFrame(() => setTimeout(start, 0));
-  } else {
-    start();
-  }
-};
+// Let the browser paint the article before the live page starts (the first frame after the parse
+// would otherwise wait for that work), then load it in a task of its own.
+const start = () => void import('./page/boot').then((m) => m.start());
+const go = () => requestAnimationFrame(() => setTimeout(start, 0));
 
+// index.html's guard is sending the reader to the other language's copy: nothing to start here.
 // On a static host without COOP/COEP the service worker makes the page cross-origin isolated (the
-// threaded engine); a load it did not serve is reloaded once first, before the live page mounts
+// threaded engine); a load it did not serve is reloaded once first, before the live page starts
 // (lib/isolation.ts). Production builds only: the dev server sends the headers itself.
-if (import.meta.env.PROD) {
-  void isolate(import.meta.env.BASE_URL).then((r) => r !== 'reloading' && go());
-} else {
-  go();
+if (!html.hasAttribute('data-leaving')) {
+  if (import.meta.env.PROD) void isolate(import.meta.env.BASE_URL).then((r) => r !== 'reloading' && go());
+  else go();
 }

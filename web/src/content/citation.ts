@@ -30,7 +30,9 @@ const bib = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** The explainer's entry: @misc with its own URL, the reader's-language title and the engine version. */
+/** The explainer's entry: @misc with its own URL (none where it is not known: the page the build
+ *  writes without the site's address, which the live page fills in), the reader's-language title
+ *  and the engine version. */
 export function explainerBibtex(o: { url: string; title: string; version: string | null; lang: 'zh' | 'en' }): string {
   const note = o.version ? `Interactive explainer; engine v${bib(o.version)}` : 'Interactive explainer';
   return [
@@ -38,7 +40,7 @@ export function explainerBibtex(o: { url: string; title: string; version: string
     `  title        = {${bib(o.title)}},`,
     '  author       = {{ln-explorable contributors}},',
     `  year         = {${EXPLAINER_YEAR}},`,
-    `  howpublished = {\\url{${bib(o.url)}}},`,
+    ...(o.url ? [`  howpublished = {\\url{${bib(o.url)}}},`] : []),
     `  note         = {${note}},`,
     `  language     = {${o.lang === 'zh' ? 'chinese' : 'english'}}`,
     '}',

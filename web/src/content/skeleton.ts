@@ -180,7 +180,7 @@ export const SKELETON: [string, ...Slot[]][] = [
       math: r`\Delta\role{param}{\theta}_1=-\mathrm{lr}\cdot\frac{\hat m_1}{\sqrt{\hat v_1}+\epsilon}=-\mathrm{lr}\cdot\frac{g}{|g|+\epsilon}\approx-\mathrm{lr}\cdot\mathrm{sign}(g)`,
     },
     'p inferred note',
-    { test: ['p inferred', 'p measured note', 'fig7'] },
+    { test: ['p inferred', 'p measured note', 'fig7', 'p measured note', 'fig17'] },
     'p inferred',
     { test: ['p inferred', 'p measured note', 'fig10'] },
     'p',
@@ -208,8 +208,8 @@ export const SKELETON: [string, ...Slot[]][] = [
   ['reversed', 'p', 'p paper note', { math: r`\frac{700}{500}=1.4` }, 'p'],
   ['confounders', 'h3', 'p inferred', 'h3', 'p', 'h3', 'p paper note', 'p', 'h3', 'p', 'h3', 'p'],
   ['timeline', 'callout', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note'],
-  ['cost', 'p', 'p', 'p', 'p', 'p inferred'],
-  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, 'p', 'fig16'],
+  ['cost', 'p', 'p', 'p', { test: ['p inferred', 'p measured note', 'fig13'] }, 'p', 'p inferred', { test: ['p inferred', 'p measured note', 'fig14'] }],
+  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, { test: ['p inferred', 'p measured note', 'fig15'] }, 'p', 'fig16'],
 ];
 
 /** The blocks of `slots`, their words looked up by `t` under keys starting with `at`. */

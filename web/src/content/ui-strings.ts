@@ -130,6 +130,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.afs.refuted': 'Verdict: not confirmed at this setting. Step 1’s update RMS / lr is {rms1}; the rule asks for 1 ± 5% in every placement.',
     'verdict.afs.untested':
       'Verdict: too small to test the claim. It needs a gradient gap for Adam to hide (the rule asks for step-1 gradient norms at least 1.2-fold apart; here {gradGap}-fold, and the gap grows with depth) and a run of at least {minSteps} steps, Adam’s momentum horizon, to see whether the equal steps last (here {T}).',
+    'verdict.afscf.confirmed':
+      'Verdict: confirmed: the sign step gives way exactly where the reading predicts. With the ReZero gate, the {frozenPct}% of the parameters that have no gradient at step 1 (every branch weight) move exactly 0, not ±lr, so the whole update’s RMS / lr is {ratioGatedRms1}; at step 2, once the gates have moved, those weights move {ratioZeroStep2} × lr. With GI-Adam (v₀ = g₁²) every coordinate moves {ratioGiRms1} × lr, within 5% of √(1 − β₂) = {ratioGiExpected}, although the gradient norms differ {gradGap}-fold: still the sign of g and still blind to its scale, but √(1 − β₂) of Adam’s step. A third place, outside the rule: coordinates whose gradient is rounding noise around an exact 0 (the key biases’: |g| at most {ratioTinyGradMax}, below ε) move at most {ratioTinyStep1Max} × lr.',
+    'verdict.afscf.refuted':
+      'Verdict: not as the sign-step reading predicts at this setting. The tensors with no gradient at step 1 move {zeroStep1} × lr (RMS), and GI-Adam’s step-1 update RMS / lr is {ratioGiRms1}; the rule asks for exactly 0, and for √(1 − β₂) = {ratioGiExpected} ± 5% with the runs within 5% of each other.',
+    'verdict.afscf.untested':
+      'Verdict: too small to test at this setting. It needs a run with tensors whose step-1 gradient is exactly 0 (a placement with the ReZero gate) and two GI-Adam runs without such tensors whose step-1 gradient norms differ at least 1.2-fold (here {gradGap}-fold; — = fewer than two such runs).',
     'verdict.wl.confirmed':
       'Verdict: confirmed at peak lr {lr}. Post-LN with Adam and no warm-up never leaves the plateau, and each remedy alone gets it off: a warm-up of {firstWarmupThatEscapes} steps, RAdam without warm-up (step {postRadam0}), Pre-LN without warm-up (step {preAdam0}). At peak lr {lrHi} RAdam without warm-up escapes at step {postRadam0Hi} and the shortest warm-up that rescues Post-LN with Adam is {firstWarmupThatEscapesHi} steps (— = never, none).',
     'verdict.wl.refuted':
@@ -165,6 +171,22 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: refuted at this setting. At {L} layers Post-LN’s W² gradient at layer 1 is {r} of the last layer’s, at least as close to Appendix F’s decay as to flat; per layer the norms multiply the gradient by {normFactor}, the residual Jacobians by {residualFactor}.',
     'verdict.df.untested':
       'Verdict: too small to test the claim. At {L} layers Appendix F predicts that layer 1 gets {rF} of the last layer’s W² gradient; the rule draws its line half-way between that decay and flat (in log space), and only a predicted decay of at least a halving (5 layers or more) puts that line beyond the ordinary spread of a flat profile.',
+    'verdict.pw.confirmed':
+      'Verdict: confirmed at this toy’s size. At peak lrs {lrs} warm-up changes no outcome: where Pre-LN trains without it, it trains with it (where it fails, it fails either way: {lrsNeither}; — none). Its cost is the delay alone: with {W} steps of warm-up the runs leave the plateau {delayMean} steps later on average (at most {delayMax}), and end at most {finalGapMax} higher in loss (— not compared).',
+    'verdict.pw.qualified':
+      'Verdict: holds, with a benefit at high lr. Where Pre-LN trains without warm-up, {W} steps of warm-up cost only a delay: the runs leave the plateau {delayMean} steps later on average (at most {delayMax}) and end at most {finalGapMax} higher in loss (— not compared). But at peak lr {lrsRescued} the runs without warm-up do not train and those with it do: there the insurance pays out.',
+    'verdict.pw.refuted':
+      'Verdict: not confirmed at this setting. Warm-up costs more than a delay here: it stops Pre-LN from training at peak lr {lrsHarmed} (— nowhere), or delays its escape by up to {delayMax} steps, more than its own {W}, or leaves the final loss up to {finalGapMax} higher (the rule allows 0.1).',
+    'verdict.pw.untested':
+      'Verdict: too small to test the claim. It needs Pre-LN runs without warm-up and with one (here {W} steps; — none), and runs long enough for a warmed run to train: without warm-up at peak lr {lrLo}, Pre-LN must leave the plateau (here at step {esc0Lo}; — never) with at least the warm-up’s length to spare before step {steps}.',
+    'verdict.dn.confirmed':
+      'Verdict: confirmed. Where Post-LN without warm-up does not train and Pre-LN without warm-up does (peak lr {lrsTested}), DeepNorm without warm-up trains too. At peak lr {lrAt} its seeds leave the plateau at steps {dnEsc0} and Pre-LN’s at {preEsc0}; with {W} steps of warm-up, DeepNorm’s at {dnEscW} and Post-LN’s at {postEscW} (— never).',
+    'verdict.dn.qualified':
+      'Verdict: holds only in part. Where Post-LN without warm-up does not train and Pre-LN without warm-up does, DeepNorm without warm-up trains at peak lr {lrsDnTrains} but not at {lrsDnFails}. At peak lr {lrAt} its seeds leave the plateau at steps {dnEsc0} and Pre-LN’s at {preEsc0}; with {W} steps of warm-up, DeepNorm’s at {dnEscW} (— never).',
+    'verdict.dn.refuted':
+      'Verdict: not confirmed at this setting. Where Post-LN without warm-up does not train and Pre-LN without warm-up does (peak lr {lrsTested}), DeepNorm without warm-up does not train either: at peak lr {lrAt} its seeds leave the plateau at steps {dnEsc0}, Pre-LN’s at {preEsc0}; with {W} steps of warm-up, DeepNorm’s at {dnEscW} and Post-LN’s at {postEscW} (— never).',
+    'verdict.dn.untested':
+      'Verdict: too small to test the claim. It needs runs of DeepNorm, Post-LN and Pre-LN, and a failure to remove: a peak lr at which Post-LN without warm-up does not train while Pre-LN without warm-up, which removes the failure, trains within the {steps} steps (peak lrs here: {lrs}).',
     'verdict.sh.confirmed':
       'Verdict: confirmed. Without warm-up Adam’s steps cross the stability threshold: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold with Post-LN and {ratioAdam0Pre} times with Pre-LN. With the {window}-step warm-up every measured step stays under it (at most {ratioAdamWPost} and {ratioAdamWPre} times); after the warm-up, at the peak lr, Adam stays at most {ratioAfterAdamWPost} and {ratioAfterAdamWPre} times it.',
     'verdict.sh.qualified':
@@ -244,6 +266,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig6.output': 'the output layer must be tied or untied',
     'url.fig6.input': 'the input scale must be sqrt_d or none',
     'url.fig11.placement': 'the placement must be one the engine knows: {placements}',
+    'url.fig15.placement': 'the placement must be one the engine knows: {placements}',
     'url.fig8.lr': 'the lr must be low or high',
     'url.fig3.stat': 'the statistic must be paper or batch',
     'url.tooLong': 'the value is longer than 200 characters',
@@ -317,6 +340,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.msg.skippedMore': '…and {n} more skipped runs.',
     'run.keptPartial': 'What it had computed is kept in the run list, marked partial.',
     'offline.ready': 'This page is saved for offline reading.',
+    'lang.runStops': 'A run is under way: the Chinese page is another page, and opening it stops the run. Click 中文 again to switch anyway.',
   },
   zh: {
     'lang.label': '语言',
@@ -433,6 +457,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.afs.refuted': '结论：在这个设定下不成立。第 1 步更新的 RMS / lr 是 {rms1}；判据要求每种放法都在 1 ± 5% 之内。',
     'verdict.afs.untested':
       '结论：设置太小，无法检验。要检验它，先得有梯度尺度的差距让 Adam 去掩盖（判据要求第 1 步两者的梯度范数至少差 1.2 倍；这里是 {gradGap} 倍，差距随深度增大），还得至少跑 {minSteps} 步（Adam 动量的时间尺度），才看得出步长是否一直相等（这里是 {T} 步）。',
+    'verdict.afscf.confirmed':
+      '结论：成立：符号步恰好在这种解读预言的地方失效。有 ReZero 门控时，第 1 步没有梯度的那 {frozenPct}% 参数（所有分支权重）挪动恰好为 0，而不是 ±lr，所以整个更新的 RMS / lr 是 {ratioGatedRms1}；到第 2 步，门控已经动了，这些权重挪动 lr 的 {ratioZeroStep2} 倍。用 GI-Adam（v₀ = g₁²）时，每个坐标挪动 lr 的 {ratioGiRms1} 倍，与 √(1 − β₂) = {ratioGiExpected} 相差不到 5%，尽管梯度范数相差 {gradGap} 倍：方向仍是 g 的符号，仍然不看它的尺度，只是步长变成 Adam 的 √(1 − β₂)。判据之外还有第三处：梯度只是精确 0 附近的舍入噪声的坐标（键的偏置：|g| 至多 {ratioTinyGradMax}，小于 ε）至多挪动 lr 的 {ratioTinyStep1Max} 倍。',
+    'verdict.afscf.refuted':
+      '结论：在这个设定下，与符号步解读的预言不符。第 1 步没有梯度的张量挪动 lr 的 {zeroStep1} 倍（RMS），GI-Adam 第 1 步更新的 RMS / lr 是 {ratioGiRms1}；判据要求前者恰好为 0，后者在 √(1 − β₂) = {ratioGiExpected} ± 5% 之内且各运行彼此相差不到 5%。',
+    'verdict.afscf.untested':
+      '结论：设定太小，无法检验。需要一个有张量在第 1 步梯度恰好为 0 的运行（带 ReZero 门控的放法），以及两个没有这种张量、第 1 步梯度范数至少相差 1.2 倍的 GI-Adam 运行（这里相差 {gradGap} 倍；— 表示这样的运行不足两个）。',
     'verdict.wl.confirmed':
       '结论：在峰值学习率 {lr} 下成立。Post-LN 用 Adam、不预热，始终离不开平台；三种补救各自都能让它离开：预热 {firstWarmupThatEscapes} 步，不预热的 RAdam（第 {postRadam0} 步），不预热的 Pre-LN（第 {preAdam0} 步）。峰值学习率 {lrHi} 时，不预热的 RAdam 在第 {postRadam0Hi} 步离开，能救回 Post-LN + Adam 的最短预热是 {firstWarmupThatEscapesHi} 步（— 表示从未、没有）。',
     'verdict.wl.refuted':
@@ -466,6 +496,22 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：在这个设定下不成立。{L} 层时 Post-LN 第 1 层的 W² 梯度是最后一层的 {r}，离附录 F 的衰减不比离“平”远；每层 LN 让梯度乘以 {normFactor}，残差雅可比乘以 {residualFactor}。',
     'verdict.df.untested':
       '结论：设置太小，无法检验。{L} 层时，附录 F 预言第 1 层的 W² 梯度是最后一层的 {rF}；判据把界线划在这种衰减和“平”之间（对数意义下的中点），只有预言的衰减至少是减半（5 层或更多），这条界线才落在平坦剖面正常的起伏之外。',
+    'verdict.pw.confirmed':
+      '结论：在这个玩具规模上成立。在峰值学习率 {lrs} 下，预热不改变任何结果：不预热时 Pre-LN 训得起来的地方，预热后也训得起来（不预热失败的地方，预热后同样失败：{lrsNeither}；— 表示没有）。代价只有推迟：预热 {W} 步时，运行平均晚 {delayMean} 步离开平台（最多晚 {delayMax} 步），最终损失最多高 {finalGapMax}（— 表示没有可比的运行）。',
+    'verdict.pw.qualified':
+      '结论：成立，并在大学习率下有好处。不预热时 Pre-LN 训得起来的地方，预热 {W} 步的代价只有推迟：运行平均晚 {delayMean} 步离开平台（最多晚 {delayMax} 步），最终损失最多高 {finalGapMax}（— 表示没有可比的运行）。但在峰值学习率 {lrsRescued} 下，不预热的运行训不起来，预热的训得起来：这份保险在那里赔付了。',
+    'verdict.pw.refuted':
+      '结论：在这个设定下不成立。这里预热的代价不止推迟：它让 Pre-LN 在峰值学习率 {lrsHarmed} 下训不起来（— 表示没有），或者把离开平台推迟了多达 {delayMax} 步，超过它自己的 {W} 步，或者让最终损失高出多达 {finalGapMax}（规则只允许 0.1）。',
+    'verdict.pw.untested':
+      '结论：设置太小，无法检验。要检验它，得有不预热和预热（这里是 {W} 步；— 表示没有）的 Pre-LN 运行，运行还要够长，长到预热过的运行来得及训练：不预热、峰值学习率 {lrLo} 时，Pre-LN 必须离开平台（这里是第 {esc0Lo} 步；— 表示从未），并且离第 {steps} 步至少还剩一个预热的长度。',
+    'verdict.dn.confirmed':
+      '结论：成立。在不预热的 Post-LN 训不起来、不预热的 Pre-LN 训得起来的地方（峰值学习率 {lrsTested}），不预热的 DeepNorm 也训得起来。峰值学习率 {lrAt} 时，它的各个种子在第 {dnEsc0} 步离开平台，Pre-LN 在第 {preEsc0} 步；预热 {W} 步时，DeepNorm 在第 {dnEscW} 步，Post-LN 在第 {postEscW} 步（— 表示从未）。',
+    'verdict.dn.qualified':
+      '结论：只部分成立。在不预热的 Post-LN 训不起来、不预热的 Pre-LN 训得起来的地方，不预热的 DeepNorm 在峰值学习率 {lrsDnTrains} 下训得起来，在 {lrsDnFails} 下训不起来。峰值学习率 {lrAt} 时，它的各个种子在第 {dnEsc0} 步离开平台，Pre-LN 在第 {preEsc0} 步；预热 {W} 步时，DeepNorm 在第 {dnEscW} 步（— 表示从未）。',
+    'verdict.dn.refuted':
+      '结论：在这个设定下不成立。在不预热的 Post-LN 训不起来、不预热的 Pre-LN 训得起来的地方（峰值学习率 {lrsTested}），不预热的 DeepNorm 同样训不起来：峰值学习率 {lrAt} 时，它的各个种子在第 {dnEsc0} 步离开平台，Pre-LN 在第 {preEsc0} 步；预热 {W} 步时，DeepNorm 在第 {dnEscW} 步，Post-LN 在第 {postEscW} 步（— 表示从未）。',
+    'verdict.dn.untested':
+      '结论：设置太小，无法检验。要检验它，得有 DeepNorm、Post-LN 和 Pre-LN 的运行，还得有失败可以去除：在某个峰值学习率下，不预热的 Post-LN 训不起来，而能去除这种失败的 Pre-LN 不预热就在 {steps} 步之内训得起来（这里的峰值学习率：{lrs}）。',
     'verdict.sh.confirmed':
       '结论：成立。不预热时，Adam 的步子越过了稳定性阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioAdam0Post} 倍，在 Pre-LN 下达到 {ratioAdam0Pre} 倍。预热 {window} 步时，每个测量步都在阈值之下（最多 {ratioAdamWPost} 倍和 {ratioAdamWPre} 倍）；预热结束、到了峰值学习率之后，Adam 最多是阈值的 {ratioAfterAdamWPost} 倍和 {ratioAfterAdamWPre} 倍。',
     'verdict.sh.qualified':
@@ -543,6 +589,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.fig6.output': '输出层须为 tied 或 untied',
     'url.fig6.input': '输入缩放须为 sqrt_d 或 none',
     'url.fig11.placement': '放法须为引擎认得的一种：{placements}',
+    'url.fig15.placement': '放法须为引擎认得的一种：{placements}',
     'url.fig8.lr': '学习率须为 low 或 high',
     'url.fig3.stat': '统计量只能是 paper 或 batch',
     'url.tooLong': '取值超过 200 个字符',
@@ -613,5 +660,6 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'runs.msg.skippedMore': '……另有 {n} 条运行被跳过。',
     'run.keptPartial': '已算出的部分保留在运行列表里，标为部分结果。',
     'offline.ready': '本页已保存，可离线阅读。',
+    'lang.runStops': '有一个运行正在进行：英文页面是另一个页面，打开它会停止这个运行。仍要切换，请再点一次 English。',
   },
 };

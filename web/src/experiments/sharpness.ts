@@ -39,7 +39,7 @@ export default slots({
     experiment: 'sharpness',
     file: 'sharpness',
     config: {},
-    small: { layers: 6, d: 64, d_ff: 256, steps: 25, every: 10, seeds: [0] },
+    small: { d: 64, d_ff: 256, steps: 25, every: 10, seeds: [0] },
     settings: { url: 'fig12', fields: ['placements', 'optimizers', 'warmups', 'seeds', 'steps', 'd'] },
     // the reference run is 16 runs with 176 Lanczos estimates (7 min 41 s of CPU in wasm-mt, and its
     // cost is not modelled in lib/cost.ts, so Recompute gives no estimate): the small setting first

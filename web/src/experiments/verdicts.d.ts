@@ -1,7 +1,7 @@
 // verdicts.d.ts — types of verdicts.js (the rules are documented there).
 export type Verdict = 'confirmed' | 'refuted' | 'qualified' | 'untested';
 /** Why a setting is too small to test a claim (verdict 'untested'; verdicts.js lists them). */
-export type TooSmall = 'depth-range' | 'too-short' | 'no-gap' | 'no-failure' | 'no-stall' | 'no-sgd' | 'no-runs' | 'no-crossing';
+export type TooSmall = 'depth-range' | 'too-short' | 'no-gap' | 'no-failure' | 'no-stall' | 'no-sgd' | 'no-runs' | 'no-crossing' | 'no-warmup' | 'no-placement';
 export interface Judged<F> {
   verdict: Verdict;
   /** `tooSmall` is set exactly when the verdict is 'untested' */
@@ -13,6 +13,35 @@ export function logGrowthSlope(depths: readonly number[]): number | null;
 export type EtaTrend = 'falls' | 'rises' | 'overlap';
 export function etaTrend(shallow: readonly [number, number], deep: readonly [number, number]): EtaTrend;
 /* eslint-disable @typescript-eslint/no-explicit-any */
+export function afsByPlacement(doc: any, optimizer?: string): Record<string, any>;
+export interface AfsGated {
+  placement: string;
+  optimizer: string;
+  frozenShare: number;
+  rms1: number;
+  zeroStep1: number;
+  ratioZeroStep2: number | null;
+}
+export function adamFirstStepCounterfactual(doc: any): Judged<{
+  beta2: number;
+  giExpected: number;
+  gated: AfsGated[];
+  gi: { placement: string; rms1: number; g1: number }[];
+  giGap: number;
+  gradGap: number;
+  tiny: { placement: string; optimizer: string; name: string; gradRms: number; step1: number }[];
+  gatedPlacement: string | null;
+  frozenPct: number | null;
+  ratioGatedRms1: number | null;
+  zeroStep1: number | null;
+  ratioZeroStep2: number | null;
+  ratioGiRms1: number[];
+  ratioGiExpected: number;
+  ratioTinyStep1Max: number | null;
+  ratioTinyGradMax: number | null;
+  zeroHolds?: boolean;
+  giHolds?: boolean;
+}>;
 export function adamFirstStep(
   doc: any,
   a?: string,
@@ -158,3 +187,50 @@ export interface SharpnessFacts {
 }
 export function sharpnessWarmup(doc: any): Judged<SharpnessFacts & { kept: string[]; nKept: number }>;
 export function sharpnessGiAdam(doc: any): Judged<SharpnessFacts & { giKept: string[]; nGiKept: number }>;
+/** A phase-diagram cell's majority outcome ('mixed': no outcome has more than half the seeds). */
+export type PhaseOutcome = 'trained' | 'plateau' | 'diverged' | 'mixed';
+export function preWarmup(
+  doc: any,
+  p?: string,
+): Judged<{
+  W: number | null;
+  steps: number | null;
+  lrs: number[];
+  out0: (PhaseOutcome | null)[];
+  outW: (PhaseOutcome | null)[];
+  delays: (number | null)[];
+  lrsRescued: number[];
+  lrsHarmed: number[];
+  lrsNeither: number[];
+  lrsBoth: number[];
+  delayMean: number | null;
+  delayMax: number | null;
+  finalGapMax: number | null;
+  lrLo: number | null;
+  esc0Lo: number | null;
+}>;
+export function deepNormNoWarmup(
+  doc: any,
+  dn?: string,
+  post?: string,
+  pre?: string,
+): Judged<{
+  W: number | null;
+  steps: number | null;
+  lrs: number[];
+  post0: (PhaseOutcome | null)[];
+  pre0: (PhaseOutcome | null)[];
+  dn0: (PhaseOutcome | null)[];
+  dnW: (PhaseOutcome | null)[];
+  postW: (PhaseOutcome | null)[];
+  lrsTested: number[];
+  lrsDnTrains: number[];
+  lrsDnFails: number[];
+  lrAt: number | null;
+  layersAt: number | null;
+  dnEsc0: (number | null)[];
+  preEsc0: (number | null)[];
+  postEsc0: (number | null)[];
+  dnEscW: (number | null)[];
+  postEscW: (number | null)[];
+}>;

@@ -14,9 +14,12 @@
 //                  (no gradient gap, no failure to remove, no stall to look into);
 //   'no-sgd'       the setting has no SGD runs;
 //   'no-runs'      the setting lacks the runs a rule compares (sharpness: Adam and GI-Adam, with and
-//                  without a positive warm-up);
+//                  without a positive warm-up; adam-first-step's counterfactuals: a gated run and two
+//                  GI-Adam runs);
 //   'no-crossing'  no run without warm-up crosses the stability threshold (sharpness: no instability
 //                  for a warm-up or GI-Adam to prevent).
+//   'no-warmup' / 'no-placement'  the document lacks the runs the rule compares (no run without
+//                  warm-up or none with one; a placement the rule reads is not in it).
 // A setting these checks find too small never reads 'refuted'. They are necessary conditions, not
 // sufficient ones: a setting that passes them can still miss an effect for reasons they do not
 // foresee (docs/reproduction.md, "Quick settings of the experiment figures", lists such settings).
@@ -25,6 +28,13 @@
 
 const ratio = (a, b) => (b > 0 ? a / b : NaN);
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** adam-first-step's runs of one optimizer (the document's first run's when not named), by placement
+ *  (the first run of each placement). */
+export function afsByPlacement(doc, optimizer = doc?.runs?.[0]?.optimizer) {
+  const out = {};
+  for (const r of doc?.runs ?? []) if (r.optimizer === optimizer && !(r.placement in out)) out[r.placement] = r;
+  return out;
+}
 const at = (doc, p) => doc.placements[p];
 /** Least-squares slope of ys on xs. */
 const lsSlope = (xs, ys) => {
@@ -55,8 +65,9 @@ export function logGrowthSlope(depths) {
  *  the run is shorter than Adam's momentum horizon 1/(1 − β1) steps (10 at β1 = 0.9): before that
  *  m̂/√v̂ is still about sign(g) in every coordinate, so whether the equalisation lasts cannot show. */
 export function adamFirstStep(doc, a = 'post', b = 'pre') {
-  const A = at(doc, a),
-    B = at(doc, b);
+  const runs = afsByPlacement(doc);
+  const A = runs[a],
+    B = runs[b];
   const rms1 = [A.update_rms[0], B.update_rms[0]];
   const g1 = [A.grad_norm[0], B.grad_norm[0]];
   const T = Math.min(A.update_rms.length, B.update_rms.length);
@@ -71,6 +82,78 @@ export function adamFirstStep(doc, a = 'post', b = 'pre') {
   if (!first) return { verdict: 'refuted', facts };
   if (T < minSteps) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   return { verdict: laterGap >= 1.5 ? 'qualified' : 'confirmed', facts };
+}
+
+/** Item 4 (adam-first-step, counterfactuals of claim 1): where does "the first step ≈ lr·sign(g)"
+ *  stop holding? The sign-step reading (m̂₁/√v̂₁ = g/|g|, from m₀ = v₀ = 0) predicts two departures:
+ *  (1) a tensor whose step-1 gradient is exactly 0 in every coordinate (the ReZero gate's branch
+ *  weights, g₀ = 0) moves exactly 0 at step 1, under any optimizer, instead of ±lr; (2) with v₀ = g₁²
+ *  (GI-Adam) every coordinate moves √(1 − β2)·lr: still whatever the gradient's scale, but
+ *  √(1 − β2) of Adam's step. Confirmed when both hold: (1) every such tensor of every run has a step-1
+ *  update RMS of exactly 0, and (2) every GI-Adam run with no such tensor has a step-1 update RMS/lr
+ *  within 5% of √(1 − β2), those runs within 5% of each other while their step-1 gradient norms
+ *  differ by ≥ 20%. Refuted when either fails. Too small ('untested'): 'no-runs' when the document has
+ *  no run with an all-zero-gradient tensor or fewer than two GI-Adam runs without one; 'no-gap' when
+ *  those GI-Adam runs' gradient norms differ by less than 20% (no scale for the step to ignore).
+ *  Facts besides: per gated run, the share of its parameters that stay put at step 1 and its overall
+ *  step-1 update RMS/lr, and the gated tensors' update RMS/lr at step 2 (when the gate has opened); the facts the sentence quotes as ratios are named ratio… (lib/prose-numbers.ts formats them to 3 significant digits);
+ *  the tensors whose step-1 gradient is not 0 but below 100·ε (float noise around an exact 0, such as
+ *  the key biases' under softmax), with their step, which neither departure above describes. */
+export function adamFirstStepCounterfactual(doc) {
+  const runs = doc?.runs ?? [];
+  const beta2 = doc.config?.beta2 ?? 0.98;
+  const eps = doc.config?.eps ?? 1e-8;
+  const giExpected = Math.sqrt(1 - beta2);
+  const zeroTensors = (r) => r.tensors.filter((t) => t.zero_grad_share1 === 1);
+  const rmsOf = (ts, i) => {
+    const n = ts.reduce((a, t) => a + t.size, 0);
+    return n > 0 ? Math.sqrt(ts.reduce((a, t) => a + t.size * (t.step_over_lr[i] ?? NaN) ** 2, 0) / n) : NaN;
+  };
+  const gated = runs
+    .filter((r) => zeroTensors(r).length > 0)
+    .map((r) => {
+      const z = zeroTensors(r);
+      const n = r.tensors.reduce((a, t) => a + t.size, 0);
+      return {
+        placement: r.placement,
+        optimizer: r.optimizer,
+        frozenShare: z.reduce((a, t) => a + t.size, 0) / n,
+        rms1: r.update_rms[0],
+        zeroStep1: rmsOf(z, 0),
+        zeroStep2: z[0].step_over_lr.length > 1 ? rmsOf(z, 1) : null,
+      };
+    });
+  const gi = runs
+    .filter((r) => r.optimizer === 'gi-adam' && zeroTensors(r).length === 0)
+    .map((r) => ({ placement: r.placement, rms1: r.update_rms[0], g1: r.grad_norm[0] }));
+  const tiny = runs.flatMap((r) =>
+    r.tensors
+      .filter((t) => t.grad_rms1 > 0 && t.grad_rms1 < 100 * eps && t.zero_grad_share1 < 1)
+      .map((t) => ({ placement: r.placement, optimizer: r.optimizer, name: t.name, gradRms: t.grad_rms1, step1: t.step_over_lr[0] })),
+  );
+  const g1 = gi.map((r) => r.g1);
+  const giRms = gi.map((r) => r.rms1);
+  const gradGap = gi.length >= 2 ? Math.max(...g1) / Math.min(...g1) : NaN;
+  const giGap = gi.length >= 2 ? Math.max(...giRms) / Math.min(...giRms) : NaN;
+  // flat facts for the sentence: the first gated run's (Adam's where there is one), GI-Adam's step-1 values
+  const g0 = gated.find((g) => g.optimizer === 'adam') ?? gated[0];
+  const flat = {
+    gatedPlacement: g0?.placement ?? null,
+    frozenPct: g0 ? 100 * g0.frozenShare : null,
+    ratioGatedRms1: g0?.rms1 ?? null,
+    zeroStep1: g0?.zeroStep1 ?? null,
+    ratioZeroStep2: g0?.zeroStep2 ?? null,
+    ratioGiRms1: giRms,
+    ratioGiExpected: giExpected,
+    ratioTinyStep1Max: tiny.length ? Math.max(...tiny.map((t) => t.step1)) : null,
+    ratioTinyGradMax: tiny.length ? Math.max(...tiny.map((t) => t.gradRms)) : null,
+  };
+  const facts = { beta2, giExpected, gated, gi, giGap, gradGap, tiny, ...flat };
+  if (gated.length === 0 || gi.length < 2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-runs' } };
+  if (gradGap < 1.2) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-gap' } };
+  const zeroHolds = gated.every((g) => g.zeroStep1 === 0);
+  const giHolds = giRms.every((r) => Math.abs(r / giExpected - 1) <= 0.05) && giGap <= 1.05;
+  return { verdict: zeroHolds && giHolds ? 'confirmed' : 'refuted', facts: { ...facts, zeroHolds, giHolds } };
 }
 
 const layerMean = (cell) => mean(cell.layer_dlogits2.map((x) => x.mean));
@@ -479,4 +562,159 @@ export function sharpnessGiAdam(doc) {
   if (short) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   if (!crossing.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-crossing' } };
   return { verdict: kept.length === crossing.length ? 'confirmed' : kept.length ? 'qualified' : 'refuted', facts };
+}
+
+// ---- phase-diagram (docs/experiments.md): claims 9 and 10 -------------------------------------
+// A phase-diagram document's cells are (placement, warm-up, depth, peak lr), each with the outcome
+// of the majority of its seeds ('trained', 'plateau', 'diverged', or 'mixed' when none has more than
+// half) and its runs, one per seed: { seed, outcome, stopped, escape_step, final_loss }.
+const phaseCell = (doc, placement, warmup, layers, lr) =>
+  doc.cells.find((c) => c.placement === placement && c.warmup === warmup && c.layers === layers && c.lr === lr) ?? null;
+const outcomeOf = (cell) => cell?.outcome ?? null;
+/** The (depth, lr) points of a placement's cells, by depth then lr. */
+const phasePoints = (doc, placement) => {
+  const seen = new Map();
+  for (const c of doc.cells) if (c.placement === placement) seen.set(`${c.layers}|${c.lr}`, { layers: c.layers, lr: c.lr });
+  return [...seen.values()].sort((a, b) => a.layers - b.layers || a.lr - b.lr);
+};
+/** Mean over the seeds run in both cells (paired by seed) of f(run in b) − f(run in a), where both
+ *  values are numbers; null when no seed has both. */
+const pairedGap = (a, b, f) => {
+  const d = [];
+  for (const r of a?.runs ?? []) {
+    const q = b?.runs.find((x) => x.seed === r.seed);
+    const x = q ? f(r) : null,
+      y = q ? f(q) : null;
+    if (typeof x === 'number' && typeof y === 'number') d.push(y - x);
+  }
+  return d.length ? mean(d) : null;
+};
+const escOf = (r) => r.escape_step;
+/** A run's final loss where it ran to its last step and trained (a settled run's stops early). */
+const endLossOf = (r) => (r.outcome === 'trained' && r.stopped === 'end' ? r.final_loss : null);
+const seedEscapes = (cell) => (cell?.runs ?? []).map((r) => r.escape_step ?? null);
+const maxOrNull = (xs) => (xs.length ? Math.max(...xs) : null);
+const meanOrNull = (xs) => (xs.length ? mean(xs) : null);
+
+/** Claim 9 (phase-diagram, Pre-LN over peak lrs × warm-up {0, W}): for Pre-LN, warm-up is
+ *  insurance, no cost and little benefit. W is the document's longest warm-up; at each (depth, lr)
+ *  the cell without warm-up is compared with the cell with W, by their majority outcomes:
+ *  'rescued' where it does not train without warm-up and trains with it (the insurance pays out),
+ *  'harmed' where it trains without and not with it. Where both train, the cost: the escape delay,
+ *  the mean over seeds of (escape step with W) − (escape step without), and, for runs that ran to
+ *  their last step, the final-loss gap (with − without, its mean over seeds).
+ *  Refuted when warm-up costs: it harms at some lr, or delays the escape by more than W (more than
+ *  the warm-up's own length), or leaves the final loss more than 0.1 nats higher at some lr.
+ *  Otherwise qualified when it rescues at some lr (a benefit where the run fails without it: at
+ *  those lrs the benefit is not little) and confirmed when it changes no outcome (its only cost a
+ *  delay within its own length).
+ *  Too small ('untested'): 'no-placement' without Pre-LN cells; 'no-warmup' without cells at
+ *  warm-up 0 or at some W > 0; 'too-short' when the positive control, Pre-LN without warm-up at the
+ *  smallest lr (the article's 1e-3 in the reference), does not train within the run, or when the
+ *  run leaves no room after the warm-up for a warmed run to escape (W + that escape step > steps). */
+export function preWarmup(doc, p = 'pre') {
+  const points = phasePoints(doc, p);
+  const warmups = unique(doc.cells.filter((c) => c.placement === p).map((c) => c.warmup));
+  const W = warmups.length ? Math.max(...warmups) : null;
+  const steps = doc.config?.steps ?? null;
+  const rows = points.map(({ layers, lr }) => {
+    const a = phaseCell(doc, p, 0, layers, lr),
+      b = W ? phaseCell(doc, p, W, layers, lr) : null;
+    const both = outcomeOf(a) === 'trained' && outcomeOf(b) === 'trained';
+    return {
+      layers,
+      lr,
+      out0: outcomeOf(a),
+      outW: outcomeOf(b),
+      delay: both ? pairedGap(a, b, escOf) : null,
+      finalGap: both ? pairedGap(a, b, endLossOf) : null,
+      esc0: meanOrNull((a?.runs ?? []).map(escOf).filter((e) => e != null)),
+    };
+  });
+  const lrsWhere = (f) => rows.filter(f).map((r) => r.lr);
+  const delays = rows.map((r) => r.delay).filter((x) => x != null);
+  const gaps = rows.map((r) => r.finalGap).filter((x) => x != null);
+  const first = rows[0] ?? null;
+  const round = (x) => (x == null ? null : Math.round(x));
+  const delayMax = maxOrNull(delays);
+  // steps are whole: the delays and escape steps the sentences quote are rounded (the rule reads them exact)
+  const facts = {
+    W,
+    steps,
+    lrs: rows.map((r) => r.lr),
+    out0: rows.map((r) => r.out0),
+    outW: rows.map((r) => r.outW),
+    delays: rows.map((r) => r.delay),
+    lrsRescued: lrsWhere((r) => r.out0 != null && r.out0 !== 'trained' && r.outW === 'trained'),
+    lrsHarmed: lrsWhere((r) => r.out0 === 'trained' && r.outW != null && r.outW !== 'trained'),
+    lrsNeither: lrsWhere((r) => r.out0 != null && r.outW != null && r.out0 !== 'trained' && r.outW !== 'trained'),
+    lrsBoth: lrsWhere((r) => r.out0 === 'trained' && r.outW === 'trained'),
+    delayMean: round(meanOrNull(delays)),
+    delayMax: round(delayMax),
+    finalGapMax: maxOrNull(gaps),
+    lrLo: first?.lr ?? null,
+    esc0Lo: round(first?.esc0 ?? null),
+  };
+  if (!points.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
+  if (!warmups.includes(0) || !(W > 0)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-warmup' } };
+  if (first.out0 !== 'trained' || first.esc0 == null || W + first.esc0 > (steps ?? Infinity))
+    return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (facts.lrsHarmed.length || delayMax > W || facts.finalGapMax > 0.1) return { verdict: 'refuted', facts };
+  return { verdict: facts.lrsRescued.length ? 'qualified' : 'confirmed', facts };
+}
+
+/** Claim 10 (phase-diagram, DeepNorm beside Post-LN and Pre-LN, warm-up {0, W}): DeepNorm works in
+ *  the same direction as Pre-LN's final LN. Its consequence in the toy: where Post-LN without
+ *  warm-up fails (its majority outcome is not 'trained') and Pre-LN without warm-up trains, DeepNorm
+ *  trains without warm-up too. Over those (depth, lr) points: confirmed when DeepNorm without
+ *  warm-up trains at every one, qualified at some, refuted at none.
+ *  Too small ('untested'): 'no-placement' when the document has no DeepNorm, Post-LN or Pre-LN
+ *  cells; 'no-failure' when Post-LN without warm-up trains at every point (no failure for DeepNorm
+ *  to remove); 'too-short' when Post-LN fails somewhere but Pre-LN without warm-up, the positive
+ *  control, does not train at any of those points (the run is too short, or the lr too high, for a
+ *  placement that removes the failure to show it).
+ *  The facts carry, at the first point tested, each seed's escape step for DeepNorm and Pre-LN
+ *  without warm-up and for DeepNorm and Post-LN with the longest warm-up W. */
+export function deepNormNoWarmup(doc, dn = 'deepnorm', post = 'post', pre = 'pre') {
+  const has = (p) => doc.cells.some((c) => c.placement === p);
+  const warmups = unique(doc.cells.map((c) => c.warmup));
+  const W = warmups.length ? Math.max(...warmups) : null;
+  const rows = phasePoints(doc, post).map(({ layers, lr }) => ({
+    layers,
+    lr,
+    post0: outcomeOf(phaseCell(doc, post, 0, layers, lr)),
+    pre0: outcomeOf(phaseCell(doc, pre, 0, layers, lr)),
+    dn0: outcomeOf(phaseCell(doc, dn, 0, layers, lr)),
+    dnW: W ? outcomeOf(phaseCell(doc, dn, W, layers, lr)) : null,
+    postW: W ? outcomeOf(phaseCell(doc, post, W, layers, lr)) : null,
+  }));
+  const failing = rows.filter((r) => r.post0 != null && r.post0 !== 'trained');
+  const tested = failing.filter((r) => r.pre0 === 'trained');
+  const at = tested[0] ?? null;
+  const esc = (p, w) => (at ? seedEscapes(phaseCell(doc, p, w, at.layers, at.lr)) : []);
+  const facts = {
+    W,
+    steps: doc.config?.steps ?? null,
+    lrs: rows.map((r) => r.lr),
+    post0: rows.map((r) => r.post0),
+    pre0: rows.map((r) => r.pre0),
+    dn0: rows.map((r) => r.dn0),
+    dnW: rows.map((r) => r.dnW),
+    postW: rows.map((r) => r.postW),
+    lrsTested: tested.map((r) => r.lr),
+    lrsDnTrains: tested.filter((r) => r.dn0 === 'trained').map((r) => r.lr),
+    lrsDnFails: tested.filter((r) => r.dn0 !== 'trained').map((r) => r.lr),
+    lrAt: at?.lr ?? null,
+    layersAt: at?.layers ?? null,
+    dnEsc0: esc(dn, 0),
+    preEsc0: esc(pre, 0),
+    postEsc0: esc(post, 0),
+    dnEscW: W ? esc(dn, W) : [],
+    postEscW: W ? esc(post, W) : [],
+  };
+  if (![dn, post, pre].every(has)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
+  if (!failing.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
+  if (!tested.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  const n = facts.lrsDnTrains.length;
+  return { verdict: n === tested.length ? 'confirmed' : n > 0 ? 'qualified' : 'refuted', facts };
 }

@@ -1,5 +1,5 @@
 // registry.ts — every figure of the page, in page order, and what the page derives from the list:
-// the figure ids, the permalink's parameter groups and its defaults, the figures' numbers. App.svelte,
+// the figure ids, the permalink's parameter groups and its defaults, the figures' numbers. The page (page/),
 // the permalink and download code, the scripts (scripts/registry.mjs) and the tests read FIGURES;
 // nothing else names a figure.
 //
@@ -33,11 +33,15 @@ import { fig4 } from './fig4';
 import { fig5 } from './fig5';
 import { fig6 } from './fig6';
 import { fig7 } from './fig7';
+import { fig17 } from './fig17';
 import { fig8 } from './fig8';
 import { fig9 } from './fig9';
 import { fig10 } from './fig10';
 import { fig11 } from './fig11';
 import { fig12 } from './fig12';
+import { fig13 } from './fig13';
+import { fig14 } from './fig14';
+import { fig15 } from './fig15';
 import { fig16 } from './fig16';
 
 /** A figure of any view, document and settings types (each figure has its own). */
@@ -46,7 +50,7 @@ export type AnyFigure = FigureDef<any, any>;
 // Page order (tests/unit/content.test.ts checks both languages against it). Each test of an
 // inference sits beside the paragraph whose claim it tests, so its id (fixed by links already
 // shared) no longer says where it is; the number the page shows comes from this order.
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig10, fig5, fig12, fig4, fig8, fig9, fig16];
+export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig17, fig10, fig5, fig12, fig4, fig8, fig9, fig13, fig14, fig15, fig16];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 

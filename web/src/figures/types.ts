@@ -1,6 +1,6 @@
 // types.ts — the contract of a figure: what its folder declares (figN/index.ts exports one
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
-// the page (App.svelte), its permalinks and downloads, and the tests read that list, so adding a
+// the page (page/boot.ts, page/FigureIsland.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
 // Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc). A figure's
 // live-run settings are not declared here: its slot's field table is (lib/settings.ts).

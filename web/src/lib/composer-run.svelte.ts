@@ -70,10 +70,26 @@ export class ComposerRun {
       });
   }
 
-  /** Stops what is pending (the figure left the page). */
+  #users = 0;
+
+  /** A composer on the page uses the run; the returned function says it left. What is pending stops
+   *  only when the last one leaves: the run is the module's one, and an island or an embed may mount
+   *  a new figure before the one it replaces is destroyed (whose leaving must not cancel the new
+   *  one's request). */
+  attach(): () => void {
+    this.#users += 1;
+    return () => {
+      this.#users -= 1;
+      if (this.#users === 0) this.stop();
+    };
+  }
+
+  /** Stops what is pending (no composer is on the page). */
   stop(): void {
     if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
     this.#abort?.abort();
+    if (this.phase === 'computing') this.phase = 'idle';
   }
 }
 

@@ -60,17 +60,24 @@ export const probeWork = (c: Parameters<typeof probeFlops>[0]): Work => ({ flops
 
 /** The experiments whose cost is modelled: warmup-length, a toy grid per optimizer (optimizers ×
  *  placements × warm-ups × lr factors × seeds runs of `steps` steps of the config's model, its
- *  runs spread over the threads as the calibration's grids are). The experiments that train one
+ *  runs spread over the threads as the calibration's grids are); and phase-diagram, placements ×
+ *  warm-ups × lrs × seeds runs at each depth, counted at their full `steps`: with early exit a run
+ *  that leaves the plateau stops `settle` steps later, so for that setting this is an upper bound
+ *  (the reference map took about 0.6 of it). The experiments that train one
  *  run at a time (plateau-share, adam-first-step) run slower per FLOP than the calibration's
  *  grids, by about 1.5× on 2 threads (measured in Chromium: plateau-share took 183 s where this
  *  model said 125), and the init-time ones are a forward or backward pass per perturbation, step
  *  size or layer: not modelled, null (no estimate rather than a wrong one). */
 export function experimentWork(experiment: string, c: Record<string, unknown>): Work | null {
-  if (experiment !== 'warmup-length') return null;
   const n = (k: string) => (Array.isArray(c[k]) ? (c[k] as unknown[]).length : 0);
   const m = c as unknown as ModelSize & { steps: number };
   if (!(m.steps > 0)) return null;
-  const runs = n('optimizers') * n('placements') * n('warmups') * n('lr_factors') * n('seeds');
-  const flops = runs * m.steps * stepFlops(m);
+  let flops: number;
+  if (experiment === 'warmup-length') flops = n('optimizers') * n('placements') * n('warmups') * n('lr_factors') * n('seeds') * m.steps * stepFlops(m);
+  else if (experiment === 'phase-diagram') {
+    const runs = n('placements') * n('warmups') * n('lrs') * n('seeds');
+    const depths = Array.isArray(c.depths) ? (c.depths as unknown[]).filter((L): L is number => typeof L === 'number') : [];
+    flops = depths.reduce((a, L) => a + runs * m.steps * stepFlops({ ...m, layers: L }), 0);
+  } else return null;
   return Number.isFinite(flops) ? { flops, size: productSize(m) } : null;
 }

@@ -125,8 +125,17 @@ export function boundsOf(t: Table, r: Row): Bounds {
     items,
     integer: count || /^u?int/.test(info.type),
     list,
-    choices: info.choices ?? [],
+    choices: [...(info.choices ?? []), ...specChoice(t, r.field)],
   };
+}
+
+/** The placement a config's placement_spec defines, an extra choice of its `placement(s)` field as
+ *  in the engine (config_fields.h spec_choice): [its name], or none. */
+function specChoice(t: Table, field: string): string[] {
+  const spec = (t.config as Record<string, unknown>).placement_spec;
+  if ((field !== 'placement' && field !== 'placements') || !spec || typeof spec !== 'object') return [];
+  const name = (spec as { name?: unknown }).name;
+  return [typeof name === 'string' ? name : 'custom'];
 }
 
 /** A list of seeds shown as a count (2 = seeds 0, 1). */

@@ -4,9 +4,10 @@
 // errors, the engine config, the engine's answer on that config (its rules across fields, asked
 // of the engine: checkConfig, placed by engine-rules.ts), the edits (typing, ticking, choosing, a base, a preset). The Lab
 // holds one per slot over the live results (result-slots.svelte.ts, which keeps no form state), and
-// does for links what a link asks (App.svelte): fill the forms, show an earlier run or start one,
-// and name the settings the address bar writes. One instance, made by App.svelte and shared
-// through context (getLab()).
+// does for links what a link asks (page/live-page.svelte.ts): fill the forms, show an earlier run or
+// start one, and name the settings the address bar writes. One instance, made by the live page (and
+// one by the page as the build writes it: page/island-page.ts asBuilt), shared through context
+// (getLab(): each figure island sets it, page/FigureIsland.svelte).
 import { getContext, setContext } from 'svelte';
 import { checkConfig, type ConfigCheck } from '../engine/client';
 import { engineProblems } from './engine-rules';

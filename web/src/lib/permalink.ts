@@ -8,7 +8,7 @@
 // parameters, then the groups in registry order), commas left readable. Page and embed links, the
 // iframe snippet, foreign parameters (utm_…) that survive a rewrite of the address.
 // Leaves out: which parameters exist (the figures), reading/writing location and history
-// (App.svelte), showing issues (UrlBanner).
+// (page/live-page.svelte.ts), showing issues (UrlBanner).
 //
 // Parameters (docs/sharing.md has the user-facing table):
 //   lang=zh|en  theme=light|dark  embed=<a figure id>   and each figure's, e.g. fig1.step=1…6

@@ -65,7 +65,7 @@ export class Prefs {
   private byPath: Lang | null = null;
   theme = $state<Theme>('light');
 
-  /** `query`: the query string to read lang/theme from (App passes only what the link validated). */
+  /** `query`: the query string to read lang/theme from (the live page passes only what the link validated). */
   constructor(query: string = location.search) {
     this.byPath = pathLang();
     this.lang = initialLang(query, stored('lnx.lang'), navigator.language, this.byPath);

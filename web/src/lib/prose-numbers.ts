@@ -25,6 +25,8 @@ import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
 import { GRID } from './settings';
 import { valueIn } from './fields';
+import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
+import { placementLabel } from './placements';
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -46,7 +48,8 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
   for (const [k, v] of Object.entries(judged.facts)) {
     // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) with 3
     // significant digits (as powers of ten outside 0.01 … 1000); other numbers with 2 decimals
-    const one = (x: unknown) => (typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^ratio/.test(k) ? fmtRatio(x) : num(x)) : String(x));
+    const one = (x: unknown) =>
+      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^ratio/.test(k) ? fmtRatio(x) : num(x)) : String(x);
     vars[k] = v == null ? DASH_MISSING : Array.isArray(v) ? (listOf(v.map(one), lang) ?? '') : one(v);
   }
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
@@ -54,8 +57,7 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
 }
 
 /** Step 1's value of a per-step series of the adam-first-step document. */
-const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') =>
-  (E.adamFirstStep as { placements?: Record<string, Record<string, number[]>> } | null | undefined)?.placements?.[p]?.[key]?.[0] ?? null;
+const afs = (E: Ctx['E'], p: string, key: 'update_rms' | 'grad_norm') => verdicts.afsByPlacement(E.adamFirstStep)[p]?.[key]?.[0] ?? null;
 
 /** A slope of an output-sensitivity document (slot `outputSensitivity` or `outputSensitivitySign`). */
 const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign', p: string) =>
@@ -140,6 +142,65 @@ const toyFinal =
   (norm: 'post' | 'pre', arm: Arm, lr: LrPick): Entry =>
   ({ G }) =>
     fmt(finalLoss(cellRuns(G, norm, arm, lr)));
+
+// ---- phase-diagram helpers (its three slots: the map, claims 9 and 10) -----------------------
+type PhaseSlot = 'phaseDiagram' | 'preWarmup' | 'deepNorm';
+const phaseDoc = (E: Ctx['E'], slot: PhaseSlot) => (E[slot] as PhaseDiagramResult | null | undefined) ?? null;
+const phaseConfig = (E: Ctx['E'], slot: PhaseSlot) => (phaseDoc(E, slot)?.config ?? null) as Record<string, unknown> | null;
+/** An integer field of a slot's config ('steps', 'settle'). */
+const phaseInt =
+  (slot: PhaseSlot, key: string): Entry =>
+  ({ E }) => {
+    const v = phaseConfig(E, slot)?.[key];
+    return typeof v === 'number' ? String(v) : null;
+  };
+const phaseList = (E: Ctx['E'], slot: PhaseSlot, key: string) => {
+  const v = phaseConfig(E, slot)?.[key];
+  return Array.isArray(v) ? (v as number[]) : null;
+};
+/** The longest warm-up of a slot's config (the "with warm-up" arm). */
+const phaseWarmup = (E: Ctx['E'], slot: PhaseSlot) => {
+  const ws = phaseList(E, slot, 'warmups')?.filter((w) => w > 0);
+  return ws?.length ? Math.max(...ws) : null;
+};
+const phaseCommon = (slot: PhaseSlot): Record<string, Entry> => {
+  const k = slot === 'phaseDiagram' ? 'pd' : slot === 'preWarmup' ? 'pw' : 'dn';
+  return {
+    [`exp.${k}.steps`]: phaseInt(slot, 'steps'),
+    [`exp.${k}.settle`]: phaseInt(slot, 'settle'),
+    [`exp.${k}.seeds`]: ({ E }) => fmtInt(phaseList(E, slot, 'seeds')?.length),
+    [`exp.${k}.warmup`]: ({ E }) => fmtInt(phaseWarmup(E, slot)),
+    [`exp.${k}.lrs`]: ({ E, lang }) => listOf((phaseList(E, slot, 'lrs') ?? []).map(fmtLr), lang),
+  };
+};
+/** Per placement of the map, `v(placement)`, as "Post-LN 5, Pre-LN 20" (the page's labels). */
+const perPlacement = (E: Ctx['E'], lang: Lang, v: (doc: PhaseDiagramResult, p: string) => string | null) => {
+  const doc = phaseDoc(E, 'phaseDiagram');
+  if (!doc) return null;
+  const t = (key: string) => UI_STRINGS[lang][key] ?? key;
+  return listOf(
+    phasePlacements(doc).map((p) => `${placementLabel(p, t)} ${v(doc, p) ?? DASH_MISSING}`),
+    lang,
+  );
+};
+/** The map's warm-up arm: 0, or its longest warm-up. */
+const arm = (E: Ctx['E'], w: 'w0' | 'w') => (w === 'w0' ? 0 : phaseWarmup(E, 'phaseDiagram'));
+const trainedCells =
+  (w: 'w0' | 'w'): Entry =>
+  ({ E, lang }) => {
+    const a = arm(E, w);
+    return a == null ? null : perPlacement(E, lang, (doc, p) => String(phaseTally(doc, p, a).trained));
+  };
+const deepestTrained =
+  (w: 'w0' | 'w'): Entry =>
+  ({ E, lang }) => {
+    const a = arm(E, w);
+    if (a == null) return null;
+    return perPlacement(E, lang, (doc, p) => {
+      const ls = doc.cells.filter((c) => c.placement === p && c.warmup === a && c.outcome === 'trained').map((c) => c.layers);
+      return ls.length ? String(Math.max(...ls)) : null;
+    });
+  };
 
 // ---- the keys --------------------------------------------------------------------------------
 /** Every {{key}} the prose may quote and how it is computed. */
@@ -244,6 +305,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     return typeof lr === 'number' ? fmtLr(lr) : null;
   },
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
+  // fig17 (adam-first-step's counterfactuals): its model depth, run length and lr, and the verdict.
+  'exp.afscf.layers': ({ E }) => (typeof E.adamFirstStepCf?.config?.layers === 'number' ? String(E.adamFirstStepCf.config.layers) : null),
+  'exp.afscf.steps': ({ E }) => (typeof E.adamFirstStepCf?.config?.steps === 'number' ? String(E.adamFirstStepCf.config.steps) : null),
+  'exp.afscf.lr': ({ E }) => {
+    const lr = E.adamFirstStepCf?.config?.lr;
+    return typeof lr === 'number' ? fmtLr(lr) : null;
+  },
+  'exp.afscf.verdict': ({ E, lang }) => (E.adamFirstStepCf ? verdictSentence('afscf', verdicts.adamFirstStepCounterfactual(E.adamFirstStepCf), lang) : null),
   // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
@@ -301,6 +370,32 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.sh.window': ({ E }) => (E.sharpness ? fmtInt(verdicts.sharpnessWarmup(E.sharpness).facts.window) : null),
   'exp.sh.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('sh', verdicts.sharpnessWarmup(E.sharpness), lang) : null),
   'exp.gi.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('gi', verdicts.sharpnessGiAdam(E.sharpness), lang) : null),
+  // The phase-diagram experiment: Figure of claim 10 (`fig13`, slot deepNorm), of claim 9 (`fig14`,
+  // slot preWarmup), and the trainability map (`fig15`, slot phaseDiagram).
+  'exp.dn.verdict': ({ E, lang }) => (phaseDoc(E, 'deepNorm') ? verdictSentence('dn', verdicts.deepNormNoWarmup(phaseDoc(E, 'deepNorm')), lang) : null),
+  ...phaseCommon('deepNorm'),
+  'exp.pw.verdict': ({ E, lang }) => (phaseDoc(E, 'preWarmup') ? verdictSentence('pw', verdicts.preWarmup(phaseDoc(E, 'preWarmup')), lang) : null),
+  ...phaseCommon('preWarmup'),
+  ...phaseCommon('phaseDiagram'),
+  'exp.pd.depths': ({ E, lang }) => listOf((phaseList(E, 'phaseDiagram', 'depths') ?? []).map(String), lang),
+  'exp.pd.placements': ({ E, lang }) => {
+    const doc = phaseDoc(E, 'phaseDiagram');
+    return doc
+      ? listOf(
+          phasePlacements(doc).map((p) => placementLabel(p, (key) => UI_STRINGS[lang][key] ?? key)),
+          lang,
+        )
+      : null;
+  },
+  'exp.pd.cells': ({ E }) => {
+    const doc = phaseDoc(E, 'phaseDiagram');
+    const p = phasePlacements(doc)[0];
+    return doc && p != null ? String(phaseTally(doc, p, 0).cells) : null;
+  },
+  'exp.pd.trained.w0': trainedCells('w0'),
+  'exp.pd.trained.w': trainedCells('w'),
+  'exp.pd.deepest.w0': deepestTrained('w0'),
+  'exp.pd.deepest.w': deepestTrained('w'),
   'toy.lrs': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.lr))].sort((a, b) => a - b).map(fmtLr), lang),
   'toy.post.w0.lo.final': toyFinal('post', 'w0', 'lo'),
   'toy.post.w0.hi.final': toyFinal('post', 'w0', 'hi'),

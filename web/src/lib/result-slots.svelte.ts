@@ -9,7 +9,8 @@
 // reference; a cancelled, failed or diverged run never becomes it. While a run streams, `partial`
 // holds the document so far (the grid's growing curves, which Figure 4 draws).
 // The forms that set the next run of each slot are not here (lib/lab.svelte.ts). One instance is
-// created by App.svelte and shared through context (getResults()).
+// created by the live page (page/live-page.svelte.ts) and shared through context (getResults():
+// each island sets it, page/FigureIsland.svelte).
 import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, jobsAhead, runExperiment, runGrid, runProbe, setPaused, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
@@ -282,7 +283,7 @@ export class Results {
   readonly runs: LiveRuns;
   /** the run lists are shown beside the figures (not in an embed) */
   lab = true;
-  /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by App) */
+  /** how the page names a slot's figure ("Figure 4"), for the run list's messages (set by the live page) */
   slotLabel: (s: SlotName) => string = (s) => s;
   probe: Slot<ProbeResult>;
   grid: Slot<GridResult>;

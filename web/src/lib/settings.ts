@@ -24,6 +24,8 @@ const LAB_MODEL: Readonly<Record<string, Tightening>> = {
   seq: { max: 128, why: 'short' },
 };
 const MODEL = Object.keys(LAB_MODEL);
+/** The most steps a live run of the lab takes (a longer one runs for many minutes in a browser). */
+const LAB_STEPS = 1000;
 
 /** A row of field `field` under URL key `<url>.<field>`, its control chosen by its type: a select
  *  (a choice), checkboxes (a list of choices), a count (a list of seeds), a text field (a list of
@@ -91,7 +93,7 @@ export const GRID: Table = {
     grid('warmups', { lab: { items: 3, why: 'dashes' } }),
     grid('warmup_shape'),
     grid('seeds', { lab: { max: 4, why: 'short' } }),
-    grid('steps', number({ min: 10, max: 1000, why: 'steps' })),
+    grid('steps', number({ min: 10, max: LAB_STEPS, why: 'steps' })),
     ...MODEL.map((f) => grid(f, { group: 'ctl.model' })),
     // the architecture: whether Pre-LN needs its final norm, RMSNorm, why the embeddings are scaled
     // by √d and the output tied to them (the attention mask is not one: the toy predicts the next token)
@@ -128,7 +130,10 @@ function experimentTable(slot: ExperimentSlot): Table {
     figure: d.settings ? url.split('.')[0] : '',
     schema,
     config: d.config,
-    rows: (d.settings?.fields ?? []).map((f) => row(url, schema, f)),
+    // steps get the lab's bound on a live run's length (the grid's, or the reference's own if longer)
+    rows: (d.settings?.fields ?? []).map((f) =>
+      row(url, schema, f, f === 'steps' ? { lab: { max: Math.max(LAB_STEPS, Number(d.config.steps ?? schema.steps?.default) || 0), why: 'short' } } : {}),
+    ),
     bases: { url: `${url}.setting`, values: { small: d.small }, initial: d.smallFirst ? 'small' : FULL },
   };
 }

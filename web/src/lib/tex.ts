@@ -5,8 +5,23 @@
 // allows exactly the five role classes and nothing else (no \href, \url, \includegraphics, \htmlStyle,
 // \htmlData, \htmlId). Colours come from CSS (.role-in { color: var(--role-in) } in app.css), so
 // dark mode switches them. Invalid TeX renders as an escaped, visibly marked span instead of throwing.
-import katex from 'katex';
+//
+// KaTeX is loaded on demand (loadTex): a chunk of its own, evaluated in a task of its own. Its
+// tables made a third of the live page's first task (page/boot.ts), and the page's prose never needs
+// it in the browser (the build wrote the prose's formulas, scripts/prerender.mjs): only a live figure
+// does, whose island waits for it. Until it has loaded, renderTex gives the TeX as escaped text,
+// marked, and remembers nothing.
+import type Katex from 'katex';
 import { ROLES } from './palette';
+
+let katex: typeof Katex | null = null;
+let loading: Promise<void> | null = null;
+
+/** Load KaTeX (once); resolves when renderTex renders. The build, the tests and the live page
+ *  await it before anything that renders TeX. */
+export function loadTex(): Promise<void> {
+  return (loading ??= import('katex').then((m) => void (katex = m.default)));
+}
 
 const ROLE_CLASS = new RegExp(`^role-(${ROLES.join('|')})$`);
 
@@ -20,6 +35,7 @@ const MEMO_MAX = 4000;
 
 /** Render TeX to HTML (KaTeX HTML + MathML). Never throws. */
 export function renderTex(tex: string, display = false): string {
+  if (!katex) return `<span class="tex-pending">${escapeHtml(tex)}</span>`;
   const key = (display ? 'D' : 'I') + tex;
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
@@ -31,7 +47,7 @@ export function renderTex(tex: string, display = false): string {
 
 function renderKatex(tex: string, display: boolean): string {
   try {
-    return katex.renderToString(tex, {
+    return katex!.renderToString(tex, {
       displayMode: display,
       throwOnError: true,
       output: 'htmlAndMathml',

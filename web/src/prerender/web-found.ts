@@ -44,6 +44,7 @@ export const EMBED_HEIGHTS: Record<FigureId, number> = {
   fig9: 1040,
   fig10: 900,
   fig11: 1000,
+  fig12: 1200,
 };
 export const EMBED_WIDTH = 640;
 

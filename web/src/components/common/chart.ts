@@ -19,6 +19,23 @@ const KEY = Symbol('lnx.chart');
 export const setChart = (c: ChartContext) => setContext(KEY, c);
 export const getChart = (): ChartContext => getContext<ChartContext>(KEY);
 
+// ---- widths known before a box is measured ----------------------------------------------------
+// A box that draws at its measured width (a Chart, Figure 1's canvas: [data-box]) starts at
+// UNMEASURED_WIDTH and draws again when its ResizeObserver reports. An island hydrated over the
+// build's HTML (page/boot.ts) knows the widths its boxes have on screen already: it hands them, in
+// document order, to its components (setBoxWidths), and each box takes the next one as it starts,
+// so it is drawn once, at its width.
+const BOXES = Symbol('lnx.boxes');
+/** The attribute that marks a measured box (its width is read from the build's HTML). */
+export const BOX = 'data-box';
+export const setBoxWidths = (widths: readonly number[]) => setContext(BOXES, { widths, next: 0 });
+/** The next known box width (px, > 0), or null: none given (the build, a mount), or unknown. */
+export function nextBoxWidth(): number | null {
+  const b = getContext<{ widths: readonly number[]; next: number } | undefined>(BOXES);
+  const w = b ? b.widths[b.next++] : undefined;
+  return w != null && w > 0 ? w : null;
+}
+
 export interface Padding {
   top: number;
   right: number;
@@ -68,3 +85,38 @@ export function unionValues(...lists: readonly (readonly number[] | null | undef
 /** The width a chart is drawn at before its box is measured (prerendered, or before the script
  *  runs): about a panel's width on a laptop; a narrower box scales the drawing down. */
 export const UNMEASURED_WIDTH = 480;
+
+/**
+ * At most about `max` of `points` (in order), drawn the same at a chart's resolution: the points
+ * fall into max / 4 runs of consecutive points, and each run keeps its first and last point, its
+ * lowest and highest, and its first gap (a point whose x or y is not finite, so that a gap stays a
+ * gap). A series of `max` points or fewer is returned as it is (the figures' own series are), so
+ * this only thins what no screen could show point by point: a run of 10⁵ steps is drawn from a few
+ * thousand of them, while its readouts and downloads keep every one. Pure.
+ */
+export function thin<P extends XY>(points: readonly P[], max: number): readonly P[] {
+  const n = points.length;
+  const buckets = Math.floor(max / 4);
+  if (n <= max || buckets < 1) return points;
+  const out: P[] = [];
+  const ok = (p: P) => Number.isFinite(p.x) && Number.isFinite(p.y);
+  for (let b = 0; b < buckets; b++) {
+    const from = Math.floor((b * n) / buckets);
+    const to = Math.floor(((b + 1) * n) / buckets);
+    let lo = -1;
+    let hi = -1;
+    let gap = -1;
+    for (let i = from; i < to; i++) {
+      const p = points[i];
+      if (!ok(p)) {
+        if (gap < 0) gap = i;
+        continue;
+      }
+      if (lo < 0 || p.y < points[lo].y) lo = i;
+      if (hi < 0 || p.y > points[hi].y) hi = i;
+    }
+    const keep = [...new Set([from, lo, hi, gap, to - 1].filter((i) => i >= from))].sort((a, b) => a - b);
+    for (const i of keep) out.push(points[i]);
+  }
+  return out;
+}

@@ -1,10 +1,11 @@
 // fig7/transform.ts — adam-first-step document → Figure C (`fig7`)'s two panels. Pure functions.
-// One series per placement the document ran (engine order), against the step t:
+// One series per placement the document ran (engine order; its first optimizer's runs), against the step t:
 //   (a) the global gradient norm ‖g_t‖;
 //   (b) the update's RMS over every coordinate divided by the step's lr (for Adam the RMS of
 //       m̂/(√v̂ + ε)), with 1 — "every coordinate moves by lr" — as the reference line.
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
+import { afsByPlacement } from '../../experiments/verdicts.js';
 import { unionDomain, type Domain } from '../../components/common/chart';
 
 export interface StepPt {
@@ -28,10 +29,11 @@ const EMPTY: AdamChart = { steps: 0, series: [], gradDomain: [0, 1], rmsDomain: 
 const pts = (ys: readonly number[] | undefined): StepPt[] => (ys ?? []).map((y, i) => ({ x: i + 1, y })).filter((p) => Number.isFinite(p.y));
 
 export function adamChart(doc: AdamFirstStepResult | null): AdamChart {
-  if (!doc?.placements) return EMPTY;
-  const names = PLACEMENTS.filter((p) => doc.placements[p]) as string[];
+  if (!doc?.runs) return EMPTY;
+  const runs = afsByPlacement(doc) as Record<string, AdamFirstStepResult['runs'][number]>;
+  const names = PLACEMENTS.filter((p) => runs[p]) as string[];
   const series = names.map((placement) => {
-    const s = doc.placements[placement];
+    const s = runs[placement];
     return { placement, grad: pts(s.grad_norm), rms: pts(s.update_rms), status: s.status };
   });
   const steps = Math.max(0, ...series.map((s) => s.rms.length));

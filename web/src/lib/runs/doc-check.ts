@@ -77,18 +77,22 @@ export function longestSeries(config: Record<string, unknown>): number {
   return most;
 }
 
-/** A list in `x` longer than `max`: where, or null. */
+/** A list in `x` longer than `max`: where, or null. Only lists and objects are entered (a number
+ *  or a string holds no list: a run's 10⁶ losses cost one look each, not a path of its own). */
 function longList(x: unknown, max: number, path: string, depth = 12): string | null {
   if (depth <= 0 || x === null || typeof x !== 'object') return null;
   if (Array.isArray(x)) {
     if (x.length > max) return `${path || 'it'} holds ${x.length} values where its settings make at most ${max}`;
     for (let i = 0; i < x.length; i++) {
-      const p = longList(x[i], max, `${path}[${i}]`, depth - 1);
+      const v: unknown = x[i];
+      if (v === null || typeof v !== 'object') continue;
+      const p = longList(v, max, `${path}[${i}]`, depth - 1);
       if (p) return p;
     }
     return null;
   }
   for (const [k, v] of Object.entries(x)) {
+    if (v === null || typeof v !== 'object') continue;
     const p = longList(v, max, path ? `${path}.${k}` : k, depth - 1);
     if (p) return p;
   }

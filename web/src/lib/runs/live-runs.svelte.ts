@@ -23,6 +23,7 @@ import {
   type RunsFile,
 } from './entry';
 import { readRunsFile } from './import-file';
+import { readHere, type StoredRead } from './stored-check';
 import { outOfRange } from './config-check';
 import { memoryStore, openRunStore, storageMessage, type RunStore, type RunsMessage } from './store';
 import type { SlotName } from '../slots';
@@ -66,10 +67,12 @@ export class LiveRuns {
   }
 
   private async load(open: () => Promise<RunStore>) {
-    let stored: unknown[];
+    let stored: StoredRead;
     try {
       const s = await open();
-      stored = await s.all();
+      // read and checked off the main thread where the store can (a stored run may hold 10⁶
+      // values: stored-check.ts), else here
+      stored = (await s.checked?.(this.slots)) ?? (await readHere(() => s.all(), this.slots));
       this.store = s;
       this.persistent = true;
       if (s.channel && typeof BroadcastChannel !== 'undefined') {
@@ -82,10 +85,10 @@ export class LiveRuns {
     }
     let good: RunEntry[] = [];
     let bad = 0;
-    for (const x of stored) {
-      if (entryProblem(x, this.slots, docProblem)) bad++;
+    stored.values.forEach((x, i) => {
+      if (stored.problems[i] || x == null) bad++;
       else good.push(toEntry(x as Record<string, unknown>));
-    }
+    });
     // a run of this browser's the page was closed on before it computed anything holds nothing to
     // show: gone, not listed as "partial (0%)" (an imported one stays as it was imported)
     const empty = (x: RunEntry) => x.status === 'partial' && x.doc == null && !x.imported;

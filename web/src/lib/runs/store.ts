@@ -5,6 +5,7 @@
 // memory for this visit, a bad entry is skipped and left in place untouched.
 import { openDB, type IDBPDatabase } from 'idb';
 import type { RunEntry, RunsMessage } from './entry';
+import { readInWorker, type StoredRead } from './stored-check';
 export type { RunsMessage } from './entry';
 
 export const DB_NAME = 'lnx-runs';
@@ -19,6 +20,10 @@ export interface RunStore {
   all(): Promise<unknown[]>;
   put(e: RunEntry): Promise<void>;
   delete(id: string): Promise<void>;
+  /** read and check every stored value elsewhere (stored-check.ts: a worker), or null: read here */
+  checked?(slots: readonly string[]): Promise<StoredRead | null>;
+  /** let go of the database (a worker's reading connection) */
+  close?(): void;
 }
 
 /** A storage failure in the reader's terms. */
@@ -51,6 +56,8 @@ export async function openRunStore(name = DB_NAME): Promise<RunStore> {
       await db.put(STORE, $snapshotable(e));
     },
     delete: (id) => db.delete(STORE, id),
+    checked: (slots) => readInWorker(name, slots),
+    close: () => db.close(),
   };
 }
 

@@ -1,0 +1,34 @@
+// fig13/index.ts — the Figure of claim 10 (`fig13`) as the page sees it (figures/types.ts FigureDef):
+// DeepNorm with and without warm-up at Figure 4's peak lrs, beside Post-LN and Pre-LN, every seed's
+// escape step from the plateau (the `phase-diagram` experiment's `deepNorm` slot,
+// docs/experiments.md). No view state of its own (NoView).
+import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
+import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import Figure13 from './Figure13.svelte';
+import { fig13Json, fig13Table } from './downloads';
+
+export const fig13: FigureDef<NoView, PhaseDiagramResult> = {
+  id: 'fig13',
+  series: 'test',
+  component: Figure13,
+  strings: [
+    'panel', // {lr}
+    'axisEscape',
+    'row.none', // {placement}
+    'row.warmup', // {placement} {warmup}
+    'never',
+    'neverNote', // {steps}
+    'outcome.trained',
+    'outcome.plateau',
+    'outcome.diverged',
+    'outcome.mixed',
+    'readout', // {lr} {values}
+    'readout.item', // {name} {v}
+    'readout.row', // {outcome} {escape} {loss}
+    'col.row',
+    'ctl.small', // {steps} {seeds}
+  ],
+  slot: 'deepNorm',
+  ...noView('fig13'),
+  numbers: numbersOfDoc(fig13Table, fig13Json),
+};

@@ -1,0 +1,37 @@
+// fig14/index.ts — the Figure of claim 9 (`fig14`) as the page sees it (figures/types.ts FigureDef):
+// Pre-LN with and without a short warm-up over peak lrs 1e-3 … 3e-2, at Figure 4's toy — where
+// warm-up changes the outcome, and what it costs where it does not (the `phase-diagram`
+// experiment's `preWarmup` slot, docs/experiments.md). No view state of its own (NoView).
+import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
+import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import Figure14 from './Figure14.svelte';
+import { fig14Json, fig14Table } from './downloads';
+
+export const fig14: FigureDef<NoView, PhaseDiagramResult> = {
+  id: 'fig14',
+  series: 'test',
+  component: Figure14,
+  strings: [
+    'panelA',
+    'panelB',
+    'axisLr',
+    'axisEscape',
+    'axisLoss',
+    'never',
+    'plateau',
+    'optimal',
+    'series.none',
+    'series.warmup', // {warmup}
+    'outcome.trained',
+    'outcome.plateau',
+    'outcome.diverged',
+    'outcome.mixed',
+    'readout', // {lr} {values}
+    'readout.item', // {name} {v}
+    'readout.cell', // {outcome} {escape} {loss}
+    'ctl.small', // {steps} {seeds}
+  ],
+  slot: 'preWarmup',
+  ...noView('fig14'),
+  numbers: numbersOfDoc(fig14Table, fig14Json),
+};
