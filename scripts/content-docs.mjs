@@ -504,6 +504,18 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
 /** prose-numbers.md's tables: [key, what it is, the value the source article gives] (PROSE_NUMBERS keys the articles quote). */
 export const PROSE_NUMBER_GROUPS = [
   {
+    heading: "The placement composer's model (Figure fig16's caption: init-profile's defaults, read from the engine's schema)",
+    rows: [
+      ['composer.layers', "the composer's layers", '6'],
+      ['composer.d', "the composer's width", '32'],
+      ['composer.d_ff', "the composer's FFN width", '128'],
+      ['composer.vocab', "the composer's vocabulary", '64'],
+      ['composer.seq', "the composer's sequence length", '16'],
+      ['composer.batch', "the composer's batch", '4'],
+      ['composer.seeds', "the composer's seeds", '3'],
+    ],
+  },
+  {
     heading: 'Probe (6-layer model, d = 512)',
     rows: [
       ['probe.d', `the drawn probe's width`, '512'],

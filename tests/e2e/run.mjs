@@ -1306,6 +1306,8 @@ async function main() {
         } finally {
           await r.page.context().close();
         }
+        // the figure as drawn (before "Train it" scrolls the page to Figure 4)
+        await shoot(p, 'en-fig16', '#fig16');
         // Train it: a grid run with the spec joins Figure 4's run list
         const n0 = await p.$$eval('#fig4 .runlist li[data-run-id]', (ls) => ls.length);
         await p.click('#fig16 .train button');
@@ -1318,7 +1320,6 @@ async function main() {
         );
         const entry = await p.$eval('#fig4 .runlist li[data-run-id]:last-child', (el) => el.textContent ?? '');
         assert(/DyT/.test(entry), `the run list entry does not name the spec: ${entry.slice(0, 200)}`);
-        await shoot(p, 'en-fig16', '#fig16');
       } finally {
         await c.page.context().close();
       }

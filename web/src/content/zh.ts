@@ -576,7 +576,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
     },
     fig16: {
       title: '自己组一种摆法，看它在初始化时的梯度尺度',
-      caption: r`用引擎的规格拼一种摆法：每个子层的归一化放在哪里、用哪种归一化、残差缩放 $\alpha(L)$、分支的初始化缩放 $\beta$、QK-norm、B2T 跳连、最终归一化；也可以从预设出发（每种已注册的摆法，以及文献里的 B2T、CompleteP、DyT、QK-norm、ReZero、T-Fixup）。每改一处，浏览器就重新算一遍组出来的摆法（粗橙线），和 Post-LN、Pre-LN（只算一次）放在一起，模型很小：$L=6$，$d=32$，$d_{ff}=128$，$V=64$，$n=16$，$B=4$，初始化时 3 个种子。四幅图依次是：每层残差流 $\lVert x_l\rVert^2/d$ 与引理 2 的区间（同{{#fig2}}），每层 W² 梯度（同{{#fig3}}a），最后一层 W² 梯度随深度的变化及从 Pre-LN 最浅深度外推的 $1/\sqrt{L}$（同{{#fig3}}c），以及所有权重都加上 $10^{-3}\cdot\mathcal N(0,1)$ 的扰动时输出的均方变化随深度的变化（同{{#fig5}}）。这些是你在初始化时测到的数，不是对训练结果的结论。`,
+      caption: r`用引擎的规格拼一种摆法：每个子层的归一化放在哪里、用哪种归一化、残差缩放 $\alpha(L)$、分支的初始化缩放 $\beta$、QK-norm、B2T 跳连、最终归一化；也可以从预设出发（每种已注册的摆法，以及文献里的 B2T、CompleteP、DyT、QK-norm、ReZero、T-Fixup）。每改一处，浏览器就重新算一遍组出来的摆法（粗橙线），和 Post-LN、Pre-LN（只算一次）放在一起，模型很小：$L=$ {{composer.layers}}，$d=$ {{composer.d}}，$d_{ff}=$ {{composer.d_ff}}，$V=$ {{composer.vocab}}，$n=$ {{composer.seq}}，$B=$ {{composer.batch}}，初始化时 {{composer.seeds}} 个种子。四幅图依次是：每层残差流 $\lVert x_l\rVert^2/d$ 与引理 2 的区间（同{{#fig2}}），每层 W² 梯度（同{{#fig3}}a），最后一层 W² 梯度随深度的变化及从 Pre-LN 最浅深度外推的 $1/\sqrt{L}$（同{{#fig3}}c），以及所有权重都加上 $10^{-3}\cdot\mathcal N(0,1)$ 的扰动时输出的均方变化随深度的变化（同{{#fig5}}）。这些是你在初始化时测到的数，不是对训练结果的结论。`,
       composed: '自组',
       computing: '正在浏览器里计算初始化时的数值…',
       refused: '引擎不接受这种摆法：{message}',
