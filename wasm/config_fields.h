@@ -25,6 +25,8 @@ void check_size(const ModelConfig& m, int optimizer_states, const std::string& w
 void check_depths_fit(ModelConfig m, const std::vector<int>& depths);
 // "warmup = 600 is longer than the run (500 steps): …"
 std::string warmup_warning(int warmup, int steps);
+// One warning per warm-up in `warmups` longer than a run of `steps` (a sweep's warm-up rule).
+std::vector<std::string> warmup_warnings(const std::vector<int>& warmups, int steps);
 
 // Where a config keeps its model and its toy-run settings: a member `model`, or a `base` TrainConfig
 // (a config has one or the other, or is one). The field accessors go through these.

@@ -64,6 +64,13 @@ std::string warmup_warning(int warmup, int steps) {
   return buf;
 }
 
+std::vector<std::string> warmup_warnings(const std::vector<int>& warmups, int steps) {
+  std::vector<std::string> w;
+  for (int wu : warmups)
+    if (wu > steps) w.push_back(warmup_warning(wu, steps));
+  return w;
+}
+
 double model_bytes(const ModelConfig& m, int optimizer_states) {
   const double d = m.d, F = m.d_ff, V = m.vocab, N = static_cast<double>(m.batch) * m.seq, L = m.layers;
   const double params = V * d + L * (3 * d * d + 2 * d * F + 9 * d + F) + 2 * d;
@@ -176,12 +183,7 @@ const Schema<GridConfig>& grid_schema() {
                        },
                        nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
-                       [](const GridConfig& g) {
-                         std::vector<std::string> w;
-                         for (int wu : g.warmups)
-                           if (wu > g.base.steps) w.push_back(warmup_warning(wu, g.base.steps));
-                         return w;
-                       }});
+                       [](const GridConfig& g) { return warmup_warnings(g.warmups, g.base.steps); }});
     return s;
   }();
   return s;

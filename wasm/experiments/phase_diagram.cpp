@@ -111,12 +111,7 @@ struct PhaseDiagram {
       s.rules.push_back({"fits_in_memory", "the model at every depth, its gradients and the optimizer's state fit in 1 GiB",
                          [](const Config& c) { check_depths_fit(c.base.model, c.depths); }, nullptr});
       s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
-                         [](const Config& c) {
-                           std::vector<std::string> w;
-                           for (int wu : c.warmups)
-                             if (wu > c.base.steps) w.push_back(warmup_warning(wu, c.base.steps));
-                           return w;
-                         }});
+                         [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
       return s;
     }();
     return s;

@@ -255,12 +255,7 @@ struct Sharpness {
                          "the run, its double-precision twin and the Lanczos vectors fit in 1 GiB",
                          [](const Config& c) { check_size(c.base.model, 24, "model", kModelKnobs); }, nullptr});
       s.rules.push_back({"warmup_longer_than_run", "a warm-up longer than the run never reaches the peak lr", nullptr,
-                         [](const Config& c) {
-                           std::vector<std::string> w;
-                           for (int wu : c.warmups)
-                             if (wu > c.base.steps) w.push_back(warmup_warning(wu, c.base.steps));
-                           return w;
-                         }});
+                         [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
       return s;
     }();
     return s;
