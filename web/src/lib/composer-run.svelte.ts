@@ -23,6 +23,8 @@ export class ComposerRun {
   error = $state<string | null>(null);
   /** how long the newest composed computation took, ms */
   ms = $state<number | null>(null);
+  /** when the newest composed computation finished (ISO date; a download's provenance) */
+  at: string | null = null;
 
   #timer: ReturnType<typeof setTimeout> | null = null;
   #abort: AbortController | null = null;
@@ -59,6 +61,7 @@ export class ComposerRun {
         if (ctl.signal.aborted) return;
         this.composed = d;
         this.ms = performance.now() - t0;
+        this.at = new Date().toISOString();
         this.error = null;
         this.phase = 'idle';
       })

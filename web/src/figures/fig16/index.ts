@@ -45,4 +45,5 @@ export const fig16: FigureDef<Settings> = {
     json: fig16Json(valuesOf(view), presetLabel(view), composerRun.reference, composerRun.composed),
   }),
   provenanceView: (v) => ({ preset: presetOf(v) ?? 'composed', spec: v.values }),
+  ownDoc: () => (composerRun.composed && composerRun.at ? { doc: composerRun.composed, liveAt: composerRun.at } : null),
 };
