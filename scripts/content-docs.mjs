@@ -476,6 +476,10 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
         'key.attention.norm_input key.attention.norm_branch key.attention.norm_after key.ffn.norm_input key.ffn.norm_branch key.ffn.norm_after key.final_norm key.norm key.norm.alpha0 key.residual_scale key.residual_scale.L_base key.residual_scale.a key.residual_scale.g0 key.residual_scale.per key.init_scale key.qk_norm key.b2t',
         `each spec key's control label (the engine's PLACEMENT_SPEC_FIELDS)`,
       ],
+      [
+        'choice.norm.layernorm choice.norm.rmsnorm choice.norm.dyt choice.norm.none choice.residual_scale.one choice.residual_scale.admin choice.residual_scale.deepnet choice.residual_scale.completep choice.residual_scale.rezero choice.residual_scale.per.sublayer choice.residual_scale.per.layer choice.init_scale.xavier choice.init_scale.deepnet choice.init_scale.tfixup choice.init_scale.zero choice.qk_norm.none choice.qk_norm.layernorm choice.qk_norm.rmsnorm',
+        `a select's choices in the reader's words (choice.<key>.<value>, the engine's choices)`,
+      ],
     ],
   },
   fig12: {

@@ -37,6 +37,8 @@ export const fig16: FigureDef<Settings> = {
     'train',
     'trainNote',
     ...COMPOSER.rows.map((r) => `key.${r.field}`),
+    // a select's choices, each in the reader's words: `choice.<field>.<value>`
+    ...COMPOSER.rows.flatMap((r) => (COMPOSER.schema[r.field].choices ?? []).map((c) => `choice.${r.field}.${c}`)),
   ],
   slot: null,
   view: { ...paramGroup(COMPOSER), initial: initialSettings(COMPOSER) },
