@@ -281,12 +281,18 @@ export async function shoot(page, name, selector) {
   try {
     await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
   } catch {
-    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead
+    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead. Sections
+    // away from the viewport are `content-visibility: auto` (they paint nothing until near it), so the
+    // page is shot with that switched off for the moment, the element scrolled into view first
+    const style = await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+    await el.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const clip = await el.evaluate((e) => {
       const r = e.getBoundingClientRect();
       return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
     });
     await page.screenshot({ path, fullPage: true, clip, animations: 'disabled' });
+    await style.evaluate((s) => s.remove());
   }
 }
 
