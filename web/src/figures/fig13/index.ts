@@ -26,7 +26,7 @@ export const fig13: FigureDef<NoView, PhaseDiagramResult> = {
     'readout.item', // {name} {v}
     'readout.row', // {outcome} {escape} {loss}
     'col.row',
-    'ctl.small', // {steps} {seeds}
+    'ctl.small', // {batch} {seq} {lrs} {warmups} {seeds}
   ],
   slot: 'deepNorm',
   ...noView('fig13'),

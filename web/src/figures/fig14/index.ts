@@ -29,7 +29,7 @@ export const fig14: FigureDef<NoView, PhaseDiagramResult> = {
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.cell', // {outcome} {escape} {loss}
-    'ctl.small', // {steps} {seeds}
+    'ctl.small', // {batch} {seq} {lrs} {seeds}
   ],
   slot: 'preWarmup',
   ...noView('fig14'),
