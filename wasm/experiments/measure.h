@@ -76,6 +76,49 @@ inline int escape_step(const std::vector<double>& loss, double plateau, int wind
   return 0;
 }
 
+// The largest attention logit of the model's last forward pass: the max over its layers, sequences,
+// rows i and the columns j row i sees (j ≤ i with causal attention) of |q_i·k_j|/√d, with q and k as
+// the attention read them (after a QK-norm; model.h attention_q/k; one head of width d), in double.
+// NaN when any of them is not finite.
+inline double max_attention_logit(const Transformer<float>& m) {
+  const ModelConfig& c = m.config();
+  const int n = c.seq, d = c.d;
+  const bool causal = c.attention == Attention::Causal;
+  const double scale = 1 / std::sqrt(static_cast<double>(d));
+  double mx = 0;
+  for (int l = 0; l < c.layers; ++l) {
+    const float *q = m.attention_q(l), *k = m.attention_k(l);
+    for (int b = 0; b < c.batch; ++b)
+      for (int i = 0; i < n; ++i) {
+        const float* qi = q + (static_cast<size_t>(b) * n + i) * d;
+        for (int j = 0; j <= (causal ? i : n - 1); ++j) {
+          const float* kj = k + (static_cast<size_t>(b) * n + j) * d;
+          double s = 0;
+          for (int e = 0; e < d; ++e) s += static_cast<double>(qi[e]) * kj[e];
+          const double a = std::fabs(s) * scale;
+          if (!std::isfinite(a)) return NAN;
+          mx = std::max(mx, a);
+        }
+      }
+  }
+  return mx;
+}
+
+// Wortsman et al. 2023 (arXiv 2309.14322, §2.2)'s LR sensitivity of final losses ℓ(η) over a grid of
+// learning rates: E_η[min(ℓ(η), ℓ₀) − min_η ℓ(η)], ℓ₀ the loss at init, the expectation the mean over
+// the grid (a log-spaced grid: the mean under a log-uniform η). A loss that is not finite (a run that
+// diverged) counts as ℓ₀, as does any loss above it; the best loss is taken over the same capped
+// values. 0 for a flat curve (and for none); never negative.
+inline double lr_sensitivity(const std::vector<double>& loss, double loss0) {
+  if (loss.empty()) return 0;
+  double sum = 0, best = loss0;
+  for (double l : loss) {
+    const double capped = std::isfinite(l) ? std::min(l, loss0) : loss0;
+    sum += capped, best = std::min(best, capped);
+  }
+  return sum / static_cast<double>(loss.size()) - best;
+}
+
 // Least-squares slope of log y against log x (a power law's exponent); NaN with fewer than 2 points.
 inline double log_log_slope(const std::vector<double>& x, const std::vector<double>& y) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
