@@ -1,7 +1,18 @@
 // verdicts.d.ts — types of verdicts.js (the rules are documented there).
 export type Verdict = 'confirmed' | 'refuted' | 'qualified' | 'untested';
 /** Why a setting is too small to test a claim (verdict 'untested'; verdicts.js lists them). */
-export type TooSmall = 'depth-range' | 'too-short' | 'no-gap' | 'no-failure' | 'no-stall' | 'no-sgd' | 'no-runs' | 'no-crossing' | 'no-warmup' | 'no-placement';
+export type TooSmall =
+  | 'depth-range'
+  | 'too-short'
+  | 'no-gap'
+  | 'no-failure'
+  | 'no-stall'
+  | 'no-sgd'
+  | 'no-runs'
+  | 'no-crossing'
+  | 'no-warmup'
+  | 'no-placement'
+  | 'lr-range';
 export interface Judged<F> {
   verdict: Verdict;
   /** `tooSmall` is set exactly when the verdict is 'untested' */
@@ -233,4 +244,34 @@ export function deepNormNoWarmup(
   postEsc0: (number | null)[];
   dnEscW: (number | null)[];
   postEscW: (number | null)[];
+}>;
+/** The growth of an lr-sensitivity placement's largest attention logit over its largest at init. */
+export function logitGrowth(entry: any): number;
+export function lrSensitivity(
+  doc: any,
+  base?: string,
+  qk?: string,
+): Judged<{
+  lrs: number[];
+  lrSpan: number;
+  sPre: number | null;
+  sQk: number | null;
+  ratio: number | null;
+  loss0Pre: number | null;
+  loss0Qk: number | null;
+  bestPre: number | null;
+  bestQk: number | null;
+  bestLrPre: number | null;
+  bestLrQk: number | null;
+  curvePre: number[];
+  curveQk: number[];
+  stoppedPre: number[];
+  stoppedQk: number[];
+  logitPre: number | null;
+  logitQk: number | null;
+  growthPre: number | null;
+  growthQk: number | null;
+  lowers?: boolean;
+  bounded?: boolean;
+  grows?: boolean;
 }>;
