@@ -1043,4 +1043,11 @@ TEST(LrSensitivity, RefusesTooManyRunsTooManyRecordingsAndAnUnusedSpec) {
           {"144 runs", "at most 128"});
   refused(R"({"steps": 5000, "every": 1})", {"every", "at most 1000"});
   refused(R"({"placement_spec": {"name": "mine"}, "placements": ["pre"]})", {"placement_spec", "placements"});
+  // the default spec is the qknorm preset, which Pre-LN alone may leave unused
+  EXPECT_NO_THROW(lnx::ExperimentRun("lr-sensitivity", R"({"placements": ["pre"]})"));
+  const Value schema = lnx::json::parse(lnx::schema_json());
+  for (const Value& e : schema.obj.at("experiments").arr)
+    if (e.obj.at("name").str == "lr-sensitivity")
+      for (const Value& f : e.obj.at("config").obj.at("fields").arr)
+        if (f.obj.at("name").str == "placement_spec") EXPECT_EQ(f.obj.at("default").obj.at("name").str, "qknorm");
 }

@@ -25,11 +25,13 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 #include "../api.h"
 #include "../config_fields.h"
 #include "../configs.h"
 #include "../json.h"
+#include "../placements/presets.h"
 #include "../thread_pool.h"
 #include "../train_access.h"
 #include "../train_common.h"
@@ -58,13 +60,24 @@ struct LrSensitivity {
       TrainConfig t;
       t.steps = 300;
       t.warmup = 15;
+      t.model.placement_spec = qknorm_spec();
       return t;
     }();
-    std::vector<std::string> placements = {"pre"};
+    std::vector<std::string> placements = {"pre", "qknorm"};
     std::vector<double> lrs = {3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3};
     std::vector<uint64_t> seeds = {0, 1};
     int every = 10;
   };
+
+  // The `qknorm` preset (placements/presets/qknorm.json), the default placement_spec.
+  static const std::string& qknorm_spec() {
+    static const std::string spec = [] {
+      for (const PlacementPreset& p : placement_presets())
+        if (p.name == "qknorm") return p.spec;
+      throw std::logic_error("lr-sensitivity: the qknorm preset is missing");
+    }();
+    return spec;
+  }
 
   static size_t run_count(const Config& c) { return c.placements.size() * c.lrs.size() * c.seeds.size(); }
 
@@ -78,7 +91,17 @@ struct LrSensitivity {
       add_run_fields(s, {"lr", "seed"});
       schema::add_field(s, schema::choice_list_spec("placements", placement_names, 4, "the placements (placement_spec's name too)"),
                         &own_member<Config, &Config::placements>, &spec_choice<Config>);
-      add_spec_used_rule<Config>(s, [](const Config& c) { return c.placements; }, "placements");
+      // a spec no run uses is refused (config_fields.h add_spec_used_rule), but for the default one:
+      // placements ["pre"] runs Pre-LN alone
+      s.rules.push_back({"placement_spec_is_used", "a placement_spec's placement is one the config runs (by its name), but for the default (qknorm)",
+                         [](const Config& c) {
+                           if (c.base.model.placement_spec == qknorm_spec()) return;
+                           const std::vector<std::string> name = spec_choice(c);
+                           if (!name.empty() && std::find(c.placements.begin(), c.placements.end(), name[0]) == c.placements.end())
+                             throw ArgumentError("placement_spec defines the placement \"" + name[0] +
+                                                 "\", which placements does not name (add \"" + name[0] + "\" to it)");
+                         },
+                         nullptr});
       schema::add_field(s, schema::number_list_spec("lrs", 0, 10, true, 12, "the peak learning rates (a log-spaced grid: the sensitivity is their mean)"),
                         &own_member<Config, &Config::lrs>);
       schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run per placement and lr each"),
