@@ -762,16 +762,16 @@ export function lrSensitivity(doc, base = 'pre', qk = 'qknorm') {
     loss0Qk: B?.loss0 ?? null,
     bestPre: A?.best_loss ?? null,
     bestQk: B?.best_loss ?? null,
-    bestLrPre: A?.best_lr ?? null,
-    bestLrQk: B?.best_lr ?? null,
+    lrBestPre: A?.best_lr ?? null,
+    lrBestQk: B?.best_lr ?? null,
     curvePre: curve(A),
     curveQk: curve(B),
-    stoppedPre: stoppedAt(A),
-    stoppedQk: stoppedAt(B),
+    lrsStoppedPre: stoppedAt(A),
+    lrsStoppedQk: stoppedAt(B),
     logitPre: A ? Math.max(0, ...A.cells.map((c) => c.max_logit ?? 0)) : null,
     logitQk: B ? Math.max(0, ...B.cells.map((c) => c.max_logit ?? 0)) : null,
-    growthPre: A ? logitGrowth(A) : null,
-    growthQk: B ? logitGrowth(B) : null,
+    ratioGrowthPre: A ? logitGrowth(A) : null,
+    ratioGrowthQk: B ? logitGrowth(B) : null,
   };
   if (!A || !B) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
   if (!(facts.lrSpan >= 100)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'lr-range' } };
@@ -779,8 +779,8 @@ export function lrSensitivity(doc, base = 'pre', qk = 'qknorm') {
   if (!(learned >= 0.5)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   if (A.sensitivity < 0.1 * learned) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
   const lowers = B.sensitivity <= 0.8 * A.sensitivity;
-  const bounded = facts.growthQk < 2,
-    grows = facts.growthPre >= 2;
+  const bounded = facts.ratioGrowthQk < 2,
+    grows = facts.ratioGrowthPre >= 2;
   const out = { ...facts, lowers, bounded, grows };
   if (!lowers) return { verdict: 'refuted', facts: out };
   return { verdict: bounded && grows ? 'confirmed' : 'qualified', facts: out };

@@ -26,6 +26,7 @@ import { UI_STRINGS } from '../content/ui-strings';
 import { GRID } from './settings';
 import { valueIn } from './fields';
 import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
+import type { LrSensitivityResult } from '../experiments/lr-sensitivity';
 import { placementLabel } from './placements';
 
 type Val = string | number | null | undefined;
@@ -142,6 +143,21 @@ const toyFinal =
   (norm: 'post' | 'pre', arm: Arm, lr: LrPick): Entry =>
   ({ G }) =>
     fmt(finalLoss(cellRuns(G, norm, arm, lr)));
+
+// ---- lr-sensitivity (`fig18`): its config, and each placement's LR sensitivity ------------------
+const lsDoc = (E: Ctx['E']) => (E.lrSensitivity as LrSensitivityResult | null | undefined) ?? null;
+const lsConfig =
+  (key: string): Entry =>
+  ({ E }) => {
+    const v = lsDoc(E)?.config?.[key];
+    return typeof v === 'number' ? String(v) : null;
+  };
+const lsSensitivity =
+  (p: string): Entry =>
+  ({ E }) => {
+    const s = lsDoc(E)?.placements.find((x) => x.placement === p)?.sensitivity;
+    return s == null ? null : fmt(s);
+  };
 
 // ---- phase-diagram helpers (its three slots: the map, claims 9 and 10) -----------------------
 type PhaseSlot = 'phaseDiagram' | 'preWarmup' | 'deepNorm';
@@ -374,6 +390,21 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // slot preWarmup), and the trainability map (`fig15`, slot phaseDiagram).
   'exp.dn.verdict': ({ E, lang }) => (phaseDoc(E, 'deepNorm') ? verdictSentence('dn', verdicts.deepNormNoWarmup(phaseDoc(E, 'deepNorm')), lang) : null),
   ...phaseCommon('deepNorm'),
+  // QK-norm and learning-rate sensitivity (`fig18`, slot lrSensitivity; Wortsman et al. 2023)
+  'exp.ls.lrs': ({ E, lang }) => {
+    const v = lsDoc(E)?.config?.lrs;
+    return Array.isArray(v) ? listOf((v as number[]).map(fmtLr), lang) : null;
+  },
+  'exp.ls.seeds': ({ E }) => {
+    const v = lsDoc(E)?.config?.seeds;
+    return Array.isArray(v) ? fmtInt(v.length) : null;
+  },
+  'exp.ls.steps': lsConfig('steps'),
+  'exp.ls.warmup': lsConfig('warmup'),
+  'exp.ls.every': lsConfig('every'),
+  'exp.ls.s.pre': lsSensitivity('pre'),
+  'exp.ls.s.qknorm': lsSensitivity('qknorm'),
+  'exp.ls.verdict': ({ E, lang }) => (lsDoc(E) ? verdictSentence('ls', verdicts.lrSensitivity(lsDoc(E)), lang) : null),
   'exp.pw.verdict': ({ E, lang }) => (phaseDoc(E, 'preWarmup') ? verdictSentence('pw', verdicts.preWarmup(phaseDoc(E, 'preWarmup')), lang) : null),
   ...phaseCommon('preWarmup'),
   ...phaseCommon('phaseDiagram'),
