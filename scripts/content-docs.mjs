@@ -93,7 +93,7 @@ export const UI_KEY_TABLES = {
         "each value of an architecture choice (the grid table's group `ctl.arch`, lib/settings.ts; values from the engine's schema), in Figure 4's settings and, away from the engine's default, its caption (`toy.model`: so those name the setting too, \"no final norm\")",
       ],
       [
-        'field.placements field.lrs field.warmups field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
+        'field.placements field.lrs field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
@@ -628,6 +628,7 @@ export const PROSE_NUMBER_GROUPS = [
       ['exp.pd.deepest.w', 'the same with the short warm-up', '—'],
       ['exp.ls.lrs', "lr-sensitivity's peak lrs (fig18)", '3×10⁻⁴ … 0.3'],
       ['exp.ls.seeds', "lr-sensitivity's seeds per (placement, lr)", '—'],
+      ['exp.ls.layers', "lr-sensitivity's depth", '4'],
       ['exp.ls.steps', "lr-sensitivity's steps per run", '—'],
       ['exp.ls.warmup', "lr-sensitivity's warm-up", '—'],
       ['exp.ls.every', 'how often the largest attention logit is recorded (steps)', '—'],

@@ -15,6 +15,7 @@ import {
   adamFirstStepCf,
   depthFactors,
   grid,
+  lrSensitivity,
   outputSensitivity,
   phaseDiagram,
   plateauShare,
@@ -43,6 +44,7 @@ const docFor: Record<SlotName, unknown> = {
   phaseDiagram: phaseDiagram(['post', 'pre', 'deepnorm', 'peri']),
   deepNorm: phaseDiagram(),
   preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
+  lrSensitivity: lrSensitivity(),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
@@ -68,7 +70,8 @@ describe('the registry', () => {
       'fig9:I',
       'fig13:J',
       'fig14:K',
-      'fig15:L',
+      'fig18:L',
+      'fig15:M',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));

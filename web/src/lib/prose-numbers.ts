@@ -399,6 +399,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     const v = lsDoc(E)?.config?.seeds;
     return Array.isArray(v) ? fmtInt(v.length) : null;
   },
+  'exp.ls.layers': lsConfig('layers'),
   'exp.ls.steps': lsConfig('steps'),
   'exp.ls.warmup': lsConfig('warmup'),
   'exp.ls.every': lsConfig('every'),
