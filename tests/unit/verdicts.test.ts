@@ -637,7 +637,16 @@ describe('lr-sensitivity: QK-norm lowers the LR sensitivity and keeps the logits
     expect(f.sPre).toBeCloseTo(1.6143, 3);
     expect(f.sQk).toBeCloseTo(0.4286, 3);
     expect(f.ratio).toBeCloseTo(0.4286 / 1.6143, 3);
-    expect(f).toMatchObject({ lrSpan: 1000, bestPre: 1.5, lrBestPre: 1e-2, loss0Pre: 5.6, lrsStoppedPre: [0.1, 0.3], lrsStoppedQk: [], logitPre: 200, logitQk: 5 });
+    expect(f).toMatchObject({
+      lrSpan: 1000,
+      bestPre: 1.5,
+      lrBestPre: 1e-2,
+      loss0Pre: 5.6,
+      lrsStoppedPre: [0.1, 0.3],
+      lrsStoppedQk: [],
+      logitPre: 200,
+      logitQk: 5,
+    });
     expect(f.ratioGrowthPre).toBeCloseTo(200 / 3, 9);
     expect(f.ratioGrowthQk).toBeCloseTo(5 / 3, 9);
     expect(f.curveQk).toEqual(QK_GOOD);

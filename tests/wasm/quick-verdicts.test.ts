@@ -121,6 +121,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     want: { sgd: 'no-sgd' },
   },
   {
+    name: 'lr-sensitivity over lrs spanning 10× (the expectation needs a range of lrs: 100× at least)',
+    experiment: 'lr-sensitivity',
+    configs: [{ ...TINY, layers: 1, lrs: [1e-3, 1e-2], steps: 5 }],
+    judge: ([d]) => ({ ls: V.lrSensitivity(d) }),
+    want: { ls: 'lr-range' },
+  },
+  {
+    name: 'lr-sensitivity for 2 steps (no lr can take Pre-LN 0.5 below its loss at init yet)',
+    experiment: 'lr-sensitivity',
+    configs: [{ ...TINY, layers: 1, lrs: [1e-5, 1e-3], steps: 2 }],
+    judge: ([d]) => ({ ls: V.lrSensitivity(d) }),
+    want: { ls: 'too-short' },
+  },
+  {
     name: 'claim 9 (phase-diagram) for 20 steps (Pre-LN without warm-up, the positive control, cannot leave the plateau yet)',
     experiment: 'phase-diagram',
     configs: [{ ...TINY, placements: ['pre'], depths: [2], lrs: [1e-3, 1e-2], warmups: [0, 10], seeds: [0], steps: 20, early_exit: 'off' }],
