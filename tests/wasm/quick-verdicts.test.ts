@@ -40,6 +40,7 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   // the reference's; running it here too would cost the suite a minute more
   { name: 'G (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
   { name: 'I (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
+  { name: 'L (lr-sensitivity)', slots: ['lrSensitivity'], judge: ([d]) => ({ ls: V.lrSensitivity(d) }) },
   // Figures J and K (phase-diagram's claims 10 and 9) have no quick setting yet (their small setting is
   // the reference's own: minutes); Figure L (the map) has no verdict
 ];

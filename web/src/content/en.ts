@@ -686,7 +686,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'readout.cell': 'loss {loss}, largest logit {logit}',
       'readout.cellStopped': 'loss {loss} (runs stopped: {stopped}), largest logit {logit}',
       tableA: 'Final loss (capped at ℓ₀) and largest attention logit, per peak lr',
-      'ctl.small': 'A quick setting that still shows the effect ({layers} layers, d = {d}, {steps} steps, {seeds} seed: about a minute)',
+      'ctl.small': 'A quick setting that still shows the effect ({layers} layers, d = {d}, {steps} steps, 4 peak lrs, {seeds} seed: seconds)',
     },
     fig15: {
       title: 'Where the toy trains: depth × peak lr, with and without warm-up',

@@ -683,7 +683,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'readout.cell': '损失 {loss}，最大 logit {logit}',
       'readout.cellStopped': '损失 {loss}（被停下的运行：{stopped}），最大 logit {logit}',
       tableA: '每个峰值学习率的最终损失（以 ℓ₀ 为上限）与最大注意力 logit',
-      'ctl.small': '仍看得出效应的快速设定（{layers} 层，d = {d}，{steps} 步，{seeds} 个种子：约一分钟）',
+      'ctl.small': '仍看得出效应的快速设定（{layers} 层，d = {d}，{steps} 步，4 个峰值学习率，{seeds} 个种子：几秒）',
     },
     fig15: {
       title: '玩具模型在哪里训得起来：深度 × 峰值学习率，预热与不预热',

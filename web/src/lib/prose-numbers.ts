@@ -47,10 +47,11 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
   if (!judged) return null;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(judged.facts)) {
-    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) with 3
-    // significant digits (as powers of ten outside 0.01 … 1000); other numbers with 2 decimals
+    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) and
+    // attention logits (logit…, which span decades) with 3 significant digits (as powers of ten
+    // outside 0.01 … 1000); other numbers with 2 decimals
     const one = (x: unknown) =>
-      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^ratio/.test(k) ? fmtRatio(x) : num(x)) : String(x);
+      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^(ratio|logit)/.test(k) ? fmtRatio(x) : num(x)) : String(x);
     vars[k] = v == null ? DASH_MISSING : Array.isArray(v) ? (listOf(v.map(one), lang) ?? '') : one(v);
   }
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
@@ -156,7 +157,7 @@ const lsSensitivity =
   (p: string): Entry =>
   ({ E }) => {
     const s = lsDoc(E)?.placements.find((x) => x.placement === p)?.sensitivity;
-    return s == null ? null : fmt(s);
+    return s == null || !Number.isFinite(s) ? null : s.toFixed(3); // two nearly equal numbers: 3 decimals
   };
 
 // ---- phase-diagram helpers (its three slots: the map, claims 9 and 10) -----------------------
