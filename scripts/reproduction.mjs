@@ -923,7 +923,7 @@ if (grid) {
     say('### QK-norm and learning-rate sensitivity (Wortsman et al. 2023; after “What Pre-LN costs”)');
     say();
     say(
-      `${header(ls)} Figure 4's toy: ${model(c)}, ${c.steps} steps after a ${c.warmup}-step ${c.warmup_shape} warm-up; ${c.optimizer}; placements ${c.placements.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${ls.runs.length} runs). ` +
+      `${header(ls)} Figure 4's toy: ${model(c)}, ${c.steps} steps, the first ${c.warmup} a ${c.warmup_shape} warm-up; ${c.optimizer}; placements ${c.placements.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${ls.runs.length} runs). ` +
         `Final loss and ℓ₀ on ${ls.eval_batches} fixed batches; capped loss = the seeds' mean of min(final, ℓ₀), a stopped run counting as ℓ₀; the largest attention logit |q·k|/√d at step 1 and every ${c.every} steps.`,
     );
     say();

@@ -5,7 +5,7 @@
 // --series-<name> of styles/tokens.css, else --series-other; the marker cycles through the shapes
 // in registry order. A placement the engine adds is drawn without any change here. Pure.
 import { SHAPES, type Shape } from './marker';
-import { PLACEMENTS, PLACEMENT_INFO, type PlacementName } from '../generated/engine-schema';
+import { PLACEMENTS, PLACEMENT_INFO, PLACEMENT_PRESETS, type PlacementName } from '../generated/engine-schema';
 
 export { PLACEMENTS, type PlacementName };
 
@@ -29,7 +29,8 @@ export function placementLabel(p: string, t: (key: string) => string): string {
   const key = `placement.${p}`;
   const s = t(key);
   if (s && s !== key) return s;
-  return PLACEMENT_INFO.find((x) => x.name === p)?.label ?? p;
+  // a registered placement's label, else a preset spec's of that name (placements/presets/*.json)
+  return PLACEMENT_INFO.find((x) => x.name === p)?.label ?? PLACEMENT_PRESETS.find((x) => x.name === p)?.label ?? p;
 }
 
 /** The legend entries of per-placement series: each placement's name, colour and (unless

@@ -47,7 +47,7 @@ export const EMBED_HEIGHTS: Record<FigureId, number> = {
   fig12: 1200,
   fig15: 1320,
   fig17: 1160,
-  fig18: 1100,
+  fig18: 950,
 };
 export const EMBED_WIDTH = 640;
 
