@@ -21,6 +21,7 @@ const CONFIGS: Record<string, object> = {
   'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
   'phase-diagram': { ...TINY, placements: ['post', 'pre'], depths: [1, 2], lrs: [1e-2, 10], warmups: [0, 5], seeds: [0], steps: 40, settle: 5 },
   sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
+  'lr-sensitivity': { ...TINY, layers: 1, lrs: [1e-4, 1e-3], steps: 4, warmup: 1, every: 2 },
 };
 
 function withoutBk(doc: any): any {
