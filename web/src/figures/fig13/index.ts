@@ -18,10 +18,6 @@ export const fig13 = testFigure<PhaseDiagramResult>({
     'row.warmup', // {placement} {warmup}
     'never',
     'neverNote', // {steps}
-    'outcome.trained',
-    'outcome.plateau',
-    'outcome.diverged',
-    'outcome.mixed',
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.row', // {outcome} {escape} {loss}

@@ -22,10 +22,6 @@ export const fig14 = testFigure<PhaseDiagramResult>({
     'optimal',
     'series.none',
     'series.warmup', // {warmup}
-    'outcome.trained',
-    'outcome.plateau',
-    'outcome.diverged',
-    'outcome.mixed',
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.cell', // {outcome} {escape} {loss}
