@@ -102,7 +102,7 @@ export const UI_KEY_TABLES = {
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
-        'field.err.int field.err.number field.err.list field.err.intList field.err.choice field.err.choices field.err.none',
+        'field.err.int field.err.number field.err.list field.err.intList field.err.choice field.err.choices field.err.none field.err.bool',
         "what a setting must be, by its kind (lib/fields.ts fieldError): under the field in the form and as the URL banner's reason for its parameter; `{min}` `{max}` `{count}` `{range}` `{choices}` are its bounds, the engine's as the lab tightens them",
       ],
       [
@@ -441,6 +441,28 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['col.at', `a sampled step's column`],
     ],
   },
+  fig16: {
+    rows: [
+      ['title caption', 'title and caption (the caption says the model size the composer computes at)'],
+      ['composed', `the composed placement's name when it is no preset (legend, readout)`],
+      ['computing refused', `the status line: computing, or the engine's refusal of the spec ({message})`],
+      ['readout', `the composed placement's headline: last-layer gradient ratio, sensitivity slope, time`],
+      ['band', `Lemma 2's band (legend)`],
+      ['panelStream panelW2 panelLast panelSens', 'the four panels'],
+      ['axisLayer axisDepth axisNorm axisGrad axisSens', 'axis names'],
+      ['ctl.preset', 'the preset select'],
+      ['ctl.where ctl.norm ctl.residual ctl.init', 'the groups of the spec keys (lib/composer.ts)'],
+      ['train trainNote', `"Train it" and what it runs (lib/composer-train.ts: Figure 4's quick look, into its run list)`],
+      [
+        'key.attention.norm_input key.attention.norm_branch key.attention.norm_after key.ffn.norm_input key.ffn.norm_branch key.ffn.norm_after key.final_norm key.norm key.norm.alpha0 key.residual_scale key.residual_scale.L_base key.residual_scale.a key.residual_scale.g0 key.residual_scale.per key.init_scale key.qk_norm key.b2t',
+        `each spec key's control label (the engine's PLACEMENT_SPEC_FIELDS)`,
+      ],
+      [
+        'choice.norm.layernorm choice.norm.rmsnorm choice.norm.dyt choice.norm.none choice.residual_scale.one choice.residual_scale.admin choice.residual_scale.deepnet choice.residual_scale.completep choice.residual_scale.rezero choice.residual_scale.per.sublayer choice.residual_scale.per.layer choice.init_scale.xavier choice.init_scale.deepnet choice.init_scale.tfixup choice.init_scale.zero choice.qk_norm.none choice.qk_norm.layernorm choice.qk_norm.rmsnorm',
+        `a select's choices in the reader's words (choice.<key>.<value>, the engine's choices)`,
+      ],
+    ],
+  },
   fig12: {
     rows: [
       ['panel', `a placement and warm-up's panel`],
@@ -462,6 +484,18 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
 };
 /** prose-numbers.md's tables: [key, what it is, the value the source article gives] (PROSE_NUMBERS keys the articles quote). */
 export const PROSE_NUMBER_GROUPS = [
+  {
+    heading: "The placement composer's model (Figure fig16's caption: init-profile's defaults, read from the engine's schema)",
+    rows: [
+      ['composer.layers', "the composer's layers", '6'],
+      ['composer.d', "the composer's width", '32'],
+      ['composer.d_ff', "the composer's FFN width", '128'],
+      ['composer.vocab', "the composer's vocabulary", '64'],
+      ['composer.seq', "the composer's sequence length", '16'],
+      ['composer.batch', "the composer's batch", '4'],
+      ['composer.seeds', "the composer's seeds", '3'],
+    ],
+  },
   {
     heading: 'Probe (6-layer model, d = 512)',
     rows: [

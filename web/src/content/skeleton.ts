@@ -209,7 +209,7 @@ export const SKELETON: [string, ...Slot[]][] = [
   ['confounders', 'h3', 'p inferred', 'h3', 'p', 'h3', 'p paper note', 'p', 'h3', 'p', 'h3', 'p'],
   ['timeline', 'callout', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note'],
   ['cost', 'p', 'p', 'p', { test: ['p inferred', 'p measured note', 'fig13'] }, 'p', 'p inferred', { test: ['p inferred', 'p measured note', 'fig14'] }],
-  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, { test: ['p inferred', 'p measured note', 'fig15'] }],
+  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, { test: ['p inferred', 'p measured note', 'fig15'] }, 'p', 'fig16'],
 ];
 
 /** The blocks of `slots`, their words looked up by `t` under keys starting with `at`. */

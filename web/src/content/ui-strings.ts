@@ -104,6 +104,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'field.err.list': '1 to {count} numbers in {range}, comma-separated',
     'field.err.intList': '1 to {count} integers in {range}, comma-separated',
     'field.err.choice': 'one of {choices}',
+    'field.err.bool': 'true or false',
     'field.err.choices': '1 to {count} of {choices}, comma-separated',
     'field.err.none': 'tick at least one',
     // why the lab's bound is tighter than the engine's ({why})
@@ -436,6 +437,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'field.err.list': '1 到 {count} 个 {range} 内的数，用逗号分隔',
     'field.err.intList': '1 到 {count} 个 {range} 内的整数，用逗号分隔',
     'field.err.choice': '须为 {choices} 之一',
+    'field.err.bool': '须为 true 或 false',
     'field.err.choices': '{choices} 中的 1 到 {count} 个，用逗号分隔',
     'field.err.none': '至少勾选一项',
     'field.why': '（{why}）',

@@ -64,6 +64,10 @@ export interface FigureDef<V extends object = object, D = unknown> {
   numbers(input: NumbersInput<V, D>): { table: Table; json: unknown };
   /** the figure's state that is not in the engine config, for the provenance of its downloads */
   provenanceView(view: V, live: { streaming: boolean }): Record<string, unknown>;
+  /** a figure without a slot that draws documents of its own live engine calls (the composer): the
+   *  newest such document and when it finished, which its downloads' provenance names (engine,
+   *  config, seeds); null while it has none */
+  ownDoc?(): { doc: { engine?: unknown; config?: Record<string, unknown> }; liveAt: string } | null;
 }
 
 /** The view state of a figure that has none: nothing of it in the URL or the provenance. */

@@ -5,7 +5,7 @@
 // --series-<name> of styles/tokens.css, else --series-other; the marker cycles through the shapes
 // in registry order. A placement the engine adds is drawn without any change here. Pure.
 import { SHAPES, type Shape } from './marker';
-import { PLACEMENTS, PLACEMENT_INFO, type PlacementName } from '../generated/engine-schema';
+import { PLACEMENTS, PLACEMENT_INFO, PLACEMENT_PRESETS, type PlacementName } from '../generated/engine-schema';
 
 export { PLACEMENTS, type PlacementName };
 
@@ -13,6 +13,13 @@ export { PLACEMENTS, type PlacementName };
 export const inRegistryOrder = (names: Iterable<string>): PlacementName[] => {
   const set = new Set(names);
   return PLACEMENTS.filter((p) => set.has(p));
+};
+
+/** The placements among `names` as a figure draws them: the registered ones in the engine's order,
+ *  then a placement_spec's (the composer's "Train it") in the order given. */
+export const inDrawOrder = (names: Iterable<string>): PlacementName[] => {
+  const all = [...new Set(names)];
+  return [...inRegistryOrder(all), ...all.filter((n) => !(PLACEMENTS as readonly string[]).includes(n))] as PlacementName[];
 };
 
 /** The CSS colour of a placement's series. */
@@ -24,12 +31,13 @@ export const placementShape = (p: string): Shape => {
   return SHAPES[(i < 0 ? PLACEMENTS.length : i) % SHAPES.length];
 };
 
-/** How the page names a placement: its string, else the engine's label, else the name itself. */
+/** How the page names a placement: its string, else the engine's label (a registered placement's or
+ *  a named preset's: a spec run under a preset's name), else the name itself. */
 export function placementLabel(p: string, t: (key: string) => string): string {
   const key = `placement.${p}`;
   const s = t(key);
   if (s && s !== key) return s;
-  return PLACEMENT_INFO.find((x) => x.name === p)?.label ?? p;
+  return PLACEMENT_INFO.find((x) => x.name === p)?.label ?? PLACEMENT_PRESETS.find((x) => x.name === p)?.label ?? p;
 }
 
 /** The legend entries of per-placement series: each placement's name, colour and (unless

@@ -27,6 +27,10 @@ import { GRID } from './settings';
 import { valueIn } from './fields';
 import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
 import { placementLabel } from './placements';
+import { EXPERIMENT_INFO } from '../generated/engine-schema';
+
+/** The placement composer's model (Figure fig16's caption): init-profile's defaults, read from the engine. */
+const composerDefault = (k: string) => (EXPERIMENT_INFO['init-profile'].defaults as Record<string, unknown>)[k];
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -212,6 +216,13 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // Probe config (so prose never types them)
   'probe.layers': ({ P }) => fmtInt(P?.config.layers),
   'probe.d': ({ P }) => fmtInt(P?.config.d),
+  'composer.layers': () => fmtInt(composerDefault('layers') as number),
+  'composer.d': () => fmtInt(composerDefault('d') as number),
+  'composer.d_ff': () => fmtInt(composerDefault('d_ff') as number),
+  'composer.vocab': () => fmtInt(composerDefault('vocab') as number),
+  'composer.seq': () => fmtInt(composerDefault('seq') as number),
+  'composer.batch': () => fmtInt(composerDefault('batch') as number),
+  'composer.seeds': () => fmtInt((composerDefault('seeds') as number[]).length),
   'probe.d_ff': ({ P }) => fmtInt(P?.config.d_ff),
   'probe.seeds': ({ P }) => fmtInt(P?.config.seeds?.length),
   'probe.batches': ({ P }) => fmtInt(P?.config.batches),
