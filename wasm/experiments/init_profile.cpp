@@ -52,39 +52,34 @@ struct InitProfile {
     double perturbation = 1e-3;
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      using C = Config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_placement_spec_field(s);
-      add_chain_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16,
-                                                    "the placements to measure (placement_spec's name too)"),
-                        &own_member<C, &C::placements>, &spec_choice<C>);
-      add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
-      add_seeds_field(s, "seeds, one model (and batch stream) each");
-      schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
-                        &own_member<C, &C::batches>);
-      schema::add_field(s, schema::int_spec("depth_batches", 1, 1000,
-                                            "batches per seed for the last layer's gradient against depth"),
-                        &own_member<C, &C::depth_batches>);
-      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16,
-                                                 "the depths L of the last-layer sweep and of the sensitivity"),
-                        &own_member<C, &C::depths>);
-      schema::add_field(s, schema::number_spec("perturbation", 0, 1, true,
-                                               "the random perturbation's size delta per coordinate"),
-                        &own_member<C, &C::perturbation>);
-      s.rules.push_back({"fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
-                         [](const C& c) {
-                           check_size(c.base.model, 2, "model", kModelKnobs);
-                           check_depths_fit(c.base.model, c.depths);
-                         },
-                         nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    using C = Config;
+    add_model_fields(s, false);
+    add_placement_spec_field(s);
+    add_chain_fields(s);
+    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16,
+                                                  "the placements to measure (placement_spec's name too)"),
+                      &own_member<C, &C::placements>, &spec_choice<C>);
+    add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
+    add_seeds_field(s, "seeds, one model (and batch stream) each");
+    schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
+                      &own_member<C, &C::batches>);
+    schema::add_field(s, schema::int_spec("depth_batches", 1, 1000,
+                                          "batches per seed for the last layer's gradient against depth"),
+                      &own_member<C, &C::depth_batches>);
+    schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16,
+                                               "the depths L of the last-layer sweep and of the sensitivity"),
+                      &own_member<C, &C::depths>);
+    schema::add_field(s, schema::number_spec("perturbation", 0, 1, true,
+                                             "the random perturbation's size delta per coordinate"),
+                      &own_member<C, &C::perturbation>);
+    s.rules.push_back({"fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
+                       [](const C& c) {
+                         check_size(c.base.model, 2, "model", kModelKnobs);
+                         check_depths_fit(c.base.model, c.depths);
+                       },
+                       nullptr});
   }
 
   static ProbeConfig probe_config(const Config& c) {
