@@ -565,18 +565,24 @@ async function main() {
     // live in seconds, the badge says so, and the bound verdict sentence follows the live document. A figure
     // whose slot has no verdict (fig15, the trainability map) has no verdict sentence before it, and its
     // caption names the drawn run without a headline.
-    // Two figures' quick settings take minutes here (Figure H's 12 toy runs of 400 steps, the quick map's
-    // 48 runs), so this check shrinks them further in their own form: it checks the page's path (the live
-    // run, its badge, its caption, the reference muted under it) at a few seconds' cost, and Figure H's at a
-    // setting too small to show its effect, whose caption must say so ('too small to test', never a
-    // refutation). What the quick settings themselves give is checked where it costs least: Figure H's
-    // verdicts on the wasm engine (tests/wasm/quick-verdicts.test.ts), the quick map's time against its
-    // 3-minute target by `npm run bench` (section phasemap).
+    // Some figures' quick settings take minutes here (Figure H's 12 toy runs of 400 steps, the quick map's
+    // 48 runs, claims 10 and 9's runs of 500 steps: fig13, fig14), so this check shrinks them further in
+    // their own form: it checks the page's path (the live run, its badge, its caption, the reference muted
+    // under it) at a few seconds' cost, and Figure H's, fig13's and fig14's at a setting too small to show
+    // the effect, whose caption must say so ('too small to test', never a refutation). What the quick
+    // settings themselves give is checked where it costs least: their verdicts on the wasm engine
+    // (tests/wasm/quick-verdicts.test.ts), the quick map's time against its 3-minute target by `npm run
+    // bench` (section phasemap).
     const SHRINK = {
       // 20 steps: no run leaves the plateau (warmupLength: untested, too short)
       fig8: { steps: '20', tooSmall: true },
       // one cell: Pre-LN, 2 layers, lr 0.01, no warm-up
       fig15: { placements: ['pre'], depths: '2', lrs: '0.01', warmups: '0' },
+      // claims 10 and 9 (about a minute each at their quick settings): 20 steps, where Pre-LN, the
+      // rules' positive control, cannot leave the plateau yet (deepNormNoWarmup, preWarmup: untested,
+      // too short); claim 9's warm-up shrunk with them
+      fig13: { steps: '20', tooSmall: true },
+      fig14: { steps: '20', warmups: '0, 10', tooSmall: true },
     };
     for (const id of [...TEST_FIGS].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))))
       await check(`Figure ${id.slice(3)}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {

@@ -653,7 +653,8 @@ export const TEXT: ArticleText = {
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',
       'col.row': 'run',
-      'ctl.small': 'The reference setting ({steps} steps, {seeds} seed: minutes; no quicker setting has been searched yet)',
+      'ctl.small':
+        'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, warm-up {warmups} steps, {seeds} seed: about a minute)',
     },
     fig14: {
       title: 'Pre-LN with and without a short warm-up, against the peak lr',
@@ -671,7 +672,7 @@ export const TEXT: ArticleText = {
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.cell': '{outcome}, escape step {escape}, final loss {loss}',
-      'ctl.small': 'The reference setting ({steps} steps, {seeds} seed: minutes; no quicker setting has been searched yet)',
+      'ctl.small': 'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, {seeds} seed: about a minute)',
     },
     fig15: {
       title: 'Where the toy trains: depth × peak lr, with and without warm-up',

@@ -648,7 +648,7 @@ export const TEXT: ArticleText = {
       'readout.item': '{name}：{v}',
       'readout.row': '{outcome}（离开平台的步 {escape}；最终损失 {loss}）',
       'col.row': '运行',
-      'ctl.small': '参考设定（{steps} 步，{seeds} 个种子：要几分钟；更快的设定尚未搜索）',
+      'ctl.small': '仍看得出效应的快速设定（每批 {batch} × {seq} 个 token，峰值学习率 {lrs}，预热 {warmups} 步，{seeds} 个种子：约一分钟）',
     },
     fig14: {
       title: '带与不带短预热的 Pre-LN，对峰值学习率',
@@ -666,7 +666,7 @@ export const TEXT: ArticleText = {
       readout: '峰值学习率 {lr}：{values}',
       'readout.item': '{name}：{v}',
       'readout.cell': '{outcome}，离开平台的步 {escape}，最终损失 {loss}',
-      'ctl.small': '参考设定（{steps} 步，{seeds} 个种子：要几分钟；更快的设定尚未搜索）',
+      'ctl.small': '仍看得出效应的快速设定（每批 {batch} × {seq} 个 token，峰值学习率 {lrs}，{seeds} 个种子：约一分钟）',
     },
     fig15: {
       title: '玩具模型在哪里训得起来：深度 × 峰值学习率，预热与不预热',

@@ -153,13 +153,18 @@ export function tableOf(slot: SlotName): Table {
   return tables.get(slot)!;
 }
 
-/** A base's values for the label of its toggle ({depths}, {seeds}, {d}, {layers}, {steps}). */
+/** A base's values for the label of its toggle ({depths}, {seeds}, {d}, {layers}, {steps}, {batch},
+ *  {seq}, {lrs}, {warmups}). */
 export const baseVars = (c: Config): Record<string, string | number> => ({
   depths: Array.isArray(c.depths) ? c.depths.join(', ') : '',
   seeds: Array.isArray(c.seeds) ? c.seeds.length : '',
   d: (c.d as number) ?? '',
   layers: (c.layers as number) ?? '',
   steps: (c.steps as number) ?? '',
+  batch: (c.batch as number) ?? '',
+  seq: (c.seq as number) ?? '',
+  lrs: Array.isArray(c.lrs) ? c.lrs.join(', ') : '',
+  warmups: Array.isArray(c.warmups) ? c.warmups.join(', ') : '',
 });
 
 /** The message of a link's refused run setting (permalink reason `field:<slot>:<field>`, fields.ts

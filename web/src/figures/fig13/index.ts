@@ -22,7 +22,7 @@ export const fig13 = testFigure<PhaseDiagramResult>({
     'readout.item', // {name} {v}
     'readout.row', // {outcome} {escape} {loss}
     'col.row',
-    'ctl.small', // {steps} {seeds}
+    'ctl.small', // {batch} {seq} {lrs} {warmups} {seeds}
   ],
   table: fig13Table,
   json: fig13Json,

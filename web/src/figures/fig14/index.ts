@@ -25,7 +25,7 @@ export const fig14 = testFigure<PhaseDiagramResult>({
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.cell', // {outcome} {escape} {loss}
-    'ctl.small', // {steps} {seeds}
+    'ctl.small', // {batch} {seq} {lrs} {seeds}
   ],
   table: fig14Table,
   json: fig14Json,
