@@ -120,20 +120,9 @@ struct InitProfile {
   void write(json::Writer& w) const {
     w.key("probe").raw(probe_.result_json());
     w.key("sensitivity").begin_object();
-    const auto& jobs = sweep_.jobs();
     for (const auto& p : cfg_.placements) {
-      std::vector<double> Ls, means;
-      w.key(p).begin_object().key("depths").begin_array();
-      for (size_t j = 0; j < jobs.size(); ++j) {
-        if (jobs[j].placement != p) continue;
-        w.begin_object().key("layers").value(jobs[j].layers).key("dlogits2");
-        write_mean_std(w, out_[j]);
-        w.end_object();
-        Ls.push_back(jobs[j].layers);
-        means.push_back(mean_std(out_[j]).mean);
-      }
-      w.end_array();
-      w.key("slope").value(log_log_slope(Ls, means));
+      w.key(p).begin_object();
+      write_sensitivity_depths(w, sweep_, out_, p);
       w.end_object();
     }
     w.end_object();
@@ -144,16 +133,8 @@ struct InitProfile {
   void run_sensitivity() {
     const uint64_t seed = cfg_.seeds[sweep_.seed_index()];
     InitModel im(cfg_.base.model, sweep_.job().placement, sweep_.job().layers, seed, chain_);
-    Transformer<float>& m = im.model;
-    const size_t NV = im.logits_size();
-    im.forward();
-    const std::vector<float> logits0(m.logits(), m.logits() + NV);
-    Rng noise(stream_seed(seed, kStreamPerturbation));
-    std::vector<float>& p = m.params();
-    for (const TensorRef& t : tensors_of(m))
-      for (size_t i = t.off; i < t.off + t.size(); ++i) p[i] += static_cast<float>(cfg_.perturbation * noise.normal());
-    im.forward();
-    out_[sweep_.job_index()].push_back(mean_sq_diff(m.logits(), logits0.data(), NV));
+    out_[sweep_.job_index()].push_back(
+        logit_change(im, [&](Transformer<float>& m) { perturb_randomly(m.params(), tensors_of(m), cfg_.perturbation, seed); }));
     sweep_.advance();
   }
 
