@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadEngine, numbers, type Flavour } from './load';
+import { expectClose, loadEngine, numbers, runToEnd, type Flavour } from './load';
 import { EXPERIMENTS } from '../../web/src/generated/engine-schema';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
@@ -35,16 +35,7 @@ function withoutBk(doc: any): any {
 async function runIn(flavour: Flavour, name: string, threads: number): Promise<any> {
   const m = await loadEngine(flavour);
   if (flavour === 'mt') m.setThreads(threads);
-  const r = new m.ExperimentRun(name, JSON.stringify(CONFIGS[name]));
-  let last = 0;
-  while (!r.done()) {
-    const p = r.step(1);
-    expect(p).toBeGreaterThanOrEqual(last);
-    last = p;
-  }
-  const doc = JSON.parse(r.resultJson());
-  r.delete();
-  return doc;
+  return runToEnd(new m.ExperimentRun(name, JSON.stringify(CONFIGS[name])), 1);
 }
 
 describe('experiments in WebAssembly', () => {

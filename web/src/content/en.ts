@@ -2,6 +2,7 @@
 // (skeleton.ts, which says how the keys follow the place) and each figure's strings; the default
 // export is the assembled Article. Prose only; measured numbers come in through {{key}} bindings
 // (web/src/lib/prose-numbers.ts), TeX sits in String.raw templates (`r`) so backslashes stay literal.
+import { referenceListing } from './reference-listing';
 import { assemble, type ArticleText } from './skeleton';
 
 const r = String.raw;
@@ -131,71 +132,26 @@ export const TEXT: ArticleText = {
     'depth.p11': r`The residual Jacobian is again the reason. As the Pre-LN gradient moves down, every layer adds one branch contribution to it, and the LN at the entrance of each branch has a larger gain lower down, where the stream is still thin. So the further down, the more has piled up.`,
     'depth.h32': r`The reference code`,
     'depth.p12': r`The script below is where every measured number above comes from; the engine behind this page computes the same quantities in the same setting. It follows Table 1 of the paper and the initialization of its Section 3.3, and it produces all three panels of Fig. 3.`,
-    'depth.code1': r`# Unofficial implementation of Section 3 and Table 1 of the paper. It looks only at the moment of initialization: how large the W2 gradients of each layer are in Post-LN and in Pre-LN.
-import sys, json, torch, torch.nn as nn, torch.nn.functional as F
-d, n, V, B = 512, 32, 1000, 8          # width, sequence length, vocabulary, sentences per batch
-
-class Layer(nn.Module):
-    def __init__(s, pre):
-        super().__init__()
-        s.pre = pre
-        s.Wq, s.Wk, s.Wv = (nn.Linear(d, d) for _ in range(3))
-        s.W1, s.W2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)   # IWSLT configuration: 512 -> 1024 -> 512
-        s.ln1, s.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        for m in (s.Wq, s.Wk, s.Wv, s.W1, s.W2):
-            nn.init.xavier_normal_(m.weight); nn.init.zeros_(m.bias)   # paper, Section 3.3: Xavier, biases at 0
-
-    def attn(s, x):                                     # x: (B, n, d)
-        a = s.Wq(x) @ s.Wk(x).transpose(1, 2) / d ** .5  # (B, n, n); single head, as in the theorem's setting
-        return a.softmax(-1) @ s.Wv(x)
-
-    def forward(s, x):
-        ffn = lambda h: s.W2(F.relu(s.W1(h)))
-        if s.pre:                                       # Table 1, right column: LN inside the residual branch, only additions on the trunk
-            x = x + s.attn(s.ln1(x))
-            return x + ffn(s.ln2(x))
-        x = s.ln1(x + s.attn(x))                        # Table 1, left column: an LN after every addition
-        s.x5 = x + ffn(x)                               # x^{post,5} from Lemma 2, kept to look at its norm
-        return s.ln2(s.x5)
-
-class Net(nn.Module):
-    def __init__(s, L, pre):
-        super().__init__()
-        s.E = nn.Parameter(torch.randn(V, d) / d ** .5)  # as fairseq does: embeddings initialized from N(0, 1/d)
-        s.layers = nn.ModuleList(Layer(pre) for _ in range(L))
-        s.final = nn.LayerNorm(d) if pre else nn.Identity()   # the extra final LN of Pre-LN; all the gradient scaling hinges on it
-
-    def forward(s, tok, tgt):
-        x, s.norms = s.E[tok] * d ** .5, []             # scale the input by sqrt(d), matching the paper's assumption: |x0|^2 is about d
-        for layer in s.layers:
-            x = layer(x)
-            h = x if layer.pre else layer.x5            # Post-LN's x_l is pinned to d by the LN; only x5 carries information
-            s.norms.append((h.pow(2).sum(-1).mean() / d).item())    # Lemma 2 predicts: Post about 1.5, Pre growing linearly with depth
-        logits = s.final(x) @ s.E.t()                   # output layer shared with the word embedding; after the LN |h|^2 = d, logits have std about 1
-        return F.cross_entropy(logits.reshape(-1, V), tgt.reshape(-1))
-
-def grads(L, pre, batches=20):
-    net = Net(L, pre)
-    acc = [torch.zeros_like(l.W2.weight) for l in net.layers]; each = [0.] * len(net.layers)
-    for _ in range(batches):                            # as in Section 3.4 of the paper: average the gradients over batches first, then take the F-norm
-        net.zero_grad()
-        tok = torch.randint(V, (B, n)); tgt = (tok + 1) % V   # the target has structure, so the averaged gradient is not pure noise
-        net(tok, tgt).backward()
-        for k, l in enumerate(net.layers):
-            acc[k] += l.W2.weight.grad / batches
-            each[k] += l.W2.weight.grad.norm().item() / batches   # this is what Theorem 1 bounds: the norm of a single batch's gradient
-    return [a.norm().item() for a in acc], net.norms, each
-
-if __name__ == '__main__':                              # 5 seeds per configuration; report mean and standard deviation
-    ms = lambda xs: [round(float(torch.tensor(c).mean()), 3) for c in zip(*xs)] + [round(float(torch.tensor(c).std()), 3) for c in zip(*xs)]
-    out = {}
-    for pre in (False, True):
-        k = 'pre' if pre else 'post'
-        runs = [(torch.manual_seed(s), grads(6, pre))[1] for s in range(5)]
-        out[k] = {'W2_per_layer': ms([r[0] for r in runs]), 'W2_per_batch': ms([r[2] for r in runs]), 'norm2/d': ms([r[1] for r in runs])}
-        lastW2 = {L: [(torch.manual_seed(s), grads(L, pre, 10))[1] for s in range(5)] for L in (6, 8, 10, 12, 14)}
-        out[k + '_lastW2_vs_L'] = {L: ms([[r[0][-1], r[2][-1]] for r in rs]) for L, rs in lastW2.items()}
-    json.dump(out, sys.stdout, indent=1)`,
+    'depth.code1': referenceListing({
+      head: r`Unofficial implementation of Section 3 and Table 1 of the paper. It looks only at the moment of initialization: how large the W2 gradients of each layer are in Post-LN and in Pre-LN.`,
+      sizes: r`width, sequence length, vocabulary, sentences per batch`,
+      ffn: r`IWSLT configuration: 512 -> 1024 -> 512`,
+      init: r`paper, Section 3.3: Xavier, biases at 0`,
+      scores: r`(B, n, n); single head, as in the theorem's setting`,
+      preBranch: r`Table 1, right column: LN inside the residual branch, only additions on the trunk`,
+      postAdd: r`Table 1, left column: an LN after every addition`,
+      x5: r`x^{post,5} from Lemma 2, kept to look at its norm`,
+      embedding: r`as fairseq does: embeddings initialized from N(0, 1/d)`,
+      finalLn: r`the extra final LN of Pre-LN; all the gradient scaling hinges on it`,
+      inputScale: r`scale the input by sqrt(d), matching the paper's assumption: |x0|^2 is about d`,
+      postX5: r`Post-LN's x_l is pinned to d by the LN; only x5 carries information`,
+      lemma2: r`Lemma 2 predicts: Post about 1.5, Pre growing linearly with depth`,
+      tiedOutput: r`output layer shared with the word embedding; after the LN |h|^2 = d, logits have std about 1`,
+      average: r`as in Section 3.4 of the paper: average the gradients over batches first, then take the F-norm`,
+      target: r`the target has structure, so the averaged gradient is not pure noise`,
+      perBatch: r`this is what Theorem 1 bounds: the norm of a single batch's gradient`,
+      seeds: r`5 seeds per configuration; report mean and standard deviation`,
+    }),
     'depth.code1.caption': r`Reference specification of the measurement (unofficial), in PyTorch`,
 
     'adam.title': r`Between gradient scale and Adam there is one more step`,
@@ -693,10 +649,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'row.warmup': '{placement} + warm-up {warmup}',
       never: 'never',
       neverNote: 'Markers right of the line at step {steps}: the run never left the plateau.',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',
@@ -717,10 +669,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       optimal: 'best loss',
       'series.none': 'no warm-up',
       'series.warmup': 'warm-up {warmup}',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.cell': '{outcome}, escape step {escape}, final loss {loss}',
@@ -736,10 +684,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       axisStep: 'step',
       axisLoss: 'loss',
       'placement.label': 'Placement',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       'glyph.trained': '✓',
       'glyph.plateau': '–',
       'glyph.diverged': '✗',
