@@ -5,6 +5,9 @@
 //   node bench/wasm_runner.mjs <st|mt> <threads> train '<config json>'     (seconds per step, after
 //                                                     3 untimed steps that let V8 tier up)
 //   node bench/wasm_runner.mjs <st|mt> <threads> grid  '<config json>'
+//   node bench/wasm_runner.mjs <st|mt> <threads> composer '<init-profile config json>'  (the
+//                                                     composer's redraw: one init-profile call, after one
+//                                                     untimed call that lets V8 tier up; `times` of 5 calls)
 //   node bench/wasm_runner.mjs <st|mt> <threads> exp:NAME '<config json>'   (an experiment; also the
 //                                                     process's CPU seconds, every thread's)
 // <st-fma|mt-fma>: the FMA flavour with its fused kernel on (docs/engine.md, "Flavours").
@@ -32,6 +35,19 @@ if (job === 'probe') {
   const run = new m.GridRun(config);
   while (!run.done()) run.step(10);
   run.delete();
+} else if (job === 'composer') {
+  const once = () => {
+    const s0 = performance.now();
+    const run = new m.ExperimentRun('init-profile', config);
+    while (!run.done()) run.step(1);
+    run.resultJson();
+    run.delete();
+    return (performance.now() - s0) / 1000;
+  };
+  const first = once();
+  const times = Array.from({ length: 5 }, once);
+  t0 = performance.now() - 1000 * [...times].sort((a, b) => a - b)[2];
+  extra = { first, times };
 } else if (job.startsWith('exp:')) {
   const cpu0 = process.cpuUsage();
   const run = new m.ExperimentRun(job.slice(4), config);

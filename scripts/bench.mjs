@@ -5,6 +5,8 @@
 //   step    seconds per toy training step: native 1/2 threads, wasm st (1) and mt (2) under Node
 //   probe   the full `lnx probe` (all seeds, all depths): native 1/2 threads, wasm 1/2 threads
 //   grid    the full 16-run toy grid: native 2 threads, wasm 1 and 2 threads, PyTorch 2 threads
+//   composer  the placement composer's redraw at init (one init-profile call for a composed placement,
+//           web/src/lib/composer.ts): wasm st 1 thread and mt 2 threads under Node, against its 1 s target
 //   profile where a toy step's time goes, op by op (bench/step_profile.cpp, the engine built with
 //           wasm/profile.h's counters): native 1 thread, wasm st 1 thread, wasm mt 2 threads, at the
 //           article's toy and at the quick look; GEMM's share of the step and the SIMD128 limit
@@ -49,7 +51,20 @@ const sections =
     ? []
     : onlyArg
       ? onlyArg.split(',')
-      : ['gemm', 'step', 'profile', 'probe', 'grid', 'phasemap', 'page', 'mainthread', 'lighthouse', 'gpuhost', 'webgpu'];
+      : ['gemm', 'step', 'profile', 'probe', 'grid', 'phasemap', 'composer', 'page', 'mainthread', 'lighthouse', 'gpuhost', 'webgpu'];
+/** The composer's engine call for a composed placement (CompleteP's multiplier on Pre-LN; the
+ *  composer's defaults otherwise), and its target. */
+const COMPOSER_CFG = {
+  placements: ['composed'],
+  placement_spec: {
+    name: 'composed',
+    attention: { norm_input: true },
+    ffn: { norm_input: true },
+    final_norm: true,
+    residual_scale: { kind: 'completep', L_base: 2, a: 1 },
+  },
+};
+const COMPOSER_TARGET_S = 1;
 const jsonPath = `${root}docs/benchmarks.json`;
 const results = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {};
 const sh = (cmd, a, opts = {}) => execFileSync(cmd, a, { encoding: 'utf8', maxBuffer: 1 << 28, cwd: root, ...opts });
@@ -315,6 +330,20 @@ const run = {
     ]) {
       log(`probe: wasm-${flavour} ${t} thread(s) (full)`);
       out[`wasm_${flavour}_${t}t`] = wasm(flavour, t, 'probe', {}).seconds;
+    }
+    return out;
+  },
+  composer() {
+    const out = {};
+    for (const [flavour, t] of [
+      ['st', 1],
+      ['mt', 2],
+    ]) {
+      log(`composer: wasm-${flavour} ${t} thread(s), one init-profile call`);
+      const r = wasm(flavour, t, 'composer', COMPOSER_CFG);
+      out[`wasm_${flavour}_${t}t`] = r.seconds;
+      out[`wasm_${flavour}_${t}t_first`] = r.first;
+      out[`wasm_${flavour}_${t}t_times`] = r.times;
     }
     return out;
   },
@@ -618,6 +647,22 @@ if (results.probe) {
     `| wasm (Node) | 2 | ${f(p.wasm_mt_2t, 1)} |`,
     '',
   );
+}
+if (results.composer) {
+  const c = results.composer;
+  md.push(
+    `## The placement composer's redraw (${when(c)})`,
+    '',
+    "One `init-profile` call for a composed placement (Pre-LN with CompleteP's multiplier) at the composer's size (L = 6, d = 32, d_ff = 128, V = 64, n = 16, B = 4; 3 seeds, 4 batches per seed per layer and per depth of 2, 4, 6, 8, 12, 16; the output's sensitivity at the same depths): what the page computes on every change of the spec. Median of 5 calls after one untimed call; the first call of a fresh module beside it.",
+    '',
+  );
+  md.push('| build | threads | median s | first call s | target |', '|---|---|---|---|---|');
+  for (const [k, label, t] of [
+    ['wasm_st_1t', 'wasm single-threaded (Node)', 1],
+    ['wasm_mt_2t', 'wasm threaded (Node)', 2],
+  ])
+    md.push(`| ${label} | ${t} | ${f(c[k], 3)} | ${f(c[`${k}_first`], 3)} | ≤ ${COMPOSER_TARGET_S} s: ${c[k] <= COMPOSER_TARGET_S ? 'met' : 'not met'} |`);
+  md.push('');
 }
 if (results.phasemap) {
   const q = results.phasemap;

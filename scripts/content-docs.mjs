@@ -47,7 +47,8 @@ through the inline renderer. The other interface strings (\`ui-keys.md\`) are pl
 \`{name}\` placeholders.
 `;
 
-/** Each table of ui-keys.md: its rows, [keys (space-separated), what they are used for], and a note under it. */
+/** Each table of ui-keys.md: its rows, [keys (space-separated), what they are used for], and a note under it.
+ *  A figure's table leaves out the rows every figure has (withCommonRows: title and caption, ctl.small). */
 export const UI_KEY_TABLES = {
   chrome: {
     rows: [
@@ -87,6 +88,10 @@ export const UI_KEY_TABLES = {
       ['testLabel', "label before the title of a `test` aside (the page's own test of one of the article's inferences)"],
       ['sep.colon', `": " between a readout's subject and its value`],
       ['optimizer.adam optimizer.sgd optimizer.radam optimizer.gi-adam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
+      [
+        'outcome.trained outcome.plateau outcome.diverged outcome.mixed',
+        "a toy run's or a cell's outcome in the phase-diagram figures fig13, fig14 and fig15 (legends, readouts, tables)",
+      ],
       ['shape.linear shape.cosine', `each warm-up shape's name (the engine's choices of \`warmup_shape\`) in Figure 4's settings and caption`],
       [
         'arch.norm_type.layernorm arch.norm_type.rmsnorm arch.final_norm.auto arch.final_norm.on arch.final_norm.off arch.output.tied arch.output.untied arch.input_scale.sqrt_d arch.input_scale.none',
@@ -97,7 +102,7 @@ export const UI_KEY_TABLES = {
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
-        'field.err.int field.err.number field.err.list field.err.intList field.err.choice field.err.choices field.err.none',
+        'field.err.int field.err.number field.err.list field.err.intList field.err.choice field.err.choices field.err.none field.err.bool',
         "what a setting must be, by its kind (lib/fields.ts fieldError): under the field in the form and as the URL banner's reason for its parameter; `{min}` `{max}` `{count}` `{range}` `{choices}` are its bounds, the engine's as the lab tightens them",
       ],
       [
@@ -268,7 +273,6 @@ export const UI_KEY_TABLES = {
   },
   fig2: {
     rows: [
-      ['title caption', 'title and caption'],
       ['readoutLayer', `a layer's name in the readout and the stack`],
       ['readoutNorm', `the residual stream's length at that layer (\`{l}\` names the layer too)`],
       ['readoutGain', 'the Final-LN multiplier (`{gain}` works as well as `{g}`)'],
@@ -280,7 +284,6 @@ export const UI_KEY_TABLES = {
   },
   fig3: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB panelC', `the panels' headings; panelA's \`{layers}\` is the drawn probe's`],
       ['stat.label paperStat perBatch', 'the statistic switch of (a), and the legend of (c)'],
       ['axisLayer axisGrad axisNorm axisDepth', 'axis names'],
@@ -302,39 +305,31 @@ export const UI_KEY_TABLES = {
   },
   fig6: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisDepth axisGrad axisP', 'axis names'],
       ['extrapolation uniform', 'the 1/√L line and the 1/V reference'],
       ['output.label output.tied output.untied input.label input.sqrt_d input.none', 'the model toggles'],
       ['readout readout.item', 'the hover readout'],
       ['col.variant col.slope', 'the slopes table'],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig13: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', "a peak lr's panel"],
       ['axisEscape', 'the x axis'],
       ['row.none row.warmup', 'the rows: a placement without warm-up, and with one'],
       ['never neverNote', 'a run that never left the plateau (readout, table; the note under the panels)'],
-      ['outcome.trained outcome.plateau outcome.diverged outcome.mixed', "a cell's outcome (readout, table)"],
       ['readout readout.item readout.row', 'the hover readout'],
       ['col.row', "the table's first column"],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig14: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisLr axisEscape axisLoss', 'axis names'],
       ['never plateau optimal', 'the guides: the "never" line, the plateau, the best loss'],
       ['series.none series.warmup', 'the two series (legend, readout, table)'],
-      ['outcome.trained outcome.plateau outcome.diverged outcome.mixed', "a cell's outcome (legend of the failed cells, readout, table)"],
       ['readout readout.item readout.cell', 'the hover readout'],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig18: {
@@ -351,11 +346,9 @@ export const UI_KEY_TABLES = {
   },
   fig15: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel panel.none', "a warm-up's map"],
       ['axisLr axisDepth axisStep axisLoss', 'axis names (the maps, the curves)'],
       ['placement.label', 'the placement picker'],
-      ['outcome.trained outcome.plateau outcome.diverged outcome.mixed', "a cell's outcome (legend, readout, table)"],
       ['glyph.trained glyph.plateau glyph.diverged glyph.mixed', "the sign on a cell's marker (legend too): the outcome is never colour alone"],
       ['curves cell seed', "the selected cell's curves: their heading, a cell's name, a seed's"],
       ['plateau optimal', "the curves' guides"],
@@ -367,7 +360,6 @@ export const UI_KEY_TABLES = {
   },
   fig11: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisLayer axisGrad axisFactor', 'axis names'],
       ['appendixF', `Appendix F's predicted decay (legend, table)`],
@@ -375,7 +367,6 @@ export const UI_KEY_TABLES = {
       ['guide.flat guide.appendixF', 'the guides at 1 and √(2/3)'],
       ['placement.label', 'the placement picker'],
       ['readout readout.item', 'the hover readout'],
-      ['ctl.small', `the live run's small setting`],
     ],
     after: `Captions and \`seedsHint\` are about the drawn result: after a live run with other settings a
 sentence like "mean over 5 seeds" no longer describes it. Bind such numbers instead
@@ -383,52 +374,43 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
   },
   fig7: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisStep axisGrad axisRms', 'axis names'],
       ['refLr', 'the reference line at 1'],
       ['readout readout.item', 'the hover readout'],
       ['col.step', `the table's first column`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig17: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a placement's panel`],
       ['axisStep axisRms', 'axis names'],
       ['all zero', `the two kinds of line (legend): every coordinate, and the tensors with no gradient at step 1`],
       ['refLr refGi', 'the reference lines at 1 and at √(1 − β₂)'],
       ['readout readout.item readout.value readout.valueAll', 'the hover readout: a panel, a step, each run there (with or without gradient-free tensors)'],
       ['col.series tableCaption', `the table's first column and its caption`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig10: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisDepth axisEta axisLayer', 'axis names'],
       ['readout readout.item readout.eta', 'the hover readout (η* with its near-best range and largest useful η)'],
       ['colNear colUseful', `the table's range columns`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig5: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `the chart's heading`],
       ['axisDepth axisSens', 'axis names'],
       ['guideLinear guideLog', 'the O(L) and O(log L) guides in the legend'],
       ['kind.label kind.random kind.sign', 'the perturbation toggle'],
       ['readout readout.item', 'the hover readout, one item per placement'],
       ['col.depth col.slope', `the table's first column and its slope row`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig8: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `the chart's heading`],
       ['axisWarmup axisEscape', 'axis names'],
       ['never', 'the top line and a run that never escapes'],
@@ -441,7 +423,6 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
   },
   fig4: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a panel's heading`],
       ['axisStep axisLoss', 'axis names'],
       ['noWarmup warmup', 'the warm-up arms (a `warmup` without `{w}` is used as it is for 300 steps)'],
@@ -476,31 +457,61 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['col.at', `a sampled step's column`],
     ],
   },
+  fig16: {
+    rows: [
+      ['title caption', 'title and caption (the caption says the model size the composer computes at)'],
+      ['composed', `the composed placement's name when it is no preset (legend, readout)`],
+      ['computing refused', `the status line: computing, or the engine's refusal of the spec ({message})`],
+      ['readout', `the composed placement's headline: last-layer gradient ratio, sensitivity slope, time`],
+      ['band', `Lemma 2's band (legend)`],
+      ['panelStream panelW2 panelLast panelSens', 'the four panels'],
+      ['axisLayer axisDepth axisNorm axisGrad axisSens', 'axis names'],
+      ['ctl.preset', 'the preset select'],
+      ['ctl.where ctl.norm ctl.residual ctl.init', 'the groups of the spec keys (lib/composer.ts)'],
+      ['train trainNote', `"Train it" and what it runs (lib/composer-train.ts: Figure 4's quick look, into its run list)`],
+      [
+        'key.attention.norm_input key.attention.norm_branch key.attention.norm_after key.ffn.norm_input key.ffn.norm_branch key.ffn.norm_after key.final_norm key.norm key.norm.alpha0 key.residual_scale key.residual_scale.L_base key.residual_scale.a key.residual_scale.g0 key.residual_scale.per key.init_scale key.qk_norm key.b2t',
+        `each spec key's control label (the engine's PLACEMENT_SPEC_FIELDS)`,
+      ],
+      [
+        'choice.norm.layernorm choice.norm.rmsnorm choice.norm.dyt choice.norm.none choice.residual_scale.one choice.residual_scale.admin choice.residual_scale.deepnet choice.residual_scale.completep choice.residual_scale.rezero choice.residual_scale.per.sublayer choice.residual_scale.per.layer choice.init_scale.xavier choice.init_scale.deepnet choice.init_scale.tfixup choice.init_scale.zero choice.qk_norm.none choice.qk_norm.layernorm choice.qk_norm.rmsnorm',
+        `a select's choices in the reader's words (choice.<key>.<value>, the engine's choices)`,
+      ],
+    ],
+  },
   fig12: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a placement and warm-up's panel`],
       ['axisStep axisSharpness', 'axis names'],
       ['threshold', `the stability threshold's line (legend)`],
       ['series', `a run's name (optimizer, seed)`],
       ['readout readout.item readout.value', 'the hover readout: a panel, a step, each run there'],
       ['col.series tableCaption', `the table's first column and its caption (the cells are λ/threshold)`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig9: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a run's panel`],
       ['axisStep axisLayer', 'axis names'],
       ['scale', `the colour ramp's legend`],
       ['readout readout.item', 'the hover readout'],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
 };
 /** prose-numbers.md's tables: [key, what it is, the value the source article gives] (PROSE_NUMBERS keys the articles quote). */
 export const PROSE_NUMBER_GROUPS = [
+  {
+    heading: "The placement composer's model (Figure fig16's caption: init-profile's defaults, read from the engine's schema)",
+    rows: [
+      ['composer.layers', "the composer's layers", '6'],
+      ['composer.d', "the composer's width", '32'],
+      ['composer.d_ff', "the composer's FFN width", '128'],
+      ['composer.vocab', "the composer's vocabulary", '64'],
+      ['composer.seq', "the composer's sequence length", '16'],
+      ['composer.batch', "the composer's batch", '4'],
+      ['composer.seeds', "the composer's seeds", '3'],
+    ],
+  },
   {
     heading: 'Probe (6-layer model, d = 512)',
     rows: [
@@ -667,6 +678,16 @@ function cover(where, rows, keys) {
     );
 }
 
+/** The rows a figure's table has without writing them: first its title and caption (every figure's,
+ *  FigureText), last its live run's small setting where it has one; a table writes its own to say more. */
+const TITLE_ROW = ['title caption', 'title and caption'];
+const SMALL_ROW = ['ctl.small', `the live run's small setting`];
+const withCommonRows = (rows, keys) => [
+  ...(rows.some(([ks]) => ks === TITLE_ROW[0]) ? [] : [TITLE_ROW]),
+  ...rows,
+  ...(keys.includes('ctl.small') && !rows.some(([ks]) => ks === SMALL_ROW[0]) ? [SMALL_ROW] : []),
+];
+
 const table = (head, rows) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `|${r.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`)].join('\n');
 
@@ -678,8 +699,9 @@ export function renderUiKeys({ chrome, figures }) {
   const part = (heading, id, text, keys) => {
     const t = UI_KEY_TABLES[id];
     if (!t) throw new Error(`scripts/content-docs.mjs: no table for ${id}`);
-    cover(id, t.rows, keys);
-    const rows = t.rows.map(([ks, used]) => [ks.split(' ').map(code).join(', '), used, placeholderCell(ks.split(' '), text)]);
+    const all = id === 'chrome' ? t.rows : withCommonRows(t.rows, keys);
+    cover(id, all, keys);
+    const rows = all.map(([ks, used]) => [ks.split(' ').map(code).join(', '), used, placeholderCell(ks.split(' '), text)]);
     return [`## ${heading}`, '', table(['key', 'used for', 'placeholders'], rows), ...(t.after ? ['', t.after] : [])].join('\n');
   };
   const stale = Object.keys(UI_KEY_TABLES).filter((id) => id !== 'chrome' && !figures.some((f) => f.id === id));

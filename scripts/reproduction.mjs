@@ -412,7 +412,19 @@ if (grid) {
     const wlRef = existsSync(`${root}public/data/exp/warmup-length.json`)
       ? JSON.parse(readFileSync(`${root}public/data/exp/warmup-length.json`, 'utf8'))
       : null;
-    const sgdRef = wlRef ? (await import('../web/src/experiments/verdicts.js')).sgdControl(wlRef).facts : null;
+    const V = await import('../web/src/experiments/verdicts.js');
+    const sgdRef = wlRef ? V.sgdControl(wlRef).facts : null;
+    // claims 10 and 9 (phase-diagram): the reference's facts beside the quick setting's
+    const refFacts = (file, rule) =>
+      existsSync(`${root}public/data/exp/${file}.json`) ? rule(JSON.parse(readFileSync(`${root}public/data/exp/${file}.json`, 'utf8'))).facts : {};
+    const dnRef = refFacts('phase-diagram.deepnorm', V.deepNormNoWarmup);
+    const pwRef = refFacts('phase-diagram.pre-warmup', V.preWarmup);
+    const dnq = f('deepNorm').dn ?? {};
+    const pwq = f('preWarmup').pw ?? {};
+    // the cheaper candidates of claim 9 that read refuted, by their largest final-loss gap
+    const pwOver = (qs.searches?.preWarmup?.tried ?? [])
+      .filter((t) => !t.meets && t.verdicts.pw === 'refuted')
+      .map((t) => `${g3q(t.facts.pw?.finalGapMax)} (${t.config.steps} steps, peak lr ${t.config.lrs.join(', ')})`);
     const wq = qs.searches?.warmupLength?.chosen;
     const wq100 = wq ? Math.max(...wq.config.warmups) : null;
     // each figure's letter from the registry (the page's order), by the slot it draws
@@ -423,6 +435,14 @@ if (grid) {
         `model without √d ${g3q(f('tiedOutput').tied?.tiedNone)} against the −½ ± 0.25 band's −0.75. Figure ${letter('adamFirstStep')}: the gradient norms differ ${g3q(f('adamFirstStep').afs?.gradGap)}-fold ` +
         `at step 1, against the rule's 1.2. Figure ${letter('warmupLength')}: Post-LN with SGD and a warm-up of ${wq100 ?? '—'} leaves the plateau at step ${f('warmupLength').sgd?.post?.[wq100] ?? '—'} ` +
         `of ${wq?.config.steps ?? '—'} (the reference: ${sgdRef?.post?.[wq100] ?? '—'} of ${wlRef?.config.steps ?? '—'}), so the SGD control's verdict rests on the last steps of the run. ` +
+        (qs.searches?.deepNorm?.chosen
+          ? `Figure ${letter('deepNorm')}: DeepNorm without warm-up at peak lr ${dnq.lrAt ?? '—'} leaves the plateau at step ${dnq.dnEsc0?.join(', ') ?? '—'} of ${dnq.steps ?? '—'} ` +
+            `(the reference: ${dnRef.dnEsc0?.join(', ') ?? '—'} of ${dnRef.steps ?? '—'}), so its "qualified" too rests on the last steps of the run. `
+          : '') +
+        (qs.searches?.preWarmup?.chosen
+          ? `Figure ${letter('preWarmup')}: the final losses with and without warm-up differ by at most ${g3q(pwq.finalGapMax)} against the rule's 0.1 (the reference: ${g3q(pwRef.finalGapMax)})` +
+            (pwOver.length ? `; the cheaper candidates, refuted, had at most ${pwOver.join(' and ')}. ` : '. ')
+          : '') +
         'A quick setting is a view of the effect for a reader to recompute, not a second measurement of it: the reference documents are the measurement.',
     );
     say();

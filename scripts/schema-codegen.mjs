@@ -68,6 +68,9 @@ export function renderTs(schema) {
   w("/** The named placement specs a reader starts from (wasm/placements/presets.h): the registry's placements");
   w(" *  as specs, then the literature's; each `spec` is a canonical placement_spec. */");
   w(`export const PLACEMENT_PRESETS = ${JSON.stringify(schema.placement_presets ?? [])} as const;`);
+  w("/** The placement spec's keys, flat (dotted paths), each described as a config field: the");
+  w(" *  composer's controls (lib/composer.ts); wasm/placements/spec.cpp describe_placement_spec_fields. */");
+  w(`export const PLACEMENT_SPEC_FIELDS: Readonly<Record<string, FieldInfo>> = ${JSON.stringify(schema.placement_spec_fields ?? {})};`);
   w('/** Optimizer names, in registry order (wasm/optim/registry.h). */');
   w(`export const OPTIMIZERS = ${JSON.stringify(schema.optimizers.map((o) => o.name))} as const;`);
   w('export type OptimizerName = (typeof OPTIMIZERS)[number];');
@@ -76,7 +79,7 @@ export function renderTs(schema) {
   w('');
   w('/** What the engine says of one field. Numbers: [min, max], or (min, max] when minExclusive; lists hold 1 … maxItems entries. */');
   w('export interface FieldInfo {');
-  w("  type: 'int' | 'uint' | 'number' | 'choice' | 'int[]' | 'uint[]' | 'number[]' | 'choice[]' | 'object';");
+  w("  type: 'int' | 'uint' | 'number' | 'choice' | 'int[]' | 'uint[]' | 'number[]' | 'choice[]' | 'object' | 'bool';");
   w('  default: unknown;');
   w('  min?: number;');
   w('  max?: number;');
@@ -208,6 +211,26 @@ export function renderDocsSection(schema) {
       '|---|---|---|---|',
     );
     for (const p of schema.placement_presets) out.push(`| \`${p.name}\` | ${p.label} | ${p.doc} | ${p.source} |`);
+  }
+  if (schema.placement_spec_fields) {
+    out.push(
+      '',
+      '### Placement spec keys',
+      '',
+      'The spec\'s keys as the page\'s composer reads them (dotted paths: `residual_scale.a` is the `a` of `"residual_scale": {"kind": "completep", …}`, `norm.alpha0` that of `"norm": {"kind": "dyt", …}`).',
+      '',
+      '| key | type | default | range or choices | only when | what |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const [k, f] of Object.entries(schema.placement_spec_fields)) {
+      const range = f.choices ? f.choices.join(', ') : f.type === 'number' ? `${f.minExclusive ? '(' : '['}${f.min}, ${f.max}]` : '';
+      const when = f.onlyWhen
+        ? Object.entries(f.onlyWhen)
+            .map(([a, v]) => `${a} = ${v.join(' or ')}`)
+            .join('; ')
+        : '';
+      out.push(`| \`${k}\` | ${f.type} | ${JSON.stringify(f.default)} | ${range} | ${when} | ${f.doc} |`);
+    }
   }
   out.push('', '### Optimizers', '', '| name | what | state arrays | settings | suggested lr |', '|---|---|---|---|---|');
   for (const o of schema.optimizers)

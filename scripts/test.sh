@@ -6,9 +6,10 @@
 #      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
+#   2b. alongside 1b–3: WebGPU in Node over Dawn (SwiftShader: every backend op, gradients, runs,
+#      probe vs the CPU)
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers; alongside
-#      it, one after another: WebGPU in Node over Dawn (SwiftShader: every backend op, gradients, runs,
-#      probe vs the CPU), what a link unfolds into elsewhere (tests/e2e/web-found.mjs), Lighthouse's
+#      it, one after another: what a link unfolds into elsewhere (tests/e2e/web-found.mjs), Lighthouse's
 #      deterministic categories at 100 in both languages (tests/audits/lighthouse.mjs), and the page
 #      on WebGPU in headless Chromium (SwiftShader: the selection, fallbacks)
 #   4. The bad-input corpus (tests/robustness): engine API, URL parameters, UI values, imported files
@@ -63,6 +64,11 @@ bash scripts/build-native.sh
 stage "WebAssembly build"
 EXTRA_TARGETS="gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt" bash scripts/build-wasm.sh > /dev/null
 
+# the GPU path against the CPU path in Node (Dawn, SwiftShader): it needs only the wasm build, and
+# runs alongside the GEMM tests, Vitest and the page build (its ~3 minutes were the longest job of
+# the browsers' side lane, which then outlasted the end-to-end run)
+background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" node tests/gpu-node/run.mjs
+
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test
 node --no-experimental-fetch build-wasm/gemm_bench-mt.js test threads=2
@@ -76,19 +82,19 @@ npx vitest run
 stage "page build"
 npx vite build --logLevel warn
 
-stage "end-to-end (Chromium); alongside: WebGPU in Node, what a link unfolds into, Lighthouse, WebGPU in Chromium, the end-to-end run's late part"
-# the side lane, one job after another: the GPU path against the CPU path in Node (Dawn, SwiftShader);
-# card pictures and oEmbed figure pages (tests/e2e/web-found.mjs); Lighthouse's accessibility, best
-# practices and SEO at 100 in both languages; the page on WebGPU in Chromium (SwiftShader); the
-# end-to-end run's late part (tests/e2e/run.mjs part('late'): checks that each open their own pages)
+stage "end-to-end (Chromium); alongside: what a link unfolds into, Lighthouse, WebGPU in Chromium, the end-to-end run's late part"
+# the side lane, one job after another: card pictures and oEmbed figure pages (tests/e2e/web-found.mjs);
+# Lighthouse's accessibility, best practices and SEO at 100 in both languages; the page on WebGPU in
+# Chromium (SwiftShader); the end-to-end run's late part (tests/e2e/run.mjs part('late'): checks that
+# each open their own pages)
 background browsers bash -c 'set -e
-  side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" node tests/gpu-node/run.mjs
   side "found on the web (card pictures, oEmbed figure pages)" node tests/e2e/web-found.mjs
   side "Lighthouse: accessibility, best practices, SEO at 100 (en, zh)" node tests/audits/lighthouse.mjs
   side "WebGPU end-to-end (Chromium, SwiftShader)" node tests/webgpu/run.mjs
   side "end-to-end, its late part (checks that open pages of their own: links, themes, phone width, plain server, embeds, offline)" env E2E_PART=late node tests/e2e/run.mjs'
 E2E_PART=early node tests/e2e/run.mjs
 printf '\n-- alongside (%ss)\n' "$(( $(date +%s) - start ))"
+finish gpu
 finish browsers
 
 stage "robustness corpus (Vitest + Chromium)"

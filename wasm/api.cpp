@@ -9,6 +9,7 @@
 #include "optim/registry.h"
 #include "placements/placement.h"
 #include "placements/presets.h"
+#include "placements/spec.h"
 #include "schema.h"
 #include "thread_pool.h"
 
@@ -81,6 +82,8 @@ std::string schema_json() {
     w.key("source").value(p.source).key("spec").raw(p.spec).end_object();
   }
   w.end_array();
+  w.key("placement_spec_fields");
+  describe_placement_spec_fields(w);
   w.key("experiments").begin_array();
   for (const exp::ExperimentInfo& e : exp::experiments()) {
     w.begin_object().key("name").value(e.name).key("doc").value(e.doc).key("claim").value(e.claim).key("config");

@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <functional>
 #include <string>
@@ -18,6 +19,8 @@
 #include "model.h"
 #include "optim/adam.h"
 #include "optim/radam.h"
+#include "placements/placement.h"
+#include "placements/spec.h"
 #include "placements/presets.h"
 #include "rng.h"
 #include "train_access.h"
@@ -58,6 +61,7 @@ TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
                                              "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
+                                             "init-profile",
                                              "lr-sensitivity"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
@@ -692,6 +696,107 @@ TEST(Sharpness, RefusesAnOptimizerWithoutAPreconditioner) {
 }
 
 }  // namespace
+
+
+namespace {
+
+// A document's text with every number to the last bit (for bit-for-bit comparisons).
+std::string dump(const Value& v) {
+  char buf[32];
+  switch (v.kind) {
+    case Value::Kind::Null: return "null";
+    case Value::Kind::Bool: return v.b ? "true" : "false";
+    case Value::Kind::Number: std::snprintf(buf, sizeof buf, "%.17g", v.num); return buf;
+    case Value::Kind::String: return '"' + v.str + '"';
+    case Value::Kind::Array: {
+      std::string out = "[";
+      for (const Value& x : v.arr) out += dump(x) + ",";
+      return out + "]";
+    }
+    case Value::Kind::Object: {
+      std::string out = "{";
+      for (const auto& [k, x] : v.obj) out += k + ":" + dump(x) + ",";
+      return out + "}";
+    }
+  }
+  return "";
+}
+
+// The numbers of one placement in an init-profile document: the probe's and the sensitivity's.
+std::string init_profile_numbers(const Value& v, const std::string& placement) {
+  const Value probe = v.obj.at("probe").obj.at("placements").obj.at(placement);
+  const Value sens = v.obj.at("sensitivity").obj.at(placement);
+  return dump(probe) + "|" + dump(sens);
+}
+
+}  // namespace
+
+// A registered placement written as a spec (under another name) gives that placement's numbers bit
+// for bit, in the probe and in the sensitivity: the composer's presets draw what the figures draw.
+TEST(InitProfile, ARegisteredPlacementAsASpecGivesItsNumbersBitForBit) {
+  for (const std::string& name : lnx::placement_names()) {
+    const std::string spec = lnx::placement_spec_json(lnx::placement(name), "mine");
+    const Value v = run("init-profile", R"("layers": 3, "depths": [1, 3], "seeds": [0, 1], "batches": 2, "depth_batches": 2, )"
+                                        R"("placements": [")" + name + R"(", "mine"], "placement_spec": )" + spec);
+    EXPECT_EQ(init_profile_numbers(v, name), init_profile_numbers(v, "mine")) << name;
+  }
+}
+
+// Its probe is the probe (Figures 2–3) and its sensitivity is output-sensitivity's, at the same setting.
+TEST(InitProfile, MeasuresWhatTheProbeAndOutputSensitivityMeasure) {
+  const std::string model = std::string("{") + kTiny + R"(, "layers": 3, "attention": "causal")";
+  const Value v = run("init-profile", R"("layers": 3, "depths": [1, 2], "seeds": [0, 1], "batches": 2, "depth_batches": 3, "placements": ["post", "pre"])");
+  const Value probe = lnx::json::parse(lnx::run_probe_json(lnx::probe_config_from_json(
+      model + R"(, "depths": [1, 2], "seeds": [0, 1], "batches": 2, "depth_batches": 3, "placements": ["post", "pre"]})")));
+  const Value sens = run("output-sensitivity", R"("depths": [1, 2], "seeds": [0, 1], "placements": ["post", "pre"])");
+  for (const char* p : {"post", "pre"}) {
+    EXPECT_EQ(dump(v.obj.at("probe").obj.at("placements").obj.at(p)), dump(probe.obj.at("placements").obj.at(p))) << p;
+    const Value& a = v.obj.at("sensitivity").obj.at(p).obj.at("depths");
+    const Value& b = sens.obj.at("placements").obj.at(p).obj.at("depths");
+    ASSERT_EQ(a.arr.size(), 2u);
+    for (size_t i = 0; i < 2; ++i)
+      EXPECT_EQ(dump(a.arr[i]), dump(b.arr[i])) << p;
+  }
+}
+
+// At its default (the composer's) size it shows Figure 3c's reference: Pre-LN's last-layer gradient
+// falls with depth at init, Post-LN's falls less (or grows), and Post-LN's output is the more
+// sensitive at the deepest depth.
+TEST(InitProfile, AtTheComposersSizePreLnsLastLayerGradientFallsWithDepth) {
+  lnx::ExperimentRun r("init-profile", "{}");
+  while (!r.done()) r.step(64);
+  const Value v = lnx::json::parse(r.result_json());
+  auto last = [&](const char* p, const char* L) {
+    return v.obj.at("probe").obj.at("placements").obj.at(p).obj.at("lastW2_vs_L").obj.at(L).obj.at("W2_per_layer").obj.at("mean").num;
+  };
+  EXPECT_LT(last("pre", "16"), last("pre", "2"));
+  EXPECT_GT(last("post", "16") / last("post", "2"), last("pre", "16") / last("pre", "2"));
+  auto sens = [&](const char* p) {
+    return v.obj.at("sensitivity").obj.at(p).obj.at("depths").arr.back().obj.at("dlogits2").obj.at("mean").num;
+  };
+  EXPECT_GT(sens("post"), sens("pre"));
+}
+
+// A bad spec is refused naming its key; a spec no placement of the list names is refused too.
+TEST(InitProfile, BadSpecsAreRefusedNamingTheField) {
+  auto message = [](const std::string& config) {
+    try {
+      lnx::ExperimentRun r("init-profile", config);
+    } catch (const lnx::ArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "residual_scale": {"kind": "completep", "a": 0}}})")
+                .find("placement_spec.residual_scale.a"), std::string::npos);
+  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "norm": "batchnorm"}})").find("placement_spec.norm"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "final_norm": 1}})").find("placement_spec.final_norm"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": {"name": "c"}})").find("placement_spec"), std::string::npos);
+  EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": ")" + std::string(1000000, 'x') + "\"}").find("placement_spec"),
+            std::string::npos);
+}
 
 // ---- phase-diagram ----
 namespace {

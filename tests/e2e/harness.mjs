@@ -31,8 +31,12 @@ const SKELETON = readFileSync(join(root, 'web/src/content/skeleton.ts'), 'utf8')
 export const FIGS = [...SKELETON.matchAll(/'(fig\d+)'/g)].map((m) => m[1]);
 if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/skeleton.ts (SKELETON)');
 /** The page's tests of the article's inferences (Figures A, B, …), in page order: the figures whose
- *  FigureDef (figures/figN/index.ts) declares `series: 'test'`. A new experiment figure is run too. */
-export const TEST_FIGS = FIGS.filter((id) => /series: 'test'/.test(readFileSync(join(root, `web/src/figures/${id}/index.ts`), 'utf8')));
+ *  FigureDef (figures/figN/index.ts) declares `series: 'test'` and draws a slot (not the composer,
+ *  fig16, which draws its own runs). A new experiment figure is run too. */
+export const TEST_FIGS = FIGS.filter((id) => {
+  const src = readFileSync(join(root, `web/src/figures/${id}/index.ts`), 'utf8');
+  return /series: 'test'/.test(src) && !/slot: null/.test(src);
+});
 
 // ---- servers -----------------------------------------------------------------------------------
 export function freePort() {
@@ -277,12 +281,18 @@ export async function shoot(page, name, selector) {
   try {
     await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
   } catch {
-    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead
+    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead. Sections
+    // away from the viewport are `content-visibility: auto` (they paint nothing until near it), so the
+    // page is shot with that switched off for the moment, the element scrolled into view first
+    const style = await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+    await el.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const clip = await el.evaluate((e) => {
       const r = e.getBoundingClientRect();
       return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
     });
     await page.screenshot({ path, fullPage: true, clip, animations: 'disabled' });
+    await style.evaluate((s) => s.remove());
   }
 }
 

@@ -74,6 +74,12 @@ export const URL_CASES = [
   { category: 'unknown enum', query: 'fig6.output=both', banner: ['fig6.output'] },
   { category: 'unknown enum', query: 'fig6.input=NaN', banner: ['fig6.input'] },
   { category: 'unknown enum', query: 'fig8.lr=Infinity', banner: ['fig8.lr'] },
+  // the composer's placement spec (lib/composer.ts): a bad key is named; a bad preset too
+  { category: 'unknown enum', query: 'fig16.norm=batchnorm', banner: ['fig16.norm'] },
+  { category: 'unknown enum', query: 'fig16.from=sandwich', banner: ['fig16.from'] },
+  { category: 'non-numeric', query: 'fig16.b2t=maybe', banner: ['fig16.b2t'] },
+  { category: 'zero', query: 'fig16.residual_scale=completep&fig16.residual_scale.a=0', banner: ['fig16.residual_scale.a'] },
+  { category: 'huge', query: `fig16.norm.alpha0=${'9'.repeat(1000)}`, banner: ['fig16.norm.alpha0'] },
   { category: 'unknown enum', query: 'fig15.placement=sideways', banner: ['fig15.placement'] },
   { category: 'injection', query: `fig4.placements=${encodeURIComponent(INJECT[0])}`, banner: ['fig4.placements'] },
   // injection in shown strings (every value is shown in the banner)
@@ -326,6 +332,15 @@ export const FILE_CASES = [
     message: /Imported 1 run.*settings the engine would refuse; they are marked/s,
     adds: 1,
     quick: true,
+  },
+  {
+    category: 'zero',
+    name: 'bad-spec.json',
+    content: runsFile([
+      entry({ name: 'spec', config: { steps: 3, placements: ['post', 'c'], placement_spec: { name: 'c', residual_scale: { kind: 'completep', a: 0 } } } }),
+    ]),
+    message: /Imported 1 run.*settings the engine would refuse; they are marked/s,
+    adds: 1,
   },
 ].map((c, i) => ({ id: `file-${String(i + 1).padStart(2, '0')}`, ...c }));
 

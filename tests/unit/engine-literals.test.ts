@@ -95,7 +95,7 @@ function places(): [string, string][] {
 
 describe("the engine's bounds and defaults are read, never written, in web/src", () => {
   it('knows what to look for, and where', () => {
-    expect(numbers.get('d')).toEqual(new Set([4096, 512, 128]));
+    expect(numbers.get('d')).toEqual(new Set([4096, 512, 128, 32])); // 32: init-profile's (the composer's) default
     expect(lists.get('depths')).toContain('[6,8,10,12,14]');
     expect(places().length).toBeGreaterThan(10000);
   });

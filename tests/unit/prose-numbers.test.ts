@@ -152,10 +152,12 @@ describe('grid helpers', () => {
 });
 
 describe('the keys', () => {
-  it('with no results every key is —', () => {
+  it('with no results every key that reads a result is —; the composer’s model (the engine’s defaults) is a number', () => {
     const b = proseNumbers(null, null, 'en');
     expect(Object.keys(b).sort()).toEqual([...PROSE_NUMBER_KEYS].sort());
-    for (const k of PROSE_NUMBER_KEYS) expect(b[k]).toBe('—');
+    for (const k of PROSE_NUMBER_KEYS)
+      if (k.startsWith('composer.')) expect(b[k], k).toMatch(/^\d+$/);
+      else expect(b[k], k).toBe('—');
   });
   it('never throws on malformed documents', () => {
     expect(() => proseNumbers({} as never, { runs: [] } as never, 'zh')).not.toThrow();

@@ -452,7 +452,7 @@ describe("settings outside the engine's ranges (runs/config-check.ts)", () => {
     [
       'grid',
       { placements: ['post', 'x'], placement_spec: { name: 'mine' } },
-      ['placements = "post", "x" (the engine takes one of post, pre, peri, deepnorm, admin)'],
+      ['placements = "post", "x" (the engine takes one of post, pre, peri, deepnorm, admin, mine)'],
     ],
   ] as const)('%s %j', (slot, config, want) => expect(outOfRange(slot, config as never)).toEqual(want));
   it('an import marks such runs and says how many', () => {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { figureNumber, LINKS } from '../../web/src/figures/registry';
 import { FULL, boundsOf, rangeText, type Row, type Table } from '../../web/src/lib/fields';
-import { tableOf } from '../../web/src/lib/settings';
+import { tableOf, viewTableOf } from '../../web/src/lib/settings';
 import { SLOT_NAMES, type SlotName } from '../../web/src/lib/slots';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
 
@@ -18,6 +18,7 @@ const code = (xs: readonly (string | number)[]) => xs.map((x) => `\`${x}\``).joi
 function values(t: Table, r: Row): string {
   const b = boundsOf(t, r);
   const why = r.lab ? ` (the lab's: ${UI_STRINGS.en[`field.why.${r.lab.why}`]})` : '';
+  if (b.info.type === 'bool') return code(['true', 'false']);
   if (b.info.type === 'choice') return code(b.choices);
   if (b.info.type === 'choice[]') return `1–${Math.min(b.items, b.choices.length)} of ${code(b.choices)}, comma-separated`;
   if (b.info.type === 'uint[]' && r.control === 'number') return `\`1\` … \`${b.max}\`: seeds 0 … n−1${why}`;
@@ -49,13 +50,33 @@ export function runSettingsTable(): string {
   return lines.join('\n');
 }
 
+/** The rows of the figures whose view is a field table (the composer's placement spec, lib/composer.ts). */
+export function viewTablesRows(): string {
+  const lines: string[] = ['| parameter | values | what it sets |', '|---|---|---|'];
+  for (const t of LINKS.groups().flatMap((g) => viewTableOf(g.key) ?? [])) {
+    const what = `${figureOf(t)}, the placement spec`;
+    lines.push(
+      `| \`${t.bases!.url}\` | ${code([FULL, ...Object.keys(t.bases!.values)])} | ${what}: the preset the keys below are read against (default \`${FULL}\`: Pre-LN) |`,
+    );
+    for (const r of t.rows) lines.push(`| \`${r.url}\` | ${values(t, r)} | ${what}: ${t.schema[r.field].doc} |`);
+  }
+  return lines.join('\n');
+}
+const VIEW_START = '<!-- view tables: generated from lib/composer.ts by tests/unit/sharing-docs.test.ts (npm run gen:content-docs) -->';
+const VIEW_END = '<!-- view tables: end -->';
+
 it('docs/sharing.md lists the run settings as the field tables make them', () => {
   const file = new URL('../../docs/sharing.md', import.meta.url);
-  const md = readFileSync(file, 'utf8');
+  let md = readFileSync(file, 'utf8');
+  const a = md.indexOf(VIEW_START);
+  const b = md.indexOf(VIEW_END);
+  expect(a >= 0 && b > a, 'docs/sharing.md has the view tables markers').toBe(true);
+  md = `${md.slice(0, a + VIEW_START.length)}\n${viewTablesRows()}\n${md.slice(b)}`;
   const i = md.indexOf(START);
   const j = md.indexOf(END);
   expect(i >= 0 && j > i, 'docs/sharing.md has the markers').toBe(true);
   const made = `${md.slice(0, i + START.length)}\n${runSettingsTable()}\n${md.slice(j)}`;
+  md = readFileSync(file, 'utf8');
   if (process.env.LNX_WRITE_CONTENT_DOCS) writeFileSync(file, made);
   expect(md, 'docs/sharing.md: run `npm run gen:content-docs`').toBe(made);
 });

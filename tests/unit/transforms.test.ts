@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
-import { logTicks } from '../../web/src/lib/axis';
+import { logTicks, paddedLogDomain } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
@@ -303,6 +303,14 @@ describe('lib/axis logTicks', () => {
     [[0, 1], []],
     [[1, 1], []],
   ])('%j → %j', (d, want) => expect(logTicks(d as [number, number])).toEqual(want));
+});
+
+describe('paddedLogDomain', () => {
+  it.each([
+    [[6, 8, 10, 12, 14], 1.25, [6 / 1.25, 14 * 1.25]],
+    [[1e-3, 3e-3, 1e-2, 3e-2], 1.6, [1e-3 / 1.6, 3e-2 * 1.6]],
+    [[4], 2, [2, 8]],
+  ])('%j padded by %d → %j', (xs, pad, want) => expect(paddedLogDomain(xs, pad)).toEqual(want));
 });
 
 describe('fig6 tiedChart', () => {

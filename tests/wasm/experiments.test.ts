@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadEngine, numbers, type Flavour } from './load';
+import { expectClose, loadEngine, numbers, runToEnd, type Flavour } from './load';
 import { EXPERIMENTS } from '../../web/src/generated/engine-schema';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
@@ -21,6 +21,7 @@ const CONFIGS: Record<string, object> = {
   'depth-factors': { ...TINY, layers: 3, seeds: [0], batches: 2 },
   'phase-diagram': { ...TINY, placements: ['post', 'pre'], depths: [1, 2], lrs: [1e-2, 10], warmups: [0, 5], seeds: [0], steps: 40, settle: 5 },
   sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
+  'init-profile': { ...TINY, layers: 2, depths: [1, 2], seeds: [0], batches: 1, depth_batches: 1 },
   'lr-sensitivity': { ...TINY, layers: 1, lrs: [1e-4, 1e-3], steps: 4, warmup: 1, every: 2 },
 };
 
@@ -35,16 +36,7 @@ function withoutBk(doc: any): any {
 async function runIn(flavour: Flavour, name: string, threads: number): Promise<any> {
   const m = await loadEngine(flavour);
   if (flavour === 'mt') m.setThreads(threads);
-  const r = new m.ExperimentRun(name, JSON.stringify(CONFIGS[name]));
-  let last = 0;
-  while (!r.done()) {
-    const p = r.step(1);
-    expect(p).toBeGreaterThanOrEqual(last);
-    last = p;
-  }
-  const doc = JSON.parse(r.resultJson());
-  r.delete();
-  return doc;
+  return runToEnd(new m.ExperimentRun(name, JSON.stringify(CONFIGS[name])), 1);
 }
 
 describe('experiments in WebAssembly', () => {
@@ -83,6 +75,11 @@ describe('experiments in WebAssembly', () => {
     expect(() => new m.ExperimentRun('warmup-length', '{"optimizers":["lion"]}')).toThrowError(/lnx: optimizers entry/);
     // the sharpness experiment offers only the optimizers that state a preconditioner
     expect(() => new m.ExperimentRun('sharpness', '{"optimizers":["sgd"]}')).toThrowError(/lnx: optimizers entry.*gi-adam/);
+    // the composer's call: a bad placement spec is refused naming its key
+    const spec = { name: 'c', residual_scale: { kind: 'completep', a: 0 } };
+    expect(() => new m.ExperimentRun('init-profile', JSON.stringify({ placements: ['c'], placement_spec: spec }))).toThrowError(
+      /lnx: placement_spec\.residual_scale\.a = 0 is out of range/,
+    );
     const r = new m.ExperimentRun('output-sensitivity', JSON.stringify(CONFIGS['output-sensitivity']));
     expect(() => r.resultJson()).toThrowError(/before the experiment is done/);
     expect(() => r.step(0)).toThrowError(/work must be an integer/);

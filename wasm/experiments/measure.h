@@ -185,9 +185,50 @@ struct InitModel {
   std::vector<int> in, tg;
 };
 
+// The output's sensitivity at init (output_sensitivity.cpp, init_profile.cpp): the mean squared change
+// of the logits on im's batch when `perturb(model)` changes the parameters after the first forward.
+template <class Perturb>
+double logit_change(InitModel& im, Perturb perturb) {
+  Transformer<float>& m = im.model;
+  const size_t NV = im.logits_size();
+  im.forward();
+  const std::vector<float> logits0(m.logits(), m.logits() + NV);
+  perturb(m);
+  im.forward();
+  return mean_sq_diff(m.logits(), logits0.data(), NV);
+}
+
+// θ += δ·N(0, 1) on `tensors`, the noise from the seed's perturbation stream.
+inline void perturb_randomly(std::vector<float>& params, const std::vector<TensorRef>& tensors, double delta, uint64_t seed) {
+  Rng noise(stream_seed(seed, kStreamPerturbation));
+  for (const TensorRef& t : tensors)
+    for (size_t i = t.off; i < t.off + t.size(); ++i) params[i] += static_cast<float>(delta * noise.normal());
+}
+
 inline void write_mean_std(json::Writer& w, const std::vector<double>& xs) {
   const MeanStd m = mean_std(xs);
   w.begin_object().key("mean").value(m.mean).key("std").value(m.std).key("per_seed").array(xs.begin(), xs.end()).end_object();
+}
+
+// One placement's logit changes against depth, as logit_change measured them per job of `sweep` and
+// seed (out[job][seed]): "depths": [{"layers", "dlogits2": mean/std/per_seed}, …] in the sweep's order,
+// then "slope", the log-log slope of the means against L. Returns the means.
+inline std::vector<double> write_sensitivity_depths(json::Writer& w, const DepthSweep& sweep,
+                                                    const std::vector<std::vector<double>>& out, const std::string& placement) {
+  std::vector<double> Ls, means;
+  w.key("depths").begin_array();
+  const auto& jobs = sweep.jobs();
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs[j].placement != placement) continue;
+    w.begin_object().key("layers").value(jobs[j].layers).key("dlogits2");
+    write_mean_std(w, out[j]);
+    w.end_object();
+    Ls.push_back(jobs[j].layers);
+    means.push_back(mean_std(out[j]).mean);
+  }
+  w.end_array();
+  w.key("slope").value(log_log_slope(Ls, means));
+  return means;
 }
 
 }  // namespace lnx::exp

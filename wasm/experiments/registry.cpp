@@ -19,6 +19,7 @@ ExperimentInfo tied_output_info();
 ExperimentInfo depth_factors_info();
 ExperimentInfo sharpness_info();
 ExperimentInfo phase_diagram_info();
+ExperimentInfo init_profile_info();
 ExperimentInfo lr_sensitivity_info();
 
 const std::vector<ExperimentInfo>& experiments() {
@@ -32,6 +33,7 @@ const std::vector<ExperimentInfo>& experiments() {
       depth_factors_info(),
       sharpness_info(),
       phase_diagram_info(),
+      init_profile_info(),
       lr_sensitivity_info(),
   };
   return all;

@@ -236,6 +236,56 @@ std::string placement_spec_json(const Placement& p, const char* name) {
   return w.end_object().str();
 }
 
+void describe_placement_spec_fields(json::Writer& w) {
+  auto names = [&](const char* const* xs, size_t n) {
+    w.key("choices").begin_array();
+    for (size_t i = 0; i < n; ++i) w.value(xs[i]);
+    w.end_array();
+  };
+  auto boolean = [&](const std::string& key, const char* doc) {
+    w.key(key).begin_object().key("type").value("bool").key("default").value(false).key("doc").value(doc).end_object();
+  };
+  auto choice = [&](const char* key, const char* dflt, const char* const* xs, size_t n, const char* doc, const char* when = nullptr,
+                    const char* when_is = nullptr) {
+    w.key(key).begin_object().key("type").value("choice").key("default").value(dflt);
+    names(xs, n);
+    if (when) w.key("onlyWhen").begin_object().key(when).begin_array().value(when_is).end_array().end_object();
+    w.key("doc").value(doc).end_object();
+  };
+  auto number = [&](const char* key, double dflt, double hi, bool zero_ok, const char* doc, const char* when, const char* when_is) {
+    w.key(key).begin_object().key("type").value("number").key("default").exact(dflt).key("min").value(0.0).key("max").exact(hi);
+    w.key("minExclusive").value(!zero_ok);
+    w.key("onlyWhen").begin_object().key(when).begin_array().value(when_is).end_array().end_object();
+    w.key("doc").value(doc).end_object();
+  };
+  w.begin_object();
+  for (const char* sub : {"attention", "ffn"}) {
+    const std::string s = sub;
+    boolean(s + ".norm_input", "a norm on the sublayer's input: x + F(N(x))");
+    boolean(s + ".norm_branch", "a norm on the sublayer's output, before the add: x + N(F(x))");
+    boolean(s + ".norm_after", "a norm after the residual add: N(x + F(x))");
+  }
+  boolean("final_norm", "a norm before the output layer");
+  choice("norm", "layernorm", kNormNames, 4,
+         "the norm every slot uses (absent from a spec: the config's norm_type); dyt = gamma*tanh(alpha*x) + beta");
+  number("norm.alpha0", Placement{}.alpha0, kMaxAlpha0, false, "DyT's alpha at init (learnable)", "norm", "dyt");
+  choice("residual_scale", "one", kResidualNames, 5,
+         "the residual branch's scale alpha(L): 1, Admin's omega, DeepNet's (2L)^(1/4), CompleteP's (L_base/L)^a, or "
+         "a learnable ReZero gate");
+  number("residual_scale.L_base", 1, kMaxLBase, false, "CompleteP: the depth L_base at which the multiplier is 1",
+         "residual_scale", "completep");
+  number("residual_scale.a", 1, kMaxExponent, false, "CompleteP: the exponent a of (L_base/L)^a", "residual_scale", "completep");
+  number("residual_scale.g0", 0, kMaxG0, true, "ReZero: the gate's value at init (0: ReZero, 1: a plain residual)",
+         "residual_scale", "rezero");
+  choice("residual_scale.per", "sublayer", kGatePer, 2, "ReZero: one gate per sublayer, or one per layer shared by its two",
+         "residual_scale", "rezero");
+  choice("init_scale", "xavier", kInitNames, 4,
+         "the branch's init scale beta: Xavier, DeepNet's (8L)^(-1/4), T-Fixup's (9L)^(-1/4), or zero");
+  choice("qk_norm", "none", kQkNormNames, 3, "a norm on q and on k before the attention scores");
+  boolean("b2t", "B2T: the layer's input added before its last norm (needs ffn.norm_after)");
+  w.end_object();
+}
+
 std::string placement_spec_name(const std::string& canonical) {
   if (canonical.empty()) return "";
   return read_placement_spec(canonical)->name;

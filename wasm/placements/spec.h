@@ -42,6 +42,11 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const std::string& text
 // A placement written as a spec, every key explicit (the canonical form configs keep and documents
 // carry); `name` replaces its name when given.
 std::string placement_spec_json(const Placement& p, const char* name = nullptr);
+// The spec's keys as a flat table, each a config field as the schema describes one (schema.h): its
+// dotted path ("attention.norm_input", "residual_scale.a"), type ("bool", "choice", "number"),
+// default, bounds or choices, doc and, for a kind's parameter, onlyWhen its kind. `lnx schema --json`
+// writes it as "placement_spec_fields"; the page's composer builds its controls from it.
+void describe_placement_spec_fields(json::Writer& w);
 // The name of the placement a canonical spec gives ("" for no spec).
 std::string placement_spec_name(const std::string& canonical);
 // The placement a model config's `placement` names: the spec's when it is the spec's name, else the

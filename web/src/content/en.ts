@@ -2,6 +2,7 @@
 // (skeleton.ts, which says how the keys follow the place) and each figure's strings; the default
 // export is the assembled Article. Prose only; measured numbers come in through {{key}} bindings
 // (web/src/lib/prose-numbers.ts), TeX sits in String.raw templates (`r`) so backslashes stay literal.
+import { referenceListing } from './reference-listing';
 import { assemble, type ArticleText } from './skeleton';
 
 const r = String.raw;
@@ -131,71 +132,26 @@ export const TEXT: ArticleText = {
     'depth.p11': r`The residual Jacobian is again the reason. As the Pre-LN gradient moves down, every layer adds one branch contribution to it, and the LN at the entrance of each branch has a larger gain lower down, where the stream is still thin. So the further down, the more has piled up.`,
     'depth.h32': r`The reference code`,
     'depth.p12': r`The script below is where every measured number above comes from; the engine behind this page computes the same quantities in the same setting. It follows Table 1 of the paper and the initialization of its Section 3.3, and it produces all three panels of Fig. 3.`,
-    'depth.code1': r`# Unofficial implementation of Section 3 and Table 1 of the paper. It looks only at the moment of initialization: how large the W2 gradients of each layer are in Post-LN and in Pre-LN.
-import sys, json, torch, torch.nn as nn, torch.nn.functional as F
-d, n, V, B = 512, 32, 1000, 8          # width, sequence length, vocabulary, sentences per batch
-
-class Layer(nn.Module):
-    def __init__(s, pre):
-        super().__init__()
-        s.pre = pre
-        s.Wq, s.Wk, s.Wv = (nn.Linear(d, d) for _ in range(3))
-        s.W1, s.W2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)   # IWSLT configuration: 512 -> 1024 -> 512
-        s.ln1, s.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        for m in (s.Wq, s.Wk, s.Wv, s.W1, s.W2):
-            nn.init.xavier_normal_(m.weight); nn.init.zeros_(m.bias)   # paper, Section 3.3: Xavier, biases at 0
-
-    def attn(s, x):                                     # x: (B, n, d)
-        a = s.Wq(x) @ s.Wk(x).transpose(1, 2) / d ** .5  # (B, n, n); single head, as in the theorem's setting
-        return a.softmax(-1) @ s.Wv(x)
-
-    def forward(s, x):
-        ffn = lambda h: s.W2(F.relu(s.W1(h)))
-        if s.pre:                                       # Table 1, right column: LN inside the residual branch, only additions on the trunk
-            x = x + s.attn(s.ln1(x))
-            return x + ffn(s.ln2(x))
-        x = s.ln1(x + s.attn(x))                        # Table 1, left column: an LN after every addition
-        s.x5 = x + ffn(x)                               # x^{post,5} from Lemma 2, kept to look at its norm
-        return s.ln2(s.x5)
-
-class Net(nn.Module):
-    def __init__(s, L, pre):
-        super().__init__()
-        s.E = nn.Parameter(torch.randn(V, d) / d ** .5)  # as fairseq does: embeddings initialized from N(0, 1/d)
-        s.layers = nn.ModuleList(Layer(pre) for _ in range(L))
-        s.final = nn.LayerNorm(d) if pre else nn.Identity()   # the extra final LN of Pre-LN; all the gradient scaling hinges on it
-
-    def forward(s, tok, tgt):
-        x, s.norms = s.E[tok] * d ** .5, []             # scale the input by sqrt(d), matching the paper's assumption: |x0|^2 is about d
-        for layer in s.layers:
-            x = layer(x)
-            h = x if layer.pre else layer.x5            # Post-LN's x_l is pinned to d by the LN; only x5 carries information
-            s.norms.append((h.pow(2).sum(-1).mean() / d).item())    # Lemma 2 predicts: Post about 1.5, Pre growing linearly with depth
-        logits = s.final(x) @ s.E.t()                   # output layer shared with the word embedding; after the LN |h|^2 = d, logits have std about 1
-        return F.cross_entropy(logits.reshape(-1, V), tgt.reshape(-1))
-
-def grads(L, pre, batches=20):
-    net = Net(L, pre)
-    acc = [torch.zeros_like(l.W2.weight) for l in net.layers]; each = [0.] * len(net.layers)
-    for _ in range(batches):                            # as in Section 3.4 of the paper: average the gradients over batches first, then take the F-norm
-        net.zero_grad()
-        tok = torch.randint(V, (B, n)); tgt = (tok + 1) % V   # the target has structure, so the averaged gradient is not pure noise
-        net(tok, tgt).backward()
-        for k, l in enumerate(net.layers):
-            acc[k] += l.W2.weight.grad / batches
-            each[k] += l.W2.weight.grad.norm().item() / batches   # this is what Theorem 1 bounds: the norm of a single batch's gradient
-    return [a.norm().item() for a in acc], net.norms, each
-
-if __name__ == '__main__':                              # 5 seeds per configuration; report mean and standard deviation
-    ms = lambda xs: [round(float(torch.tensor(c).mean()), 3) for c in zip(*xs)] + [round(float(torch.tensor(c).std()), 3) for c in zip(*xs)]
-    out = {}
-    for pre in (False, True):
-        k = 'pre' if pre else 'post'
-        runs = [(torch.manual_seed(s), grads(6, pre))[1] for s in range(5)]
-        out[k] = {'W2_per_layer': ms([r[0] for r in runs]), 'W2_per_batch': ms([r[2] for r in runs]), 'norm2/d': ms([r[1] for r in runs])}
-        lastW2 = {L: [(torch.manual_seed(s), grads(L, pre, 10))[1] for s in range(5)] for L in (6, 8, 10, 12, 14)}
-        out[k + '_lastW2_vs_L'] = {L: ms([[r[0][-1], r[2][-1]] for r in rs]) for L, rs in lastW2.items()}
-    json.dump(out, sys.stdout, indent=1)`,
+    'depth.code1': referenceListing({
+      head: r`Unofficial implementation of Section 3 and Table 1 of the paper. It looks only at the moment of initialization: how large the W2 gradients of each layer are in Post-LN and in Pre-LN.`,
+      sizes: r`width, sequence length, vocabulary, sentences per batch`,
+      ffn: r`IWSLT configuration: 512 -> 1024 -> 512`,
+      init: r`paper, Section 3.3: Xavier, biases at 0`,
+      scores: r`(B, n, n); single head, as in the theorem's setting`,
+      preBranch: r`Table 1, right column: LN inside the residual branch, only additions on the trunk`,
+      postAdd: r`Table 1, left column: an LN after every addition`,
+      x5: r`x^{post,5} from Lemma 2, kept to look at its norm`,
+      embedding: r`as fairseq does: embeddings initialized from N(0, 1/d)`,
+      finalLn: r`the extra final LN of Pre-LN; all the gradient scaling hinges on it`,
+      inputScale: r`scale the input by sqrt(d), matching the paper's assumption: |x0|^2 is about d`,
+      postX5: r`Post-LN's x_l is pinned to d by the LN; only x5 carries information`,
+      lemma2: r`Lemma 2 predicts: Post about 1.5, Pre growing linearly with depth`,
+      tiedOutput: r`output layer shared with the word embedding; after the LN |h|^2 = d, logits have std about 1`,
+      average: r`as in Section 3.4 of the paper: average the gradients over batches first, then take the F-norm`,
+      target: r`the target has structure, so the averaged gradient is not pure noise`,
+      perBatch: r`this is what Theorem 1 bounds: the norm of a single batch's gradient`,
+      seeds: r`5 seeds per configuration; report mean and standard deviation`,
+    }),
     'depth.code1.caption': r`Reference specification of the measurement (unofficial), in PyTorch`,
 
     'adam.title': r`Between gradient scale and Adam there is one more step`,
@@ -365,6 +321,7 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     'lessons.test1.p1': r`The third problem, and the article’s remark on it: DeepNorm is one answer to “Post-LN’s quality with Pre-LN’s stability”, but its constants depend on depth. Before searching for a better one, it helps to see how much room each placement leaves: at which depths and peak learning rates it trains at all, with and without warm-up.`,
     'lessons.test1.p2': r`{{#fig15}} trains the toy at its quick-look size ({{exp.pd.steps}} steps; seeds per cell: {{exp.pd.seeds}}) for {{exp.pd.placements}} at depths {{exp.pd.depths}} and peak lrs {{exp.pd.lrs}}, without warm-up and with {{exp.pd.warmup}} steps of it, and marks every cell trained (its runs left the plateau), on the plateau, or diverged. Of the {{exp.pd.cells}} cells of each map, these train without warm-up: {{exp.pd.trained.w0}}; with the warm-up: {{exp.pd.trained.w}}. The deepest model (in layers) each placement trains at some peak lr: {{exp.pd.deepest.w0}} without warm-up; {{exp.pd.deepest.w}} with it.`,
     'lessons.test1.p2.note': r`the engine’s phase-diagram experiment (docs/experiments.md)`,
+    'lessons.p5': r`The third problem can be tried here at init, where the article’s argument lives: {{#fig16}} lets you put the norms anywhere, choose the norm, scale the residual branch and its init, and see at once what that does to the gradient scale, next to Post-LN and Pre-LN. It measures only initialisation; whether a composition also trains well is the toy’s question.`,
   },
 
   figures: {
@@ -580,6 +537,68 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'ctl.small':
         'Quick setting that still shows both effects ({layers} layers, d = {d}, {steps} steps, {seeds} seed, each optimizer at its suggested lr; “Recompute in your browser” says how long either setting takes here)',
     },
+    fig16: {
+      title: 'Compose a placement and see its gradient scale at init',
+      caption: r`Build a placement from the engine’s spec: where each sublayer’s norms sit, which norm, the residual scale $\alpha(L)$, the branch’s init scale $\beta$, QK-norm, a B2T skip, a final norm; or start from a preset (every registered placement and the literature’s B2T, CompleteP, DyT, QK-norm, ReZero, T-Fixup). Each change recomputes, in your browser, the composed placement (thick, orange) next to Post-LN and Pre-LN (computed once) at a small model, $L=$ {{composer.layers}}, $d=$ {{composer.d}}, $d_{ff}=$ {{composer.d_ff}}, $V=$ {{composer.vocab}}, $n=$ {{composer.seq}}, $B=$ {{composer.batch}}, {{composer.seeds}} seeds at initialisation: the residual stream $\lVert x_l\rVert^2/d$ per layer with Lemma 2’s band (as {{#fig2}}), the W² gradient per layer (as {{#fig3}}a), the last layer’s W² gradient against depth with $1/\sqrt{L}$ from Pre-LN’s shallowest depth (as {{#fig3}}c), and the output’s mean squared change when every weight moves by $10^{-3}\cdot\mathcal N(0,1)$ against depth (as {{#fig5}}). These are your measurements at init, not a verdict on training.`,
+      composed: 'composed',
+      computing: 'Computing at init in your browser…',
+      refused: 'The engine does not take this placement: {message}',
+      readout:
+        '{name}: last layer’s W² gradient at the deepest depth is {ratio} × the shallowest’s; output sensitivity grows with slope {slope} on log–log axes (computed in {ms} ms).',
+      band: 'Lemma 2’s band',
+      panelStream: 'Residual stream per layer',
+      panelW2: 'W² gradient per layer',
+      panelLast: 'Last layer’s W² gradient against depth',
+      panelSens: 'Output sensitivity against depth',
+      axisLayer: 'layer l',
+      axisDepth: 'layers L',
+      axisNorm: '‖x_l‖²/d',
+      axisGrad: '‖∂ℒ/∂W²‖',
+      axisSens: 'mean Δlogit²',
+      'ctl.preset': 'Start from',
+      'ctl.where': 'Where the norms sit',
+      'ctl.norm': 'Which norm',
+      'ctl.residual': 'Residual scale',
+      'ctl.init': 'Init scale',
+      train: 'Train it',
+      trainNote:
+        'Trains this placement beside Post-LN and Pre-LN in the toy’s quick look (6 layers, 200 steps, 4 seeds, warm-up 0 and 120 steps); the runs go to the toy figure’s run list.',
+      'key.attention.norm_input': 'norm on the attention input',
+      'key.attention.norm_branch': 'norm on the attention output',
+      'key.attention.norm_after': 'norm after the attention add',
+      'key.ffn.norm_input': 'norm on the FFN input',
+      'key.ffn.norm_branch': 'norm on the FFN output',
+      'key.ffn.norm_after': 'norm after the FFN add',
+      'key.final_norm': 'final norm before the output',
+      'key.b2t': 'B2T skip (needs the norm after the FFN add)',
+      'key.norm': 'norm',
+      'key.norm.alpha0': 'DyT α₀',
+      'key.qk_norm': 'QK-norm',
+      'key.residual_scale': 'residual scale α(L)',
+      'key.residual_scale.L_base': 'CompleteP L_base',
+      'key.residual_scale.a': 'CompleteP exponent a',
+      'key.residual_scale.g0': 'ReZero gate at init g₀',
+      'key.residual_scale.per': 'ReZero gate per',
+      'key.init_scale': 'branch init scale β',
+      'choice.norm.layernorm': 'LayerNorm',
+      'choice.norm.rmsnorm': 'RMSNorm',
+      'choice.norm.dyt': 'DyT',
+      'choice.norm.none': 'none',
+      'choice.qk_norm.none': 'none',
+      'choice.qk_norm.layernorm': 'LayerNorm',
+      'choice.qk_norm.rmsnorm': 'RMSNorm',
+      'choice.residual_scale.one': '1 (plain)',
+      'choice.residual_scale.admin': 'Admin’s ω',
+      'choice.residual_scale.deepnet': 'DeepNet’s (2L)^¼',
+      'choice.residual_scale.completep': 'CompleteP’s (L_base/L)^a',
+      'choice.residual_scale.rezero': 'ReZero gate',
+      'choice.residual_scale.per.sublayer': 'each sublayer',
+      'choice.residual_scale.per.layer': 'each layer',
+      'choice.init_scale.xavier': 'Xavier',
+      'choice.init_scale.deepnet': 'DeepNet’s (8L)^−¼',
+      'choice.init_scale.tfixup': 'T-Fixup’s (9L)^−¼',
+      'choice.init_scale.zero': 'zero',
+    },
     fig9: {
       title: 'The token-specific share of the hidden state during training',
       caption: r`For each run of Figure 4’s model (Adam, peak lr $10^{-3}$, one seed), the share of each layer’s hidden state that differs between tokens, on a fixed batch, against the training step; the stronger the colour, the more token-specific (one colour per placement). A faint column over every layer means every token carries the same vector.`,
@@ -634,15 +653,12 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'row.warmup': '{placement} + warm-up {warmup}',
       never: 'never',
       neverNote: 'Markers right of the line at step {steps}: the run never left the plateau.',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',
       'col.row': 'run',
-      'ctl.small': 'The reference setting ({steps} steps, {seeds} seed: minutes; no quicker setting has been searched yet)',
+      'ctl.small':
+        'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, warm-up {warmups} steps, {seeds} seed: about a minute)',
     },
     fig14: {
       title: 'Pre-LN with and without a short warm-up, against the peak lr',
@@ -657,14 +673,10 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       optimal: 'best loss',
       'series.none': 'no warm-up',
       'series.warmup': 'warm-up {warmup}',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.cell': '{outcome}, escape step {escape}, final loss {loss}',
-      'ctl.small': 'The reference setting ({steps} steps, {seeds} seed: minutes; no quicker setting has been searched yet)',
+      'ctl.small': 'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, {seeds} seed: about a minute)',
     },
     fig18: {
       title: 'Learning-rate sensitivity with and without QK-norm',
@@ -698,10 +710,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       axisStep: 'step',
       axisLoss: 'loss',
       'placement.label': 'Placement',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       'glyph.trained': '✓',
       'glyph.plateau': '–',
       'glyph.diverged': '✗',

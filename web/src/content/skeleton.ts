@@ -219,7 +219,7 @@ export const SKELETON: [string, ...Slot[]][] = [
     { test: ['p inferred', 'p measured note', 'fig14'] },
     { test: ['p inferred', 'p measured note', 'fig18'] },
   ],
-  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, { test: ['p inferred', 'p measured note', 'fig15'] }],
+  ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, { test: ['p inferred', 'p measured note', 'fig15'] }, 'p', 'fig16'],
 ];
 
 /** The blocks of `slots`, their words looked up by `t` under keys starting with `at`. */

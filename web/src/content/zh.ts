@@ -1,6 +1,7 @@
 // zh.ts — ln-explorable 的中文正文：文章骨架（skeleton.ts，键名按位置取，规则见该文件）里每个块的文字，
 // 以及各图的字符串；默认导出是组装好的 Article。只放文字；实测数字一律经 {{key}} 绑定
 // （web/src/lib/prose-numbers.ts）填入，TeX 写在 String.raw 模板（`r`）里，反斜杠原样保留。
+import { referenceListing } from './reference-listing';
 import { assemble, type ArticleText } from './skeleton';
 
 const r = String.raw;
@@ -130,71 +131,26 @@ export const TEXT: ArticleText = {
     'depth.p11': r`原因还是出在残差相加的雅可比上。Pre-LN 的梯度每往下走一层，就多叠上一份来自支路的贡献；底层的残差流还细，支路门口那个 LN 的增益因而更大，于是越靠近输入，叠出来的梯度就越多。`,
     'depth.h32': r`参考代码`,
     'depth.p12': r`上面所有实测数字都出自下面这段脚本；本页背后的引擎在同样的设定下计算同样的量。它按论文的表 1 和 3.3 节的初始化来写，图 3 的三幅子图都由它得出。`,
-    'depth.code1': r`# 按论文第 3 节和表 1 实现，非官方代码。只看初始化那一刻：Post-LN 和 Pre-LN 各层 W2 的梯度有多大。
-import sys, json, torch, torch.nn as nn, torch.nn.functional as F
-d, n, V, B = 512, 32, 1000, 8          # 宽度、序列长、词表、每批句数
-
-class Layer(nn.Module):
-    def __init__(s, pre):
-        super().__init__()
-        s.pre = pre
-        s.Wq, s.Wk, s.Wv = (nn.Linear(d, d) for _ in range(3))
-        s.W1, s.W2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)   # IWSLT 配置：512 -> 1024 -> 512
-        s.ln1, s.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        for m in (s.Wq, s.Wk, s.Wv, s.W1, s.W2):
-            nn.init.xavier_normal_(m.weight); nn.init.zeros_(m.bias)   # 论文 3.3 节：Xavier，偏置为 0
-
-    def attn(s, x):                                     # x: (B, n, d)
-        a = s.Wq(x) @ s.Wk(x).transpose(1, 2) / d ** .5  # (B, n, n)；单头，和定理的设定一致
-        return a.softmax(-1) @ s.Wv(x)
-
-    def forward(s, x):
-        ffn = lambda h: s.W2(F.relu(s.W1(h)))
-        if s.pre:                                       # 表 1 右栏：LN 在残差支路里面，主干上只有加法
-            x = x + s.attn(s.ln1(x))
-            return x + ffn(s.ln2(x))
-        x = s.ln1(x + s.attn(x))                        # 表 1 左栏：每次相加之后都过一次 LN
-        s.x5 = x + ffn(x)                               # 引理 2 里的 x^{post,5}，留着看范数
-        return s.ln2(s.x5)
-
-class Net(nn.Module):
-    def __init__(s, L, pre):
-        super().__init__()
-        s.E = nn.Parameter(torch.randn(V, d) / d ** .5)  # fairseq 的做法：嵌入按 N(0, 1/d) 初始化
-        s.layers = nn.ModuleList(Layer(pre) for _ in range(L))
-        s.final = nn.LayerNorm(d) if pre else nn.Identity()   # Pre-LN 多出来的最后一个 LN，梯度缩放全靠它
-
-    def forward(s, tok, tgt):
-        x, s.norms = s.E[tok] * d ** .5, []             # 输入再乘 sqrt(d)，和论文假设一致：|x0|^2 约等于 d
-        for layer in s.layers:
-            x = layer(x)
-            h = x if layer.pre else layer.x5            # Post-LN 的 x_l 被 LN 钉在 d 上，看 x5 才有信息
-            s.norms.append((h.pow(2).sum(-1).mean() / d).item())    # 引理 2 预测：Post 约 1.5，Pre 随层数线性涨
-        logits = s.final(x) @ s.E.t()                   # 输出层和词嵌入共享；LN 之后 |h|^2 = d，logits 标准差约 1
-        return F.cross_entropy(logits.reshape(-1, V), tgt.reshape(-1))
-
-def grads(L, pre, batches=20):
-    net = Net(L, pre)
-    acc = [torch.zeros_like(l.W2.weight) for l in net.layers]; each = [0.] * len(net.layers)
-    for _ in range(batches):                            # 论文 3.4 节的做法：先对各批的梯度取平均，再取 F 范数
-        net.zero_grad()
-        tok = torch.randint(V, (B, n)); tgt = (tok + 1) % V   # 目标有规律，平均梯度才不是纯噪声
-        net(tok, tgt).backward()
-        for k, l in enumerate(net.layers):
-            acc[k] += l.W2.weight.grad / batches
-            each[k] += l.W2.weight.grad.norm().item() / batches   # 定理 1 管的是这个：单批梯度的范数
-    return [a.norm().item() for a in acc], net.norms, each
-
-if __name__ == '__main__':                              # 每个配置 5 个种子，报均值和标准差
-    ms = lambda xs: [round(float(torch.tensor(c).mean()), 3) for c in zip(*xs)] + [round(float(torch.tensor(c).std()), 3) for c in zip(*xs)]
-    out = {}
-    for pre in (False, True):
-        k = 'pre' if pre else 'post'
-        runs = [(torch.manual_seed(s), grads(6, pre))[1] for s in range(5)]
-        out[k] = {'W2_per_layer': ms([r[0] for r in runs]), 'W2_per_batch': ms([r[2] for r in runs]), 'norm2/d': ms([r[1] for r in runs])}
-        lastW2 = {L: [(torch.manual_seed(s), grads(L, pre, 10))[1] for s in range(5)] for L in (6, 8, 10, 12, 14)}
-        out[k + '_lastW2_vs_L'] = {L: ms([[r[0][-1], r[2][-1]] for r in rs]) for L, rs in lastW2.items()}
-    json.dump(out, sys.stdout, indent=1)`,
+    'depth.code1': referenceListing({
+      head: r`按论文第 3 节和表 1 实现，非官方代码。只看初始化那一刻：Post-LN 和 Pre-LN 各层 W2 的梯度有多大。`,
+      sizes: r`宽度、序列长、词表、每批句数`,
+      ffn: r`IWSLT 配置：512 -> 1024 -> 512`,
+      init: r`论文 3.3 节：Xavier，偏置为 0`,
+      scores: r`(B, n, n)；单头，和定理的设定一致`,
+      preBranch: r`表 1 右栏：LN 在残差支路里面，主干上只有加法`,
+      postAdd: r`表 1 左栏：每次相加之后都过一次 LN`,
+      x5: r`引理 2 里的 x^{post,5}，留着看范数`,
+      embedding: r`fairseq 的做法：嵌入按 N(0, 1/d) 初始化`,
+      finalLn: r`Pre-LN 多出来的最后一个 LN，梯度缩放全靠它`,
+      inputScale: r`输入再乘 sqrt(d)，和论文假设一致：|x0|^2 约等于 d`,
+      postX5: r`Post-LN 的 x_l 被 LN 钉在 d 上，看 x5 才有信息`,
+      lemma2: r`引理 2 预测：Post 约 1.5，Pre 随层数线性涨`,
+      tiedOutput: r`输出层和词嵌入共享；LN 之后 |h|^2 = d，logits 标准差约 1`,
+      average: r`论文 3.4 节的做法：先对各批的梯度取平均，再取 F 范数`,
+      target: r`目标有规律，平均梯度才不是纯噪声`,
+      perBatch: r`定理 1 管的是这个：单批梯度的范数`,
+      seeds: r`每个配置 5 个种子，报均值和标准差`,
+    }),
     'depth.code1.caption': r`测量的参考规格（非官方），PyTorch 实现`,
 
     'adam.title': r`从梯度尺度到 Adam，中间还差一步`,
@@ -364,6 +320,7 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
     'lessons.test1.p1': r`第三个问题，以及文章对它的评语：DeepNorm 算是“Post-LN 的效果加 Pre-LN 的稳定性”的一个答案，但它的系数随深度而定。动手去找更好的答案之前，不妨先看看每种摆法留出了多大的余地：在哪些深度、哪些峰值学习率下它训得起来，预热和不预热各如何。`,
     'lessons.test1.p2': r`{{#fig15}} 用玩具模型的快速预览规模（{{exp.pd.steps}} 步，{{exp.pd.seeds}} 个种子），对 {{exp.pd.placements}}，在深度 {{exp.pd.depths}}、峰值学习率 {{exp.pd.lrs}} 下，不预热和预热 {{exp.pd.warmup}} 步各训练一遍，把每一格标成训练起来了（运行离开了平台）、停在平台上或发散。每张图 {{exp.pd.cells}} 格，不预热时训得起来的格数：{{exp.pd.trained.w0}}；预热时：{{exp.pd.trained.w}}。每种摆法在某个峰值学习率下训得起来的最深模型（层数）：不预热时 {{exp.pd.deepest.w0}}；预热时 {{exp.pd.deepest.w}}。`,
     'lessons.test1.p2.note': r`引擎的 phase-diagram 实验（docs/experiments.md）`,
+    'lessons.p5': r`第三个问题可以先在初始化这一步试试，文章的论证本来就落在这里：{{#fig16}}让你把归一化放在任何位置、换归一化的种类、缩放残差分支和它的初始化，马上看到梯度尺度怎么变，并和 Post-LN、Pre-LN 摆在一起比较。它只测初始化；这样拼出来的摆法训练得好不好，是玩具实验要回答的问题。`,
   },
 
   figures: {
@@ -577,6 +534,66 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'ctl.small':
         '仍看得出两个效应的快速设定（{layers} 层，d = {d}，{steps} 步，{seeds} 个种子，各优化器用各自的建议学习率；两种设定在这里各要多久，看“在浏览器里重新计算”按钮）',
     },
+    fig16: {
+      title: '自己组一种摆法，看它在初始化时的梯度尺度',
+      caption: r`用引擎的规格拼一种摆法：每个子层的归一化放在哪里、用哪种归一化、残差缩放 $\alpha(L)$、分支的初始化缩放 $\beta$、QK-norm、B2T 跳连、最终归一化；也可以从预设出发（每种已注册的摆法，以及文献里的 B2T、CompleteP、DyT、QK-norm、ReZero、T-Fixup）。每改一处，浏览器就重新算一遍组出来的摆法（粗橙线），和 Post-LN、Pre-LN（只算一次）放在一起，模型很小：$L=$ {{composer.layers}}，$d=$ {{composer.d}}，$d_{ff}=$ {{composer.d_ff}}，$V=$ {{composer.vocab}}，$n=$ {{composer.seq}}，$B=$ {{composer.batch}}，初始化时 {{composer.seeds}} 个种子。四幅图依次是：每层残差流 $\lVert x_l\rVert^2/d$ 与引理 2 的区间（同{{#fig2}}），每层 W² 梯度（同{{#fig3}}a），最后一层 W² 梯度随深度的变化及从 Pre-LN 最浅深度外推的 $1/\sqrt{L}$（同{{#fig3}}c），以及所有权重都加上 $10^{-3}\cdot\mathcal N(0,1)$ 的扰动时输出的均方变化随深度的变化（同{{#fig5}}）。这些是你在初始化时测到的数，不是对训练结果的结论。`,
+      composed: '自组',
+      computing: '正在浏览器里计算初始化时的数值…',
+      refused: '引擎不接受这种摆法：{message}',
+      readout: '{name}：最深处最后一层的 W² 梯度是最浅处的 {ratio} 倍；输出敏感度在双对数坐标下的斜率为 {slope}（计算用时 {ms} 毫秒）。',
+      band: '引理 2 的区间',
+      panelStream: '每层的残差流',
+      panelW2: '每层的 W² 梯度',
+      panelLast: '最后一层 W² 梯度随深度',
+      panelSens: '输出敏感度随深度',
+      axisLayer: '第 l 层',
+      axisDepth: '层数 L',
+      axisNorm: '‖x_l‖²/d',
+      axisGrad: '‖∂ℒ/∂W²‖',
+      axisSens: 'Δlogit² 均值',
+      'ctl.preset': '从这里开始',
+      'ctl.where': '归一化放在哪里',
+      'ctl.norm': '用哪种归一化',
+      'ctl.residual': '残差缩放',
+      'ctl.init': '初始化缩放',
+      train: '训练看看',
+      trainNote: '用玩具实验的快速设置（6 层、200 步、4 个种子、预热 0 步和 120 步）训练这种摆法，和 Post-LN、Pre-LN 并排；结果进入玩具实验那张图的运行列表。',
+      'key.attention.norm_input': '注意力输入上的归一化',
+      'key.attention.norm_branch': '注意力输出上的归一化',
+      'key.attention.norm_after': '注意力残差相加之后的归一化',
+      'key.ffn.norm_input': 'FFN 输入上的归一化',
+      'key.ffn.norm_branch': 'FFN 输出上的归一化',
+      'key.ffn.norm_after': 'FFN 残差相加之后的归一化',
+      'key.final_norm': '输出层前的最终归一化',
+      'key.b2t': 'B2T 跳连（需要 FFN 相加之后的归一化）',
+      'key.norm': '归一化类型',
+      'key.norm.alpha0': 'DyT 的 α₀',
+      'key.qk_norm': 'QK-norm',
+      'key.residual_scale': '残差缩放 α(L)',
+      'key.residual_scale.L_base': 'CompleteP 的 L_base',
+      'key.residual_scale.a': 'CompleteP 的指数 a',
+      'key.residual_scale.g0': 'ReZero 门控初值 g₀',
+      'key.residual_scale.per': 'ReZero 门控粒度',
+      'key.init_scale': '分支初始化缩放 β',
+      'choice.norm.layernorm': 'LayerNorm',
+      'choice.norm.rmsnorm': 'RMSNorm',
+      'choice.norm.dyt': 'DyT',
+      'choice.norm.none': '不归一化',
+      'choice.qk_norm.none': '无',
+      'choice.qk_norm.layernorm': 'LayerNorm',
+      'choice.qk_norm.rmsnorm': 'RMSNorm',
+      'choice.residual_scale.one': '1（普通）',
+      'choice.residual_scale.admin': 'Admin 的 ω',
+      'choice.residual_scale.deepnet': 'DeepNet 的 (2L)^¼',
+      'choice.residual_scale.completep': 'CompleteP 的 (L_base/L)^a',
+      'choice.residual_scale.rezero': 'ReZero 门',
+      'choice.residual_scale.per.sublayer': '每个子层一个',
+      'choice.residual_scale.per.layer': '每层一个',
+      'choice.init_scale.xavier': 'Xavier',
+      'choice.init_scale.deepnet': 'DeepNet 的 (8L)^−¼',
+      'choice.init_scale.tfixup': 'T-Fixup 的 (9L)^−¼',
+      'choice.init_scale.zero': '零',
+    },
     fig9: {
       title: '训练中隐藏状态的词特异份额',
       caption: r`图 4 的模型（Adam，峰值学习率 $10^{-3}$，一个种子）的每次运行中，固定批次上每层隐藏状态里因词而异的份额，对训练步作图；颜色越浓越因词而异（每种放法一种颜色）。整列都淡，表示每个词都带着同一个向量。`,
@@ -631,15 +648,11 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'row.warmup': '{placement} + 预热 {warmup}',
       never: '从未',
       neverNote: '落在第 {steps} 步那条线右边的标记：运行从未离开平台。',
-      'outcome.trained': '训练起来了',
-      'outcome.plateau': '停在平台上',
-      'outcome.diverged': '发散',
-      'outcome.mixed': '种子之间不一致',
       readout: '峰值学习率 {lr}：{values}',
       'readout.item': '{name}：{v}',
       'readout.row': '{outcome}（离开平台的步 {escape}；最终损失 {loss}）',
       'col.row': '运行',
-      'ctl.small': '参考设定（{steps} 步，{seeds} 个种子：要几分钟；更快的设定尚未搜索）',
+      'ctl.small': '仍看得出效应的快速设定（每批 {batch} × {seq} 个 token，峰值学习率 {lrs}，预热 {warmups} 步，{seeds} 个种子：约一分钟）',
     },
     fig14: {
       title: '带与不带短预热的 Pre-LN，对峰值学习率',
@@ -654,14 +667,10 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       optimal: '最低损失',
       'series.none': '不预热',
       'series.warmup': '预热 {warmup}',
-      'outcome.trained': '训练起来了',
-      'outcome.plateau': '停在平台上',
-      'outcome.diverged': '发散',
-      'outcome.mixed': '种子之间不一致',
       readout: '峰值学习率 {lr}：{values}',
       'readout.item': '{name}：{v}',
       'readout.cell': '{outcome}，离开平台的步 {escape}，最终损失 {loss}',
-      'ctl.small': '参考设定（{steps} 步，{seeds} 个种子：要几分钟；更快的设定尚未搜索）',
+      'ctl.small': '仍看得出效应的快速设定（每批 {batch} × {seq} 个 token，峰值学习率 {lrs}，{seeds} 个种子：约一分钟）',
     },
     fig18: {
       title: '加与不加 QK-norm 时的学习率敏感度',
@@ -695,10 +704,6 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       axisStep: '步',
       axisLoss: '损失',
       'placement.label': '摆法',
-      'outcome.trained': '训练起来了',
-      'outcome.plateau': '停在平台上',
-      'outcome.diverged': '发散',
-      'outcome.mixed': '种子之间不一致',
       'glyph.trained': '✓',
       'glyph.plateau': '–',
       'glyph.diverged': '✗',

@@ -63,7 +63,7 @@ export const SELF_TEST_CONFIG = {
   placement: 'pre',
   attention: 'causal',
   layers: 1,
-  d: 32,
+  d: 16,
   d_ff: 64,
   vocab: 32,
   seq: 8,

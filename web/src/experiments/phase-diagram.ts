@@ -59,9 +59,9 @@ export default slots({
     experiment: 'phase-diagram',
     file: 'phase-diagram.deepnorm',
     config: { ...FIGURE4, placements: ['post', 'pre', 'deepnorm'], lrs: G.lrs.default, warmups: G.warmups.default },
-    // no quick setting chosen yet (scripts/quick-settings-search.mjs deepNorm has not finished): the
-    // small setting is the reference's own
-    small: {},
+    // the quick setting (scripts/quick-settings-search.mjs deepNorm, docs/reproduction.md): batches of
+    // 2 × 32 tokens, the runs without warm-up alone (the ones the rule reads); 6% of the reference's cost
+    small: { batch: 2, seq: 32, warmups: [0] },
     settings: { url: 'fig13', fields: ['placements', 'lrs', 'warmups', 'seeds', 'steps'] },
     shape,
     verdict: V.deepNormNoWarmup,
@@ -72,8 +72,9 @@ export default slots({
     experiment: 'phase-diagram',
     file: 'phase-diagram.pre-warmup',
     config: { ...FIGURE4, placements: ['pre'], lrs: [1e-3, 3e-3, 1e-2, 3e-2], warmups: [0, 100], early_exit: 'off' },
-    // no quick setting chosen yet (scripts/quick-settings-search.mjs preWarmup has not been run)
-    small: {},
+    // the quick setting (scripts/quick-settings-search.mjs preWarmup, docs/reproduction.md): batches of
+    // 2 × 32 tokens, the smallest and the largest lr; 6% of the reference's cost
+    small: { batch: 2, seq: 32, lrs: [1e-3, 3e-2] },
     settings: { url: 'fig14', fields: ['lrs', 'warmups', 'seeds', 'steps', 'depths'] },
     shape,
     verdict: V.preWarmup,

@@ -26,8 +26,8 @@ export type Config = Record<string, unknown>;
 
 /** How the form shows a field: a text input (a list, or an optional number), a number input (a
  *  list of seeds is a count there: 2 = seeds 0, 1), checkboxes (a list of choices or of numbers
- *  offered), a select (one choice). */
-export type Control = 'text' | 'number' | 'checks' | 'select';
+ *  offered), a select (one choice), a toggle (a boolean: a placement spec's key). */
+export type Control = 'text' | 'number' | 'checks' | 'select' | 'toggle';
 
 /** The lab's tightening of a field's engine bounds (each strictly inside them: tests/unit/fields.test.ts)
  *  and why, a page string `field.why.<why>` (content/ui-strings.ts). */
@@ -165,6 +165,7 @@ export function fieldError(t: Table, r: Row, empty = false): FieldError {
   const b = boundsOf(t, r);
   const vars = { min: b.min, max: b.max, count: b.items, range: rangeText(b), choices: b.choices.join(', ') };
   const why = r.lab?.why;
+  if (b.info.type === 'bool') return { key: 'field.err.bool', vars };
   if (b.info.type === 'choice') return { key: 'field.err.choice', vars };
   if (b.info.type === 'choice[]') return { key: empty && r.control === 'checks' ? 'field.err.none' : 'field.err.choices', vars };
   if (isCount(t, r) || (!b.list && b.integer)) return { key: 'field.err.int', vars, why };
@@ -186,6 +187,7 @@ const splitList = (s: string) =>
 export function checkValue(t: Table, r: Row, v: unknown): unknown {
   const b = boundsOf(t, r);
   const type = b.info.type;
+  if (type === 'bool') return typeof v === 'boolean' ? v : null;
   if (type === 'choice') return typeof v === 'string' && b.choices.includes(v) ? v : null;
   if (type === 'choice[]') {
     if (!Array.isArray(v) || !v.length || v.length > b.items || v.some((x) => !b.choices.includes(x))) return null;
@@ -223,7 +225,8 @@ export function parseField(t: Table, r: Row, text: string): Parsed {
   const b = boundsOf(t, r);
   const s = text.trim();
   let v: unknown = null;
-  if (b.info.type === 'choice') v = s;
+  if (b.info.type === 'bool') v = s === 'true' ? true : s === 'false' ? false : null;
+  else if (b.info.type === 'choice') v = s;
   else if (b.info.type === 'choice[]') v = splitList(s);
   else if (isCount(t, r)) {
     const n = parseDecimal(s);

@@ -15,6 +15,13 @@ export const inRegistryOrder = (names: Iterable<string>): PlacementName[] => {
   return PLACEMENTS.filter((p) => set.has(p));
 };
 
+/** The placements among `names` as a figure draws them: the registered ones in the engine's order,
+ *  then a placement_spec's (the composer's "Train it") in the order given. */
+export const inDrawOrder = (names: Iterable<string>): PlacementName[] => {
+  const all = [...new Set(names)];
+  return [...inRegistryOrder(all), ...all.filter((n) => !(PLACEMENTS as readonly string[]).includes(n))] as PlacementName[];
+};
+
 /** The CSS colour of a placement's series. */
 export const placementColor = (p: string): string => `var(--series-${p}, var(--series-other))`;
 
@@ -24,7 +31,8 @@ export const placementShape = (p: string): Shape => {
   return SHAPES[(i < 0 ? PLACEMENTS.length : i) % SHAPES.length];
 };
 
-/** How the page names a placement: its string, else the engine's label, else the name itself. */
+/** How the page names a placement: its string, else the engine's label (a registered placement's or
+ *  a named preset's: a spec run under a preset's name), else the name itself. */
 export function placementLabel(p: string, t: (key: string) => string): string {
   const key = `placement.${p}`;
   const s = t(key);

@@ -28,6 +28,10 @@ import { valueIn } from './fields';
 import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
 import type { LrSensitivityResult } from '../experiments/lr-sensitivity';
 import { placementLabel } from './placements';
+import { EXPERIMENT_INFO } from '../generated/engine-schema';
+
+/** The placement composer's model (Figure fig16's caption): init-profile's defaults, read from the engine. */
+const composerDefault = (k: string) => (EXPERIMENT_INFO['init-profile'].defaults as Record<string, unknown>)[k];
 
 type Val = string | number | null | undefined;
 type Entry = (ctx: Ctx) => Val;
@@ -68,11 +72,22 @@ const osSlope = (E: Ctx['E'], slot: 'outputSensitivity' | 'outputSensitivitySign
 /** A ratio that may span decades: 3 significant digits, or a×10ⁿ below 0.01 and from 1000 on. */
 const fmtRatio = (x: number) => (x > 0 && (x < 0.01 || x >= 1000) ? fmtLr(x) : String(+x.toPrecision(3)));
 
-/** A number of a sharpness document's config, as text (null when absent). */
-const shConfig = (E: Ctx['E'], key: 'steps' | 'every') => {
-  const v = E.sharpness?.config?.[key];
-  return typeof v === 'number' ? String(v) : null;
-};
+/** A number of an experiment slot's config as text, by `format` (String: a count); null when the slot
+ *  has no document or the field is not a number. */
+const configNumber =
+  (slot: ExperimentSlot, key: string, format: (x: number) => string = String): Entry =>
+  ({ E }) => {
+    const v = E[slot]?.config?.[key];
+    return typeof v === 'number' ? format(v) : null;
+  };
+
+/** The first and last depth of an experiment slot's config ("2–16"; zh "2～16"), null when it has none. */
+const depthRange =
+  (slot: ExperimentSlot): Entry =>
+  ({ E, lang }) => {
+    const d = E[slot]?.config?.depths;
+    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
+  };
 
 /** A fraction as a percentage ("1%"); null when not a number. */
 const pct = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? `${+(x * 100).toPrecision(3)}%` : null);
@@ -164,13 +179,6 @@ const lsSensitivity =
 type PhaseSlot = 'phaseDiagram' | 'preWarmup' | 'deepNorm';
 const phaseDoc = (E: Ctx['E'], slot: PhaseSlot) => (E[slot] as PhaseDiagramResult | null | undefined) ?? null;
 const phaseConfig = (E: Ctx['E'], slot: PhaseSlot) => (phaseDoc(E, slot)?.config ?? null) as Record<string, unknown> | null;
-/** An integer field of a slot's config ('steps', 'settle'). */
-const phaseInt =
-  (slot: PhaseSlot, key: string): Entry =>
-  ({ E }) => {
-    const v = phaseConfig(E, slot)?.[key];
-    return typeof v === 'number' ? String(v) : null;
-  };
 const phaseList = (E: Ctx['E'], slot: PhaseSlot, key: string) => {
   const v = phaseConfig(E, slot)?.[key];
   return Array.isArray(v) ? (v as number[]) : null;
@@ -183,8 +191,8 @@ const phaseWarmup = (E: Ctx['E'], slot: PhaseSlot) => {
 const phaseCommon = (slot: PhaseSlot): Record<string, Entry> => {
   const k = slot === 'phaseDiagram' ? 'pd' : slot === 'preWarmup' ? 'pw' : 'dn';
   return {
-    [`exp.${k}.steps`]: phaseInt(slot, 'steps'),
-    [`exp.${k}.settle`]: phaseInt(slot, 'settle'),
+    [`exp.${k}.steps`]: configNumber(slot, 'steps'),
+    [`exp.${k}.settle`]: configNumber(slot, 'settle'),
     [`exp.${k}.seeds`]: ({ E }) => fmtInt(phaseList(E, slot, 'seeds')?.length),
     [`exp.${k}.warmup`]: ({ E }) => fmtInt(phaseWarmup(E, slot)),
     [`exp.${k}.lrs`]: ({ E, lang }) => listOf((phaseList(E, slot, 'lrs') ?? []).map(fmtLr), lang),
@@ -225,6 +233,13 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // Probe config (so prose never types them)
   'probe.layers': ({ P }) => fmtInt(P?.config.layers),
   'probe.d': ({ P }) => fmtInt(P?.config.d),
+  'composer.layers': () => fmtInt(composerDefault('layers') as number),
+  'composer.d': () => fmtInt(composerDefault('d') as number),
+  'composer.d_ff': () => fmtInt(composerDefault('d_ff') as number),
+  'composer.vocab': () => fmtInt(composerDefault('vocab') as number),
+  'composer.seq': () => fmtInt(composerDefault('seq') as number),
+  'composer.batch': () => fmtInt(composerDefault('batch') as number),
+  'composer.seeds': () => fmtInt((composerDefault('seeds') as number[]).length),
   'probe.d_ff': ({ P }) => fmtInt(P?.config.d_ff),
   'probe.seeds': ({ P }) => fmtInt(P?.config.seeds?.length),
   'probe.batches': ({ P }) => fmtInt(P?.config.batches),
@@ -302,14 +317,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.os.deepnorm': ({ E }) => osSlope(E, 'outputSensitivity', 'deepnorm'),
   'exp.os.sign.post': ({ E }) => osSlope(E, 'outputSensitivitySign', 'post'),
   'exp.os.sign.pre': ({ E }) => osSlope(E, 'outputSensitivitySign', 'pre'),
-  'exp.os.delta': ({ E }) => {
-    const d = E.outputSensitivity?.config?.perturbation;
-    return typeof d === 'number' ? fmtLr(d) : null;
-  },
-  'exp.os.depths': ({ E, lang }) => {
-    const d = E.outputSensitivity?.config?.depths;
-    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
-  },
+  'exp.os.delta': configNumber('outputSensitivity', 'perturbation', fmtLr),
+  'exp.os.depths': depthRange('outputSensitivity'),
   'exp.os.verdict': ({ E, lang }) =>
     E.outputSensitivity ? verdictSentence('os', verdicts.outputSensitivity(E.outputSensitivity, E.outputSensitivitySign ?? null), lang) : null,
   // Figure C (`fig7`) (adam-first-step): step 1's update RMS / lr and gradient norm, and the verdict.
@@ -317,23 +326,17 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.afs.rms1.pre': ({ E }) => afs(E, 'pre', 'update_rms'),
   'exp.afs.g1.post': ({ E }) => afs(E, 'post', 'grad_norm'),
   'exp.afs.g1.pre': ({ E }) => afs(E, 'pre', 'grad_norm'),
-  'exp.afs.lr': ({ E }) => {
-    const lr = E.adamFirstStep?.config?.lr;
-    return typeof lr === 'number' ? fmtLr(lr) : null;
-  },
+  'exp.afs.lr': configNumber('adamFirstStep', 'lr', fmtLr),
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
   // fig17 (adam-first-step's counterfactuals): its model depth, run length and lr, and the verdict.
-  'exp.afscf.layers': ({ E }) => (typeof E.adamFirstStepCf?.config?.layers === 'number' ? String(E.adamFirstStepCf.config.layers) : null),
-  'exp.afscf.steps': ({ E }) => (typeof E.adamFirstStepCf?.config?.steps === 'number' ? String(E.adamFirstStepCf.config.steps) : null),
-  'exp.afscf.lr': ({ E }) => {
-    const lr = E.adamFirstStepCf?.config?.lr;
-    return typeof lr === 'number' ? fmtLr(lr) : null;
-  },
+  'exp.afscf.layers': configNumber('adamFirstStepCf', 'layers'),
+  'exp.afscf.steps': configNumber('adamFirstStepCf', 'steps'),
+  'exp.afscf.lr': configNumber('adamFirstStepCf', 'lr', fmtLr),
   'exp.afscf.verdict': ({ E, lang }) => (E.adamFirstStepCf ? verdictSentence('afscf', verdicts.adamFirstStepCounterfactual(E.adamFirstStepCf), lang) : null),
   // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
-  'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
+  'exp.wl.steps': configNumber('warmupLength', 'steps'),
   // Figure D (`fig10`) (step-size): the verdict on claim 2 (an update's effect lives in function space).
   'exp.ss.verdict': ({ E, lang }) => (E.stepSize ? verdictSentence('ss', verdicts.stepSize(E.stepSize), lang) : null),
   // its margins as percentages of the initial loss, and the grid's largest η (the caption's band and line)
@@ -366,13 +369,10 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // Figure H (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure A (`fig6`) (tied-output): the depths and the verdict (whose sentence carries the slopes).
-  'exp.tied.depths': ({ E, lang }) => {
-    const d = E.tiedOutput?.config?.depths;
-    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
-  },
+  'exp.tied.depths': depthRange('tiedOutput'),
   'exp.tied.verdict': ({ E, lang }) => (E.tiedOutput ? verdictSentence('tied', verdicts.tiedOutput(E.tiedOutput), lang) : null),
   // Figure B (`fig11`) (depth-factors): the depth, Appendix F's predicted layer-1 share, and the verdict on claim 8.
-  'exp.df.layers': ({ E }) => (typeof E.depthFactors?.config?.layers === 'number' ? String(E.depthFactors.config.layers) : null),
+  'exp.df.layers': configNumber('depthFactors', 'layers'),
   'exp.df.rF': ({ E }) => {
     const p = (E.depthFactors as { placements?: Record<string, { appendix_f_first_over_last?: number }> } | null | undefined)?.placements;
     const r = p?.post?.appendix_f_first_over_last ?? Object.values(p ?? {})[0]?.appendix_f_first_over_last;
@@ -382,8 +382,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // the sharpness figure (`fig12`): its run length, how often it measures, the warm-up that sets the
   // window, and the verdicts on its two claims (warm-up keeps Adam under its stability threshold;
   // GI-Adam removes the need for warm-up)
-  'exp.sh.steps': ({ E }) => shConfig(E, 'steps'),
-  'exp.sh.every': ({ E }) => shConfig(E, 'every'),
+  'exp.sh.steps': configNumber('sharpness', 'steps'),
+  'exp.sh.every': configNumber('sharpness', 'every'),
   'exp.sh.window': ({ E }) => (E.sharpness ? fmtInt(verdicts.sharpnessWarmup(E.sharpness).facts.window) : null),
   'exp.sh.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('sh', verdicts.sharpnessWarmup(E.sharpness), lang) : null),
   'exp.gi.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('gi', verdicts.sharpnessGiAdam(E.sharpness), lang) : null),

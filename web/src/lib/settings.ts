@@ -7,6 +7,7 @@
 // controls, presets, and how the form shows the engine's rules. Pure data and lookups.
 import { EXPERIMENT_INFO, GRID_FIELDS, OPTIMIZER_INFO, PROBE_FIELDS, type ExperimentName, type FieldInfo } from '../generated/engine-schema';
 import { FULL, boundsOf, errorText, fieldError, rangeText, type Config, type Row, type Table, type Tightening } from './fields';
+import { COMPOSER } from './composer';
 import { optimizerLabel } from './optimizers';
 import { placementLabel } from './placements';
 import { fmtLr } from './format';
@@ -140,20 +141,30 @@ function experimentTable(slot: ExperimentSlot): Table {
 const tables = new Map<string, Table>([
   ['probe', PROBE],
   ['grid', GRID],
+  // the placement composer's spec (lib/composer.ts): not a result slot but a figure's view (fig16.*)
+  [COMPOSER.slot, COMPOSER],
 ]);
+
+/** The field table of a figure's view that is one (the composer's), by its URL group key; else null. */
+export const viewTableOf = (key: string): Table | null => (key === COMPOSER.slot ? COMPOSER : null);
 /** The table of a slot (an experiment's is built from its declaration the first time). */
 export function tableOf(slot: SlotName): Table {
   if (!tables.has(slot)) tables.set(slot, experimentTable(slot as ExperimentSlot));
   return tables.get(slot)!;
 }
 
-/** A base's values for the label of its toggle ({depths}, {seeds}, {d}, {layers}, {steps}). */
+/** A base's values for the label of its toggle ({depths}, {seeds}, {d}, {layers}, {steps}, {batch},
+ *  {seq}, {lrs}, {warmups}). */
 export const baseVars = (c: Config): Record<string, string | number> => ({
   depths: Array.isArray(c.depths) ? c.depths.join(', ') : '',
   seeds: Array.isArray(c.seeds) ? c.seeds.length : '',
   d: (c.d as number) ?? '',
   layers: (c.layers as number) ?? '',
   steps: (c.steps as number) ?? '',
+  batch: (c.batch as number) ?? '',
+  seq: (c.seq as number) ?? '',
+  lrs: Array.isArray(c.lrs) ? c.lrs.join(', ') : '',
+  warmups: Array.isArray(c.warmups) ? c.warmups.join(', ') : '',
 });
 
 /** The message of a link's refused run setting (permalink reason `field:<slot>:<field>`, fields.ts

@@ -228,13 +228,14 @@ export class LivePage implements IslandPage {
 
   private provenanceFor(f: AnyFigure) {
     const { slot, streaming, doc } = this.drawnBy(f);
+    const own = slot ? null : (f.ownDoc?.() ?? null);
     return provenance({
       figure: f.id,
       title: this.figTitle(f.id),
       url: this.linkTo(f.id),
-      source: !slot ? 'static' : streaming ? 'live' : (slot.source ?? 'precomputed'),
-      doc: doc as never,
-      liveAt: streaming ? null : (slot?.liveAt ?? null),
+      source: own ? 'live' : !slot ? 'static' : streaming ? 'live' : (slot.source ?? 'precomputed'),
+      doc: (own?.doc ?? doc) as never,
+      liveAt: own ? own.liveAt : streaming ? null : (slot?.liveAt ?? null),
       now: new Date(),
       lang: this.prefs.lang,
       view: f.provenanceView(this.views[f.id], { streaming }),

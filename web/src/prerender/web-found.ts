@@ -46,6 +46,7 @@ export const EMBED_HEIGHTS: Record<FigureId, number> = {
   fig11: 1000,
   fig12: 1200,
   fig15: 1320,
+  fig16: 1600,
   fig17: 1160,
   fig18: 950,
 };

@@ -6,7 +6,7 @@
 // seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
 // "diverged at step s", and neither it nor the mean is drawn past it.
 import { leavesPlateauAt, seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
-import { inRegistryOrder } from '../../lib/placements';
+import { inDrawOrder } from '../../lib/placements';
 import { DASH } from '../../lib/palette';
 import type { Shape } from '../../lib/marker';
 import { unionDomain } from '../../components/common/chart';
@@ -102,7 +102,7 @@ export function buildPanels(G: GridResult | null): Panels {
   if (!G?.runs?.length) return empty;
   const lrs = [...new Set(G.runs.map((r) => r.lr))].sort((a, b) => a - b);
   const warmups = [...new Set(G.runs.map((r) => r.warmup))].sort((a, b) => a - b);
-  const placements = inRegistryOrder(G.runs.map((r) => r.placement));
+  const placements = inDrawOrder(G.runs.map((r) => r.placement));
   const steps = G.config?.steps ?? Math.max(...G.runs.map((r) => r.loss.length));
   const panels = lrs.map((lr) => ({
     lr,
@@ -247,7 +247,7 @@ export function buildLayers(layers: readonly Layer[]): LayerPanels {
   if (!built.length) return empty;
   const lrs = [...new Set(built.flatMap((b) => b.p.panels.map((p) => p.lr)))].sort((a, b) => a - b);
   const warmups = [...new Set(built.flatMap((b) => b.p.warmups))].sort((a, b) => a - b);
-  const placements = inRegistryOrder(built.flatMap((b) => b.p.placements));
+  const placements = inDrawOrder(built.flatMap((b) => b.p.placements));
   const steps = Math.max(...built.map((b) => b.p.steps));
   const top = built[built.length - 1].p;
   const shapes = runShapes(built.map((b) => b.l));

@@ -5,6 +5,7 @@
 // numbers nor "Run again" pass for a run the engine could make.
 import { EXPERIMENT_INFO, GRID_FIELDS, PROBE_FIELDS, type ExperimentName, type FieldInfo } from '../../generated/engine-schema';
 import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
+import { specProblems } from '../composer';
 
 /** The engine's fields of a slot's config. */
 export function fieldsOf(slot: SlotName): Readonly<Record<string, FieldInfo>> | null {
@@ -55,17 +56,30 @@ export function outOfRange(slot: SlotName, config: Record<string, unknown>): str
   const fields = fieldsOf(slot);
   if (!fields) return [];
   const out: string[] = [];
-  // a placement_spec names a placement of its own, which the placement fields then take
+  // a placement spec's placement is one more choice of `placement` and `placements` (by its name)
   const spec = config.placement_spec;
-  const specName = spec && typeof spec === 'object' && typeof (spec as { name?: unknown }).name === 'string' ? (spec as { name: string }).name : null;
-  for (const [k, raw] of Object.entries(config)) {
-    const f = fields[k];
-    const named = specName != null && (k === 'placements' || k === 'placement');
-    const v = named ? (Array.isArray(raw) ? raw.filter((x) => x !== specName) : raw === specName ? undefined : raw) : raw;
-    if (named && v === undefined) continue;
+  const parsed =
+    typeof spec === 'string'
+      ? (() => {
+          try {
+            return JSON.parse(spec) as unknown;
+          } catch {
+            return null;
+          }
+        })()
+      : spec;
+  const specName = parsed && typeof parsed === 'object' ? String((parsed as { name?: unknown }).name ?? 'custom') : null;
+  for (const [k, v] of Object.entries(config)) {
+    const g = fields[k];
+    const f = g && specName && (k === 'placement' || k === 'placements') ? { ...g, choices: [...(g.choices ?? []), specName] } : g;
     if (!f && DESCRIPTIVE[slot]?.includes(k)) continue;
     if (!f) {
       out.push(`${k.slice(0, 40)} (not a setting of this figure's engine run)`);
+      continue;
+    }
+    // a placement spec: each of its keys by the engine's table, named by its path
+    if (f.type === 'object' && k === 'placement_spec' && v != null) {
+      out.push(...specProblems(v));
       continue;
     }
     const p = valueProblem(f, v);

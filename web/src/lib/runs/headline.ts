@@ -4,7 +4,7 @@
 //   experiments: the verdict of the claim the figure tests (its declaration's rule, experiments/<name>.ts;
 //                experiments/verdicts.js), by the same rule as the prose, and of the further claims it decides
 import { fmt } from '../format';
-import { inRegistryOrder, placementLabel } from '../placements';
+import { inDrawOrder, placementLabel } from '../placements';
 import { seedMean, type GridResult, type ProbeResult } from '../../engine/documents';
 import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
 
@@ -24,12 +24,12 @@ function gridHeadline(g: GridResult, t: (k: string) => string): string {
     const m = seedMean(g.runs.filter((r) => r.placement === p && r.warmup === Number(w) && r.lr === Number(lr)));
     if (m.length) finals.set(p, [...(finals.get(p) ?? []), m[m.length - 1]]);
   }
-  const parts = inRegistryOrder(finals.keys()).map((p) => `${placementLabel(p, t)} ${range(finals.get(p)!)}`);
+  const parts = inDrawOrder(finals.keys()).map((p) => `${placementLabel(p, t)} ${range(finals.get(p)!)}`);
   return parts.length ? `${t('runs.finalLoss')} ${parts.join(' · ')}` : '';
 }
 
 function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
-  const names = inRegistryOrder(Object.keys(p.placements ?? {}));
+  const names = inDrawOrder(Object.keys(p.placements ?? {}));
   const depths = [...new Set(names.flatMap((n) => Object.keys(p.placements[n]?.lastW2_vs_L ?? {}).map(Number)))].sort((a, b) => a - b);
   const L = depths.length ? (depths.length === 1 ? `L = ${depths[0]}` : `L = ${depths[0]}–${depths[depths.length - 1]}`) : '';
   return [L, names.map((n) => placementLabel(n, t)).join(', ')].filter(Boolean).join(' · ');

@@ -1,0 +1,100 @@
+// composer-run.svelte.ts — the placement composer's live engine calls (lib/composer.ts has the spec
+// and its configs): the reference lines (Post-LN and Pre-LN, computed once), and the composed
+// placement, recomputed on every change of the spec: debounced, and a change while a computation
+// runs cancels it (its AbortSignal) so the newest spec alone is drawn. Each is one init-profile call
+// (docs/experiments.md) in the worker; an engine refusal (a spec the engine does not take: B2T without
+// a norm after the FFN's add) is kept as the message to show, never thrown.
+// Leaves out: the run list ("Train it" adds grid runs through result-slots.svelte.ts).
+import { EngineError, runExperiment } from '../engine/client';
+import type { Settings } from './fields';
+import { REFERENCE_CONFIG, profileConfig, type InitProfileDoc } from './composer';
+
+/** How long the composer waits after a change before it computes (a slider dragged computes once). */
+export const COMPOSER_DEBOUNCE_MS = 150;
+
+export class ComposerRun {
+  /** Post-LN and Pre-LN at the composer's size */
+  reference = $state.raw<InitProfileDoc | null>(null);
+  /** the composed placement of the newest spec computed */
+  composed = $state.raw<InitProfileDoc | null>(null);
+  /** idle | computing | error */
+  phase = $state<'idle' | 'computing' | 'error'>('idle');
+  /** the engine's message when it refused the spec */
+  error = $state<string | null>(null);
+  /** how long the newest composed computation took, ms */
+  ms = $state<number | null>(null);
+  /** when the newest composed computation finished (ISO date; a download's provenance) */
+  at: string | null = null;
+
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #abort: AbortController | null = null;
+  #refStarted = false;
+
+  /** Computes the reference lines once. */
+  ensureReference(): void {
+    if (this.#refStarted) return;
+    this.#refStarted = true;
+    runExperiment<InitProfileDoc>('init-profile', REFERENCE_CONFIG)
+      .then((d) => (this.reference = d))
+      .catch((e: unknown) => {
+        this.#refStarted = false;
+        this.error = (e as Error).message;
+      });
+  }
+
+  /** Asks for the composed placement of settings `s`: after the debounce, cancelling a computation
+   *  still running. */
+  request(s: Settings): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#abort?.abort();
+    this.phase = 'computing';
+    this.#timer = setTimeout(() => this.#run(s), COMPOSER_DEBOUNCE_MS);
+  }
+
+  #run(s: Settings): void {
+    this.#timer = null;
+    const ctl = new AbortController();
+    this.#abort = ctl;
+    const t0 = performance.now();
+    runExperiment<InitProfileDoc>('init-profile', profileConfig(s), undefined, ctl.signal)
+      .then((d) => {
+        if (ctl.signal.aborted) return;
+        this.composed = d;
+        this.ms = performance.now() - t0;
+        this.at = new Date().toISOString();
+        this.error = null;
+        this.phase = 'idle';
+      })
+      .catch((e: unknown) => {
+        if (ctl.signal.aborted || (e instanceof EngineError && e.kind === 'cancelled')) return;
+        this.composed = null;
+        this.error = (e as Error).message.replace(/^lnx: /, '');
+        this.phase = 'error';
+      });
+  }
+
+  #users = 0;
+
+  /** A composer on the page uses the run; the returned function says it left. What is pending stops
+   *  only when the last one leaves: the run is the module's one, and an island or an embed may mount
+   *  a new figure before the one it replaces is destroyed (whose leaving must not cancel the new
+   *  one's request). */
+  attach(): () => void {
+    this.#users += 1;
+    return () => {
+      this.#users -= 1;
+      if (this.#users === 0) this.stop();
+    };
+  }
+
+  /** Stops what is pending (no composer is on the page). */
+  stop(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#abort?.abort();
+    if (this.phase === 'computing') this.phase = 'idle';
+  }
+}
+
+/** The page's one composer run (the figure draws it; its downloads read it). */
+export const composerRun = new ComposerRun();
