@@ -51,7 +51,26 @@ export type AnyFigure = FigureDef<any, any>;
 // Page order (tests/unit/content.test.ts checks both languages against it). Each test of an
 // inference sits beside the paragraph whose claim it tests, so its id (fixed by links already
 // shared) no longer says where it is; the number the page shows comes from this order.
-export const FIGURES: readonly AnyFigure[] = [fig1, fig2, fig3, fig6, fig11, fig7, fig17, fig10, fig5, fig12, fig4, fig8, fig9, fig13, fig14, fig18, fig15, fig16];
+export const FIGURES: readonly AnyFigure[] = [
+  fig1,
+  fig2,
+  fig3,
+  fig6,
+  fig11,
+  fig7,
+  fig17,
+  fig10,
+  fig5,
+  fig12,
+  fig4,
+  fig8,
+  fig9,
+  fig13,
+  fig14,
+  fig18,
+  fig15,
+  fig16,
+];
 
 export const FIGURE_IDS: readonly FigureId[] = FIGURES.map((f) => f.id);
 
