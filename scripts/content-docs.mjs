@@ -47,7 +47,8 @@ through the inline renderer. The other interface strings (\`ui-keys.md\`) are pl
 \`{name}\` placeholders.
 `;
 
-/** Each table of ui-keys.md: its rows, [keys (space-separated), what they are used for], and a note under it. */
+/** Each table of ui-keys.md: its rows, [keys (space-separated), what they are used for], and a note under it.
+ *  A figure's table leaves out the rows every figure has (withCommonRows: title and caption, ctl.small). */
 export const UI_KEY_TABLES = {
   chrome: {
     rows: [
@@ -87,13 +88,17 @@ export const UI_KEY_TABLES = {
       ['testLabel', "label before the title of a `test` aside (the page's own test of one of the article's inferences)"],
       ['sep.colon', `": " between a readout's subject and its value`],
       ['optimizer.adam optimizer.sgd optimizer.radam optimizer.gi-adam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
+      [
+        'outcome.trained outcome.plateau outcome.diverged outcome.mixed',
+        "a toy run's or a cell's outcome in the phase-diagram figures fig13, fig14 and fig15 (legends, readouts, tables)",
+      ],
       ['shape.linear shape.cosine', `each warm-up shape's name (the engine's choices of \`warmup_shape\`) in Figure 4's settings and caption`],
       [
         'arch.norm_type.layernorm arch.norm_type.rmsnorm arch.final_norm.auto arch.final_norm.on arch.final_norm.off arch.output.tied arch.output.untied arch.input_scale.sqrt_d arch.input_scale.none',
         "each value of an architecture choice (the grid table's group `ctl.arch`, lib/settings.ts; values from the engine's schema), in Figure 4's settings and, away from the engine's default, its caption (`toy.model`: so those name the setting too, \"no final norm\")",
       ],
       [
-        'field.placements field.lrs field.warmups field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
+        'field.placements field.lrs field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
@@ -146,6 +151,10 @@ export const UI_KEY_TABLES = {
       [
         'verdict.pw.confirmed verdict.pw.qualified verdict.pw.refuted verdict.pw.untested',
         'the sentence bound as `{{exp.pw.verdict}}` (verdicts.js `preWarmup`, claim 9); a fact that is null (never, none, not compared) reads —',
+      ],
+      [
+        'verdict.ls.confirmed verdict.ls.qualified verdict.ls.refuted verdict.ls.untested',
+        'the sentence bound as `{{exp.ls.verdict}}` (verdicts.js `lrSensitivity`, Wortsman et al. 2023)',
       ],
       ['sep.list', '", " between the items of a readout (one per placement)'],
       ['engine.line engine.label', `the footer's engine sentence`],
@@ -269,7 +278,6 @@ export const UI_KEY_TABLES = {
   },
   fig2: {
     rows: [
-      ['title caption', 'title and caption'],
       ['readoutLayer', `a layer's name in the readout and the stack`],
       ['readoutNorm', `the residual stream's length at that layer (\`{l}\` names the layer too)`],
       ['readoutGain', 'the Final-LN multiplier (`{gain}` works as well as `{g}`)'],
@@ -281,7 +289,6 @@ export const UI_KEY_TABLES = {
   },
   fig3: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB panelC', `the panels' headings; panelA's \`{layers}\` is the drawn probe's`],
       ['stat.label paperStat perBatch', 'the statistic switch of (a), and the legend of (c)'],
       ['axisLayer axisGrad axisNorm axisDepth', 'axis names'],
@@ -303,48 +310,50 @@ export const UI_KEY_TABLES = {
   },
   fig6: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisDepth axisGrad axisP', 'axis names'],
       ['extrapolation uniform', 'the 1/√L line and the 1/V reference'],
       ['output.label output.tied output.untied input.label input.sqrt_d input.none', 'the model toggles'],
       ['readout readout.item', 'the hover readout'],
       ['col.variant col.slope', 'the slopes table'],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig13: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', "a peak lr's panel"],
       ['axisEscape', 'the x axis'],
       ['row.none row.warmup', 'the rows: a placement without warm-up, and with one'],
       ['never neverNote', 'a run that never left the plateau (readout, table; the note under the panels)'],
-      ['outcome.trained outcome.plateau outcome.diverged outcome.mixed', "a cell's outcome (readout, table)"],
       ['readout readout.item readout.row', 'the hover readout'],
       ['col.row', "the table's first column"],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig14: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisLr axisEscape axisLoss', 'axis names'],
       ['never plateau optimal', 'the guides: the "never" line, the plateau, the best loss'],
       ['series.none series.warmup', 'the two series (legend, readout, table)'],
-      ['outcome.trained outcome.plateau outcome.diverged outcome.mixed', "a cell's outcome (legend of the failed cells, readout, table)"],
       ['readout readout.item readout.cell', 'the hover readout'],
+    ],
+  },
+  fig18: {
+    rows: [
+      ['title caption', 'title and caption'],
+      ['panelA panelB', `the panels' headings`],
+      ['axisLr axisLoss axisStep axisLogit', 'axis names'],
+      ['loss0 best stopped', 'the guides and marks of (a): ℓ₀, the best point, an lr where a run was stopped (legend)'],
+      ['legend.lr series.lr', "(b)'s lrs (legend: the line style) and a series' name (readout)"],
+      ['readoutA readoutB readout.item readout.cell readout.cellStopped', 'the hover readouts of (a) and (b)'],
+      ['tableA', "the data table's caption"],
       ['ctl.small', `the live run's small setting`],
     ],
   },
   fig15: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel panel.none', "a warm-up's map"],
       ['axisLr axisDepth axisStep axisLoss', 'axis names (the maps, the curves)'],
       ['placement.label', 'the placement picker'],
-      ['outcome.trained outcome.plateau outcome.diverged outcome.mixed', "a cell's outcome (legend, readout, table)"],
       ['glyph.trained glyph.plateau glyph.diverged glyph.mixed', "the sign on a cell's marker (legend too): the outcome is never colour alone"],
       ['curves cell seed', "the selected cell's curves: their heading, a cell's name, a seed's"],
       ['plateau optimal', "the curves' guides"],
@@ -356,7 +365,6 @@ export const UI_KEY_TABLES = {
   },
   fig11: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisLayer axisGrad axisFactor', 'axis names'],
       ['appendixF', `Appendix F's predicted decay (legend, table)`],
@@ -364,7 +372,6 @@ export const UI_KEY_TABLES = {
       ['guide.flat guide.appendixF', 'the guides at 1 and √(2/3)'],
       ['placement.label', 'the placement picker'],
       ['readout readout.item', 'the hover readout'],
-      ['ctl.small', `the live run's small setting`],
     ],
     after: `Captions and \`seedsHint\` are about the drawn result: after a live run with other settings a
 sentence like "mean over 5 seeds" no longer describes it. Bind such numbers instead
@@ -372,25 +379,21 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
   },
   fig7: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisStep axisGrad axisRms', 'axis names'],
       ['refLr', 'the reference line at 1'],
       ['readout readout.item', 'the hover readout'],
       ['col.step', `the table's first column`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig17: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a placement's panel`],
       ['axisStep axisRms', 'axis names'],
       ['all zero', `the two kinds of line (legend): every coordinate, and the tensors with no gradient at step 1`],
       ['refLr refGi', 'the reference lines at 1 and at √(1 − β₂)'],
       ['readout readout.item readout.value readout.valueAll', 'the hover readout: a panel, a step, each run there (with or without gradient-free tensors)'],
       ['col.series tableCaption', `the table's first column and its caption`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig19: {
@@ -407,29 +410,24 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
   },
   fig10: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panelA panelB', `the panels' headings`],
       ['axisDepth axisEta axisLayer', 'axis names'],
       ['readout readout.item readout.eta', 'the hover readout (η* with its near-best range and largest useful η)'],
       ['colNear colUseful', `the table's range columns`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig5: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `the chart's heading`],
       ['axisDepth axisSens', 'axis names'],
       ['guideLinear guideLog', 'the O(L) and O(log L) guides in the legend'],
       ['kind.label kind.random kind.sign', 'the perturbation toggle'],
       ['readout readout.item', 'the hover readout, one item per placement'],
       ['col.depth col.slope', `the table's first column and its slope row`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig8: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `the chart's heading`],
       ['axisWarmup axisEscape', 'axis names'],
       ['never', 'the top line and a run that never escapes'],
@@ -442,7 +440,6 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
   },
   fig4: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a panel's heading`],
       ['axisStep axisLoss', 'axis names'],
       ['noWarmup warmup', 'the warm-up arms (a `warmup` without `{w}` is used as it is for 300 steps)'],
@@ -501,24 +498,20 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
   },
   fig12: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a placement and warm-up's panel`],
       ['axisStep axisSharpness', 'axis names'],
       ['threshold', `the stability threshold's line (legend)`],
       ['series', `a run's name (optimizer, seed)`],
       ['readout readout.item readout.value', 'the hover readout: a panel, a step, each run there'],
       ['col.series tableCaption', `the table's first column and its caption (the cells are λ/threshold)`],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig9: {
     rows: [
-      ['title caption', 'title and caption'],
       ['panel', `a run's panel`],
       ['axisStep axisLayer', 'axis names'],
       ['scale', `the colour ramp's legend`],
       ['readout readout.item', 'the hover readout'],
-      ['ctl.small', `the live run's small setting`],
     ],
   },
 };
@@ -671,6 +664,15 @@ export const PROSE_NUMBER_GROUPS = [
       ['exp.pd.trained.w', 'per placement, the cells that train with the short warm-up', '—'],
       ['exp.pd.deepest.w0', 'per placement, the deepest model that trains at some peak lr without warm-up (— none)', '—'],
       ['exp.pd.deepest.w', 'the same with the short warm-up', '—'],
+      ['exp.ls.lrs', "lr-sensitivity's peak lrs (fig18)", '3×10⁻⁴ … 0.3'],
+      ['exp.ls.seeds', "lr-sensitivity's seeds per (placement, lr)", '—'],
+      ['exp.ls.layers', "lr-sensitivity's depth", '4'],
+      ['exp.ls.steps', "lr-sensitivity's steps per run", '—'],
+      ['exp.ls.warmup', "lr-sensitivity's warm-up", '—'],
+      ['exp.ls.every', 'how often the largest attention logit is recorded (steps)', '—'],
+      ['exp.ls.s.pre', "Pre-LN's LR sensitivity (Wortsman et al.: mean over the lrs of min(final, ℓ₀) minus the best)", '—'],
+      ['exp.ls.s.qknorm', 'the same with QK-norm', 'lower (Wortsman et al.)'],
+      ['exp.ls.verdict', 'the verdict on QK-norm and LR sensitivity (`verdict.ls.*`; rule in experiments/verdicts.js)', '—'],
     ],
   },
 ];
@@ -703,6 +705,16 @@ function cover(where, rows, keys) {
     );
 }
 
+/** The rows a figure's table has without writing them: first its title and caption (every figure's,
+ *  FigureText), last its live run's small setting where it has one; a table writes its own to say more. */
+const TITLE_ROW = ['title caption', 'title and caption'];
+const SMALL_ROW = ['ctl.small', `the live run's small setting`];
+const withCommonRows = (rows, keys) => [
+  ...(rows.some(([ks]) => ks === TITLE_ROW[0]) ? [] : [TITLE_ROW]),
+  ...rows,
+  ...(keys.includes('ctl.small') && !rows.some(([ks]) => ks === SMALL_ROW[0]) ? [SMALL_ROW] : []),
+];
+
 const table = (head, rows) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `|${r.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`)].join('\n');
 
@@ -714,8 +726,9 @@ export function renderUiKeys({ chrome, figures }) {
   const part = (heading, id, text, keys) => {
     const t = UI_KEY_TABLES[id];
     if (!t) throw new Error(`scripts/content-docs.mjs: no table for ${id}`);
-    cover(id, t.rows, keys);
-    const rows = t.rows.map(([ks, used]) => [ks.split(' ').map(code).join(', '), used, placeholderCell(ks.split(' '), text)]);
+    const all = id === 'chrome' ? t.rows : withCommonRows(t.rows, keys);
+    cover(id, all, keys);
+    const rows = all.map(([ks, used]) => [ks.split(' ').map(code).join(', '), used, placeholderCell(ks.split(' '), text)]);
     return [`## ${heading}`, '', table(['key', 'used for', 'placeholders'], rows), ...(t.after ? ['', t.after] : [])].join('\n');
   };
   const stale = Object.keys(UI_KEY_TABLES).filter((id) => id !== 'chrome' && !figures.some((f) => f.id === id));

@@ -56,6 +56,9 @@ const COST = {
     (c.steps * 3 + (1 + Math.floor(c.steps / c.every)) * c.lanczos_steps * 6) *
     fwd(c),
   // every run at its full steps (with early exit an upper bound; cost.ts experimentWork)
+  // every run at its full steps (a stopped run is cheaper), a logit forward every `every` steps and
+  // 2 × 4 fixed batches for ℓ₀ and the final loss
+  'lr-sensitivity': (c) => c.placements.length * c.lrs.length * c.seeds.length * (c.steps * 3 + Math.floor(c.steps / c.every) + 1 + 8) * fwd(c),
   'phase-diagram': (c) => c.placements.length * c.warmups.length * c.lrs.length * c.seeds.length * sum(c.depths, (L) => c.steps * 3 * fwd(c, L)),
   // bytes: V = 256 (the experiment has no vocab field)
   'real-text': (c) => c.langs.length * c.placements.length * c.warmups.length * c.seeds.length * c.steps * 3 * fwd({ ...c, vocab: 256 }),
@@ -327,6 +330,47 @@ const SEARCHES = {
             seeds: [[0], [0, 1]],
           }),
           (c) => ({ ...figure4(c), placements: ['pre'], warmups: [0, 100], early_exit: 'off' }),
+        ),
+      },
+    ],
+  },
+  // QK-norm and LR sensitivity (fig18). Depth 2, 4 or the reference's 8, width 64 or 128 (d_ff = 4d),
+  // the batch (the quick look's 2 × 32 or Figure 4's 8 × 64), 100, 150 or the reference's 300 steps
+  // (the warm-up 5% of them), the reference's 7 lrs or 4 of them spanning the same 1000×, one or two
+  // seeds; Pre-LN and the qknorm preset (the defaults), logits every 10 steps.
+  lrSensitivity: {
+    experiment: 'lr-sensitivity',
+    files: ['lr-sensitivity'],
+    judge: ([doc]) => ({ ls: V.lrSensitivity(doc) }),
+    budget: 0.1,
+    groups: [
+      {
+        candidates: spread(
+          grid({
+            layers: [2, 4, 8],
+            d: [64, 128],
+            bn: [
+              [2, 32],
+              [8, 64],
+            ],
+            steps: [100, 150, 300],
+            lrs: [
+              [3e-4, 3e-3, 3e-2, 0.3],
+              [3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3],
+            ],
+            seeds: [[0], [0, 1]],
+          }),
+          (c) => ({
+            layers: c.layers,
+            d: c.d,
+            d_ff: 4 * c.d,
+            batch: c.bn[0],
+            seq: c.bn[1],
+            steps: c.steps,
+            warmup: Math.round(0.05 * c.steps),
+            lrs: c.lrs,
+            seeds: c.seeds,
+          }),
         ),
       },
     ],

@@ -340,6 +340,7 @@ if (grid) {
       gi: 'GI-Adam',
       dn: 'DeepNorm without warm-up',
       pw: "Pre-LN's warm-up",
+      ls: 'LR sensitivity',
     };
     const verdictText = (v, why = {}) =>
       Object.entries(v)
@@ -965,6 +966,37 @@ if (grid) {
         `too short when Pre-LN without warm-up, the positive control, does not escape, or when the rescue fails and ${W} + its escape step > ${c.steps}; ` +
         `confirmed when every language holds, refuted when every language fails, qualified otherwise. ` +
         `Holds: ${f.langsHold.join(', ') || 'none'}; fails: ${f.langsFail.join(', ') || 'none'}; too short: ${f.langsShort.join(', ') || 'none'}.` +
+        (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
+    );
+    say();
+  }
+
+  // QK-norm and learning-rate sensitivity (Wortsman et al. 2023; Figure of fig18)
+  const ls = exp('lr-sensitivity');
+  if (ls) {
+    const c = ls.config,
+      { verdict, facts: f } = V.lrSensitivity(ls);
+    say('### QK-norm and learning-rate sensitivity (Wortsman et al. 2023; after “What Pre-LN costs”)');
+    say();
+    say(
+      `${header(ls)} Figure 4's toy: ${model(c)}, ${c.steps} steps, the first ${c.warmup} a ${c.warmup_shape} warm-up; ${c.optimizer}; placements ${c.placements.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${ls.runs.length} runs). ` +
+        `Final loss and ℓ₀ on ${ls.eval_batches} fixed batches; capped loss = the seeds' mean of min(final, ℓ₀), a stopped run counting as ℓ₀; the largest attention logit |q·k|/√d at step 1 and every ${c.every} steps.`,
+    );
+    say();
+    say(`| placement | ℓ₀ | ${c.lrs.map((lr) => `lr ${lr}`).join(' | ')} | best (lr) | LR sensitivity (per seed) | largest logit (at init) |`);
+    say(`|---|---|${c.lrs.map(() => '---').join('|')}|---|---|---|`);
+    for (const p of ls.placements) {
+      const cells = p.cells.map((x) => `${f2(x.capped_loss)}${x.stopped ? ` (${x.stopped} stopped)` : ''}`);
+      const peak = Math.max(...p.cells.map((x) => x.max_logit)),
+        init = Math.max(...p.cells.map((x) => x.logit_at_init));
+      say(
+        `| ${p.placement} | ${f2(p.loss0)} | ${cells.join(' | ')} | ${f2(p.best_loss)} (${p.best_lr}) | ${g3(p.sensitivity)} (${p.sensitivity_per_seed.map(g3).join(', ')}) | ${g3(peak)} (${g3(init)}) |`,
+      );
+    }
+    say();
+    say(
+      `Verdict: **${mark[verdict]}.** Rule (verdicts.js \`lrSensitivity\`, fixed before the run): refuted unless QK-norm lowers the LR sensitivity by at least a fifth (here ${g3(f.sQk)} against ${g3(f.sPre)}, a ratio of ${g3(f.ratio)}); ` +
+        `then confirmed when QK-norm's largest logit stays under 2× its value at init (here ${g3(f.ratioGrowthQk)}×) while Pre-LN's grows 2× or more (here ${g3(f.ratioGrowthPre)}×), else qualified.` +
         (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
     );
     say();

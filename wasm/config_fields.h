@@ -239,9 +239,8 @@ void add_shared_train_fields(schema::Schema<C>& s) {
 // The fields of an init-time sweep over placements × depths × seeds (the experiments'), C's members
 // `placements`, `depths` and `seeds` (an experiment at one depth takes the first and the last alone).
 template <class C>
-void add_placements_field(schema::Schema<C>& s) {
-  schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements to measure"),
-                    &own_member<C, &C::placements>);
+void add_placements_field(schema::Schema<C>& s, const char* doc = "the placements to measure") {
+  schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, doc), &own_member<C, &C::placements>);
 }
 template <class C>
 void add_seeds_field(schema::Schema<C>& s, const char* seeds_doc) {

@@ -48,6 +48,10 @@ inline int check_count(double k, const char* what) {
   return static_cast<int>(k);
 }
 
+// resultJson(from)'s index from JS, where the per-step arrays start (streaming): a number in [0, 1e9),
+// truncated; anything else (NaN, negative, too large) is 0, the whole arrays.
+inline int from_step(double from) { return from >= 0 && from < 1e9 ? static_cast<int>(from) : 0; }
+
 class Probe {
  public:
   explicit Probe(const std::string& config) : run_(probe_config_from_json(config)) {}
@@ -94,7 +98,7 @@ class Train {
   int step(double k) { return guarded([&] { return run_.step(check_count(k, "k")); }); }
   std::string status() const { return to_string(run_.status()); }
   std::string result_json(double from) const {
-    return guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
+    return guarded([&] { return run_.result_json(from_step(from)); });
   }
   void set_checkpoint_every(double steps) {
     guarded([&] {
@@ -130,7 +134,7 @@ class Grid {
   bool done() const { return run_.done(); }
   double progress() const { return run_.progress(); }
   std::string result_json(double from) const {
-    return guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
+    return guarded([&] { return run_.result_json(from_step(from)); });
   }
  private:
   GridRun run_;
@@ -153,7 +157,7 @@ class GridDoc {
   std::string result_json(double from, const std::string& backend) const {
     return guarded([&] {
       if (!backend.empty() && backend != "webgpu") throw ArgumentError("backend must be \"\" or \"webgpu\"");
-      return doc_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0,
+      return doc_.result_json(from_step(from),
                               backend.empty() ? nullptr : "webgpu");
     });
   }

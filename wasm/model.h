@@ -153,6 +153,10 @@ class Model {
   // The logits (N, V) of the last forward pass; valid until the next backward(), which reuses the
   // buffer for their gradient. The softmax probabilities (N, V) stay until the next forward.
   CPtr logits() const { return ws_->d_logits.data(); }
+  // The q and k (N, d) the attention of layer l read in the last forward pass: after the QK-norm
+  // when the placement has one (the attention-logit measurement, experiments/measure.h).
+  CPtr attention_q(int l) const { return qk_norm_ != NormKind::None ? ws_->caches[l].qk[0].out.data() : ws_->caches[l].q.data(); }
+  CPtr attention_k(int l) const { return qk_norm_ != NormKind::None ? ws_->caches[l].qk[1].out.data() : ws_->caches[l].k.data(); }
   CPtr probs() const { return ws_->probs.data(); }
 
  private:

@@ -63,7 +63,8 @@ TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
                                              "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
-                                             "init-profile", "real-text"}));
+                                             "init-profile",
+                                             "lr-sensitivity", "real-text"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
     FAIL() << "an unknown experiment was accepted";
@@ -1020,4 +1021,191 @@ TEST(Experiments, PhaseDiagramRefusesTooManyRunsAndAnUnusedSpec) {
   } catch (const lnx::ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("depth 64 too large"), std::string::npos) << e.what();
   }
+}
+
+// ---- lr-sensitivity (Wortsman et al. 2023) ----
+
+namespace {
+std::string preset_spec(const std::string& name) {
+  for (const lnx::PlacementPreset& p : lnx::placement_presets())
+    if (p.name == name) return p.spec;
+  return "";
+}
+
+// Row-wise LayerNorm in double: (x − mean)/√(var + eps)·γ + β.
+std::vector<double> layernorm_rows(const std::vector<double>& x, int rows, int C, const float* g, const float* b) {
+  std::vector<double> y(x.size());
+  for (int r = 0; r < rows; ++r) {
+    double m = 0, v = 0;
+    for (int c = 0; c < C; ++c) m += x[r * C + c];
+    m /= C;
+    for (int c = 0; c < C; ++c) v += (x[r * C + c] - m) * (x[r * C + c] - m);
+    v /= C;
+    const double s = 1 / std::sqrt(v + 1e-5);
+    for (int c = 0; c < C; ++c) y[r * C + c] = (x[r * C + c] - m) * s * g[c] + b[c];
+  }
+  return y;
+}
+}  // namespace
+
+// The largest attention logit, written out from the weights: a one-layer Pre-LN model (with and
+// without a QK-norm, causal and bidirectional) with every parameter drawn at random (so that the
+// norms' γ and β matter), x0 = √d·E[tok], u = LN1(x0), q = u·Wqᵀ + bq (then LN_q), k likewise,
+// max over sequences, rows and the columns each row sees of |q_i·k_j|/√d. The model has no position
+// embedding, so each batch is also run with its sequences reversed: the pair with the largest |q·k|
+// then sits on the other side of the diagonal, and in one of the two the causal mask hides it.
+TEST(LrSensitivity, MaxAttentionLogitIsTheDirectComputation) {
+  const int N = 16, d = 16, n = 8;
+  int hidden = 0;  // causal cases where the mask hides the largest |q·k|
+  for (const std::string placement : {"pre", "qknorm"})
+    for (const lnx::Attention att : {lnx::Attention::Causal, lnx::Attention::Bidirectional})
+      for (uint64_t draw = 0; draw < 3; ++draw)
+        for (const bool reversed : {false, true}) {
+          lnx::ModelConfig mc{1, d, 32, 32, n, 2, "pre", att};
+          if (placement == "qknorm") mc.placement = "qknorm", mc.placement_spec = preset_spec("qknorm");
+          lnx::Transformer<float> m(mc, 3);
+          lnx::Rng rng(77 + draw);
+          for (float& p : m.params()) p = static_cast<float>(0.7 * rng.normal());
+          std::vector<int> in(N), tg(N);
+          for (int i = 0; i < N; ++i) in[i] = static_cast<int>(rng.below(32)), tg[i] = static_cast<int>(rng.below(32));
+          if (reversed)
+            for (int b = 0; b < 2; ++b) std::reverse(in.begin() + b * n, in.begin() + (b + 1) * n);
+          m.forward(in.data(), tg.data());
+          std::map<std::string, const float*> T;
+          for (const auto& [name, t] : m.named_tensors()) T[name] = m.params().data() + t.off;
+          std::vector<double> x0(N * d);
+          for (int i = 0; i < N; ++i)
+            for (int c = 0; c < d; ++c) x0[i * d + c] = std::sqrt(double(d)) * T["E"][in[i] * d + c];
+          const std::vector<double> u = layernorm_rows(x0, N, d, T["layer1.ln1.gamma"], T["layer1.ln1.beta"]);
+          auto project = [&](const float* W, const float* b) {
+            std::vector<double> y(N * d);
+            for (int i = 0; i < N; ++i)
+              for (int o = 0; o < d; ++o) {
+                double s = b[o];
+                for (int c = 0; c < d; ++c) s += u[i * d + c] * W[o * d + c];
+                y[i * d + o] = s;
+              }
+            return y;
+          };
+          std::vector<double> q = project(T["layer1.Wq"], T["layer1.bq"]), k = project(T["layer1.Wk"], T["layer1.bk"]);
+          if (placement == "qknorm") {
+            ASSERT_TRUE(T.count("layer1.qnorm.gamma") && T.count("layer1.knorm.beta"));
+            q = layernorm_rows(q, N, d, T["layer1.qnorm.gamma"], T["layer1.qnorm.beta"]);
+            k = layernorm_rows(k, N, d, T["layer1.knorm.gamma"], T["layer1.knorm.beta"]);
+          }
+          double want = 0, want_masked = 0;
+          for (int b = 0; b < 2; ++b)
+            for (int i = 0; i < n; ++i)
+              for (int j = 0; j < n; ++j) {
+                double s = 0;
+                for (int c = 0; c < d; ++c) s += q[(b * n + i) * d + c] * k[(b * n + j) * d + c];
+                const double a = std::fabs(s) / std::sqrt(double(d));
+                want = std::max(want, a);
+                if (j <= i) want_masked = std::max(want_masked, a);
+              }
+          const double got = lnx::exp::max_attention_logit(m);
+          const double expect = att == lnx::Attention::Causal ? want_masked : want;
+          EXPECT_NEAR(got, expect, 1e-4 * expect) << placement << " " << lnx::to_string(att) << " draw " << draw;
+          EXPECT_GT(expect, 0.1);
+          hidden += att == lnx::Attention::Causal && want_masked < want;
+        }
+  EXPECT_GE(hidden, 3) << "the mask rarely hid a larger logit: the causal case went untried";
+}
+
+// Wortsman et al.'s number: the mean over the grid of min(ℓ, ℓ₀) minus the best; 0 for a flat curve;
+// a diverged run (not finite) and a loss above ℓ₀ count as ℓ₀.
+TEST(LrSensitivity, TheNumberIsTheMeanExcessOfTheCappedCurve) {
+  using lnx::exp::lr_sensitivity;
+  EXPECT_EQ(lr_sensitivity({2.5, 2.5, 2.5, 2.5}, 5.0), 0.0);
+  EXPECT_EQ(lr_sensitivity({7, 8, NAN}, 5.0), 0.0);  // nothing below ℓ₀: flat at ℓ₀
+  EXPECT_EQ(lr_sensitivity({}, 5.0), 0.0);
+  EXPECT_NEAR(lr_sensitivity({1, 2, 3}, 10), 1.0, 1e-12);
+  EXPECT_NEAR(lr_sensitivity({1, NAN, 9, 3}, 5), (1 + 5 + 5 + 3) / 4.0 - 1, 1e-12);
+  EXPECT_NEAR(lr_sensitivity({INFINITY, 2}, 4), (4 + 2) / 2.0 - 2, 1e-12);
+}
+
+// A run at lr → 0 ends where it started (its final loss is ℓ₀, on the same fixed batches), one at an
+// absurd lr is stopped and counts as ℓ₀, one at a working lr ends below ℓ₀; ℓ₀ and the step-1 logit
+// are the same for every lr of a seed; the document's sensitivity is lr_sensitivity of its cells.
+TEST(LrSensitivity, TinyLrEndsAtLoss0AndAbsurdLrCountsAsLoss0) {
+  const Value v = run("lr-sensitivity", R"("layers": 1, "steps": 30, "warmup": 0, "every": 10, "lrs": [1e-9, 1e-2, 10], "seeds": [0, 1], )"
+                                        R"("placements": ["pre", "qknorm"], "placement_spec": )" + preset_spec("qknorm"));
+  EXPECT_EQ(v.obj.at("eval_batches").num, 4);
+  EXPECT_NEAR(v.obj.at("uniform_loss").num, std::log(32.0), 1e-7);
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 2u * 3 * 2);
+  std::map<std::string, double> loss0, logit0;
+  for (const Value& r : runs) {
+    const std::string key = r.obj.at("placement").str + std::to_string(r.obj.at("seed").num);
+    const double lr = r.obj.at("lr").num, l0 = r.obj.at("loss0").num;
+    if (!loss0.count(key)) loss0[key] = l0, logit0[key] = r.obj.at("max_logit").arr.at(0).num;
+    EXPECT_EQ(l0, loss0[key]) << key << " lr " << lr;
+    EXPECT_EQ(r.obj.at("max_logit").arr.at(0).num, logit0[key]) << key << " lr " << lr;
+    EXPECT_EQ(r.obj.at("at").arr.at(0).num, 1);
+    if (lr == 10) {
+      EXPECT_NE(r.obj.at("status").str, "ok");
+      EXPECT_TRUE(r.obj.at("final_loss").kind == Value::Kind::Null);
+      EXPECT_EQ(r.obj.at("at").arr.back().num, r.obj.at("stop_step").num);  // the stopping step is recorded
+      continue;
+    }
+    EXPECT_EQ(r.obj.at("status").str, "ok");
+    std::vector<double> at;
+    for (const Value& x : r.obj.at("at").arr) at.push_back(x.num);
+    EXPECT_EQ(at, (std::vector<double>{1, 10, 20, 30}));
+    if (lr == 1e-9) EXPECT_NEAR(r.obj.at("final_loss").num, l0, 1e-5) << key;
+    else EXPECT_LT(r.obj.at("final_loss").num, l0 - 0.05) << key;
+  }
+  for (const Value& p : v.obj.at("placements").arr) {
+    std::vector<double> capped;
+    for (const Value& c : p.obj.at("cells").arr) capped.push_back(c.obj.at("capped_loss").num);
+    const double l0 = p.obj.at("loss0").num;
+    EXPECT_NEAR(capped[0], l0, 1e-5);
+    EXPECT_EQ(capped[2], l0);  // both seeds stopped: ℓ₀
+    EXPECT_EQ(p.obj.at("cells").arr[2].obj.at("stopped").num, 2);
+    EXPECT_EQ(p.obj.at("best_lr").num, 1e-2);
+    EXPECT_EQ(p.obj.at("best_loss").num, capped[1]);
+    EXPECT_NEAR(p.obj.at("sensitivity").num, lnx::exp::lr_sensitivity(capped, l0), 1e-7);  // the document has 9 digits
+    EXPECT_NEAR(p.obj.at("sensitivity").num, (l0 + capped[1] + l0) / 3 - capped[1], 1e-5);
+    EXPECT_EQ(p.obj.at("sensitivity_per_seed").arr.size(), 2u);
+  }
+}
+
+// Each run draws everything from its own seed: the document is the same for any thread count.
+TEST(LrSensitivity, IsTheSameForAnyThreadCount) {
+  std::string docs[2];
+  for (int k = 0; k < 2; ++k) {
+    lnx::set_threads(k + 1);
+    const Value v = run("lr-sensitivity", R"("layers": 2, "steps": 20, "every": 5, "lrs": [1e-2, 0.3], "seeds": [0, 1])");
+    std::string s;
+    for (const Value& r : v.obj.at("runs").arr) {
+      for (const Value& x : r.obj.at("max_logit").arr) s += std::to_string(x.num) + ",";
+      for (const Value& x : r.obj.at("curve").arr) s += std::to_string(x.num) + ",";
+      s += std::to_string(r.obj.at("final_loss").num) + ";";
+    }
+    docs[k] = s;
+  }
+  lnx::set_threads(1);
+  EXPECT_EQ(docs[0], docs[1]);
+}
+
+TEST(LrSensitivity, RefusesTooManyRunsTooManyRecordingsAndAnUnusedSpec) {
+  auto refused = [](const std::string& cfg, const std::vector<std::string>& words) {
+    try {
+      lnx::ExperimentRun r("lr-sensitivity", cfg);
+      ADD_FAILURE() << cfg << " was accepted";
+    } catch (const lnx::ArgumentError& e) {
+      for (const std::string& w : words) EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+  };
+  refused(R"({"placements": ["pre", "post", "peri"], "lrs": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.1, 0.2], "seeds": [0, 1, 2, 3]})",
+          {"144 runs", "at most 128"});
+  refused(R"({"steps": 5000, "every": 1})", {"every", "at most 1000"});
+  refused(R"({"placement_spec": {"name": "mine"}, "placements": ["pre"]})", {"placement_spec", "placements"});
+  // the default spec is the qknorm preset, which Pre-LN alone may leave unused
+  EXPECT_NO_THROW(lnx::ExperimentRun("lr-sensitivity", R"({"placements": ["pre"]})"));
+  const Value schema = lnx::json::parse(lnx::schema_json());
+  for (const Value& e : schema.obj.at("experiments").arr)
+    if (e.obj.at("name").str == "lr-sensitivity")
+      for (const Value& f : e.obj.at("config").obj.at("fields").arr)
+        if (f.obj.at("name").str == "placement_spec") EXPECT_EQ(f.obj.at("default").obj.at("name").str, "qknorm");
 }

@@ -4,6 +4,7 @@ import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/
 import type { AdamFirstStepResult } from '../../web/src/experiments/adam-first-step';
 import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors';
 import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
+import type { LrSensitivityResult } from '../../web/src/experiments/lr-sensitivity';
 import type { PhaseCell, PhaseDiagramResult } from '../../web/src/experiments/phase-diagram';
 import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
 import type { RealTextResult } from '../../web/src/experiments/real-text';
@@ -471,5 +472,63 @@ export function sharpness(): SharpnessResult {
       run('pre', 'gi-adam', 0, [2e4, 3e3, 2e3, 1e3]),
       run('pre', 'gi-adam', 10, [2e4, 3e3, 2e3, 1e3]),
     ],
+  };
+}
+
+/** A small lr-sensitivity document: Pre-LN and QK-norm over three peak lrs, one seed; Pre-LN's run at
+ *  the largest lr stopped by the trainer (its logit grown), QK-norm's trained everywhere. */
+export function lrSensitivity(): LrSensitivityResult {
+  const lrs = [1e-3, 1e-2, 0.3];
+  const run = (placement: string, i: number, final: number | null, logits: number[]) => ({
+    placement,
+    lr: lrs[i],
+    seed: 0,
+    status: final == null ? 'diverged' : 'ok',
+    stop_step: final == null ? 15 : 20,
+    loss0: 5.6,
+    final_loss: final,
+    at: final == null ? [1, 10, 15] : [1, 10, 20],
+    max_logit: logits,
+    curve_every: 1,
+    curve: [5.6, 4.1, 3.2],
+  });
+  const runs = [
+    run('pre', 0, 3, [2, 2.5, 3]),
+    run('pre', 1, 1.8, [2, 4, 6]),
+    run('pre', 2, null, [2, 40, 400]),
+    run('qknorm', 0, 3.1, [1.5, 1.6, 1.7]),
+    run('qknorm', 1, 1.7, [1.5, 2, 2.2]),
+    run('qknorm', 2, 2.1, [1.5, 2.4, 2.8]),
+  ];
+  const entry = (placement: string) => {
+    const rs = runs.filter((r) => r.placement === placement);
+    const capped = rs.map((r) => (r.final_loss == null ? r.loss0 : Math.min(r.final_loss, r.loss0)));
+    const best = Math.min(...capped);
+    return {
+      placement,
+      loss0: 5.6,
+      best_loss: best,
+      best_lr: lrs[capped.indexOf(best)],
+      sensitivity: capped.reduce((a, b) => a + b, 0) / capped.length - best,
+      sensitivity_per_seed: [capped.reduce((a, b) => a + b, 0) / capped.length - best],
+      cells: rs.map((r, i) => ({
+        lr: r.lr,
+        final_loss: r.final_loss,
+        capped_loss: capped[i],
+        stopped: r.final_loss == null ? 1 : 0,
+        max_logit: Math.max(...r.max_logit),
+        logit_at_init: r.max_logit[0],
+      })),
+    };
+  };
+  return {
+    experiment: 'lr-sensitivity',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 4, steps: 20, warmup: 1, every: 10, lrs, seeds: [0], placements: ['pre', 'qknorm'] },
+    plateau_entropy: 5.3,
+    uniform_loss: Math.log(256),
+    eval_batches: 4,
+    placements: [entry('pre'), entry('qknorm')],
+    runs,
   };
 }

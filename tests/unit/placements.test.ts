@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { SHAPES } from '../../web/src/lib/marker';
 import { OPTIMIZERS } from '../../web/src/generated/engine-schema';
-import { optimizerDash, optimizerLabel } from '../../web/src/lib/optimizers';
+import { optimizerDash, optimizerLabel, optimizerLegend } from '../../web/src/lib/optimizers';
 import { DASH } from '../../web/src/lib/palette';
 import { PLACEMENTS, inRegistryOrder, placementColor, placementLabel, placementShape } from '../../web/src/lib/placements';
 
@@ -48,5 +48,14 @@ describe('optimizers', () => {
     expect([optimizerDash('adam'), optimizerDash('radam'), optimizerDash('sgd')]).toEqual([DASH.solid, DASH.dashed, DASH.dotted]);
     expect(optimizerLabel('sgd', (k) => UI_STRINGS.en[k] ?? k)).not.toBe('sgd');
     expect(optimizerLabel('lion-test', (k) => k)).toBe('lion-test');
+  });
+  it('a legend names each optimizer the panels draw once, in the order they first appear, in its line style', () => {
+    const panels = [{ series: [{ optimizer: 'gi-adam' }, { optimizer: 'adam' }] }, { series: [{ optimizer: 'adam' }, { optimizer: 'lion-test' }] }];
+    expect(optimizerLegend(panels, (k) => k)).toEqual([
+      { label: 'gi-adam', color: 'var(--fg)', dash: optimizerDash('gi-adam') },
+      { label: 'adam', color: 'var(--fg)', dash: DASH.solid },
+      { label: 'lion-test', color: 'var(--fg)', dash: DASH.solid },
+    ]);
+    expect(optimizerLegend([], (k) => k)).toEqual([]);
   });
 });

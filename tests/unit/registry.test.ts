@@ -15,6 +15,7 @@ import {
   adamFirstStepCf,
   depthFactors,
   grid,
+  lrSensitivity,
   outputSensitivity,
   phaseDiagram,
   plateauShare,
@@ -44,6 +45,7 @@ const docFor: Record<SlotName, unknown> = {
   phaseDiagram: phaseDiagram(['post', 'pre', 'deepnorm', 'peri']),
   deepNorm: phaseDiagram(),
   preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
+  lrSensitivity: lrSensitivity(),
   realText: realText(),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
@@ -71,8 +73,9 @@ describe('the registry', () => {
       'fig19:J',
       'fig13:K',
       'fig14:L',
-      'fig15:M',
-      'fig16:N',
+      'fig18:M',
+      'fig15:N',
+      'fig16:O',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));

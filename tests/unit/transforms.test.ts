@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
-import { logTicks } from '../../web/src/lib/axis';
+import { logTicks, paddedLogDomain } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
@@ -41,6 +41,8 @@ import { adamAxes, adamChart, valueAt } from '../../web/src/figures/fig7/transfo
 import { fig7Table } from '../../web/src/figures/fig7/downloads';
 import { cfAxes, cfChart, groupRms, valueAt as cfAt } from '../../web/src/figures/fig17/transform';
 import { fig17Json, fig17Table } from '../../web/src/figures/fig17/downloads';
+import { EMPTY as LS_EMPTY, logitAtStep, logitOverSeeds, lsChart, lsView, pointAtLr } from '../../web/src/figures/fig18/transform';
+import { fig18Json, fig18Table } from '../../web/src/figures/fig18/downloads';
 import { tiedAxes, tiedChart } from '../../web/src/figures/fig6/transform';
 import { fig6Table } from '../../web/src/figures/fig6/downloads';
 import { extentOf, unionDomain, unionValues } from '../../web/src/components/common/chart';
@@ -301,6 +303,14 @@ describe('lib/axis logTicks', () => {
     [[0, 1], []],
     [[1, 1], []],
   ])('%j → %j', (d, want) => expect(logTicks(d as [number, number])).toEqual(want));
+});
+
+describe('paddedLogDomain', () => {
+  it.each([
+    [[6, 8, 10, 12, 14], 1.25, [6 / 1.25, 14 * 1.25]],
+    [[1e-3, 3e-3, 1e-2, 3e-2], 1.6, [1e-3 / 1.6, 3e-2 * 1.6]],
+    [[4], 2, [2, 8]],
+  ])('%j padded by %d → %j', (xs, pad, want) => expect(paddedLogDomain(xs, pad)).toEqual(want));
 });
 
 describe('fig6 tiedChart', () => {
@@ -1150,4 +1160,102 @@ describe('fig13 DeepNorm beside Post-LN and Pre-LN', () => {
     expect(escapeRowsView(escapeDoc(null), null).panels).toEqual([]);
   });
   it('exports one row per run', () => expect(fig13Table(phaseDiagram()).rows).toHaveLength(48));
+});
+
+// ---- fig18: lr-sensitivity ----
+
+describe('fig18 transform (lr-sensitivity)', () => {
+  const lsRun = (placement: string, lr: number, seed: number, at: number[], logit: (number | null)[], final: number | null, status = 'ok') => ({
+    placement,
+    lr,
+    seed,
+    status,
+    stop_step: at[at.length - 1],
+    loss0: 5.6,
+    final_loss: final,
+    at,
+    max_logit: logit,
+    curve_every: 1,
+    curve: [5.6, 4],
+  });
+  const cell = (lr: number, capped: number, stopped = 0, logit = 3) => ({
+    lr,
+    final_loss: stopped === 2 ? null : capped,
+    capped_loss: capped,
+    stopped,
+    max_logit: logit,
+    logit_at_init: 2,
+  });
+  const entry = (placement: string, cells: ReturnType<typeof cell>[], best_lr: number, best_loss: number) => ({
+    placement,
+    loss0: 5.6,
+    best_loss,
+    best_lr,
+    sensitivity: 1,
+    sensitivity_per_seed: [1, 1],
+    cells,
+  });
+  const doc = {
+    plateau_entropy: 5.3,
+    uniform_loss: 5.5,
+    eval_batches: 4,
+    config: { steps: 20 },
+    placements: [
+      entry('qknorm', [cell(1e-3, 2), cell(1e-2, 1.5), cell(0.1, 1.8)], 1e-2, 1.5),
+      entry('pre', [cell(1e-3, 2.1), cell(1e-2, 1.6), cell(0.1, 5.6, 2, 90)], 1e-2, 1.6),
+    ],
+    runs: [
+      lsRun('pre', 0.1, 0, [1, 10, 13], [2, 40, null], null, 'nan'),
+      lsRun('pre', 0.1, 1, [1, 10, 20], [2, 30, 90], null, 'diverged'),
+      lsRun('pre', 1e-2, 0, [1, 10, 20], [2, 3, 4], 1.6),
+      lsRun('qknorm', 0.1, 0, [1, 10, 20], [1, 2, 2.5], 1.8),
+    ],
+  } as never;
+  it('orders the placements registry first, a spec after; marks stopped lrs and the best point', () => {
+    const c = lsChart(doc, 2);
+    expect(c.curves.map((x) => x.placement)).toEqual(['pre', 'qknorm']);
+    expect(c.lrs).toEqual([1e-3, 1e-2, 0.1]);
+    expect(c.curves[0].stopped).toEqual([{ x: 0.1, y: 5.6 }]);
+    expect(c.curves[1].stopped).toEqual([]);
+    expect(c.curves[0].best).toEqual({ x: 1e-2, y: 1.6 });
+    expect(pointAtLr(c.curves[1], 1e-2)).toEqual({ x: 1e-2, y: 1.5 });
+    expect(c.steps).toBe(20);
+    expect(c.lossDomain[0]).toBeLessThan(1.5);
+    expect(c.lossDomain[1]).toBeGreaterThan(5.6);
+  });
+  it('draws the largest lrs first, each the max over seeds per recorded step, a null skipped', () => {
+    const c = lsChart(doc, 2);
+    expect(c.logitLrs).toEqual([0.1, 1e-2]);
+    const pre = c.logits.find((l) => l.key === 'pre@0.1')!;
+    expect(pre.rank).toBe(0);
+    expect(pre.points).toEqual([
+      { x: 1, y: 2 },
+      { x: 10, y: 40 },
+      { x: 20, y: 90 },
+    ]);
+    expect(logitAtStep(pre, 15)).toBe(40);
+    expect(logitAtStep(pre, 0)).toBeUndefined();
+    expect(logitOverSeeds([{ at: [1, 5], max_logit: [null, Infinity] }])).toEqual([]);
+    expect(c.logitDomain[0]).toBeCloseTo(1 / 1.3, 9);
+    expect(c.logitDomain[1]).toBeCloseTo(90 * 1.3, 9);
+  });
+  it('is empty without a document; a reference under a live run widens the axes', () => {
+    expect(lsChart(null)).toBe(LS_EMPTY);
+    const c = lsChart(doc);
+    const v = lsView(LS_EMPTY, c);
+    expect(v.refCurves).toHaveLength(2);
+    expect(v.lossDomain).toEqual(c.lossDomain);
+    expect(v.lrDomain[0]).toBeCloseTo(1e-3 / 1.5, 12);
+    expect(lsView(c, c).refCurves).toEqual([]);
+  });
+  it('downloads: one row per run, the capped loss min(final, ℓ₀) or ℓ₀ when stopped, the largest logit', () => {
+    const t = fig18Table(doc);
+    expect(t.columns).toEqual(['placement', 'lr', 'seed', 'status', 'loss0', 'final_loss', 'capped_loss', 'max_logit']);
+    expect(t.rows[0]).toEqual(['pre', 0.1, 0, 'nan', 5.6, null, 5.6, 40]);
+    expect(t.rows[2]).toEqual(['pre', 1e-2, 0, 'ok', 5.6, 1.6, 1.6, 4]);
+    const j = fig18Json(doc);
+    expect(j.placements.map((p) => p.placement)).toEqual(['qknorm', 'pre']);
+    expect(j.runs[1].max_logit).toEqual([2, 30, 90]);
+    expect(fig18Table(null).rows).toEqual([]);
+  });
 });

@@ -635,3 +635,80 @@ describe('real-text', () => {
     expect(l.finalVal.postW).toBe(2.7);
   });
 });
+
+// An lr-sensitivity document: per placement, its capped loss per lr (the seeds' mean of
+// min(final, ℓ₀)), its largest logit per lr and at init; the sensitivity is the engine's number
+// (mean capped − best), written here as the engine writes it.
+const LRS = [3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3];
+const lrsEntry = (placement: string, capped: number[], logits: number[], init = 3, loss0 = 5.6, lrs = LRS) => {
+  const best = Math.min(...capped);
+  return {
+    placement,
+    loss0,
+    best_loss: best,
+    best_lr: lrs[capped.indexOf(best)],
+    sensitivity: capped.reduce((a, b) => a + b, 0) / capped.length - best,
+    cells: lrs.map((lr, i) => ({
+      lr,
+      capped_loss: capped[i],
+      final_loss: capped[i],
+      stopped: capped[i] === loss0 ? 2 : 0,
+      max_logit: logits[i],
+      logit_at_init: init,
+    })),
+  };
+};
+const lrsDoc = (...placements: ReturnType<typeof lrsEntry>[]) => ({ placements, runs: [] });
+const PRE_BAD = [3.0, 2.0, 1.6, 1.5, 2.5, 5.6, 5.6]; // S = 3.114 − 1.5 = 1.61
+const QK_GOOD = [3.0, 2.0, 1.6, 1.5, 1.5, 1.7, 2.2]; // S = 1.93 − 1.5 = 0.43
+const GROWN = [3, 3.5, 5, 9, 30, 80, 200];
+const FLAT = [3, 3, 3.2, 3.5, 4, 4.5, 5];
+describe('lr-sensitivity: QK-norm lowers the LR sensitivity and keeps the logits bounded', () => {
+  it.each([
+    ['confirmed', lrsEntry('pre', PRE_BAD, GROWN), lrsEntry('qknorm', QK_GOOD, FLAT)],
+    ['qualified', lrsEntry('pre', PRE_BAD, GROWN), lrsEntry('qknorm', QK_GOOD, GROWN)], // QK-norm's logits grow too
+    ['qualified', lrsEntry('pre', PRE_BAD, FLAT), lrsEntry('qknorm', QK_GOOD, FLAT)], // Pre-LN's do not grow
+    ['refuted', lrsEntry('pre', PRE_BAD, GROWN), lrsEntry('qknorm', PRE_BAD, FLAT)], // the same sensitivity
+    ['refuted', lrsEntry('pre', QK_GOOD, GROWN), lrsEntry('qknorm', PRE_BAD, FLAT)], // a higher one
+  ])('%s', (verdict, pre, qk) => {
+    const j = V.lrSensitivity(lrsDoc(pre, qk));
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBeUndefined();
+  });
+  it('lowers means by at least a fifth: 0.8·S_pre is the edge', () => {
+    const pre = lrsEntry('pre', PRE_BAD, GROWN);
+    const edge = (s: number) => V.lrSensitivity(lrsDoc(pre, { ...lrsEntry('qknorm', QK_GOOD, FLAT), sensitivity: s })).verdict;
+    expect(edge(0.8 * pre.sensitivity)).toBe('confirmed');
+    expect(edge(0.8 * pre.sensitivity + 1e-9)).toBe('refuted');
+  });
+  it('facts: the numbers, the curves, the growths and where runs stopped', () => {
+    const f = V.lrSensitivity(lrsDoc(lrsEntry('pre', PRE_BAD, GROWN), lrsEntry('qknorm', QK_GOOD, FLAT))).facts;
+    expect(f.sPre).toBeCloseTo(1.6143, 3);
+    expect(f.sQk).toBeCloseTo(0.4286, 3);
+    expect(f.ratio).toBeCloseTo(0.4286 / 1.6143, 3);
+    expect(f).toMatchObject({
+      lrSpan: 1000,
+      bestPre: 1.5,
+      lrBestPre: 1e-2,
+      loss0Pre: 5.6,
+      lrsStoppedPre: [0.1, 0.3],
+      lrsStoppedQk: [],
+      logitPre: 200,
+      logitQk: 5,
+    });
+    expect(f.ratioGrowthPre).toBeCloseTo(200 / 3, 9);
+    expect(f.ratioGrowthQk).toBeCloseTo(5 / 3, 9);
+    expect(f.curveQk).toEqual(QK_GOOD);
+    expect(V.logitGrowth({ cells: [{ max_logit: 4, logit_at_init: 0 }] })).toBeNaN();
+  });
+  it.each([
+    ['no-placement', lrsDoc(lrsEntry('pre', PRE_BAD, GROWN))],
+    ['lr-range', lrsDoc(lrsEntry('pre', [2, 1.5, 5.6], GROWN, 3, 5.6, [1e-2, 3e-2, 0.1]), lrsEntry('qknorm', [2, 1.5, 1.6], FLAT, 3, 5.6, [1e-2, 3e-2, 0.1]))],
+    ['too-short', lrsDoc(lrsEntry('pre', [5.5, 5.4, 5.3, 5.2, 5.3, 5.6, 5.6], GROWN), lrsEntry('qknorm', QK_GOOD, FLAT))],
+    ['no-failure', lrsDoc(lrsEntry('pre', [1.6, 1.55, 1.5, 1.5, 1.5, 1.55, 1.6], GROWN), lrsEntry('qknorm', QK_GOOD, FLAT))],
+  ] as [string, ReturnType<typeof lrsDoc>][])('untested (%s)', (why, d) => {
+    const j = V.lrSensitivity(d);
+    expect(j.verdict).toBe('untested');
+    expect(j.facts.tooSmall).toBe(why);
+  });
+});

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadEngine, numbers, type Flavour } from './load';
+import { expectClose, loadEngine, numbers, runToEnd, type Flavour } from './load';
 import { engineProblems } from '../../web/src/lib/engine-rules';
 import { GRID_DEFAULTS } from '../../web/src/generated/engine-schema';
 import { GRID, PROBE as PROBE_TABLE } from '../../web/src/lib/settings';
@@ -47,15 +47,7 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
       it('draws the same probe as the native build, stepping in chunks', async () => {
         const m = await loadEngine(flavour);
         if (flavour === 'mt') m.setThreads(2);
-        const run = new m.ProbeRun(JSON.stringify(PROBE));
-        let last = 0;
-        while (!run.done()) {
-          const f = run.step(2);
-          expect(f).toBeGreaterThanOrEqual(last);
-          last = f;
-        }
-        const result = JSON.parse(run.resultJson());
-        run.delete();
+        const result = runToEnd(new m.ProbeRun(JSON.stringify(PROBE)), 2);
         expect(result.config).toEqual(nativeProbe.config);
         expectClose(numbers(result), numbers(nativeProbe), 1e-6);
       });

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectClose, loadEngine, numbers, type Flavour } from './load';
+import { expectClose, loadEngine, numbers, runToEnd, type Flavour } from './load';
 import { EXPERIMENTS } from '../../web/src/generated/engine-schema';
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
@@ -22,6 +22,7 @@ const CONFIGS: Record<string, object> = {
   'phase-diagram': { ...TINY, placements: ['post', 'pre'], depths: [1, 2], lrs: [1e-2, 10], warmups: [0, 5], seeds: [0], steps: 40, settle: 5 },
   sharpness: { ...TINY, layers: 1, steps: 6, every: 3, warmups: [0, 3], seeds: [0] },
   'init-profile': { ...TINY, layers: 2, depths: [1, 2], seeds: [0], batches: 1, depth_batches: 1 },
+  'lr-sensitivity': { ...TINY, layers: 1, lrs: [1e-4, 1e-3], steps: 4, warmup: 1, every: 2 },
   // bytes of the article's English text (vocab 256: the experiment has no vocab field)
   'real-text': { d: 16, d_ff: 32, seq: 8, batch: 2, layers: 1, steps: 12, eval_every: 5, warmups: [0, 4], seeds: [0], langs: ['en'] },
 };
@@ -37,16 +38,7 @@ function withoutBk(doc: any): any {
 async function runIn(flavour: Flavour, name: string, threads: number): Promise<any> {
   const m = await loadEngine(flavour);
   if (flavour === 'mt') m.setThreads(threads);
-  const r = new m.ExperimentRun(name, JSON.stringify(CONFIGS[name]));
-  let last = 0;
-  while (!r.done()) {
-    const p = r.step(1);
-    expect(p).toBeGreaterThanOrEqual(last);
-    last = p;
-  }
-  const doc = JSON.parse(r.resultJson());
-  r.delete();
-  return doc;
+  return runToEnd(new m.ExperimentRun(name, JSON.stringify(CONFIGS[name])), 1);
 }
 
 describe('experiments in WebAssembly', () => {

@@ -176,6 +176,14 @@ const HAND: Partial<Record<SlotName, Case[]>> = {
       want: { rule: 'runs' },
     },
   ],
+  lrSensitivity: [
+    {
+      name: 'more than 128 runs (4 placements × 12 lrs × 8 seeds = 384)',
+      typed: { placements: ['pre', 'qknorm', 'post', 'peri'], lrs: '1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.2, 0.3, 0.5, 1, 2', seeds: '8' },
+      want: { rule: 'runs' },
+    },
+    { name: 'Pre-LN alone (the default spec, QK-norm, left unused)', typed: { placements: ['pre'] }, want: { ok: true } },
+  ],
   adamFirstStepCf: [{ name: 'the spec’s placement left out of the placements', typed: { placements: ['post'] }, want: { rule: 'placement_spec_is_used' } }],
   // real-text: one grid per language, each refused by the grid's own rules
   realText: [

@@ -47,6 +47,7 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   // effects); fig15 (the map) has no verdict
   { name: 'K (phase-diagram, claim 10: fig13)', slots: ['deepNorm'], judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }) },
   { name: 'L (phase-diagram, claim 9: fig14)', slots: ['preWarmup'], judge: ([d]) => ({ pw: V.preWarmup(d) }) },
+  { name: 'M (lr-sensitivity)', slots: ['lrSensitivity'], judge: ([d]) => ({ ls: V.lrSensitivity(d) }) },
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
@@ -124,6 +125,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     configs: [{ ...EXPERIMENT_SLOTS.warmupLength.small, d: 64, d_ff: 256, steps: 20, warmups: [0, 10], optimizers: ['adam', 'radam'] }],
     judge: ([d]) => ({ sgd: V.sgdControl(d) }),
     want: { sgd: 'no-sgd' },
+  },
+  {
+    name: 'lr-sensitivity over lrs spanning 10× (the expectation needs a range of lrs: 100× at least)',
+    experiment: 'lr-sensitivity',
+    configs: [{ ...TINY, layers: 1, lrs: [1e-3, 1e-2], steps: 5 }],
+    judge: ([d]) => ({ ls: V.lrSensitivity(d) }),
+    want: { ls: 'lr-range' },
+  },
+  {
+    name: 'lr-sensitivity for 2 steps (no lr can take Pre-LN 0.5 below its loss at init yet)',
+    experiment: 'lr-sensitivity',
+    configs: [{ ...TINY, layers: 1, lrs: [1e-5, 1e-3], steps: 2 }],
+    judge: ([d]) => ({ ls: V.lrSensitivity(d) }),
+    want: { ls: 'too-short' },
   },
   {
     name: 'claim 9 (phase-diagram) for 20 steps (Pre-LN without warm-up, the positive control, cannot leave the plateau yet)',

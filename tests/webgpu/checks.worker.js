@@ -33,28 +33,23 @@ async function gpu() {
   return shared;
 }
 
+/** The page's backend selection in this worker, for a URL query `search` (and a stand-in for navigator.gpu). */
+const select = (search, gpu = navigator.gpu) => backend.selectBackend({ gpu, crossOriginIsolated: self.crossOriginIsolated, search, loadGpuModule: gpuModule });
+/** The CPU backend the selection falls back to here: threaded where the page is cross-origin isolated. */
+const cpuBackend = () => (self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st');
+
 const CHECKS = {
   ...engineChecks(gpu),
 
   // SwiftShader is a software adapter: by default the CPU engine is chosen (it is ~100× faster).
   async 'selection: a software adapter is not used by default'() {
-    const s = await backend.selectBackend({
-      gpu: navigator.gpu,
-      crossOriginIsolated: self.crossOriginIsolated,
-      search: '',
-      loadGpuModule: gpuModule,
-    });
-    const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
+    const s = await select('');
+    const want = cpuBackend();
     return { pass: s.backend === want && s.probe.kind === 'software' && !s.gpu, detail: `${s.backend}: ${s.reason}` };
   },
 
   async 'selection: ?backend=webgpu self-tests and picks WebGPU'() {
-    const s = await backend.selectBackend({
-      gpu: navigator.gpu,
-      crossOriginIsolated: self.crossOriginIsolated,
-      search: '?backend=webgpu',
-      loadGpuModule: gpuModule,
-    });
+    const s = await select('?backend=webgpu');
     const r = s.probe.kind === 'ready' ? s.probe.report : null;
     const pass = s.backend === 'webgpu' && !!r?.passed && !!s.gpu;
     return {
@@ -65,18 +60,13 @@ const CHECKS = {
 
   async 'selection: ?backend=cpu skips the GPU'() {
     let touched = false;
-    const s = await backend.selectBackend({
-      gpu: {
-        requestAdapter: async () => {
-          touched = true;
-          return null;
-        },
+    const s = await select('?backend=cpu', {
+      requestAdapter: async () => {
+        touched = true;
+        return null;
       },
-      crossOriginIsolated: self.crossOriginIsolated,
-      search: '?backend=cpu',
-      loadGpuModule: gpuModule,
     });
-    const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
+    const want = cpuBackend();
     return { pass: s.backend === want && !touched && s.probe.kind === 'skipped', detail: `${s.backend}: ${s.reason}` };
   },
 
@@ -122,13 +112,8 @@ const CHECKS = {
 
   // Run in a browser without --enable-unsafe-webgpu (run.mjs): navigator.gpu exists, no adapter.
   async 'no adapter: selection falls back to the CPU'() {
-    const s = await backend.selectBackend({
-      gpu: navigator.gpu,
-      crossOriginIsolated: self.crossOriginIsolated,
-      search: '?backend=webgpu',
-      loadGpuModule: gpuModule,
-    });
-    const want = self.crossOriginIsolated ? 'cpu-mt' : 'cpu-st';
+    const s = await select('?backend=webgpu');
+    const want = cpuBackend();
     const cpu = await cpuModule(s.backend);
     const r = await cpuTrain(cpu, { ...SMALL, layers: 1, steps: 3 });
     const pass = s.backend === want && s.probe.kind === 'no-adapter' && /no WebGPU adapter/.test(s.reason) && r.status === 'ok';

@@ -225,19 +225,29 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Steps a run that counts its own progress (ProbeRun, GridRun, ExperimentRun) to its end, `work`
+// units a call, with a progress line on stderr when asked; its result document.
+template <class Run>
+std::string run_to_end(Run& run, int work, bool progress, std::chrono::steady_clock::time_point t0) {
+  while (!run.done()) {
+    const double f = run.step(work);
+    if (progress) progress_line(f, seconds_since(t0));
+  }
+  return run.result_json();
+}
+
+// --json: the result document on stdout, and the command's exit status.
+int print_json(const std::string& out) {
+  std::cout << out << "\n";
+  return 0;
+}
+
 int cmd_probe(const Args& a) {
   const lnx::ProbeConfig cfg = lnx::probe_config_from_json(a.config_json);
   lnx::ProbeRun run(cfg);
   auto t0 = std::chrono::steady_clock::now();
-  while (!run.done()) {
-    double f = run.step(1);
-    if (a.progress) progress_line(f, seconds_since(t0));
-  }
-  const std::string out = run.result_json();
-  if (a.json) {
-    std::cout << out << "\n";
-    return 0;
-  }
+  const std::string out = run_to_end(run, 1, a.progress, t0);
+  if (a.json) return print_json(out);
   const lnx::json::Value v = lnx::json::parse(out);
   for (const auto& norm : cfg.placements) {
     const auto& s = v.obj.at("placements").obj.at(norm).obj;
@@ -287,15 +297,8 @@ int cmd_grid(const Args& a) {
   print_warnings(cfg.warnings());
   lnx::GridRun run(cfg);
   auto t0 = std::chrono::steady_clock::now();
-  while (!run.done()) {
-    double f = run.step(10);
-    if (a.progress) progress_line(f, seconds_since(t0));
-  }
-  const std::string out = run.result_json();
-  if (a.json) {
-    std::cout << out << "\n";
-    return 0;
-  }
+  const std::string out = run_to_end(run, 10, a.progress, t0);
+  if (a.json) return print_json(out);
   const lnx::json::Value v = lnx::json::parse(out);
   std::printf("plateau entropy %.3f, ln 4 = %.3f\n", v.obj.at("plateau_entropy").num, v.obj.at("optimal_loss").num);
   for (const auto& r : v.obj.at("runs").arr) {
@@ -315,15 +318,8 @@ int cmd_exp(const Args& a) {
   const lnx::exp::ExperimentInfo& info = lnx::exp::experiment(a.experiment);
   lnx::ExperimentRun run(a.experiment, a.config_json);
   auto t0 = std::chrono::steady_clock::now();
-  while (!run.done()) {
-    const double f = run.step(1);
-    if (a.progress) progress_line(f, seconds_since(t0));
-  }
-  const std::string out = run.result_json();
-  if (a.json) {
-    std::cout << out << "\n";
-    return 0;
-  }
+  const std::string out = run_to_end(run, 1, a.progress, t0);
+  if (a.json) return print_json(out);
   std::printf("%s: %s\nclaim: %s\n%.1f s (%d threads); %zu bytes of results (--json prints them; docs/json-schema.md)\n",
               info.name, info.doc, info.claim, seconds_since(t0), lnx::threads(), out.size());
   return 0;
@@ -331,10 +327,7 @@ int cmd_exp(const Args& a) {
 
 int cmd_schema(const Args& a) {
   const lnx::json::Value v = lnx::json::parse(lnx::schema_json());
-  if (a.json) {
-    std::cout << lnx::schema_json() << "\n";
-    return 0;
-  }
+  if (a.json) return print_json(lnx::schema_json());
   for (const auto& c : v.obj.at("configs").arr) {
     std::printf("%s — %s\n", c.obj.at("name").str.c_str(), c.obj.at("doc").str.c_str());
     for (const auto& f : c.obj.at("fields").arr)

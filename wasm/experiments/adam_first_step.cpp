@@ -81,41 +81,36 @@ struct AdamFirstStep {
 
   static size_t runs_of(const Config& c) { return c.placements.size() * c.optimizers.size(); }
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_placement_spec_field(s);
-      add_steps_field(s);
-      add_warmup_shape_field(s);
-      add_chain_fields(s);
-      schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
-                                                    "the optimizers, one run per placement each (a setting below applies "
-                                                    "to each listed optimizer that declares it)"),
-                        &own_member<Config, &Config::optimizers>);
-      add_list_hyperparameter_fields(s);
-      add_run_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements (placement_spec's name too), one run per optimizer each"),
-                        &own_member<Config, &Config::placements>, &spec_choice<Config>);
-      add_spec_used_rule<Config>(s, [](const Config& c) { return c.placements; }, "placements");
-      s.rules.push_back({"runs", "at most 16 runs (placements x optimizers)",
-                         [](const Config& c) {
-                           if (runs_of(c) > 16)
-                             throw ArgumentError("placements x optimizers is " + std::to_string(runs_of(c)) + " runs; at most 16 allowed");
-                         },
-                         nullptr});
-      s.rules.push_back({"steps_recorded", "at most 1000 steps (every tensor's series is kept)",
-                         [](const Config& c) {
-                           if (c.base.steps > 1000)
-                             throw ArgumentError("steps = " + std::to_string(c.base.steps) + " is out of range [1, 1000] for " + kName);
-                         },
-                         nullptr});
-      s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
-                         [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false);
+    add_placement_spec_field(s);
+    add_steps_field(s);
+    add_warmup_shape_field(s);
+    add_chain_fields(s);
+    schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
+                                                  "the optimizers, one run per placement each (a setting below applies "
+                                                  "to each listed optimizer that declares it)"),
+                      &own_member<Config, &Config::optimizers>);
+    add_list_hyperparameter_fields(s);
+    add_run_fields(s);
+    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements (placement_spec's name too), one run per optimizer each"),
+                      &own_member<Config, &Config::placements>, &spec_choice<Config>);
+    add_spec_used_rule<Config>(s, [](const Config& c) { return c.placements; }, "placements");
+    s.rules.push_back({"runs", "at most 16 runs (placements x optimizers)",
+                       [](const Config& c) {
+                         if (runs_of(c) > 16)
+                           throw ArgumentError("placements x optimizers is " + std::to_string(runs_of(c)) + " runs; at most 16 allowed");
+                       },
+                       nullptr});
+    s.rules.push_back({"steps_recorded", "at most 1000 steps (every tensor's series is kept)",
+                       [](const Config& c) {
+                         if (c.base.steps > 1000)
+                           throw ArgumentError("steps = " + std::to_string(c.base.steps) + " is out of range [1, 1000] for " + kName);
+                       },
+                       nullptr});
+    s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
+                       [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
   }
 
   struct Series {

@@ -58,20 +58,15 @@ struct DepthFactors {
     int batches = 10;
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_placements_field(s);
-      add_seeds_field(s, "seeds, one model (and batch stream) each");
-      schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed, for each of the two measurements"),
-                        &own_member<Config, &Config::batches>);
-      s.rules.push_back({"fits_in_memory", "the model fits in 1 GiB", [](const Config& c) { probe_of(c).validate(); },
-                         nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false);
+    add_placements_field(s);
+    add_seeds_field(s, "seeds, one model (and batch stream) each");
+    schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed, for each of the two measurements"),
+                      &own_member<Config, &Config::batches>);
+    s.rules.push_back({"fits_in_memory", "the model fits in 1 GiB", [](const Config& c) { probe_of(c).validate(); },
+                       nullptr});
   }
 
   // Figure 3a at depth L: the probe's per-layer job; its depth sweep is one batch at L itself.

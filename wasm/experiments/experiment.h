@@ -6,7 +6,9 @@
 //   kName, kDoc, kClaim     its name (`lnx exp NAME`, ExperimentRun), what it measures, and the
 //                           article's claim it tests (with the article's tag)
 //   Config                  its config struct: a `TrainConfig base` (model and chain) plus its own fields
-//   schema()                the Config's schema (schema.h): fields declared once, with bounds and docs
+//   fields(s)               declares the Config's fields and rules (schema.h: once, with bounds and
+//                           docs) into s, its schema, which already has kName and kDoc; schema_of<E>()
+//                           builds that schema once
 //   Exp(const Config&)      set up, cheap
 //   void step_once()        advance by one unit of work (a forward pass, a training step…); called
 //                           only while !done() (Erased::step loops over it, so each experiment
@@ -59,6 +61,17 @@ const ExperimentInfo& experiment(const std::string& name);
 
 void write_engine(json::Writer& w);
 
+// The schema of an experiment class E: its name and doc, then what E::fields declares; built once.
+template <class E>
+const schema::Schema<typename E::Config>& schema_of() {
+  static const schema::Schema<typename E::Config> s = [] {
+    schema::Schema<typename E::Config> s{E::kName, E::kDoc, {}, {}};
+    E::fields(s);
+    return s;
+  }();
+  return s;
+}
+
 // The type-erased wrapper and the registry entry of an experiment class E.
 template <class E>
 class Erased final : public Experiment {
@@ -77,7 +90,7 @@ class Erased final : public Experiment {
     w.begin_object().key("experiment").value(E::kName);
     write_engine(w);
     w.key("config").begin_object();
-    schema::write_fields(w, E::schema(), cfg_);
+    schema::write_fields(w, schema_of<E>(), cfg_);
     w.end_object();
     e_.write(w);
     w.end_object();
@@ -94,21 +107,21 @@ ExperimentInfo info_of() {
   return {E::kName,
           E::kDoc,
           E::kClaim,
-          [](json::Writer& w) { schema::describe(w, E::schema()); },
+          [](json::Writer& w) { schema::describe(w, schema_of<E>()); },
           [](const std::string& key) -> const schema::Spec* {
-            const auto* f = E::schema().find(key);
+            const auto* f = schema_of<E>().find(key);
             return f ? &f->spec : nullptr;
           },
           [] {
             std::vector<std::string> out;
-            for (const auto& f : E::schema().fields) out.push_back(f.spec.name);
+            for (const auto& f : schema_of<E>().fields) out.push_back(f.spec.name);
             return out;
           },
-          [](size_t indent) { return schema::usage(E::schema(), typename E::Config{}, indent); },
+          [](size_t indent) { return schema::usage(schema_of<E>(), typename E::Config{}, indent); },
           [](const std::string& text) -> std::unique_ptr<Experiment> {
-            return std::make_unique<Erased<E>>(schema::parse(E::schema(), text));
+            return std::make_unique<Erased<E>>(schema::parse(schema_of<E>(), text));
           },
-          [](const std::string& text, json::Writer& w) { schema::write_warnings(w, E::schema(), schema::parse(E::schema(), text)); }};
+          [](const std::string& text, json::Writer& w) { schema::write_warnings(w, schema_of<E>(), schema::parse(schema_of<E>(), text)); }};
 }
 
 }  // namespace lnx::exp

@@ -52,39 +52,34 @@ struct InitProfile {
     double perturbation = 1e-3;
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      using C = Config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_placement_spec_field(s);
-      add_chain_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16,
-                                                    "the placements to measure (placement_spec's name too)"),
-                        &own_member<C, &C::placements>, &spec_choice<C>);
-      add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
-      add_seeds_field(s, "seeds, one model (and batch stream) each");
-      schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
-                        &own_member<C, &C::batches>);
-      schema::add_field(s, schema::int_spec("depth_batches", 1, 1000,
-                                            "batches per seed for the last layer's gradient against depth"),
-                        &own_member<C, &C::depth_batches>);
-      schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16,
-                                                 "the depths L of the last-layer sweep and of the sensitivity"),
-                        &own_member<C, &C::depths>);
-      schema::add_field(s, schema::number_spec("perturbation", 0, 1, true,
-                                               "the random perturbation's size delta per coordinate"),
-                        &own_member<C, &C::perturbation>);
-      s.rules.push_back({"fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
-                         [](const C& c) {
-                           check_size(c.base.model, 2, "model", kModelKnobs);
-                           check_depths_fit(c.base.model, c.depths);
-                         },
-                         nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    using C = Config;
+    add_model_fields(s, false);
+    add_placement_spec_field(s);
+    add_chain_fields(s);
+    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16,
+                                                  "the placements to measure (placement_spec's name too)"),
+                      &own_member<C, &C::placements>, &spec_choice<C>);
+    add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
+    add_seeds_field(s, "seeds, one model (and batch stream) each");
+    schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
+                      &own_member<C, &C::batches>);
+    schema::add_field(s, schema::int_spec("depth_batches", 1, 1000,
+                                          "batches per seed for the last layer's gradient against depth"),
+                      &own_member<C, &C::depth_batches>);
+    schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16,
+                                               "the depths L of the last-layer sweep and of the sensitivity"),
+                      &own_member<C, &C::depths>);
+    schema::add_field(s, schema::number_spec("perturbation", 0, 1, true,
+                                             "the random perturbation's size delta per coordinate"),
+                      &own_member<C, &C::perturbation>);
+    s.rules.push_back({"fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
+                       [](const C& c) {
+                         check_size(c.base.model, 2, "model", kModelKnobs);
+                         check_depths_fit(c.base.model, c.depths);
+                       },
+                       nullptr});
   }
 
   static ProbeConfig probe_config(const Config& c) {
@@ -125,20 +120,9 @@ struct InitProfile {
   void write(json::Writer& w) const {
     w.key("probe").raw(probe_.result_json());
     w.key("sensitivity").begin_object();
-    const auto& jobs = sweep_.jobs();
     for (const auto& p : cfg_.placements) {
-      std::vector<double> Ls, means;
-      w.key(p).begin_object().key("depths").begin_array();
-      for (size_t j = 0; j < jobs.size(); ++j) {
-        if (jobs[j].placement != p) continue;
-        w.begin_object().key("layers").value(jobs[j].layers).key("dlogits2");
-        write_mean_std(w, out_[j]);
-        w.end_object();
-        Ls.push_back(jobs[j].layers);
-        means.push_back(mean_std(out_[j]).mean);
-      }
-      w.end_array();
-      w.key("slope").value(log_log_slope(Ls, means));
+      w.key(p).begin_object();
+      write_sensitivity_depths(w, sweep_, out_, p);
       w.end_object();
     }
     w.end_object();
@@ -149,16 +133,8 @@ struct InitProfile {
   void run_sensitivity() {
     const uint64_t seed = cfg_.seeds[sweep_.seed_index()];
     InitModel im(cfg_.base.model, sweep_.job().placement, sweep_.job().layers, seed, chain_);
-    Transformer<float>& m = im.model;
-    const size_t NV = im.logits_size();
-    im.forward();
-    const std::vector<float> logits0(m.logits(), m.logits() + NV);
-    Rng noise(stream_seed(seed, kStreamPerturbation));
-    std::vector<float>& p = m.params();
-    for (const TensorRef& t : tensors_of(m))
-      for (size_t i = t.off; i < t.off + t.size(); ++i) p[i] += static_cast<float>(cfg_.perturbation * noise.normal());
-    im.forward();
-    out_[sweep_.job_index()].push_back(mean_sq_diff(m.logits(), logits0.data(), NV));
+    out_[sweep_.job_index()].push_back(
+        logit_change(im, [&](Transformer<float>& m) { perturb_randomly(m.params(), tensors_of(m), cfg_.perturbation, seed); }));
     sweep_.advance();
   }
 

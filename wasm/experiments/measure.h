@@ -76,6 +76,49 @@ inline int escape_step(const std::vector<double>& loss, double plateau, int wind
   return 0;
 }
 
+// The largest attention logit of the model's last forward pass: the max over its layers, sequences,
+// rows i and the columns j row i sees (j ≤ i with causal attention) of |q_i·k_j|/√d, with q and k as
+// the attention read them (after a QK-norm; model.h attention_q/k; one head of width d), in double.
+// NaN when any of them is not finite.
+inline double max_attention_logit(const Transformer<float>& m) {
+  const ModelConfig& c = m.config();
+  const int n = c.seq, d = c.d;
+  const bool causal = c.attention == Attention::Causal;
+  const double scale = 1 / std::sqrt(static_cast<double>(d));
+  double mx = 0;
+  for (int l = 0; l < c.layers; ++l) {
+    const float *q = m.attention_q(l), *k = m.attention_k(l);
+    for (int b = 0; b < c.batch; ++b)
+      for (int i = 0; i < n; ++i) {
+        const float* qi = q + (static_cast<size_t>(b) * n + i) * d;
+        for (int j = 0; j <= (causal ? i : n - 1); ++j) {
+          const float* kj = k + (static_cast<size_t>(b) * n + j) * d;
+          double s = 0;
+          for (int e = 0; e < d; ++e) s += static_cast<double>(qi[e]) * kj[e];
+          const double a = std::fabs(s) * scale;
+          if (!std::isfinite(a)) return NAN;
+          mx = std::max(mx, a);
+        }
+      }
+  }
+  return mx;
+}
+
+// Wortsman et al. 2023 (arXiv 2309.14322, §2.2)'s LR sensitivity of final losses ℓ(η) over a grid of
+// learning rates: E_η[min(ℓ(η), ℓ₀) − min_η ℓ(η)], ℓ₀ the loss at init, the expectation the mean over
+// the grid (a log-spaced grid: the mean under a log-uniform η). A loss that is not finite (a run that
+// diverged) counts as ℓ₀, as does any loss above it; the best loss is taken over the same capped
+// values. 0 for a flat curve (and for none); never negative.
+inline double lr_sensitivity(const std::vector<double>& loss, double loss0) {
+  if (loss.empty()) return 0;
+  double sum = 0, best = loss0;
+  for (double l : loss) {
+    const double capped = std::isfinite(l) ? std::min(l, loss0) : loss0;
+    sum += capped, best = std::min(best, capped);
+  }
+  return sum / static_cast<double>(loss.size()) - best;
+}
+
 // Least-squares slope of log y against log x (a power law's exponent); NaN with fewer than 2 points.
 inline double log_log_slope(const std::vector<double>& x, const std::vector<double>& y) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -142,9 +185,50 @@ struct InitModel {
   std::vector<int> in, tg;
 };
 
+// The output's sensitivity at init (output_sensitivity.cpp, init_profile.cpp): the mean squared change
+// of the logits on im's batch when `perturb(model)` changes the parameters after the first forward.
+template <class Perturb>
+double logit_change(InitModel& im, Perturb perturb) {
+  Transformer<float>& m = im.model;
+  const size_t NV = im.logits_size();
+  im.forward();
+  const std::vector<float> logits0(m.logits(), m.logits() + NV);
+  perturb(m);
+  im.forward();
+  return mean_sq_diff(m.logits(), logits0.data(), NV);
+}
+
+// θ += δ·N(0, 1) on `tensors`, the noise from the seed's perturbation stream.
+inline void perturb_randomly(std::vector<float>& params, const std::vector<TensorRef>& tensors, double delta, uint64_t seed) {
+  Rng noise(stream_seed(seed, kStreamPerturbation));
+  for (const TensorRef& t : tensors)
+    for (size_t i = t.off; i < t.off + t.size(); ++i) params[i] += static_cast<float>(delta * noise.normal());
+}
+
 inline void write_mean_std(json::Writer& w, const std::vector<double>& xs) {
   const MeanStd m = mean_std(xs);
   w.begin_object().key("mean").value(m.mean).key("std").value(m.std).key("per_seed").array(xs.begin(), xs.end()).end_object();
+}
+
+// One placement's logit changes against depth, as logit_change measured them per job of `sweep` and
+// seed (out[job][seed]): "depths": [{"layers", "dlogits2": mean/std/per_seed}, …] in the sweep's order,
+// then "slope", the log-log slope of the means against L. Returns the means.
+inline std::vector<double> write_sensitivity_depths(json::Writer& w, const DepthSweep& sweep,
+                                                    const std::vector<std::vector<double>>& out, const std::string& placement) {
+  std::vector<double> Ls, means;
+  w.key("depths").begin_array();
+  const auto& jobs = sweep.jobs();
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs[j].placement != placement) continue;
+    w.begin_object().key("layers").value(jobs[j].layers).key("dlogits2");
+    write_mean_std(w, out[j]);
+    w.end_object();
+    Ls.push_back(jobs[j].layers);
+    means.push_back(mean_std(out[j]).mean);
+  }
+  w.end_array();
+  w.key("slope").value(log_log_slope(Ls, means));
+  return means;
 }
 
 }  // namespace lnx::exp

@@ -46,22 +46,17 @@ struct OutputSensitivity {
     Perturbed perturb = Perturbed::All;
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_toy_depth_sweep_fields(s, "seeds, one model, batch and perturbation each");
-      schema::add_field(s, schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
-                          &own_member<Config, &Config::perturbation>);
-      schema::add_field(s, schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
-                                            "delta*N(0,1) per coordinate, or -delta*sign(g) (Adam's first step at lr delta)"),
-                          &own_member<Config, &Config::perturbation_kind>);
-      schema::add_field(s, schema::enum_spec("perturb", {"all", "layers"},
-                                            "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
-                          &own_member<Config, &Config::perturb>);
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_toy_depth_sweep_fields(s, "seeds, one model, batch and perturbation each");
+    schema::add_field(s, schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
+                        &own_member<Config, &Config::perturbation>);
+    schema::add_field(s, schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
+                                          "delta*N(0,1) per coordinate, or -delta*sign(g) (Adam's first step at lr delta)"),
+                        &own_member<Config, &Config::perturbation_kind>);
+    schema::add_field(s, schema::enum_spec("perturb", {"all", "layers"},
+                                          "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
+                        &own_member<Config, &Config::perturb>);
   }
 
   explicit OutputSensitivity(const Config& c)
@@ -75,19 +70,8 @@ struct OutputSensitivity {
   void write(json::Writer& w) const {
     w.key("placements").begin_object();
     for (const auto& p : cfg_.placements) {
-      std::vector<double> Ls, means;
-      w.key(p).begin_object().key("depths").begin_array();
-      const auto& jobs = sweep_.jobs();
-      for (size_t j = 0; j < jobs.size(); ++j) {
-        if (jobs[j].placement != p) continue;
-        w.begin_object().key("layers").value(jobs[j].layers).key("dlogits2");
-        write_mean_std(w, out_[j]);
-        w.end_object();
-        Ls.push_back(jobs[j].layers);
-        means.push_back(mean_std(out_[j]).mean);
-      }
-      w.end_array();
-      w.key("slope").value(log_log_slope(Ls, means));
+      w.key(p).begin_object();
+      const std::vector<double> means = write_sensitivity_depths(w, sweep_, out_, p);
       w.key("growth").value(means.size() > 1 && means.front() > 0 ? means.back() / means.front() : NAN);
       w.end_object();
     }
@@ -98,24 +82,17 @@ struct OutputSensitivity {
   void run_seed() {
     const uint64_t seed = cfg_.seeds[sweep_.seed_index()];
     InitModel im(cfg_.base.model, sweep_.job().placement, sweep_.job().layers, seed, chain_);
-    Transformer<float>& m = im.model;
-    const size_t NV = im.logits_size();
-    im.forward();
-    const std::vector<float> logits0(m.logits(), m.logits() + NV);
-    const std::vector<TensorRef> tensors = cfg_.perturb == Perturbed::All ? tensors_of(m) : layer_tensors_of(m);
-    if (cfg_.perturbation_kind == PerturbationKind::SignGradient) {
-      m.zero_grad();
-      m.backward(GradScope::All);
-      const std::vector<float> theta0 = m.params();
-      sign_step(m.params(), theta0, m.grads(), tensors, cfg_.perturbation);
-    } else {
-      Rng noise(stream_seed(seed, kStreamPerturbation));
-      std::vector<float>& p = m.params();
-      for (const TensorRef& t : tensors)
-        for (size_t i = t.off; i < t.off + t.size(); ++i) p[i] += static_cast<float>(cfg_.perturbation * noise.normal());
-    }
-    im.forward();
-    out_[sweep_.job_index()].push_back(mean_sq_diff(m.logits(), logits0.data(), NV));
+    out_[sweep_.job_index()].push_back(logit_change(im, [&](Transformer<float>& m) {
+      const std::vector<TensorRef> tensors = cfg_.perturb == Perturbed::All ? tensors_of(m) : layer_tensors_of(m);
+      if (cfg_.perturbation_kind == PerturbationKind::SignGradient) {
+        m.zero_grad();
+        m.backward(GradScope::All);
+        const std::vector<float> theta0 = m.params();
+        sign_step(m.params(), theta0, m.grads(), tensors, cfg_.perturbation);
+      } else {
+        perturb_randomly(m.params(), tensors, cfg_.perturbation, seed);
+      }
+    }));
     sweep_.advance();
   }
 

@@ -38,30 +38,24 @@ struct PlateauShare {
     int every = 10;
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_shared_train_fields(s);
-      add_run_fields(s, {"warmup"});
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                          &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths, one run each"),
-                          &own_member<Config, &Config::warmups>);
-      schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"), &own_member<Config, &Config::every>);
-      s.rules.push_back({"model_fits_in_memory", "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
-                         [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
-      s.rules.push_back({"recordings", "at most 2000 recordings per run",
-                         [](const Config& c) {
-                           if (c.base.steps / c.every > 2000)
-                             throw ArgumentError("steps / every = " + std::to_string(c.base.steps / c.every) +
-                                                 " recordings per run; at most 2000 allowed (raise every)");
-                         },
-                         nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false);
+    add_shared_train_fields(s);
+    add_run_fields(s, {"warmup"});
+    add_placements_field(s, "the placements");
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths, one run each"),
+                        &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"), &own_member<Config, &Config::every>);
+    s.rules.push_back({"model_fits_in_memory", "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
+                       [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
+    s.rules.push_back({"recordings", "at most 2000 recordings per run",
+                       [](const Config& c) {
+                         if (c.base.steps / c.every > 2000)
+                           throw ArgumentError("steps / every = " + std::to_string(c.base.steps / c.every) +
+                                               " recordings per run; at most 2000 allowed (raise every)");
+                       },
+                       nullptr});
   }
 
   struct Run {

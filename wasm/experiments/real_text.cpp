@@ -50,31 +50,26 @@ struct RealText {
     std::vector<uint64_t> seeds = {0, 1, 2, 3};
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false, {"vocab"});  // bytes: vocab 256
-      add_steps_field(s);
-      add_warmup_shape_field(s);
-      add_run_fields(s, {"warmup", "seed"});
-      schema::add_field(s, eval_every_spec(), &train_member<Config, &TrainConfig::eval_every>);
-      schema::add_field(s, schema::choice_list_spec("langs", text_lang_names, 3, "the languages of the article's text, one grid each"),
-                        &own_member<Config, &Config::langs>);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                        &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
-      s.rules.push_back({"runs", "each language's grid is a valid grid (at most 64 runs, in memory)",
-                         [](const Config& c) {
-                           for (const auto& l : c.langs) grid_of(c, l).validate();
-                         },
-                         nullptr});
-      s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
-                         [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false, {"vocab"});  // bytes: vocab 256
+    add_steps_field(s);
+    add_warmup_shape_field(s);
+    add_run_fields(s, {"warmup", "seed"});
+    schema::add_field(s, eval_every_spec(), &train_member<Config, &TrainConfig::eval_every>);
+    schema::add_field(s, schema::choice_list_spec("langs", text_lang_names, 3, "the languages of the article's text, one grid each"),
+                      &own_member<Config, &Config::langs>);
+    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
+                      &own_member<Config, &Config::placements>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
+    s.rules.push_back({"runs", "each language's grid is a valid grid (at most 64 runs, in memory)",
+                       [](const Config& c) {
+                         for (const auto& l : c.langs) grid_of(c, l).validate();
+                       },
+                       nullptr});
+    s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
+                       [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
   }
 
   // One language's runs as a grid (GridRun): placement-major, then warm-up, seed.

@@ -20,6 +20,7 @@ ExperimentInfo depth_factors_info();
 ExperimentInfo sharpness_info();
 ExperimentInfo phase_diagram_info();
 ExperimentInfo init_profile_info();
+ExperimentInfo lr_sensitivity_info();
 ExperimentInfo real_text_info();
 
 const std::vector<ExperimentInfo>& experiments() {
@@ -34,6 +35,7 @@ const std::vector<ExperimentInfo>& experiments() {
       sharpness_info(),
       phase_diagram_info(),
       init_profile_info(),
+      lr_sensitivity_info(),
       real_text_info(),
   };
   return all;

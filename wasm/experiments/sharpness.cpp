@@ -219,46 +219,40 @@ struct Sharpness {
 
   static size_t runs_of(const Config& c) { return c.placements.size() * c.optimizers.size() * c.warmups.size() * c.seeds.size(); }
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_steps_field(s);
-      add_warmup_shape_field(s);
-      add_chain_fields(s);
-      add_run_fields(s, {"warmup", "seed"});  // lr: the peak
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                        &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::choice_list_spec("optimizers", preconditioned_optimizer_names, 8,
-                                                    "the optimizers (those that state a preconditioner), each at its "
-                                                    "default settings"),
-                        &own_member<Config, &Config::optimizers>);
-      schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
-      schema::add_field(s, schema::int_spec("every", 1, 1000, "measure at step 1 and every this many steps"),
-                        &own_member<Config, &Config::every>);
-      schema::add_field(s, schema::int_spec("lanczos_steps", 1, 200, "Lanczos: at most this many Hessian-vector products per estimate"),
-                        &own_member<Config, &Config::lanczos_steps>);
-      schema::add_field(s, schema::number_spec("lanczos_tol", 0, 1, true,
-                                               "Lanczos: stop when the top eigenvalue's residual bound is at most this times it"),
-                        &own_member<Config, &Config::lanczos_tol>);
-      schema::add_field(s, schema::number_spec("fd_step", 0, 1, true,
-                                               "finite-difference step h: H v = (grad(theta + h v/|v|) - grad(theta - h v/|v|)) |v| / 2h"),
-                        &own_member<Config, &Config::fd_step>);
-      s.rules.push_back({"runs", "at most 64 runs",
-                         [](const Config& c) {
-                           if (runs_of(c) > 64) throw ArgumentError("the experiment has " + std::to_string(runs_of(c)) + " runs; at most 64 allowed");
-                         },
-                         nullptr});
-      s.rules.push_back({"model_fits_in_memory",
-                         "the run, its double-precision twin and the Lanczos vectors fit in 1 GiB",
-                         [](const Config& c) { check_size(c.base.model, 24, "model", kModelKnobs); }, nullptr});
-      s.rules.push_back({"warmup_longer_than_run", "a warm-up longer than the run never reaches the peak lr", nullptr,
-                         [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false);
+    add_steps_field(s);
+    add_warmup_shape_field(s);
+    add_chain_fields(s);
+    add_run_fields(s, {"warmup", "seed"});  // lr: the peak
+    add_placements_field(s, "the placements");
+    schema::add_field(s, schema::choice_list_spec("optimizers", preconditioned_optimizer_names, 8,
+                                                  "the optimizers (those that state a preconditioner), each at its "
+                                                  "default settings"),
+                      &own_member<Config, &Config::optimizers>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
+    schema::add_field(s, schema::int_spec("every", 1, 1000, "measure at step 1 and every this many steps"),
+                      &own_member<Config, &Config::every>);
+    schema::add_field(s, schema::int_spec("lanczos_steps", 1, 200, "Lanczos: at most this many Hessian-vector products per estimate"),
+                      &own_member<Config, &Config::lanczos_steps>);
+    schema::add_field(s, schema::number_spec("lanczos_tol", 0, 1, true,
+                                             "Lanczos: stop when the top eigenvalue's residual bound is at most this times it"),
+                      &own_member<Config, &Config::lanczos_tol>);
+    schema::add_field(s, schema::number_spec("fd_step", 0, 1, true,
+                                             "finite-difference step h: H v = (grad(theta + h v/|v|) - grad(theta - h v/|v|)) |v| / 2h"),
+                      &own_member<Config, &Config::fd_step>);
+    s.rules.push_back({"runs", "at most 64 runs",
+                       [](const Config& c) {
+                         if (runs_of(c) > 64) throw ArgumentError("the experiment has " + std::to_string(runs_of(c)) + " runs; at most 64 allowed");
+                       },
+                       nullptr});
+    s.rules.push_back({"model_fits_in_memory",
+                       "the run, its double-precision twin and the Lanczos vectors fit in 1 GiB",
+                       [](const Config& c) { check_size(c.base.model, 24, "model", kModelKnobs); }, nullptr});
+    s.rules.push_back({"warmup_longer_than_run", "a warm-up longer than the run never reaches the peak lr", nullptr,
+                       [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
   }
 
   struct Run {

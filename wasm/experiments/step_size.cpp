@@ -51,28 +51,23 @@ struct StepSize {
     std::vector<uint64_t> seeds = {0, 1, 2, 3, 4, 5, 6, 7};
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_toy_depth_sweep_fields(s, "seeds, one model (and batch) each");
-      schema::add_field(s, schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
-                          &own_member<Config, &Config::etas>);
-      schema::add_field(s, schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
-                          &own_member<Config, &Config::layer_eta>);
-      schema::add_field(s,
-                        schema::number_spec("eta_margin", 0, 1, false,
-                                            "eta_near_best holds the etas whose loss is within eta_margin * loss0 of the "
-                                            "lowest loss (a fraction of the loss at eta = 0)"),
-                        &own_member<Config, &Config::eta_margin>);
-      schema::add_field(s,
-                        schema::number_spec("eta_min_gain", 0, 1, true,
-                                            "eta_max_useful is the largest eta whose loss is at least eta_min_gain * loss0 "
-                                            "below loss0 (a fraction of the loss at eta = 0)"),
-                        &own_member<Config, &Config::eta_min_gain>);
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_toy_depth_sweep_fields(s, "seeds, one model (and batch) each");
+    schema::add_field(s, schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
+                        &own_member<Config, &Config::etas>);
+    schema::add_field(s, schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
+                        &own_member<Config, &Config::layer_eta>);
+    schema::add_field(s,
+                      schema::number_spec("eta_margin", 0, 1, false,
+                                          "eta_near_best holds the etas whose loss is within eta_margin * loss0 of the "
+                                          "lowest loss (a fraction of the loss at eta = 0)"),
+                      &own_member<Config, &Config::eta_margin>);
+    schema::add_field(s,
+                      schema::number_spec("eta_min_gain", 0, 1, true,
+                                          "eta_max_useful is the largest eta whose loss is at least eta_min_gain * loss0 "
+                                          "below loss0 (a fraction of the loss at eta = 0)"),
+                      &own_member<Config, &Config::eta_min_gain>);
   }
 
   // What one (placement, depth) measured, over seeds.

@@ -39,19 +39,14 @@ struct TiedOutput {
     std::vector<int> depths = {6, 8, 10, 12, 14};
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false, {"layers", "output", "input_scale"});
-      add_sweep_fields(s, "seeds, one model (and batch stream) each");
-      schema::add_field(s, schema::int_spec("depth_batches", 1, 1000, "batches per seed and depth"),
-                          &own_member<Config, &Config::depth_batches>);
-      s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB (untied: one more V x d matrix)",
-                         [](const Config& c) { probe_of(c, OutputLayer::Untied, InputScale::SqrtD).validate(); }, nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false, {"layers", "output", "input_scale"});
+    add_sweep_fields(s, "seeds, one model (and batch stream) each");
+    schema::add_field(s, schema::int_spec("depth_batches", 1, 1000, "batches per seed and depth"),
+                        &own_member<Config, &Config::depth_batches>);
+    s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB (untied: one more V x d matrix)",
+                       [](const Config& c) { probe_of(c, OutputLayer::Untied, InputScale::SqrtD).validate(); }, nullptr});
   }
 
   // The probe of one variant: only the depth sweep matters (the per-layer job runs one batch at the

@@ -48,35 +48,29 @@ struct WarmupLength {
     std::vector<uint64_t> seeds = {0, 1};
   };
 
-  static const schema::Schema<Config>& schema() {
-    static const schema::Schema<Config> s = [] {
-      using namespace config;
-      schema::Schema<Config> s{kName, kDoc, {}, {}};
-      add_model_fields(s, false);
-      add_steps_field(s);
-      add_warmup_shape_field(s);
-      add_chain_fields(s);
-      schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                          &own_member<Config, &Config::placements>);
-      schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
-                                                   "the optimizers, each at its default settings"),
-                          &own_member<Config, &Config::optimizers>);
-      schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-      schema::add_field(s, schema::number_list_spec("lr_factors", 0, 1000, true, 8,
-                                                   "peak lr = factor x the optimizer's suggested lr"),
-                          &own_member<Config, &Config::lr_factors>);
-      schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
-      s.rules.push_back({"runs", "at most 64 runs per optimizer and 512 in all",
-                         [](const Config& c) {
-                           for (const auto& o : c.optimizers) grid_of(c, o).validate();
-                           const size_t n = c.optimizers.size() * c.placements.size() * c.warmups.size() *
-                                            c.lr_factors.size() * c.seeds.size();
-                           if (n > 512) throw ArgumentError("the experiment has " + std::to_string(n) + " runs; at most 512 allowed");
-                         },
-                         nullptr});
-      return s;
-    }();
-    return s;
+  static void fields(schema::Schema<Config>& s) {
+    using namespace config;
+    add_model_fields(s, false);
+    add_steps_field(s);
+    add_warmup_shape_field(s);
+    add_chain_fields(s);
+    add_placements_field(s, "the placements");
+    schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
+                                                 "the optimizers, each at its default settings"),
+                        &own_member<Config, &Config::optimizers>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"), &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::number_list_spec("lr_factors", 0, 1000, true, 8,
+                                                 "peak lr = factor x the optimizer's suggested lr"),
+                        &own_member<Config, &Config::lr_factors>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
+    s.rules.push_back({"runs", "at most 64 runs per optimizer and 512 in all",
+                       [](const Config& c) {
+                         for (const auto& o : c.optimizers) grid_of(c, o).validate();
+                         const size_t n = c.optimizers.size() * c.placements.size() * c.warmups.size() *
+                                          c.lr_factors.size() * c.seeds.size();
+                         if (n > 512) throw ArgumentError("the experiment has " + std::to_string(n) + " runs; at most 512 allowed");
+                       },
+                       nullptr});
   }
 
   static double suggested_lr(const std::string& o) {

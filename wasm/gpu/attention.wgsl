@@ -10,20 +10,7 @@ const WG = 64u;
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> S: array<f32>;   // forward: scores in, probabilities out
 @group(0) @binding(2) var<storage, read> Pr: array<f32>;       // backward: the forward's probabilities
-var<workgroup> red: array<f32, 64>;
-
-fn wg_reduce(lid: u32, v: f32, is_max: bool) -> f32 {
-  workgroupBarrier();
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s /= 2u) {
-    if (lid < s) {
-      if (is_max) { red[lid] = max(red[lid], red[lid + s]); } else { red[lid] += red[lid + s]; }
-    }
-    workgroupBarrier();
-  }
-  return red[0];
-}
+#include "wg_reduce.part.wgsl"
 
 @compute @workgroup_size(64)
 fn softmax_forward(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,

@@ -12,20 +12,7 @@ const WG = 64u;
 @group(0) @binding(2) var<storage, read> logits: array<f32>;       // backward: probs
 @group(0) @binding(3) var<storage, read> targets: array<i32>;
 @group(0) @binding(4) var<storage, read_write> row_loss: array<f32>;
-var<workgroup> red: array<f32, 64>;
-
-fn wg_reduce(lid: u32, v: f32, is_max: bool) -> f32 {
-  workgroupBarrier();
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s /= 2u) {
-    if (lid < s) {
-      if (is_max) { red[lid] = max(red[lid], red[lid + s]); } else { red[lid] += red[lid + s]; }
-    }
-    workgroupBarrier();
-  }
-  return red[0];
-}
+#include "wg_reduce.part.wgsl"
 
 @compute @workgroup_size(64)
 fn cross_entropy_forward(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,

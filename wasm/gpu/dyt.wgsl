@@ -6,7 +6,8 @@
 // exp-based tanh overflows into NaN. Leaves out: vector loads, splitting a tensor over bindings.
 struct Params { N: u32, C: u32, base: u32, _p0: u32 };
 @group(0) @binding(0) var<uniform> P: Params;
-var<workgroup> red: array<f32, 256>;
+const WG = 256u;  // the workgroup of dyt_alpha_partial, the one that reduces
+#include "wg_reduce.part.wgsl"
 
 fn tanh_clamped(v: f32) -> f32 { return tanh(clamp(v, -15.0, 15.0)); }
 
@@ -77,17 +78,6 @@ fn dyt_param_backward(@builtin(global_invocation_id) gid: vec3<u32>) {
 @group(0) @binding(3) var<storage, read> a_inp: array<f32>;
 @group(0) @binding(4) var<storage, read> a_act: array<f32>;
 @group(0) @binding(5) var<storage, read> a_gamma: array<f32>;
-
-fn wg_sum(lid: u32, v: f32) -> f32 {
-  workgroupBarrier();
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = 128u; s > 0u; s /= 2u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  return red[0];
-}
 
 @compute @workgroup_size(256)
 fn dyt_alpha_partial(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,

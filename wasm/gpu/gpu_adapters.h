@@ -52,7 +52,7 @@ class GpuTrain {
   int steps_recorded() const { return run_.steps_recorded(); }
   std::string status() { return gpu_guarded([&] { return std::string(to_string(run_.status())); }); }
   std::string result_json(double from) {
-    return gpu_guarded([&] { return run_.result_json(from >= 0 && from < 1e9 ? static_cast<int>(from) : 0); });
+    return gpu_guarded([&] { return run_.result_json(from_step(from)); });
   }
   void set_checkpoint_every(double steps) {
     gpu_guarded([&] {
@@ -83,7 +83,7 @@ class GpuBatch {
   }
   std::string result_json(double run, double from) {
     return gpu_guarded([&] {
-      return batch_.result_json(run_index(run), from >= 0 && from < 1e9 ? static_cast<int>(from) : 0);
+      return batch_.result_json(run_index(run), from_step(from));
     });
   }
   void set_checkpoint_every(double steps) {

@@ -8,19 +8,7 @@ const WG = 64u;
 const EPS = 1e-5;
 
 @group(0) @binding(0) var<uniform> P: Params;
-var<workgroup> red: array<f32, 64>;
-
-// Sum of v over the 64 threads of the workgroup (every thread gets the result).
-fn wg_sum(lid: u32, v: f32) -> f32 {
-  workgroupBarrier();
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s /= 2u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  return red[0];
-}
+#include "wg_reduce.part.wgsl"
 
 // ---- forward: out (N,C) = (inp − mean)·rstd·γ + β ; mean, rstd (N)
 @group(0) @binding(1) var<storage, read_write> f_out: array<f32>;

@@ -11,18 +11,8 @@
 struct Params { n: u32, C: u32, base: u32, slot: u32, scale: f32, root: u32, accum: u32, _p0: u32 };
 
 @group(0) @binding(0) var<uniform> P: Params;
-var<workgroup> red: array<f32, 256>;
-
-fn wg_sum(lid: u32, v: f32) -> f32 {
-  workgroupBarrier();
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = 128u; s > 0u; s /= 2u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  return red[0];
-}
+const WG = 256u;  // the workgroup of the kernels that reduce (column_sums does not)
+#include "wg_reduce.part.wgsl"
 
 @group(0) @binding(1) var<storage, read_write> cs_acc: array<f32>;
 @group(0) @binding(2) var<storage, read> cs_x: array<f32>;

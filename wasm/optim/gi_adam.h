@@ -39,21 +39,16 @@ struct GiAdam {
     k[8] = T(t == 1 ? 1 : 0);
   }
 
-  // Adam::update with v₀ = g² on the first step; vectorisable as Adam's (adam.h), the first-step
-  // choice taken once outside the loop.
+  // Adam::update (k[0..7] are Adam's) after v₀ = g² on the first step, that choice taken once
+  // outside the loop.
   template <class T>
   static void update(long i0, long i1, T* param, const T* grad, T* const* s, const T* k) {
-    T* __restrict p = param;
-    const T* __restrict g = grad;
-    T* __restrict m = s[0];
-    T* __restrict v = s[1];
-    const T b1 = k[0], c1 = k[1], b2 = k[2], c2 = k[3], bc1 = k[4], bc2 = k[5], lr = k[6], eps = k[7];
-    if (k[8] > T(0))
+    if (k[8] > T(0)) {
+      T* __restrict v = s[1];
+      const T* __restrict g = grad;
       for (long i = i0; i < i1; ++i) v[i] = g[i] * g[i];  // v₀ = g₁²
-    for (long i = i0; i < i1; ++i) {
-      Adam::update_moments(m[i], v[i], g[i], b1, c1, b2, c2);
-      p[i] -= lr * (m[i] * bc1) / (std::sqrt(v[i] * bc2) + eps);
     }
+    Adam::update(i0, i1, param, grad, s, k);
   }
 
   static constexpr const char* kWgsl = R"(

@@ -2,6 +2,7 @@
 // (skeleton.ts, which says how the keys follow the place) and each figure's strings; the default
 // export is the assembled Article. Prose only; measured numbers come in through {{key}} bindings
 // (web/src/lib/prose-numbers.ts), TeX sits in String.raw templates (`r`) so backslashes stay literal.
+import { referenceListing } from './reference-listing';
 import { assemble, type ArticleText } from './skeleton';
 
 const r = String.raw;
@@ -131,71 +132,26 @@ export const TEXT: ArticleText = {
     'depth.p11': r`The residual Jacobian is again the reason. As the Pre-LN gradient moves down, every layer adds one branch contribution to it, and the LN at the entrance of each branch has a larger gain lower down, where the stream is still thin. So the further down, the more has piled up.`,
     'depth.h32': r`The reference code`,
     'depth.p12': r`The script below is where every measured number above comes from; the engine behind this page computes the same quantities in the same setting. It follows Table 1 of the paper and the initialization of its Section 3.3, and it produces all three panels of Fig. 3.`,
-    'depth.code1': r`# Unofficial implementation of Section 3 and Table 1 of the paper. It looks only at the moment of initialization: how large the W2 gradients of each layer are in Post-LN and in Pre-LN.
-import sys, json, torch, torch.nn as nn, torch.nn.functional as F
-d, n, V, B = 512, 32, 1000, 8          # width, sequence length, vocabulary, sentences per batch
-
-class Layer(nn.Module):
-    def __init__(s, pre):
-        super().__init__()
-        s.pre = pre
-        s.Wq, s.Wk, s.Wv = (nn.Linear(d, d) for _ in range(3))
-        s.W1, s.W2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)   # IWSLT configuration: 512 -> 1024 -> 512
-        s.ln1, s.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        for m in (s.Wq, s.Wk, s.Wv, s.W1, s.W2):
-            nn.init.xavier_normal_(m.weight); nn.init.zeros_(m.bias)   # paper, Section 3.3: Xavier, biases at 0
-
-    def attn(s, x):                                     # x: (B, n, d)
-        a = s.Wq(x) @ s.Wk(x).transpose(1, 2) / d ** .5  # (B, n, n); single head, as in the theorem's setting
-        return a.softmax(-1) @ s.Wv(x)
-
-    def forward(s, x):
-        ffn = lambda h: s.W2(F.relu(s.W1(h)))
-        if s.pre:                                       # Table 1, right column: LN inside the residual branch, only additions on the trunk
-            x = x + s.attn(s.ln1(x))
-            return x + ffn(s.ln2(x))
-        x = s.ln1(x + s.attn(x))                        # Table 1, left column: an LN after every addition
-        s.x5 = x + ffn(x)                               # x^{post,5} from Lemma 2, kept to look at its norm
-        return s.ln2(s.x5)
-
-class Net(nn.Module):
-    def __init__(s, L, pre):
-        super().__init__()
-        s.E = nn.Parameter(torch.randn(V, d) / d ** .5)  # as fairseq does: embeddings initialized from N(0, 1/d)
-        s.layers = nn.ModuleList(Layer(pre) for _ in range(L))
-        s.final = nn.LayerNorm(d) if pre else nn.Identity()   # the extra final LN of Pre-LN; all the gradient scaling hinges on it
-
-    def forward(s, tok, tgt):
-        x, s.norms = s.E[tok] * d ** .5, []             # scale the input by sqrt(d), matching the paper's assumption: |x0|^2 is about d
-        for layer in s.layers:
-            x = layer(x)
-            h = x if layer.pre else layer.x5            # Post-LN's x_l is pinned to d by the LN; only x5 carries information
-            s.norms.append((h.pow(2).sum(-1).mean() / d).item())    # Lemma 2 predicts: Post about 1.5, Pre growing linearly with depth
-        logits = s.final(x) @ s.E.t()                   # output layer shared with the word embedding; after the LN |h|^2 = d, logits have std about 1
-        return F.cross_entropy(logits.reshape(-1, V), tgt.reshape(-1))
-
-def grads(L, pre, batches=20):
-    net = Net(L, pre)
-    acc = [torch.zeros_like(l.W2.weight) for l in net.layers]; each = [0.] * len(net.layers)
-    for _ in range(batches):                            # as in Section 3.4 of the paper: average the gradients over batches first, then take the F-norm
-        net.zero_grad()
-        tok = torch.randint(V, (B, n)); tgt = (tok + 1) % V   # the target has structure, so the averaged gradient is not pure noise
-        net(tok, tgt).backward()
-        for k, l in enumerate(net.layers):
-            acc[k] += l.W2.weight.grad / batches
-            each[k] += l.W2.weight.grad.norm().item() / batches   # this is what Theorem 1 bounds: the norm of a single batch's gradient
-    return [a.norm().item() for a in acc], net.norms, each
-
-if __name__ == '__main__':                              # 5 seeds per configuration; report mean and standard deviation
-    ms = lambda xs: [round(float(torch.tensor(c).mean()), 3) for c in zip(*xs)] + [round(float(torch.tensor(c).std()), 3) for c in zip(*xs)]
-    out = {}
-    for pre in (False, True):
-        k = 'pre' if pre else 'post'
-        runs = [(torch.manual_seed(s), grads(6, pre))[1] for s in range(5)]
-        out[k] = {'W2_per_layer': ms([r[0] for r in runs]), 'W2_per_batch': ms([r[2] for r in runs]), 'norm2/d': ms([r[1] for r in runs])}
-        lastW2 = {L: [(torch.manual_seed(s), grads(L, pre, 10))[1] for s in range(5)] for L in (6, 8, 10, 12, 14)}
-        out[k + '_lastW2_vs_L'] = {L: ms([[r[0][-1], r[2][-1]] for r in rs]) for L, rs in lastW2.items()}
-    json.dump(out, sys.stdout, indent=1)`,
+    'depth.code1': referenceListing({
+      head: r`Unofficial implementation of Section 3 and Table 1 of the paper. It looks only at the moment of initialization: how large the W2 gradients of each layer are in Post-LN and in Pre-LN.`,
+      sizes: r`width, sequence length, vocabulary, sentences per batch`,
+      ffn: r`IWSLT configuration: 512 -> 1024 -> 512`,
+      init: r`paper, Section 3.3: Xavier, biases at 0`,
+      scores: r`(B, n, n); single head, as in the theorem's setting`,
+      preBranch: r`Table 1, right column: LN inside the residual branch, only additions on the trunk`,
+      postAdd: r`Table 1, left column: an LN after every addition`,
+      x5: r`x^{post,5} from Lemma 2, kept to look at its norm`,
+      embedding: r`as fairseq does: embeddings initialized from N(0, 1/d)`,
+      finalLn: r`the extra final LN of Pre-LN; all the gradient scaling hinges on it`,
+      inputScale: r`scale the input by sqrt(d), matching the paper's assumption: |x0|^2 is about d`,
+      postX5: r`Post-LN's x_l is pinned to d by the LN; only x5 carries information`,
+      lemma2: r`Lemma 2 predicts: Post about 1.5, Pre growing linearly with depth`,
+      tiedOutput: r`output layer shared with the word embedding; after the LN |h|^2 = d, logits have std about 1`,
+      average: r`as in Section 3.4 of the paper: average the gradients over batches first, then take the F-norm`,
+      target: r`the target has structure, so the averaged gradient is not pure noise`,
+      perBatch: r`this is what Theorem 1 bounds: the norm of a single batch's gradient`,
+      seeds: r`5 seeds per configuration; report mean and standard deviation`,
+    }),
     'depth.code1.caption': r`Reference specification of the measurement (unofficial), in PyTorch`,
 
     'adam.title': r`Between gradient scale and Adam there is one more step`,
@@ -347,11 +303,15 @@ if __name__ == '__main__':                              # 5 seeds per configurat
     'cost.test1.p2': r`{{#fig13}} trains Figure 4’s toy with DeepNorm, Post-LN and Pre-LN, without warm-up and with {{exp.dn.warmup}} steps of it, at peak lrs {{exp.dn.lrs}} (seeds per setting: {{exp.dn.seeds}}), and marks for every run the step at which it leaves the plateau. {{exp.dn.verdict}}`,
     'cost.test1.p2.note': r`the engine’s phase-diagram experiment (docs/experiments.md)`,
     'cost.p4': r`The other thread is how large language models are trained in practice. GPT-2, GPT-3 and LLaMA all use Pre-LN (LLaMA with RMSNorm in place of LN), and none of them drops warm-up: GPT-3 warms up linearly over its first 375 million tokens, LLaMA over 2000 steps.`,
-    'cost.p5': r`The reason is not hard to see. In a run of hundreds of thousands of steps, two thousand steps of warm-up cost next to nothing, and they guard at once against an inaccurate early second moment, very large batches and early loss spikes. This paper turned warm-up from a necessity into insurance, and the people training large models keep paying the premium. That also answers the missing control indirectly: at scale, Pre-LN with warm-up is at least no worse than Pre-LN without. ({{#fig14}} below looks for the premium and the payout on the toy.)`,
+    'cost.p5': r`The reason is not hard to see. In a run of hundreds of thousands of steps, two thousand steps of warm-up cost next to nothing, and they guard at once against an inaccurate early second moment, very large batches and early loss spikes. This paper turned warm-up from a necessity into insurance, and the people training large models keep paying the premium. That also answers the missing control indirectly: at scale, Pre-LN with warm-up is at least no worse than Pre-LN without. ({{#fig14}} below looks for the premium and the payout on the toy; {{#fig18}} after it, for what else a high learning rate breaks in Pre-LN, and for the norm Wortsman et al. 2023 add against it.)`,
     'cost.test2.title': r`Warm-up as insurance for Pre-LN`,
     'cost.test2.p1': r`The inference: for Pre-LN, warm-up has become insurance, cheap and of little use except against what could go wrong without it. At the toy’s scale this can be looked for directly: over a range of peak learning rates, where does a short warm-up change whether Pre-LN trains, and what does it cost where it does not?`,
     'cost.test2.p2': r`{{#fig14}} trains Pre-LN on Figure 4’s toy at peak lrs {{exp.pw.lrs}}, without warm-up and with {{exp.pw.warmup}} steps of it (seeds per setting: {{exp.pw.seeds}}; every run to step {{exp.pw.steps}}), and compares when each run leaves the plateau and where it ends. {{exp.pw.verdict}}`,
     'cost.test2.p2.note': r`the engine’s phase-diagram experiment (docs/experiments.md)`,
+    'cost.test3.title': r`Learning-rate sensitivity and QK-norm`,
+    'cost.test3.p1': r`The inference, after Wortsman et al. 2023 (“Small-scale proxies for large-scale Transformer training instabilities”): what else makes Pre-LN fragile at a high learning rate is a length that grows inside attention. The logits $q\cdot k/\sqrt d$ grow until each softmax row is nearly one-hot, and the final loss degrades; a LayerNorm on $q$ and on $k$ before the scores (QK-norm) caps that length, and they report that it keeps the logits bounded and lowers the LR sensitivity, the loss lost on average over peak lrs $3\times10^{-4}$ … $3\times10^{-1}$ against the best of them. In this article’s terms, QK-norm is one more norm set where a length grows. Their effect shows in small models; does it show in this toy?`,
+    'cost.test3.p2': r`{{#fig18}} trains Pre-LN on Figure 4’s toy, at {{exp.ls.layers}} layers, with and without QK-norm at peak lrs {{exp.ls.lrs}} ({{exp.ls.steps}} steps, the first {{exp.ls.warmup}} a warm-up; seeds per setting: {{exp.ls.seeds}}), measures each run’s final loss on fixed batches, and records the largest attention logit $|q\cdot k|/\sqrt d$ at step 1 and every {{exp.ls.every}} steps. Wortsman et al.’s LR sensitivity, the mean over these lrs of the final loss capped at the loss at init, minus the best, is {{exp.ls.s.pre}} without QK-norm and {{exp.ls.s.qknorm}} with it. {{exp.ls.verdict}}`,
+    'cost.test3.p2.note': r`the engine’s lr-sensitivity experiment with the qknorm preset (docs/experiments.md)`,
 
     'lessons.title': r`A normalization layer is a scale knob`,
     'lessons.p1': r`The thing most worth taking away from this paper is not Pre-LN itself but the view behind Lemma 3. A normalization layer rescales both the gradients and the perturbations that pass through it, by one over the length of its input.`,
@@ -715,10 +675,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       'row.warmup': '{placement} + warm-up {warmup}',
       never: 'never',
       neverNote: 'Markers right of the line at step {steps}: the run never left the plateau.',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',
@@ -739,14 +695,32 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       optimal: 'best loss',
       'series.none': 'no warm-up',
       'series.warmup': 'warm-up {warmup}',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.cell': '{outcome}, escape step {escape}, final loss {loss}',
       'ctl.small': 'Quick setting that still shows the effect (batches of {batch} × {seq} tokens, peak lrs {lrs}, {seeds} seed: about a minute)',
+    },
+    fig18: {
+      title: 'Learning-rate sensitivity with and without QK-norm',
+      caption: r`Pre-LN on Figure 4’s toy at {{exp.ls.layers}} layers ({{exp.ls.steps}} steps, the first {{exp.ls.warmup}} a warm-up; seeds per setting: {{exp.ls.seeds}}), without QK-norm and with it (the qknorm preset: a LayerNorm on $q$ and on $k$ before the scores). **(a)** The final loss on fixed batches against the peak lr, each run’s capped at $\ell_0$, its loss at init (dotted; a run the trainer stopped counts as $\ell_0$, and a red triangle marks the lr), the seeds’ mean; the larger marker is each curve’s best. Wortsman et al.’s LR sensitivity, the mean of the curve minus its best, is {{exp.ls.s.pre}} without QK-norm and {{exp.ls.s.qknorm}} with it. **(b)** The largest attention logit $|q\cdot k|/\sqrt d$ of each step’s forward pass on its training batch (the largest over the seeds; log axis) at the three largest peak lrs.`,
+      panelA: '(a) Final loss against the peak lr',
+      panelB: '(b) Largest attention logit',
+      axisLr: 'peak lr',
+      axisLoss: 'final loss (capped at ℓ₀)',
+      axisStep: 'step',
+      axisLogit: 'max |q·k|/√d',
+      loss0: 'ℓ₀, the loss at init',
+      best: 'best lr (larger marker)',
+      stopped: 'a seed’s run stopped (counts as ℓ₀)',
+      'legend.lr': 'lr {lr}',
+      'series.lr': '{placement}, lr {lr}',
+      readoutA: 'Peak lr {lr}: {values}',
+      readoutB: 'Step {t}: {values}',
+      'readout.item': '{name}: {v}',
+      'readout.cell': 'loss {loss}, largest logit {logit}',
+      'readout.cellStopped': 'loss {loss} (runs stopped: {stopped}), largest logit {logit}',
+      tableA: 'Final loss (capped at ℓ₀) and largest attention logit, per peak lr',
+      'ctl.small': 'A quick setting that still shows the effect ({layers} layers, d = {d}, {steps} steps, 4 peak lrs, {seeds} seed: seconds)',
     },
     fig15: {
       title: 'Where the toy trains: depth × peak lr, with and without warm-up',
@@ -758,10 +732,6 @@ if __name__ == '__main__':                              # 5 seeds per configurat
       axisStep: 'step',
       axisLoss: 'loss',
       'placement.label': 'Placement',
-      'outcome.trained': 'trained',
-      'outcome.plateau': 'on the plateau',
-      'outcome.diverged': 'diverged',
-      'outcome.mixed': 'seeds disagree',
       'glyph.trained': '✓',
       'glyph.plateau': '–',
       'glyph.diverged': '✗',

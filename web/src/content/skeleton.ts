@@ -209,7 +209,17 @@ export const SKELETON: [string, ...Slot[]][] = [
   ['reversed', 'p', 'p paper note', { math: r`\frac{700}{500}=1.4` }, 'p'],
   ['confounders', 'h3', 'p inferred', 'h3', 'p', 'h3', 'p paper note', 'p', 'h3', 'p', 'h3', 'p'],
   ['timeline', 'callout', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note', 'p inferred note'],
-  ['cost', 'p', 'p', 'p', { test: ['p inferred', 'p measured note', 'fig13'] }, 'p', 'p inferred', { test: ['p inferred', 'p measured note', 'fig14'] }],
+  [
+    'cost',
+    'p',
+    'p',
+    'p',
+    { test: ['p inferred', 'p measured note', 'fig13'] },
+    'p',
+    'p inferred',
+    { test: ['p inferred', 'p measured note', 'fig14'] },
+    { test: ['p inferred', 'p measured note', 'fig18'] },
+  ],
   ['lessons', 'p', 'p', 'p', 'p', { list: 3, ordered: true }, { test: ['p inferred', 'p measured note', 'fig15'] }, 'p', 'fig16'],
 ];
 

@@ -62,6 +62,10 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.sgd': 'SGD with momentum',
     'optimizer.radam': 'RAdam',
     'optimizer.gi-adam': 'GI-Adam',
+    'outcome.trained': 'trained',
+    'outcome.plateau': 'on the plateau',
+    'outcome.diverged': 'diverged',
+    'outcome.mixed': 'seeds disagree',
     'shape.linear': 'linear',
     'shape.cosine': 'half-cosine',
     'arch.norm_type.layernorm': 'LayerNorm',
@@ -77,6 +81,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'field.placements': 'placements',
     'field.lrs': 'peak lrs',
     'field.warmups': 'warm-ups',
+    'field.warmup': 'warm-up (steps)',
     'field.warmup_shape': 'warm-up shape',
     'field.seeds': 'seeds',
     'field.steps': 'steps',
@@ -191,6 +196,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: not confirmed at this setting. Warm-up costs more than a delay here: it stops Pre-LN from training at peak lr {lrsHarmed} (— nowhere), or delays its escape by up to {delayMax} steps, more than its own {W}, or leaves the final loss up to {finalGapMax} higher (the rule allows 0.1).',
     'verdict.pw.untested':
       'Verdict: too small to test the claim. It needs Pre-LN runs without warm-up and with one (here {W} steps; — none), and runs long enough for a warmed run to train: without warm-up at peak lr {lrLo}, Pre-LN must leave the plateau (here at step {esc0Lo}; — never) with at least the warm-up’s length to spare before step {steps}.',
+    'verdict.ls.confirmed':
+      'Verdict: confirmed at this toy’s size. QK-norm lowers the LR sensitivity from {sPre} to {sQk} (a ratio of {ratio}; the rule asks at most 0.8), and its largest attention logit stays within {ratioGrowthQk} times its value at init (at most {logitQk}) while Pre-LN’s grows {ratioGrowthPre} times (to {logitPre}). The best peak lr is {lrBestPre} without QK-norm (loss {bestPre}) and {lrBestQk} with it ({bestQk}).',
+    'verdict.ls.qualified':
+      'Verdict: holds for the sensitivity, not for the logits. QK-norm lowers the LR sensitivity from {sPre} to {sQk} (a ratio of {ratio}; the rule asks at most 0.8), but the logits do not show the contrast the paper reports: from init, the largest attention logit grows {ratioGrowthQk} times with QK-norm (to {logitQk}) and {ratioGrowthPre} times without (to {logitPre}); the rule asks under 2 with it and at least 2 without.',
+    'verdict.ls.refuted':
+      'Verdict: not confirmed at this setting. QK-norm does not lower the LR sensitivity by a fifth: {sQk} with it against {sPre} without (a ratio of {ratio}; the rule asks at most 0.8). The largest attention logit reaches {logitPre} without QK-norm ({ratioGrowthPre} times its value at init) and {logitQk} with it ({ratioGrowthQk} times).',
+    'verdict.ls.untested':
+      'Verdict: too small to test the claim. It needs Pre-LN with and without QK-norm over peak lrs that span at least a factor of 100 (here {lrs}), runs long enough for some lr to bring Pre-LN 0.5 below its loss at init (here from {loss0Pre} to {bestPre} at best), and a Pre-LN that some lr in the range costs: its sensitivity (here {sPre}) at least a tenth of what it learns at its best lr.',
     'verdict.dn.confirmed':
       'Verdict: confirmed. Where Post-LN without warm-up does not train and Pre-LN without warm-up does (peak lr {lrsTested}), DeepNorm without warm-up trains too. At peak lr {lrAt} its seeds leave the plateau at steps {dnEsc0} and Pre-LN’s at {preEsc0}; with {W} steps of warm-up, DeepNorm’s at {dnEscW} and Post-LN’s at {postEscW} (— never).',
     'verdict.dn.qualified':
@@ -405,6 +418,10 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'optimizer.sgd': '带动量的 SGD',
     'optimizer.radam': 'RAdam',
     'optimizer.gi-adam': 'GI-Adam',
+    'outcome.trained': '训练起来了',
+    'outcome.plateau': '停在平台上',
+    'outcome.diverged': '发散',
+    'outcome.mixed': '种子之间不一致',
     'shape.linear': '线性',
     'shape.cosine': '半余弦',
     'arch.norm_type.layernorm': 'LayerNorm',
@@ -419,6 +436,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'field.placements': '放法',
     'field.lrs': '峰值学习率',
     'field.warmups': '预热步数',
+    'field.warmup': '预热（步）',
     'field.warmup_shape': '预热形状',
     'field.seeds': '种子数',
     'field.steps': '步数',
@@ -528,6 +546,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：在这个设定下不成立。这里预热的代价不止推迟：它让 Pre-LN 在峰值学习率 {lrsHarmed} 下训不起来（— 表示没有），或者把离开平台推迟了多达 {delayMax} 步，超过它自己的 {W} 步，或者让最终损失高出多达 {finalGapMax}（规则只允许 0.1）。',
     'verdict.pw.untested':
       '结论：设置太小，无法检验。要检验它，得有不预热和预热（这里是 {W} 步；— 表示没有）的 Pre-LN 运行，运行还要够长，长到预热过的运行来得及训练：不预热、峰值学习率 {lrLo} 时，Pre-LN 必须离开平台（这里是第 {esc0Lo} 步；— 表示从未），并且离第 {steps} 步至少还剩一个预热的长度。',
+    'verdict.ls.confirmed':
+      '结论：在这个玩具的规模上成立。QK-norm 把学习率敏感度从 {sPre} 降到 {sQk}（比值 {ratio}；规则要求不超过 0.8），它最大的注意力 logit 不超过初始值的 {ratioGrowthQk} 倍（最多 {logitQk}），而 Pre-LN 的长到初始值的 {ratioGrowthPre} 倍（到 {logitPre}）。不加 QK-norm 时最好的峰值学习率是 {lrBestPre}（损失 {bestPre}），加了是 {lrBestQk}（{bestQk}）。',
+    'verdict.ls.qualified':
+      '结论：敏感度这一半成立，logit 这一半不成立。QK-norm 把学习率敏感度从 {sPre} 降到 {sQk}（比值 {ratio}；规则要求不超过 0.8），但 logit 没有呈现论文报告的那种对比：从初始算起，最大的注意力 logit 加 QK-norm 时长了 {ratioGrowthQk} 倍（到 {logitQk}），不加时长了 {ratioGrowthPre} 倍（到 {logitPre}）；规则要求加了的不到 2 倍、不加的至少 2 倍。',
+    'verdict.ls.refuted':
+      '结论：在这个设置下不成立。QK-norm 没能把学习率敏感度降低五分之一：加了是 {sQk}，不加是 {sPre}（比值 {ratio}；规则要求不超过 0.8）。最大的注意力 logit 不加 QK-norm 时到 {logitPre}（初始值的 {ratioGrowthPre} 倍），加了到 {logitQk}（{ratioGrowthQk} 倍）。',
+    'verdict.ls.untested':
+      '结论：设置太小，无法检验。要检验它，得有加和不加 QK-norm 的 Pre-LN，峰值学习率至少跨 100 倍（这里是 {lrs}）；运行要够长，长到某个学习率能让 Pre-LN 比初始损失低 0.5（这里最好从 {loss0Pre} 降到 {bestPre}）；而且这个范围里要有学习率让 Pre-LN 吃亏：它的敏感度（这里是 {sPre}）至少是它在最好学习率上学到的量的十分之一。',
     'verdict.dn.confirmed':
       '结论：成立。在不预热的 Post-LN 训不起来、不预热的 Pre-LN 训得起来的地方（峰值学习率 {lrsTested}），不预热的 DeepNorm 也训得起来。峰值学习率 {lrAt} 时，它的各个种子在第 {dnEsc0} 步离开平台，Pre-LN 在第 {preEsc0} 步；预热 {W} 步时，DeepNorm 在第 {dnEscW} 步，Post-LN 在第 {postEscW} 步（— 表示从未）。',
     'verdict.dn.qualified':

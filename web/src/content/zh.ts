@@ -1,6 +1,7 @@
 // zh.ts — ln-explorable 的中文正文：文章骨架（skeleton.ts，键名按位置取，规则见该文件）里每个块的文字，
 // 以及各图的字符串；默认导出是组装好的 Article。只放文字；实测数字一律经 {{key}} 绑定
 // （web/src/lib/prose-numbers.ts）填入，TeX 写在 String.raw 模板（`r`）里，反斜杠原样保留。
+import { referenceListing } from './reference-listing';
 import { assemble, type ArticleText } from './skeleton';
 
 const r = String.raw;
@@ -130,71 +131,26 @@ export const TEXT: ArticleText = {
     'depth.p11': r`原因还是出在残差相加的雅可比上。Pre-LN 的梯度每往下走一层，就多叠上一份来自支路的贡献；底层的残差流还细，支路门口那个 LN 的增益因而更大，于是越靠近输入，叠出来的梯度就越多。`,
     'depth.h32': r`参考代码`,
     'depth.p12': r`上面所有实测数字都出自下面这段脚本；本页背后的引擎在同样的设定下计算同样的量。它按论文的表 1 和 3.3 节的初始化来写，图 3 的三幅子图都由它得出。`,
-    'depth.code1': r`# 按论文第 3 节和表 1 实现，非官方代码。只看初始化那一刻：Post-LN 和 Pre-LN 各层 W2 的梯度有多大。
-import sys, json, torch, torch.nn as nn, torch.nn.functional as F
-d, n, V, B = 512, 32, 1000, 8          # 宽度、序列长、词表、每批句数
-
-class Layer(nn.Module):
-    def __init__(s, pre):
-        super().__init__()
-        s.pre = pre
-        s.Wq, s.Wk, s.Wv = (nn.Linear(d, d) for _ in range(3))
-        s.W1, s.W2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)   # IWSLT 配置：512 -> 1024 -> 512
-        s.ln1, s.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        for m in (s.Wq, s.Wk, s.Wv, s.W1, s.W2):
-            nn.init.xavier_normal_(m.weight); nn.init.zeros_(m.bias)   # 论文 3.3 节：Xavier，偏置为 0
-
-    def attn(s, x):                                     # x: (B, n, d)
-        a = s.Wq(x) @ s.Wk(x).transpose(1, 2) / d ** .5  # (B, n, n)；单头，和定理的设定一致
-        return a.softmax(-1) @ s.Wv(x)
-
-    def forward(s, x):
-        ffn = lambda h: s.W2(F.relu(s.W1(h)))
-        if s.pre:                                       # 表 1 右栏：LN 在残差支路里面，主干上只有加法
-            x = x + s.attn(s.ln1(x))
-            return x + ffn(s.ln2(x))
-        x = s.ln1(x + s.attn(x))                        # 表 1 左栏：每次相加之后都过一次 LN
-        s.x5 = x + ffn(x)                               # 引理 2 里的 x^{post,5}，留着看范数
-        return s.ln2(s.x5)
-
-class Net(nn.Module):
-    def __init__(s, L, pre):
-        super().__init__()
-        s.E = nn.Parameter(torch.randn(V, d) / d ** .5)  # fairseq 的做法：嵌入按 N(0, 1/d) 初始化
-        s.layers = nn.ModuleList(Layer(pre) for _ in range(L))
-        s.final = nn.LayerNorm(d) if pre else nn.Identity()   # Pre-LN 多出来的最后一个 LN，梯度缩放全靠它
-
-    def forward(s, tok, tgt):
-        x, s.norms = s.E[tok] * d ** .5, []             # 输入再乘 sqrt(d)，和论文假设一致：|x0|^2 约等于 d
-        for layer in s.layers:
-            x = layer(x)
-            h = x if layer.pre else layer.x5            # Post-LN 的 x_l 被 LN 钉在 d 上，看 x5 才有信息
-            s.norms.append((h.pow(2).sum(-1).mean() / d).item())    # 引理 2 预测：Post 约 1.5，Pre 随层数线性涨
-        logits = s.final(x) @ s.E.t()                   # 输出层和词嵌入共享；LN 之后 |h|^2 = d，logits 标准差约 1
-        return F.cross_entropy(logits.reshape(-1, V), tgt.reshape(-1))
-
-def grads(L, pre, batches=20):
-    net = Net(L, pre)
-    acc = [torch.zeros_like(l.W2.weight) for l in net.layers]; each = [0.] * len(net.layers)
-    for _ in range(batches):                            # 论文 3.4 节的做法：先对各批的梯度取平均，再取 F 范数
-        net.zero_grad()
-        tok = torch.randint(V, (B, n)); tgt = (tok + 1) % V   # 目标有规律，平均梯度才不是纯噪声
-        net(tok, tgt).backward()
-        for k, l in enumerate(net.layers):
-            acc[k] += l.W2.weight.grad / batches
-            each[k] += l.W2.weight.grad.norm().item() / batches   # 定理 1 管的是这个：单批梯度的范数
-    return [a.norm().item() for a in acc], net.norms, each
-
-if __name__ == '__main__':                              # 每个配置 5 个种子，报均值和标准差
-    ms = lambda xs: [round(float(torch.tensor(c).mean()), 3) for c in zip(*xs)] + [round(float(torch.tensor(c).std()), 3) for c in zip(*xs)]
-    out = {}
-    for pre in (False, True):
-        k = 'pre' if pre else 'post'
-        runs = [(torch.manual_seed(s), grads(6, pre))[1] for s in range(5)]
-        out[k] = {'W2_per_layer': ms([r[0] for r in runs]), 'W2_per_batch': ms([r[2] for r in runs]), 'norm2/d': ms([r[1] for r in runs])}
-        lastW2 = {L: [(torch.manual_seed(s), grads(L, pre, 10))[1] for s in range(5)] for L in (6, 8, 10, 12, 14)}
-        out[k + '_lastW2_vs_L'] = {L: ms([[r[0][-1], r[2][-1]] for r in rs]) for L, rs in lastW2.items()}
-    json.dump(out, sys.stdout, indent=1)`,
+    'depth.code1': referenceListing({
+      head: r`按论文第 3 节和表 1 实现，非官方代码。只看初始化那一刻：Post-LN 和 Pre-LN 各层 W2 的梯度有多大。`,
+      sizes: r`宽度、序列长、词表、每批句数`,
+      ffn: r`IWSLT 配置：512 -> 1024 -> 512`,
+      init: r`论文 3.3 节：Xavier，偏置为 0`,
+      scores: r`(B, n, n)；单头，和定理的设定一致`,
+      preBranch: r`表 1 右栏：LN 在残差支路里面，主干上只有加法`,
+      postAdd: r`表 1 左栏：每次相加之后都过一次 LN`,
+      x5: r`引理 2 里的 x^{post,5}，留着看范数`,
+      embedding: r`fairseq 的做法：嵌入按 N(0, 1/d) 初始化`,
+      finalLn: r`Pre-LN 多出来的最后一个 LN，梯度缩放全靠它`,
+      inputScale: r`输入再乘 sqrt(d)，和论文假设一致：|x0|^2 约等于 d`,
+      postX5: r`Post-LN 的 x_l 被 LN 钉在 d 上，看 x5 才有信息`,
+      lemma2: r`引理 2 预测：Post 约 1.5，Pre 随层数线性涨`,
+      tiedOutput: r`输出层和词嵌入共享；LN 之后 |h|^2 = d，logits 标准差约 1`,
+      average: r`论文 3.4 节的做法：先对各批的梯度取平均，再取 F 范数`,
+      target: r`目标有规律，平均梯度才不是纯噪声`,
+      perBatch: r`定理 1 管的是这个：单批梯度的范数`,
+      seeds: r`每个配置 5 个种子，报均值和标准差`,
+    }),
     'depth.code1.caption': r`测量的参考规格（非官方），PyTorch 实现`,
 
     'adam.title': r`从梯度尺度到 Adam，中间还差一步`,
@@ -346,11 +302,15 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
     'cost.test1.p2': r`{{#fig13}} 用图 4 的玩具模型训练 DeepNorm、Post-LN 和 Pre-LN，不预热和预热 {{exp.dn.warmup}} 步各一组，峰值学习率为 {{exp.dn.lrs}}（{{exp.dn.seeds}} 个种子），标出每个运行离开平台的那一步。{{exp.dn.verdict}}`,
     'cost.test1.p2.note': r`引擎的 phase-diagram 实验（docs/experiments.md）`,
     'cost.p4': r`另一条线索来自大语言模型的训练实践。GPT-2、GPT-3、LLaMA 用的都是 Pre-LN（LLaMA 把 LN 换成了 RMSNorm），可没有一个去掉了预热：GPT-3 在最初 3.75 亿个 token 上线性预热，LLaMA 预热 2000 步。`,
-    'cost.p5': r`原因不难想。动辄几十万步的训练里，两千步预热几乎不花什么成本，却能同时防住几种风险：早期二阶矩估不准、批量极大、训练初期的损失尖峰。这篇论文把预热从“非有不可”变成了“一份保险”，训练大模型的人则宁愿每次都掏钱买下这份保险。这也间接补上了前文提到的那组空缺：至少在大模型上，给 Pre-LN 加预热不会比不加更糟。（下面的 {{#fig14}} 在玩具模型上找一找这份保险的保费和赔付。）`,
+    'cost.p5': r`原因不难想。动辄几十万步的训练里，两千步预热几乎不花什么成本，却能同时防住几种风险：早期二阶矩估不准、批量极大、训练初期的损失尖峰。这篇论文把预热从“非有不可”变成了“一份保险”，训练大模型的人则宁愿每次都掏钱买下这份保险。这也间接补上了前文提到的那组空缺：至少在大模型上，给 Pre-LN 加预热不会比不加更糟。（下面的 {{#fig14}} 在玩具模型上找一找这份保险的保费和赔付；再往后的 {{#fig18}} 看大学习率还会让 Pre-LN 哪里出问题，以及 Wortsman 等人 2023 年为此加上的那个归一化。）`,
     'cost.test2.title': r`预热之于 Pre-LN：一份保险`,
     'cost.test2.p1': r`推断：对 Pre-LN 来说，预热已经成了一份保险，几乎不花钱，平时也没什么用，只防不预热时可能出的事。在玩具模型的规模上，这可以直接去找：在一段峰值学习率里，短短的预热在哪里改变了 Pre-LN 能不能训练起来？在不改变结果的地方，它又花了多少代价？`,
     'cost.test2.p2': r`{{#fig14}} 用图 4 的玩具模型训练 Pre-LN，峰值学习率为 {{exp.pw.lrs}}，不预热和预热 {{exp.pw.warmup}} 步各一组（{{exp.pw.seeds}} 个种子，每个运行都跑满 {{exp.pw.steps}} 步），比较每个运行何时离开平台、最后停在哪里。{{exp.pw.verdict}}`,
     'cost.test2.p2.note': r`引擎的 phase-diagram 实验（docs/experiments.md）`,
+    'cost.test3.title': r`学习率敏感度与 QK-norm`,
+    'cost.test3.p1': r`推断，出自 Wortsman 等人 2023 年的《Small-scale proxies for large-scale Transformer training instabilities》：让 Pre-LN 在大学习率下变脆的，还有注意力里一个不断变长的长度。注意力 logit $q\cdot k/\sqrt d$ 越长越大，直到每一行 softmax 几乎成了 one-hot，最终损失随之变差；在算分数之前给 $q$ 和 $k$ 各加一个 LayerNorm（QK-norm），就把这个长度封住了。他们报告说，这样 logit 保持有界，学习率敏感度也降下来：在峰值学习率 $3\times10^{-4}$ … $3\times10^{-1}$ 上平均起来，比最好的那个学习率多损失多少。用本文的话说，QK-norm 就是在又一个长度会增长的地方放一个归一化。他们的效应在小模型上就看得到；在这个玩具模型上看得到吗？`,
+    'cost.test3.p2': r`{{#fig18}} 用图 4 的玩具模型（{{exp.ls.layers}} 层）训练 Pre-LN，加和不加 QK-norm，峰值学习率为 {{exp.ls.lrs}}（共 {{exp.ls.steps}} 步，其中先预热 {{exp.ls.warmup}} 步；每个设置 {{exp.ls.seeds}} 个种子），在固定的几批数据上量每个运行的最终损失，并在第 1 步和之后每 {{exp.ls.every}} 步记下最大的注意力 logit $|q\cdot k|/\sqrt d$。Wortsman 等人的学习率敏感度，即这些学习率上“以初始损失为上限的最终损失”的平均减去其中最好的一个：不加 QK-norm 是 {{exp.ls.s.pre}}，加了是 {{exp.ls.s.qknorm}}。{{exp.ls.verdict}}`,
+    'cost.test3.p2.note': r`引擎的 lr-sensitivity 实验，用 qknorm 预设（docs/experiments.md）`,
 
     'lessons.title': r`归一化层是一只尺度旋钮`,
     'lessons.p1': r`读完这篇论文，真正该记住的并非 Pre-LN 这个具体做法，而是藏在引理 3 里的一个视角：一个归一化层，对经过它的梯度和经过它的扰动一视同仁，都按“1 除以入口长度”同比例缩放。`,
@@ -710,10 +670,6 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       'row.warmup': '{placement} + 预热 {warmup}',
       never: '从未',
       neverNote: '落在第 {steps} 步那条线右边的标记：运行从未离开平台。',
-      'outcome.trained': '训练起来了',
-      'outcome.plateau': '停在平台上',
-      'outcome.diverged': '发散',
-      'outcome.mixed': '种子之间不一致',
       readout: '峰值学习率 {lr}：{values}',
       'readout.item': '{name}：{v}',
       'readout.row': '{outcome}（离开平台的步 {escape}；最终损失 {loss}）',
@@ -733,14 +689,32 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       optimal: '最低损失',
       'series.none': '不预热',
       'series.warmup': '预热 {warmup}',
-      'outcome.trained': '训练起来了',
-      'outcome.plateau': '停在平台上',
-      'outcome.diverged': '发散',
-      'outcome.mixed': '种子之间不一致',
       readout: '峰值学习率 {lr}：{values}',
       'readout.item': '{name}：{v}',
       'readout.cell': '{outcome}，离开平台的步 {escape}，最终损失 {loss}',
       'ctl.small': '仍看得出效应的快速设定（每批 {batch} × {seq} 个 token，峰值学习率 {lrs}，{seeds} 个种子：约一分钟）',
+    },
+    fig18: {
+      title: '加与不加 QK-norm 时的学习率敏感度',
+      caption: r`图 4 的玩具模型（{{exp.ls.layers}} 层）用 Pre-LN（共 {{exp.ls.steps}} 步，其中先预热 {{exp.ls.warmup}} 步；每个设置 {{exp.ls.seeds}} 个种子），不加和加 QK-norm（qknorm 预设：算分数之前给 $q$ 和 $k$ 各加一个 LayerNorm）。**(a)** 在固定几批数据上的最终损失对峰值学习率，每个运行的损失以它的初始损失 $\ell_0$ 为上限（点线；被训练器停下的运行按 $\ell_0$ 计，那个学习率上标一个红色三角），取种子平均；大一号的标记是每条曲线的最低点。Wortsman 等人的学习率敏感度，即曲线的平均减去它的最低点：不加 QK-norm 是 {{exp.ls.s.pre}}，加了是 {{exp.ls.s.qknorm}}。**(b)** 在最大的三个峰值学习率下，每一步前向（在这一步的训练批次上）最大的注意力 logit $|q\cdot k|/\sqrt d$（各种子取最大；对数坐标）。`,
+      panelA: '(a) 最终损失对峰值学习率',
+      panelB: '(b) 最大的注意力 logit',
+      axisLr: '峰值学习率',
+      axisLoss: '最终损失（以 ℓ₀ 为上限）',
+      axisStep: '步',
+      axisLogit: '最大 |q·k|/√d',
+      loss0: 'ℓ₀，初始损失',
+      best: '最好的学习率（大一号的标记）',
+      stopped: '有种子的运行被停下（按 ℓ₀ 计）',
+      'legend.lr': '学习率 {lr}',
+      'series.lr': '{placement}，学习率 {lr}',
+      readoutA: '峰值学习率 {lr}：{values}',
+      readoutB: '第 {t} 步：{values}',
+      'readout.item': '{name}：{v}',
+      'readout.cell': '损失 {loss}，最大 logit {logit}',
+      'readout.cellStopped': '损失 {loss}（被停下的运行：{stopped}），最大 logit {logit}',
+      tableA: '每个峰值学习率的最终损失（以 ℓ₀ 为上限）与最大注意力 logit',
+      'ctl.small': '仍看得出效应的快速设定（{layers} 层，d = {d}，{steps} 步，4 个峰值学习率，{seeds} 个种子：几秒）',
     },
     fig15: {
       title: '玩具模型在哪里训得起来：深度 × 峰值学习率，预热与不预热',
@@ -752,10 +726,6 @@ if __name__ == '__main__':                              # 每个配置 5 个种�
       axisStep: '步',
       axisLoss: '损失',
       'placement.label': '摆法',
-      'outcome.trained': '训练起来了',
-      'outcome.plateau': '停在平台上',
-      'outcome.diverged': '发散',
-      'outcome.mixed': '种子之间不一致',
       'glyph.trained': '✓',
       'glyph.plateau': '–',
       'glyph.diverged': '✗',

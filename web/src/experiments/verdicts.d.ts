@@ -1,7 +1,18 @@
 // verdicts.d.ts — types of verdicts.js (the rules are documented there).
 export type Verdict = 'confirmed' | 'refuted' | 'qualified' | 'untested';
 /** Why a setting is too small to test a claim (verdict 'untested'; verdicts.js lists them). */
-export type TooSmall = 'depth-range' | 'too-short' | 'no-gap' | 'no-failure' | 'no-stall' | 'no-sgd' | 'no-runs' | 'no-crossing' | 'no-warmup' | 'no-placement';
+export type TooSmall =
+  | 'depth-range'
+  | 'too-short'
+  | 'no-gap'
+  | 'no-failure'
+  | 'no-stall'
+  | 'no-sgd'
+  | 'no-runs'
+  | 'no-crossing'
+  | 'no-warmup'
+  | 'no-placement'
+  | 'lr-range';
 export interface Judged<F> {
   verdict: Verdict;
   /** `tooSmall` is set exactly when the verdict is 'untested' */
@@ -252,4 +263,34 @@ export function realText(doc: any): Judged<{
   langsHold: string[];
   langsFail: string[];
   langsShort: string[];
+}>;
+/** The growth of an lr-sensitivity placement's largest attention logit over its largest at init. */
+export function logitGrowth(entry: any): number;
+export function lrSensitivity(
+  doc: any,
+  base?: string,
+  qk?: string,
+): Judged<{
+  lrs: number[];
+  lrSpan: number;
+  sPre: number | null;
+  sQk: number | null;
+  ratio: number | null;
+  loss0Pre: number | null;
+  loss0Qk: number | null;
+  bestPre: number | null;
+  bestQk: number | null;
+  lrBestPre: number | null;
+  lrBestQk: number | null;
+  curvePre: number[];
+  curveQk: number[];
+  lrsStoppedPre: number[];
+  lrsStoppedQk: number[];
+  logitPre: number | null;
+  logitQk: number | null;
+  ratioGrowthPre: number | null;
+  ratioGrowthQk: number | null;
+  lowers?: boolean;
+  bounded?: boolean;
+  grows?: boolean;
 }>;

@@ -20,6 +20,8 @@
 //                  for a warm-up or GI-Adam to prevent).
 //   'no-warmup' / 'no-placement'  the document lacks the runs the rule compares (no run without
 //                  warm-up or none with one; a placement the rule reads is not in it).
+//   'lr-range'     the learning rates span less than a factor of 100 (lr-sensitivity: an expectation
+//                  over a range of lrs needs a range; Wortsman et al.'s spans 1000×).
 // A setting these checks find too small never reads 'refuted'. They are necessary conditions, not
 // sufficient ones: a setting that passes them can still miss an effect for reasons they do not
 // foresee (docs/reproduction.md, "Quick settings of the experiment figures", lists such settings).
@@ -773,4 +775,69 @@ export function realText(doc) {
   if (facts.langsShort.length === langs.length) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
   if (facts.langsHold.length === langs.length) return { verdict: 'confirmed', facts };
   return { verdict: facts.langsHold.length ? 'qualified' : 'refuted', facts };
+}
+
+/** lr-sensitivity's placement entry by name (undefined when absent). */
+const lrsPlacement = (doc, p) => (doc?.placements ?? []).find((x) => x.placement === p);
+/** The growth of a placement's largest attention logit: its largest over every lr and recorded step
+ *  over its largest at init (step 1's forward pass); NaN without a logit at init. */
+export function logitGrowth(entry) {
+  const cells = entry?.cells ?? [];
+  const peak = Math.max(0, ...cells.map((c) => c.max_logit ?? 0));
+  const init = Math.max(0, ...cells.map((c) => c.logit_at_init ?? 0));
+  return init > 0 ? peak / init : NaN;
+}
+
+/** Wortsman et al. 2023 (lr-sensitivity, Pre-LN with and without QK-norm over peak lrs): a
+ *  LayerNorm on q and k lowers Pre-LN's LR sensitivity and keeps its attention logits bounded.
+ *  The sensitivity S (engine: measure.h lr_sensitivity) is the mean over the lrs of the seeds'
+ *  mean of min(final loss, ℓ₀) minus its best; a logit's growth is its largest over every lr and
+ *  step over its largest at init (logitGrowth).
+ *  Refuted when QK-norm does not lower S by at least a fifth (S_qk > 0.8·S_pre). Otherwise
+ *  confirmed when QK-norm's logits stay bounded (growth < 2) while Pre-LN's grow (growth ≥ 2): the
+ *  paper's mechanism shows at this scale; qualified when S is lower but the logits do not show it
+ *  (QK-norm's grow 2× or more too, or Pre-LN's do not grow: facts.bounded and facts.grows say which).
+ *  Too small ('untested'): 'no-placement' without both placements; 'lr-range' when the lrs span less
+ *  than 100×; 'too-short' when no lr brings Pre-LN's capped loss 0.5 nats below its ℓ₀ (the escape
+ *  margin: the runs are too short for any lr to train, so every curve is flat at ℓ₀ and S is 0 for
+ *  a reason that is not stability); 'no-failure' when Pre-LN's own S is under a tenth of what it
+ *  learns at its best lr (ℓ₀ − best): no lr in the range costs it, so there is nothing to lower. */
+export function lrSensitivity(doc, base = 'pre', qk = 'qknorm') {
+  const A = lrsPlacement(doc, base),
+    B = lrsPlacement(doc, qk);
+  const lrs = (A ?? B)?.cells?.map((c) => c.lr) ?? [];
+  const curve = (e) => (e?.cells ?? []).map((c) => c.capped_loss);
+  const stoppedAt = (e) => (e?.cells ?? []).filter((c) => c.stopped > 0).map((c) => c.lr);
+  const facts = {
+    lrs,
+    lrSpan: lrs.length ? Math.max(...lrs) / Math.min(...lrs) : NaN,
+    sPre: A?.sensitivity ?? null,
+    sQk: B?.sensitivity ?? null,
+    ratio: A && B ? ratio(B.sensitivity, A.sensitivity) : null,
+    loss0Pre: A?.loss0 ?? null,
+    loss0Qk: B?.loss0 ?? null,
+    bestPre: A?.best_loss ?? null,
+    bestQk: B?.best_loss ?? null,
+    lrBestPre: A?.best_lr ?? null,
+    lrBestQk: B?.best_lr ?? null,
+    curvePre: curve(A),
+    curveQk: curve(B),
+    lrsStoppedPre: stoppedAt(A),
+    lrsStoppedQk: stoppedAt(B),
+    logitPre: A ? Math.max(0, ...A.cells.map((c) => c.max_logit ?? 0)) : null,
+    logitQk: B ? Math.max(0, ...B.cells.map((c) => c.max_logit ?? 0)) : null,
+    ratioGrowthPre: A ? logitGrowth(A) : null,
+    ratioGrowthQk: B ? logitGrowth(B) : null,
+  };
+  if (!A || !B) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-placement' } };
+  if (!(facts.lrSpan >= 100)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'lr-range' } };
+  const learned = A.loss0 - A.best_loss;
+  if (!(learned >= 0.5)) return { verdict: 'untested', facts: { ...facts, tooSmall: 'too-short' } };
+  if (A.sensitivity < 0.1 * learned) return { verdict: 'untested', facts: { ...facts, tooSmall: 'no-failure' } };
+  const lowers = B.sensitivity <= 0.8 * A.sensitivity;
+  const bounded = facts.ratioGrowthQk < 2,
+    grows = facts.ratioGrowthPre >= 2;
+  const out = { ...facts, lowers, bounded, grows };
+  if (!lowers) return { verdict: 'refuted', facts: out };
+  return { verdict: bounded && grows ? 'confirmed' : 'qualified', facts: out };
 }

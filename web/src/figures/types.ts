@@ -2,7 +2,8 @@
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
 // the page (page/boot.ts, page/FigureIsland.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
-// Two helpers at the end fill the common parts of a FigureDef (noView, numbersOfDoc). A figure's
+// Helpers at the end fill the common parts of a FigureDef: noView, numbersOfDoc, and testFigure (the
+// whole FigureDef of a test figure that draws one slot and has no view state). A figure's
 // live-run settings are not declared here: its slot's field table is (lib/settings.ts).
 import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
@@ -72,6 +73,14 @@ export interface FigureDef<V extends object = object, D = unknown> {
 /** The view state of a figure that has none: nothing of it in the URL or the provenance. */
 export type NoView = Record<string, never>;
 
+/** What testFigure asks of a figure: its own parts of a FigureDef, and its downloads as functions of
+ *  the drawn document alone (its long table, its JSON object). */
+export interface TestFigureParts<D> extends Pick<FigureDef<NoView, D>, 'id' | 'component' | 'strings'> {
+  slot: SlotName;
+  table: (doc: D | null) => Table;
+  json: (doc: D | null) => unknown;
+}
+
 /** A FigureDef's `view` and `provenanceView` for a figure without view state (its URL group `key`). */
 export const noView = (key: string): Pick<FigureDef<NoView>, 'view' | 'provenanceView'> => ({
   view: { key, initial: {}, params: {}, write: () => [] },
@@ -82,3 +91,15 @@ export const noView = (key: string): Pick<FigureDef<NoView>, 'view' | 'provenanc
 export const numbersOfDoc =
   <D>(table: (doc: D | null) => Table, json: (doc: D | null) => unknown) =>
   ({ doc }: { doc: D | null }) => ({ table: table(doc), json: json(doc) });
+
+/** The FigureDef of a test of the article's inferences (series 'test') that draws its one slot and
+ *  has no view state (NoView: nothing in the URL, nothing in the provenance beyond the engine's). */
+export const testFigure = <D>({ id, component, strings, slot, table, json }: TestFigureParts<D>): FigureDef<NoView, D> => ({
+  id,
+  series: 'test',
+  component,
+  strings,
+  slot,
+  ...noView(id),
+  numbers: numbersOfDoc(table, json),
+});

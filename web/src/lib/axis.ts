@@ -1,5 +1,5 @@
-// axis.ts — small pure helpers the figures share for their axes and hover: ticks for a log axis,
-// and the nearest of a set of x values to the pointer.
+// axis.ts — small pure helpers the figures share for their axes and hover: ticks for a log axis, a
+// log axis's padded domain, and the nearest of a set of x values to the pointer.
 
 /** Ticks for a log axis over `domain`: the powers of ten inside it, with 2× and 5× added while
  *  that makes fewer than three (a domain inside one decade gets its 1-2-5 steps). */
@@ -17,6 +17,9 @@ export function logTicks([lo, hi]: [number, number]): number[] {
   }
   return out;
 }
+
+/** A log axis's domain over the ascending values `xs` with room at both ends: [first / pad, last · pad]. */
+export const paddedLogDomain = (xs: readonly number[], pad: number): [number, number] => [xs[0] / pad, xs[xs.length - 1] * pad];
 
 /** Nearest value in `xs` to `x` (for hover), or null. */
 export function nearest(xs: readonly number[], x: number): number | null {

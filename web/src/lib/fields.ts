@@ -129,10 +129,11 @@ export function boundsOf(t: Table, r: Row): Bounds {
   };
 }
 
-/** The placement a config's placement_spec defines, an extra choice of its `placement(s)` field as
- *  in the engine (config_fields.h spec_choice): [its name], or none. */
+/** The placement a config's placement_spec defines (the slot's, else the engine's default one:
+ *  lr-sensitivity's is the qknorm preset), an extra choice of its `placement(s)` field as in the
+ *  engine (config_fields.h spec_choice): [its name], or none. */
 function specChoice(t: Table, field: string): string[] {
-  const spec = (t.config as Record<string, unknown>).placement_spec;
+  const spec = (t.config as Record<string, unknown>).placement_spec ?? t.schema.placement_spec?.default;
   if ((field !== 'placement' && field !== 'placements') || !spec || typeof spec !== 'object') return [];
   const name = (spec as { name?: unknown }).name;
   return [typeof name === 'string' ? name : 'custom'];

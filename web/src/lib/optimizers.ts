@@ -1,7 +1,8 @@
 // optimizers.ts — the page's optimizers: the engine's registry (generated/engine-schema.ts), in its
 // order, each with its label and line style. The label is the page string `optimizer.<name>`
 // (content/ui-strings.ts), else the name itself; the dash cycles through OPTIMIZER_DASHES in
-// registry order (Adam solid, SGD with momentum dotted, RAdam dashed). Pure.
+// registry order (Adam solid, SGD with momentum dotted, RAdam dashed); optimizerLegend gives a legend's
+// entries. Pure.
 import { DASH } from './palette';
 import { OPTIMIZERS } from '../generated/engine-schema';
 
@@ -20,3 +21,12 @@ export function optimizerLabel(o: string, t: (key: string) => string): string {
   const s = t(key);
   return s === key ? o : s;
 }
+
+/** The legend entries of the optimizers that `panels` draw, in the order they first appear: each
+ *  optimizer's name and line style, in the text colour (the panels' colours are placements'). */
+export const optimizerLegend = (panels: readonly { series: readonly { optimizer: string }[] }[], t: (key: string) => string) =>
+  [...new Set(panels.flatMap((p) => p.series.map((s) => s.optimizer)))].map((o) => ({
+    label: optimizerLabel(o, t),
+    color: 'var(--fg)',
+    dash: optimizerDash(o),
+  }));

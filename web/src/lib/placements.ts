@@ -37,6 +37,7 @@ export function placementLabel(p: string, t: (key: string) => string): string {
   const key = `placement.${p}`;
   const s = t(key);
   if (s && s !== key) return s;
+  // a registered placement's label, else a preset spec's of that name (placements/presets/*.json)
   return PLACEMENT_INFO.find((x) => x.name === p)?.label ?? PLACEMENT_PRESETS.find((x) => x.name === p)?.label ?? p;
 }
 

@@ -26,6 +26,7 @@ import { UI_STRINGS } from '../content/ui-strings';
 import { GRID } from './settings';
 import { valueIn } from './fields';
 import { phasePlacements, phaseTally, type PhaseDiagramResult } from '../experiments/phase-diagram';
+import type { LrSensitivityResult } from '../experiments/lr-sensitivity';
 import { placementLabel } from './placements';
 import { EXPERIMENT_INFO } from '../generated/engine-schema';
 
@@ -51,10 +52,11 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
   if (!judged) return null;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(judged.facts)) {
-    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) with 3
-    // significant digits (as powers of ten outside 0.01 … 1000); other numbers with 2 decimals
+    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) and
+    // attention logits (logit…, which span decades) with 3 significant digits (as powers of ten
+    // outside 0.01 … 1000); other numbers with 2 decimals
     const one = (x: unknown) =>
-      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^ratio/.test(k) ? fmtRatio(x) : num(x)) : String(x);
+      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^(ratio|logit)/.test(k) ? fmtRatio(x) : num(x)) : String(x);
     vars[k] = v == null ? DASH_MISSING : Array.isArray(v) ? (listOf(v.map(one), lang) ?? '') : one(v);
   }
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
@@ -77,11 +79,22 @@ const rtEntropy = (E: Ctx['E'], lang: string) => {
 /** A ratio that may span decades: 3 significant digits, or a×10ⁿ below 0.01 and from 1000 on. */
 const fmtRatio = (x: number) => (x > 0 && (x < 0.01 || x >= 1000) ? fmtLr(x) : String(+x.toPrecision(3)));
 
-/** A number of a sharpness document's config, as text (null when absent). */
-const shConfig = (E: Ctx['E'], key: 'steps' | 'every') => {
-  const v = E.sharpness?.config?.[key];
-  return typeof v === 'number' ? String(v) : null;
-};
+/** A number of an experiment slot's config as text, by `format` (String: a count); null when the slot
+ *  has no document or the field is not a number. */
+const configNumber =
+  (slot: ExperimentSlot, key: string, format: (x: number) => string = String): Entry =>
+  ({ E }) => {
+    const v = E[slot]?.config?.[key];
+    return typeof v === 'number' ? format(v) : null;
+  };
+
+/** The first and last depth of an experiment slot's config ("2–16"; zh "2～16"), null when it has none. */
+const depthRange =
+  (slot: ExperimentSlot): Entry =>
+  ({ E, lang }) => {
+    const d = E[slot]?.config?.depths;
+    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
+  };
 
 /** A fraction as a percentage ("1%"); null when not a number. */
 const pct = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? `${+(x * 100).toPrecision(3)}%` : null);
@@ -154,17 +167,25 @@ const toyFinal =
   ({ G }) =>
     fmt(finalLoss(cellRuns(G, norm, arm, lr)));
 
+// ---- lr-sensitivity (`fig18`): its config, and each placement's LR sensitivity ------------------
+const lsDoc = (E: Ctx['E']) => (E.lrSensitivity as LrSensitivityResult | null | undefined) ?? null;
+const lsConfig =
+  (key: string): Entry =>
+  ({ E }) => {
+    const v = lsDoc(E)?.config?.[key];
+    return typeof v === 'number' ? String(v) : null;
+  };
+const lsSensitivity =
+  (p: string): Entry =>
+  ({ E }) => {
+    const s = lsDoc(E)?.placements.find((x) => x.placement === p)?.sensitivity;
+    return s == null || !Number.isFinite(s) ? null : s.toFixed(3); // two nearly equal numbers: 3 decimals
+  };
+
 // ---- phase-diagram helpers (its three slots: the map, claims 9 and 10) -----------------------
 type PhaseSlot = 'phaseDiagram' | 'preWarmup' | 'deepNorm';
 const phaseDoc = (E: Ctx['E'], slot: PhaseSlot) => (E[slot] as PhaseDiagramResult | null | undefined) ?? null;
 const phaseConfig = (E: Ctx['E'], slot: PhaseSlot) => (phaseDoc(E, slot)?.config ?? null) as Record<string, unknown> | null;
-/** An integer field of a slot's config ('steps', 'settle'). */
-const phaseInt =
-  (slot: PhaseSlot, key: string): Entry =>
-  ({ E }) => {
-    const v = phaseConfig(E, slot)?.[key];
-    return typeof v === 'number' ? String(v) : null;
-  };
 const phaseList = (E: Ctx['E'], slot: PhaseSlot, key: string) => {
   const v = phaseConfig(E, slot)?.[key];
   return Array.isArray(v) ? (v as number[]) : null;
@@ -177,8 +198,8 @@ const phaseWarmup = (E: Ctx['E'], slot: PhaseSlot) => {
 const phaseCommon = (slot: PhaseSlot): Record<string, Entry> => {
   const k = slot === 'phaseDiagram' ? 'pd' : slot === 'preWarmup' ? 'pw' : 'dn';
   return {
-    [`exp.${k}.steps`]: phaseInt(slot, 'steps'),
-    [`exp.${k}.settle`]: phaseInt(slot, 'settle'),
+    [`exp.${k}.steps`]: configNumber(slot, 'steps'),
+    [`exp.${k}.settle`]: configNumber(slot, 'settle'),
     [`exp.${k}.seeds`]: ({ E }) => fmtInt(phaseList(E, slot, 'seeds')?.length),
     [`exp.${k}.warmup`]: ({ E }) => fmtInt(phaseWarmup(E, slot)),
     [`exp.${k}.lrs`]: ({ E, lang }) => listOf((phaseList(E, slot, 'lrs') ?? []).map(fmtLr), lang),
@@ -303,14 +324,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.os.deepnorm': ({ E }) => osSlope(E, 'outputSensitivity', 'deepnorm'),
   'exp.os.sign.post': ({ E }) => osSlope(E, 'outputSensitivitySign', 'post'),
   'exp.os.sign.pre': ({ E }) => osSlope(E, 'outputSensitivitySign', 'pre'),
-  'exp.os.delta': ({ E }) => {
-    const d = E.outputSensitivity?.config?.perturbation;
-    return typeof d === 'number' ? fmtLr(d) : null;
-  },
-  'exp.os.depths': ({ E, lang }) => {
-    const d = E.outputSensitivity?.config?.depths;
-    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
-  },
+  'exp.os.delta': configNumber('outputSensitivity', 'perturbation', fmtLr),
+  'exp.os.depths': depthRange('outputSensitivity'),
   'exp.os.verdict': ({ E, lang }) =>
     E.outputSensitivity ? verdictSentence('os', verdicts.outputSensitivity(E.outputSensitivity, E.outputSensitivitySign ?? null), lang) : null,
   // Figure C (`fig7`) (adam-first-step): step 1's update RMS / lr and gradient norm, and the verdict.
@@ -318,18 +333,12 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.afs.rms1.pre': ({ E }) => afs(E, 'pre', 'update_rms'),
   'exp.afs.g1.post': ({ E }) => afs(E, 'post', 'grad_norm'),
   'exp.afs.g1.pre': ({ E }) => afs(E, 'pre', 'grad_norm'),
-  'exp.afs.lr': ({ E }) => {
-    const lr = E.adamFirstStep?.config?.lr;
-    return typeof lr === 'number' ? fmtLr(lr) : null;
-  },
+  'exp.afs.lr': configNumber('adamFirstStep', 'lr', fmtLr),
   'exp.afs.verdict': ({ E, lang }) => (E.adamFirstStep ? verdictSentence('afs', verdicts.adamFirstStep(E.adamFirstStep), lang) : null),
   // fig17 (adam-first-step's counterfactuals): its model depth, run length and lr, and the verdict.
-  'exp.afscf.layers': ({ E }) => (typeof E.adamFirstStepCf?.config?.layers === 'number' ? String(E.adamFirstStepCf.config.layers) : null),
-  'exp.afscf.steps': ({ E }) => (typeof E.adamFirstStepCf?.config?.steps === 'number' ? String(E.adamFirstStepCf.config.steps) : null),
-  'exp.afscf.lr': ({ E }) => {
-    const lr = E.adamFirstStepCf?.config?.lr;
-    return typeof lr === 'number' ? fmtLr(lr) : null;
-  },
+  'exp.afscf.layers': configNumber('adamFirstStepCf', 'layers'),
+  'exp.afscf.steps': configNumber('adamFirstStepCf', 'steps'),
+  'exp.afscf.lr': configNumber('adamFirstStepCf', 'lr', fmtLr),
   'exp.afscf.verdict': ({ E, lang }) => (E.adamFirstStepCf ? verdictSentence('afscf', verdicts.adamFirstStepCounterfactual(E.adamFirstStepCf), lang) : null),
   // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.rt.layers': ({ E }) => (typeof E.realText?.config?.layers === 'number' ? String(E.realText.config.layers) : null),
@@ -350,7 +359,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   },
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
-  'exp.wl.steps': ({ E }) => (typeof E.warmupLength?.config?.steps === 'number' ? String(E.warmupLength.config.steps) : null),
+  'exp.wl.steps': configNumber('warmupLength', 'steps'),
   // Figure D (`fig10`) (step-size): the verdict on claim 2 (an update's effect lives in function space).
   'exp.ss.verdict': ({ E, lang }) => (E.stepSize ? verdictSentence('ss', verdicts.stepSize(E.stepSize), lang) : null),
   // its margins as percentages of the initial loss, and the grid's largest η (the caption's band and line)
@@ -383,13 +392,10 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // Figure H (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure A (`fig6`) (tied-output): the depths and the verdict (whose sentence carries the slopes).
-  'exp.tied.depths': ({ E, lang }) => {
-    const d = E.tiedOutput?.config?.depths;
-    return d?.length ? `${d[0]}${lang === 'zh' ? '～' : '–'}${d[d.length - 1]}` : null;
-  },
+  'exp.tied.depths': depthRange('tiedOutput'),
   'exp.tied.verdict': ({ E, lang }) => (E.tiedOutput ? verdictSentence('tied', verdicts.tiedOutput(E.tiedOutput), lang) : null),
   // Figure B (`fig11`) (depth-factors): the depth, Appendix F's predicted layer-1 share, and the verdict on claim 8.
-  'exp.df.layers': ({ E }) => (typeof E.depthFactors?.config?.layers === 'number' ? String(E.depthFactors.config.layers) : null),
+  'exp.df.layers': configNumber('depthFactors', 'layers'),
   'exp.df.rF': ({ E }) => {
     const p = (E.depthFactors as { placements?: Record<string, { appendix_f_first_over_last?: number }> } | null | undefined)?.placements;
     const r = p?.post?.appendix_f_first_over_last ?? Object.values(p ?? {})[0]?.appendix_f_first_over_last;
@@ -399,8 +405,8 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // the sharpness figure (`fig12`): its run length, how often it measures, the warm-up that sets the
   // window, and the verdicts on its two claims (warm-up keeps Adam under its stability threshold;
   // GI-Adam removes the need for warm-up)
-  'exp.sh.steps': ({ E }) => shConfig(E, 'steps'),
-  'exp.sh.every': ({ E }) => shConfig(E, 'every'),
+  'exp.sh.steps': configNumber('sharpness', 'steps'),
+  'exp.sh.every': configNumber('sharpness', 'every'),
   'exp.sh.window': ({ E }) => (E.sharpness ? fmtInt(verdicts.sharpnessWarmup(E.sharpness).facts.window) : null),
   'exp.sh.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('sh', verdicts.sharpnessWarmup(E.sharpness), lang) : null),
   'exp.gi.verdict': ({ E, lang }) => (E.sharpness ? verdictSentence('gi', verdicts.sharpnessGiAdam(E.sharpness), lang) : null),
@@ -408,6 +414,22 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   // slot preWarmup), and the trainability map (`fig15`, slot phaseDiagram).
   'exp.dn.verdict': ({ E, lang }) => (phaseDoc(E, 'deepNorm') ? verdictSentence('dn', verdicts.deepNormNoWarmup(phaseDoc(E, 'deepNorm')), lang) : null),
   ...phaseCommon('deepNorm'),
+  // QK-norm and learning-rate sensitivity (`fig18`, slot lrSensitivity; Wortsman et al. 2023)
+  'exp.ls.lrs': ({ E, lang }) => {
+    const v = lsDoc(E)?.config?.lrs;
+    return Array.isArray(v) ? listOf((v as number[]).map(fmtLr), lang) : null;
+  },
+  'exp.ls.seeds': ({ E }) => {
+    const v = lsDoc(E)?.config?.seeds;
+    return Array.isArray(v) ? fmtInt(v.length) : null;
+  },
+  'exp.ls.layers': lsConfig('layers'),
+  'exp.ls.steps': lsConfig('steps'),
+  'exp.ls.warmup': lsConfig('warmup'),
+  'exp.ls.every': lsConfig('every'),
+  'exp.ls.s.pre': lsSensitivity('pre'),
+  'exp.ls.s.qknorm': lsSensitivity('qknorm'),
+  'exp.ls.verdict': ({ E, lang }) => (lsDoc(E) ? verdictSentence('ls', verdicts.lrSensitivity(lsDoc(E)), lang) : null),
   'exp.pw.verdict': ({ E, lang }) => (phaseDoc(E, 'preWarmup') ? verdictSentence('pw', verdicts.preWarmup(phaseDoc(E, 'preWarmup')), lang) : null),
   ...phaseCommon('preWarmup'),
   ...phaseCommon('phaseDiagram'),

@@ -48,6 +48,7 @@ export const EMBED_HEIGHTS: Record<FigureId, number> = {
   fig15: 1320,
   fig16: 1600,
   fig17: 1160,
+  fig18: 950,
   fig19: 940,
 };
 export const EMBED_WIDTH = 640;

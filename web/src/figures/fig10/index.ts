@@ -2,14 +2,14 @@
 // sign step η* and one layer's effect on the logits, against depth (the `step-size` experiment,
 // docs/experiments.md). No view state of its own (NoView).
 import type { StepSizeResult } from '../../experiments/step-size';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure10 from './Figure10.svelte';
 import { fig10Json, fig10Table } from './downloads';
 
-export const fig10: FigureDef<NoView, StepSizeResult> = {
+export const fig10 = testFigure<StepSizeResult>({
   id: 'fig10',
-  series: 'test',
   component: Figure10,
+  slot: 'stepSize',
   strings: [
     'panelA',
     'panelB',
@@ -23,7 +23,6 @@ export const fig10: FigureDef<NoView, StepSizeResult> = {
     'colUseful',
     'ctl.small', // {depths} {seeds}
   ],
-  slot: 'stepSize',
-  ...noView('fig10'),
-  numbers: numbersOfDoc(fig10Table, fig10Json),
-};
+  table: fig10Table,
+  json: fig10Json,
+});

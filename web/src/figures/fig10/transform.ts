@@ -9,6 +9,7 @@
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { StepSizeResult } from '../../experiments/step-size';
 import { unionDomain, unionValues, type Domain } from '../../components/common/chart';
+import { paddedLogDomain } from '../../lib/axis';
 
 export interface DepthPt {
   x: number;
@@ -74,7 +75,7 @@ export interface StepSizeAxes {
   layerDomain: Domain;
 }
 
-const depthDomain = (depths: number[]): Domain | null => (depths.length ? [depths[0] / 1.25, depths[depths.length - 1] * 1.25] : null);
+const depthDomain = (depths: number[]): Domain | null => (depths.length ? paddedLogDomain(depths, 1.25) : null);
 
 /** The axes of chart `c` with the reference `ref` (its series, muted) drawn too: every depth of
  *  either, domains holding both (each padded as its own chart is). No reference: `c`'s own axes. */

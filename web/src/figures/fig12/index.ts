@@ -3,14 +3,14 @@
 // the first steps, per placement, with and without warm-up (the `sharpness` experiment,
 // docs/experiments.md). No view state of its own (NoView).
 import type { SharpnessResult } from '../../experiments/sharpness';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure12 from './Figure12.svelte';
 import { fig12Json, fig12Table } from './downloads';
 
-export const fig12: FigureDef<NoView, SharpnessResult> = {
+export const fig12 = testFigure<SharpnessResult>({
   id: 'fig12',
-  series: 'test',
   component: Figure12,
+  slot: 'sharpness',
   strings: [
     'panel', // {placement} {warmup}
     'axisStep',
@@ -24,7 +24,6 @@ export const fig12: FigureDef<NoView, SharpnessResult> = {
     'tableCaption',
     'ctl.small', // {seeds} {steps}
   ],
-  slot: 'sharpness',
-  ...noView('fig12'),
-  numbers: numbersOfDoc(fig12Table, fig12Json),
-};
+  table: fig12Table,
+  json: fig12Json,
+});

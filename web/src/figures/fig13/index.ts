@@ -3,14 +3,14 @@
 // escape step from the plateau (the `phase-diagram` experiment's `deepNorm` slot,
 // docs/experiments.md). No view state of its own (NoView).
 import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure13 from './Figure13.svelte';
 import { fig13Json, fig13Table } from './downloads';
 
-export const fig13: FigureDef<NoView, PhaseDiagramResult> = {
+export const fig13 = testFigure<PhaseDiagramResult>({
   id: 'fig13',
-  series: 'test',
   component: Figure13,
+  slot: 'deepNorm',
   strings: [
     'panel', // {lr}
     'axisEscape',
@@ -18,17 +18,12 @@ export const fig13: FigureDef<NoView, PhaseDiagramResult> = {
     'row.warmup', // {placement} {warmup}
     'never',
     'neverNote', // {steps}
-    'outcome.trained',
-    'outcome.plateau',
-    'outcome.diverged',
-    'outcome.mixed',
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.row', // {outcome} {escape} {loss}
     'col.row',
     'ctl.small', // {batch} {seq} {lrs} {warmups} {seeds}
   ],
-  slot: 'deepNorm',
-  ...noView('fig13'),
-  numbers: numbersOfDoc(fig13Table, fig13Json),
-};
+  table: fig13Table,
+  json: fig13Json,
+});

@@ -3,14 +3,14 @@
 // warm-up changes the outcome, and what it costs where it does not (the `phase-diagram`
 // experiment's `preWarmup` slot, docs/experiments.md). No view state of its own (NoView).
 import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure14 from './Figure14.svelte';
 import { fig14Json, fig14Table } from './downloads';
 
-export const fig14: FigureDef<NoView, PhaseDiagramResult> = {
+export const fig14 = testFigure<PhaseDiagramResult>({
   id: 'fig14',
-  series: 'test',
   component: Figure14,
+  slot: 'preWarmup',
   strings: [
     'panelA',
     'panelB',
@@ -22,16 +22,11 @@ export const fig14: FigureDef<NoView, PhaseDiagramResult> = {
     'optimal',
     'series.none',
     'series.warmup', // {warmup}
-    'outcome.trained',
-    'outcome.plateau',
-    'outcome.diverged',
-    'outcome.mixed',
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.cell', // {outcome} {escape} {loss}
     'ctl.small', // {batch} {seq} {lrs} {seeds}
   ],
-  slot: 'preWarmup',
-  ...noView('fig14'),
-  numbers: numbersOfDoc(fig14Table, fig14Json),
-};
+  table: fig14Table,
+  json: fig14Json,
+});

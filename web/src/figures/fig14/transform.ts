@@ -7,6 +7,7 @@
 // loss ln(successors) as guides.
 import type { Domain } from '../../components/common/chart';
 import { unionValues } from '../../components/common/chart';
+import { paddedLogDomain } from '../../lib/axis';
 import type { Outcome, PhaseCell, PhaseDiagramResult } from '../../experiments/phase-diagram';
 
 export interface LrPoint {
@@ -73,7 +74,7 @@ export function insuranceChart(doc: PhaseDiagramResult | null, placement = 'pre'
     lrs,
     steps,
     series,
-    xDomain: [lrs[0] / 1.6, lrs[lrs.length - 1] * 1.6],
+    xDomain: paddedLogDomain(lrs, 1.6),
     escapeDomain: [0, steps * 1.08],
     lossDomain: losses.length ? [Math.floor(Math.min(...losses) * 2) / 2, Math.ceil(Math.max(...losses) * 2) / 2 + 0.01] : [1, 6],
   };
@@ -95,7 +96,7 @@ export function insuranceView(c: InsuranceChart, ref: InsuranceChart | null): In
     c,
     ref: ref.series,
     lrs,
-    xDomain: [lrs[0] / 1.6, lrs[lrs.length - 1] * 1.6],
+    xDomain: paddedLogDomain(lrs, 1.6),
     escapeDomain: [0, Math.max(c.steps, ref.steps) * 1.08],
     lossDomain: [Math.min(c.lossDomain[0], ref.lossDomain[0]), Math.max(c.lossDomain[1], ref.lossDomain[1])],
   };

@@ -3,14 +3,14 @@
 // GI-Adam (the `adam-first-step` experiment's second slot, docs/experiments.md). No view state of its
 // own (NoView).
 import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure17 from './Figure17.svelte';
 import { fig17Json, fig17Table } from './downloads';
 
-export const fig17: FigureDef<NoView, AdamFirstStepResult> = {
+export const fig17 = testFigure<AdamFirstStepResult>({
   id: 'fig17',
-  series: 'test',
   component: Figure17,
+  slot: 'adamFirstStepCf',
   strings: [
     'panel', // {placement}
     'axisStep',
@@ -27,7 +27,6 @@ export const fig17: FigureDef<NoView, AdamFirstStepResult> = {
     'tableCaption',
     'ctl.small', // {layers} {d} {steps}
   ],
-  slot: 'adamFirstStepCf',
-  ...noView('fig17'),
-  numbers: numbersOfDoc(fig17Table, fig17Json),
-};
+  table: fig17Table,
+  json: fig17Json,
+});

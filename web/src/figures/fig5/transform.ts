@@ -6,6 +6,7 @@
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { OutputSensitivityResult } from '../../experiments/output-sensitivity';
 import { extentOf, unionDomain, unionValues, type Domain } from '../../components/common/chart';
+import { paddedLogDomain } from '../../lib/axis';
 
 export interface SensPt {
   x: number;
@@ -61,7 +62,7 @@ export function sensitivityChart(doc: OutputSensitivityResult | null): SensChart
     series,
     linear,
     log,
-    xDomain: [depths[0] / 1.25, depths[depths.length - 1] * 1.25],
+    xDomain: paddedLogDomain(depths, 1.25),
     yDomain: [Math.min(...ys) / 1.4, Math.max(...ys) * 1.4],
   };
 }
@@ -90,7 +91,7 @@ export function sensitivityAxes(c: SensChart, ref: SensChart | null): SensAxes {
   );
   return {
     depths: unionValues(c.depths, ref.depths),
-    xDomain: unionDomain([live ? c.xDomain : null, [ref.depths[0] / 1.25, ref.depths[ref.depths.length - 1] * 1.25]], { log: true, fallback: c.xDomain }),
+    xDomain: unionDomain([live ? c.xDomain : null, paddedLogDomain(ref.depths, 1.25)], { log: true, fallback: c.xDomain }),
     yDomain: unionDomain([live ? c.yDomain : null, ry && [ry[0] / 1.4, ry[1] * 1.4]], { log: true, fallback: c.yDomain }),
   };
 }

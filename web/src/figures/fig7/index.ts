@@ -2,14 +2,14 @@
 // against the gradient's scale, Post-LN against Pre-LN (the `adam-first-step` experiment,
 // docs/experiments.md). No view state of its own (NoView).
 import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure7 from './Figure7.svelte';
 import { fig7Json, fig7Table } from './downloads';
 
-export const fig7: FigureDef<NoView, AdamFirstStepResult> = {
+export const fig7 = testFigure<AdamFirstStepResult>({
   id: 'fig7',
-  series: 'test',
   component: Figure7,
+  slot: 'adamFirstStep',
   strings: [
     'panelA',
     'panelB',
@@ -22,7 +22,6 @@ export const fig7: FigureDef<NoView, AdamFirstStepResult> = {
     'col.step',
     'ctl.small', // {layers} {d} {steps}
   ],
-  slot: 'adamFirstStep',
-  ...noView('fig7'),
-  numbers: numbersOfDoc(fig7Table, fig7Json),
-};
+  table: fig7Table,
+  json: fig7Json,
+});

@@ -2,14 +2,14 @@
 // share of the hidden state, layer × step, for Post-LN and Pre-LN with and without warm-up (the
 // `plateau-share` experiment, docs/experiments.md). No view state of its own (NoView).
 import type { PlateauShareResult } from '../../experiments/plateau-share';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure9 from './Figure9.svelte';
 import { fig9Json, fig9Table } from './downloads';
 
-export const fig9: FigureDef<NoView, PlateauShareResult> = {
+export const fig9 = testFigure<PlateauShareResult>({
   id: 'fig9',
-  series: 'test',
   component: Figure9,
+  slot: 'plateauShare',
   strings: [
     'panel', // {placement} {warmup}
     'axisStep',
@@ -19,7 +19,6 @@ export const fig9: FigureDef<NoView, PlateauShareResult> = {
     'readout.item', // {name} {v}
     'ctl.small', // {layers} {d} {steps}
   ],
-  slot: 'plateauShare',
-  ...noView('fig9'),
-  numbers: numbersOfDoc(fig9Table, fig9Json),
-};
+  table: fig9Table,
+  json: fig9Json,
+});
