@@ -76,6 +76,15 @@ inline int escape_step(const std::vector<double>& loss, double plateau, int wind
   return 0;
 }
 
+// The key "escape_step" with a loss curve's escape step, or null when it never escapes (warmup-length's
+// and real-text's runs and groups).
+inline void write_escape_step(json::Writer& w, const std::vector<double>& loss, double plateau) {
+  const int e = escape_step(loss, plateau);
+  w.key("escape_step");
+  if (e > 0) w.value(e);
+  else w.null();
+}
+
 // The largest attention logit of the model's last forward pass: the max over its layers, sequences,
 // rows i and the columns j row i sees (j ≤ i with causal attention) of |q_i·k_j|/√d, with q and k as
 // the attention read them (after a QK-norm; model.h attention_q/k; one head of width d), in double.

@@ -131,7 +131,7 @@ struct RealText {
         const bool ok = r.obj.at("status").str == "ok";
         w.begin_object().key("lang").value(cfg_.langs[l]).key("placement").value(placement);
         w.key("warmup").value(warmup).key("seed").value(r.obj.at("seed").num).key("status").value(r.obj.at("status").str);
-        write_escape(w, loss, plateaus[l]);
+        write_escape_step(w, loss, plateaus[l]);
         w.key("loss").array(loss.begin(), loss.end());
         w.key("val_step").begin_array();
         for (const auto& x : r.obj.at("val_step").arr) w.value(x.num);
@@ -160,7 +160,7 @@ struct RealText {
           for (const auto& c : q.curves) s += c[t];
           mean.push_back(s / q.curves.size());
         }
-      write_escape(w, mean, plateau);  // null unless every seed ran to the end
+      write_escape_step(w, mean, plateau);  // null unless every seed ran to the end
       w.key("final_val");
       if (all) {
         double s = 0;
@@ -175,13 +175,6 @@ struct RealText {
   }
 
  private:
-  static void write_escape(json::Writer& w, const std::vector<double>& loss, double plateau) {
-    const int e = escape_step(loss, plateau);
-    w.key("escape_step");
-    if (e > 0) w.value(e);
-    else w.null();
-  }
-
   Config cfg_;
   std::unique_ptr<GridRun> grid_;
   size_t lang_ = 0;

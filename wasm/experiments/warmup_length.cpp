@@ -128,7 +128,7 @@ struct WarmupLength {
         w.begin_object().key("placement").value(placement).key("optimizer").value(cfg_.optimizers[o]);
         w.key("warmup").value(warmup).key("lr").value(lr).key("seed").value(r.obj.at("seed").num);
         w.key("status").value(r.obj.at("status").str);
-        write_escape(w, loss, plateau);
+        write_escape_step(w, loss, plateau);
         w.key("loss").array(loss.begin(), loss.end());
         w.end_object();
         auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& q) {
@@ -151,7 +151,7 @@ struct WarmupLength {
           for (const auto& c : q.curves) s += c[t];
           mean.push_back(s / q.curves.size());
         }
-      write_escape(w, mean, plateau);  // null unless every seed ran to the end
+      write_escape_step(w, mean, plateau);  // null unless every seed ran to the end
       w.end_object();
     }
     w.end_array();
@@ -162,13 +162,6 @@ struct WarmupLength {
   }
 
  private:
-  static void write_escape(json::Writer& w, const std::vector<double>& loss, double plateau) {
-    const int e = escape_step(loss, plateau);
-    w.key("escape_step");
-    if (e > 0) w.value(e);
-    else w.null();
-  }
-
   Config cfg_;
   std::unique_ptr<GridRun> grid_;
   size_t opt_ = 0;
