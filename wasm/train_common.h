@@ -29,19 +29,25 @@ void check_run_index(int run, size_t count);
 // The grid's config object, as its documents and its plan write it.
 void write_grid_config(json::Writer& w, const GridConfig& g);
 
+// One run of a sweep (the grid, an experiment) trains `placement`: the run's model config names it
+// and carries the sweep's placement_spec only when the spec defines that placement, so the other
+// runs are those of a sweep without the spec (a run config with a spec it does not run is refused:
+// configs.cpp's placement_spec_is_used).
+inline void set_run_placement(ModelConfig& m, const std::string& placement) {
+  m.placement = placement;
+  if (!m.placement_spec.empty() && placement_spec_name(m.placement_spec) != placement) m.placement_spec.clear();
+}
+
 // Calls f(train config) for every run of the grid, in the grid's order: placement-major, then
-// warm-up, then lr, then seed. A run carries the grid's placement_spec only when it runs the spec's
-// placement, so the other runs are those of a grid without it.
+// warm-up, then lr, then seed; each run's placement as set_run_placement sets it.
 template <class F>
 void for_each_grid_run(const GridConfig& g, F&& f) {
-  const std::string spec_name = placement_spec_name(g.base.model.placement_spec);
   for (const std::string& placement : g.placements)
     for (int warmup : g.warmups)
       for (double lr : g.lrs)
         for (uint64_t seed : g.seeds) {
           TrainConfig t = g.base;
-          t.model.placement = placement;
-          if (placement != spec_name) t.model.placement_spec.clear();  // a spec only where it is run
+          set_run_placement(t.model, placement);
           t.warmup = warmup;
           t.lr = lr;
           t.seed = seed;

@@ -999,6 +999,39 @@ TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
   EXPECT_EQ(e.progress(), 1.0);
 }
 
+// A spec's placement beside registered ones (`lnx exp phase-diagram --placement-spec F --placements
+// pre,F's name`): only the spec's runs carry the spec, so the registered placements' cells are those
+// of a diagram without it, and a registered placement written as a spec gives its cells bit for bit.
+TEST(Experiments, PhaseDiagramRunsASpecBesideRegisteredPlacements) {
+  const std::string sweep = R"("depths": [1, 2], "lrs": [1e-2, 10], "warmups": [0, 10], "seeds": [0], "steps": 40, "settle": 5)";
+  const auto cells_of = [](const Value& v, const std::string& placement) {
+    std::string out;
+    for (const Value& c : v.obj.at("cells").arr)
+      if (c.obj.at("placement").str == placement) {
+        Value copy = c;
+        copy.obj.erase("placement");
+        out += dump(copy) + "\n";
+      }
+    return out;
+  };
+  const Value plain = run("phase-diagram", sweep + R"(, "placements": ["post", "pre"])");
+  const std::string spec = lnx::placement_spec_json(lnx::placement("pre"), "mine");
+  const Value v = run("phase-diagram", sweep + R"(, "placements": ["post", "pre", "mine"], "placement_spec": )" + spec);
+  EXPECT_EQ(v.obj.at("cells").arr.size(), 3u * 2 * 2 * 2);
+  EXPECT_FALSE(cells_of(v, "mine").empty());
+  EXPECT_EQ(cells_of(v, "post"), cells_of(plain, "post"));
+  EXPECT_EQ(cells_of(v, "pre"), cells_of(plain, "pre"));
+  EXPECT_EQ(cells_of(v, "mine"), cells_of(plain, "pre"));
+  // a spec that is not a registered placement (the qknorm preset) trains beside them too
+  std::string qknorm;
+  for (const lnx::PlacementPreset& p : lnx::placement_presets())
+    if (p.name == "qknorm") qknorm = p.spec;
+  ASSERT_FALSE(qknorm.empty());
+  const Value q = run("phase-diagram", sweep + R"(, "placements": ["pre", "qknorm"], "placement_spec": )" + qknorm);
+  EXPECT_EQ(cells_of(q, "pre"), cells_of(plain, "pre"));
+  EXPECT_EQ(q.obj.at("cells").arr.size(), 2u * 2 * 2 * 2);
+}
+
 // The sweep's own rules name what to change.
 TEST(Experiments, PhaseDiagramRefusesTooManyRunsAndAnUnusedSpec) {
   try {

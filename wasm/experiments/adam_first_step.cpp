@@ -23,6 +23,7 @@
 #include "../config_fields.h"
 #include "../configs.h"
 #include "../optim/registry.h"
+#include "../train_common.h"
 #include "../train_access.h"
 #include "experiment.h"
 #include "measure.h"
@@ -169,10 +170,8 @@ struct AdamFirstStep {
     // run k: placement k / |optimizers|, optimizer k % |optimizers| (each placement's runs side by side)
     const size_t k = out_.size(), no = cfg_.optimizers.size();
     TrainConfig t = cfg_.base;
-    t.model.placement = cfg_.placements[k / no];
+    detail::set_run_placement(t.model, cfg_.placements[k / no]);
     t.optimizer = cfg_.optimizers[k % no];
-    if (!t.model.placement_spec.empty() && placement_spec_name(t.model.placement_spec) != t.model.placement)
-      t.model.placement_spec.clear();  // the spec defines another run's placement (a run config names its own)
     run_ = std::make_unique<TrainRun>(t);
     eval_ = std::make_unique<Transformer<float>>(t.model, t.seed);
     Series s;

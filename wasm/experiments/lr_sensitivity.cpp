@@ -183,11 +183,9 @@ struct LrSensitivity {
  private:
   Run& start(Run& r) const {
     TrainConfig t = cfg_.base;
-    t.model.placement = cfg_.placements[r.placement];
+    detail::set_run_placement(t.model, cfg_.placements[r.placement]);
     t.lr = cfg_.lrs[r.lr];
     t.seed = r.seed;
-    if (!t.model.placement_spec.empty() && placement_spec_name(t.model.placement_spec) != t.model.placement)
-      t.model.placement_spec.clear();  // the spec defines another run's placement (a run config names its own)
     r.run = std::make_unique<TrainRun>(t);
     r.eval = std::make_unique<Transformer<float>>(t.model, t.seed);
     const MarkovChain chain(t.model.vocab, t.successors, t.chain_seed);

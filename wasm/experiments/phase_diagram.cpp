@@ -4,7 +4,8 @@
 // insurance, and 10, DeepNorm without warm-up, are slots of it on the page).
 //
 // Each run is the Figure-4 toy run (TrainRun, trainer.cpp) of its placement, depth, peak lr,
-// warm-up and seed, classified by a rule fixed here before any result it judges:
+// warm-up and seed (a placement may be placement_spec's, by its name: only that placement's runs
+// carry the spec, train_common.h set_run_placement), classified by a rule fixed here before any result it judges:
 //   diverged  the trainer stopped it: a non-finite loss or gradient norm, or a step's loss above
 //             4·ln V (train_common.h diverge_loss; the stopping step's loss is not in the series);
 //   trained   otherwise, when it escaped the plateau: some 10-step mean loss at least 0.5 below
@@ -185,7 +186,7 @@ struct PhaseDiagram {
   TrainConfig train_config(const Run& r) const {
     TrainConfig t = cfg_.base;
     const Cell& c = cells_[r.cell];
-    t.model.placement = c.placement;
+    detail::set_run_placement(t.model, c.placement);
     t.model.layers = c.layers;
     t.lr = c.lr;
     t.warmup = c.warmup;
