@@ -8,11 +8,14 @@
 // bytes and take the same three v128 operands, so the renumbering changes nothing else
 // (../shared/research/performance-anchors.md, "Emscripten 3.1.6 (Debian) and relaxed SIMD").
 //
-// Safety: the bytes are rewritten inside the code section only, and only when their count equals
-// the number of relaxed_fma instructions Binaryen's disassembler (wasm-dis) reads in the module, so a
-// LEB immediate that happens to hold the same bytes can never be rewritten unnoticed; the result
-// must then validate in V8 with relaxed SIMD on, and must hold no other relaxed instruction (each
-// would need its own renumbering). Any mismatch stops the build with a message.
+// Safety: the bytes are rewritten inside the code section only, and only as many as the relaxed_fma
+// instructions Binaryen's disassembler (wasm-dis) reads in the module; the result must then validate
+// in V8 with relaxed SIMD on, and must hold no other relaxed instruction (each would need its own
+// renumbering). A LEB immediate can hold the same three bytes (an `i32.const 22525`, the address of
+// a string, is `0x41 0xfd 0xaf 0x01`): when the code section holds one or two more matches than
+// instructions, each way of leaving that many matches as they are is tried, and the one whose result
+// validates is kept (a real prototype opcode left in place does not validate; an immediate left as
+// it is changes nothing), so it must be exactly one. Any mismatch stops the build with a message.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
@@ -60,13 +63,39 @@ function main(file) {
   const others = [...new Set(text.match(/\b[fi]\d+x\d+\.relaxed_\w+/g) ?? [])].filter((n) => !/\.relaxed_fma$/.test(n));
   if (others.length) throw new Error(`${file}: relaxed instructions this script does not renumber: ${others.join(', ')}`);
   if (expected === 0) throw new Error(`${file}: no relaxed_fma in the module (was it compiled with -mrelaxed-simd?)`);
-  if (at.length !== expected)
+  const extra = at.length - expected;
+  if (extra < 0 || extra > 2)
     throw new Error(`${file}: ${at.length} prototype opcodes in the code section but wasm-dis reads ${expected} relaxed_fma; not rewritten`);
-  for (const i of at) for (let k = 0; k < STANDARD.length; k++) bytes[i + k] = STANDARD[k];
   setFlagsFromString('--experimental-wasm-relaxed-simd'); // Node 20's V8 11.3 ships it behind a flag
-  if (!WebAssembly.validate(bytes)) throw new Error(`${file}: does not validate after the renumbering`);
-  writeFileSync(file, bytes);
-  console.log(`${file}: ${at.length} f32x4.relaxed_madd renumbered (0xfd 0xaf 0x01 → 0xfd 0x85 0x02)`);
+  const fits = leaveOut(at.length, extra)
+    .map((skip) => renumbered(bytes, at.filter((_, k) => !skip.includes(k))))
+    .filter((b) => WebAssembly.validate(b));
+  if (fits.length !== 1)
+    throw new Error(
+      extra
+        ? `${file}: ${at.length} prototype opcodes in the code section, ${expected} relaxed_fma, and ${fits.length} ways of telling them apart validate; not rewritten`
+        : `${file}: does not validate after the renumbering`,
+    );
+  writeFileSync(file, fits[0]);
+  console.log(`${file}: ${expected} f32x4.relaxed_madd renumbered (0xfd 0xaf 0x01 → 0xfd 0x85 0x02)${extra ? `; ${extra} look-alike immediate(s) left as they were` : ''}`);
+}
+
+/** Every set of `k` indices among 0 … n−1 (k ≤ 2). */
+export function leaveOut(n, k) {
+  if (k === 0) return [[]];
+  const out = [];
+  for (let a = 0; a < n; a++) {
+    if (k === 1) out.push([a]);
+    else for (let b = a + 1; b < n; b++) out.push([a, b]);
+  }
+  return out;
+}
+
+/** A copy of `bytes` with the standard opcode at each offset of `at`. */
+function renumbered(bytes, at) {
+  const out = Buffer.from(bytes);
+  for (const i of at) for (let k = 0; k < STANDARD.length; k++) out[i + k] = STANDARD[k];
+  return out;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
