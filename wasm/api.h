@@ -32,6 +32,9 @@ int threads();
 // Registers the article's text in `lang` ("en" or "zh"), the bytes of public/data/text/article.<lang>.txt,
 // for runs with data = text (text_data.h); ArgumentError for another language or empty bytes.
 void set_text_corpus(const std::string& lang, const std::string& bytes);
+// Records why the text of `lang` is not there, in the loader's terms (the CLI's --text-dir: a missing
+// or empty file); a run that needs it is refused with that reason, naming text_lang.
+void set_text_corpus_missing(const std::string& lang, const std::string& why);
 
 // ---- Init-time probe (Figures 2 and 3) -------------------------------------------------------
 ProbeConfig probe_config_from_json(const std::string& json);  // missing keys keep their defaults

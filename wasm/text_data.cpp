@@ -17,6 +17,15 @@ std::map<std::string, std::shared_ptr<const std::string>>& registry() {
   static std::map<std::string, std::shared_ptr<const std::string>> texts;
   return texts;
 }
+// Why a language's text is not registered, as its loader said (set_text_corpus_missing).
+std::map<std::string, std::string>& missing() {
+  static std::map<std::string, std::string> why;
+  return why;
+}
+void check_lang(const std::string& lang) {
+  if (lang != "en" && lang != "zh")
+    throw ArgumentError("a text's language must be \"en\" or \"zh\" (the languages of text_lang)");
+}
 
 }  // namespace
 
@@ -30,16 +39,24 @@ uint64_t fnv1a64(const std::string& bytes) {
 }
 
 void set_text_corpus(const std::string& lang, const std::string& bytes) {
-  if (lang != "en" && lang != "zh")
-    throw ArgumentError("a text's language must be \"en\" or \"zh\" (the languages of text_lang)");
+  check_lang(lang);
   if (bytes.empty()) throw ArgumentError("text_lang = " + lang + ": the article's text is empty");
   std::lock_guard<std::mutex> lock(g_mutex);
   registry()[lang] = std::make_shared<const std::string>(bytes);
+  missing().erase(lang);
+}
+
+void set_text_corpus_missing(const std::string& lang, const std::string& why) {
+  check_lang(lang);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  registry().erase(lang);
+  missing()[lang] = why;
 }
 
 void forget_text_corpora() {
   std::lock_guard<std::mutex> lock(g_mutex);
   registry().clear();
+  missing().clear();
 }
 
 std::shared_ptr<const TextData> TextData::of(const std::string& lang, int seq) {
@@ -48,6 +65,9 @@ std::shared_ptr<const TextData> TextData::of(const std::string& lang, int seq) {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (const std::string& l : lang == "both" ? std::vector<std::string>{"en", "zh"} : std::vector<std::string>{lang}) {
       auto it = registry().find(l);
+      auto why = missing().find(l);
+      if (it == registry().end() && why != missing().end())
+        throw ArgumentError("text_lang = " + lang + ": the article's text in \"" + l + "\" is missing: " + why->second);
       if (it == registry().end())
         throw ArgumentError("text_lang = " + lang + ": the article's text in \"" + l +
                             "\" is not loaded (the CLI reads public/data/text/article." + l +
@@ -68,8 +88,9 @@ TextData::TextData(const std::vector<std::pair<std::string, std::string>>& texts
     p.train_end = t.size() - static_cast<size_t>(std::floor(kHeldOut * static_cast<double>(t.size())));
     const size_t held = t.size() - p.train_end;
     if (p.train_end < static_cast<size_t>(seq) + 1 || held < static_cast<size_t>(seq) + 1)
-      throw ArgumentError("seq = " + std::to_string(seq) + " is too long for the text: its held-out split has " +
-                          std::to_string(held) + " bytes, and a window needs seq + 1");
+      throw ArgumentError("seq = " + std::to_string(seq) + " is too long for the article's text in \"" + lang + "\" (" +
+                          std::to_string(t.size()) + " bytes): its held-out tenth has " + std::to_string(held) +
+                          " bytes, and a window needs seq + 1 = " + std::to_string(seq + 1));
     train_starts_ += p.train_end - seq;  // a window [s, s + seq] within [0, train_end)
     val_starts_ += held - seq;
     for (size_t i = 0; i < p.train_end; ++i) count[static_cast<unsigned char>(t[i])] += 1;

@@ -29,7 +29,11 @@ std::vector<std::string> text_lang_names();
 // Registers the text of one language ("en" or "zh"; ArgumentError for another, or for empty bytes),
 // replacing an earlier one. Thread-safe; runs built before keep the text they were built with.
 void set_text_corpus(const std::string& lang, const std::string& bytes);
-// Forgets every registered text (the tests: a text run then finds none).
+// Records why the text of `lang` is not there, in the loader's terms (the CLI: "the folder --text-dir
+// names ('texts') has no article.zh.txt"): a run that needs it is refused with that reason, naming
+// text_lang. set_text_corpus replaces it.
+void set_text_corpus_missing(const std::string& lang, const std::string& why);
+// Forgets every registered text and reason (the tests: a text run then finds none).
 void forget_text_corpora();
 
 class TextData {

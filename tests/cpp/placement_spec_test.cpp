@@ -10,13 +10,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-
 #include "api.h"
+#include "cli_run.h"
 #include "json.h"
 #include "model.h"
 #include "model_gradcheck.h"
@@ -287,25 +285,9 @@ TEST(PlacementSpec, ASpecMustBeRunAndItsNameIsAChoiceOnlyWithIt) {
 #ifdef LNX_CLI
 // `lnx … --placement-spec FILE`: a good file runs; a bad one, a missing one and a malformed one
 // exit with code 2 and a message naming the flag or the field.
-struct Cli {
-  int rc;
-  std::string out;
-};
-Cli run_cli(const std::string& args) {
-  const std::string cmd = std::string("'") + LNX_CLI + "' " + args + " 2>&1";
-  std::FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using test::Cli;
+using test::run_cli;
+using test::write_temp;
 
 TEST(PlacementSpecCli, ProbeTrainAndGridTakeASpecFile) {
   const std::string f = write_temp("sandwich.json",

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "../api.h"
 #include "../configs.h"
 #include "../experiments/experiment.h"
@@ -79,45 +81,68 @@ struct Args {
   std::string text_dir;  // --text-dir: the folder of article.en.txt and article.zh.txt ("" = the shipped one)
 };
 
+// A path as messages quote it: its first 80 characters, the unprintable ones as '?'.
+std::string printable(const std::string& path) {
+  std::string safe;
+  for (size_t i = 0; i < path.size() && i < 80; ++i) safe += (path[i] >= 0x20 && path[i] < 0x7f) ? path[i] : '?';
+  return safe;
+}
+
+// The bytes of a file, at most `limit` + one buffer; false when it cannot be opened or read.
+bool read_file(const std::string& path, size_t limit, std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= limit) text.append(buf, n);
+  const bool err = std::ferror(f);
+  std::fclose(f);
+  return !err;
+}
+
 // Registers the article's texts (data = text; text_data.h) from `dir`, or from the shipped folder
-// public/data/text (under the working directory or one level up, as from build/): a file that cannot
-// be read is an error only in a folder --text-dir names (elsewhere a text run says which text is
-// not loaded).
+// public/data/text (under the working directory or one level up, as from build/). A folder that
+// --text-dir names must exist and hold at least one of article.en.txt and article.zh.txt; a file
+// of it that is missing, unreadable or empty is recorded as such (set_text_corpus_missing), so a
+// run that needs that language is refused with the reason, naming text_lang and --text-dir (a run
+// on the other language goes ahead). Without --text-dir a shipped file that is absent is skipped
+// (a text run then says which text is not loaded).
 void load_texts(const std::string& dir) {
+  constexpr size_t kMaxText = 64u << 20;
   const bool named = !dir.empty();
+  if (named) {
+    struct stat st;
+    if (stat(dir.c_str(), &st) != 0) throw lnx::ArgumentError("--text-dir: there is no folder '" + printable(dir) + "'");
+    if (!S_ISDIR(st.st_mode)) throw lnx::ArgumentError("--text-dir: '" + printable(dir) + "' is a file, not a folder");
+  }
+  int found = 0;
   for (const char* lang : {"en", "zh"}) {
+    const std::string file = std::string("article.") + lang + ".txt";
     for (const std::string& d : named ? std::vector<std::string>{dir} : std::vector<std::string>{"public/data/text", "../public/data/text"}) {
-      const std::string path = d + "/article." + lang + ".txt";
-      std::FILE* f = std::fopen(path.c_str(), "rb");
-      if (!f) {
-        if (named) throw lnx::ArgumentError("--text-dir: cannot read the file '" + path.substr(0, 200) + "'");
-        continue;
-      }
+      const std::string path = d + "/" + file;
+      struct stat st;
+      const bool exists = stat(path.c_str(), &st) == 0;
+      if (!named && !exists) continue;
+      found += exists;
       std::string text;
-      char buf[1 << 16];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= (64u << 20)) text.append(buf, n);
-      std::fclose(f);
-      if (text.size() > (64u << 20)) throw lnx::ArgumentError("--text-dir: '" + path.substr(0, 200) + "' is over 64 MiB");
-      if (!text.empty() || named) lnx::set_text_corpus(lang, text);  // empty: refused, naming text_lang
+      std::string why;
+      if (!exists) why = "the folder --text-dir names ('" + printable(dir) + "') has no " + file;
+      else if (S_ISDIR(st.st_mode) || !read_file(path, kMaxText, text)) why = "--text-dir: cannot read the file '" + printable(path) + "'";
+      else if (text.size() > kMaxText) throw lnx::ArgumentError("--text-dir: '" + printable(path) + "' is over 64 MiB");
+      else if (text.empty()) why = "the file '" + printable(path) + "' (--text-dir) is empty";
+      if (why.empty()) lnx::set_text_corpus(lang, text);
+      else if (named) lnx::set_text_corpus_missing(lang, why);
       break;
     }
   }
+  if (named && found == 0)
+    throw lnx::ArgumentError("--text-dir: the folder '" + printable(dir) + "' has neither article.en.txt nor article.zh.txt");
 }
 
 // The text of the file a flag names (at most 64 KiB: the field refuses more than a few KiB itself).
 std::string read_flag_file(const std::string& flag, const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  std::string safe;
-  for (size_t i = 0; i < path.size() && i < 80; ++i) safe += (path[i] >= 0x20 && path[i] < 0x7f) ? path[i] : '?';
-  if (!f) throw lnx::ArgumentError(flag + ": cannot read the file '" + safe + "'");
   std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= (64u << 10)) text.append(buf, n);
-  const bool err = std::ferror(f);
-  std::fclose(f);
-  if (err) throw lnx::ArgumentError(flag + ": cannot read the file '" + safe + "'");
+  if (!read_file(path, 64u << 10, text)) throw lnx::ArgumentError(flag + ": cannot read the file '" + printable(path) + "'");
   return text;
 }
 
@@ -212,6 +237,16 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
+// Does the command read the article's text? (--text-dir elsewhere would be silently ignored, so it
+// is refused.) train and grid with data = text, and an experiment that takes the text's languages
+// (`langs`: real-text).
+bool reads_text(const Args& a) {
+  if (a.command == "train") return lnx::train_config_from_json(a.config_json).data == "text";
+  if (a.command == "grid") return lnx::grid_config_from_json(a.config_json).base.data == "text";
+  if (a.command == "exp") return lnx::exp::experiment(a.experiment).find("langs") != nullptr;
+  return false;
+}
+
 void print_warnings(const std::vector<std::string>& ws) {
   for (const auto& w : ws) std::fprintf(stderr, "lnx: warning: %s\n", w.c_str());
 }
@@ -300,7 +335,12 @@ int cmd_grid(const Args& a) {
   const std::string out = run_to_end(run, 10, a.progress, t0);
   if (a.json) return print_json(out);
   const lnx::json::Value v = lnx::json::parse(out);
-  std::printf("plateau entropy %.3f, ln 4 = %.3f\n", v.obj.at("plateau_entropy").num, v.obj.at("optimal_loss").num);
+  // the text has no optimal loss (data = text: its plateau is the text's unigram entropy)
+  const auto opt = v.obj.find("optimal_loss");
+  if (opt != v.obj.end())
+    std::printf("plateau entropy %.3f, ln %d = %.3f\n", v.obj.at("plateau_entropy").num, cfg.base.successors, opt->second.num);
+  else
+    std::printf("plateau (the text's unigram entropy) %.3f\n", v.obj.at("plateau_entropy").num);
   for (const auto& r : v.obj.at("runs").arr) {
     const auto& o = r.obj;
     const auto& loss = o.at("loss").arr;
@@ -351,6 +391,9 @@ int main(int argc, char** argv) {
     }
     Args a = parse_args(argc, argv);
     lnx::set_threads(a.threads);
+    if (!a.text_dir.empty() && !reads_text(a))
+      throw lnx::ArgumentError("--text-dir names the folder of the article's text, which this command does not read "
+                               "(it goes with --data text, and with lnx exp real-text)");
     load_texts(a.text_dir);
     if (a.command == "version") {
       std::cout << "lnx " << lnx::engine_version() << " (" << lnx::build_flavour() << ")\n";
