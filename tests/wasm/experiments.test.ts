@@ -3,7 +3,7 @@
 // the same to the last bit in both flavours and on 1 or 2 threads (WebAssembly arithmetic does not
 // depend on the CPU), and refuses bad input with the engine's message.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectClose, loadEngine, numbers, runToEnd, type Flavour } from './load';
 import { EXPERIMENTS } from '../../web/src/generated/engine-schema';
@@ -67,6 +67,24 @@ describe('experiments in WebAssembly', () => {
       }
     });
   }
+
+  // `lnx exp phase-diagram --placement-spec F --placements pre,F's name`: only the spec's runs carry
+  // the spec (train_common.h set_run_placement); a Figure-N cell of a composed placement is this call
+  it('phase-diagram runs a placement spec beside a registered placement, as the native CLI does', async () => {
+    const file = new URL('../../wasm/placements/presets/qknorm.json', import.meta.url);
+    const cfg = { ...TINY, placements: ['pre', 'qknorm'], depths: [1], lrs: [1e-2], warmups: [0], seeds: [0], steps: 20, settle: 5 };
+    const m = await loadEngine('st');
+    const doc = runToEnd(new m.ExperimentRun('phase-diagram', JSON.stringify({ ...cfg, placement_spec: JSON.parse(readFileSync(file, 'utf8')) })), 1);
+    expect(doc.cells.map((c: { placement: string }) => c.placement)).toEqual(['pre', 'qknorm']);
+    if (existsSync(LNX)) {
+      const flags = Object.entries(cfg).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
+      const native = JSON.parse(
+        execFileSync(LNX, ['exp', 'phase-diagram', ...flags, '--placement-spec', file.pathname, '--json', '--threads', '1'], { encoding: 'utf8' }),
+      );
+      expect(native.config).toEqual(doc.config);
+      expectClose(numbers(withoutBk(doc)), numbers(withoutBk(native)), 1e-3);
+    }
+  });
 
   it('refuses bad input with the engine message', async () => {
     const m = await loadEngine('st');
