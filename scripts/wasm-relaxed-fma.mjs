@@ -68,7 +68,12 @@ function main(file) {
     throw new Error(`${file}: ${at.length} prototype opcodes in the code section but wasm-dis reads ${expected} relaxed_fma; not rewritten`);
   setFlagsFromString('--experimental-wasm-relaxed-simd'); // Node 20's V8 11.3 ships it behind a flag
   const fits = leaveOut(at.length, extra)
-    .map((skip) => renumbered(bytes, at.filter((_, k) => !skip.includes(k))))
+    .map((skip) =>
+      renumbered(
+        bytes,
+        at.filter((_, k) => !skip.includes(k)),
+      ),
+    )
     .filter((b) => WebAssembly.validate(b));
   if (fits.length !== 1)
     throw new Error(
@@ -77,7 +82,9 @@ function main(file) {
         : `${file}: does not validate after the renumbering`,
     );
   writeFileSync(file, fits[0]);
-  console.log(`${file}: ${expected} f32x4.relaxed_madd renumbered (0xfd 0xaf 0x01 → 0xfd 0x85 0x02)${extra ? `; ${extra} look-alike immediate(s) left as they were` : ''}`);
+  console.log(
+    `${file}: ${expected} f32x4.relaxed_madd renumbered (0xfd 0xaf 0x01 → 0xfd 0x85 0x02)${extra ? `; ${extra} look-alike immediate(s) left as they were` : ''}`,
+  );
 }
 
 /** Every set of `k` indices among 0 … n−1 (k ≤ 2). */
