@@ -98,7 +98,12 @@ export const UI_KEY_TABLES = {
         "each value of an architecture choice (the grid table's group `ctl.arch`, lib/settings.ts; values from the engine's schema), in Figure 4's settings and, away from the engine's default, its caption (`toy.model`: so those name the setting too, \"no final norm\")",
       ],
       [
-        'field.placements field.lrs field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale',
+        'data.markov data.text text_lang.en text_lang.zh text_lang.both',
+        "each value of what the toy learns and of the text's language (the engine's choices of `data` and `text_lang`) in Figure 4's settings; the language's name also in the caption (`toy.onText`) and Figure 4's note on a drawn text run",
+      ],
+      ['toy.onText', "in the caption's model (`toy.model`), when the drawn grid learned the article's text (`{lang}`: its language's name)"],
+      [
+        'field.placements field.lrs field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale field.data field.text_lang',
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
@@ -226,6 +231,7 @@ export const UI_KEY_TABLES = {
       ['runs.drawnLine.plain', 'the same without headlines (none to give)'],
       ['runs.same', `an entry with the reference's settings`],
       ['runs.finalLoss', 'before the grid headline (final seed-mean loss per placement)'],
+      ['runs.text', "first in a grid's headline when it learned the article's text (`{lang}`: `text_lang`'s value)"],
       ['runs.verdict', `before an experiment entry's verdict`],
       ['runs.verdict.sgd', `before Figure G's second verdict (the SGD control)`],
       ['runs.verdict.gi', `before the sharpness figure's second verdict (GI-Adam)`],
@@ -444,6 +450,9 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['axisStep axisLoss', 'axis names'],
       ['noWarmup warmup', 'the warm-up arms (a `warmup` without `{w}` is used as it is for 300 steps)'],
       ['lnOpt plateau ref.uniform', 'the reference lines'],
+      ['plateauText', "the plateau line's label when the top drawn grid learned the article's text (its unigram entropy; there is no optimum)"],
+      ['textHint', "under the panels when the top drawn grid learned the article's text: its plateau and why there is no dotted line"],
+      ['dataHint', 'under the data select when it is text: such a grid runs on the CPU engine (engine/backend-choice.ts cpuOnlyJob)'],
       ['diverged', 'the marker of a diverged run'],
       ['seedsHint seedsHintOne', 'how many seeds each line averages'],
       ['seedsHintRuns', `the same, when the drawn runs differ in it (each run's legend entry says its own)`],

@@ -827,6 +827,35 @@ async function main() {
       },
     );
 
+    // issue 29 (4): the data knob in Figure 4's own lab (lib/settings.ts GRID data, text_lang)
+    await check('fig4: a small text grid from a link runs live and draws', async () => {
+      const b = await openPage(browser, preview.url, {
+        query: '?lang=en&fig4.data=text&fig4.text_lang=en&fig4.placements=post,pre&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20&fig4.layers=2',
+      });
+      const badge = await linkRunDone(b.page, 'fig4', 120000);
+      assert(badge.source === 'live', `badge source ${badge.source}: ${badge.text}`);
+      await openSettings(b.page, 'fig4');
+      const chosen = await b.page.$eval('#fig4', (f) => ['data', 'text_lang'].map((n) => f.querySelector(`select[name="${n}"]`)?.value));
+      assert(chosen.join() === 'text,en', `the form's data: ${chosen}`);
+      const hint = await b.page.$eval('#fig4 label:has(select[name="data"]) .hint', (el) => el.textContent ?? '').catch(() => '');
+      assert(/CPU engine/.test(hint), `no note that text runs on the CPU engine: ${hint}`);
+      const entry = await b.page.$eval('#fig4 .runlist', (el) => el.textContent ?? '').catch(() => '');
+      assert(/article text \(en\)/.test(entry), `the run list entry does not say what it learned: ${entry.slice(0, 200)}`);
+      const lens = await b.page.$$eval('#fig4 path.line[data-name^="p"]', (ps) => ps.map((p) => (p.getAttribute('d') ?? '').length));
+      assert(lens.filter((n) => n > 0).length >= 2, `curves drawn: ${lens}`);
+      // the text's plateau (its unigram entropy) and no optimal line, and a note saying so
+      assert((await b.page.$$('#fig4 g.rule[data-name="optimal"]')).length === 0, 'an optimal line is drawn for real text');
+      assert((await b.page.$$('#fig4 g.rule[data-name="plateau"]')).length > 0, 'no plateau line');
+      const note = await b.page.$eval('#fig4 [data-text-hint]', (el) => el.textContent ?? '').catch(() => '');
+      assert(/unigram entropy/.test(note), `no note on the text's plateau: ${note}`);
+      const caption = await b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
+      assert(/the toy model \(on the article’s English text\)/.test(caption), `the caption does not say what was drawn: ${caption.slice(0, 120)}`);
+      const q = new URL(b.page.url()).searchParams;
+      assert(q.get('fig4.data') === 'text' && q.get('fig4.text_lang') === 'en', `the address lost the data: ${b.page.url()}`);
+      await shoot(b.page, 'en-fig4-text', '#fig4');
+      await b.context.close();
+    });
+
     // The quick look (the grid table's presets, lib/settings.ts): the cheapest setting the search found in
     // which the article's three toy claims hold on the seed mean (scripts/quick-look-search.mjs,
     // whose criteria this reuses). Its own page, so the settings it leaves do not reach later checks.

@@ -63,6 +63,44 @@ describe.skipIf(!existsSync(LNX))('wasm engine agrees with the native CLI', () =
         expectClose(result.loss, nativeTrain.loss, 2e-4);
       });
 
+      it("a grid on the article's text from Figure 4's form (data = text) is `lnx grid --data text`", async () => {
+        const m = await loadEngine(flavour);
+        if (flavour === 'mt') m.setThreads(2);
+        // the page's call: the form's engine config (lib/settings.ts GRID), as the worker hands it to GridRun
+        const form = new SlotForm(GRID);
+        form.fill({
+          base: FULL,
+          values: {
+            data: 'text',
+            text_lang: 'zh',
+            placements: ['post', 'pre'],
+            warmups: [0, 5],
+            lrs: [0.003],
+            seeds: [0],
+            steps: 12,
+            layers: 1,
+            d: 16,
+            d_ff: 32,
+            batch: 2,
+            seq: 8,
+          },
+        });
+        expect(form.errors).toEqual({});
+        const cfg = form.config!;
+        expect(cfg).toMatchObject({ data: 'text', text_lang: 'zh', vocab: 256 });
+        const grid = new m.GridRun(JSON.stringify(cfg));
+        while (!grid.done()) grid.step(5);
+        const page = JSON.parse(grid.resultJson(0));
+        grid.delete();
+        const cli = native(['grid', ...flags(cfg)]);
+        expect(page.config).toEqual(cli.config);
+        expect(page.text).toEqual(cli.text); // the same bytes: each text's length and hash
+        expect(page.plateau_entropy).toBe(cli.plateau_entropy);
+        expect(page).not.toHaveProperty('optimal_loss');
+        expect(page.runs.map((r: { val_step: number[] }) => r.val_step)).toEqual(cli.runs.map((r: { val_step: number[] }) => r.val_step));
+        expectClose(numbers(page.runs), numbers(cli.runs), 2e-4);
+      });
+
       it('accepts 64-bit seeds (wasm32 has a 32-bit long)', async () => {
         const m = await loadEngine(flavour);
         const cfg = { ...TRAIN, steps: 1, seed: 2 ** 40, chain_seed: 2 ** 52 };

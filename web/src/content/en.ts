@@ -415,6 +415,10 @@ export const TEXT: ArticleText = {
       diverged: 'diverged at step {s}',
       panel: 'peak lr {lr}',
       'ref.uniform': 'ln 256 (uniform)',
+      plateauText: 'plateau: unigram entropy',
+      textHint:
+        'Drawn on top: a run on the article’s own text ({lang}), byte by byte. Its plateau line is the text’s unigram entropy, {v} (the loss of a model that knows only how often each byte occurs); real text has no known optimal loss, so there is no dotted line.',
+      dataHint: 'Runs on the article’s text go to the CPU engine, which computes their held-out loss (the WebGPU engine does not).',
       lrHint: 'a peak lr at which the toy learns with this optimizer: {lr}',
       'err.runs': 'too many runs for the engine (placements × peak lrs × warm-ups × seeds): untick a placement or use fewer seeds',
       'ctl.model': 'model (empty: the article’s)',

@@ -173,6 +173,17 @@ export function judgeSelfTest(matmulJson: string, gradJson: string, tolerance = 
   return { ...r, passed: r.matmulMaxRel <= tolerance && r.gradMaxRel <= tolerance && r.lossRel <= tolerance };
 }
 
+/** Why a job goes to the CPU engine on a page that runs on WebGPU, or null when WebGPU runs it: an
+ *  experiment (hundreds of small passes whose results are read every pass: experiments/experiment.h),
+ *  or a grid on the article's text (data = text: its held-out loss is computed on the CPU engine
+ *  only, wasm/train_run.h). The worker runs such a job on the CPU build; Figure 4's form says so
+ *  under its data select (lib/settings.ts GRID). */
+export function cpuOnlyJob(job: { type: string; config?: unknown }): 'experiment' | 'text' | null {
+  if (job.type === 'experiment') return 'experiment';
+  const c = job.config;
+  return job.type === 'grid' && typeof c === 'object' && c !== null && (c as { data?: unknown }).data === 'text' ? 'text' : null;
+}
+
 /** True for the errors that mean "the GPU path is broken": device lost, WebGPU errors. */
 export function isGpuError(e: unknown): boolean {
   const msg = e instanceof Error ? e.message : typeof e === 'string' ? e : '';

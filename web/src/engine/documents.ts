@@ -16,10 +16,12 @@ export type { PlacementName };
 /**
  * Config keys of training runs that the engine gained after documents (the precomputed files, stored
  * and exported run lists) were first written. A document without one was made by an engine that ran
- * as the key's default does now (warmup_shape: linear; data: markov, the chain before real text),
- * so configs are compared with these keys filled in (doc-compare.ts, the run list's settings).
+ * as the key's default does now (warmup_shape: linear; data: markov, the chain before real text;
+ * text_lang and eval_every, which mean nothing on the chain), so configs are compared with these
+ * keys filled in (doc-compare.ts, the run list's settings: a text run's entry names its text_lang,
+ * and not the default eval_every the reference lacks).
  */
-export const ADDED_CONFIG_KEYS = ['warmup_shape', 'data'] as const satisfies readonly (keyof typeof TRAIN_FIELDS)[];
+export const ADDED_CONFIG_KEYS = ['warmup_shape', 'data', 'text_lang', 'eval_every'] as const satisfies readonly (keyof typeof TRAIN_FIELDS)[];
 
 /** `c` with every ADDED_CONFIG_KEYS key it lacks set to the engine's default; `c` itself when it lacks none. */
 export function withAddedKeys<C extends Record<string, unknown>>(c: C): C {
@@ -106,14 +108,32 @@ export interface GridRunDoc {
   lr_schedule: number[];
   /** its first `steps` steps were computed on `backend` (a WebGPU run continued on the CPU) */
   handoff?: { backend: 'webgpu'; steps: number };
+  /** a run on the article's text (data = text): the steps of its validation losses and those losses
+   *  (the mean loss over the held-out windows), sent whole with every streamed chunk */
+  val_step?: number[];
+  val_loss?: number[];
+}
+
+/** One language's text a run on the article's text learned (data = text): its length and hash, and
+ *  its training and held-out split (docs/engine.md, "Real text"). */
+export interface TextPart {
+  lang: string;
+  bytes: number;
+  fnv1a64: string;
+  train_bytes: number;
+  held_out_bytes: number;
 }
 
 export interface GridResult extends Precomputed {
   engine: EngineInfo;
   config: GridConfig;
+  /** the plateau line: the chain's stationary entropy, or the text's unigram entropy (data = text) */
   plateau_entropy: number;
-  optimal_loss: number;
+  /** the chain's best loss, ln successors; absent on the article's text, which has no known best loss */
+  optimal_loss?: number;
   uniform_loss: number;
+  /** the texts a run on the article's text learned (data = text) */
+  text?: TextPart[];
   progress: number;
   from?: number;
   runs: GridRunDoc[];

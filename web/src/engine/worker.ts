@@ -7,14 +7,25 @@
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
 // ('backend' reply) and reruns the job there: a grid continues from what the GPU had computed
 // (gpu-grid.ts handoff, continueGrid), a probe from the jobs whose statistics had come in
-// (ProbeRun.continueFrom). The CPU build is the FMA flavour
+// (ProbeRun.continueFrom). Experiments and grids on the article's text run on the CPU build on any
+// page (backend-choice.ts cpuOnlyJob). The CPU build is the FMA flavour
 // where the browser validates relaxed SIMD (backend-choice.ts cpuGlue); each job runs with fused
 // multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Before its first job a
 // CPU module gets the article's texts (data/text/article.<lang>.txt) for runs on real text (docs/engine.md,
 // "Real text"); a text that fails to load is left out, and a run that needs it is refused by the engine,
 // which names it. Messages: protocol.ts. The page never imports this file; client.ts creates it.
 import type { LnxGpuModule } from '../../../public/wasm/lnx-gpu.d.ts';
-import { cpuGlue, fallbackAfterGpuError, isGpuError, RELAXED_SIMD_PROBE, selectBackend, type CpuGlue, type GpuLike, type Selection } from './backend-choice';
+import {
+  cpuGlue,
+  cpuOnlyJob,
+  fallbackAfterGpuError,
+  isGpuError,
+  RELAXED_SIMD_PROBE,
+  selectBackend,
+  type CpuGlue,
+  type GpuLike,
+  type Selection,
+} from './backend-choice';
 import { continueGrid, GpuGrid, type GridHandoff } from './gpu-grid';
 import { heapInUse, type HeapModule } from './heap';
 import type { CreateLnx, LnxModule } from './lnx-module';
@@ -199,9 +210,9 @@ self.onmessage = (ev: MessageEvent<Request>) => {
         let a: Active;
         try {
           a = await active;
-          // The WebGPU backend does not run experiments (each is hundreds of small passes whose
-          // results are read every pass): they run on the CPU build, whose name their document carries.
-          if (req.type === 'experiment' && a.selection.backend === 'webgpu') {
+          // The WebGPU backend runs neither experiments nor grids on the article's text
+          // (backend-choice.ts cpuOnlyJob): they run on the CPU build, whose name their document carries.
+          if (cpuOnlyJob(req) && a.selection.backend === 'webgpu') {
             const m = await loadCpu();
             a = { engine: m, module: m, selection: a.selection };
           }

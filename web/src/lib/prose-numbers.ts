@@ -295,17 +295,22 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.seeds': ({ G }) => fmtInt(G?.config.seeds?.length),
   // what the drawn grid ran, for the caption: the optimizer's name, the warm-ups, the peak lrs
   'toy.optimizer': ({ G, lang }) => (G?.config.optimizer ? (UI_STRINGS[lang][`optimizer.${G.config.optimizer}`] ?? G.config.optimizer) : null),
-  // the model drawn: "the toy model", with its architecture choices where they are not the engine's
-  // defaults (the article's), e.g. "the toy model (no final norm, RMSNorm)"
+  // the model drawn: "the toy model", with what it learned when it is the article's text and its
+  // architecture choices where they are not the engine's defaults (the article's), e.g. "the toy
+  // model (on the article’s English text, no final norm, RMSNorm)"
   'toy.model': ({ G, lang }) => {
     if (!G) return null;
     const base = lang === 'zh' ? '玩具模型' : 'the toy model';
     const cfg = withAddedKeys(G.config as unknown as Record<string, unknown>);
+    const text = cfg.data === 'text' ? String(valueIn(GRID, 'text_lang', cfg)) : null;
     // the architecture's fields of Figure 4's form (lib/settings.ts GRID)
-    const changed = GRID.rows.flatMap(({ field: n, group }) => {
-      const v = String(valueIn(GRID, n, cfg));
-      return group !== 'ctl.arch' || v === valueIn(GRID, n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
-    });
+    const changed = [
+      ...(text ? [tpl(UI_STRINGS[lang]['toy.onText'], { lang: UI_STRINGS[lang][`text_lang.${text}`] ?? text })] : []),
+      ...GRID.rows.flatMap(({ field: n, group }) => {
+        const v = String(valueIn(GRID, n, cfg));
+        return group !== 'ctl.arch' || v === valueIn(GRID, n, null) ? [] : [UI_STRINGS[lang][`arch.${n}.${v}`] ?? v];
+      }),
+    ];
     if (!changed.length) return base;
     return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
   },
@@ -465,7 +470,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.post.w300.lo.break': ({ G }) => (G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy)) : null),
   'toy.post.w300.hi.break': ({ G }) => (G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy)) : null),
   'toy.pre.delay': ({ G }) => {
-    if (!G) return null;
+    if (G?.optimal_loss == null) return null; // a run on the article's text has no best loss
     const thr = (G.plateau_entropy + G.optimal_loss) / 2;
     const a = firstBelow(seedMean(cellRuns(G, 'pre', 'w0', 'lo')), thr);
     const b = firstBelow(seedMean(cellRuns(G, 'pre', 'w300', 'lo')), thr);

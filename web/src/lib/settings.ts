@@ -94,6 +94,10 @@ export const GRID: Table = {
     grid('warmup_shape'),
     grid('seeds', { lab: { max: 4, why: 'short' } }),
     grid('steps', number({ min: 10, max: LAB_STEPS, why: 'steps' })),
+    // what the toy learns: the Markov chain, or the article's own text (its language shown with it);
+    // the WebGPU engine refuses text, so such a grid runs on the CPU engine (engine/backend-choice.ts)
+    grid('data', { hint: (c) => (c.data === 'text' ? { key: 'dataHint', vars: {} } : null) }),
+    grid('text_lang'),
     ...MODEL.map((f) => grid(f, { group: 'ctl.model' })),
     // the architecture: whether Pre-LN needs its final norm, RMSNorm, why the embeddings are scaled
     // by √d and the output tied to them (the attention mask is not one: the toy predicts the next token)
@@ -179,12 +183,13 @@ export function reasonText(reason: string, t: (k: string) => string): string | n
 }
 
 /** How the page names a value of a choice field: a placement or an optimizer by its label, a
- *  warm-up shape by `shape.<value>`, an architecture choice by `arch.<field>.<value>` (page
- *  strings), else the value itself. */
+ *  warm-up shape by `shape.<value>`, the data and the text's language by `data.<value>` and
+ *  `text_lang.<value>`, an architecture choice by `arch.<field>.<value>` (page strings), else the
+ *  value itself. */
 export function choiceLabel(field: string, v: string, t: (k: string) => string): string {
   if (field === 'placements' || field === 'placement') return placementLabel(v, t);
   if (field === 'optimizer' || field === 'optimizers') return optimizerLabel(v, t);
-  const key = field === 'warmup_shape' ? `shape.${v}` : `arch.${field}.${v}`;
+  const key = field === 'warmup_shape' ? `shape.${v}` : field === 'data' || field === 'text_lang' ? `${field}.${v}` : `arch.${field}.${v}`;
   const s = t(key);
   return s === key ? v : s;
 }

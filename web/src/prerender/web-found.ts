@@ -127,7 +127,7 @@ export function ogPictureSvg(lang: Lang, grid: GridResult | null, { text = true 
       `<text transform="translate(${box.x0 - 52} ${(box.y0 + box.y1) / 2}) rotate(-90)" font-size="22" text-anchor="middle" fill="${muted}">${esc(fig.axisLoss)}</text>`,
     );
   }
-  if (P.refs && Number.isFinite(P.refs.optimal)) {
+  if (P.refs?.optimal != null && Number.isFinite(P.refs.optimal)) {
     const r = sy(P.refs.optimal);
     out.push(`<path d="M${box.x0} ${r} H${box.x1}" stroke="#8a8a8e" stroke-width="2" stroke-dasharray="2 6" fill="none"/>`);
     out.push(`<text x="${box.x0 + 12}" y="${r - 10}" font-size="22" fill="${muted}">ln 4</text>`);

@@ -20,6 +20,9 @@ export const fig4: FigureDef<Fig4View, GridResult> = {
     'warmup', // {w}: a warm-up length in steps
     'lnOpt',
     'plateau',
+    'plateauText', // the plateau line of a run on the article's text: its unigram entropy
+    'textHint', // {lang} {v}: a run on the article's text is drawn on top: its plateau, no optimum
+    'dataHint', // under the data select when it is text: such runs go to the CPU engine
     'ref.uniform',
     'diverged', // {s}
     'seedsHint', // {n}

@@ -46,7 +46,10 @@ export interface Panels {
   /** the placements the grid ran, in the engine's order */
   placements: PlacementName[];
   steps: number;
-  refs: { optimal: number; plateau: number; uniform: number } | null;
+  /** the reference lines: the optimum (ln successors; null on the article's text, which has none),
+   *  the plateau (the chain's stationary entropy, or the text's unigram entropy), ln V; `text`: the
+   *  text's language when the document learned the article's text (data = text), else null */
+  refs: { optimal: number | null; plateau: number; uniform: number; text: string | null } | null;
   xDomain: [number, number];
   yDomain: [number, number];
 }
@@ -133,9 +136,11 @@ export function buildPanels(G: GridResult | null): Panels {
       }),
     ),
   }));
-  const refs = { optimal: G.optimal_loss, plateau: G.plateau_entropy, uniform: G.uniform_loss };
+  const text = G.config?.data === 'text' ? (G.config.text_lang ?? 'both') : null;
+  const optimal = text == null && Number.isFinite(G.optimal_loss) ? G.optimal_loss! : null;
+  const refs = { optimal, plateau: G.plateau_entropy, uniform: G.uniform_loss, text };
   const finite = (xs: number[]) => xs.filter(Number.isFinite);
-  const lo = Math.min(refs.optimal, ...finite(G.runs.flatMap((r) => r.loss.slice(-50))));
+  const lo = Math.min(...(optimal == null ? [refs.plateau] : [optimal]), ...finite(G.runs.flatMap((r) => r.loss.slice(-50))));
   // the top shows the first steps' losses (often above ln V), but a spike never squashes the plot
   const hi = Math.min(refs.uniform + 2, Math.max(refs.uniform + 0.3, ...finite(G.runs.flatMap((r) => r.loss.slice(0, 20)))));
   return {

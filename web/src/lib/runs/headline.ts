@@ -1,9 +1,11 @@
 // runs/headline.ts — the one line a run list entry shows of its results. Pure.
-//   grid:        each placement's final seed-mean loss (lowest–highest over its lr × warm-up series)
+//   grid:        each placement's final seed-mean loss (lowest–highest over its lr × warm-up series),
+//                after "article text (en)" for a grid on the article's text
 //   probe:       the depths and placements it measured
 //   experiments: the verdict of the claim the figure tests (its declaration's rule, experiments/<name>.ts;
 //                experiments/verdicts.js), by the same rule as the prose, and of the further claims it decides
 import { fmt } from '../format';
+import { tpl } from '../text';
 import { inDrawOrder, placementLabel } from '../placements';
 import { seedMean, type GridResult, type ProbeResult } from '../../engine/documents';
 import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
@@ -16,6 +18,10 @@ const range = (xs: number[]) => {
   return fmt(lo) === fmt(hi) ? fmt(lo) : `${fmt(lo)}–${fmt(hi)}`;
 };
 
+/** A grid on the article's text says so first: "article text (en)". */
+const dataOf = (g: GridResult, t: (k: string) => string) =>
+  g.config?.data === 'text' ? tpl(t('runs.text'), { lang: String(g.config.text_lang ?? 'both') }) : '';
+
 function gridHeadline(g: GridResult, t: (k: string) => string): string {
   const keys = new Set(g.runs.map((r) => `${r.placement}|${r.warmup}|${r.lr}`));
   const finals = new Map<string, number[]>();
@@ -25,7 +31,7 @@ function gridHeadline(g: GridResult, t: (k: string) => string): string {
     if (m.length) finals.set(p, [...(finals.get(p) ?? []), m[m.length - 1]]);
   }
   const parts = inDrawOrder(finals.keys()).map((p) => `${placementLabel(p, t)} ${range(finals.get(p)!)}`);
-  return parts.length ? `${t('runs.finalLoss')} ${parts.join(' · ')}` : '';
+  return [dataOf(g, t), parts.length ? `${t('runs.finalLoss')} ${parts.join(' · ')}` : ''].filter(Boolean).join(' · ');
 }
 
 function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
