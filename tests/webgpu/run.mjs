@@ -11,7 +11,7 @@
 // second browser without the flag (navigator.gpu present, no adapter) runs the no-adapter check.
 // Last, the built page (dist/ under vite preview): the worker's backend choice and the footer's
 // sentence, Figure 3 on WebGPU with ?backend=webgpu, a tiny Figure-4 grid on WebGPU against the
-// CPU, and a device lost mid-run (in the worker: a run restarts on the CPU; on the page: Figure 4's
+// CPU (and on the article's text, which goes to the CPU engine), and a device lost mid-run (in the worker: a run restarts on the CPU; on the page: Figure 4's
 // grid continues there from the GPU's checkpoints, and the figure says so; the restart's note is
 // table-tested in tests/unit/engine-line.test.ts).
 // Prints one line per check, then "N passed, M failed"; exits 1 on any failure.
@@ -126,7 +126,13 @@ async function pageChecks(launch) {
       const badge = await page.$eval('#fig3 .badge', (el) => el.textContent);
       const f = await footer(page);
       const gpuGrid = await page.evaluate((c) => window.__lnx.grid(c), TINY_GRID);
+      // a grid on the article's text goes to the CPU engine (backend-choice.ts cpuOnlyJob): WebGPU refuses text
+      const textGrid = await page
+        .evaluate((c) => window.__lnx.grid(c), { ...TINY_GRID, vocab: 256, data: 'text', text_lang: 'en' })
+        .catch((e) => ({ error: String(e) }));
       await page.context().close();
+      const textOnCpu =
+        !textGrid.error && textGrid.engine?.backend === undefined && textGrid.text?.[0]?.lang === 'en' && textGrid.runs.every((r) => r.status === 'ok');
       // the tiny grid on WebGPU (gpu-grid.ts over GpuTrainRun) against the CPU engine's GridRun
       let worst = 0;
       for (const r of gpuGrid.runs) {
@@ -142,10 +148,11 @@ async function pageChecks(launch) {
         /WebGPU on/.test(f.text) &&
         gpuGrid.engine.backend === 'webgpu' &&
         worst <= 1e-4 &&
+        textOnCpu &&
         errors.length === 0;
       return {
         pass,
-        detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4)${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}`,
+        detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4) | the same on the article's text: ${textGrid.error ?? `${textGrid.engine?.build}${textGrid.engine?.backend ? ` on ${textGrid.engine.backend}` : ''}, ${textGrid.runs?.length} runs`}${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}`,
       };
     });
     // Opens the page on WebGPU with `query`, starts figure `id`'s run, loses the device once the run
