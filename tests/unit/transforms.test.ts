@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
-import { labelsThatFit, logTicks, paddedLogDomain } from '../../web/src/lib/axis';
+import { earlyAndEveryTenth, labelsThatFit, logTicks, paddedLogDomain, stepsTo } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
@@ -311,6 +311,18 @@ describe('paddedLogDomain', () => {
     [[1e-3, 3e-3, 1e-2, 3e-2], 1.6, [1e-3 / 1.6, 3e-2 * 1.6]],
     [[4], 2, [2, 8]],
   ])('%j padded by %d → %j', (xs, pad, want) => expect(paddedLogDomain(xs, pad)).toEqual(want));
+});
+
+describe('stepsTo, earlyAndEveryTenth', () => {
+  it.each([
+    [0, [], []],
+    [3, [1, 2, 3], [1, 2, 3]],
+    [12, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+  ])('%d steps', (n, all, shown) => {
+    expect(stepsTo(n)).toEqual(all);
+    expect(earlyAndEveryTenth(n)).toEqual(shown);
+  });
+  it('a 50-step run shows 1–10, 20, 30, 40, 50', () => expect(earlyAndEveryTenth(50)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 40, 50]));
 });
 
 describe('labelsThatFit', () => {

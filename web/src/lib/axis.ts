@@ -1,6 +1,6 @@
 // axis.ts — small pure helpers the figures share for their axes and hover: ticks for a log axis, a
-// log axis's padded domain, which tick labels of a crowded axis to draw, and the nearest of a set of
-// x values to the pointer.
+// log axis's padded domain, which tick labels of a crowded axis to draw, a run's steps (all, or those
+// a table shows), and the nearest of a set of x values to the pointer.
 
 /** Ticks for a log axis over `domain`: the powers of ten inside it, with 2× and 5× added while
  *  that makes fewer than three (a domain inside one decade gets its 1-2-5 steps). */
@@ -44,6 +44,12 @@ export function labelsThatFit(at: readonly number[], widths: readonly number[], 
   }
   return at.map((_, i) => i === 0);
 }
+
+/** The steps 1…n of a run (the x values of a figure over its steps). */
+export const stepsTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+/** The steps of 1…n a table of a short run shows: 1–10, then every 10th. */
+export const earlyAndEveryTenth = (n: number): number[] => stepsTo(n).filter((s) => s <= 10 || s % 10 === 0);
 
 /** Nearest value in `xs` to `x` (for hover), or null. */
 export function nearest(xs: readonly number[], x: number): number | null {
