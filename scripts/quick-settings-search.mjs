@@ -76,6 +76,15 @@ const table = (spec) =>
 const ff = (k) => (c) => k * c.d;
 const BN = { batch: (c) => c._bn[0], seq: (c) => c._bn[1] };
 
+/** The batch of the quick look's toy (2 × 32) or of Figure 4's (8 × 64). */
+const QUICK_OR_FIGURE4_BATCH = {
+  _bn: [
+    [2, 32],
+    [8, 64],
+  ],
+  ...BN,
+};
+
 /** Figure 4's toy at depth 8, and the candidates' batches and lengths ([batch, seq]: the quick look's,
  *  twice its batch, the reference's [8, 64]); 300 or 500 steps. */
 const FIGURE4 = {
@@ -323,11 +332,7 @@ const SEARCHES = {
           layers: [2, 4, 8],
           d: [64, 128],
           d_ff: ff(4),
-          _bn: [
-            [2, 32],
-            [8, 64],
-          ],
-          ...BN,
+          ...QUICK_OR_FIGURE4_BATCH,
           steps: [100, 150, 300],
           warmup: (c) => Math.round(0.05 * c.steps),
           lrs: [
@@ -352,11 +357,7 @@ const SEARCHES = {
           layers: [6, 8],
           d: [64, 128],
           d_ff: ff(4),
-          _bn: [
-            [2, 32],
-            [8, 64],
-          ],
-          ...BN,
+          ...QUICK_OR_FIGURE4_BATCH,
           steps: [150, 200, 300],
           warmups: (c) => [0, Math.round(0.6 * c.steps)],
           every: [10],
