@@ -65,18 +65,36 @@ const COST = {
 };
 
 // ---- the candidates, per slot (fixed before the search; ordered by cost when it runs) ----
-const grid = (axes) => Object.entries(axes).reduce((acc, [k, vs]) => acc.flatMap((a) => vs.map((v) => ({ ...a, [k]: v }))), [{}]);
-const spread = (cands, f) => cands.map((c) => f(c));
+/** A slot's candidates as a table: every combination of its axes (`key: [values…]`, the first axis
+ *  varying slowest), each with its derived keys (`key: (c) => value`, from the keys before it), in the
+ *  table's key order; a key starting with `_` is an axis that only derived keys read (dropped). */
+const table = (spec) =>
+  Object.entries(spec)
+    .reduce((acc, [k, vs]) => acc.flatMap((a) => (typeof vs === 'function' ? [{ ...a, [k]: vs(a) }] : vs.map((v) => ({ ...a, [k]: v })))), [{}])
+    .map((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !k.startsWith('_'))));
+/** d_ff = k·d; batch and seq from a `_bn` axis of [batch, seq] pairs. */
+const ff = (k) => (c) => k * c.d;
+const BN = { batch: (c) => c._bn[0], seq: (c) => c._bn[1] };
 
-/** Figure 4's toy at depth 8 with `bn` = [batch, seq] (the reference's is [8, 64]), and the candidates'
- *  batches and lengths: the quick look's, twice its batch, the reference's; 300 or 500 steps. */
-const figure4 = (c) => ({ depths: [8], batch: c.bn[0], seq: c.bn[1], steps: c.steps, lrs: c.lrs, seeds: c.seeds });
-const FIGURE4_SIZES = {
-  bn: [
+/** The batch of the quick look's toy (2 × 32) or of Figure 4's (8 × 64). */
+const QUICK_OR_FIGURE4_BATCH = {
+  _bn: [
+    [2, 32],
+    [8, 64],
+  ],
+  ...BN,
+};
+
+/** Figure 4's toy at depth 8, and the candidates' batches and lengths ([batch, seq]: the quick look's,
+ *  twice its batch, the reference's [8, 64]); 300 or 500 steps. */
+const FIGURE4 = {
+  depths: [[8]],
+  _bn: [
     [2, 32],
     [4, 32],
     [8, 64],
   ],
+  ...BN,
   steps: [300, 500],
 };
 
@@ -92,7 +110,7 @@ const SEARCHES = {
     budget: 1,
     groups: [
       {
-        candidates: grid({
+        candidates: table({
           depths: [
             [2, 4, 8],
             [4, 8],
@@ -121,21 +139,19 @@ const SEARCHES = {
     budget: 0.05,
     groups: [
       {
-        candidates: spread(
-          grid({
-            d: [64, 128, 256, 512],
-            vocab: [200, 1000],
-            depths: [
-              [2, 4, 6],
-              [4, 6, 8],
-              [4, 8, 12],
-              [6, 8, 10, 12, 14],
-            ],
-            depth_batches: [2, 5],
-            seeds: [[0]],
-          }),
-          (c) => ({ d: c.d, d_ff: 2 * c.d, vocab: c.vocab, depths: c.depths, seeds: c.seeds, depth_batches: c.depth_batches }),
-        ),
+        candidates: table({
+          d: [64, 128, 256, 512],
+          d_ff: ff(2),
+          vocab: [200, 1000],
+          depths: [
+            [2, 4, 6],
+            [4, 6, 8],
+            [4, 8, 12],
+            [6, 8, 10, 12, 14],
+          ],
+          seeds: [[0]],
+          depth_batches: [2, 5],
+        }),
       },
     ],
   },
@@ -147,14 +163,7 @@ const SEARCHES = {
     budget: 0.1,
     groups: [
       {
-        candidates: spread(grid({ layers: [6, 8, 12, 24], d: [64, 128, 256] }), (c) => ({
-          layers: c.layers,
-          d: c.d,
-          d_ff: 2 * c.d,
-          vocab: 200,
-          seeds: [0],
-          batches: 2,
-        })),
+        candidates: table({ layers: [6, 8, 12, 24], d: [64, 128, 256], d_ff: ff(2), vocab: [200], seeds: [[0]], batches: [2] }),
       },
     ],
   },
@@ -167,12 +176,7 @@ const SEARCHES = {
     budget: 1,
     groups: [
       {
-        candidates: spread(grid({ layers: [4, 6, 8], d: [64, 128], steps: [10, 20, 50] }), (c) => ({
-          layers: c.layers,
-          d: c.d,
-          d_ff: 4 * c.d,
-          steps: c.steps,
-        })),
+        candidates: table({ layers: [4, 6, 8], d: [64, 128], d_ff: ff(4), steps: [10, 20, 50] }),
       },
     ],
   },
@@ -184,7 +188,7 @@ const SEARCHES = {
     budget: 1,
     groups: [
       {
-        candidates: grid({
+        candidates: table({
           depths: [
             [2, 4],
             [2, 8],
@@ -207,43 +211,36 @@ const SEARCHES = {
     groups: [
       {
         name: 'with SGD: both verdicts as the reference',
-        candidates: spread(
-          grid({
-            d: [64, 128],
-            steps: [300, 400],
-            warmups: [
-              [0, 100],
-              [0, 50, 100],
-            ],
-            seeds: [[0], [0, 1]],
-          }),
-          (c) => ({
-            layers: 6,
-            d: c.d,
-            d_ff: 4 * c.d,
-            steps: c.steps,
-            warmups: c.warmups,
-            seeds: c.seeds,
-            optimizers: ['adam', 'radam', 'sgd'],
-            lr_factors: [1],
-          }),
-        ),
+        candidates: table({
+          layers: [6],
+          d: [64, 128],
+          d_ff: ff(4),
+          steps: [300, 400],
+          warmups: [
+            [0, 100],
+            [0, 50, 100],
+          ],
+          seeds: [[0], [0, 1]],
+          optimizers: [['adam', 'radam', 'sgd']],
+          lr_factors: [[1]],
+        }),
       },
       {
         name: 'without SGD: the warm-up verdict as the reference, the SGD control too small to test (untested)',
         want: { sgd: 'untested' },
-        candidates: spread(
-          grid({
-            d: [64, 128],
-            steps: [200, 300, 400],
-            warmups: [
-              [0, 50],
-              [0, 50, 100],
-            ],
-            seeds: [[0], [0, 1]],
-          }),
-          (c) => ({ layers: 6, d: c.d, d_ff: 4 * c.d, steps: c.steps, warmups: c.warmups, seeds: c.seeds, optimizers: ['adam', 'radam'], lr_factors: [1] }),
-        ),
+        candidates: table({
+          layers: [6],
+          d: [64, 128],
+          d_ff: ff(4),
+          steps: [200, 300, 400],
+          warmups: [
+            [0, 50],
+            [0, 50, 100],
+          ],
+          seeds: [[0], [0, 1]],
+          optimizers: [['adam', 'radam']],
+          lr_factors: [[1]],
+        }),
       },
     ],
   },
@@ -257,7 +254,7 @@ const SEARCHES = {
     budget: 0.5,
     groups: [
       {
-        candidates: spread(grid({ d: [64, 128], seeds: [[0], [0, 1]] }), (c) => ({ d: c.d, d_ff: 4 * c.d, seeds: c.seeds })),
+        candidates: table({ d: [64, 128], d_ff: ff(4), seeds: [[0], [0, 1]] }),
       },
     ],
   },
@@ -271,14 +268,7 @@ const SEARCHES = {
     budget: 0.3,
     groups: [
       {
-        candidates: spread(grid({ d: [64, 128], steps: [25, 30, 50], every: [5, 10] }), (c) => ({
-          layers: 6,
-          d: c.d,
-          d_ff: 4 * c.d,
-          steps: c.steps,
-          every: c.every,
-          seeds: [0],
-        })),
+        candidates: table({ layers: [6], d: [64, 128], d_ff: ff(4), steps: [25, 30, 50], every: [5, 10], seeds: [[0]] }),
       },
     ],
   },
@@ -298,14 +288,7 @@ const SEARCHES = {
     budget: 0.15,
     groups: [
       {
-        candidates: spread(
-          grid({
-            ...FIGURE4_SIZES,
-            lrs: [[1e-3, 3e-3]],
-            seeds: [[0], [0, 1]],
-          }),
-          (c) => ({ ...figure4(c), placements: ['post', 'pre', 'deepnorm'], warmups: [0] }),
-        ),
+        candidates: table({ ...FIGURE4, lrs: [[1e-3, 3e-3]], seeds: [[0], [0, 1]], placements: [['post', 'pre', 'deepnorm']], warmups: [[0]] }),
       },
     ],
   },
@@ -319,18 +302,18 @@ const SEARCHES = {
     budget: 0.15,
     groups: [
       {
-        candidates: spread(
-          grid({
-            ...FIGURE4_SIZES,
-            lrs: [
-              [1e-3, 3e-2],
-              [1e-3, 1e-2, 3e-2],
-              [1e-3, 3e-3, 1e-2, 3e-2],
-            ],
-            seeds: [[0], [0, 1]],
-          }),
-          (c) => ({ ...figure4(c), placements: ['pre'], warmups: [0, 100], early_exit: 'off' }),
-        ),
+        candidates: table({
+          ...FIGURE4,
+          lrs: [
+            [1e-3, 3e-2],
+            [1e-3, 1e-2, 3e-2],
+            [1e-3, 3e-3, 1e-2, 3e-2],
+          ],
+          seeds: [[0], [0, 1]],
+          placements: [['pre']],
+          warmups: [[0, 100]],
+          early_exit: ['off'],
+        }),
       },
     ],
   },
@@ -345,33 +328,19 @@ const SEARCHES = {
     budget: 0.1,
     groups: [
       {
-        candidates: spread(
-          grid({
-            layers: [2, 4, 8],
-            d: [64, 128],
-            bn: [
-              [2, 32],
-              [8, 64],
-            ],
-            steps: [100, 150, 300],
-            lrs: [
-              [3e-4, 3e-3, 3e-2, 0.3],
-              [3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3],
-            ],
-            seeds: [[0], [0, 1]],
-          }),
-          (c) => ({
-            layers: c.layers,
-            d: c.d,
-            d_ff: 4 * c.d,
-            batch: c.bn[0],
-            seq: c.bn[1],
-            steps: c.steps,
-            warmup: Math.round(0.05 * c.steps),
-            lrs: c.lrs,
-            seeds: c.seeds,
-          }),
-        ),
+        candidates: table({
+          layers: [2, 4, 8],
+          d: [64, 128],
+          d_ff: ff(4),
+          ...QUICK_OR_FIGURE4_BATCH,
+          steps: [100, 150, 300],
+          warmup: (c) => Math.round(0.05 * c.steps),
+          lrs: [
+            [3e-4, 3e-3, 3e-2, 0.3],
+            [3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3],
+          ],
+          seeds: [[0], [0, 1]],
+        }),
       },
     ],
   },
@@ -384,27 +353,15 @@ const SEARCHES = {
     budget: 0.15,
     groups: [
       {
-        candidates: spread(
-          grid({
-            layers: [6, 8],
-            d: [64, 128],
-            bn: [
-              [2, 32],
-              [8, 64],
-            ],
-            steps: [150, 200, 300],
-          }),
-          (c) => ({
-            layers: c.layers,
-            d: c.d,
-            d_ff: 4 * c.d,
-            batch: c.bn[0],
-            seq: c.bn[1],
-            steps: c.steps,
-            warmups: [0, Math.round(0.6 * c.steps)],
-            every: 10,
-          }),
-        ),
+        candidates: table({
+          layers: [6, 8],
+          d: [64, 128],
+          d_ff: ff(4),
+          ...QUICK_OR_FIGURE4_BATCH,
+          steps: [150, 200, 300],
+          warmups: (c) => [0, Math.round(0.6 * c.steps)],
+          every: [10],
+        }),
       },
     ],
   },

@@ -23,7 +23,7 @@ import { fig1Table } from '../../web/src/figures/fig1/downloads';
 import { fig2Table } from '../../web/src/figures/fig2/downloads';
 import { fig3Table } from '../../web/src/figures/fig3/downloads';
 import { fig4Table } from '../../web/src/figures/fig4/downloads';
-import { seriesTable } from '../../web/src/lib/series-table';
+import { seriesTable, stepRowsTable } from '../../web/src/lib/series-table';
 import { grid, phaseDiagram, probe } from './fixtures';
 import { fig15Json, fig15Table } from '../../web/src/figures/fig15/downloads';
 import { fig14Json } from '../../web/src/figures/fig14/downloads';
@@ -323,5 +323,27 @@ describe('seriesTable', () => {
       { L: 0, post: '1', pre: '3', postx2: '2', prex2: '6' },
       { L: 1, post: '2', pre: '4', postx2: '4', prex2: '8' },
     ]);
+  });
+});
+
+describe('stepRowsTable', () => {
+  it('the names column, then a column per step; a row per line, its cells in step order', () => {
+    const lines = [
+      { name: 'Post-LN: Adam', value: (st: number) => `a${st}` },
+      { name: 'Pre-LN: Adam', value: (st: number) => `b${st}` },
+    ];
+    expect(stepRowsTable('cap', 'Series', [1, 10], lines)).toEqual({
+      caption: 'cap',
+      columns: [
+        { key: 's', label: 'Series' },
+        { key: 't1', label: '1', numeric: true },
+        { key: 't10', label: '10', numeric: true },
+      ],
+      rows: [
+        { s: 'Post-LN: Adam', t1: 'a1', t10: 'a10' },
+        { s: 'Pre-LN: Adam', t1: 'b1', t10: 'b10' },
+      ],
+    });
+    expect(stepRowsTable('cap', 'Series', [], []).rows).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // Pure helpers of the page shell: preferences, interface strings, article loading.
 import { describe, expect, it } from 'vitest';
 import { initialLang, initialTheme } from '../../web/src/lib/prefs.svelte';
-import { figureText, ft, tpl, uiString } from '../../web/src/lib/text';
+import { figureText, ft, panelReadout, tpl, uiString } from '../../web/src/lib/text';
+import { XSelection } from '../../web/src/lib/x-selection.svelte';
 import { pickArticle } from '../../web/src/lib/article';
 
 describe('initialLang', () => {
@@ -43,6 +44,43 @@ describe('interface strings', () => {
     expect(ft(t, 'readoutLayer', { l: 2 })).toBe('Layer 2');
     expect(ft(t, 'missing.key')).toBe('missing.key');
     expect(figureText(null, 'fig2')).toEqual({ title: '', caption: '' });
+  });
+  it("panelReadout: the figure's readout of a panel at a step, each series' value joined as a list", () => {
+    const text = { title: '', caption: '', readout: '{panel}, step {t}: {values}', 'readout.item': '{name} {v}' };
+    const t = (k: string) => (k === 'sep.list' ? '; ' : k);
+    const out = panelReadout(
+      text,
+      t,
+      'Post-LN',
+      7,
+      [1, 2],
+      (s) => `run ${s}`,
+      (s) => String(10 * s),
+    );
+    expect(out).toBe('Post-LN, step 7: run 1 10; run 2 20');
+  });
+});
+
+describe('XSelection.focused', () => {
+  it('the panel that has the selection, else the first; undefined without panels', () => {
+    const sel = new XSelection(() => [1, 2, 3]);
+    const panels = [{ key: 'a' }, { key: 'b' }];
+    expect(sel.focused(panels)).toBe(panels[0]);
+    sel.panel('b', '').onfocus();
+    expect(sel.focused(panels)).toBe(panels[1]);
+    sel.panel('b', '').onblur();
+    expect(sel.focused(panels)).toBe(panels[0]);
+    expect(sel.focused([])).toBeUndefined();
+  });
+  it('ofSteps: the steps 1…n, read on every use, step 1 before one is picked', () => {
+    let n = 3;
+    const sel = XSelection.ofSteps(() => n);
+    expect(sel.at).toBe(1);
+    expect(sel.panel('a', '')).toMatchObject({ min: 1, max: 3, now: 1 });
+    n = 5;
+    expect(sel.panel('a', '')).toMatchObject({ min: 1, max: 5 });
+    sel.pointer('a')({ x: 4.2 });
+    expect(sel.at).toBe(4);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
-import { logTicks, paddedLogDomain } from '../../web/src/lib/axis';
+import { earlyAndEveryTenth, labelsThatFit, logTicks, paddedLogDomain, stepsTo } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
@@ -311,6 +311,33 @@ describe('paddedLogDomain', () => {
     [[1e-3, 3e-3, 1e-2, 3e-2], 1.6, [1e-3 / 1.6, 3e-2 * 1.6]],
     [[4], 2, [2, 8]],
   ])('%j padded by %d → %j', (xs, pad, want) => expect(paddedLogDomain(xs, pad)).toEqual(want));
+});
+
+describe('stepsTo, earlyAndEveryTenth', () => {
+  it.each([
+    [0, [], []],
+    [3, [1, 2, 3], [1, 2, 3]],
+    [12, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+  ])('%d steps', (n, all, shown) => {
+    expect(stepsTo(n)).toEqual(all);
+    expect(earlyAndEveryTenth(n)).toEqual(shown);
+  });
+  it('a 50-step run shows 1–10, 20, 30, 40, 50', () => expect(earlyAndEveryTenth(50)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 40, 50]));
+});
+
+describe('labelsThatFit', () => {
+  // seven lrs 3e-4 … 0.3 (Figure 18), a half-decade apart: the 3× labels 40 px wide, the powers of ten 26 px
+  const lrs = (gap: number) => [0, 1, 2, 3, 4, 5, 6].map((i) => i * gap);
+  const lrWidths = [40, 26, 40, 26, 40, 26, 40];
+  it.each([
+    ['room for all', lrs(60), lrWidths, [true, true, true, true, true, true, true]],
+    ['too tight for all: every other, the powers of ten (narrower) before the 3× values', lrs(36), lrWidths, [false, true, false, true, false, true, false]],
+    ['too tight for every other or third: every fourth, from the first power of ten', lrs(12), lrWidths, [false, true, false, false, false, true, false]],
+    ['a tie in width: the earliest start', [0, 10, 20, 30], [12, 12, 12, 12], [true, false, true, false]],
+    ['one label', [5], [50], [true]],
+    ['none', [], [], []],
+    ['even one apart never fits: the first alone', [0, 1], [50, 50], [true, false]],
+  ])('%s', (_, at, widths, want) => expect(labelsThatFit(at, widths)).toEqual(want));
 });
 
 describe('fig6 tiedChart', () => {

@@ -30,6 +30,16 @@
 
 namespace lnx::exp {
 
+// The quick look's toy run (docs/reproduction.md, "Quick look": Figure 4's model at 6 layers, batch 2,
+// sequences of 32) of `steps` steps: the base config of the experiments that train it (warmup-length,
+// sharpness, real-text).
+inline TrainConfig quick_look_base(int steps) {
+  TrainConfig t;
+  t.model.layers = 6, t.model.seq = 32, t.model.batch = 2;
+  t.steps = steps;
+  return t;
+}
+
 // What the registry and ExperimentRun ask of an experiment, whatever its type.
 class Experiment {
  public:

@@ -22,6 +22,7 @@
 #include "../json.h"
 #include "../text_data.h"
 #include "experiment.h"
+#include "grid_sequence.h"
 #include "measure.h"
 
 namespace lnx::exp {
@@ -38,9 +39,7 @@ struct RealText {
 
   struct Config {
     TrainConfig base = [] {
-      TrainConfig t;
-      t.model.layers = 6, t.model.seq = 32, t.model.batch = 2;
-      t.steps = 200;
+      TrainConfig t = quick_look_base(200);
       t.data = "text";
       return t;
     }();
@@ -84,21 +83,16 @@ struct RealText {
     return g;
   }
 
-  explicit RealText(const Config& c) : cfg_(c) {
+  explicit RealText(const Config& c) : cfg_(c), grids_(c.langs.size()) {
     for (const auto& l : cfg_.langs) TextData::of(l, cfg_.base.model.seq);  // a missing text is refused now
   }
 
   // A unit: one step of every unfinished run of the current language's grid.
   void step_once() {
-    if (!grid_) grid_ = std::make_unique<GridRun>(grid_of(cfg_, cfg_.langs[lang_]));
-    grid_->step(1);
-    if (grid_->done()) results_.push_back(grid_->result_json()), grid_.reset(), ++lang_;
+    grids_.step_once([&](size_t l) { return grid_of(cfg_, cfg_.langs[l]); });
   }
-  bool done() const { return lang_ >= cfg_.langs.size(); }
-  double progress() const {
-    if (done()) return 1.0;
-    return std::min(0.999, (lang_ + (grid_ ? grid_->progress() : 0.0)) / cfg_.langs.size());
-  }
+  bool done() const { return grids_.done(); }
+  double progress() const { return grids_.progress(); }
 
   void write(json::Writer& w) const {
     struct Group {
@@ -110,8 +104,9 @@ struct RealText {
     std::vector<Group> groups;
     std::vector<double> plateaus;
     w.key("texts").begin_array();
-    for (size_t l = 0; l < results_.size(); ++l) {
-      const json::Value g = json::parse(results_[l]);
+    const std::vector<json::Value>& docs = grids_.docs();
+    for (size_t l = 0; l < docs.size(); ++l) {
+      const json::Value& g = docs[l];
       plateaus.push_back(g.obj.at("plateau_entropy").num);
       w.begin_object().key("lang").value(cfg_.langs[l]).key("unigram_entropy").value(plateaus.back());
       w.key("parts");
@@ -121,11 +116,9 @@ struct RealText {
     w.end_array();
     w.key("uniform_loss").value(std::log(256.0));
     w.key("runs").begin_array();
-    for (size_t l = 0; l < results_.size(); ++l) {
-      const json::Value g = json::parse(results_[l]);
-      for (const auto& r : g.obj.at("runs").arr) {
-        std::vector<double> loss;
-        for (const auto& x : r.obj.at("loss").arr) loss.push_back(x.num);
+    for (size_t l = 0; l < docs.size(); ++l) {
+      for (const auto& r : docs[l].obj.at("runs").arr) {
+        std::vector<double> loss = loss_of(r);
         const std::string placement = r.obj.at("placement").str;
         const int warmup = static_cast<int>(r.obj.at("warmup").num);
         const bool ok = r.obj.at("status").str == "ok";
@@ -153,14 +146,7 @@ struct RealText {
       w.begin_object().key("lang").value(q.lang).key("placement").value(q.placement).key("warmup").value(q.warmup);
       w.key("seeds_ok").value(static_cast<int>(q.curves.size()));
       const bool all = q.curves.size() == cfg_.seeds.size();
-      std::vector<double> mean;
-      if (all)
-        for (size_t t = 0; t < q.curves.front().size(); ++t) {
-          double s = 0;
-          for (const auto& c : q.curves) s += c[t];
-          mean.push_back(s / q.curves.size());
-        }
-      write_escape_step(w, mean, plateau);  // null unless every seed ran to the end
+      write_escape_step(w, all ? seed_mean(q.curves) : std::vector<double>{}, plateau);  // null unless every seed ran to the end
       w.key("final_val");
       if (all) {
         double s = 0;
@@ -176,9 +162,7 @@ struct RealText {
 
  private:
   Config cfg_;
-  std::unique_ptr<GridRun> grid_;
-  size_t lang_ = 0;
-  std::vector<std::string> results_;  // one Grid document per language done
+  GridSequence grids_;  // one grid per language
 };
 
 }  // namespace

@@ -201,12 +201,7 @@ struct Sharpness {
       "(v0 = g^2) removes the need for it (Cohen et al. 2022; Kalra & Barkeshli 2024)";
 
   struct Config {
-    TrainConfig base = [] {
-      TrainConfig t;
-      t.model.layers = 6, t.model.seq = 32, t.model.batch = 2;
-      t.steps = 50;
-      return t;
-    }();
+    TrainConfig base = quick_look_base(50);
     std::vector<std::string> placements = {"post", "pre"};
     std::vector<std::string> optimizers = {"adam", "gi-adam"};
     std::vector<int> warmups = {0, 25};

@@ -20,6 +20,7 @@
 #include "../optim/radam.h"
 #include "../optim/registry.h"
 #include "experiment.h"
+#include "grid_sequence.h"
 #include "measure.h"
 
 namespace lnx::exp {
@@ -35,12 +36,7 @@ struct WarmupLength {
       "(inferred)";
 
   struct Config {
-    TrainConfig base = [] {
-      TrainConfig t;
-      t.model.layers = 6, t.model.seq = 32, t.model.batch = 2;
-      t.steps = 400;
-      return t;
-    }();
+    TrainConfig base = quick_look_base(400);
     std::vector<std::string> placements = {"post", "pre"};
     std::vector<std::string> optimizers = {"adam", "radam", "sgd"};
     std::vector<int> warmups = {0, 25, 50, 100, 300};
@@ -92,19 +88,14 @@ struct WarmupLength {
     return g;
   }
 
-  explicit WarmupLength(const Config& c) : cfg_(c) {}
+  explicit WarmupLength(const Config& c) : cfg_(c), grids_(c.optimizers.size()) {}
 
   // A unit: one step of every unfinished run of the current optimizer's grid.
   void step_once() {
-    if (!grid_) grid_ = std::make_unique<GridRun>(grid_of(cfg_, cfg_.optimizers[opt_]));
-    grid_->step(1);
-    if (grid_->done()) results_.push_back(grid_->result_json()), grid_.reset(), ++opt_;
+    grids_.step_once([&](size_t o) { return grid_of(cfg_, cfg_.optimizers[o]); });
   }
-  bool done() const { return opt_ >= cfg_.optimizers.size(); }
-  double progress() const {
-    if (done()) return 1.0;
-    return std::min(0.999, (opt_ + (grid_ ? grid_->progress() : 0.0)) / cfg_.optimizers.size());
-  }
+  bool done() const { return grids_.done(); }
+  double progress() const { return grids_.progress(); }
 
   void write(json::Writer& w) const {
     double plateau = 0;
@@ -116,12 +107,11 @@ struct WarmupLength {
       std::vector<std::vector<double>> curves;
     };
     std::vector<Group> groups;
-    for (size_t o = 0; o < results_.size(); ++o) {
-      const json::Value g = json::parse(results_[o]);
+    for (size_t o = 0; o < grids_.docs().size(); ++o) {
+      const json::Value& g = grids_.docs()[o];
       plateau = g.obj.at("plateau_entropy").num;
       for (const auto& r : g.obj.at("runs").arr) {
-        std::vector<double> loss;
-        for (const auto& x : r.obj.at("loss").arr) loss.push_back(x.num);
+        std::vector<double> loss = loss_of(r);
         const std::string placement = r.obj.at("placement").str;
         const int warmup = static_cast<int>(r.obj.at("warmup").num);
         const double lr = r.obj.at("lr").num;
@@ -144,13 +134,7 @@ struct WarmupLength {
     for (const Group& q : groups) {
       w.begin_object().key("placement").value(q.placement).key("optimizer").value(q.optimizer);
       w.key("warmup").value(q.warmup).key("lr").value(q.lr).key("seeds_ok").value(static_cast<int>(q.curves.size()));
-      std::vector<double> mean;
-      if (q.curves.size() == cfg_.seeds.size())
-        for (size_t t = 0; t < q.curves.front().size(); ++t) {
-          double s = 0;
-          for (const auto& c : q.curves) s += c[t];
-          mean.push_back(s / q.curves.size());
-        }
+      const std::vector<double> mean = q.curves.size() == cfg_.seeds.size() ? seed_mean(q.curves) : std::vector<double>{};
       write_escape_step(w, mean, plateau);  // null unless every seed ran to the end
       w.end_object();
     }
@@ -163,9 +147,7 @@ struct WarmupLength {
 
  private:
   Config cfg_;
-  std::unique_ptr<GridRun> grid_;
-  size_t opt_ = 0;
-  std::vector<std::string> results_;  // one Grid document per optimizer done
+  GridSequence grids_;  // one grid per optimizer
 };
 
 }  // namespace

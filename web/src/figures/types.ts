@@ -2,9 +2,9 @@
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
 // the page (page/boot.ts, page/FigureIsland.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
-// Helpers at the end fill the common parts of a FigureDef: noView, numbersOfDoc, and testFigure (the
-// whole FigureDef of a test figure that draws one slot and has no view state). A figure's
-// live-run settings are not declared here: its slot's field table is (lib/settings.ts).
+// The helper at the end, testFigure, fills the whole FigureDef of a test figure that draws one slot and
+// has no view state. A figure's live-run settings are not declared here: its slot's field table is
+// (lib/settings.ts).
 import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
@@ -81,17 +81,6 @@ export interface TestFigureParts<D> extends Pick<FigureDef<NoView, D>, 'id' | 'c
   json: (doc: D | null) => unknown;
 }
 
-/** A FigureDef's `view` and `provenanceView` for a figure without view state (its URL group `key`). */
-export const noView = (key: string): Pick<FigureDef<NoView>, 'view' | 'provenanceView'> => ({
-  view: { key, initial: {}, params: {}, write: () => [] },
-  provenanceView: () => ({}),
-});
-
-/** A FigureDef's `numbers` computed from the drawn document alone. */
-export const numbersOfDoc =
-  <D>(table: (doc: D | null) => Table, json: (doc: D | null) => unknown) =>
-  ({ doc }: { doc: D | null }) => ({ table: table(doc), json: json(doc) });
-
 /** The FigureDef of a test of the article's inferences (series 'test') that draws its one slot and
  *  has no view state (NoView: nothing in the URL, nothing in the provenance beyond the engine's). */
 export const testFigure = <D>({ id, component, strings, slot, table, json }: TestFigureParts<D>): FigureDef<NoView, D> => ({
@@ -100,6 +89,7 @@ export const testFigure = <D>({ id, component, strings, slot, table, json }: Tes
   component,
   strings,
   slot,
-  ...noView(id),
-  numbers: numbersOfDoc(table, json),
+  view: { key: id, initial: {}, params: {}, write: () => [] },
+  provenanceView: () => ({}),
+  numbers: ({ doc }) => ({ table: table(doc), json: json(doc) }),
 });

@@ -1,5 +1,6 @@
 // axis.ts — small pure helpers the figures share for their axes and hover: ticks for a log axis, a
-// log axis's padded domain, and the nearest of a set of x values to the pointer.
+// log axis's padded domain, which tick labels of a crowded axis to draw, a run's steps (all, or those
+// a table shows), and the nearest of a set of x values to the pointer.
 
 /** Ticks for a log axis over `domain`: the powers of ten inside it, with 2× and 5× added while
  *  that makes fewer than three (a domain inside one decade gets its 1-2-5 steps). */
@@ -20,6 +21,35 @@ export function logTicks([lo, hi]: [number, number]): number[] {
 
 /** A log axis's domain over the ascending values `xs` with room at both ends: [first / pad, last · pad]. */
 export const paddedLogDomain = (xs: readonly number[], pad: number): [number, number] => [xs[0] / pad, xs[xs.length - 1] * pad];
+
+/**
+ * Which tick labels of a horizontal axis to draw so that no two touch: all when they fit, else those
+ * at every k-th tick for the smallest stride k at which some choice of the first label leaves `gap`
+ * px between neighbours, and of those choices the one whose labels are the narrowest on average (the
+ * round values: "10⁻³" before "3×10⁻³"; the earliest on a tie). `at`: the labels' centres in px,
+ * ascending; `widths`: their widths in px. The ticks themselves are all drawn (Axis).
+ */
+export function labelsThatFit(at: readonly number[], widths: readonly number[], gap = 4): boolean[] {
+  const n = at.length;
+  for (let k = 1; k < n; k++) {
+    let best: { offset: number; mean: number } | null = null;
+    for (let offset = 0; offset < k; offset++) {
+      const kept = at.map((_, i) => i).filter((i) => i >= offset && (i - offset) % k === 0);
+      const fits = kept.every((i, j) => j === 0 || at[i] - at[kept[j - 1]] >= (widths[i] + widths[kept[j - 1]]) / 2 + gap);
+      const mean = kept.reduce((a, i) => a + widths[i], 0) / kept.length;
+      if (fits && (!best || mean < best.mean)) best = { offset, mean };
+    }
+    const o = best?.offset;
+    if (o != null) return at.map((_, i) => i >= o && (i - o) % k === 0);
+  }
+  return at.map((_, i) => i === 0);
+}
+
+/** The steps 1…n of a run (the x values of a figure over its steps). */
+export const stepsTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+/** The steps of 1…n a table of a short run shows: 1–10, then every 10th. */
+export const earlyAndEveryTenth = (n: number): number[] => stepsTo(n).filter((s) => s <= 10 || s % 10 === 0);
 
 /** Nearest value in `xs` to `x` (for hover), or null. */
 export function nearest(xs: readonly number[], x: number): number | null {

@@ -1,7 +1,8 @@
-// series-table.ts — the data table of a figure whose series are placements: the x column, then
-// for each measure one column per series (key `<placement><measure key>`, label the placement's
-// name, with the measure's label after it when it has one), one row per x. Cells are preformatted
-// (the measure's `value`). DataTable draws it. Pure.
+// series-table.ts — the data tables figures show (DataTable draws them), cells preformatted. Pure.
+// seriesTable: a figure whose series are placements: the x column, then for each measure one column
+// per series (key `<placement><measure key>`, label the placement's name, with the measure's label
+// after it when it has one), one row per x (the measure's `value`).
+// stepRowsTable: a figure of panels over steps, transposed: a row per line drawn, a column per step.
 import { placementLabel } from './placements';
 
 export interface SeriesMeasure<S, X> {
@@ -29,5 +30,20 @@ export function seriesTable<S extends { placement: string }, X extends string | 
       ),
     ],
     rows: x.values.map((v) => Object.fromEntries([[x.key, v], ...measures.flatMap((m) => series.map((s) => [col(s, m), m.value(s, v)]))])),
+  };
+}
+
+/** A figure's table with a row per line drawn (`name`, then its `value` at each step) and a column
+ *  per step of `steps` (key `t<step>`), after the names' column (key `s`, label `nameLabel`). */
+export function stepRowsTable(
+  caption: string,
+  nameLabel: string,
+  steps: readonly number[],
+  lines: readonly { name: string; value: (step: number) => string }[],
+) {
+  return {
+    caption,
+    columns: [{ key: 's', label: nameLabel }, ...steps.map((s) => ({ key: `t${s}`, label: String(s), numeric: true }))],
+    rows: lines.map((l) => Object.fromEntries([['s', l.name], ...steps.map((st) => [`t${st}`, l.value(st)])])),
   };
 }

@@ -27,6 +27,18 @@ export const ft = (text: FigureText, key: string, vars?: Record<string, string |
 export const readoutList = <S>(text: FigureText, t: (k: string) => string, items: readonly S[], name: (s: S) => string, v: (s: S) => string): string =>
   items.map((s) => ft(text, 'readout.item', { name: name(s), v: v(s) })).join(t('sep.list'));
 
+/** The readout of a figure of panels over steps (its `readout`: {panel} {t} {values}): the focused
+ *  panel's title, the selected step `at` and the value there of each of the panel's series. */
+export const panelReadout = <S>(
+  text: FigureText,
+  t: (k: string) => string,
+  panel: string,
+  at: number,
+  series: readonly S[],
+  name: (s: S) => string,
+  v: (s: S) => string,
+): string => ft(text, 'readout', { panel, t: at, values: readoutList(text, t, series, name, v) });
+
 /** readoutList of per-placement series, each named as the page names its placement. */
 export const placementReadout = <S extends { placement: string }>(text: FigureText, t: (k: string) => string, series: readonly S[], v: (s: S) => string) =>
   readoutList(text, t, series, (s) => placementLabel(s.placement, t), v);

@@ -3,7 +3,7 @@
 // a focused panel steps through the xs (Panel's slider), and the panel that has the selection says
 // what is selected (its aria valuetext) and marks it (Points' `active`, Cursor's `x`).
 // One instance per figure; `xs` is read on every use, so it follows the drawn document.
-import { nearest, stepAlong } from './axis';
+import { nearest, stepAlong, stepsTo } from './axis';
 
 export class XSelection<P extends string = string> {
   /** the x picked by hover or keyboard; null until one is */
@@ -17,9 +17,23 @@ export class XSelection<P extends string = string> {
     private readonly fallback: (xs: readonly number[]) => number | null = (xs) => (xs.length ? xs[xs.length - 1] : null),
   ) {}
 
+  /** A selection over the steps 1…n() of a run (n read on every use), step 1 before one is picked. */
+  static ofSteps<P extends string = string>(n: () => number): XSelection<P> {
+    let steps: number[] = [];
+    return new XSelection<P>(
+      () => (steps.length === n() ? steps : (steps = stepsTo(n()))),
+      () => 1,
+    );
+  }
+
   /** The selected x: the picked one, else the fallback. */
   get at(): number | null {
     return this.picked ?? this.fallback(this.xs());
+  }
+
+  /** Of a figure's panels (keyed by `key`), the one that has the selection, else the first. */
+  focused<T extends { key: P }>(panels: readonly T[]): T | undefined {
+    return panels.find((q) => q.key === this.focus) ?? panels[0];
   }
 
   /** The selection as a panel marks it: the x while `id` has the selection, else null. */

@@ -6,7 +6,7 @@
 // Reference levels: 1 (Adam's sign step, every coordinate moves by lr) and √(1 − β2) (GI-Adam's first
 // step, v₀ = g₁²), from the document's β2.
 import { inRegistryOrder } from '../../lib/placements';
-import { unionDomain, type Domain } from '../../components/common/chart';
+import { stepPanelAxes, type StepPanelAxes } from '../../components/common/panel-axes';
 import type { AdamFirstStepResult } from '../../experiments/adam-first-step';
 
 export interface CfPt {
@@ -74,21 +74,7 @@ export function cfChart(doc: AdamFirstStepResult | null): CfChart {
 /** A series' values at step t, or undefined. */
 export const valueAt = (s: CfSeries, t: number) => ({ all: s.all[t - 1]?.y, zero: s.zero?.[t - 1]?.y });
 
-export interface CfAxes {
-  xDomain: Domain;
-  yDomain: Domain;
-  /** the reference's panel of the same placement (drawn muted under a live run), if any */
-  refPanel: (key: string) => CfPanel | undefined;
-}
+export type CfAxes = StepPanelAxes<CfPanel>;
 
 /** The axes of chart `c` with the reference `ref` drawn muted under it: every step and value of both. */
-export function cfAxes(c: CfChart, ref: CfChart | null): CfAxes {
-  const live = c.steps > 0;
-  const refPanel = (key: string) => (ref && ref !== c ? ref.panels.find((p) => p.key === key) : undefined);
-  if (!ref?.steps) return { xDomain: [1, Math.max(2, c.steps)], yDomain: c.yDomain, refPanel };
-  return {
-    xDomain: [1, Math.max(2, c.steps, ref.steps)],
-    yDomain: unionDomain([live ? c.yDomain : null, ref.yDomain], { fallback: c.yDomain }),
-    refPanel,
-  };
-}
+export const cfAxes = (c: CfChart, ref: CfChart | null): CfAxes => stepPanelAxes(c, ref);

@@ -3,13 +3,12 @@
 // loss against the lr and the largest attention logit over steps (the `lr-sensitivity` experiment,
 // docs/experiments.md; Wortsman et al. 2023). No view state of its own (NoView).
 import type { LrSensitivityResult } from '../../experiments/lr-sensitivity';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure18 from './Figure18.svelte';
 import { fig18Json, fig18Table } from './downloads';
 
-export const fig18: FigureDef<NoView, LrSensitivityResult> = {
+export const fig18 = testFigure<LrSensitivityResult>({
   id: 'fig18',
-  series: 'test',
   component: Figure18,
   strings: [
     'panelA',
@@ -32,6 +31,6 @@ export const fig18: FigureDef<NoView, LrSensitivityResult> = {
     'ctl.small', // {layers} {d} {steps} {seeds}
   ],
   slot: 'lrSensitivity',
-  ...noView('fig18'),
-  numbers: numbersOfDoc(fig18Table, fig18Json),
-};
+  table: fig18Table,
+  json: fig18Json,
+});

@@ -3,13 +3,12 @@
 // page's own article, training and validation loss against the text's unigram entropy (the
 // `real-text` experiment, docs/experiments.md). No view state of its own (NoView).
 import type { RealTextResult } from '../../experiments/real-text';
-import { noView, numbersOfDoc, type FigureDef, type NoView } from '../types';
+import { testFigure } from '../types';
 import Figure19 from './Figure19.svelte';
 import { fig19Json, fig19Table } from './downloads';
 
-export const fig19: FigureDef<NoView, RealTextResult> = {
+export const fig19 = testFigure<RealTextResult>({
   id: 'fig19',
-  series: 'test',
   component: Figure19,
   strings: [
     'panel', // {lang}
@@ -28,6 +27,6 @@ export const fig19: FigureDef<NoView, RealTextResult> = {
     'ctl.small', // {steps} {layers}
   ],
   slot: 'realText',
-  ...noView('fig19'),
-  numbers: numbersOfDoc(fig19Table, fig19Json),
-};
+  table: fig19Table,
+  json: fig19Json,
+});

@@ -4,7 +4,7 @@
 // mean (`train`: the mean the escape criterion reads; a batch of 2 × 32 bytes is noisy), and the
 // seed-mean validation loss at the validation steps (`val`: held-out text), over the seeds that ran
 // to the end; and the panel's plateau line, the text's unigram entropy.
-import { unionDomain, type Domain } from '../../components/common/chart';
+import { stepPanelAxes, type StepPanelAxes } from '../../components/common/panel-axes';
 import { inRegistryOrder } from '../../lib/placements';
 import type { RealTextResult } from '../../experiments/real-text';
 
@@ -87,20 +87,7 @@ export function rtChart(doc: RealTextResult | null): RtChart {
 /** A series' training loss at step t, and its validation loss there if one was measured at t. */
 export const valueAt = (s: RtSeries, t: number) => ({ train: s.train[t - 1]?.y, val: s.val.find((p) => p.x === t)?.y });
 
-export interface RtAxes {
-  xDomain: Domain;
-  yDomain: Domain;
-  /** the reference's panel of the same language (drawn muted under a live run), if any */
-  refPanel: (key: string) => RtPanel | undefined;
-}
+export type RtAxes = StepPanelAxes<RtPanel>;
 
 /** The axes of chart `c` with the reference `ref` drawn muted under it: every step and value of both. */
-export function rtAxes(c: RtChart, ref: RtChart | null): RtAxes {
-  const refPanel = (key: string) => (ref && ref !== c ? ref.panels.find((p) => p.key === key) : undefined);
-  if (!ref?.steps) return { xDomain: [1, Math.max(2, c.steps)], yDomain: c.yDomain, refPanel };
-  return {
-    xDomain: [1, Math.max(2, c.steps, ref.steps)],
-    yDomain: unionDomain([c.steps > 0 ? c.yDomain : null, ref.yDomain], { fallback: c.yDomain }),
-    refPanel,
-  };
-}
+export const rtAxes = (c: RtChart, ref: RtChart | null): RtAxes => stepPanelAxes(c, ref);
