@@ -31,11 +31,12 @@ const SKELETON = readFileSync(join(root, 'web/src/content/skeleton.ts'), 'utf8')
 export const FIGS = [...SKELETON.matchAll(/'(fig\d+)'/g)].map((m) => m[1]);
 if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/skeleton.ts (SKELETON)');
 /** The page's tests of the article's inferences (Figures A, B, …), in page order: the figures whose
- *  FigureDef (figures/figN/index.ts) declares `series: 'test'` and draws a slot (not the composer,
- *  fig16, which draws its own runs). A new experiment figure is run too. */
+ *  FigureDef (figures/figN/index.ts) is of series 'test' (written out, or made by figures/types.ts
+ *  testFigure) and draws a slot (not the composer, fig16, which draws its own runs). A new experiment
+ *  figure is run too; tests/unit/registry.test.ts keeps this list equal to the registry's. */
 export const TEST_FIGS = FIGS.filter((id) => {
   const src = readFileSync(join(root, `web/src/figures/${id}/index.ts`), 'utf8');
-  return /series: 'test'/.test(src) && !/slot: null/.test(src);
+  return (/series: 'test'/.test(src) || /\btestFigure\s*[<(]/.test(src)) && !/slot: null/.test(src);
 });
 
 // ---- servers -----------------------------------------------------------------------------------
