@@ -39,6 +39,25 @@ export const TEST_FIGS = FIGS.filter((id) => {
   return (/series: 'test'/.test(src) || /\btestFigure\s*[<(]/.test(src)) && !/slot: null/.test(src);
 });
 
+/** How the end-to-end loop over TEST_FIGS shrinks the quick settings that take a minute or more in
+ *  the browser (tests/e2e/run.mjs says why): per figure, form fields and their values; `tooSmall`:
+ *  the shrunk setting cannot show the effect, and the caption must say so. What those quick settings
+ *  give is checked on the native engine instead (tests/wasm/quick-verdicts.test.ts reads this table). */
+export const E2E_SHRINK = {
+  // 20 steps: no run leaves the plateau (warmupLength: untested, too short)
+  fig8: { steps: '20', tooSmall: true },
+  // one cell: Pre-LN, 2 layers, lr 0.01, no warm-up
+  fig15: { placements: ['pre'], depths: '2', lrs: '0.01', warmups: '0' },
+  // claims 10 and 9 (about a minute each at their quick settings): 20 steps, where Pre-LN, the
+  // rules' positive control, cannot leave the plateau yet (deepNormNoWarmup, preWarmup: untested,
+  // too short); claim 9's warm-up shrunk with them
+  fig13: { steps: '20', tooSmall: true },
+  fig14: { steps: '20', warmups: '0, 10', tooSmall: true },
+  // real text (its quick setting: 8 runs of 200 steps, 20–45 s here): 20 steps, where Pre-LN, the
+  // rule's positive control, cannot leave the plateau yet (realText: untested, too short)
+  fig19: { steps: '20', tooSmall: true },
+};
+
 // ---- servers -----------------------------------------------------------------------------------
 export function freePort() {
   return new Promise((res, rej) => {
