@@ -1173,7 +1173,7 @@ async function main() {
     await check(
       'estimate before the first click: on a first visit, Figure 4 near the viewport measures the speed at idle and Recompute shows an estimate, nothing hovered or pressed',
       async () => {
-        const f = await openPage(browser, preview.url, { query: '?lang=en' });
+        const f = await openPage(browser, preview.url, { query: '?lang=en', firstVisit: true });
         try {
           await waitReady(f.page);
           await f.page.$eval('#fig4', (el) => el.scrollIntoView({ block: 'center' }));
