@@ -2,7 +2,7 @@
 # installed (scripts/setup.sh installs it), so a second build of the same sources — another clone
 # on the same machine, CI right after a session, a rebuild after `git clean` — reuses the objects
 # instead of compiling them again (the engine's compiles are about 300 of the WebAssembly build's
-# 420 CPU-seconds; the links are not cached). CCACHE_BASEDIR makes the cache key relative to the
+# 420 CPU-seconds; the links are cached apart, by scripts/link-cache.sh). CCACHE_BASEDIR makes the cache key relative to the
 # repository, so a clone in another folder hits it too. A cold cache only costs the first build
 # its usual time. LNX_NO_CCACHE=1 compiles without it (e.g. to time a cold build).
 #   Sets LNX_CMAKE_LAUNCHER (CMake arguments for a native configure) and, for Emscripten,

@@ -31,12 +31,32 @@ const SKELETON = readFileSync(join(root, 'web/src/content/skeleton.ts'), 'utf8')
 export const FIGS = [...SKELETON.matchAll(/'(fig\d+)'/g)].map((m) => m[1]);
 if (FIGS.length === 0) throw new Error('harness: no figure slots found in web/src/content/skeleton.ts (SKELETON)');
 /** The page's tests of the article's inferences (Figures A, B, …), in page order: the figures whose
- *  FigureDef (figures/figN/index.ts) declares `series: 'test'` and draws a slot (not the composer,
- *  fig16, which draws its own runs). A new experiment figure is run too. */
+ *  FigureDef (figures/figN/index.ts) is of series 'test' (written out, or made by figures/types.ts
+ *  testFigure) and draws a slot (not the composer, fig16, which draws its own runs). A new experiment
+ *  figure is run too; tests/unit/registry.test.ts keeps this list equal to the registry's. */
 export const TEST_FIGS = FIGS.filter((id) => {
   const src = readFileSync(join(root, `web/src/figures/${id}/index.ts`), 'utf8');
-  return /series: 'test'/.test(src) && !/slot: null/.test(src);
+  return (/series: 'test'/.test(src) || /\btestFigure\s*[<(]/.test(src)) && !/slot: null/.test(src);
 });
+
+/** How the end-to-end loop over TEST_FIGS shrinks the quick settings that take a minute or more in
+ *  the browser (tests/e2e/run.mjs says why): per figure, form fields and their values; `tooSmall`:
+ *  the shrunk setting cannot show the effect, and the caption must say so. What those quick settings
+ *  give is checked on the native engine instead (tests/wasm/quick-verdicts.test.ts reads this table). */
+export const E2E_SHRINK = {
+  // 20 steps: no run leaves the plateau (warmupLength: untested, too short)
+  fig8: { steps: '20', tooSmall: true },
+  // one cell: Pre-LN, 2 layers, lr 0.01, no warm-up
+  fig15: { placements: ['pre'], depths: '2', lrs: '0.01', warmups: '0' },
+  // claims 10 and 9 (about a minute each at their quick settings): 20 steps, where Pre-LN, the
+  // rules' positive control, cannot leave the plateau yet (deepNormNoWarmup, preWarmup: untested,
+  // too short); claim 9's warm-up shrunk with them
+  fig13: { steps: '20', tooSmall: true },
+  fig14: { steps: '20', warmups: '0, 10', tooSmall: true },
+  // real text (its quick setting: 8 runs of 200 steps, 20–45 s here): 20 steps, where Pre-LN, the
+  // rule's positive control, cannot leave the plateau yet (realText: untested, too short)
+  fig19: { steps: '20', tooSmall: true },
+};
 
 // ---- servers -----------------------------------------------------------------------------------
 export function freePort() {
@@ -183,12 +203,35 @@ export function withTimeout(p, ms, what) {
 }
 
 /** A fresh context and page that collect console errors, page errors and dialogs. */
-export async function openPage(browser, url, { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {} } = {}) {
+/** A context's storage (Playwright storageState) for `url`'s origin as a returning reader's whose
+ *  speed was measured on another engine than any this page runs: the page then measures none when
+ *  Figure 4 nears the viewport (RunControls' calibration at idle: 2–5 CPU-seconds of the engine's
+ *  worker, which every fresh test page otherwise spends beside the check), and still measures this
+ *  engine's when a check reaches for a run or a link asks for one (lib/calibrate.ts). The check of
+ *  the first visit's calibration opens its page with `firstVisit`. */
+export const elsewhereSpeed = (url) => ({
+  cookies: [],
+  origins: [
+    {
+      origin: new URL(url).origin,
+      localStorage: [{ name: 'lnx.speed.v2', value: JSON.stringify({ engine: 'another-machine/none/1', points: [[1e6, 50, 1]] }) }],
+    },
+  ],
+});
+
+/** A page in a fresh context (the speed measured elsewhere: `elsewhereSpeed`, unless `firstVisit`
+ *  or contextOptions.storageState), with its console errors, warnings and dialogs collected. */
+export async function openPage(
+  browser,
+  url,
+  { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {}, firstVisit = false } = {},
+) {
   const context = await browser.newContext({
     viewport: { width, height },
     deviceScaleFactor: 1,
     locale: lang === 'zh' ? 'zh-CN' : 'en-US',
     acceptDownloads: true,
+    ...(firstVisit ? {} : { storageState: elsewhereSpeed(url) }),
     ...contextOptions,
   });
   const page = await context.newPage();

@@ -25,6 +25,7 @@ import {
   artifacts,
   assert,
   dist,
+  elsewhereSpeed,
   freePort,
   makeChecker,
   openSettings,
@@ -93,17 +94,21 @@ const readState = () => ({
 const paramsOf = (q) => [...new URLSearchParams(q).keys()];
 
 /**
- * URL cases go in batches of up to 4 with disjoint parameter names (one page load checks each of
- * them: the banner must name every bad parameter and each falls back on its own). Cases with
- * expectations of their own (embeds, mixed good and bad) run alone. A batch with any problem is
+ * URL cases go in batches of up to 12 with disjoint parameter names and at most 1.5 kB of query
+ * (one page load checks each of them: the banner must name every bad parameter and each falls back
+ * on its own). Cases with expectations of their own (embeds, mixed good and bad) and long ones run
+ * alone. A batch with any problem is
  * rerun case by case, so every failure is attributed to its case.
  */
-function batches(cases, size = 4) {
+function batches(cases, size = 12) {
   const out = [];
   for (const c of cases) {
     const keys = paramsOf(c.query);
-    const alone = c.expect || keys.length !== 1 || keys[0] === 'embed';
-    const b = alone ? null : out.find((x) => !x.alone && x.cases.length < size && x.cases.every((o) => !paramsOf(o.query).includes(keys[0])));
+    // a long link (the corpus's megabyte-sized values) runs alone: links joined past ~2 kB of query
+    // interrupt their own navigation in Chromium
+    const alone = c.expect || keys.length !== 1 || keys[0] === 'embed' || c.query.length > 500;
+    const fits = (x) => x.cases.reduce((n, o) => n + o.query.length + 1, 0) + c.query.length <= 1500;
+    const b = alone ? null : out.find((x) => !x.alone && x.cases.length < size && fits(x) && x.cases.every((o) => !paramsOf(o.query).includes(keys[0])));
     if (b) b.cases.push(c);
     else out.push({ alone, cases: [c] });
   }
@@ -135,7 +140,12 @@ async function urlCases(browser, base) {
   const n = Math.max(1, Number(process.env.ROBUST_PAGES ?? 2));
   const queue = batches(URL_CASES);
   const worker = async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US', colorScheme: 'light' });
+    const context = await browser.newContext({
+      viewport: { width: 1100, height: 800 },
+      locale: 'en-US',
+      colorScheme: 'light',
+      storageState: elsewhereSpeed(base),
+    });
     const page = await context.newPage();
     const log = heard(page);
     const run = (c) => {
@@ -225,7 +235,7 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
 }
 
 async function uiCases(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base) });
   const page = await context.newPage();
   const { errors, dialogs } = heard(page);
   await page.goto(`${base}?lang=en`);
@@ -351,7 +361,7 @@ async function caseRow(list, errors, fields, body) {
 }
 
 async function fileCases(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base) });
   const page = await context.newPage();
   const { errors } = heard(page);
   await page.goto(`${base}?lang=en`);
@@ -516,7 +526,7 @@ async function twoTabs(browser, base) {
   const t0 = Date.now();
   const row = { id: 'file-tabs', category: 'race', input: 'two tabs start a Figure 4 run at once', message: '', ok: false, ms: 0, problems: [] };
   rows.file.push(row);
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base) });
   const errors = [];
   try {
     const link = `${base}?lang=en&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`;

@@ -82,6 +82,16 @@ describe('the registry', () => {
     expect(figureNumber('fig99')).toBeUndefined();
     expect(figureNumber('x')).toBeUndefined();
   });
+  it('the end-to-end run tries every test of the page that draws a slot (tests/e2e/harness.mjs TEST_FIGS)', async () => {
+    // the harness reads the figures' sources (it runs without the page's TypeScript): a figure made
+    // another way than it looks for would silently drop out of the end-to-end loop
+    const { TEST_FIGS } = await import('../e2e/harness.mjs');
+    expect([...TEST_FIGS].sort()).toEqual(
+      FIGURES.filter((f) => f.series === 'test' && f.slot != null)
+        .map((f) => f.id)
+        .sort(),
+    );
+  });
   it('docs/experiments.md labels the page’s tests as the page does', () => {
     const md = readFileSync(new URL('../../docs/experiments.md', import.meta.url), 'utf8');
     const rows = [...md.matchAll(/^\| Figure (\w+) \| `(fig\d+)` \|/gm)].map((m) => [m[2], m[1]]);

@@ -1,13 +1,15 @@
 // quick-verdicts.test.ts — the quick settings the page offers (EXPERIMENT_SLOTS[…].small, found by
 // scripts/quick-settings-search.mjs; docs/reproduction.md, "Quick settings of the experiment figures")
-// give, on the WebAssembly engine a reader's browser runs, the verdict the reference document gives
-// (public/data/exp/*.json, the engine defaults); and a setting too small to show an effect reads
-// 'untested' with the reason (verdicts.js, facts.tooSmall), never 'refuted'.
-// The quick settings that take a minute or more on the WebAssembly engine (toy training runs: Figure
-// H's, claims 10 and 9's, real text's) run on the native CLI instead, 3–4× faster (warmup-length's:
-// 23 s against 88 s on 2 threads): the threaded wasm build gives the native build's bits for every
-// experiment (tests/wasm/experiments.test.ts, both flavours, 1 and 2 threads), so the verdict is the
-// same document's.
+// give the verdict the reference document gives (public/data/exp/*.json, the engine defaults); and a
+// setting too small to show an effect reads 'untested' with the reason (verdicts.js, facts.tooSmall),
+// never 'refuted'.
+// Each quick setting is checked once, where it costs least. The end-to-end loop (tests/e2e/run.mjs)
+// runs every experiment figure's quick setting live in Chromium and asserts the same equality, except
+// those it shrinks (tests/e2e/harness.mjs E2E_SHRINK: a minute or more in the browser); those run here
+// on the native CLI, 3–4× faster (warmup-length's: 23 s against 88 s on 2 threads): the threaded
+// wasm build gives the native build's bits for every experiment (tests/wasm/experiments.test.ts, both
+// flavours, 1 and 2 threads), so the verdict is the same document's. So does Figure 4's quick look:
+// the end-to-end run presses its preset and runs it shortened; its three toy claims are asked here.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +17,10 @@ import { loadEngine } from './load';
 import type { LnxModule } from '../../public/wasm/lnx';
 import * as V from '../../web/src/experiments/verdicts.js';
 import { EXPERIMENT_SLOTS, type ExperimentSlot } from '../../web/src/lib/slots';
+import { FIGURES as REGISTRY } from '../../web/src/figures/registry';
+import { GRID } from '../../web/src/lib/settings';
+import { E2E_SHRINK, TEST_FIGS } from '../e2e/harness.mjs';
+import { claims as quickLookClaims } from '../../scripts/quick-look-search.mjs';
 
 type Doc = any;
 const reference = (file: string): Doc => JSON.parse(readFileSync(new URL(`../../public/data/exp/${file}.json`, import.meta.url), 'utf8'));
@@ -43,7 +49,7 @@ async function run(experiment: string, config: object): Promise<Doc> {
 type Judge = (docs: Doc[]) => Record<string, { verdict: string; facts: { tooSmall?: string } }>;
 /** Each figure: the slots whose small settings it runs (Figure F: both perturbation kinds), their
  *  reference files, and its verdicts. */
-const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge; native?: true }[] = [
+const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   { name: 'A (tied-output)', slots: ['tiedOutput'], judge: ([d]) => ({ tied: V.tiedOutput(d) }) },
   { name: 'B (depth-factors)', slots: ['depthFactors'], judge: ([d]) => ({ df: V.depthFactors(d) }) },
   { name: 'C (adam-first-step)', slots: ['adamFirstStep'], judge: ([d]) => ({ afs: V.adamFirstStep(d) }) },
@@ -52,34 +58,63 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge; native?: t
   { name: 'F (output-sensitivity)', slots: ['outputSensitivity', 'outputSensitivitySign'], judge: ([r, s]) => ({ os: V.outputSensitivity(r, s) }) },
   // Figure H's quick setting: 12 toy runs of 400 steps (the end-to-end test runs that figure live at a
   // setting shrunk below it, to check the page's path at less cost)
-  { name: 'H (warmup-length)', slots: ['warmupLength'], judge: ([d]) => ({ wl: V.warmupLength(d), sgd: V.sgdControl(d) }), native: true },
+  { name: 'H (warmup-length)', slots: ['warmupLength'], judge: ([d]) => ({ wl: V.warmupLength(d), sgd: V.sgdControl(d) }) },
   { name: 'G (sharpness)', slots: ['sharpness'], judge: ([d]) => ({ sh: V.sharpnessWarmup(d), gi: V.sharpnessGiAdam(d) }) },
   { name: 'I (plateau-share)', slots: ['plateauShare'], judge: ([d]) => ({ ps: V.plateauShare(d) }) },
   // Figure J's quick setting: real-text, 8 toy runs of 200 steps on the article's text (the end-to-end
   // test runs it live at 20 steps, too small to show the effect)
-  { name: 'J (real-text)', slots: ['realText'], judge: ([d]) => ({ rt: V.realText(d) }), native: true },
+  { name: 'J (real-text)', slots: ['realText'], judge: ([d]) => ({ rt: V.realText(d) }) },
   // phase-diagram's claims 10 (fig13) and 9 (fig14): Figure 4's toy at 2 × 32 tokens, 500 steps (the
   // end-to-end test runs them live at 20 steps, too small to show the effects); fig15 (the map) has no
   // verdict
-  { name: 'K (phase-diagram, claim 10: fig13)', slots: ['deepNorm'], judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }), native: true },
-  { name: 'L (phase-diagram, claim 9: fig14)', slots: ['preWarmup'], judge: ([d]) => ({ pw: V.preWarmup(d) }), native: true },
+  { name: 'K (phase-diagram, claim 10: fig13)', slots: ['deepNorm'], judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }) },
+  { name: 'L (phase-diagram, claim 9: fig14)', slots: ['preWarmup'], judge: ([d]) => ({ pw: V.preWarmup(d) }) },
   { name: 'M (lr-sensitivity)', slots: ['lrSensitivity'], judge: ([d]) => ({ ls: V.lrSensitivity(d) }) },
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
-describe('the quick setting of each experiment figure gives the reference verdict (wasm; the slow ones native)', () => {
-  for (const f of FIGURES) {
-    it(`Figure ${f.name}${f.native ? ' (native)' : ''}`, async () => {
+/** Whether the end-to-end loop runs this slot's figure at its quick setting (and checks its verdict). */
+const inEndToEnd = (slot: ExperimentSlot) => {
+  const id = REGISTRY.find((g) => g.slot === slot)?.id;
+  return id != null && TEST_FIGS.includes(id) && !(id in E2E_SHRINK);
+};
+
+describe('the quick setting of each experiment figure gives the reference verdict (native; the rest in the end-to-end run)', () => {
+  it('each figure here is a test the end-to-end loop tries (so the ones it runs unshrunk are checked there)', () => {
+    for (const f of FIGURES) expect([f.name, TEST_FIGS.includes(REGISTRY.find((g) => g.slot === f.slots[0])?.id ?? '')]).toEqual([f.name, true]);
+  });
+  for (const f of FIGURES.filter((g) => !inEndToEnd(g.slots[0]))) {
+    it(`Figure ${f.name} (native)`, async () => {
       // the full documents (warmup-length, not its summary: the same groups)
       const want = verdictsOf(f.judge(f.slots.map((s) => reference(EXPERIMENT_SLOTS[s].file.replace(/\.summary$/, '')))));
       const docs = [];
       for (const s of f.slots) {
         const config = { ...EXPERIMENT_SLOTS[s].config, ...EXPERIMENT_SLOTS[s].small };
-        docs.push(f.native ? runNative(EXPERIMENT_SLOTS[s].experiment, config) : await run(EXPERIMENT_SLOTS[s].experiment, config));
+        docs.push(runNative(EXPERIMENT_SLOTS[s].experiment, config));
       }
       expect(verdictsOf(f.judge(docs))).toEqual(want);
     }, 600_000);
   }
+});
+
+describe('Figure 4’s quick look (its preset) holds the article’s three toy claims (native)', () => {
+  it('Post-LN stalls without warm-up and escapes with it; Pre-LN descends either way (seed mean over 4 seeds)', () => {
+    const preset = GRID.presets?.find((p) => p.key === 'quick');
+    expect(preset?.from).toBe('reference');
+    const ref = JSON.parse(readFileSync(new URL('../../public/data/grid.json', import.meta.url), 'utf8'));
+    const config: Record<string, unknown> = { ...ref.config, ...preset!.set };
+    const flags = Object.entries(config).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
+    const grid = JSON.parse(execFileSync(LNX, ['grid', '--json', '--threads', '2', ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    expect(grid.runs.length).toBe(16);
+    const c = quickLookClaims(grid);
+    expect({ ...c, escape_steps: undefined }).toEqual({
+      escape_steps: undefined,
+      post_without_warmup_stalls: true,
+      post_with_warmup_escapes: true,
+      pre_descends_either_way: true,
+      all_hold: true,
+    });
+  }, 600_000);
 });
 
 // Settings too small to show each effect, cheap; what makes each too small is the rule's
