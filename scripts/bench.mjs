@@ -630,6 +630,43 @@ if (results.profile) {
       .join('; ');
     md.push(`${f(m.flops_per_step / 1e9, 3)} GFLOP of matrix products per step. ${gemmLine}.`, '');
   }
+  // Issue 32 item 2's targets against what the limit allows, from the wasm-st 1-thread column (a
+  // 2-core grid runs one run per thread, each run's step on one core): the fastest grid, its GEMMs
+  // at the limit and the rest of the step as measured; and how close to the limit the GEMMs would
+  // have to run to meet the target with the rest as it is.
+  const st = (m) => m?.runs?.['wasm-st_1t'];
+  const bound = (m, runs, steps) => {
+    const r = st(m),
+      g = r.ops.find((o) => o.op === 'gemm')?.seconds_per_step ?? 0,
+      rest = r.seconds_per_step - g,
+      atLimit = m.flops_per_step / (16 * ghz * 1e9);
+    return {
+      rest,
+      atLimit,
+      best: (runs * steps * (atLimit + rest)) / 2,
+      limitOnly: (runs * steps * atLimit) / 2,
+      now: (runs * steps * r.seconds_per_step) / 2,
+    };
+  };
+  if (ghz && st(pr.models.quick) && st(pr.models.toy)) {
+    const q = bound(pr.models.quick, 16, 200),
+      t = bound(pr.models.toy, 16, 500),
+      qNeed = q.atLimit / ((2 * 15) / (16 * 200) - q.rest),
+      tNeed = t.atLimit / ((2 * t.limitOnly) / 0.8 / (16 * 500) - t.rest);
+    md.push(
+      '### What the limit allows the quick look and the grid (issue 32, item 2)',
+      '',
+      'From the wasm-st column above (a 2-core grid runs one run per thread, so each run step takes one core; the FMA flavour has the same 16-flop ceiling): the fastest grid on 2 cores with every GEMM at the SIMD128 limit and the rest of the step as measured, against the targets.',
+      '',
+      "| grid | GEMMs at the limit | + the rest of the step | at today's step | target | GEMMs must reach |",
+      '|---|---|---|---|---|---|',
+      `| the quick look, 16 runs × 200 steps | ${f(q.limitOnly, 1)} s | ${f(q.best, 1)} s | ${f(q.now, 1)} s | ≤ 15 s | ${qNeed > 0 ? `${f(100 * qNeed, 0)}% of the limit${qNeed > 1 ? ': impossible' : ''}` : 'the rest of the step alone is over the target: impossible'} |`,
+      `| the article's, 16 runs × 500 steps | ${f(t.limitOnly, 0)} s | ${f(t.best, 0)} s | ${f(t.now, 0)} s | ≥ 80% of the limit: ≤ ${f(t.limitOnly / 0.8, 0)} s | ${f(100 * tNeed, 0)}% of the limit |`,
+      '',
+      `The quick look's target cannot be met by a faster GEMM alone: with its products at the limit, the rest of its step (${f(1000 * q.rest, 2)} ms of ${f(1000 * st(pr.models.quick).seconds_per_step, 2)} ms: optimizer, norms, copies) leaves it at ${f(q.best, 1)} s. The grid's needs a GEMM at ${f(100 * tNeed, 0)}% of the limit where it runs at ${f((100 * (pr.models.toy.flops_per_step / (st(pr.models.toy).ops.find((o) => o.op === 'gemm')?.seconds_per_step ?? 1) / 1e9)) / (16 * ghz), 0)}% now.`,
+      '',
+    );
+  }
 }
 if (results.probe) {
   const p = results.probe;
