@@ -212,6 +212,13 @@ describe('Figure 4 drawing a run of 10⁵ steps', () => {
       ),
     );
   });
+  it('seedMean (a loop per run) gives the bits a sum over the runs at each step gives', () => {
+    const runs = G.runs.slice(0, 5);
+    const n = Math.min(...runs.map((r) => r.loss.length));
+    const want = Array.from({ length: n }, (_, t) => runs.reduce((a, r) => a + r.loss[t], 0) / runs.length);
+    expect(seedMean(runs)).toEqual(want);
+    expect(seedMean(runs).every((m, t) => Object.is(m, want[t]))).toBe(true);
+  });
   it('a run of LONG_CURVE steps or fewer gets its points made, as before', () => {
     const short = { ...G, runs: G.runs.map((r) => ({ ...r, loss: r.loss.slice(0, LONG_CURVE) })) };
     const q = buildPanels(short).panels[0].series[0];
