@@ -2,6 +2,7 @@
 // Rule): the scales and the inner plot size. Layers never create scales of their own.
 import { getContext, setContext } from 'svelte';
 import type { ScaleLinear, ScaleLogarithmic } from 'd3-scale';
+import { curveOf, m4Cached } from '../../lib/curve';
 
 export type Scale = ScaleLinear<number, number> | ScaleLogarithmic<number, number>;
 
@@ -119,4 +120,18 @@ export function thin<P extends XY>(points: readonly P[], max: number): readonly 
     for (const i of keep) out.push(points[i]);
   }
   return out;
+}
+
+/** The pixel columns a plot `width` CSS px wide has on this screen (its device pixels, at most 3
+ *  per CSS px; 1 per CSS px where there is no screen: the build). */
+export const columnsOf = (width: number): number => Math.round(width * Math.min(3, Math.max(1, globalThis.devicePixelRatio || 1)));
+
+/**
+ * The points a layer draws of `points` in a chart of plot width `width` px over x domain `domain`:
+ * a long curve kept as numbers (lib/curve.ts curvePoints) through its M4 reduction at the screen's
+ * pixel columns (made once per curve and width), any other list thinned to 4 points per px (thin).
+ */
+export function shownPoints<P extends XY>(points: readonly P[], domain: readonly [number, number], width: number): readonly XY[] {
+  const c = curveOf(points);
+  return c ? m4Cached(c, domain, columnsOf(width)) : thin(points, 4 * width);
 }

@@ -5,11 +5,15 @@
 // seed-mean loss; the individual seeds are kept for hover. The mean is only defined while every
 // seed has a loss: a run with status "nan" or "diverged" stops before its stop_step, is marked
 // "diverged at step s", and neither it nor the mean is drawn past it.
+// A run longer than LONG_CURVE steps (a reader's run of 10⁵ steps: issue 31) keeps its curves as
+// numbers (lib/curve.ts curvePoints: the same lists of points, made only where read), which the
+// chart draws from their M4 reduction at its width; its panels are built once per document.
 import { leavesPlateauAt, seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
 import { inDrawOrder } from '../../lib/placements';
 import { DASH } from '../../lib/palette';
 import type { Shape } from '../../lib/marker';
 import { unionDomain } from '../../components/common/chart';
+import { curvePoints } from '../../lib/curve';
 
 export interface XY {
   x: number;
@@ -75,7 +79,12 @@ export function warmupDash(warmup: number, warmups: readonly number[]): string {
   return WARMUP_DASHES[1 + (i % (WARMUP_DASHES.length - 1))];
 }
 
-const toXY = (loss: number[]): XY[] => loss.map((y, i) => ({ x: i + 1, y }));
+/** Curves longer than this many steps are kept as numbers (curvePoints); a run of the article's
+ *  size (≤ 5,000 steps) gets its points made, and is drawn as it always was. */
+export const LONG_CURVE = 5000;
+
+/** A loss curve's points: x is the step (1-based). */
+const toXY = (loss: number[]): XY[] => (loss.length > LONG_CURVE ? curvePoints({ ys: loss, x0: 1 }) : loss.map((y, i) => ({ x: i + 1, y })));
 
 /**
  * The share of seeds still on the plateau at each step: a seed has left it from the step its own
@@ -85,24 +94,46 @@ const toXY = (loss: number[]): XY[] => loss.map((y, i) => ({ x: i + 1, y }));
  */
 export function plateauShare(losses: readonly (readonly number[])[], plateau: number): XY[] {
   if (!losses.length || !Number.isFinite(plateau)) return [];
-  const left = losses.map((l) => leavesPlateauAt(l, plateau) ?? Infinity);
   const n = Math.max(...losses.map((l) => l.length));
+  // one pass per seed: seed k has a loss up to its length, and is still on the plateau up to the
+  // step before it leaves it (and its length); gone[t] / left[t] count the seeds that stop being
+  // counted after step t
+  const gone = new Int32Array(n + 1);
+  const left = new Int32Array(n + 1);
+  for (const l of losses) {
+    gone[l.length]++;
+    left[Math.min(l.length, (leavesPlateauAt(l, plateau) ?? Infinity) - 1)]++;
+  }
   const out: XY[] = [];
+  let here = losses.length - gone[0];
+  let on = losses.length - left[0];
   let y = NaN;
   let t = 1;
   for (; t <= n; t++) {
-    const here = losses.filter((l) => l.length >= t).length;
     if (!here) break;
-    const share = left.filter((s, k) => losses[k].length >= t && s > t).length / here;
+    const share = on / here;
     if (share !== y) out.push({ x: t, y: (y = share) });
+    here -= gone[t];
+    on -= left[t];
   }
   if (out.length && out[out.length - 1].x !== t - 1) out.push({ x: t - 1, y });
   return out;
 }
 
+// the panels of each long document (one with a curve longer than LONG_CURVE), built once: a
+// document is replaced, never changed (engine/documents.ts mergeGrid)
+const builtLong = new WeakMap<GridResult, Panels>();
+
 export function buildPanels(G: GridResult | null): Panels {
   const empty: Panels = { panels: [], warmups: [], placements: [], steps: 0, refs: null, xDomain: [0, 1], yDomain: [0, 1] };
   if (!G?.runs?.length) return empty;
+  if (!G.runs.some((r) => r.loss.length > LONG_CURVE)) return panelsOf(G);
+  let p = builtLong.get(G);
+  if (!p) builtLong.set(G, (p = panelsOf(G)));
+  return p;
+}
+
+function panelsOf(G: GridResult): Panels {
   const lrs = [...new Set(G.runs.map((r) => r.lr))].sort((a, b) => a - b);
   const warmups = [...new Set(G.runs.map((r) => r.warmup))].sort((a, b) => a - b);
   const placements = inDrawOrder(G.runs.map((r) => r.placement));
