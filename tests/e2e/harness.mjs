@@ -202,18 +202,32 @@ export function withTimeout(p, ms, what) {
   );
 }
 
-/** A context's storage (Playwright storageState) for `url`'s origin as a returning reader's whose
- *  speed was measured on another engine than any this page runs: the page then measures none when
- *  Figure 4 nears the viewport (RunControls' calibration at idle: 2–5 CPU-seconds of the engine's
- *  worker, which every fresh test page otherwise spends beside the check), and still measures this
- *  engine's when a check reaches for a run or a link asks for one (lib/calibrate.ts). The check of
- *  the first visit's calibration opens its page with `firstVisit`. */
+/** A context's storage (Playwright storageState) for `url`'s origin as a returning reader's: the speed
+ *  this page's calibration measured on this kind of machine (2 cores, wasm-mt-fma, 2026-12-05), kept
+ *  under an engine name no page runs. The page then does not calibrate when Figure 4 nears the
+ *  viewport (RunControls' calibration at idle: 2–5 CPU-seconds of the engine's worker, which every
+ *  fresh test page otherwise spends beside its check), its estimates read this record (of the order of
+ *  this machine's), and a link that asks for a run still measures the engine that would run it
+ *  (lib/calibrate.ts). The check of the first visit's calibration opens its page with `firstVisit`. */
 export const elsewhereSpeed = (url) => ({
   cookies: [],
   origins: [
     {
       origin: new URL(url).origin,
-      localStorage: [{ name: 'lnx.speed.v2', value: JSON.stringify({ engine: 'another-machine/none/1', points: [[1e6, 50, 1]] }) }],
+      localStorage: [
+        {
+          name: 'lnx.speed.v2',
+          value: JSON.stringify({
+            engine: 'another-machine/wasm-mt-fma/2',
+            points: [
+              [2048, 3.4e7, 1],
+              [8192, 2.6e7, 1],
+              [65536, 6.6e7, 1],
+            ],
+            startMs: 25,
+          }),
+        },
+      ],
     },
   ],
 });
