@@ -100,7 +100,12 @@ export const URL_CASES = [
   { category: 'injection', query: `fig4.lrs=${encodeURIComponent(INJECT[2])}`, banner: ['fig4.lrs'] },
   { category: 'injection', query: `fig${encodeURIComponent(INJECT[1])}=1`, banner: [`fig${INJECT[1]}`] },
   { category: 'injection', query: `fig1.step=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, banner: ['fig1.step'] },
-  { category: 'injection', query: `fig4.data=text&fig4.text_lang=${encodeURIComponent(INJECT[1])}`, banner: ['fig4.text_lang'], expect: { fig4Run: 'offered' } },
+  {
+    category: 'injection',
+    query: `fig4.data=text&fig4.text_lang=${encodeURIComponent(INJECT[1])}`,
+    banner: ['fig4.text_lang'],
+    expect: { fig4Run: 'offered' },
+  },
   { category: 'injection', query: `fig4.data=${encodeURIComponent(INJECT[4])}`, banner: ['fig4.data'] },
   // malformed
   { category: 'malformed', query: 'fig1.step=2&fig1.step=3', banner: ['fig1.step'] },

@@ -95,6 +95,25 @@ describe('the form’s data select (Figure 4)', () => {
     for (const a of [EN, ZH]) expect(a.figures.fig4[hint!.key], a.lang).toMatch(/CPU/);
   });
 
+  // what a select cannot offer (a forged value, or a select left with no option: ''): the form's
+  // inline message, and nothing to run. (The robustness corpus's UI cases type into inputs; its
+  // URL cases carry these values: tests/robustness/corpus.mjs.)
+  it.each<[string, string, Record<string, string>]>([
+    ['data', 'txt', {}],
+    ['data', '', {}],
+    ['text_lang', 'fr', { data: 'text' }],
+    ['text_lang', '', { data: 'text' }],
+  ])('the select %s given "%s" says so under it and leaves nothing to run', (field, v, before) => {
+    const f = new SlotForm(GRID, () => G);
+    for (const [k, x] of Object.entries(before)) f.choose(rowOf(k), x);
+    f.choose(rowOf(field), v);
+    expect(f.errors[field]?.key).toBe('field.err.choice');
+    expect(f.invalid).toBe(true);
+    expect(f.config).toBeNull();
+    f.choose(rowOf(field), GRID_FIELDS[field as 'data'].default as string);
+    expect(f.errors).toEqual({});
+  });
+
   it.each([
     ['data', 'txt'],
     ['data', 'Text'],
