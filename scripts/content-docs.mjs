@@ -103,6 +103,10 @@ export const UI_KEY_TABLES = {
       ],
       ['toy.onText', "in the caption's model (`toy.model`), when the drawn grid learned the article's text (`{lang}`: its language's name)"],
       [
+        'toy.lines.chain toy.lines.text',
+        "Figure 4's caption's sentence on its lines (`toy.lines`): on the chain the dotted optimal loss (`{k}`: the chain's successors), on the article's text the plateau line its unigram entropy (`{v}`) and no optimal line",
+      ],
+      [
         'field.placements field.lrs field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale field.data field.text_lang',
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
@@ -582,6 +586,11 @@ export const PROSE_NUMBER_GROUPS = [
       ['toy.warmups', 'the drawn warm-up lengths', '0, 300'],
       ['toy.lrs', 'the drawn peak learning rates', '10⁻³, 3×10⁻³'],
       ['toy.opt', 'ln 4', '1.39'],
+      [
+        'toy.lines',
+        "the caption's sentence on the drawn grid's lines: the chain's optimal loss (dotted), or the text's unigram entropy as the plateau and no optimal line; a live run's is not followed by the reference's (prose-numbers.ts DESCRIBES_DRAWING)",
+        'The dotted line is the optimal loss, ln 4.',
+      ],
       ['toy.lnV', 'ln 256', '5.55'],
       ['toy.plateau', 'the plateau (token-frequency level)', '5.38'],
       ['toy.post.w0.lo.final', 'Post-LN, no warm-up, 1e-3, final loss (stuck on the plateau)', '5.38'],

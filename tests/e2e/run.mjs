@@ -836,6 +836,7 @@ async function main() {
       assert(/unigram entropy/.test(note), `no note on the text's plateau: ${note}`);
       const caption = await b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
       assert(/the toy model \(on the article’s English text\)/.test(caption), `the caption does not say what was drawn: ${caption.slice(0, 120)}`);
+      assert(/unigram entropy/.test(caption) && !/optimal loss, ln/.test(caption), `the caption does not say which lines are drawn: ${caption.slice(0, 600)}`);
       const q = new URL(b.page.url()).searchParams;
       assert(q.get('fig4.data') === 'text' && q.get('fig4.text_lang') === 'en', `the address lost the data: ${b.page.url()}`);
       await shoot(b.page, 'en-fig4-text', '#fig4');

@@ -71,6 +71,17 @@ export const URL_CASES = [
   { category: 'unknown enum', query: 'fig4.placements=post,sideways', banner: ['fig4.placements'] },
   { category: 'unknown enum', query: 'fig4.placements=', banner: ['fig4.placements'] },
   { category: 'unknown enum', query: 'fig5.perturbation=huge', banner: ['fig5.perturbation'] },
+  // what Figure 4's toy learns (fig4.data) and the language of the article's text (fig4.text_lang)
+  { category: 'unknown enum', query: 'fig4.data=txt', banner: ['fig4.data'] },
+  { category: 'unknown enum', query: 'fig4.data=TEXT', banner: ['fig4.data'] },
+  { category: 'unknown enum', query: 'fig4.data=', banner: ['fig4.data'] },
+  { category: 'unknown enum', query: 'fig4.text_lang=fr', banner: ['fig4.text_lang'] },
+  // the text's language without data=text means nothing on the chain: no banner, the chain, no run
+  { category: 'unknown enum', query: 'fig4.text_lang=zh', banner: [] },
+  { category: 'unknown enum', query: 'fig4.data=markov&fig4.text_lang=en', banner: [] },
+  // data=text with a bad language: the language is named and left at its default; the valid data=text
+  // asks for a text grid, which a link does not start when it is estimated longer than it may take
+  { category: 'unknown enum', query: 'fig4.data=text&fig4.text_lang=fr', banner: ['fig4.text_lang'], expect: { fig4Run: 'offered' } },
   { category: 'unknown enum', query: 'fig6.output=both', banner: ['fig6.output'] },
   { category: 'unknown enum', query: 'fig6.input=NaN', banner: ['fig6.input'] },
   { category: 'unknown enum', query: 'fig8.lr=Infinity', banner: ['fig8.lr'] },
@@ -89,9 +100,19 @@ export const URL_CASES = [
   { category: 'injection', query: `fig4.lrs=${encodeURIComponent(INJECT[2])}`, banner: ['fig4.lrs'] },
   { category: 'injection', query: `fig${encodeURIComponent(INJECT[1])}=1`, banner: [`fig${INJECT[1]}`] },
   { category: 'injection', query: `fig1.step=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, banner: ['fig1.step'] },
+  {
+    category: 'injection',
+    query: `fig4.data=text&fig4.text_lang=${encodeURIComponent(INJECT[1])}`,
+    banner: ['fig4.text_lang'],
+    expect: { fig4Run: 'offered' },
+  },
+  { category: 'injection', query: `fig4.data=${encodeURIComponent(INJECT[4])}`, banner: ['fig4.data'] },
   // malformed
   { category: 'malformed', query: 'fig1.step=2&fig1.step=3', banner: ['fig1.step'] },
   { category: 'malformed', query: 'lang=zh&lang=en', banner: ['lang'] },
+  { category: 'malformed', query: 'fig4.data=text&fig4.data=markov', banner: ['fig4.data'] },
+  { category: 'malformed', query: 'fig4.data=text&fig4.data=text', banner: ['fig4.data'] },
+  { category: 'malformed', query: 'fig4.text_lang=en&fig4.text_lang=zh', banner: ['fig4.text_lang'] },
   { category: 'malformed', query: 'lang=%E0%A4%A', banner: ['lang'] },
   { category: 'malformed', query: 'fig2.zoom=2', banner: ['fig2.zoom'] },
   // (10 000 characters: URLs much longer are refused by web servers before the page sees them)

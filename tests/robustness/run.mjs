@@ -220,7 +220,7 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
     if (figs.includes('fig3') && st.fig3Stat !== 'W2_per_layer') p.push(`fig3 stat ${st.fig3Stat}`);
     if (figs.includes('fig3') && st.fig3Run !== 'idle') p.push(`fig3 run ${st.fig3Run}`);
     if (figs.includes('fig4')) {
-      if (st.fig4Run !== 'idle') p.push(`fig4 run ${st.fig4Run}: a bad parameter started a run`);
+      if (st.fig4Run !== (want.fig4Run ?? 'idle')) p.push(`fig4 run ${st.fig4Run}: a bad parameter started a run`);
       for (const [k, v] of Object.entries(DEFAULT_GRID)) if (st.fig4[k] !== v) p.push(`fig4 ${k} = ${st.fig4[k]}`);
     }
     if (st.injected) p.push(`${st.injected} injected elements/attributes`);

@@ -21,11 +21,13 @@ import { settingsDiff } from '../../web/src/lib/runs/entry';
 import { docProblem } from '../../web/src/lib/runs/doc-check';
 import { buildLayers, buildPanels } from '../../web/src/figures/fig4/transform';
 import { cpuOnlyJob } from '../../web/src/engine/backend-choice';
-import { proseNumbers } from '../../web/src/lib/prose-numbers';
+import { changedNotes, proseNumbers } from '../../web/src/lib/prose-numbers';
+import { renderInline } from '../../web/src/lib/inline';
 import type { GridResult } from '../../web/src/engine/documents';
 import { grid } from './fixtures';
 
 const rowOf = (field: string): Row => GRID.rows.find((r) => r.field === field)!;
+const gridIsText = (g: GridResult) => g.config.data === 'text';
 const G = grid().config as unknown as Config;
 const t = (lang: 'en' | 'zh') => (k: string) => UI_STRINGS[lang][k] ?? k;
 
@@ -91,6 +93,25 @@ describe('the form’s data select (Figure 4)', () => {
     const hint = rowOf('data').hint?.(configOf(GRID, ref, { base: 'full', values: { data: 'text' } }));
     expect(hint).toEqual({ key: 'dataHint', vars: {} });
     for (const a of [EN, ZH]) expect(a.figures.fig4[hint!.key], a.lang).toMatch(/CPU/);
+  });
+
+  // what a select cannot offer (a forged value, or a select left with no option: ''): the form's
+  // inline message, and nothing to run. (The robustness corpus's UI cases type into inputs; its
+  // URL cases carry these values: tests/robustness/corpus.mjs.)
+  it.each<[string, string, Record<string, string>]>([
+    ['data', 'txt', {}],
+    ['data', '', {}],
+    ['text_lang', 'fr', { data: 'text' }],
+    ['text_lang', '', { data: 'text' }],
+  ])('the select %s given "%s" says so under it and leaves nothing to run', (field, v, before) => {
+    const f = new SlotForm(GRID, () => G);
+    for (const [k, x] of Object.entries(before)) f.choose(rowOf(k), x);
+    f.choose(rowOf(field), v);
+    expect(f.errors[field]?.key).toBe('field.err.choice');
+    expect(f.invalid).toBe(true);
+    expect(f.config).toBeNull();
+    f.choose(rowOf(field), GRID_FIELDS[field as 'data'].default as string);
+    expect(f.errors).toEqual({});
   });
 
   it.each([
@@ -164,6 +185,46 @@ describe('the caption of a drawn text grid', () => {
     Object.assign(g.config, { final_norm: 'off' });
     expect(proseNumbers(null, g, 'en')['toy.model']).toBe('the toy model (on the article’s Chinese text, no final norm)');
     expect(proseNumbers(null, g, 'en')['toy.opt']).toBe('—'); // no optimal loss to quote
+  });
+
+  // the caption's sentence on the lines follows the drawn document: the chain's optimal loss, or
+  // the text's unigram entropy and no optimal line (what buildPanels draws: refs.optimal, refs.plateau)
+  const chainEn = 'The dotted line is the optimal loss, ln 4.';
+  const chainZh = '点线是最优损失 ln 4。';
+  const textEn =
+    'The dash-dotted line is the plateau, here the text’s unigram entropy, 3.35 (the loss of a model that knows only how often each byte occurs); real text has no known optimal loss, so there is no dotted line.';
+  const textZh = '点划线是平台，这里是这段文字的一元熵 3.35（只知道每个字节出现频率的模型的损失）；真实文本没有已知的最优损失，所以没有点线。';
+  const chain = () => ({ ...grid(), optimal_loss: Math.log(4) });
+  it.each<[string, () => GridResult | null, 'en' | 'zh', string]>([
+    ['the chain', chain, 'en', chainEn],
+    ['the chain', chain, 'zh', chainZh],
+    ['a chain of 2 successors', () => ({ ...grid(), optimal_loss: Math.log(2) }), 'en', 'The dotted line is the optimal loss, ln 2.'],
+    ['the English text', () => textGrid('en'), 'en', textEn],
+    ['the English text', () => textGrid('en'), 'zh', textZh],
+    ['both texts', () => textGrid('both'), 'en', textEn],
+    ['the Chinese text', () => textGrid('zh'), 'zh', textZh],
+    ['no document yet', () => null, 'en', '—'],
+  ])('%s (%s) → the caption says: %s', (_, doc, lang, want) => {
+    const G = doc();
+    const numbers = proseNumbers(null, G, lang);
+    expect(numbers['toy.lines']).toBe(want);
+    if (!G) return;
+    // the rendered caption of either language says it, and never the other document's sentence
+    const caption = renderInline((lang === 'en' ? EN : ZH).figures.fig4.caption, { bindings: numbers });
+    const plain = caption.replace(/<[^>]+>/g, '');
+    expect(plain).toContain(want);
+    expect(plain).not.toContain(gridIsText(G) ? (lang === 'en' ? 'optimal loss, ln' : '点线是最优损失') : lang === 'en' ? 'unigram entropy' : '一元熵');
+    // and it agrees with the drawing
+    expect(buildPanels(G).refs?.optimal == null).toBe(gridIsText(G));
+  });
+
+  it('a live text run’s sentence is not followed by the reference’s (its lines are not drawn); a changed number still is', () => {
+    const ref = proseNumbers(null, chain(), 'en');
+    const now = proseNumbers(null, textGrid('en'), 'en');
+    const notes = changedNotes(now, ref, (a) => ` (article: ${a})`);
+    expect(notes).not.toHaveProperty('toy.lines');
+    expect(notes['toy.model']).toBe(' (article: the toy model)');
+    expect(changedNotes(ref, ref, (a) => a)).toEqual({});
   });
 });
 

@@ -1,9 +1,11 @@
 // speed.test.ts — lib/speed.svelte.ts: the device's FLOP rate as measured points by product size,
 // what one live run teaches (its own size fully, neighbours less, sizes 8× away barely), the
 // estimate read from it, the stored record (checked, the first format carried over), and the page's
-// Speed (one run is one measurement however many reports it sends).
+// Speed (one run is one measurement however many reports it sends; a job is estimated at the speed
+// of the engine that will run it: on a page on WebGPU, a CPU-only job at the CPU build's).
 import { afterEach, describe, expect, it } from 'vitest';
-import { estimateMs, fromV1, learn, parseRecord, rateAt, speed, type SpeedRecord } from '../../web/src/lib/speed.svelte';
+import { estimateMs, fromV1, laneFor, learn, parseRecord, rateAt, speed, type SpeedRecord } from '../../web/src/lib/speed.svelte';
+import { cpuOnlyRun } from '../../web/src/lib/result-slots.svelte';
 
 const rec = (points: [number, number, number][], startMs?: number): SpeedRecord => ({ engine: 'e', points, ...(startMs != null ? { startMs } : {}) });
 // a calibration of this 2-core machine (page bench, 2026-12-03): 1 × 16, 2 × 32 and 8 × 64 tokens × d = 128
@@ -215,5 +217,59 @@ describe('the page’s speed', () => {
     speed.finish(b);
     speed.finish(a);
     expect(speed.record).toEqual(learn(learn({ ...calibrated, startMs: 500 }, 'e', 0.2e9 / 2000, 2048), 'e', 1e9 / 5000, 8192));
+  });
+});
+
+describe('the speed of the engine that will run a job', () => {
+  afterEach(() => {
+    speed.record = null;
+    delete (globalThis as { localStorage?: unknown }).localStorage;
+  });
+  const gpu: SpeedRecord = { engine: 'webgpu/wasm-mt/1', points: [[8192, 500e6, 1]] };
+  const cpu: SpeedRecord = { engine: 'cpu-mt/wasm-mt-fma/2', points: [[8192, 50e6, 1]] };
+  const work = { flops: 1e9, size: 8192 };
+
+  it.each<[string, SpeedRecord | null, boolean, 'page' | 'cpu']>([
+    ['a CPU-only job on a page on WebGPU', gpu, true, 'cpu'],
+    ['any other job on a page on WebGPU', gpu, false, 'page'],
+    ['a CPU-only job on a page on the CPU engine', cpu, true, 'page'],
+    ['any job on a page on the CPU engine', cpu, false, 'page'],
+    ['a CPU-only job before any speed is known', null, true, 'page'],
+  ])('%s → the %s lane', (_, page, cpuOnly, want) => expect(laneFor(page, cpuOnly)).toBe(want));
+
+  it.each<[string, Record<string, unknown> | null, boolean]>([
+    ['grid', { data: 'text', text_lang: 'en' }, true],
+    ['grid', { data: 'markov' }, false],
+    ['grid', {}, false],
+    ['grid', null, false],
+    ['probe', { data: 'text' }, false],
+    ['warmupLength', {}, true],
+  ])('a %s run of %j is CPU-only: %s', (name, c, want) => expect(cpuOnlyRun(name as never, c)).toBe(want));
+
+  it('on a page on WebGPU a text grid has no estimate until the CPU build has run one, then its speed, never the GPU’s', () => {
+    const stored = new Map<string, string>();
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+    };
+    speed.record = gpu;
+    expect(speed.estimateMs(work, false)).toBeCloseTo(2, 9); // 1e9 FLOPs at 500 MFLOP/ms
+    expect(speed.estimateMs(work, true)).toBeNull(); // not 2 ms: the GPU does not run it
+    // the text grid runs on the CPU build at 50 MFLOP/ms: it teaches the CPU lane only
+    const run = {};
+    speed.measure(run, 'cpu-mt', { flops: 1e11, size: 8192 }, 1, 1e11 / 50e6, 'cpu'); // 2 s
+    speed.finish(run);
+    expect(speed.record).toBe(gpu);
+    expect(speed.cpuRecord?.points).toEqual([[8192, 50e6, 1]]);
+    expect(speed.estimateMs(work, true)).toBeCloseTo(20, 9);
+    expect(speed.estimateMs(work, false)).toBeCloseTo(2, 9);
+    expect(parseRecord(JSON.parse(stored.get('lnx.speed.cpu.v2')!))?.engine).toBe('cpu-mt');
+    expect(stored.has('lnx.speed.v2')).toBe(false); // the page engine's record is not rewritten
+  });
+
+  it('on a page on the CPU engine a text grid is estimated at the page engine’s speed', () => {
+    speed.record = cpu;
+    expect(speed.estimateMs(work, true)).toBeCloseTo(20, 9);
+    expect(speed.estimateMs(work, false)).toBeCloseTo(20, 9);
   });
 });

@@ -397,7 +397,7 @@ export const TEXT: ArticleText = {
     },
     fig4: {
       title: 'Warm-up at toy scale',
-      caption: r`Training loss of {{toy.model}} with {{toy.optimizer}}, each curve the mean over its seeds ({{toy.seeds}} per curve here). Colour: where the LayerNorm sits; line style: warm-up length in steps (solid: none; drawn here: {{toy.warmups}}). The dotted line is the optimal loss, $\ln 4$. One panel per peak learning rate (here {{toy.lrs}}; the article: Adam, warm-up 0 and 300, peak $10^{-3}$ and $3\times10^{-3}$). The numbers are illustrative only. (The original script is train_toy.py; here the runs come from the page’s engine.)`,
+      caption: r`Training loss of {{toy.model}} with {{toy.optimizer}}, each curve the mean over its seeds ({{toy.seeds}} per curve here). Colour: where the LayerNorm sits; line style: warm-up length in steps (solid: none; drawn here: {{toy.warmups}}). {{toy.lines}} One panel per peak learning rate (here {{toy.lrs}}; the article: Adam, warm-up 0 and 300, peak $10^{-3}$ and $3\times10^{-3}$). The numbers are illustrative only. (The original script is train_toy.py; here the runs come from the page’s engine.)`,
       axisStep: 'step',
       axisLoss: 'training loss',
       noWarmup: 'no warm-up',

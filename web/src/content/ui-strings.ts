@@ -83,6 +83,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'text_lang.zh': 'Chinese',
     'text_lang.both': 'English and Chinese',
     'toy.onText': 'on the article’s {lang} text',
+    'toy.lines.chain': 'The dotted line is the optimal loss, ln {k}.',
+    'toy.lines.text':
+      'The dash-dotted line is the plateau, here the text’s unigram entropy, {v} (the loss of a model that knows only how often each byte occurs); real text has no known optimal loss, so there is no dotted line.',
     // a live-run setting of a slot's field table (lib/settings.ts), named by the engine field it sets
     'field.placements': 'placements',
     'field.lrs': 'peak lrs',
@@ -448,6 +451,8 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'text_lang.zh': '中文',
     'text_lang.both': '英文和中文',
     'toy.onText': '学本文的{lang}文字',
+    'toy.lines.chain': '点线是最优损失 ln {k}。',
+    'toy.lines.text': '点划线是平台，这里是这段文字的一元熵 {v}（只知道每个字节出现频率的模型的损失）；真实文本没有已知的最优损失，所以没有点线。',
     'field.placements': '放法',
     'field.lrs': '峰值学习率',
     'field.warmups': '预热步数',

@@ -395,7 +395,7 @@ export const TEXT: ArticleText = {
     },
     fig4: {
       title: '玩具规模上的预热',
-      caption: r`{{toy.model}}用 {{toy.optimizer}} 训练时的损失曲线，每条是各个种子的均值（这里每条 {{toy.seeds}} 个种子）。颜色表示 LayerNorm 放在哪里；线型表示预热步数（实线为不预热；这里画出的是 {{toy.warmups}}）。点线是最优损失 $\ln 4$。每个峰值学习率一幅子图（这里是 {{toy.lrs}}；原文用 Adam，预热 0 与 300 步，峰值 $10^{-3}$ 和 $3\times10^{-3}$）。数字只作示意。（原脚本为 train_toy.py；本页的这些运行由页面自带的引擎完成。）`,
+      caption: r`{{toy.model}}用 {{toy.optimizer}} 训练时的损失曲线，每条是各个种子的均值（这里每条 {{toy.seeds}} 个种子）。颜色表示 LayerNorm 放在哪里；线型表示预热步数（实线为不预热；这里画出的是 {{toy.warmups}}）。{{toy.lines}}每个峰值学习率一幅子图（这里是 {{toy.lrs}}；原文用 Adam，预热 0 与 300 步，峰值 $10^{-3}$ 和 $3\times10^{-3}$）。数字只作示意。（原脚本为 train_toy.py；本页的这些运行由页面自带的引擎完成。）`,
       axisStep: '步数',
       axisLoss: '训练损失',
       noWarmup: '不预热',

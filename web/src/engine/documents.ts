@@ -124,6 +124,13 @@ export interface TextPart {
   held_out_bytes: number;
 }
 
+/** The language of the article's text a grid learned (data = text; text_lang, by default both), or
+ *  null for the Markov chain (a document made before the knob included): what Figure 4 draws as its
+ *  plateau line and whether it has an optimal line (figures/fig4/transform.ts), and what its caption
+ *  says of them (lib/prose-numbers.ts `toy.lines`). */
+export const gridTextLang = (G: Pick<GridResult, 'config'> | null | undefined): string | null =>
+  G?.config?.data === 'text' ? String(G.config.text_lang ?? TRAIN_FIELDS.text_lang.default) : null;
+
 export interface GridResult extends Precomputed {
   engine: EngineInfo;
   config: GridConfig;

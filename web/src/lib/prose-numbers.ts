@@ -9,6 +9,7 @@
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
 import {
+  gridTextLang,
   leavesPlateauAt,
   probeDepths,
   seedMean,
@@ -314,6 +315,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     if (!changed.length) return base;
     return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
   },
+  // the caption's sentence on the lines under the drawn grid's curves, as Figure 4 draws them
+  // (transform.ts buildPanels refs): on the chain its optimal loss, ln successors, dotted; on the
+  // article's text its unigram entropy as the plateau line, and no optimal line (real text has none known)
+  'toy.lines': ({ G, lang }) => {
+    if (!G) return null;
+    if (gridTextLang(G) != null) return tpl(UI_STRINGS[lang]['toy.lines.text'], { v: fmt(G.plateau_entropy) });
+    return Number.isFinite(G.optimal_loss) ? tpl(UI_STRINGS[lang]['toy.lines.chain'], { k: fmtInt(Math.round(Math.exp(G.optimal_loss!))) }) : null;
+  },
   // the warm-up lengths drawn, and their shape when it is not the default (a document without one is linear)
   'toy.warmups': ({ G, lang }) => {
     const list = listOf([...new Set(G?.runs.map((r) => r.warmup))].sort((a, b) => a - b).map(String), lang);
@@ -479,6 +488,22 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
 };
 
 export const PROSE_NUMBER_KEYS: readonly string[] = Object.keys(PROSE_NUMBERS);
+
+/** Keys whose value is a sentence about what a figure draws rather than a number the article
+ *  quotes: under a live run it says what that run's drawing shows, and is not followed by the
+ *  reference's (whose line the run's drawing does not have: `toy.lines`). */
+export const DESCRIBES_DRAWING: ReadonlySet<string> = new Set(['toy.lines']);
+
+/** The bound values a live run changed, each with the visible note that follows it in a figure's
+ *  caption or readout (`note(reference value)`: " (article: 0.54)"); a key the reference cannot
+ *  compute, or one in DESCRIBES_DRAWING, gets none. Pure. */
+export function changedNotes(now: Record<string, string>, reference: Record<string, string>, note: (article: string) => string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(now)
+      .filter(([k, v]) => reference[k] != null && v !== reference[k] && !DESCRIBES_DRAWING.has(k))
+      .map(([k]) => [k, note(reference[k])]),
+  );
+}
 
 /** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
 export function proseNumbers(

@@ -15,7 +15,8 @@ import { getContext, setContext } from 'svelte';
 import { EngineError, engineInfo, jobsAhead, runExperiment, runGrid, runProbe, setPaused, type EngineReady, type Progress } from '../engine/client';
 import type { ExperimentResult, GridConfig, GridResult, ProbeConfig, ProbeResult } from '../engine/documents';
 import { experimentWork, gridWork, probeWork, type Work } from './cost';
-import { speed } from './speed.svelte';
+import { speed, type Lane } from './speed.svelte';
+import { cpuBackend, cpuOnlyJob } from '../engine/backend-choice';
 import { calibrateAuto, engineKey as engineKeyOf } from './calibrate';
 import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { LiveRuns } from './runs/live-runs.svelte';
@@ -134,10 +135,12 @@ export class Slot<T> {
   ) {
     this.cancel();
     this.offerMs = null;
-    let before = speed.estimateMs(work);
+    // a job the WebGPU engine does not run is estimated at the CPU build's speed (speed.svelte.ts laneFor)
+    const cpuOnly = cpuOnlyRun(this.name, config as Record<string, unknown> | null);
+    let before = speed.estimateMs(work, cpuOnly);
     if (budgetMs != null && before == null && work != null) {
       await calibrate().catch(() => null);
-      before = speed.estimateMs(work);
+      before = speed.estimateMs(work, cpuOnly);
     }
     if (budgetMs != null && before != null && before > budgetMs) {
       this.offerMs = before;
@@ -151,14 +154,20 @@ export class Slot<T> {
     const id = this.runs.begin(this.name, (config ?? {}) as Record<string, unknown>);
     this.keptPartial = false;
     let engineKey: string | null = null;
+    let lane: Lane = 'page';
     // the engine's description: the key of the speed a run teaches, and the entry's provenance (asked
     // again at the end: a GPU that failed mid-run hands the run to the CPU engine). A failure to get
-    // it does not fail the run.
+    // it does not fail the run. A CPU-only job on a page on WebGPU runs on the CPU build: it teaches
+    // that build's speed (the 'cpu' lane), not the GPU's.
     const engineNow = () =>
       Promise.resolve()
         .then(engineInfo)
         .catch(() => null);
-    void engineNow().then((e) => (engineKey = e ? engineKeyOf(e) : null));
+    void engineNow().then((e) => {
+      if (!e) return;
+      lane = cpuOnly && e.backend === 'webgpu' ? 'cpu' : 'page';
+      engineKey = lane === 'cpu' ? cpuBackend(e.crossOriginIsolated) : engineKeyOf(e);
+    });
     let offered = false;
     try {
       const result = await go(
@@ -166,7 +175,7 @@ export class Slot<T> {
           if (this.abort !== ac) return;
           this.run = { ...this.run, progress: p, queued: false };
           this.runs.progress(id, p.fraction, p.elapsedMs, partial);
-          if (work != null && engineKey && !p.paused) speed.measure(ac, engineKey, work, p.fraction, p.elapsedMs);
+          if (work != null && engineKey && !p.paused) speed.measure(ac, engineKey, work, p.fraction, p.elapsedMs, lane);
           // a run a link started that turns out longer than it may take by itself: stop, offer it
           // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
           if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
@@ -356,6 +365,13 @@ export function costOf(name: SlotName, c: Record<string, unknown> | null): Work 
   if (name === 'grid') return gridWork({ ...GRID_DEFAULTS, ...c } as never);
   const experiment = EXPERIMENT_SLOTS[name].experiment as ExperimentName;
   return experimentWork(experiment, { ...EXPERIMENT_INFO[experiment]?.defaults, ...c });
+}
+
+/** Whether a slot's run of `c` is a job the WebGPU engine does not run (an experiment, a grid on
+ *  the article's text: engine/backend-choice.ts cpuOnlyJob), so that on a page on WebGPU it runs on
+ *  the CPU build, and is estimated at that build's speed (speed.svelte.ts laneFor). */
+export function cpuOnlyRun(name: SlotName, c: Record<string, unknown> | null): boolean {
+  return cpuOnlyJob({ type: name === 'probe' || name === 'grid' ? name : 'experiment', config: c }) != null;
 }
 
 const KEY = Symbol('lnx.results');

@@ -12,11 +12,17 @@
 // the full grid: scaling the whole curve by what a run measured at another size made the page bench's
 // full-grid estimate miss by −44% (docs/benchmarks.md, 2026-12-03). Kept in localStorage, so the
 // next visit estimates before computing anything. A speed is kept per engine (backend, flavour,
-// threads): another one starts over. Leaves out: the experiments but warmup-length (cost.ts
-// experimentWork says why).
+// threads): another one starts over. Two are kept, one per lane (Lane): the page's engine's, and on a
+// page that runs on WebGPU, the CPU build's, which runs the jobs WebGPU does not (experiments, grids
+// on the article's text: engine/backend-choice.ts cpuOnlyJob), so that such a job is estimated at
+// the speed of the engine that will run it (laneFor), never at the GPU's. Leaves out: the
+// experiments but warmup-length (cost.ts experimentWork says why).
 import type { Work } from './cost';
 
-const KEY = 'lnx.speed.v2';
+/** Which engine's speed: the page's engine ('page'), or the CPU build that runs the CPU-only jobs
+ *  of a page on WebGPU ('cpu'; on a page on the CPU engine those run on the page's engine). */
+export type Lane = 'page' | 'cpu';
+const KEYS: Record<Lane, string> = { page: 'lnx.speed.v2', cpu: 'lnx.speed.cpu.v2' };
 /** The format before the points (one level and a curve of the calibration's shape); read once. */
 const KEY_V1 = 'lnx.speed.v1';
 
@@ -138,12 +144,22 @@ export function fromV1(v: unknown): SpeedRecord | null {
   );
 }
 
-function load(): SpeedRecord | null {
+/** Whether a record was measured on the WebGPU engine (calibrate.ts engineKey: backend first). */
+export const onWebGpu = (rec: SpeedRecord | null): boolean => rec?.engine.startsWith('webgpu/') ?? false;
+
+/** The lane whose speed estimates a job: a CPU-only job (backend-choice.ts cpuOnlyJob) on a page
+ *  whose engine is WebGPU (as its speed was measured there) runs on the CPU build; every other job
+ *  on the page's engine. Pure. */
+export function laneFor(page: SpeedRecord | null, cpuOnly: boolean): Lane {
+  return cpuOnly && onWebGpu(page) ? 'cpu' : 'page';
+}
+
+function load(lane: Lane): SpeedRecord | null {
   try {
     const ls = globalThis.localStorage;
-    const v2 = ls?.getItem(KEY);
+    const v2 = ls?.getItem(KEYS[lane]);
     if (v2 != null) return parseRecord(JSON.parse(v2));
-    return fromV1(JSON.parse(ls?.getItem(KEY_V1) ?? 'null'));
+    return lane === 'page' ? fromV1(JSON.parse(ls?.getItem(KEY_V1) ?? 'null')) : null;
   } catch {
     return null; // private mode, a corrupted entry: no estimate, nothing else lost
   }
@@ -151,33 +167,38 @@ function load(): SpeedRecord | null {
 
 type Measurement = [engine: string, flopsPerMs: number, size: number];
 
-/** The page's speed: what the calibration and the finished runs taught (kept for the next visit),
- *  with the runs in progress on top (reactive `record`). */
+/** The page's speed, per lane: what the calibration and the finished runs taught (kept for the next
+ *  visit), with the runs in progress on top (reactive `record`, `cpuRecord`). */
 class Speed {
-  /** the calibration's and the finished runs' record */
-  #kept: SpeedRecord | null = load();
-  /** each run in progress: its latest measurement (one run is one measurement; its latest report,
-   *  over the most work, the best) */
-  #live = new Map<unknown, Measurement>();
-  #shown = $state.raw<SpeedRecord | null>(this.#kept);
+  /** the calibration's and the finished runs' record, per lane */
+  #kept: Record<Lane, SpeedRecord | null> = { page: load('page'), cpu: load('cpu') };
+  /** each run in progress: its lane and its latest measurement (one run is one measurement; its
+   *  latest report, over the most work, the best) */
+  #live = new Map<unknown, [Lane, Measurement]>();
+  #shown = $state.raw<Record<Lane, SpeedRecord | null>>({ ...this.#kept });
 
-  /** the speed the estimates read */
+  /** the page's engine's speed (the calibration's, and its runs') */
   get record(): SpeedRecord | null {
-    return this.#shown;
+    return this.#shown.page;
   }
-  /** a record to start from (tests; runs in progress forgotten) */
+  /** a record to start from (tests; runs in progress forgotten, the CPU lane emptied) */
   set record(r: SpeedRecord | null) {
-    this.#kept = r;
+    this.#kept = { page: r, cpu: null };
     this.#live.clear();
-    this.#shown = r;
+    this.#shown = { ...this.#kept };
+  }
+  /** the speed of the CPU build on a page on WebGPU (its CPU-only jobs'), null elsewhere or unmeasured */
+  get cpuRecord(): SpeedRecord | null {
+    return this.#shown.cpu;
   }
 
   /** A progress report of the live run `run` (any token, the same for all its reports) of `work`
-   *  on `engine`: `fraction` done in `elapsedMs`, the job's fixed cost included (taken off). */
-  measure(run: unknown, engine: string, work: Work, fraction: number, elapsedMs: number) {
+   *  on `engine`: `fraction` done in `elapsedMs`, the job's fixed cost included (taken off). `lane`:
+   *  'cpu' for a CPU-only job on a page on WebGPU (laneFor), whose speed is not the page engine's. */
+  measure(run: unknown, engine: string, work: Work, fraction: number, elapsedMs: number, lane: Lane = 'page') {
     if (!(fraction > 0) || !(elapsedMs > 1000)) return; // the first second includes start-up
-    const arithmeticMs = Math.max(elapsedMs - (this.#kept?.startMs ?? 0), elapsedMs / 2);
-    this.#live.set(run, [engine, (fraction * work.flops) / arithmeticMs, work.size]);
+    const arithmeticMs = Math.max(elapsedMs - (this.#kept[lane]?.startMs ?? 0), elapsedMs / 2);
+    this.#live.set(run, [lane, [engine, (fraction * work.flops) / arithmeticMs, work.size]]);
     this.#show();
   }
   /** The run `run` ended (done, cancelled or failed): what it measured is kept, for the next visit too. */
@@ -185,30 +206,33 @@ class Speed {
     const m = this.#live.get(run);
     if (!m) return;
     this.#live.delete(run);
-    this.#kept = learn(this.#kept, ...m);
+    const [lane, x] = m;
+    this.#kept = { ...this.#kept, [lane]: learn(this.#kept[lane], ...x) };
     this.#show();
-    this.#save();
+    this.#save(lane);
   }
-  /** The calibration's measured rates, [size, FLOPs per ms], on `engine`, and its fixed cost of a
-   *  job (lib/calibrate.ts). */
+  /** The calibration's measured rates, [size, FLOPs per ms], on `engine` (the page's), and its
+   *  fixed cost of a job (lib/calibrate.ts). */
   calibrated(engine: string, curve: [number, number][], startMs?: number) {
     if (!curve.length) return;
-    this.#kept = calibratedRecord(engine, curve, startMs);
+    this.#kept = { ...this.#kept, page: calibratedRecord(engine, curve, startMs) };
     this.#show();
-    this.#save();
+    this.#save('page');
   }
-  estimateMs(work: Work | null): number | null {
-    return estimateMs(this.#shown, work);
+  /** ms for `work` on the engine that will run it: `cpuOnly`, a job the WebGPU engine does not run
+   *  (backend-choice.ts cpuOnlyJob), which on a page on WebGPU runs on the CPU build (laneFor). */
+  estimateMs(work: Work | null, cpuOnly = false): number | null {
+    return estimateMs(this.#shown[laneFor(this.#shown.page, cpuOnly)], work);
   }
   #show() {
-    let r = this.#kept;
-    for (const m of this.#live.values()) r = learn(r, ...m);
+    const r = { ...this.#kept };
+    for (const [lane, m] of this.#live.values()) r[lane] = learn(r[lane], ...m);
     this.#shown = r;
   }
-  #save() {
-    if (!this.#kept) return;
+  #save(lane: Lane) {
+    if (!this.#kept[lane]) return;
     try {
-      globalThis.localStorage?.setItem(KEY, JSON.stringify(this.#kept));
+      globalThis.localStorage?.setItem(KEYS[lane], JSON.stringify(this.#kept[lane]));
     } catch {
       /* storage full or unavailable: the estimate lasts for this visit */
     }

@@ -30,6 +30,7 @@ import { tableOf } from '../lib/settings';
 import { LiveRuns } from '../lib/runs/live-runs.svelte';
 import { loadArticle } from '../lib/article';
 import { renderInline } from '../lib/inline';
+import { changedNotes } from '../lib/prose-numbers';
 import { plainInline } from '../lib/plain-inline';
 import { figureText, ft as ftKey, tpl, uiString } from '../lib/text';
 import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeView, type ViewState } from '../lib/permalink';
@@ -178,13 +179,7 @@ export class LivePage implements IslandPage {
   /** a slot draws a run of the reader's (until then the drawn numbers are the reference's: computed once) */
   private readonly anyLive = $derived(SLOT_NAMES.some((n) => this.results.slot(n).source === 'live'));
   readonly proseNumbers = $derived(this.anyLive ? this.results.proseNumbers(this.prefs.lang) : this.referenceNumbers);
-  readonly changed = $derived(
-    Object.fromEntries(
-      Object.entries(this.proseNumbers)
-        .filter(([k, v]) => this.referenceNumbers[k] != null && v !== this.referenceNumbers[k])
-        .map(([k]) => [k, tpl(this.t('bound.live'), { article: this.referenceNumbers[k] })]),
-    ),
-  );
+  readonly changed = $derived(changedNotes(this.proseNumbers, this.referenceNumbers, (article) => tpl(this.t('bound.live'), { article })));
   private warned = new Set<string>();
   private onUnknownKey = (key: string) => {
     if (import.meta.env.DEV && !this.warned.has(key)) {

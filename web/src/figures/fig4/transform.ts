@@ -8,7 +8,7 @@
 // A run longer than LONG_CURVE steps (a reader's run of 10⁵ steps: issue 31) keeps its curves as
 // numbers (lib/curve.ts curvePoints: the same lists of points, made only where read), which the
 // chart draws from their M4 reduction at its width; its panels are built once per document.
-import { leavesPlateauAt, seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
+import { gridTextLang, leavesPlateauAt, seedMean, type GridResult, type GridRunDoc, type PlacementName } from '../../engine/documents';
 import { inDrawOrder } from '../../lib/placements';
 import { DASH } from '../../lib/palette';
 import type { Shape } from '../../lib/marker';
@@ -167,7 +167,7 @@ function panelsOf(G: GridResult): Panels {
       }),
     ),
   }));
-  const text = G.config?.data === 'text' ? (G.config.text_lang ?? 'both') : null;
+  const text = gridTextLang(G);
   const optimal = text == null && Number.isFinite(G.optimal_loss) ? G.optimal_loss! : null;
   const refs = { optimal, plateau: G.plateau_entropy, uniform: G.uniform_loss, text };
   const finite = (xs: number[]) => xs.filter(Number.isFinite);
