@@ -13,6 +13,7 @@
 // exists. Nothing from it is ever copied into dist/.
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
@@ -64,6 +65,22 @@ function prerenderArticle(): Plugin {
   };
 }
 
+/** Vitest hands files to its workers in the order of this list: with no record of earlier runs (a
+ *  fresh clone) BaseSequencer puts the larger files first, and the longest file (quick-verdicts: the
+ *  native runs of the slow quick settings, about two minutes) started after a minute of others and
+ *  alone bounded the stage (220 s on 2 cores). These go first, longest first; the rest as Vitest
+ *  orders them (from a record of earlier runs: longest first). */
+const SLOW_FIRST = ['tests/wasm/quick-verdicts.test.ts', 'tests/wasm/threads.test.ts', 'tests/wasm/forms.test.ts'];
+class SlowFilesFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((p) => f.moduleId.endsWith(p));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   root: join(here, 'web'),
   publicDir: join(here, 'public'),
@@ -81,6 +98,7 @@ export default defineConfig({
   },
   test: {
     root: here,
+    sequence: { sequencer: SlowFilesFirst },
     environment: 'node',
     include: ['tests/unit/**/*.test.ts', 'tests/wasm/**/*.test.ts'],
     // KaTeX loads on demand (web/src/lib/tex.ts): loaded before every test file

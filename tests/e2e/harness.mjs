@@ -202,7 +202,6 @@ export function withTimeout(p, ms, what) {
   );
 }
 
-/** A fresh context and page that collect console errors, page errors and dialogs. */
 /** A context's storage (Playwright storageState) for `url`'s origin as a returning reader's whose
  *  speed was measured on another engine than any this page runs: the page then measures none when
  *  Figure 4 nears the viewport (RunControls' calibration at idle: 2–5 CPU-seconds of the engine's
@@ -226,12 +225,14 @@ export async function openPage(
   url,
   { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {}, firstVisit = false } = {},
 ) {
+  // (a check may pass the whole address as `query`, a copied link, with `url` empty)
+  const address = `${url}${query ?? `?lang=${lang}&theme=${theme}`}`;
   const context = await browser.newContext({
     viewport: { width, height },
     deviceScaleFactor: 1,
     locale: lang === 'zh' ? 'zh-CN' : 'en-US',
     acceptDownloads: true,
-    ...(firstVisit ? {} : { storageState: elsewhereSpeed(url) }),
+    ...(firstVisit ? {} : { storageState: elsewhereSpeed(address) }),
     ...contextOptions,
   });
   const page = await context.newPage();
@@ -247,7 +248,7 @@ export async function openPage(
     dialogs.push(d.message());
     d.dismiss().catch(() => {});
   });
-  await page.goto(`${url}${query ?? `?lang=${lang}&theme=${theme}`}`, { waitUntil: 'load' });
+  await page.goto(address, { waitUntil: 'load' });
   return { page, context, errors, warnings, dialogs };
 }
 
