@@ -28,6 +28,8 @@ import {
 } from './fixtures';
 import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
+import { memoryStore } from '../../web/src/lib/runs/store';
+import { heldSlots, slotsOf } from '../../web/src/page/island-page';
 
 const docFor: Record<SlotName, unknown> = {
   probe: probe(),
@@ -146,6 +148,58 @@ describe.each(FIGURES.map((f) => [f.id, f] as const))('%s', (id, f) => {
   });
   it('says what its view is in the provenance of a download', () => {
     expect(typeof f.provenanceView(f.view.initial, { streaming: false })).toBe('object');
+  });
+});
+
+describe('the slots whose stored runs wait for their figure (page/island-page.ts heldSlots)', () => {
+  it('every slot drawn by figures that name it as their one slot, unless the link names its settings', () => {
+    const held = heldSlots({});
+    expect(held).toContain('grid');
+    expect(held).toContain('probe');
+    expect(heldSlots({ grid: { values: { steps: 40 } } })).not.toContain('grid');
+    // a figure whose view chooses its slot (Figure 5 and its sign-gradient twin): never held
+    for (const f of FIGURES.filter((x) => x.slotOf)) expect(held).not.toContain(f.slot);
+    for (const n of held) expect(FIGURES.filter((f) => slotsOf(f.id).includes(n)).every((f) => !f.slotOf)).toBe(true);
+    expect(slotsOf('fig4')).toEqual(['grid']);
+  });
+  it('a slot no figure draws, or one a figure with a choice of slots draws, is not held', () => {
+    const only = (over: object) => [{ ...FIGURES.find((f) => f.id === 'fig4')!, ...over }];
+    expect(heldSlots({}, only({}))).toEqual(['grid']);
+    expect(heldSlots({}, only({ id: 'figX', slot: null }))).toEqual([]);
+    expect(heldSlots({}, only({ slotOf: () => 'grid' }))).toEqual([]);
+  });
+  it('a held slot’s stored run, once shown, is drawn and fills the form as a stored run does after a reload (Lab.showDrawn)', async () => {
+    const store = memoryStore();
+    const doc = { ...grid(), config: { ...grid().config, batch: 16 } };
+    await store.put({
+      id: 'r1',
+      slot: 'grid',
+      name: '#1',
+      n: 1,
+      createdAt: '2026-12-01T10:00:00.000Z',
+      finishedAt: '2026-12-01T10:01:00.000Z',
+      config: doc.config,
+      status: 'done',
+      message: '',
+      fraction: 1,
+      elapsedMs: 1,
+      engine: { flavour: 'wasm-mt', threads: 2 },
+      doc,
+      hidden: false,
+      imported: null,
+    });
+    const results = new Results(new LiveRuns(SLOT_NAMES, async () => store, ['grid']));
+    results.grid.use(grid());
+    const lab = new Lab(results);
+    await results.runs.ready;
+    lab.applyLink({});
+    expect(results.grid.source).toBe('precomputed');
+    expect(lab.forms.grid.values).toEqual({});
+    results.runs.release('grid');
+    lab.showDrawn('grid');
+    expect(results.grid.source).toBe('live');
+    expect(lab.forms.grid.values).toEqual(settingsOf(lab.forms.grid.table, lab.forms.grid.reference, doc.config).values);
+    expect(lab.forms.grid.values).not.toEqual({});
   });
 });
 

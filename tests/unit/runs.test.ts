@@ -489,6 +489,78 @@ describe('two tabs of one store (BroadcastChannel)', () => {
   });
 });
 
+describe('held slots: stored runs shown when their figure is live (LiveRuns hold, release)', () => {
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+  const stored = async () => {
+    const db = `held-${Math.random()}`;
+    const s = await openRunStore(db);
+    await s.put(entry({ id: 'g1', name: 'big' }));
+    await s.put(entry({ id: 'p1', slot: 'probe', name: '#1', status: 'error', doc: null }));
+    return db;
+  };
+  it("a held slot reads as before its stored runs were read until it is released; the others' show at once", async () => {
+    const db = await stored();
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db), ['grid']);
+    await l.ready;
+    expect([l.holds('grid'), l.holdsEntries('grid'), l.holds('probe')]).toEqual([true, true, false]);
+    expect(l.of('grid')).toEqual([]);
+    expect(l.drawn('grid')).toEqual([]);
+    expect(l.of('probe').map((e) => e.id)).toEqual(['p1']);
+    l.release('grid');
+    expect([l.holds('grid'), l.holdsEntries('grid')]).toEqual([false, false]);
+    expect(l.drawn('grid').map((e) => e.id)).toEqual(['g1']);
+    const before = l.entries;
+    l.release('grid'); // again: nothing changes
+    expect(l.entries).toBe(before);
+  });
+  it('the slot’s current result is the reference while held, the stored run once released', async () => {
+    const db = await stored();
+    const runs = new LiveRuns(SLOT_NAMES, () => openRunStore(db), ['grid']);
+    const s = new Slot<unknown>('grid', runs);
+    s.precomputed = gridDoc([9, 8, 7]);
+    await runs.ready;
+    expect([s.source, s.entry]).toEqual(['precomputed', null]);
+    runs.release('grid');
+    expect([s.source, s.entry?.id]).toEqual(['live', 'g1']);
+    expect(s.data).toEqual(gridDoc());
+  });
+  it('a run begun while its slot is held keeps its place after the stored ones and takes a free name and number', async () => {
+    const db = await stored();
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db), ['grid']);
+    await l.ready;
+    const early = l.begin('grid', { steps: 4 });
+    expect(l.get(early)).toMatchObject({ name: '#1', n: 1 });
+    l.finish(early, { status: 'done', doc: gridDoc(), elapsedMs: 10 });
+    l.release('grid');
+    expect(l.of('grid').map((e) => [e.id, e.name, e.n])).toEqual([
+      ['g1', 'big', 1],
+      [early, '#1', 2], // its name is free (the stored run is named 'big'), its number is not
+    ]);
+    await settle();
+    const again = new LiveRuns(SLOT_NAMES, () => openRunStore(db));
+    await again.ready;
+    expect(again.get(early)?.n).toBe(2); // the new number is stored
+  });
+  it('a held slot with nothing stored holds no entries; a slot released before the store is read is not held', async () => {
+    const db = `held-${Math.random()}`;
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db), ['grid', 'probe']);
+    l.release('probe');
+    await l.ready;
+    expect([l.holds('grid'), l.holdsEntries('grid'), l.holds('probe')]).toEqual([true, false, false]);
+  });
+  it('another tab’s write to a held slot waits with its stored runs; its removal removes it there', async () => {
+    const db = await stored();
+    const l = new LiveRuns(SLOT_NAMES, () => openRunStore(db), ['grid']);
+    await l.ready;
+    const tab = (m: unknown) => (l as unknown as { fromOtherTab(m: unknown): void }).fromOtherTab(m);
+    tab({ type: 'put', entry: entry({ id: 'g2', name: '#2', n: 2, createdAt: '2026-12-01T11:00:00.000Z' }) });
+    tab({ type: 'delete', id: 'g1' });
+    expect(l.of('grid')).toEqual([]);
+    l.release('grid');
+    expect(l.of('grid').map((e) => e.id)).toEqual(['g2']);
+  });
+});
+
 describe('run numbers', () => {
   it('are given at the start, kept after a removal and a reload, and numbered once for entries stored without one', async () => {
     const db = `numbers-${Math.random()}`;

@@ -234,9 +234,7 @@ export class Lab {
       const form = this.forms[slot];
       const asked = parts[slot] as Partial<Settings> | undefined;
       if (!asked) {
-        const drawn = this.results.slot(slot);
-        const config = drawn.source === 'live' ? (drawn.data as { config?: Config } | null)?.config : null;
-        if (config) form.fill(settingsOf(form.table, form.reference, config));
+        this.showDrawn(slot);
         continue;
       }
       const s = normalized(form.table, form.reference, { base: asked.base ?? initialSettings(form.table).base, values: asked.values ?? {} });
@@ -249,6 +247,16 @@ export class Lab {
       }
       if (act.kind === 'start') this.start(slot, { budgetMs: LINK_BUDGET_MS });
     }
+  }
+
+  /** Fill `slot`'s form with the settings of the run it draws, when that is a run of the reader's
+   *  (a stored run after a reload): what applyLink does for a slot the link says nothing of, and
+   *  the live page once a held slot's stored runs are shown (page/live-page.svelte.ts showRuns). */
+  showDrawn(slot: SlotName) {
+    const form = this.forms[slot];
+    const drawn = this.results.slot(slot);
+    const config = drawn.source === 'live' ? (drawn.data as { config?: Config } | null)?.config : null;
+    if (config) form.fill(settingsOf(form.table, form.reference, config));
   }
 
   /** The settings the address bar and Share name for `slot`: the run in progress, else what the

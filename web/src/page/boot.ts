@@ -4,7 +4,8 @@
 // prose stays as it is, and each part marked [data-island] becomes live on its own (lib/islands.ts:
 // near the viewport, reached for, or asked for by the link), one per task:
 //   - a figure (its id): page/FigureIsland.svelte, once the article's strings, the precomputed
-//     documents and the stored runs are in and the link's run settings applied;
+//     documents and the stored runs are in and the link's run settings applied; the stored runs of
+//     its slots that the page held back (island-page.ts heldSlots) are drawn in the next task;
 //   - 'toolbar': the language link (carrying the current view to the other language's copy, and
 //     the place in the article) and the theme switch (components/page/Toolbar.svelte);
 //   - 'cite': the citation with this page's address (components/page/Citation.svelte);
@@ -199,6 +200,17 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
           const boxes = [...e.querySelectorAll(`[${BOX}]`)].map((b) => Math.floor(b.getBoundingClientRect().width));
           if (hydrates(e)) hydrateIn(e, FigureIsland, { page, id: name, built: true, boxes });
           else replaceWith(e, FigureIsland, { page, id: name, boxes });
+          // the reader's stored runs of its slots, held until now (island-page.ts heldSlots): drawn
+          // in a task of their own (its island was hydrated as the build drew it, without them);
+          // a slot held with none is let go at once (a run another tab writes shows from now on)
+          if (!page.holdsRuns(name)) page.showRuns(name);
+          else
+            void yieldToBrowser().then(() => {
+              performance.mark(`lnx:runs ${name}`);
+              page.showRuns(name);
+              flushSync();
+              performance.measure(`island ${name}: runs`, `lnx:runs ${name}`);
+            });
         },
       };
     return kinds[name];

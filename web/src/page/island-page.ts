@@ -4,9 +4,12 @@
 // page as the build writes it (asBuilt below: the precomputed documents, the initial views, the
 // reference's numbers, a Share menu that stays closed), which the prerender renders each island
 // from (prerender/render.ts) so that the live page can hydrate it where it stands (page/boot.ts).
+// And which slots' stored runs the live page holds back until a figure drawing them is live
+// (heldSlots), so that such a figure can be hydrated too and draw the runs in a task of its own.
 // Leaves out: the page's own chrome (toolbar, citation: their props are plain).
 import type { Article, FigureId, FigureText, Lang } from '../content/types';
-import { figureLabel, figureRefLabel, figureStrings, initialViews } from '../figures/registry';
+import { FIGURES, figureLabel, figureRefLabel, figureStrings, initialViews } from '../figures/registry';
+import { tableOf } from '../lib/settings';
 import type { AnyFigure } from '../figures/registry';
 import type { ExportKind } from '../lib/export';
 import { renderInline } from '../lib/inline';
@@ -76,4 +79,24 @@ export function asBuilt(article: Article, docs: Partial<Record<SlotName, unknown
     embedCode: nothing,
     exportFigure: async () => {},
   };
+}
+
+/** The slots figure `id` draws: its slot, and those whose form it shows (lib/settings.ts Table.figure). */
+export const slotsOf = (id: FigureId, figures: readonly AnyFigure[] = FIGURES): SlotName[] =>
+  SLOT_NAMES.filter((n) => figures.find((f) => f.id === id)?.slot === n || tableOf(n).figure === id);
+
+/**
+ * The slots whose stored runs the live page holds back until a figure drawing them is live
+ * (LiveRuns hold, showRuns): so that such a figure is first made live as the build drew it (its
+ * island hydrated: page/boot.ts) and draws the reader's runs in a task of its own (a stored run may
+ * hold 10⁶ losses). Until then every island reads the slot as before its stored runs were read:
+ * the reference, its numbers in the captions, no run listed. Not held: a slot whose run settings
+ * the link names (Lab.applyLink looks for a stored run of them), and a slot a figure may draw by
+ * its view (slotOf: another view of it would draw the slot without its runs). Pure.
+ */
+export function heldSlots(parts: Record<string, unknown>, figures: readonly AnyFigure[] = FIGURES): SlotName[] {
+  return SLOT_NAMES.filter((n) => {
+    const drawers = figures.filter((f) => f.slot === n || tableOf(n).figure === f.id);
+    return !parts[n] && drawers.length > 0 && drawers.every((f) => !f.slotOf);
+  });
 }

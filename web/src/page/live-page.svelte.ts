@@ -37,7 +37,7 @@ import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeV
 import { fileName, provenance, toCsv, toJson, type ExportKind } from '../lib/export';
 import { composeSvg, download, svgToPng } from '../lib/export-dom';
 import type { EngineReport } from '../lib/engine-line';
-import { builtText, type IslandPage } from './island-page';
+import { builtText, heldSlots, slotsOf, type IslandPage } from './island-page';
 
 const BASE = import.meta.env.BASE_URL;
 
@@ -56,8 +56,9 @@ export class LivePage implements IslandPage {
       ...(this.link.state.theme && { theme: this.link.state.theme }),
     }).toString(),
   );
-  /** an embed keeps no runs between visits and shows no run list (a blogger's figure is the article's) */
-  readonly results = new Results(new LiveRuns(SLOT_NAMES, this.embed ? null : undefined));
+  /** an embed keeps no runs between visits and shows no run list (a blogger's figure is the article's);
+   *  the page holds the stored runs of the slots heldSlots names until a figure drawing them is live */
+  readonly results = new Results(new LiveRuns(SLOT_NAMES, this.embed ? null : undefined, this.embed ? [] : heldSlots(this.link.state.parts)));
   /** each slot's live-run form (the figures' settings) and what a link's run settings do with them */
   readonly lab = new Lab(this.results);
   /** each figure's view state, by figure id, as the link set it (run settings live in `results`) */
@@ -109,6 +110,21 @@ export class LivePage implements IslandPage {
   asBuilt(id: FigureId): boolean {
     if (SLOT_NAMES.some((n) => this.results.slot(n).source === 'live' || this.results.slot(n).partial != null)) return false;
     return JSON.stringify(this.views[id]) === JSON.stringify(figureById(id)?.view.initial);
+  }
+
+  /** Whether figure `id` draws a slot whose stored runs are held (heldSlots) and wait to be shown. */
+  holdsRuns(id: FigureId): boolean {
+    return slotsOf(id).some((n) => this.results.runs.holdsEntries(n));
+  }
+
+  /** Show the stored runs of figure `id`'s slots, held until it was live (heldSlots), and fill
+   *  their forms with the settings of what they now draw, as applyLink does when they are not
+   *  held (lib/lab.svelte.ts showDrawn). Every island reads them from here on. */
+  showRuns(id: FigureId) {
+    for (const n of slotsOf(id).filter((x) => this.results.runs.holds(x))) {
+      this.results.runs.release(n);
+      this.lab.showDrawn(n);
+    }
   }
 
   /** The figures whose view the link names, or that show the form of a slot whose run settings it

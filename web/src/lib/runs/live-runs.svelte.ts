@@ -7,6 +7,9 @@
 // Writes: an entry is stored when it starts (so a closed page leaves what it had, read back as
 // 'partial'), while a streaming run grows (at most every SAVE_EVERY_MS), and when it ends. A
 // failed write keeps the entry in memory and says why in `message`.
+// Held slots: the stored entries of a slot named in `hold` are read with the others but kept back
+// (as if not read yet) until `release(slot)`, so that a figure drawing a long stored run can first
+// be made live as the build drew it and draw the run in a task of its own (page/boot.ts).
 import { docProblem } from './doc-check';
 import {
   drawnEntries,
@@ -59,11 +62,39 @@ export class LiveRuns {
   private lastBegun = -Infinity;
 
   /** `slots`: the slot names this page draws; `open`: the store (null: keep runs in memory only, as an embed does) */
+  /** the stored entries of the held slots, kept back until `release` */
+  private heldBack = new Map<SlotName, RunEntry[]>();
+
+  /** `slots`: the slot names this page draws; `open`: the store (null: keep runs in memory only, as
+   *  an embed does); `hold`: slots whose stored entries wait for `release` */
   constructor(
     readonly slots: readonly SlotName[],
     open: (() => Promise<RunStore>) | null = () => openRunStore(),
+    hold: readonly SlotName[] = [],
   ) {
+    for (const s of hold) this.heldBack.set(s, []);
     this.ready = open ? this.load(open) : Promise.resolve();
+  }
+
+  /** Whether `slot`'s stored entries are kept back (until `release(slot)`); false once released. */
+  holds(slot: SlotName): boolean {
+    return this.heldBack.has(slot);
+  }
+
+  /** Whether `slot` is held with stored entries waiting: releasing it changes what is drawn. */
+  holdsEntries(slot: SlotName): boolean {
+    return (this.heldBack.get(slot)?.length ?? 0) > 0;
+  }
+
+  /** Show `slot`'s stored entries (from now on it is not held): they join the list as the stored
+   *  ones do when the store is read (load), entries made meanwhile after them. */
+  release(slot: SlotName) {
+    const back = this.heldBack.get(slot);
+    if (!back) return;
+    this.heldBack.delete(slot);
+    // (one another tab rewrote meanwhile is in the list already, in its newer state)
+    const fresh = back.filter((e) => !this.get(e.id));
+    if (fresh.length) this.entries = this.merge(fresh);
   }
 
   private async load(open: () => Promise<RunStore>) {
@@ -95,8 +126,15 @@ export class LiveRuns {
     for (const e of good.filter(empty)) void this.store.delete(e.id).catch(() => {});
     good = good.filter((x) => !empty(x));
     good.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    // entries made before the stored ones arrived (a run started at once) stay after them; one
-    // named without knowing the stored names ("#1" again) takes the next free name of its slot
+    for (const e of good.filter((x) => this.heldBack.has(x.slot))) this.heldBack.get(e.slot)!.push(e);
+    this.entries = this.merge(good.filter((x) => !this.heldBack.has(x.slot)));
+    if (bad) this.say(null, { key: 'runs.msg.unreadable', vars: { n: bad } });
+  }
+
+  /** The list with the stored entries `good` (read from the store, oldest first) in it: entries
+   *  made before they arrived (a run started at once) stay after them; one named without knowing
+   *  the stored names ("#1" again) takes the next free name of its slot. */
+  private merge(good: RunEntry[]): RunEntry[] {
     const ids = new Set(good.map((e) => e.id));
     const merged = [...good];
     for (const e of this.entries.filter((x) => !ids.has(x.id))) {
@@ -112,8 +150,7 @@ export class LiveRuns {
       e.n = nextNumber(merged.filter((x) => x.slot === e.slot));
       void this.save(e);
     }
-    this.entries = merged;
-    if (bad) this.say(null, { key: 'runs.msg.unreadable', vars: { n: bad } });
+    return merged;
   }
 
   /** A message in one slot's list, or (slot null: about the whole store) once, in the first
@@ -173,10 +210,18 @@ export class LiveRuns {
     const msg = m as TabMessage | null;
     if (msg?.type === 'delete' && typeof msg.id === 'string') {
       if (this.get(msg.id)) this.entries = this.entries.filter((x) => x.id !== msg.id);
+      for (const [s, back] of this.heldBack)
+        this.heldBack.set(
+          s,
+          back.filter((x) => x.id !== msg.id),
+        );
       return;
     }
     if (msg?.type !== 'put' || entryProblem(msg.entry, this.slots, docProblem)) return;
     const e = toEntry(msg.entry as unknown as Record<string, unknown>);
+    // a held slot's: kept back with its stored entries (in its newer state)
+    const back = this.heldBack.get(e.slot);
+    if (back) return void this.heldBack.set(e.slot, [...back.filter((x) => x.id !== e.id), e]);
     if (this.get(e.id)?.status === 'running') return; // a run of this tab under way: this tab writes it
     const rest = this.entries.filter((x) => x.id !== e.id);
     this.entries = [...rest, e].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
