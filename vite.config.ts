@@ -16,6 +16,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,10 +67,10 @@ function prerenderArticle(): Plugin {
 }
 
 /** Vitest hands files to its workers in the order of this list: with no record of earlier runs (a
- *  fresh clone) BaseSequencer puts the larger files first, and the longest file (quick-verdicts: the
- *  native runs of the slow quick settings, about two minutes) started after a minute of others and
- *  alone bounded the stage (220 s on 2 cores). These go first, longest first; the rest as Vitest
- *  orders them (from a record of earlier runs: longest first). */
+ *  fresh clone) BaseSequencer puts the larger files first. The longest file (quick-verdicts: the native
+ *  runs of the slow quick settings, two to three minutes beside WebGPU in Node) goes first, so that the
+ *  second worker (`maxWorkers` below) takes the rest beside it; then the other slow ones; the rest as
+ *  Vitest orders them (from a record of earlier runs: longest first). */
 const SLOW_FIRST = ['tests/wasm/quick-verdicts.test.ts', 'tests/wasm/threads.test.ts', 'tests/wasm/forms.test.ts'];
 class SlowFilesFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -99,6 +100,10 @@ export default defineConfig({
   test: {
     root: here,
     sequence: { sequencer: SlowFilesFirst },
+    // Vitest's default is one worker fewer than the CPUs: on CI's 2 cores, one, and every file ran after
+    // the other (226 s, the sum of the files); two let the single-threaded files run beside the native
+    // quick verdicts' runs.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     environment: 'node',
     include: ['tests/unit/**/*.test.ts', 'tests/wasm/**/*.test.ts'],
     // KaTeX loads on demand (web/src/lib/tex.ts): loaded before every test file
