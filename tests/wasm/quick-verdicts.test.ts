@@ -27,11 +27,11 @@ const reference = (file: string): Doc => JSON.parse(readFileSync(new URL(`../../
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
 /** The native CLI on 2 threads, the config as its flags (`--lr-factors 1`, lists comma-separated). */
-function runNative(experiment: string, config: Record<string, unknown>): Doc {
+function runNative(command: string[], config: Record<string, unknown>): Doc {
   const flags = Object.entries(config)
     .filter(([, v]) => v != null)
     .flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
-  return JSON.parse(execFileSync(LNX, ['exp', experiment, '--json', '--threads', '2', ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  return JSON.parse(execFileSync(LNX, [...command, '--json', '--threads', '2', ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 }));
 }
 
 let engine: Promise<LnxModule> | null = null;
@@ -90,7 +90,7 @@ describe('the quick setting of each experiment figure gives the reference verdic
       const docs = [];
       for (const s of f.slots) {
         const config = { ...EXPERIMENT_SLOTS[s].config, ...EXPERIMENT_SLOTS[s].small };
-        docs.push(runNative(EXPERIMENT_SLOTS[s].experiment, config));
+        docs.push(runNative(['exp', EXPERIMENT_SLOTS[s].experiment], config));
       }
       expect(verdictsOf(f.judge(docs))).toEqual(want);
     }, 600_000);
@@ -103,8 +103,7 @@ describe('Figure 4’s quick look (its preset) holds the article’s three toy c
     expect(preset?.from).toBe('reference');
     const ref = JSON.parse(readFileSync(new URL('../../public/data/grid.json', import.meta.url), 'utf8'));
     const config: Record<string, unknown> = { ...ref.config, ...preset!.set };
-    const flags = Object.entries(config).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
-    const grid = JSON.parse(execFileSync(LNX, ['grid', '--json', '--threads', '2', ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    const grid = runNative(['grid'], config);
     expect(grid.runs.length).toBe(16);
     const c = quickLookClaims(grid);
     expect({ ...c, escape_steps: undefined }).toEqual({
