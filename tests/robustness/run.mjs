@@ -697,36 +697,28 @@ async function browserParts() {
   const preview = await vitePreview(await freePort());
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
-    // Two lanes at once: the URL corpus (its own two pages) beside the other parts, one after another.
-    // A page load is mostly one renderer thread's work: run one after another, the parts left a core
-    // idle a third of the time (1.33 of 2 cores busy over the stage).
-    const urlLane = async () => {
-      if (part('url'))
-        await check(`URL corpus: ${URL_CASES.length} links → banner, defaults for the bad parameters only, page keeps working`, async () => {
-          await urlCases(browser, preview.url);
-          allOk(rows.url, 40);
-        });
-    };
-    const restLane = async () => {
-      if (part('ui'))
-        await check(`UI corpus: ${UI_CASES.length} control values → inline message, Recompute disabled, nothing run`, async () => {
-          await uiCases(browser, preview.url);
-          allOk(rows.ui);
-        });
-      if (part('file'))
-        await check(
-          `imported-file corpus: ${FILE_CASES.length} run-list files and damaged IndexedDB records → a message naming the file and why, nothing lost, nothing injected`,
-          async () => {
-            await fileCases(browser, preview.url);
-            await twoTabs(browser, preview.url);
-            allOk(rows.file);
-          },
-        );
-      if (part('cancel'))
-        await check('cancel at a random moment and start again, 20 times: usable, heap back at its level', () => cancelCycles(browser, preview.url));
-      if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
-    };
-    await Promise.all([urlLane(), restLane()]);
+    if (part('url'))
+      await check(`URL corpus: ${URL_CASES.length} links → banner, defaults for the bad parameters only, page keeps working`, async () => {
+        await urlCases(browser, preview.url);
+        allOk(rows.url, 40);
+      });
+    if (part('ui'))
+      await check(`UI corpus: ${UI_CASES.length} control values → inline message, Recompute disabled, nothing run`, async () => {
+        await uiCases(browser, preview.url);
+        allOk(rows.ui);
+      });
+    if (part('file'))
+      await check(
+        `imported-file corpus: ${FILE_CASES.length} run-list files and damaged IndexedDB records → a message naming the file and why, nothing lost, nothing injected`,
+        async () => {
+          await fileCases(browser, preview.url);
+          await twoTabs(browser, preview.url);
+          allOk(rows.file);
+        },
+      );
+    if (part('cancel'))
+      await check('cancel at a random moment and start again, 20 times: usable, heap back at its level', () => cancelCycles(browser, preview.url));
+    if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
   } finally {
     await browser.close().catch(() => {});
     preview.child.kill();
