@@ -328,7 +328,7 @@ async function main() {
             Object.values(head).every((v) => CJK.test(v) && !/\b(the|page|without)\b/i.test(v)),
             `the Chinese copy's head is not Chinese: ${JSON.stringify(head)}`,
           );
-          const z = await openPage(browser, plainUrl, { lang: 'en', query: 'zh/' });
+          const z = await openPage(browser, plainUrl, { lang: 'en', query: 'zh/', serviceWorker: true });
           try {
             await waitReady(z.page);
             const live = await z.page.evaluate(() => ({
@@ -1573,7 +1573,7 @@ async function main() {
 
     // Embeds on another origin ---------------------------------------------------------------------
     await check('embed: figures render without page chrome, report their height, the iframes resize', async () => {
-      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400 });
+      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400, serviceWorker: true });
       const frameOf = async (fig) => {
         for (let i = 0; i < 100; i++) {
           const f = h.page.frames().find((fr) => fr.url().includes(`embed=${fig}`));
@@ -1617,7 +1617,7 @@ async function main() {
     });
 
     await check('embed: messages from a non-parent frame or of a bad shape are ignored; the documented one is obeyed', async () => {
-      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400 });
+      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400, serviceWorker: true });
       try {
         const f = await (async () => {
           for (let i = 0; i < 100; i++) {
@@ -1712,7 +1712,7 @@ async function main() {
 
     // Offline after the first visit ----------------------------------------------------------------
     await check('offline: after one visit the page reloads offline with every figure ready, both languages, and the engine', async () => {
-      const o = await openPage(browser, plainUrl, { lang: 'en' });
+      const o = await openPage(browser, plainUrl, { lang: 'en', serviceWorker: true });
       try {
         await waitReady(o.page);
         await o.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
