@@ -575,7 +575,7 @@ async function main() {
     // (tests/wasm/quick-verdicts.test.ts), the quick map's time against its 3-minute target by `npm run
     // bench` (section phasemap).
     for (const id of [...TEST_FIGS].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))))
-      await check(`Figure ${id.slice(3)}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
+      await check(`Figure ${id.slice(3)} (${id}): live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
         const verdictBefore = await paragraphBefore(page, id);
         const judged = /Verdict/.test(verdictBefore);
         await openSettings(page, id);
@@ -616,6 +616,10 @@ async function main() {
             /^Drawn: your run “[^”]+”\. The article’s text describes the reference\.$/.test(drawn),
             `${id}: the caption does not name the drawn run: "${drawn}"`,
           );
+        // a number the drawn run does not have reads as words, never as a '—' inside the caption
+        // (Figure 13's quick setting runs no warm-up arm: prose-numbers.ts armsPhrase)
+        const dashes = await page.$$eval(`#${id} figcaption .bound`, (bs) => bs.filter((b) => b.textContent === '—').map((b) => b.dataset.key));
+        assert(dashes.length === 0, `${id}: the caption binds — for ${dashes.join(', ')}`);
         // other settings than the precomputed result's: nothing to say about reproducing it
         assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
         // the precomputed result stays drawn, muted, under the live one, in every figure (Figure G:
