@@ -12,6 +12,7 @@ import {
   crossoverDepth,
   finalLoss,
   firstBelow,
+  sameNumbers,
 } from '../../web/src/lib/prose-numbers';
 import { seedMean } from '../../web/src/engine/documents';
 import { renderInline } from '../../web/src/lib/inline';
@@ -286,4 +287,13 @@ describe('experiment captions at the quick setting', () => {
     });
     expect(changedNotes(now, ref, (a) => ` (article: ${a})`)).not.toHaveProperty('exp.dn.arms');
   });
+});
+
+describe('sameNumbers (the live page keeps its record while the values stay)', () => {
+  it.each<[Record<string, string>, Record<string, string>, boolean]>([
+    [{ a: '1', b: '2' }, { b: '2', a: '1' }, true],
+    [{ a: '1' }, { a: '2' }, false],
+    [{ a: '1' }, { a: '1', b: '—' }, false],
+    [{}, {}, true],
+  ])('%j vs %j → %s', (a, b, want) => expect(sameNumbers(a, b)).toBe(want));
 });

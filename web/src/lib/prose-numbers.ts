@@ -527,6 +527,12 @@ export function changedNotes(now: Record<string, string>, reference: Record<stri
   );
 }
 
+/** Two records of bindings hold the same keys with the same values. Pure. */
+export function sameNumbers(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k]);
+}
+
 /** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
 export function proseNumbers(
   P: ProbeResult | null,
