@@ -20,7 +20,8 @@ for (const f of ['public/wasm/lnx-gpu.mjs', 'public/wasm/lnx-gpu.wasm', 'node_mo
     process.exit(1);
   }
 
-const { openGpu } = await import('./device.mjs');
+const { openGpu, pollGently } = await import('./device.mjs');
+pollGently(); // Dawn's wait for the GPU, once a millisecond instead of a busy loop (device.mjs)
 const { engineChecks } = await import('../webgpu/engine-checks.js');
 
 let passed = 0,
