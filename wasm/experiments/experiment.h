@@ -69,7 +69,12 @@ struct ExperimentInfo {
 const std::vector<ExperimentInfo>& experiments();
 const ExperimentInfo& experiment(const std::string& name);
 
-void write_engine(json::Writer& w);
+// The "engine" key of a document; "backend" only when not null (a document of the CPU engine has none).
+void write_engine(json::Writer& w, const char* backend = nullptr);
+
+// An experiment's document: {"experiment", "engine", "config", then what `body` writes}.
+template <class E, class F>
+std::string document(const typename E::Config& cfg, F&& body, const char* backend = nullptr);
 
 // The schema of an experiment class E: its name and doc, then what E::fields declares; built once.
 template <class E>
@@ -80,6 +85,19 @@ const schema::Schema<typename E::Config>& schema_of() {
     return s;
   }();
   return s;
+}
+
+template <class E, class F>
+std::string document(const typename E::Config& cfg, F&& body, const char* backend) {
+  json::Writer w;
+  w.begin_object().key("experiment").value(E::kName);
+  write_engine(w, backend);
+  w.key("config").begin_object();
+  schema::write_fields(w, schema_of<E>(), cfg);
+  w.end_object();
+  body(w);
+  w.end_object();
+  return w.str();
 }
 
 // The type-erased wrapper and the registry entry of an experiment class E.
@@ -96,15 +114,7 @@ class Erased final : public Experiment {
   double progress() const override { return e_.progress(); }
   std::string result_json() const override {
     if (!e_.done()) throw ArgumentError(std::string(E::kName) + ": result requested before the experiment is done");
-    json::Writer w;
-    w.begin_object().key("experiment").value(E::kName);
-    write_engine(w);
-    w.key("config").begin_object();
-    schema::write_fields(w, schema_of<E>(), cfg_);
-    w.end_object();
-    e_.write(w);
-    w.end_object();
-    return w.str();
+    return document<E>(cfg_, [&](json::Writer& w) { e_.write(w); });
   }
 
  private:
