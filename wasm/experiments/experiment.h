@@ -16,8 +16,10 @@
 //   bool done() const, double progress() const
 //   void write(json::Writer&) const   the result's own keys, once done()
 // and one line in registry.cpp. The result document is {"experiment", "engine", "config", …its keys}.
-// Experiments run on the CPU engine only: the GPU backend refuses them (the page says so and runs them
-// on the CPU), since each is a few hundred small passes whose results must be read every pass.
+// Experiments run on the CPU engine: the page runs them there on a WebGPU page too, since each is a
+// few hundred small passes whose results must be read every pass. One exception, phase-diagram, whose
+// runs are whole training runs: the GPU build runs it batched (gpu/gpu_phase_diagram.h) with the same
+// plan, rule and document (phase_diagram.h), and `document` below writes both engines' documents.
 // Leaves out: resuming an experiment from a partial result.
 #pragma once
 #include <memory>
