@@ -106,8 +106,6 @@ export interface LnxGpuModule extends Omit<LnxModule, 'buildFlavour'> {
   GpuTrainBatch: new (configJsons: string[], readbackEvery: number) => GpuTrainBatch;
   /** configJson: a phase-diagram config (as ExperimentRun's); maxBatch: the most runs per batch (1: each alone). */
   GpuPhaseDiagram: new (configJson: string, maxBatch: number) => GpuPhaseDiagram;
-  /** The experiments this build runs on the GPU, a JSON array of names (the rest run on the CPU engine). */
-  gpuExperimentsJson(): string;
   GpuMatmulCheck: new () => GpuCheck;
   /** Every op of the backend interface, each optimizer's update and the run statistics, GPU vs CPU. */
   GpuOpCheck: new () => GpuCheck;

@@ -34,7 +34,6 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
       .function("resultJson", &GpuBatch::result_json)
       .function("setCheckpointEvery", &GpuBatch::set_checkpoint_every)
       .function("takeCheckpoint", &GpuBatch::take_checkpoint);
-  function("gpuExperimentsJson", &gpu_experiments_json);
   class_<GpuPhase>("GpuPhaseDiagram")
       .constructor(&make_gpu_phase, allow_raw_pointers())
       .function("step", &GpuPhase::step)

@@ -183,14 +183,6 @@ inline GpuMatmulBench* make_gpu_matmul_bench(bool tA, bool tB, double M, double 
 inline GpuPhase* make_gpu_phase(const std::string& c, double max_batch) {
   return gpu_guarded([&] { return new GpuPhase(c, check_count(max_batch, "maxBatch")); });
 }
-// The experiments the WebGPU build runs itself, as a JSON array of names.
-inline std::string gpu_experiments_json() {
-  json::Writer w;
-  w.begin_array();
-  for (const auto& n : gpu::gpu_experiments()) w.value(n);
-  w.end_array();
-  return w.str();
-}
 inline bool gpu_available() { return gpu::available(); }
 
 }  // namespace lnx::js

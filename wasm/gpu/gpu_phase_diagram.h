@@ -11,6 +11,7 @@
 // the batches and the plan are both C++ here, so the rule is called where the losses are, once.
 // Too many runs for the device's buffer limits: a smaller batch (BatchTooLarge says how many fit).
 // A lost device throws DeviceError out of step(); the page reruns the experiment on the CPU engine.
+// The page sends it here on a WebGPU page (web/src/engine/backend-choice.ts GPU_EXPERIMENTS).
 // Leaves out: handing finished runs to the CPU after a lost device (the CPU run starts afresh).
 #pragma once
 #include <memory>
@@ -21,12 +22,6 @@
 #include "gpu_train_batch.h"
 
 namespace lnx::gpu {
-
-// The experiments the WebGPU build runs itself (the page sends the others to the CPU engine).
-inline const std::vector<std::string>& gpu_experiments() {
-  static const std::vector<std::string> names = {"phase-diagram"};
-  return names;
-}
 
 class GpuPhaseDiagram {
  public:
