@@ -471,17 +471,23 @@ export function engineChecks(gpu) {
     // (ExperimentRun, the document the page's shape check reads): the same keys and types
     // everywhere, the same config and cells, the same outcomes. The config gives each kind of stop:
     // settled (lr 0.03 at depth 1, and Pre-LN at 2), end (Post-LN at depth 2 stays on the plateau:
-    // the CPU's run escapes past step 80, the GPU's at 73) and diverged (lr 3); 4 shapes of 2 runs.
+    // over 80 steps the CPU's run escapes past step 80, the GPU's at 73) and diverged (lr 3); 4 shapes of 2
+    // runs of 40 steps.
     // Batches of one caught a readback of a batch of one run taken before its step was sent.
     async 'the phase diagram batched equals its runs one at a time on the GPU, in the CPU document shape'() {
       const { module: m } = await gpu();
       const { layers: _, ...model } = TINY; // the depths are the diagram's
-      const cfg = { ...model, placements: ['post', 'pre'], depths: [1, 2], lrs: [0.03, 3], warmups: [0], seeds: [0], steps: 60, settle: 5 };
+      const cfg = { ...model, placements: ['post', 'pre'], depths: [1, 2], lrs: [0.03, 3], warmups: [0], seeds: [0], steps: 40, settle: 5 };
       const json = JSON.stringify(cfg);
       const runPhase = async (maxBatch) => {
         const run = new m.GpuPhaseDiagram(json, maxBatch);
         try {
-          await driveGpu(run, () => run.done(), () => m.lnxGpu.settled(), { chunk: 8 });
+          await driveGpu(
+            run,
+            () => run.done(),
+            () => m.lnxGpu.settled(),
+            { chunk: 8 },
+          );
           return { doc: JSON.parse(run.resultJson()), batches: JSON.parse(run.batchesJson()) };
         } finally {
           run.delete();
@@ -501,7 +507,9 @@ export function engineChecks(gpu) {
         b = runsOf(single.doc);
       const differ = a.filter((x, i) => JSON.stringify(x.run) !== JSON.stringify(b[i]?.run));
       pass &&= a.length === 8 && b.length === 8 && differ.length === 0 && JSON.stringify(batched.doc.cells) === JSON.stringify(single.doc.cells);
-      parts.push(`batched (${batched.batches.map((x) => x.runs).join('+')} runs) vs one at a time (${single.batches.length} batches of 1): ${differ.length} of ${a.length} runs differ${differ.map((x) => `; ${x.cell.placement} L${x.cell.layers} lr ${x.cell.lr}: ${JSON.stringify(x.run)} vs ${JSON.stringify(b[a.indexOf(x)].run)}`).join('')}`);
+      parts.push(
+        `batched (${batched.batches.map((x) => x.runs).join('+')} runs) vs one at a time (${single.batches.length} batches of 1): ${differ.length} of ${a.length} runs differ${differ.map((x) => `; ${x.cell.placement} L${x.cell.layers} lr ${x.cell.lr}: ${JSON.stringify(x.run)} vs ${JSON.stringify(b[a.indexOf(x)].run)}`).join('')}`,
+      );
       pass &&= batched.batches.length === 4 && batched.batches.every((x) => x.runs === 2) && single.batches.every((x) => x.runs === 1);
       // each run alone as a GpuTrainRun, with the escape step and the final loss recomputed here
       const bad = [];
@@ -533,7 +541,10 @@ export function engineChecks(gpu) {
             : run.stopped === 'end'
               ? doc.status === 'ok' && loss.length === cfg.steps && run.stop_step === cfg.steps
               : run.stopped === 'settled' && loss.length === run.stop_step && run.stop_step === escape + cfg.settle);
-        if (!ok) bad.push(`${cell.placement} L${cell.layers} lr ${cell.lr}: ${run.stopped} at ${run.stop_step}, escape ${run.escape_step} vs ${escape}, final ${run.final_loss} vs ${final}, alone ${doc.status} at ${doc.stop_step}`);
+        if (!ok)
+          bad.push(
+            `${cell.placement} L${cell.layers} lr ${cell.lr}: ${run.stopped} at ${run.stop_step}, escape ${run.escape_step} vs ${escape}, final ${run.final_loss} vs ${final}, alone ${doc.status} at ${doc.stop_step}`,
+          );
       }
       const kinds = [...new Set(a.map((x) => x.run.stopped))].sort().join(', ');
       pass &&= bad.length === 0 && kinds === 'diverged, end, settled';
@@ -554,7 +565,8 @@ export function engineChecks(gpu) {
       const sameConfig = JSON.stringify(batched.doc.config) === JSON.stringify(cpu.config);
       const cellKey = (c) => `${c.placement}/${c.warmup}/${c.layers}/${c.lr}:${c.outcome}:${c.runs.map((r) => r.outcome).join()}`;
       const sameCells = batched.doc.cells.map(cellKey).join(' ') === cpu.cells.map(cellKey).join(' ');
-      pass &&= sameShape && sameConfig && sameCells && batched.doc.experiment === 'phase-diagram' && batched.doc.engine.backend === 'webgpu' && !cpu.engine.backend;
+      pass &&=
+        sameShape && sameConfig && sameCells && batched.doc.experiment === 'phase-diagram' && batched.doc.engine.backend === 'webgpu' && !cpu.engine.backend;
       parts.push(
         `against the CPU document: keys and types ${sameShape ? 'same' : 'DIFFER'}, config ${sameConfig ? 'same' : 'DIFFERS'}, cells and outcomes ${sameCells ? 'same' : `DIFFER (${batched.doc.cells.map(cellKey).join(' ')} vs ${cpu.cells.map(cellKey).join(' ')})`}; backend ${batched.doc.engine.backend}`,
       );

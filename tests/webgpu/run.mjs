@@ -12,7 +12,7 @@
 // Last, the built page (dist/ under vite preview): the worker's backend choice and the footer's
 // sentence, Figure 3 on WebGPU with ?backend=webgpu, a tiny Figure-4 grid on WebGPU against the
 // CPU (and on the article's text, which goes to the CPU engine), Figure 15's quick map batched on
-// WebGPU at a tiny size, and a device lost mid-run (in the worker: a run restarts on the CPU; on the page: Figure 4's
+// WebGPU at a tiny size, and a device lost mid-run (Figure 15's map restarts on the CPU) (in the worker: a run restarts on the CPU; on the page: Figure 4's
 // grid continues there from the GPU's checkpoints, and the figure says so; the restart's note is
 // table-tested in tests/unit/engine-line.test.ts).
 // Prints one line per check, then "N passed, M failed"; exits 1 on any failure.
@@ -189,7 +189,7 @@ async function pageChecks(launch) {
     });
     // Opens the page on WebGPU with `query`, starts figure `id`'s run, loses the device once the run
     // is past 40%, and waits for it to end: what the figure and the footer then say.
-    const loseMidRun = async (id, query) => {
+    const loseMidRun = async (id, query, kind = 'continued') => {
       const { page } = await open(`?lang=en&backend=webgpu&${query}`);
       await startFromLink(page, id, true);
       await page.waitForFunction(
@@ -210,7 +210,7 @@ async function pageChecks(launch) {
       const movedToCpu =
         before.backend === 'webgpu' &&
         phase === 'done' &&
-        note?.kind === 'continued' &&
+        note?.kind === kind &&
         /device lost/.test(note.text) &&
         after.backend === 'cpu-mt' &&
         after.why === 'gpu-failed' &&
@@ -231,6 +231,11 @@ async function pageChecks(launch) {
       const r = await loseMidRun('fig3', 'fig3.model=small&fig3.seeds=2&fig3.batches=1&fig3.depths=2,3');
       const m = /(\d+) of its (\d+) jobs/.exec(r.note?.text ?? '');
       return { pass: r.movedToCpu && !!m && Number(m[1]) >= 1 && Number(m[1]) < 12 && m[2] === '12', detail: r.detail };
+    });
+    await check('page: the device lost mid-map → Figure 15 restarts on the CPU, and says so', async () => {
+      // a phase diagram has no hand-off (wasm/gpu/gpu_phase_diagram.h): its runs start again on the CPU
+      const r = await loseMidRun('fig15', 'fig15.placements=pre&fig15.depths=1&fig15.lrs=0.001,0.01&fig15.warmups=0&fig15.seeds=0&fig15.steps=12', 'restarted');
+      return { pass: r.movedToCpu && /restarted on the CPU/.test(r.note?.text ?? ''), detail: r.detail };
     });
   } finally {
     await browser.close();
