@@ -53,6 +53,19 @@ export interface GpuTrainBatch extends EmbindObject {
   takeCheckpoint(run: number): TrainCheckpoint | null;
 }
 
+/** The `phase-diagram` experiment on WebGPU (wasm/gpu/gpu_phase_diagram.h): its runs of one shape as
+ *  one batch, the CPU experiment's outcome rule and document (with "backend": "webgpu"). ExperimentRun's
+ *  interface; the caller awaits lnxGpu.settled() after each step(). */
+export interface GpuPhaseDiagram extends EmbindObject {
+  /** Reads the landed losses, then records up to `work` more steps of every live batch; the fraction done. */
+  step(work: number): number;
+  done(): boolean;
+  progress(): number;
+  resultJson(): string;
+  /** [{"runs": R, "dispatches": D}] per batch made so far (D: its last step's batched dispatches). */
+  batchesJson(): string;
+}
+
 /** Results of a GPU-vs-CPU comparison, available once ready(). */
 export interface GpuCheck extends EmbindObject {
   ready(): boolean;
@@ -91,6 +104,8 @@ export interface LnxGpuModule extends Omit<LnxModule, 'buildFlavour'> {
   GpuTrainRun: new (configJson: string, readbackEvery: number) => GpuTrainRun;
   /** configJsons: TrainRun configs of one shape; readbackEvery as GpuTrainRun's. */
   GpuTrainBatch: new (configJsons: string[], readbackEvery: number) => GpuTrainBatch;
+  /** configJson: a phase-diagram config (as ExperimentRun's); maxBatch: the most runs per batch (1: each alone). */
+  GpuPhaseDiagram: new (configJson: string, maxBatch: number) => GpuPhaseDiagram;
   GpuMatmulCheck: new () => GpuCheck;
   /** Every op of the backend interface, each optimizer's update and the run statistics, GPU vs CPU. */
   GpuOpCheck: new () => GpuCheck;

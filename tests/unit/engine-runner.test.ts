@@ -107,6 +107,44 @@ function hooks(opts: { cancelAfter?: number; dt?: number } = {}) {
 
 const log0 = (): Log => ({ deleted: 0, steps: [], froms: [] });
 
+describe('runJob: experiment', () => {
+  /** An experiment of `total` units; with `batches`, a GPU one (GpuPhaseDiagram.batchesJson). */
+  const engine = (log: Log, batches: boolean): JobEngine => ({
+    ...(fakeModule(log) as unknown as JobEngine),
+    ExperimentRun: class {
+      n = 0;
+      step(k: number) {
+        this.n = Math.min(4, this.n + k);
+        return this.n / 4;
+      }
+      done() {
+        return this.n >= 4;
+      }
+      resultJson() {
+        return JSON.stringify({ experiment: 'phase-diagram', cells: [] });
+      }
+      delete() {
+        log.deleted++;
+      }
+      batchesJson = batches ? () => JSON.stringify([{ runs: 2, dispatches: 100 + this.n }]) : undefined;
+    },
+  });
+  it.each([true, false])('progress carries the batches of a GPU experiment (%s), and only then', async (gpu) => {
+    const log = log0();
+    const { replies, h } = hooks();
+    await runJob(engine(log, gpu), { type: 'experiment', id: 3, name: 'phase-diagram', config: {} }, h);
+    const prog = replies.filter((r) => r.type === 'progress');
+    expect(prog.length).toBeGreaterThan(0);
+    for (const r of prog) {
+      if (r.type !== 'progress') continue;
+      if (gpu) expect(r.batches).toEqual([{ runs: 2, dispatches: expect.any(Number) }]);
+      else expect('batches' in r).toBe(false);
+    }
+    expect(replies.at(-1)?.type).toBe('done');
+    expect(log.deleted).toBe(1);
+  });
+});
+
 describe('runJob: probe', () => {
   it('reports increasing progress, then done with the parsed result, and deletes the run', async () => {
     const log = log0();

@@ -283,12 +283,17 @@ describe('a text grid in the run list', () => {
 });
 
 describe('the engine a text grid runs on (engine/backend-choice.ts cpuOnlyJob)', () => {
-  it.each<[{ type: string; config?: unknown }, 'experiment' | 'text' | null]>([
+  it.each<[{ type: string; name?: string; config?: unknown }, 'experiment' | 'text' | null]>([
     [{ type: 'grid', config: { data: 'text', text_lang: 'en' } }, 'text'],
     [{ type: 'grid', config: { data: 'markov' } }, null],
     [{ type: 'grid', config: {} }, null],
     [{ type: 'grid', config: null }, null],
     [{ type: 'probe', config: { data: 'text' } }, null],
     [{ type: 'experiment', config: {} }, 'experiment'],
+    [{ type: 'experiment', name: 'warmup-length', config: {} }, 'experiment'],
+    // the phase diagram runs batched on WebGPU (wasm/gpu/gpu_phase_diagram.h)
+    [{ type: 'experiment', name: 'phase-diagram', config: { depths: [2] } }, null],
+    [{ type: 'experiment', name: 'phase-diagram', config: { data: 'text' } }, 'text'],
+    [{ type: 'experiment', name: 'phase-diagramx', config: {} }, 'experiment'],
   ])('%j → %s', (job, want) => expect(cpuOnlyJob(job)).toBe(want));
 });

@@ -244,6 +244,10 @@ describe('the speed of the engine that will run a job', () => {
     ['grid', null, false],
     ['probe', { data: 'text' }, false],
     ['warmupLength', {}, true],
+    // the phase diagram runs batched on WebGPU (backend-choice.ts GPU_EXPERIMENTS), in all three of its slots
+    ['phaseDiagram', {}, false],
+    ['deepNorm', { depths: [2] }, false],
+    ['preWarmup', {}, false],
   ])('a %s run of %j is CPU-only: %s', (name, c, want) => expect(cpuOnlyRun(name as never, c)).toBe(want));
 
   it('on a page on WebGPU a text grid has no estimate until the CPU build has run one, then its speed, never the GPU’s', () => {

@@ -338,18 +338,23 @@ export function engineChecks(gpu) {
       }));
       // and a spec with every op a spec adds (its kernels in their batched form)
       shapes.push({ ...TINY, steps: 5, optimizer: optimizers[0].name, ...specKnobs(SPEC_OPTIONS['all together']) });
+      // and a batch of one run (a grid's shape of one): its buffers are plain ones, and a readback
+      // asked for while it records (every 2 steps here, in calls of 4) must wait for the step it reads
+      shapes.push({ ...TINY, steps: 5, optimizer: optimizers[0].name, placement: 'pre', norm_type: 'layernorm', alone: true });
       const parts = [];
       let pass = true;
       for (const [b, shape] of shapes.entries()) {
         const lr = optimizers.find((o) => o.name === shape.optimizer).suggested_lr;
+        const { alone: one, ...knobs } = shape;
         const cfgs = [
-          { ...shape, lr, warmup: 0, seed: 0 },
-          { ...shape, lr: lr * 3, warmup: 4, seed: 1 },
-          ...(b === 0 ? [{ ...shape, lr: 5, warmup: 0, seed: 2 }] : []),
+          { ...knobs, lr, warmup: 0, seed: 0 },
+          ...(one ? [] : [{ ...knobs, lr: lr * 3, warmup: 4, seed: 1 }]),
+          ...(b === 0 ? [{ ...knobs, lr: 5, warmup: 0, seed: 2 }] : []),
         ];
+        const every = one ? 2 : 5;
         const alone = [];
         for (const c of cfgs) {
-          const r = new m.GpuTrainRun(JSON.stringify(c), 5);
+          const r = new m.GpuTrainRun(JSON.stringify(c), every);
           r.setCheckpointEvery(2);
           let ckpt = null;
           while (r.status() === 'running') {
@@ -362,7 +367,7 @@ export function engineChecks(gpu) {
         }
         const batch = new m.GpuTrainBatch(
           cfgs.map((c) => JSON.stringify(c)),
-          5,
+          every,
         );
         batch.setCheckpointEvery(2);
         const ckpts = cfgs.map(() => null);
@@ -455,6 +460,117 @@ export function engineChecks(gpu) {
       }
       const pass = counts.every((c) => c.submits === 1 && c.reads >= c.runs);
       return { pass, detail: counts.map((c) => `${c.runs} run(s): ${c.submits} submit(s) and ${c.reads} readbacks a step`).join('; ') };
+    },
+
+    // The phase diagram on WebGPU (wasm/gpu/gpu_phase_diagram.h: the runs of one shape as one batch,
+    // the CPU experiment's rule and document). Against the same runs on the GPU one at a time
+    // (GpuPhaseDiagram with batches of one): every run's outcome, stop, escape step, final loss and
+    // curve the same, bit for bit. Against each run alone as a GpuTrainRun (no phase code): the stop
+    // step of a diverged run and its status, an "end" run's length, and the escape step and final
+    // loss recomputed here from its losses. Against the CPU experiment's document of the same config
+    // (ExperimentRun, the document the page's shape check reads): the same keys and types
+    // everywhere, the same config and cells, the same outcomes. The config gives each kind of stop:
+    // settled (lr 0.03 at depth 1, and Pre-LN at 2), end (Post-LN at depth 2 stays on the plateau:
+    // over 80 steps the CPU's run escapes past step 80, the GPU's at 73) and diverged (lr 3); 4 shapes of 2
+    // runs of 40 steps.
+    // Batches of one caught a readback of a batch of one run taken before its step was sent.
+    async 'the phase diagram batched equals its runs one at a time on the GPU, in the CPU document shape'() {
+      const { module: m } = await gpu();
+      const { layers: _, ...model } = TINY; // the depths are the diagram's
+      const cfg = { ...model, placements: ['post', 'pre'], depths: [1, 2], lrs: [0.03, 3], warmups: [0], seeds: [0], steps: 40, settle: 5 };
+      const json = JSON.stringify(cfg);
+      const runPhase = async (maxBatch) => {
+        const run = new m.GpuPhaseDiagram(json, maxBatch);
+        try {
+          await driveGpu(
+            run,
+            () => run.done(),
+            () => m.lnxGpu.settled(),
+            { chunk: 8 },
+          );
+          return { doc: JSON.parse(run.resultJson()), batches: JSON.parse(run.batchesJson()) };
+        } finally {
+          run.delete();
+        }
+      };
+      const batched = await runPhase(16);
+      const single = await runPhase(1);
+      const cpuRun = new m.ExperimentRun('phase-diagram', json);
+      while (!cpuRun.done()) cpuRun.step(50);
+      const cpu = JSON.parse(cpuRun.resultJson());
+      cpuRun.delete();
+      const parts = [];
+      let pass = true;
+      const runsOf = (doc) => doc.cells.flatMap((c) => c.runs.map((r) => ({ cell: c, run: r })));
+      // batched against one at a time
+      const a = runsOf(batched.doc),
+        b = runsOf(single.doc);
+      const differ = a.filter((x, i) => JSON.stringify(x.run) !== JSON.stringify(b[i]?.run));
+      pass &&= a.length === 8 && b.length === 8 && differ.length === 0 && JSON.stringify(batched.doc.cells) === JSON.stringify(single.doc.cells);
+      parts.push(
+        `batched (${batched.batches.map((x) => x.runs).join('+')} runs) vs one at a time (${single.batches.length} batches of 1): ${differ.length} of ${a.length} runs differ${differ.map((x) => `; ${x.cell.placement} L${x.cell.layers} lr ${x.cell.lr}: ${JSON.stringify(x.run)} vs ${JSON.stringify(b[a.indexOf(x)].run)}`).join('')}`,
+      );
+      pass &&= batched.batches.length === 4 && batched.batches.every((x) => x.runs === 2) && single.batches.every((x) => x.runs === 1);
+      // each run alone as a GpuTrainRun, with the escape step and the final loss recomputed here
+      const bad = [];
+      for (const { cell, run } of a) {
+        const t = { ...TINY, placement: cell.placement, layers: cell.layers, lr: cell.lr, warmup: cell.warmup, seed: run.seed, steps: cfg.steps };
+        const alone = new m.GpuTrainRun(JSON.stringify(t), 8);
+        const until = run.stopped === 'settled' ? run.stop_step : cfg.steps;
+        while (alone.status() === 'running' && JSON.parse(alone.resultJson(0)).loss.length < until) {
+          alone.step(8);
+          await m.lnxGpu.settled();
+        }
+        const doc = JSON.parse(alone.resultJson(0));
+        alone.delete();
+        const loss = run.stopped === 'settled' ? doc.loss.slice(0, run.stop_step) : doc.loss;
+        let sum = 0,
+          escape = null;
+        for (let k = 0; k < loss.length && escape === null; k++) {
+          sum += loss[k];
+          if (k >= 10) sum -= loss[k - 10];
+          if (k + 1 >= 10 && sum / 10 < batched.doc.plateau_entropy - 0.5) escape = k + 1;
+        }
+        const last = loss.slice(-10);
+        const final = Number((last.reduce((x, y) => x + y, 0) / last.length).toPrecision(9)); // as the documents print it (%.9g)
+        const ok =
+          run.escape_step === escape &&
+          run.final_loss === final &&
+          (run.stopped === 'diverged' || run.stopped === 'nan'
+            ? doc.status === run.stopped && doc.stop_step === run.stop_step
+            : run.stopped === 'end'
+              ? doc.status === 'ok' && loss.length === cfg.steps && run.stop_step === cfg.steps
+              : run.stopped === 'settled' && loss.length === run.stop_step && run.stop_step === escape + cfg.settle);
+        if (!ok)
+          bad.push(
+            `${cell.placement} L${cell.layers} lr ${cell.lr}: ${run.stopped} at ${run.stop_step}, escape ${run.escape_step} vs ${escape}, final ${run.final_loss} vs ${final}, alone ${doc.status} at ${doc.stop_step}`,
+          );
+      }
+      const kinds = [...new Set(a.map((x) => x.run.stopped))].sort().join(', ');
+      pass &&= bad.length === 0 && kinds === 'diverged, end, settled';
+      parts.push(`against each run alone (GpuTrainRun): ${bad.length ? bad.join(' | ') : `all ${a.length} agree`} (stops: ${kinds})`);
+      // the CPU document's shape
+      const sig = (x) =>
+        Array.isArray(x)
+          ? `[${[...new Set(x.map(sig))].sort().join('|')}]`
+          : x && typeof x === 'object'
+            ? `{${Object.keys(x)
+                .map((k) => `${k}:${sig(x[k])}`)
+                .join(',')}}`
+            : x === null
+              ? 'number'
+              : typeof x;
+      const body = (d) => ({ ...d, engine: undefined });
+      const sameShape = sig(body(batched.doc)) === sig(body(cpu));
+      const sameConfig = JSON.stringify(batched.doc.config) === JSON.stringify(cpu.config);
+      const cellKey = (c) => `${c.placement}/${c.warmup}/${c.layers}/${c.lr}:${c.outcome}:${c.runs.map((r) => r.outcome).join()}`;
+      const sameCells = batched.doc.cells.map(cellKey).join(' ') === cpu.cells.map(cellKey).join(' ');
+      pass &&=
+        sameShape && sameConfig && sameCells && batched.doc.experiment === 'phase-diagram' && batched.doc.engine.backend === 'webgpu' && !cpu.engine.backend;
+      parts.push(
+        `against the CPU document: keys and types ${sameShape ? 'same' : 'DIFFER'}, config ${sameConfig ? 'same' : 'DIFFERS'}, cells and outcomes ${sameCells ? 'same' : `DIFFER (${batched.doc.cells.map(cellKey).join(' ')} vs ${cpu.cells.map(cellKey).join(' ')})`}; backend ${batched.doc.engine.backend}`,
+      );
+      return { pass, detail: parts.join('; ') };
     },
 
     // A run that blows up stops at the same step on both paths (GPU: the halt flag freezes the update).

@@ -11,7 +11,8 @@
 // second browser without the flag (navigator.gpu present, no adapter) runs the no-adapter check.
 // Last, the built page (dist/ under vite preview): the worker's backend choice and the footer's
 // sentence, Figure 3 on WebGPU with ?backend=webgpu, a tiny Figure-4 grid on WebGPU against the
-// CPU (and on the article's text, which goes to the CPU engine), and a device lost mid-run (in the worker: a run restarts on the CPU; on the page: Figure 4's
+// CPU (and on the article's text, which goes to the CPU engine), Figure 15's quick map batched on
+// WebGPU at a tiny size, and a device lost mid-run (Figure 15's map restarts on the CPU) (in the worker: a run restarts on the CPU; on the page: Figure 4's
 // grid continues there from the GPU's checkpoints, and the figure says so; the restart's note is
 // table-tested in tests/unit/engine-line.test.ts).
 // Prints one line per check, then "N passed, M failed"; exits 1 on any failure.
@@ -155,9 +156,40 @@ async function pageChecks(launch) {
         detail: `${f.text} | badge "${badge.trim()}" | tiny grid ${gpuGrid.runs.length} runs × ${TINY_GRID.steps} steps, GPU vs CPU losses max rel ${worst.toExponential(1)} (≤ 1e-4) | the same on the article's text: ${textGrid.error ?? `${textGrid.engine?.build}${textGrid.engine?.backend ? ` on ${textGrid.engine.backend}` : ''}, ${textGrid.runs?.length} runs`}${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}`,
       };
     });
+    // The phase diagram on WebGPU (wasm/gpu/gpu_phase_diagram.h, backend-choice.ts GPU_EXPERIMENTS):
+    // Figure 15's quick map at a tiny size through the figure (its document drawn, its badge), then a
+    // tiny diagram through the same worker path, whose progress says how its runs were batched: one
+    // batch per shape (placement × depth), its runs (the lrs) side by side.
+    await check('page: the quick map (Figure 15) runs batched on WebGPU and completes at a tiny size', async () => {
+      const { page, errors } = await open(
+        '?lang=en&backend=webgpu&fig15.placements=pre&fig15.depths=1&fig15.lrs=0.001,0.01&fig15.warmups=0&fig15.seeds=0&fig15.steps=3',
+      );
+      await startFromLink(page, 'fig15');
+      await waitAttr(page, 'fig15', 'data-run', ['done', 'error'], CHECK_TIMEOUT_MS);
+      const phase = await page.$eval('#fig15', (el) => el.dataset.run);
+      const badge = await page.$eval('#fig15 .badge', (el) => el.textContent).catch(() => '');
+      const tiny = { ...TINY_GRID, steps: 6, placements: ['post', 'pre'], depths: [1], lrs: [1e-3, 1], warmups: [0], seeds: [0] };
+      delete tiny.layers;
+      const { doc, batches } = await page.evaluate((c) => window.__lnx.experiment('phase-diagram', c), tiny);
+      await page.context().close();
+      const outcomes = doc.cells.map((c) => `${c.placement} lr ${c.lr}: ${c.outcome}`).join(', ');
+      const pass =
+        phase === 'done' &&
+        /WebGPU/.test(badge) &&
+        doc.engine?.backend === 'webgpu' &&
+        doc.cells.length === 4 &&
+        Array.isArray(batches) &&
+        batches.length === 2 &&
+        batches.every((b) => b.runs === 2 && b.dispatches > 0) &&
+        errors.length === 0;
+      return {
+        pass,
+        detail: `Figure 15 ${phase}, badge "${badge.trim()}" | tiny diagram on ${doc.engine?.backend ?? 'the CPU'}: ${outcomes}; batches ${JSON.stringify(batches)}${errors.length ? ` | errors: ${errors.slice(0, 2).join(' | ')}` : ''}`,
+      };
+    });
     // Opens the page on WebGPU with `query`, starts figure `id`'s run, loses the device once the run
     // is past 40%, and waits for it to end: what the figure and the footer then say.
-    const loseMidRun = async (id, query) => {
+    const loseMidRun = async (id, query, kind = 'continued') => {
       const { page } = await open(`?lang=en&backend=webgpu&${query}`);
       await startFromLink(page, id, true);
       await page.waitForFunction(
@@ -178,7 +210,7 @@ async function pageChecks(launch) {
       const movedToCpu =
         before.backend === 'webgpu' &&
         phase === 'done' &&
-        note?.kind === 'continued' &&
+        note?.kind === kind &&
         /device lost/.test(note.text) &&
         after.backend === 'cpu-mt' &&
         after.why === 'gpu-failed' &&
@@ -199,6 +231,11 @@ async function pageChecks(launch) {
       const r = await loseMidRun('fig3', 'fig3.model=small&fig3.seeds=2&fig3.batches=1&fig3.depths=2,3');
       const m = /(\d+) of its (\d+) jobs/.exec(r.note?.text ?? '');
       return { pass: r.movedToCpu && !!m && Number(m[1]) >= 1 && Number(m[1]) < 12 && m[2] === '12', detail: r.detail };
+    });
+    await check('page: the device lost mid-map → Figure 15 restarts on the CPU, and says so', async () => {
+      // a phase diagram has no hand-off (wasm/gpu/gpu_phase_diagram.h): its runs start again on the CPU
+      const r = await loseMidRun('fig15', 'fig15.placements=pre&fig15.depths=1&fig15.lrs=0.001,0.01&fig15.warmups=0&fig15.seeds=0&fig15.steps=12', 'restarted');
+      return { pass: r.movedToCpu && /restarted on the CPU/.test(r.note?.text ?? ''), detail: r.detail };
     });
   } finally {
     await browser.close();

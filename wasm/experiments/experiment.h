@@ -16,8 +16,10 @@
 //   bool done() const, double progress() const
 //   void write(json::Writer&) const   the result's own keys, once done()
 // and one line in registry.cpp. The result document is {"experiment", "engine", "config", …its keys}.
-// Experiments run on the CPU engine only: the GPU backend refuses them (the page says so and runs them
-// on the CPU), since each is a few hundred small passes whose results must be read every pass.
+// Experiments run on the CPU engine: the page runs them there on a WebGPU page too, since each is a
+// few hundred small passes whose results must be read every pass. One exception, phase-diagram, whose
+// runs are whole training runs: the GPU build runs it batched (gpu/gpu_phase_diagram.h) with the same
+// plan, rule and document (phase_diagram.h), and `document` below writes both engines' documents.
 // Leaves out: resuming an experiment from a partial result.
 #pragma once
 #include <memory>
@@ -69,7 +71,12 @@ struct ExperimentInfo {
 const std::vector<ExperimentInfo>& experiments();
 const ExperimentInfo& experiment(const std::string& name);
 
-void write_engine(json::Writer& w);
+// The "engine" key of a document; "backend" only when not null (a document of the CPU engine has none).
+void write_engine(json::Writer& w, const char* backend = nullptr);
+
+// An experiment's document: {"experiment", "engine", "config", then what `body` writes}.
+template <class E, class F>
+std::string document(const typename E::Config& cfg, F&& body, const char* backend = nullptr);
 
 // The schema of an experiment class E: its name and doc, then what E::fields declares; built once.
 template <class E>
@@ -80,6 +87,19 @@ const schema::Schema<typename E::Config>& schema_of() {
     return s;
   }();
   return s;
+}
+
+template <class E, class F>
+std::string document(const typename E::Config& cfg, F&& body, const char* backend) {
+  json::Writer w;
+  w.begin_object().key("experiment").value(E::kName);
+  write_engine(w, backend);
+  w.key("config").begin_object();
+  schema::write_fields(w, schema_of<E>(), cfg);
+  w.end_object();
+  body(w);
+  w.end_object();
+  return w.str();
 }
 
 // The type-erased wrapper and the registry entry of an experiment class E.
@@ -96,15 +116,7 @@ class Erased final : public Experiment {
   double progress() const override { return e_.progress(); }
   std::string result_json() const override {
     if (!e_.done()) throw ArgumentError(std::string(E::kName) + ": result requested before the experiment is done");
-    json::Writer w;
-    w.begin_object().key("experiment").value(E::kName);
-    write_engine(w);
-    w.key("config").begin_object();
-    schema::write_fields(w, schema_of<E>(), cfg_);
-    w.end_object();
-    e_.write(w);
-    w.end_object();
-    return w.str();
+    return document<E>(cfg_, [&](json::Writer& w) { e_.write(w); });
   }
 
  private:

@@ -22,13 +22,17 @@
 // escapes and diverges later reads "diverged" there and "trained" with early exit: the one way the
 // two can differ (tests/cpp/experiment_test.cpp checks they agree on a set of cells).
 //
-// The runs advance in parallel over the pool, `threads` runs at a time (each run's ops inline on its
+// The plan, the rule and the document are PhasePlan's (phase_diagram.h), which the WebGPU runner
+// (gpu/gpu_phase_diagram.cpp) shares: it advances the runs of one shape as one batch instead.
+// Here the runs advance in parallel over the pool, `threads` runs at a time (each run's ops inline on its
 // thread, as in GridRun), one step each per unit of work, in order of depth; every run draws its
 // model and batches from its own seed, so each run's numbers are the same for any thread count.
 // Per cell (placement, warm-up, depth, lr): each seed's run with its loss curve decimated to at
 // most 100 points (bucket means, to 4 decimals: a curve to draw, the page's hover), the cell's
 // outcome (the majority over seeds, or "mixed"), the count of each outcome, and the mean escape
 // step (over the seeds that escaped) and final loss (over those that did not diverge).
+#include "phase_diagram.h"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -51,8 +55,6 @@ constexpr int kFinalWindow = 10;       // the final loss: the mean of the last 1
 constexpr int kCurvePoints = 100;      // at most this many points per loss curve
 constexpr size_t kMaxRuns = 512;
 
-enum class EarlyExit { On, Off };
-
 struct PhaseDiagram {
   static constexpr const char* kName = "phase-diagram";
   static constexpr const char* kDoc =
@@ -62,21 +64,7 @@ struct PhaseDiagram {
       "where warm-up is needed: trainability against depth and peak lr per placement (the article's open question; "
       "claims 9, Pre-LN's warm-up as insurance, and 10, DeepNorm without warm-up, inferred)";
 
-  struct Config {
-    TrainConfig base = [] {
-      TrainConfig t;
-      t.model.seq = 32, t.model.batch = 2;
-      t.steps = 300;
-      return t;
-    }();
-    std::vector<std::string> placements = {"post", "pre", "deepnorm", "peri"};
-    std::vector<int> depths = {2, 4, 8, 16};
-    std::vector<double> lrs = {1e-3, 3e-3, 1e-2, 3e-2, 0.1};
-    std::vector<int> warmups = {0, 100};
-    std::vector<uint64_t> seeds = {0};
-    EarlyExit early_exit = EarlyExit::On;
-    int settle = 50;
-  };
+  using Config = PhaseConfig;
 
   static size_t run_count(const Config& c) {
     return c.placements.size() * c.warmups.size() * c.depths.size() * c.lrs.size() * c.seeds.size();
@@ -113,186 +101,192 @@ struct PhaseDiagram {
                        [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
   }
 
-  // One run of a cell and what it recorded; `run` is live only while it advances.
-  struct Run {
-    size_t cell;
-    uint64_t seed;
-    int layers;
-    std::unique_ptr<TrainRun> run;
-    bool finished = false;
-    std::string stopped;   // "end", "settled", "nan", "diverged"
-    int escape = 0;        // 1-based escape step, 0 = never
-    int stop_step = 0;     // the last step it took (the trainer's stopping step for nan / diverged)
-    std::vector<float> loss;
-  };
-  struct Cell {
-    std::string placement;
-    int warmup, layers;
-    double lr;
-  };
-
-  explicit PhaseDiagram(const Config& c) : cfg_(c) {
-    for (const auto& p : c.placements)
-      for (int w : c.warmups)
-        for (int L : c.depths)
-          for (double lr : c.lrs) cells_.push_back({p, w, L, lr});
-    for (size_t i = 0; i < cells_.size(); ++i)
-      for (uint64_t s : c.seeds) runs_.push_back({i, s, cells_[i].layers, nullptr});
-    // Execution order: by depth (stable), so the runs advanced together cost about the same.
-    for (size_t i = 0; i < runs_.size(); ++i) order_.push_back(i);
-    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return runs_[a].layers < runs_[b].layers; });
-    for (const Run& r : runs_) total_ += static_cast<double>(r.layers) * c.base.steps;
-    plateau_ = MarkovChain(c.base.model.vocab, c.base.successors, c.base.chain_seed).stationary_entropy();
+  explicit PhaseDiagram(const Config& c) : cfg_(c), plan_(c) {
+    for (size_t i = 0; i < plan_.run_count(); ++i) total_ += static_cast<double>(plan_.layers(i)) * c.base.steps;
   }
 
   // A unit: one step of each live run (up to the pool's size, started in execution order), in
   // parallel; then the runs whose outcome is settled stop and free their place.
   void step_once() {
     const size_t width = static_cast<size_t>(std::max(1, pool().size()));
-    while (live_.size() < width && next_ < order_.size()) {
-      Run& r = runs_[order_[next_++]];
-      r.run = std::make_unique<TrainRun>(train_config(r));
-      live_.push_back(&r);
+    const std::vector<size_t>& order = plan_.order();
+    while (live_.size() < width && next_ < order.size()) {
+      const size_t i = order[next_++];
+      live_.push_back({i, std::make_unique<TrainRun>(plan_.train_config(i))});
     }
+    // record() touches only its own run's record, so the runs advance on separate threads
     pool().parallel_for(static_cast<long>(live_.size()), [&](long a, long b, int) {
-      for (long i = a; i < b; ++i) advance(*live_[i]);
+      for (long j = a; j < b; ++j) {
+        Live& l = live_[j];
+        l.run->step(1);
+        plan_.record(l.index, l.run->loss(), l.run->status(), l.run->stop_step());
+      }
     });
     // progress: each step taken counts its run's depth; a run that stops early counts the steps it
     // skipped as done too
-    for (Run* r : live_) {
-      done_ += r->layers;
-      if (r->finished) {
-        done_ += static_cast<double>(r->layers) * (cfg_.base.steps - r->stop_step);
-        r->run.reset();
-      }
+    for (Live& l : live_) {
+      const int L = plan_.layers(l.index);
+      done_ += L;
+      if (plan_.finished(l.index)) done_ += static_cast<double>(L) * (cfg_.base.steps - plan_.stop_step(l.index));
     }
-    live_.erase(std::remove_if(live_.begin(), live_.end(), [](const Run* r) { return r->finished; }), live_.end());
+    live_.erase(std::remove_if(live_.begin(), live_.end(), [&](const Live& l) { return plan_.finished(l.index); }), live_.end());
   }
-  bool done() const { return next_ >= order_.size() && live_.empty(); }
+  bool done() const { return next_ >= plan_.order().size() && live_.empty(); }
   double progress() const { return done() ? 1.0 : std::min(0.999, done_ / total_); }
 
-  void write(json::Writer& w) const {
-    const double V = cfg_.base.model.vocab;
-    w.key("plateau_entropy").value(plateau_);
-    w.key("uniform_loss").value(std::log(V));
-    w.key("divergence_loss").value(4 * std::log(V));
-    w.key("escape").begin_object().key("window").value(kEscapeWindow).key("margin").value(kEscapeMargin).end_object();
-    w.key("cells").begin_array();
-    for (size_t i = 0; i < cells_.size(); ++i) write_cell(w, i);
-    w.end_array();
-  }
+  void write(json::Writer& w) const { plan_.write(w); }
 
  private:
-  TrainConfig train_config(const Run& r) const {
-    TrainConfig t = cfg_.base;
-    const Cell& c = cells_[r.cell];
-    detail::set_run_placement(t.model, c.placement);
-    t.model.layers = c.layers;
-    t.lr = c.lr;
-    t.warmup = c.warmup;
-    t.seed = r.seed;
-    return t;
-  }
-
-  // One step of a live run, then what it settled: stopped by the trainer, at its last step, or
-  // (early exit) `settle` steps past its escape.
-  void advance(Run& r) const {
-    r.run->step(1);
-    const int steps = r.run->steps_done();
-    if (r.escape == 0) {
-      const std::vector<float>& l = r.run->loss();
-      r.escape = escape_step(std::vector<double>(l.begin(), l.end()), plateau_, kEscapeWindow, kEscapeMargin);
-    }
-    const RunStatus s = r.run->status();
-    if (s == RunStatus::NaN || s == RunStatus::Diverged) r.stopped = to_string(s);
-    else if (s == RunStatus::Ok) r.stopped = "end";
-    else if (cfg_.early_exit == EarlyExit::On && r.escape > 0 && steps >= r.escape + cfg_.settle) r.stopped = "settled";
-    if (r.stopped.empty()) return;
-    r.finished = true;
-    r.loss = r.run->loss();
-    r.stop_step = r.run->stop_step() > 0 ? r.run->stop_step() : steps;
-  }
-
-  static const char* outcome(const Run& r) {
-    if (r.stopped == "nan" || r.stopped == "diverged") return "diverged";
-    return r.escape > 0 ? "trained" : "plateau";
-  }
-  static double final_loss(const Run& r) {
-    const size_t n = r.loss.size(), k = std::min<size_t>(n, kFinalWindow);
-    if (k == 0) return NAN;
-    double s = 0;
-    for (size_t t = n - k; t < n; ++t) s += r.loss[t];
-    return s / k;
-  }
-
-  void write_cell(json::Writer& w, size_t i) const {
-    const Cell& c = cells_[i];
-    std::vector<const Run*> rs;
-    for (const Run& r : runs_)
-      if (r.cell == i) rs.push_back(&r);
-    const char* kinds[] = {"trained", "plateau", "diverged"};
-    int counts[3] = {0, 0, 0};
-    std::vector<double> escapes, finals;
-    for (const Run* r : rs) {
-      const std::string o = outcome(*r);
-      for (int k = 0; k < 3; ++k) counts[k] += o == kinds[k];
-      if (r->escape > 0) escapes.push_back(r->escape);
-      if (o != "diverged" && std::isfinite(final_loss(*r))) finals.push_back(final_loss(*r));
-    }
-    std::string majority = "mixed";
-    for (int k = 0; k < 3; ++k)
-      if (2 * counts[k] > static_cast<int>(rs.size())) majority = kinds[k];
-    auto mean_or_null = [&](const char* key, const std::vector<double>& xs) {
-      w.key(key);
-      if (xs.empty()) w.null();
-      else w.value(mean_std(xs).mean);
-    };
-    w.begin_object().key("placement").value(c.placement).key("warmup").value(c.warmup).key("layers").value(c.layers);
-    w.key("lr").value(c.lr).key("outcome").value(majority);
-    w.key("counts").begin_object();
-    for (int k = 0; k < 3; ++k) w.key(kinds[k]).value(counts[k]);
-    w.end_object();
-    mean_or_null("escape_step", escapes);
-    mean_or_null("final_loss", finals);
-    w.key("runs").begin_array();
-    for (const Run* r : rs) write_run(w, *r);
-    w.end_array();
-    w.end_object();
-  }
-
-  static void write_run(json::Writer& w, const Run& r) {
-    w.begin_object().key("seed").value(r.seed).key("outcome").value(outcome(r)).key("stopped").value(r.stopped);
-    w.key("escape_step");
-    if (r.escape > 0) w.value(r.escape);
-    else w.null();
-    w.key("stop_step").value(r.stop_step);
-    w.key("final_loss").value(final_loss(r));
-    // The curve: means of `every` consecutive recorded losses (the last bucket may be shorter),
-    // point k at step min((k + 1)·every, the number of recorded losses), rounded to 1e-4.
-    const size_t n = r.loss.size();
-    const size_t every = std::max<size_t>(1, (n + kCurvePoints - 1) / kCurvePoints);
-    w.key("every").value(static_cast<int>(every));
-    w.key("curve").begin_array();
-    for (size_t a = 0; a < n; a += every) {
-      const size_t b = std::min(n, a + every);
-      double s = 0;
-      for (size_t t = a; t < b; ++t) s += r.loss[t];
-      w.value(std::round(1e4 * s / (b - a)) / 1e4);  // a curve to draw: 4 decimals
-    }
-    w.end_array();
-    w.end_object();
-  }
-
+  struct Live {
+    size_t index;
+    std::unique_ptr<TrainRun> run;
+  };
   Config cfg_;
-  std::vector<Cell> cells_;
-  std::vector<Run> runs_;
-  std::vector<size_t> order_;
+  PhasePlan plan_;
   size_t next_ = 0;
-  std::vector<Run*> live_;
-  double plateau_ = 0, done_ = 0, total_ = 0;
+  std::vector<Live> live_;
+  double done_ = 0, total_ = 0;
 };
 
 }  // namespace
+
+// ---- PhasePlan ----
+
+PhasePlan::PhasePlan(const PhaseConfig& c) : cfg_(c) {
+  for (const auto& p : c.placements)
+    for (int w : c.warmups)
+      for (int L : c.depths)
+        for (double lr : c.lrs) cells_.push_back({p, w, L, lr});
+  for (size_t i = 0; i < cells_.size(); ++i)
+    for (uint64_t s : c.seeds) runs_.push_back({i, s, cells_[i].layers});
+  for (size_t i = 0; i < runs_.size(); ++i) order_.push_back(i);
+  std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return runs_[a].layers < runs_[b].layers; });
+  plateau_ = MarkovChain(c.base.model.vocab, c.base.successors, c.base.chain_seed).stationary_entropy();
+}
+
+TrainConfig PhasePlan::train_config(size_t run) const {
+  const Run& r = runs_.at(run);
+  TrainConfig t = cfg_.base;
+  const Cell& c = cells_[r.cell];
+  detail::set_run_placement(t.model, c.placement);
+  t.model.layers = c.layers;
+  t.lr = c.lr;
+  t.warmup = c.warmup;
+  t.seed = r.seed;
+  return t;
+}
+
+// Each step k not read yet, as if read right after it (the CPU runner's way): its escape step, then,
+// with early exit, settled `settle` steps past it (before the last step, where "end" comes first);
+// after the last landed step, the trainer's verdict: stopped (nan, diverged: the stopping step's loss
+// is not in the series) or at its last step.
+bool PhasePlan::record(size_t run, const std::vector<float>& loss, RunStatus status, int trainer_stop_step) {
+  Run& r = runs_.at(run);
+  if (!r.stopped.empty()) return true;
+  const int n = static_cast<int>(loss.size());
+  for (int k = r.seen + 1; k <= n; ++k) {
+    if (r.escape == 0)
+      r.escape = escape_step(std::vector<double>(loss.begin(), loss.begin() + k), plateau_, kEscapeWindow, kEscapeMargin);
+    if (cfg_.early_exit == EarlyExit::On && r.escape > 0 && k >= r.escape + cfg_.settle && k < cfg_.base.steps) {
+      r.stopped = "settled", r.stop_step = k;
+      r.loss.assign(loss.begin(), loss.begin() + k);
+      return true;
+    }
+  }
+  r.seen = n;
+  if (status == RunStatus::NaN || status == RunStatus::Diverged) r.stopped = to_string(status), r.stop_step = trainer_stop_step;
+  else if (status == RunStatus::Ok) r.stopped = "end", r.stop_step = n;
+  else return false;
+  r.loss = loss;
+  return true;
+}
+
+void PhasePlan::write(json::Writer& w) const {
+  const double V = cfg_.base.model.vocab;
+  w.key("plateau_entropy").value(plateau_);
+  w.key("uniform_loss").value(std::log(V));
+  w.key("divergence_loss").value(4 * std::log(V));
+  w.key("escape").begin_object().key("window").value(kEscapeWindow).key("margin").value(kEscapeMargin).end_object();
+  w.key("cells").begin_array();
+  for (size_t i = 0; i < cells_.size(); ++i) write_cell(w, i);
+  w.end_array();
+}
+
+const char* PhasePlan::outcome(const Run& r) {
+  if (r.stopped == "nan" || r.stopped == "diverged") return "diverged";
+  return r.escape > 0 ? "trained" : "plateau";
+}
+double PhasePlan::final_loss(const Run& r) {
+  const size_t n = r.loss.size(), k = std::min<size_t>(n, kFinalWindow);
+  if (k == 0) return NAN;
+  double s = 0;
+  for (size_t t = n - k; t < n; ++t) s += r.loss[t];
+  return s / k;
+}
+
+void PhasePlan::write_cell(json::Writer& w, size_t i) const {
+  const Cell& c = cells_[i];
+  std::vector<const Run*> rs;
+  for (const Run& r : runs_)
+    if (r.cell == i) rs.push_back(&r);
+  const char* kinds[] = {"trained", "plateau", "diverged"};
+  int counts[3] = {0, 0, 0};
+  std::vector<double> escapes, finals;
+  for (const Run* r : rs) {
+    const std::string o = outcome(*r);
+    for (int k = 0; k < 3; ++k) counts[k] += o == kinds[k];
+    if (r->escape > 0) escapes.push_back(r->escape);
+    if (o != "diverged" && std::isfinite(final_loss(*r))) finals.push_back(final_loss(*r));
+  }
+  std::string majority = "mixed";
+  for (int k = 0; k < 3; ++k)
+    if (2 * counts[k] > static_cast<int>(rs.size())) majority = kinds[k];
+  auto mean_or_null = [&](const char* key, const std::vector<double>& xs) {
+    w.key(key);
+    if (xs.empty()) w.null();
+    else w.value(mean_std(xs).mean);
+  };
+  w.begin_object().key("placement").value(c.placement).key("warmup").value(c.warmup).key("layers").value(c.layers);
+  w.key("lr").value(c.lr).key("outcome").value(majority);
+  w.key("counts").begin_object();
+  for (int k = 0; k < 3; ++k) w.key(kinds[k]).value(counts[k]);
+  w.end_object();
+  mean_or_null("escape_step", escapes);
+  mean_or_null("final_loss", finals);
+  w.key("runs").begin_array();
+  for (const Run* r : rs) write_run(w, *r);
+  w.end_array();
+  w.end_object();
+}
+
+void PhasePlan::write_run(json::Writer& w, const Run& r) {
+  w.begin_object().key("seed").value(r.seed).key("outcome").value(outcome(r)).key("stopped").value(r.stopped);
+  w.key("escape_step");
+  if (r.escape > 0) w.value(r.escape);
+  else w.null();
+  w.key("stop_step").value(r.stop_step);
+  w.key("final_loss").value(final_loss(r));
+  // The curve: means of `every` consecutive recorded losses (the last bucket may be shorter),
+  // point k at step min((k + 1)·every, the number of recorded losses), rounded to 1e-4.
+  const size_t n = r.loss.size();
+  const size_t every = std::max<size_t>(1, (n + kCurvePoints - 1) / kCurvePoints);
+  w.key("every").value(static_cast<int>(every));
+  w.key("curve").begin_array();
+  for (size_t a = 0; a < n; a += every) {
+    const size_t b = std::min(n, a + every);
+    double s = 0;
+    for (size_t t = a; t < b; ++t) s += r.loss[t];
+    w.value(std::round(1e4 * s / (b - a)) / 1e4);  // a curve to draw: 4 decimals
+  }
+  w.end_array();
+  w.end_object();
+}
+
+PhaseConfig phase_config_from_json(const std::string& json) { return schema::parse(schema_of<PhaseDiagram>(), json); }
+
+std::string phase_result_json(const PhaseConfig& c, const PhasePlan& plan, const char* backend) {
+  return document<PhaseDiagram>(c, [&](json::Writer& w) { plan.write(w); }, backend);
+}
 
 ExperimentInfo phase_diagram_info() { return info_of<PhaseDiagram>(); }
 

@@ -52,7 +52,7 @@ const ExperimentInfo& experiment(const std::string& name) {
   throw ArgumentError("experiment must be one of " + known + (plain ? " (got \"" + name + "\")" : std::string()));
 }
 
-void write_engine(json::Writer& w) { detail::write_engine(w, nullptr); }
+void write_engine(json::Writer& w, const char* backend) { detail::write_engine(w, backend); }
 
 }  // namespace exp
 

@@ -34,6 +34,13 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
       .function("resultJson", &GpuBatch::result_json)
       .function("setCheckpointEvery", &GpuBatch::set_checkpoint_every)
       .function("takeCheckpoint", &GpuBatch::take_checkpoint);
+  class_<GpuPhase>("GpuPhaseDiagram")
+      .constructor(&make_gpu_phase, allow_raw_pointers())
+      .function("step", &GpuPhase::step)
+      .function("done", &GpuPhase::done)
+      .function("progress", &GpuPhase::progress)
+      .function("resultJson", &GpuPhase::result_json)
+      .function("batchesJson", &GpuPhase::batches_json);
   class_<GpuMatmulCheck>("GpuMatmulCheck")
       .constructor(&make_gpu_matmul_check, allow_raw_pointers())
       .function("ready", &GpuMatmulCheck::ready)

@@ -170,8 +170,10 @@ void submit_now() {
 
 uint32_t read(const Buffer& buf, size_t off, size_t bytes, void* dst) {
   if (off + bytes > buf.bytes() || bytes % 4 || off % 4) throw std::logic_error("gpu::read out of range");
-  if (buf.runs() == 1) return read_raw(buf.id(), off, bytes, dst);
+  // While a batch records, after the work it reads (emit() sends it): a batch of one run too, whose
+  // buffers are plain (runs() == 1) but whose step is not sent yet.
   if (RunBatch* b = RunBatch::recording()) return b->defer_read(buf, off, bytes, dst);
+  if (buf.runs() == 1) return read_raw(buf.id(), off, bytes, dst);
   return devmem::gather_read(buf.id(), buf.run(), buf.runs(), off, bytes, dst);
 }
 uint32_t read_raw(uint32_t id, size_t off, size_t bytes, void* dst) {

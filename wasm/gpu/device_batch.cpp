@@ -245,7 +245,7 @@ int RunBatch::emit() {
       continue;
     }
     const Deferred& d = it->second;
-    it->second.real = devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
+    it->second.real = d.runs == 1 ? read_raw(d.id, d.off, d.bytes, d.dst) : devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
   }
   g_unsent.clear();
   submit();  // the batched step, once (the runs' staged writes first, in one call)

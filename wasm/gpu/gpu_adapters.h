@@ -7,6 +7,7 @@
 #include "device.h"
 #include "gpu_check.h"
 #include "op_check.h"
+#include "gpu_phase_diagram.h"
 #include "gpu_probe.h"
 #include "gpu_train_batch.h"
 #include "gpu_train.h"
@@ -106,6 +107,19 @@ class GpuBatch {
   TrainCheckpoint ckpt_;
 };
 
+// The phase-diagram experiment batched by shape (gpu_phase_diagram.h); ExperimentRun's interface.
+class GpuPhase {
+ public:
+  GpuPhase(const std::string& config, int max_batch) : run_(config, max_batch) {}
+  double step(double k) { return gpu_guarded([&] { return run_.step(check_count(k, "work")); }); }
+  bool done() { return gpu_guarded([&] { return run_.done(); }); }
+  double progress() const { return run_.progress(); }
+  std::string result_json() { return gpu_guarded([&] { return run_.result_json(); }); }
+  std::string batches_json() const { return guarded([&] { return run_.batches_json(); }); }
+ private:
+  gpu::GpuPhaseDiagram run_;
+};
+
 class GpuMatmulCheck {
  public:
   bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
@@ -165,6 +179,9 @@ inline GpuMatmulBench* make_gpu_matmul_bench(bool tA, bool tB, double M, double 
   return gpu_guarded([&] {
     return new GpuMatmulBench(tA, tB, check_count(M, "M"), check_count(N, "N"), check_count(K, "K"));
   });
+}
+inline GpuPhase* make_gpu_phase(const std::string& c, double max_batch) {
+  return gpu_guarded([&] { return new GpuPhase(c, check_count(max_batch, "maxBatch")); });
 }
 inline bool gpu_available() { return gpu::available(); }
 

@@ -16,6 +16,7 @@ using Runner = lnx::detail::TrainRunner<GpuBackend>;
 struct GpuTrainBatch::Impl {
   RunBatch batch;  // first: outlives the runs' slices
   std::vector<std::unique_ptr<Runner>> runs;
+  std::vector<char> halted;  // halt(): records no more steps
   int recorded = 0, dispatches = 0;
 
   Impl(const std::vector<TrainConfig>& cfgs, int every) : batch(static_cast<int>(cfgs.size())) {
@@ -23,6 +24,7 @@ struct GpuTrainBatch::Impl {
       const RunBatch::Recording as_run(batch, static_cast<int>(r));
       runs.push_back(std::make_unique<Runner>(cfgs[r], every, cfgs[r].model));
     }
+    halted.assign(cfgs.size(), 0);
     batch.emit();  // whatever construction recorded (nothing today)
   }
 };
@@ -55,6 +57,7 @@ int GpuTrainBatch::step(int k) {
     bool blocked = false;
     for (size_t r = 0; r < m.runs.size(); ++r) {
       Runner& run = *m.runs[r];
+      if (m.halted[r]) continue;
       if (run.can_record()) go.push_back(static_cast<int>(r));
       else if (run.status() == RunStatus::Running && run.steps_recorded() < run.config().steps) blocked = true;
     }
@@ -84,6 +87,15 @@ Runner& at_run(std::vector<std::unique_ptr<Runner>>& runs, int r) {
 
 RunStatus GpuTrainBatch::status(int run) { return at_run(impl_->runs, run).status(); }
 int GpuTrainBatch::stop_step(int run) const { return at_run(impl_->runs, run).stop_step(); }
+const std::vector<float>& GpuTrainBatch::loss(int run) {
+  Runner& r = at_run(impl_->runs, run);
+  r.steps_done();  // moves the landed readbacks into the series
+  return r.loss();
+}
+void GpuTrainBatch::halt(int run) {
+  at_run(impl_->runs, run);
+  impl_->halted[run] = 1;
+}
 std::string GpuTrainBatch::result_json(int run, int from) { return at_run(impl_->runs, run).result_json(from, "webgpu"); }
 void GpuTrainBatch::set_checkpoint_every(int steps) {
   if (steps < 0) throw ArgumentError("checkpoint_every must be >= 0");

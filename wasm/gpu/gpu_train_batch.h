@@ -8,6 +8,8 @@
 // the chain and the optimizer's coefficients; model, optimizer and steps are the batch's.
 // Too many runs for the device's buffer limits: the constructor throws BatchTooLarge (device_batch.h)
 // with the number that fits, and the caller (web/src/engine/gpu-grid.ts) makes smaller batches.
+// A run can be halted from the host (halt: a phase diagram's run whose outcome is settled,
+// gpu_phase_diagram.h); the others go on.
 // Leaves out: runs of different shapes in one batch (the grid's placements are separate batches).
 #pragma once
 #include <memory>
@@ -31,6 +33,12 @@ class GpuTrainBatch {
   int dispatches_per_step() const;  // batched dispatches of the last step recorded
   RunStatus status(int run);
   int stop_step(int run) const;
+  // The losses run `run` has landed so far, from step 1 (its series grows as readbacks land).
+  const std::vector<float>& loss(int run);
+  // Records no more steps of run `run` (its caller is done with it: a phase diagram's settled run).
+  // Its readbacks already scheduled still land; its slot then replays another run's dispatches over
+  // its own memory, as a stopped run's does, which no other run reads. Its status stays as it was.
+  void halt(int run);
   std::string result_json(int run, int from);
   void set_checkpoint_every(int steps);
   bool take_checkpoint(int run, TrainCheckpoint& out);

@@ -173,15 +173,22 @@ export function judgeSelfTest(matmulJson: string, gradJson: string, tolerance = 
   return { ...r, passed: r.matmulMaxRel <= tolerance && r.gradMaxRel <= tolerance && r.lossRel <= tolerance };
 }
 
+/** The experiments the WebGPU engine runs itself (worker.ts gpuJobEngine gives each its class of the
+ *  lnx-gpu module): phase-diagram, whose runs are whole training runs, batched there by shape
+ *  (wasm/gpu/gpu_phase_diagram.h) with the CPU experiment's rule and document. */
+export const GPU_EXPERIMENTS = ['phase-diagram'] as const;
+export type GpuExperiment = (typeof GPU_EXPERIMENTS)[number];
+export const isGpuExperiment = (name: unknown): name is GpuExperiment => (GPU_EXPERIMENTS as readonly unknown[]).includes(name);
+
 /** Why a job goes to the CPU engine on a page that runs on WebGPU, or null when WebGPU runs it: an
- *  experiment (hundreds of small passes whose results are read every pass: experiments/experiment.h),
- *  or a grid on the article's text (data = text: its held-out loss is computed on the CPU engine
- *  only, wasm/train_run.h). The worker runs such a job on the CPU build; Figure 4's form says so
- *  under its data select (lib/settings.ts GRID). */
-export function cpuOnlyJob(job: { type: string; config?: unknown }): 'experiment' | 'text' | null {
-  if (job.type === 'experiment') return 'experiment';
+ *  experiment other than GPU_EXPERIMENTS (hundreds of small passes whose results are read every
+ *  pass: experiments/experiment.h), or a run on the article's text (data = text: its held-out loss is
+ *  computed on the CPU engine only, wasm/train_run.h). The worker runs such a job on the CPU build;
+ *  Figure 4's form says so under its data select (lib/settings.ts GRID). */
+export function cpuOnlyJob(job: { type: string; name?: unknown; config?: unknown }): 'experiment' | 'text' | null {
+  if (job.type === 'experiment' && !isGpuExperiment(job.name)) return 'experiment';
   const c = job.config;
-  return job.type === 'grid' && typeof c === 'object' && c !== null && (c as { data?: unknown }).data === 'text' ? 'text' : null;
+  return (job.type === 'grid' || job.type === 'experiment') && typeof c === 'object' && c !== null && (c as { data?: unknown }).data === 'text' ? 'text' : null;
 }
 
 /** True for the errors that mean "the GPU path is broken": device lost, WebGPU errors. */

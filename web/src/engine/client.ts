@@ -12,7 +12,7 @@
 // chunks and deletes the C++ object; the promise rejects with EngineError{kind:'cancelled'}.
 // Engine errors (invalid config etc.) reject with EngineError{kind:'engine', message from the
 // engine}. While the tab is hidden the worker is paused (progress reports `paused: true`).
-import type { CheckKind, ConfigCheck, JobOptions, Reply, Request } from './protocol';
+import type { CheckKind, ConfigCheck, GpuBatches, JobOptions, Reply, Request } from './protocol';
 import { mergeGrid, type ExperimentResult, type GridConfig, type GridResult, type ProbeConfig, type ProbeResult } from './documents';
 import { throttle } from './stream-throttle';
 
@@ -306,17 +306,19 @@ export function runGrid(
   });
 }
 
-/** Run an experiment on the article's inferences (docs/experiments.md), on the CPU engine. */
+/** Run an experiment on the article's inferences (docs/experiments.md): on the CPU engine, but the
+ *  phase diagram on a page on WebGPU (backend-choice.ts GPU_EXPERIMENTS), whose progress then says how
+ *  its runs were batched (`batches`). */
 export function runExperiment<T extends ExperimentResult = ExperimentResult>(
   name: string,
   config: Record<string, unknown>,
-  onProgress?: (p: Progress) => void,
+  onProgress?: (p: Progress, batches?: GpuBatches) => void,
   signal?: AbortSignal,
   options: JobOptions = {},
 ): Promise<T> {
   return start<T>(
     (id) => ({ type: 'experiment', id, name, config, ...options }),
-    onProgress && ((p) => onProgress(p)),
+    onProgress && ((p, r) => onProgress(p, r.batches)),
     (r) => r.result as T,
     signal,
   );

@@ -33,6 +33,9 @@ export interface JobOptions {
  *  with the warning rules that apply; or it would refuse it, with the run's own error message and
  *  the rule across fields it breaks (none for a single field's bound). `ok: null`: the engine
  *  could not be asked (it failed to load); the run itself will say. */
+/** How an experiment's runs went to the GPU: per batch made, its runs and its step's batched dispatches. */
+export type GpuBatches = { runs: number; dispatches: number }[];
+
 export type ConfigCheck =
   | { ok: true; warnings: { rule: string; message: string }[] }
   | { ok: false; message: string; rule?: string }
@@ -95,6 +98,8 @@ export type Reply =
       etaMs: number | null;
       /** grid jobs: every run's arrays from index `partial.from` (merge with mergeGrid) */
       partial?: GridResult;
+      /** an experiment run batched on WebGPU: its batches so far (GpuPhaseDiagram.batchesJson) */
+      batches?: GpuBatches;
     }
   /** Grid jobs send a final delta document to merge, probe jobs the whole result. */
   | { type: 'done'; id: number; result: ProbeResult | GridResult | ExperimentResult; elapsedMs: number }

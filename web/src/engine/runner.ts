@@ -5,7 +5,7 @@
 // each, so cancel/pause are noticed quickly and progress is smooth), progress with elapsed/ETA,
 // streaming partial grid documents, cancel between chunks, and always calling .delete().
 // Leaves out: choosing and loading the module (worker.ts), queueing (worker.ts).
-import type { Reply, Request } from './protocol';
+import type { GpuBatches, Reply, Request } from './protocol';
 import { mergeGrid, nextFrom, type ExperimentResult, type GridResult, type ProbeResult } from './documents';
 import type { Checkpoint, GridHandoff } from './gpu-grid';
 
@@ -73,7 +73,17 @@ export interface JobEngine {
   };
   settled?: () => Promise<void>;
   /** the experiments (CPU modules only; worker.ts runs them on the CPU engine) */
-  ExperimentRun?: new (name: string, configJson: string) => { step(k: number): number; done(): boolean; resultJson(): string; delete(): void };
+  ExperimentRun?: new (
+    name: string,
+    configJson: string,
+  ) => {
+    step(k: number): number;
+    done(): boolean;
+    resultJson(): string;
+    delete(): void;
+    /** a GPU experiment's (GpuPhaseDiagram): its batches so far, a JSON array */
+    batchesJson?(): string;
+  };
 }
 
 /** Run one job to completion, cancellation or error; posts exactly one terminal reply, unless
@@ -112,7 +122,8 @@ export async function runJob(m: JobEngine, req: JobRequest, h: JobHooks, rethrow
         partial = JSON.parse(grid.resultJson(nextFrom(acc))) as GridResult;
         acc = mergeGrid(acc, partial);
       }
-      h.post({ type: 'progress', id, fraction, elapsedMs: elapsed, etaMs: eta(fraction, elapsed), partial });
+      const batches = exp?.batchesJson ? (JSON.parse(exp.batchesJson()) as GpuBatches) : undefined;
+      h.post({ type: 'progress', id, fraction, elapsedMs: elapsed, etaMs: eta(fraction, elapsed), partial, ...(batches ? { batches } : {}) });
     }
     const result = probe
       ? (JSON.parse(probe.resultJson()) as ProbeResult)

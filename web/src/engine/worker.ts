@@ -7,7 +7,8 @@
 // during a job (device lost, a WebGPU error), the worker loads the CPU build, tells the page why
 // ('backend' reply) and reruns the job there: a grid continues from what the GPU had computed
 // (gpu-grid.ts handoff, continueGrid), a probe from the jobs whose statistics had come in
-// (ProbeRun.continueFrom). Experiments and grids on the article's text run on the CPU build on any
+// (ProbeRun.continueFrom), an experiment from its start. The phase diagram runs on WebGPU batched
+// (GpuPhaseDiagram); other experiments and grids on the article's text run on the CPU build on any
 // page (backend-choice.ts cpuOnlyJob). The CPU build is the FMA flavour
 // where the browser validates relaxed SIMD (backend-choice.ts cpuGlue); each job runs with fused
 // multiply-adds unless it asks for the exact arithmetic (protocol.ts `exact`). Before its first job a
@@ -19,6 +20,8 @@ import {
   cpuGlue,
   cpuOnlyJob,
   fallbackAfterGpuError,
+  isGpuExperiment,
+  type GpuExperiment,
   isGpuError,
   RELAXED_SIMD_PROBE,
   selectBackend,
@@ -80,10 +83,22 @@ const loadCpu = () =>
     return loadGlue<LnxModule>(cpuFlavour.fallback); // an FMA flavour that failed to load: the plain one
   }));
 
-/** The WebGPU module seen as a job engine: GPU probe, GPU grid, and the readback wait. */
+/** The class of the lnx-gpu module that runs each of backend-choice.ts GPU_EXPERIMENTS. */
+const GPU_EXPERIMENT_RUNS: Record<GpuExperiment, (gm: LnxGpuModule, json: string) => InstanceType<NonNullable<JobEngine['ExperimentRun']>>> = {
+  // its runs of one shape as one batch, at most as many as the engine keeps on the device at once
+  'phase-diagram': (gm, json) => new gm.GpuPhaseDiagram(json, 1e6),
+};
+
+/** The WebGPU module seen as a job engine: GPU probe, GPU grid, GPU_EXPERIMENTS, and the readback wait. */
 function gpuJobEngine(gm: LnxGpuModule): JobEngine {
   return {
     ProbeRun: gm.GpuProbeRun,
+    ExperimentRun: class {
+      constructor(name: string, json: string) {
+        if (!isGpuExperiment(name)) throw new Error(`lnx: the WebGPU engine does not run the experiment "${name}"`);
+        return GPU_EXPERIMENT_RUNS[name](gm, json);
+      }
+    } as unknown as JobEngine['ExperimentRun'],
     GridRun: class {
       constructor(json: string) {
         return new GpuGrid(gm, json);
@@ -210,8 +225,8 @@ self.onmessage = (ev: MessageEvent<Request>) => {
         let a: Active;
         try {
           a = await active;
-          // The WebGPU backend runs neither experiments nor grids on the article's text
-          // (backend-choice.ts cpuOnlyJob): they run on the CPU build, whose name their document carries.
+          // The WebGPU backend runs neither experiments (but GPU_EXPERIMENTS) nor runs on the article's
+          // text (backend-choice.ts cpuOnlyJob): they run on the CPU build, whose name their document carries.
           if (cpuOnlyJob(req) && a.selection.backend === 'webgpu') {
             const m = await loadCpu();
             a = { engine: m, module: m, selection: a.selection };

@@ -354,7 +354,7 @@ export class Results {
     if (name === 'probe') return this.probe.start((onP, signal, o) => runProbe(config as Partial<ProbeConfig>, onP, signal, o), config, work);
     if (name !== 'grid') {
       const { experiment } = EXPERIMENT_SLOTS[name];
-      return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, onP, signal, o), config, work);
+      return this.exp[name].start((onP, signal, o) => runExperiment(experiment, config, (p) => onP(p), signal, o), config, work);
     }
     this.grid.partial = null;
     const stream = (onP: (p: Progress, partial?: GridResult) => void) => (p: Progress, partial?: GridResult) => {
@@ -379,11 +379,13 @@ export function costOf(name: SlotName, c: Record<string, unknown> | null): Work 
   return experimentWork(experiment, { ...EXPERIMENT_INFO[experiment]?.defaults, ...c });
 }
 
-/** Whether a slot's run of `c` is a job the WebGPU engine does not run (an experiment, a grid on
+/** Whether a slot's run of `c` is a job the WebGPU engine does not run (an experiment but the phase
+ *  diagram, a grid on
  *  the article's text: engine/backend-choice.ts cpuOnlyJob), so that on a page on WebGPU it runs on
  *  the CPU build, and is estimated at that build's speed (speed.svelte.ts laneFor). */
 export function cpuOnlyRun(name: SlotName, c: Record<string, unknown> | null): boolean {
-  return cpuOnlyJob({ type: name === 'probe' || name === 'grid' ? name : 'experiment', config: c }) != null;
+  if (name === 'probe' || name === 'grid') return cpuOnlyJob({ type: name, config: c }) != null;
+  return cpuOnlyJob({ type: 'experiment', name: EXPERIMENT_SLOTS[name].experiment, config: c }) != null;
 }
 
 const KEY = Symbol('lnx.results');

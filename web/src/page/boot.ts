@@ -74,6 +74,13 @@ export async function start() {
     loseGpu: () => import('../engine/client').then((c) => c.loseGpu()),
     // any grid config through the figures' own worker path (tests/webgpu compares backends with it)
     grid: (config: object) => import('../engine/client').then((c) => c.runGrid(config as never)),
+    // an experiment the same way, with how its runs were batched on WebGPU (tests/webgpu: the phase diagram)
+    experiment: async (name: string, config: Record<string, unknown>) => {
+      const c = await import('../engine/client');
+      let batches: unknown = null;
+      const doc = await c.runExperiment(name, config, (_, b) => (batches = b ?? batches));
+      return { doc, batches };
+    },
   };
   if (page.embed) {
     // the copy is hidden from an embed (index.html): it holds nothing the embed shows
