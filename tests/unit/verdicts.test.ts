@@ -736,7 +736,7 @@ describe('angular-update: DeepNorm’s early angular updates beside Pre-LN’s a
   ] as [string, ReturnType<typeof au>, string | undefined][])('%s (%#)', (verdict, doc, why) => {
     const j = angularUpdate(doc);
     expect(j.verdict).toBe(verdict);
-    expect((j.facts as { tooSmall?: string }).tooSmall).toBe(why);
+    expect(j.facts.tooSmall).toBe(why);
   });
   it('the factor is 1.5, and its edge belongs to the side the rule names', () => {
     expect(AU_FACTOR).toBe(1.5);

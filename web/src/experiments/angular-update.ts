@@ -105,13 +105,16 @@ export function angularUpdate(doc: AngularUpdateResult) {
     ratioPostPre: ratio(post),
     ratioDnPre: ratio(dn),
   };
-  const untested = (why: string) => ({ verdict: 'untested', facts: { ...facts, tooSmall: why } });
-  if (post == null || pre == null || dn == null) return untested('no-placement');
-  if (facts.seeds < 2) return untested('seeds');
-  if (steps < minSteps) return untested('too-short');
-  if (dn >= post) return { verdict: 'refuted', facts };
-  if (!(post > AU_FACTOR * pre)) return untested('no-contrast');
-  return { verdict: dn <= AU_FACTOR * pre ? 'confirmed' : 'qualified', facts };
+  const judged = (verdict: string, tooSmall?: string): { verdict: string; facts: typeof facts & { tooSmall?: string } } => ({
+    verdict,
+    facts: tooSmall ? { ...facts, tooSmall } : facts,
+  });
+  if (post == null || pre == null || dn == null) return judged('untested', 'no-placement');
+  if (facts.seeds < 2) return judged('untested', 'seeds');
+  if (steps < minSteps) return judged('untested', 'too-short');
+  if (dn >= post) return judged('refuted');
+  if (!(post > AU_FACTOR * pre)) return judged('untested', 'no-contrast');
+  return judged(dn <= AU_FACTOR * pre ? 'confirmed' : 'qualified');
 }
 
 export default slots({
@@ -119,8 +122,13 @@ export default slots({
     experiment: 'angular-update',
     file: 'angular-update',
     config: {},
-    // the quick look's model (6 layers, 2 × 32 tokens): the same 18 runs of 100 steps in seconds
-    small: { layers: 6, batch: 2, seq: 32 },
+    // the quick look's model (6 layers, 2 × 32 tokens) and two seeds, the rule's least: 12 runs of
+    // 100 steps, 17 s native on 2 loaded cores, the reference's verdict (tests/wasm/quick-verdicts);
+    // the quick look's model with three seeds took 27 s and gave it too
+    small: { layers: 6, batch: 2, seq: 32, seeds: [0, 1] },
+    // the reference is 18 runs of Figure 4's model (172 s on 2 cores in wasm-mt; its cost is not
+    // modelled in lib/cost.ts, so Recompute gives no estimate): the small setting first
+    smallFirst: true,
     settings: { url: 'fig20', fields: ['placements', 'warmups', 'seeds', 'lr', 'steps', 'layers', 'd'] },
     shape,
     verdict: angularUpdate,
