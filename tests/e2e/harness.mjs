@@ -212,6 +212,13 @@ export function withTimeout(p, ms, what) {
  *  fresh test page otherwise spends beside its check), its estimates read this record (of the order of
  *  this machine's), and a link that asks for a run still measures the engine that would run it
  *  (lib/calibrate.ts). The check of the first visit's calibration opens its page with `firstVisit`. */
+/** Context options that keep the site's service worker out. A fresh context installs it on its
+ *  first load, and its install fetches and caches the whole site (public/sw.js): about 0.7 s of
+ *  Chromium's CPU per fresh page on 2 cores (3.9 against 4.6 s to every figure ready), in a check
+ *  that is not about it. The checks that are (offline, the plain server's isolation, embeds the
+ *  worker serves, the page's requests) keep it. */
+export const NO_SERVICE_WORKER = { serviceWorkers: 'block' };
+
 export const elsewhereSpeed = (url) => ({
   cookies: [],
   origins: [
@@ -236,11 +243,13 @@ export const elsewhereSpeed = (url) => ({
 });
 
 /** A page in a fresh context (the speed measured elsewhere: `elsewhereSpeed`, unless `firstVisit`
- *  or contextOptions.storageState), with its console errors, warnings and dialogs collected. */
+ *  or contextOptions.storageState), with its console errors, warnings and dialogs collected.
+ *  The site's service worker is kept out (`NO_SERVICE_WORKER`) unless `serviceWorker`: the checks
+ *  that are about it (offline, the plain server's isolation, embeds it serves) ask for it. */
 export async function openPage(
   browser,
   url,
-  { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {}, firstVisit = false } = {},
+  { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {}, firstVisit = false, serviceWorker = false } = {},
 ) {
   // (a check may pass the whole address as `query`, a copied link, with `url` empty)
   const address = `${url}${query ?? `?lang=${lang}&theme=${theme}`}`;
@@ -250,6 +259,7 @@ export async function openPage(
     locale: lang === 'zh' ? 'zh-CN' : 'en-US',
     acceptDownloads: true,
     ...(firstVisit ? {} : { storageState: elsewhereSpeed(address) }),
+    ...(serviceWorker ? {} : NO_SERVICE_WORKER),
     ...contextOptions,
   });
   const page = await context.newPage();

@@ -328,7 +328,7 @@ async function main() {
             Object.values(head).every((v) => CJK.test(v) && !/\b(the|page|without)\b/i.test(v)),
             `the Chinese copy's head is not Chinese: ${JSON.stringify(head)}`,
           );
-          const z = await openPage(browser, plainUrl, { lang: 'en', query: 'zh/' });
+          const z = await openPage(browser, plainUrl, { lang: 'en', query: 'zh/', serviceWorker: true });
           try {
             await waitReady(z.page);
             const live = await z.page.evaluate(() => ({
@@ -575,7 +575,7 @@ async function main() {
     // (tests/wasm/quick-verdicts.test.ts), the quick map's time against its 3-minute target by `npm run
     // bench` (section phasemap).
     for (const id of [...TEST_FIGS].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))))
-      await check(`Figure ${id.slice(3)}: live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
+      await check(`Figure ${id.slice(3)} (${id}): live recompute with the small setting completes, badge says live, the verdict follows it`, async () => {
         const verdictBefore = await paragraphBefore(page, id);
         const judged = /Verdict/.test(verdictBefore);
         await openSettings(page, id);
@@ -616,6 +616,10 @@ async function main() {
             /^Drawn: your run “[^”]+”\. The article’s text describes the reference\.$/.test(drawn),
             `${id}: the caption does not name the drawn run: "${drawn}"`,
           );
+        // a number the drawn run does not have reads as words, never as a '—' inside the caption
+        // (Figure 13's quick setting runs no warm-up arm: prose-numbers.ts armsPhrase)
+        const dashes = await page.$$eval(`#${id} figcaption .bound`, (bs) => bs.filter((b) => b.textContent === '—').map((b) => b.dataset.key));
+        assert(dashes.length === 0, `${id}: the caption binds — for ${dashes.join(', ')}`);
         // other settings than the precomputed result's: nothing to say about reproducing it
         assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
         // the precomputed result stays drawn, muted, under the live one, in every figure (Figure G:
@@ -842,6 +846,49 @@ async function main() {
       await shoot(b.page, 'en-fig4-text', '#fig4');
       await b.context.close();
     });
+
+    // issue 29 (4): the caption states what is drawn at every moment. Over the drawn chain (the
+    // reference) a text run streams its curves from its first report: from then on the caption names
+    // the text, its language and the unigram-entropy plateau line, and the run; paused mid-run, then
+    // cancelled (its own page, so nothing it leaves reaches later checks).
+    for (const [lang, model, lines, noLines, drawnRun] of [
+      [
+        'en',
+        /the toy model \(on the article’s English text\)/,
+        /unigram entropy/,
+        /optimal loss, ln/,
+        /^Drawn: your run “[^”]+”\. The article’s text describes the reference\.$/,
+      ],
+      ['zh', /玩具模型（学本文的英文文字）/, /一元熵/, /点线是最优损失/, /^图中画的是你的运行“[^”]+”。正文描述的是参考结果。$/],
+    ])
+      await check(`Figure 4 (fig4, ${lang}): while a text run streams over the chain, the caption states the text and its plateau line`, async () => {
+        // a run far longer than a link may start by itself: offered (at once, or after its first 3 s)
+        const b = await openPage(browser, preview.url, {
+          query: `?lang=${lang}&fig4.data=text&fig4.text_lang=en&fig4.placements=post,pre&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20000&fig4.layers=2`,
+        });
+        try {
+          const caption = () => b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
+          await waitAttr(b.page, 'fig4', 'data-run', ['offered'], 120000);
+          const before = await caption();
+          assert(!lines.test(before) && noLines.test(before), `${lang}: before the run the caption is not the chain's: ${before.slice(0, 300)}`);
+          await pressRecompute(b.page, 'fig4');
+          await b.page.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
+          await b.page.click('#fig4 button.pause');
+          await b.page.waitForSelector('#fig4 button.resume', { timeout: 10000 });
+          const lens = await b.page.$$eval('#fig4 path.line[data-name^="p"]', (ps) => ps.map((p) => (p.getAttribute('d') ?? '').length));
+          assert(lens.filter((n) => n > 0).length >= 1, `${lang}: no streaming curve drawn: ${lens}`);
+          const now = await caption();
+          assert(model.test(now), `${lang}: the streaming caption does not name the text: ${now.slice(0, 200)}`);
+          assert(lines.test(now) && !noLines.test(now), `${lang}: the streaming caption does not state the text's plateau line: ${now.slice(0, 700)}`);
+          const drawn = await b.page.$eval('#fig4 [data-drawn-run]', (el) => el.textContent ?? '').catch(() => '');
+          assert(drawnRun.test(drawn), `${lang}: the caption does not name the streaming run: "${drawn}"`);
+          await shoot(b.page, `${lang}-fig4-text-streaming`, '#fig4');
+          await b.page.click('#fig4 button.cancel');
+          await waitAttr(b.page, 'fig4', 'data-run', ['cancelled'], 60000);
+        } finally {
+          await b.context.close();
+        }
+      });
 
     // The quick look (the grid table's presets, lib/settings.ts): the cheapest setting the search found in
     // which the article's three toy claims hold on the seed mean (scripts/quick-look-search.mjs). Its 16
@@ -1573,7 +1620,7 @@ async function main() {
 
     // Embeds on another origin ---------------------------------------------------------------------
     await check('embed: figures render without page chrome, report their height, the iframes resize', async () => {
-      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400 });
+      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400, serviceWorker: true });
       const frameOf = async (fig) => {
         for (let i = 0; i < 100; i++) {
           const f = h.page.frames().find((fr) => fr.url().includes(`embed=${fig}`));
@@ -1617,7 +1664,7 @@ async function main() {
     });
 
     await check('embed: messages from a non-parent frame or of a bad shape are ignored; the documented one is obeyed', async () => {
-      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400 });
+      const h = await openPage(browser, hostUrl, { query: '', width: 900, height: 1400, serviceWorker: true });
       try {
         const f = await (async () => {
           for (let i = 0; i < 100; i++) {
@@ -1712,7 +1759,7 @@ async function main() {
 
     // Offline after the first visit ----------------------------------------------------------------
     await check('offline: after one visit the page reloads offline with every figure ready, both languages, and the engine', async () => {
-      const o = await openPage(browser, plainUrl, { lang: 'en' });
+      const o = await openPage(browser, plainUrl, { lang: 'en', serviceWorker: true });
       try {
         await waitReady(o.page);
         await o.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });

@@ -26,6 +26,7 @@ import {
   assert,
   dist,
   elsewhereSpeed,
+  NO_SERVICE_WORKER,
   freePort,
   makeChecker,
   openSettings,
@@ -145,6 +146,7 @@ async function urlCases(browser, base) {
       locale: 'en-US',
       colorScheme: 'light',
       storageState: elsewhereSpeed(base),
+      ...NO_SERVICE_WORKER,
     });
     const page = await context.newPage();
     const log = heard(page);
@@ -235,7 +237,12 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
 }
 
 async function uiCases(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base) });
+  const context = await browser.newContext({
+    viewport: { width: 1100, height: 900 },
+    locale: 'en-US',
+    storageState: elsewhereSpeed(base),
+    ...NO_SERVICE_WORKER,
+  });
   const page = await context.newPage();
   const { errors, dialogs } = heard(page);
   await page.goto(`${base}?lang=en`);
@@ -361,7 +368,12 @@ async function caseRow(list, errors, fields, body) {
 }
 
 async function fileCases(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base) });
+  const context = await browser.newContext({
+    viewport: { width: 1100, height: 900 },
+    locale: 'en-US',
+    storageState: elsewhereSpeed(base),
+    ...NO_SERVICE_WORKER,
+  });
   const page = await context.newPage();
   const { errors } = heard(page);
   await page.goto(`${base}?lang=en`);
@@ -526,7 +538,12 @@ async function twoTabs(browser, base) {
   const t0 = Date.now();
   const row = { id: 'file-tabs', category: 'race', input: 'two tabs start a Figure 4 run at once', message: '', ok: false, ms: 0, problems: [] };
   rows.file.push(row);
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base) });
+  const context = await browser.newContext({
+    viewport: { width: 1100, height: 900 },
+    locale: 'en-US',
+    storageState: elsewhereSpeed(base),
+    ...NO_SERVICE_WORKER,
+  });
   const errors = [];
   try {
     const link = `${base}?lang=en&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`;
@@ -566,7 +583,7 @@ async function startAndCancel(page, id, delay) {
 }
 
 async function cancelCycles(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...NO_SERVICE_WORKER });
   const page = await context.newPage();
   const { errors } = heard(page);
   // small runs: Figure 3's small config, Figure 4 with 10 steps of one seed
@@ -633,7 +650,7 @@ async function cancelCycles(browser, base) {
 }
 
 async function divergence(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true, ...NO_SERVICE_WORKER });
   const page = await context.newPage();
   await page.goto(`${base}?lang=en&fig4.lrs=1&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`);
   await waitReady(page);

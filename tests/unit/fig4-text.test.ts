@@ -25,6 +25,9 @@ import { changedNotes, proseNumbers } from '../../web/src/lib/prose-numbers';
 import { renderInline } from '../../web/src/lib/inline';
 import type { GridResult } from '../../web/src/engine/documents';
 import { grid } from './fixtures';
+import { Results } from '../../web/src/lib/result-slots.svelte';
+import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
+import { SLOT_NAMES } from '../../web/src/lib/slots';
 
 const rowOf = (field: string): Row => GRID.rows.find((r) => r.field === field)!;
 const gridIsText = (g: GridResult) => g.config.data === 'text';
@@ -225,6 +228,37 @@ describe('the caption of a drawn text grid', () => {
     expect(notes).not.toHaveProperty('toy.lines');
     expect(notes['toy.model']).toBe(' (article: the toy model)');
     expect(changedNotes(ref, ref, (a) => a)).toEqual({});
+  });
+
+  // issue 29 (4): while a text run streams over a drawn chain, Figure 4 draws its curves from its
+  // first report (the run list's running entry), so the caption states its data from then on
+  it.each<['en' | 'zh', string, string, string]>([
+    ['en', textEn, chainEn, 'the toy model (on the article’s English text)'],
+    ['zh', textZh, chainZh, '玩具模型（学本文的英文文字）'],
+  ])('a streaming text run over the chain: the caption binds the streaming document (%s)', (lang, text, chainLines, model) => {
+    const results = new Results(new LiveRuns(SLOT_NAMES, null));
+    results.grid.use(chain());
+    expect(results.proseNumbers(lang)['toy.lines']).toBe(chainLines);
+    const doc = textGrid('en');
+    const id = results.runs.begin('grid', doc.config as unknown as Record<string, unknown>);
+    // started, nothing reported yet: nothing of it is drawn, the caption is the chain's
+    expect(results.grid.streamingEntry).toBeNull();
+    expect(results.proseNumbers(lang)['toy.lines']).toBe(chainLines);
+    // its first report: its curves are drawn (Results.recompute's stream sets `partial`)
+    results.runs.progress(id, 0.3, 100, doc);
+    results.grid.partial = doc;
+    expect(results.grid.drawn).toBe(doc);
+    expect(results.grid.streamingEntry?.id).toBe(id);
+    const now = results.proseNumbers(lang);
+    expect(now['toy.lines']).toBe(text);
+    expect(now['toy.model']).toBe(model);
+    // the article's numbers stay the reference's
+    expect(results.proseNumbers(lang, 'precomputed')['toy.lines']).toBe(chainLines);
+    // done: the complete run is the drawn document
+    results.runs.finish(id, { status: 'done', doc });
+    results.grid.partial = null;
+    expect(results.grid.streamingEntry).toBeNull();
+    expect(results.proseNumbers(lang)['toy.lines']).toBe(text);
   });
 });
 

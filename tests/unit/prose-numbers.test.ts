@@ -2,10 +2,24 @@
 // and the articles' {{key}}s against them and against content/prose-numbers.md.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { PROSE_NUMBER_KEYS, armWarmup, proseNumbers, cellRuns, crossoverDepth, finalLoss, firstBelow } from '../../web/src/lib/prose-numbers';
+import {
+  PROSE_NUMBER_KEYS,
+  armWarmup,
+  armsPhrase,
+  changedNotes,
+  proseNumbers,
+  cellRuns,
+  crossoverDepth,
+  finalLoss,
+  firstBelow,
+  sameNumbers,
+} from '../../web/src/lib/prose-numbers';
 import { seedMean } from '../../web/src/engine/documents';
 import { renderInline } from '../../web/src/lib/inline';
-import { figureNumber } from '../../web/src/figures/registry';
+import { FIGURES, figureNumber } from '../../web/src/figures/registry';
+import { EXPERIMENT_SLOTS, precomputedPath, type ExperimentSlot } from '../../web/src/lib/slots';
+import { TEXT as EN } from '../../web/src/content/en';
+import { TEXT as ZH } from '../../web/src/content/zh';
 import { grid, probe, run } from './fixtures';
 
 describe('proseNumbers: probe keys', () => {
@@ -209,4 +223,77 @@ describe('content/prose-numbers.md', () => {
       'listed but not used',
     ).toEqual([]);
   });
+});
+
+// Every experiment figure's caption at its slot's quick setting (the `small` of its experiment
+// table, experiments/*.ts): the precomputed document as a quick run writes it (its config with the
+// small setting; a phase-diagram document holds only the cells of the lrs, warm-ups and depths it
+// ran). A number such a run does not have reads as words about what was not run, never as a '—'
+// inside a sentence (Figure 13's quick setting runs no warm-up arm: its caption said "with —
+// (article: 300) steps of it").
+describe('experiment captions at the quick setting', () => {
+  const quickDoc = (slot: ExperimentSlot) => {
+    const doc = JSON.parse(readFileSync(new URL(`../../public/${precomputedPath(slot)}`, import.meta.url), 'utf8'));
+    const config = { ...doc.config, ...EXPERIMENT_SLOTS[slot].small };
+    const keep = (c: Record<string, unknown>) =>
+      (['lrs', 'warmups', 'depths'] as const).every((k) => {
+        const want = config[k] as number[] | undefined;
+        const v = c[k === 'lrs' ? 'lr' : k === 'warmups' ? 'warmup' : 'layers'];
+        return !Array.isArray(want) || v === undefined || want.includes(v as number);
+      });
+    return { ...doc, config, ...(Array.isArray(doc.cells) ? { cells: doc.cells.filter(keep) } : {}) };
+  };
+  const rows = FIGURES.flatMap((f) => (f.slot && f.slot in EXPERIMENT_SLOTS ? [[f.id, f.slot as ExperimentSlot] as const] : []));
+  it('covers every experiment figure', () => expect(rows.map(([id]) => id)).toEqual(expect.arrayContaining(['fig13', 'fig14', 'fig15', 'fig19'])));
+  it.each(rows.flatMap(([id, slot]) => (['en', 'zh'] as const).map((lang) => [id, slot, lang] as const)))(
+    '%s (slot %s, %s): no bound value of its caption is —',
+    (id, slot, lang) => {
+      const b = proseNumbers(null, null, lang, { [slot]: quickDoc(slot) });
+      const html = renderInline((lang === 'en' ? EN : ZH).figures[id].caption, { bindings: b });
+      const dashes = [...html.matchAll(/data-key="([^"]+)">—</g)].map((m) => m[1]);
+      expect(dashes).toEqual([]);
+    },
+  );
+  it('Figure 13’s quick setting (no warm-up arm) says so in words, in both languages', () => {
+    const doc = quickDoc('deepNorm');
+    expect(doc.config.warmups).toEqual([0]);
+    const plain = (lang: 'en' | 'zh') =>
+      renderInline((lang === 'en' ? EN : ZH).figures.fig13.caption, { bindings: proseNumbers(null, null, lang, { deepNorm: doc }) }).replace(/<[^>]+>/g, '');
+    expect(plain('en')).toContain('for every placement, without warm-up only (the drawn run has no warm-up arm), the step');
+    expect(plain('zh')).toContain('每种摆法只有不预热的一组（画出的运行没有预热），每组一行');
+    // the reference's: both arms, its warm-up's length
+    const ref = JSON.parse(readFileSync(new URL(`../../public/${precomputedPath('deepNorm')}`, import.meta.url), 'utf8'));
+    expect(proseNumbers(null, null, 'en', { deepNorm: ref })['exp.dn.arms']).toBe('without warm-up and with 300 steps of it');
+  });
+  it.each<[unknown, 'plain' | 'lines', 'en' | 'zh', string | null]>([
+    [[0, 300], 'plain', 'en', 'without warm-up and with 300 steps of it'],
+    [[0], 'plain', 'en', 'without warm-up only (the drawn run has no warm-up arm)'],
+    [[100], 'plain', 'en', 'with 100 steps of warm-up only (the drawn run has no arm without it)'],
+    [[0, 100, 50], 'plain', 'en', 'without warm-up and with 50, 100 steps of it'],
+    [[0, 100], 'lines', 'en', 'without warm-up (solid) and with 100 steps of it (dashed)'],
+    [[0], 'lines', 'en', 'without warm-up only (solid; the drawn run has no warm-up arm)'],
+    [[0, 300], 'plain', 'zh', '不预热和预热 300 步各一组'],
+    [[0], 'plain', 'zh', '只有不预热的一组（画出的运行没有预热）'],
+    [[0], 'lines', 'zh', '只有不预热（实线；画出的运行没有预热）'],
+    [[120], 'lines', 'zh', '只有预热 120 步（虚线；画出的运行没有不预热的一组）'],
+    [[], 'plain', 'en', null],
+    [undefined, 'plain', 'en', null],
+    [['x'], 'plain', 'en', null],
+  ])('armsPhrase(%j, %s, %s) = %s', (ws, style, lang, want) => expect(armsPhrase(ws, style, lang)).toBe(want));
+  it('a live run’s arms are not followed by the reference’s (its drawing shows both): DESCRIBES_DRAWING', () => {
+    const ref = proseNumbers(null, null, 'en', { deepNorm: quickDoc('deepNorm') });
+    const now = proseNumbers(null, null, 'en', {
+      deepNorm: JSON.parse(readFileSync(new URL(`../../public/${precomputedPath('deepNorm')}`, import.meta.url), 'utf8')),
+    });
+    expect(changedNotes(now, ref, (a) => ` (article: ${a})`)).not.toHaveProperty('exp.dn.arms');
+  });
+});
+
+describe('sameNumbers (the live page keeps its record while the values stay)', () => {
+  it.each<[Record<string, string>, Record<string, string>, boolean]>([
+    [{ a: '1', b: '2' }, { b: '2', a: '1' }, true],
+    [{ a: '1' }, { a: '2' }, false],
+    [{ a: '1' }, { a: '1', b: '—' }, false],
+    [{}, {}, true],
+  ])('%j vs %j → %s', (a, b, want) => expect(sameNumbers(a, b)).toBe(want));
 });

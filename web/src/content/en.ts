@@ -549,7 +549,7 @@ export const TEXT: ArticleText = {
     },
     fig19: {
       title: 'The toy on this article’s own text: training and held-out loss against the unigram entropy',
-      caption: r`The quick look’s toy of Figure 4 ({{exp.rt.layers}} layers, {{exp.rt.steps}} steps, peak lr $10^{-3}$) trained on byte-level text (256 tokens) of this article, one panel per language; in the placement’s colour, solid without warm-up and dashed with {{exp.rt.warmup}} steps of it, the seed-mean training loss as its 10-step running mean (lines: the mean the escape criterion reads) and the seed-mean loss on the held-out last tenth of the text (markers). Dotted: the training text’s unigram entropy, the loss of a model that knows only how often each byte occurs.`,
+      caption: r`The quick look’s toy of Figure 4 ({{exp.rt.layers}} layers, {{exp.rt.steps}} steps, peak lr $10^{-3}$) trained on byte-level text (256 tokens) of this article, one panel per language; in the placement’s colour, {{exp.rt.arms}}, the seed-mean training loss as its 10-step running mean (lines: the mean the escape criterion reads) and the seed-mean loss on the held-out last tenth of the text (markers). Dotted: the training text’s unigram entropy, the loss of a model that knows only how often each byte occurs.`,
       panel: '{lang}',
       axisStep: 'step',
       axisLoss: 'loss (nats)',
@@ -674,7 +674,7 @@ export const TEXT: ArticleText = {
     },
     fig13: {
       title: 'DeepNorm, Post-LN and Pre-LN with and without warm-up: when each seed leaves the plateau',
-      caption: r`Figure 4’s toy ({{exp.dn.steps}} steps) at each peak lr: for every placement, without warm-up and with {{exp.dn.warmup}} steps of it, the step at which each seed’s 10-step mean loss first falls 0.5 below the plateau, one marker per seed. A marker right of the line at the run’s last step: the run never left the plateau (it stayed on it, or the trainer stopped it; the readout says which). A run stops {{exp.dn.settle}} steps after it leaves the plateau.`,
+      caption: r`Figure 4’s toy ({{exp.dn.steps}} steps) at each peak lr: for every placement, {{exp.dn.arms}}, the step at which each seed’s 10-step mean loss first falls 0.5 below the plateau, one marker per seed. A marker right of the line at the run’s last step: the run never left the plateau (it stayed on it, or the trainer stopped it; the readout says which). A run stops {{exp.dn.settle}} steps after it leaves the plateau.`,
       panel: 'Peak lr {lr}',
       axisEscape: 'escape step',
       'row.none': '{placement}',
@@ -704,7 +704,7 @@ export const TEXT: ArticleText = {
     },
     fig14: {
       title: 'Pre-LN with and without a short warm-up, against the peak lr',
-      caption: r`Pre-LN on Figure 4’s toy, every run to step {{exp.pw.steps}}, without warm-up (solid) and with {{exp.pw.warmup}} steps of it (dashed), against the peak lr. **(a)** The step at which each seed’s 10-step mean loss first falls 0.5 below the plateau (markers) and their mean (line); a cell whose runs did not train sits on the top line, marked by how it failed. **(b)** The final loss (the mean of the last 10 steps) of the runs that trained, with the plateau and the best possible loss.`,
+      caption: r`Pre-LN on Figure 4’s toy, every run to step {{exp.pw.steps}}, {{exp.pw.arms}}, against the peak lr. **(a)** The step at which each seed’s 10-step mean loss first falls 0.5 below the plateau (markers) and their mean (line); a cell whose runs did not train sits on the top line, marked by how it failed. **(b)** The final loss (the mean of the last 10 steps) of the runs that trained, with the plateau and the best possible loss.`,
       panelA: '(a) When each seed leaves the plateau',
       panelB: '(b) Final loss',
       axisLr: 'peak lr',
@@ -744,7 +744,7 @@ export const TEXT: ArticleText = {
     },
     fig15: {
       title: 'Where the toy trains: depth × peak lr, with and without warm-up',
-      caption: r`For the chosen placement, each cell is one depth and peak lr of the toy at its quick-look size ({{exp.pd.steps}} steps), without warm-up and with {{exp.pd.warmup}} steps of it: trained when a run’s 10-step mean loss fell 0.5 below the plateau, on the plateau when it never did, diverged when the trainer stopped it (a non-finite loss, or one above $4\ln V$). A cell shows its seeds’ majority in colour, marker and sign (the key above), or that they disagree. A trained run stops {{exp.pd.settle}} steps after it left the plateau. Hover over a cell or focus a map (arrow keys) for its runs’ loss curves; recompute the cell in your browser below them.`,
+      caption: r`For the chosen placement, each cell is one depth and peak lr of the toy at its quick-look size ({{exp.pd.steps}} steps), {{exp.pd.arms}}: trained when a run’s 10-step mean loss fell 0.5 below the plateau, on the plateau when it never did, diverged when the trainer stopped it (a non-finite loss, or one above $4\ln V$). A cell shows its seeds’ majority in colour, marker and sign (the key above), or that they disagree. A trained run stops {{exp.pd.settle}} steps after it left the plateau. Hover over a cell or focus a map (arrow keys) for its runs’ loss curves; recompute the cell in your browser below them.`,
       panel: 'Warm-up {warmup}',
       'panel.none': 'No warm-up',
       axisLr: 'peak lr',

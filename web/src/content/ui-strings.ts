@@ -86,6 +86,13 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'toy.lines.chain': 'The dotted line is the optimal loss, ln {k}.',
     'toy.lines.text':
       'The dash-dotted line is the plateau, here the text’s unigram entropy, {v} (the loss of a model that knows only how often each byte occurs); real text has no known optimal loss, so there is no dotted line.',
+    // a caption's words on the warm-up arms its drawn document ran (prose-numbers.ts armsPhrase)
+    'arms.plain.both': 'without warm-up and with {w} steps of it',
+    'arms.plain.none': 'without warm-up only (the drawn run has no warm-up arm)',
+    'arms.plain.only': 'with {w} steps of warm-up only (the drawn run has no arm without it)',
+    'arms.lines.both': 'without warm-up (solid) and with {w} steps of it (dashed)',
+    'arms.lines.none': 'without warm-up only (solid; the drawn run has no warm-up arm)',
+    'arms.lines.only': 'with {w} steps of warm-up only (dashed; the drawn run has no arm without it)',
     // a live-run setting of a slot's field table (lib/settings.ts), named by the engine field it sets
     'field.placements': 'placements',
     'field.lrs': 'peak lrs',
@@ -462,6 +469,12 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'toy.onText': '学本文的{lang}文字',
     'toy.lines.chain': '点线是最优损失 ln {k}。',
     'toy.lines.text': '点划线是平台，这里是这段文字的一元熵 {v}（只知道每个字节出现频率的模型的损失）；真实文本没有已知的最优损失，所以没有点线。',
+    'arms.plain.both': '不预热和预热 {w} 步各一组',
+    'arms.plain.none': '只有不预热的一组（画出的运行没有预热）',
+    'arms.plain.only': '只有预热 {w} 步的一组（画出的运行没有不预热的一组）',
+    'arms.lines.both': '不预热（实线）和预热 {w} 步（虚线）',
+    'arms.lines.none': '只有不预热（实线；画出的运行没有预热）',
+    'arms.lines.only': '只有预热 {w} 步（虚线；画出的运行没有不预热的一组）',
     'field.placements': '放法',
     'field.lrs': '峰值学习率',
     'field.lr': '峰值学习率',

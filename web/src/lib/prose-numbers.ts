@@ -4,7 +4,9 @@
 // article writes {{key}} (a "binding" in the inline mini-language, content/types.ts); inline.ts looks
 // the key up in this record. When a live recompute replaces the precomputed result, the page
 // recomputes this record, so prose and figures never disagree.
-// A key that cannot be computed (a missing depth, a diverged run, no data yet) shows '—'.
+// A key that cannot be computed (a missing depth, a diverged run, no data yet) shows '—'. A caption
+// whose clause would hold a number a live run may not have (a quick setting without a warm-up arm)
+// binds a phrase instead that says what was run (`exp.*.arms`), never a '—' inside a sentence.
 // Keys are documented next to each entry; where the article uses each one is listed in
 // web/src/content/prose-numbers.md.
 import type { Lang } from '../content/types';
@@ -196,6 +198,22 @@ const phaseWarmup = (E: Ctx['E'], slot: PhaseSlot) => {
   const ws = phaseList(E, slot, 'warmups')?.filter((w) => w > 0);
   return ws?.length ? Math.max(...ws) : null;
 };
+/** The caption's phrase on a document's warm-up arms (`ws`, its config's warm-ups), in one of two
+ *  styles (ui-strings `arms.<style>.<kind>`: `plain`, "without warm-up and with 300 steps of it";
+ *  `lines`, the same with the line styles): both arms, only the arm without warm-up (`none`: a
+ *  quick setting that runs no warm-up says so in words, never "with — steps"), or only warm-ups
+ *  (`only`). Null when the document has no warm-ups. */
+export function armsPhrase(ws: unknown, style: 'plain' | 'lines', lang: Lang): string | null {
+  if (!Array.isArray(ws) || !ws.length || !ws.every((w) => typeof w === 'number' && Number.isFinite(w))) return null;
+  const warm = [...new Set((ws as number[]).filter((w) => w > 0))].sort((a, b) => a - b);
+  const kind = !warm.length ? 'none' : ws.includes(0) ? 'both' : 'only';
+  return tpl(UI_STRINGS[lang][`arms.${style}.${kind}`], { w: listOf(warm.map(String), lang) ?? '' });
+}
+const arms =
+  (slot: ExperimentSlot, style: 'plain' | 'lines'): Entry =>
+  ({ E, lang }) =>
+    armsPhrase(E[slot]?.config?.warmups, style, lang);
+
 const phaseCommon = (slot: PhaseSlot): Record<string, Entry> => {
   const k = slot === 'phaseDiagram' ? 'pd' : slot === 'preWarmup' ? 'pw' : 'dn';
   return {
@@ -203,6 +221,8 @@ const phaseCommon = (slot: PhaseSlot): Record<string, Entry> => {
     [`exp.${k}.settle`]: configNumber(slot, 'settle'),
     [`exp.${k}.seeds`]: ({ E }) => fmtInt(phaseList(E, slot, 'seeds')?.length),
     [`exp.${k}.warmup`]: ({ E }) => fmtInt(phaseWarmup(E, slot)),
+    // the caption's words on the drawn arms (Figure 14 draws them as line styles)
+    [`exp.${k}.arms`]: arms(slot, slot === 'preWarmup' ? 'lines' : 'plain'),
     [`exp.${k}.lrs`]: ({ E, lang }) => listOf((phaseList(E, slot, 'lrs') ?? []).map(fmtLr), lang),
   };
 };
@@ -374,6 +394,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.rt.layers': ({ E }) => (typeof E.realText?.config?.layers === 'number' ? String(E.realText.config.layers) : null),
   'exp.rt.steps': ({ E }) => (typeof E.realText?.config?.steps === 'number' ? String(E.realText.config.steps) : null),
   'exp.rt.warmup': ({ E }) => (E.realText ? String(verdicts.realText(E.realText).facts.W ?? DASH_MISSING) : null),
+  'exp.rt.arms': arms('realText', 'lines'),
   'exp.rt.h.en': ({ E }) => rtEntropy(E, 'en'),
   'exp.rt.h.zh': ({ E }) => rtEntropy(E, 'zh'),
   'exp.rt.verdict': ({ E, lang }) => {
@@ -508,8 +529,9 @@ export const PROSE_NUMBER_KEYS: readonly string[] = Object.keys(PROSE_NUMBERS);
 
 /** Keys whose value is a sentence about what a figure draws rather than a number the article
  *  quotes: under a live run it says what that run's drawing shows, and is not followed by the
- *  reference's (whose line the run's drawing does not have: `toy.lines`). */
-export const DESCRIBES_DRAWING: ReadonlySet<string> = new Set(['toy.lines']);
+ *  reference's (whose line the run's drawing does not have: `toy.lines`; the warm-up arms it ran:
+ *  `exp.*.arms`, whose reference arms the figure draws muted beside it). */
+export const DESCRIBES_DRAWING: ReadonlySet<string> = new Set(['toy.lines', 'exp.dn.arms', 'exp.pw.arms', 'exp.pd.arms', 'exp.rt.arms']);
 
 /** The bound values a live run changed, each with the visible note that follows it in a figure's
  *  caption or readout (`note(reference value)`: " (article: 0.54)"); a key the reference cannot
@@ -520,6 +542,12 @@ export function changedNotes(now: Record<string, string>, reference: Record<stri
       .filter(([k, v]) => reference[k] != null && v !== reference[k] && !DESCRIBES_DRAWING.has(k))
       .map(([k]) => [k, note(reference[k])]),
   );
+}
+
+/** Two records of bindings hold the same keys with the same values. Pure. */
+export function sameNumbers(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k]);
 }
 
 /** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */

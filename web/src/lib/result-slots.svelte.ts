@@ -90,12 +90,23 @@ export class Slot<T> {
     const d = this.runs.drawn(this.name).filter((e) => e.status === 'done');
     return d[d.length - 1] ?? null;
   }
+  /** the run list's entry of the run streaming now (its document drawn as `partial`), or null */
+  get streamingEntry(): RunEntry | null {
+    if (this.partial == null) return null;
+    const r = this.runs.of(this.name).filter((e) => e.status === 'running');
+    return r[r.length - 1] ?? null;
+  }
   /** the current complete document: the entry's, else the reference */
   get data(): T | null {
     return (this.entry?.doc as T | undefined) ?? this.precomputed;
   }
   get source(): Source | null {
     return this.entry ? 'live' : this.precomputed ? 'precomputed' : null;
+  }
+  /** the document the figure draws on top: the streaming run's so far while one streams (its
+   *  curves are drawn from its first report), else `data`. The caption's numbers read this one. */
+  get drawn(): T | null {
+    return this.partial ?? this.data;
   }
   /** ISO date the live result in `data` was completed (provenance of exports) */
   get liveAt(): string | null {
@@ -324,9 +335,10 @@ export class Results {
     for (const n of SLOT_NAMES) if (docs[n] != null) (this.slot(n) as Slot<unknown>).use(docs[n]);
   }
 
-  /** The numbers the prose quotes (lib/prose-numbers.ts), from each slot's current result or
-   *  from its precomputed one (the article's values, which a live run's numbers are compared with). */
-  proseNumbers(lang: Lang, from: 'data' | 'precomputed' = 'data'): Record<string, string> {
+  /** The numbers the prose quotes (lib/prose-numbers.ts), from each slot's drawn document (the
+   *  streaming run's while one streams: a caption states what is drawn at every moment) or from its
+   *  precomputed one (the article's values, which a live run's numbers are compared with). */
+  proseNumbers(lang: Lang, from: 'drawn' | 'precomputed' = 'drawn'): Record<string, string> {
     const exp = Object.fromEntries(Object.entries(this.exp).map(([k, s]) => [k, s[from]]));
     return proseNumbers(this.probe[from], this.grid[from], lang, exp);
   }

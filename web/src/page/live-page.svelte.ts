@@ -30,7 +30,7 @@ import { tableOf } from '../lib/settings';
 import { LiveRuns } from '../lib/runs/live-runs.svelte';
 import { loadArticle } from '../lib/article';
 import { renderInline } from '../lib/inline';
-import { changedNotes } from '../lib/prose-numbers';
+import { changedNotes, sameNumbers } from '../lib/prose-numbers';
 import { plainInline } from '../lib/plain-inline';
 import { figureText, ft as ftKey, tpl, uiString } from '../lib/text';
 import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeView, type ViewState } from '../lib/permalink';
@@ -189,12 +189,21 @@ export class LivePage implements IslandPage {
   t = (key: string) => uiString(this.prefs.lang, key);
   // The article's numbers are the reference's (the precomputed results) and nothing a reader runs
   // changes them (issue 27: the article is the article). A figure's caption and readouts quote the
-  // drawn results (a live run once it is shown), and a number a live run changed is followed, in
+  // drawn results (a live run once it is shown; a streaming run's from its first drawn curves: Figure 4's
+  // caption names the text a run learns while it streams), and a number a live run changed is followed, in
   // visible text, by the reference's value.
   readonly referenceNumbers = $derived(this.results.proseNumbers(this.prefs.lang, 'precomputed'));
-  /** a slot draws a run of the reader's (until then the drawn numbers are the reference's: computed once) */
-  private readonly anyLive = $derived(SLOT_NAMES.some((n) => this.results.slot(n).source === 'live'));
-  readonly proseNumbers = $derived(this.anyLive ? this.results.proseNumbers(this.prefs.lang) : this.referenceNumbers);
+  /** a slot draws a run of the reader's, complete or streaming (until then the drawn numbers are the
+   *  reference's: computed once) */
+  private readonly anyLive = $derived(SLOT_NAMES.some((n) => this.results.slot(n).source === 'live' || this.results.slot(n).partial != null));
+  // the same record while its values stay (a streaming grid's document changes every second; most
+  // of the numbers it binds do not, and every caption re-renders on a new record)
+  private lastNumbers: Record<string, string> | null = null;
+  readonly proseNumbers = $derived.by(() => {
+    const next = this.anyLive ? this.results.proseNumbers(this.prefs.lang) : this.referenceNumbers;
+    if (this.lastNumbers && sameNumbers(next, this.lastNumbers)) return this.lastNumbers;
+    return (this.lastNumbers = next);
+  });
   readonly changed = $derived(changedNotes(this.proseNumbers, this.referenceNumbers, (article) => tpl(this.t('bound.live'), { article })));
   private warned = new Set<string>();
   private onUnknownKey = (key: string) => {
@@ -234,7 +243,7 @@ export class LivePage implements IslandPage {
     const name: SlotName | null = f.slotOf?.(this.views[f.id]) ?? f.slot;
     const slot = name ? this.results.slot(name) : null;
     const streaming = slot?.partial != null;
-    return { slot, streaming, doc: slot ? (slot.partial ?? slot.data) : null };
+    return { slot, streaming, doc: slot ? slot.drawn : null };
   }
 
   private provenanceFor(f: AnyFigure) {
