@@ -111,7 +111,7 @@ export const UI_KEY_TABLES = {
         'a caption\'s words on the warm-up arms its drawn document ran (`exp.dn.arms`, `exp.pd.arms`: plain; `exp.pw.arms`, `exp.rt.arms`: with the line styles): both (`{w}`: the warm-up lengths), without warm-up only (a run with no warm-up arm says so, never "with — steps"), or warm-up only',
       ],
       [
-        'field.placements field.lrs field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale field.data field.text_lang',
+        'field.placements field.lrs field.lr field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale field.data field.text_lang',
         "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
       ],
       [
@@ -160,6 +160,10 @@ export const UI_KEY_TABLES = {
       [
         'verdict.dn.confirmed verdict.dn.qualified verdict.dn.refuted verdict.dn.untested',
         'the sentence bound as `{{exp.dn.verdict}}` (verdicts.js `deepNormNoWarmup`, claim 10); a fact that is null (never, none) reads —',
+      ],
+      [
+        'verdict.angularUpdate.confirmed verdict.angularUpdate.qualified verdict.angularUpdate.refuted verdict.angularUpdate.untested',
+        "the sentence bound as `{{exp.angularUpdate.verdict}}` (experiments/angular-update.ts `angularUpdate`, claim 10's angular view; bound by prose-numbers.ts from the slot's declaration: a sentence keyed `verdict.<slot>.*`); facts named deg… are degrees, ratio… read with 3 significant digits",
       ],
       [
         'verdict.pw.confirmed verdict.pw.qualified verdict.pw.refuted verdict.pw.untested',
@@ -340,6 +344,15 @@ export const UI_KEY_TABLES = {
       ['never neverNote', 'a run that never left the plateau (readout, table; the note under the panels)'],
       ['readout readout.item readout.row', 'the hover readout'],
       ['col.row', "the table's first column"],
+    ],
+  },
+  fig20: {
+    rows: [
+      ['panel panel0', "a warm-up's panel ({warmup}), and the panel without warm-up"],
+      ['axisStep axisAngle', 'axis names'],
+      ['readout readout.item readout.value', 'the hover readout: a panel, a step, each placement there (angle in degrees, relative update)'],
+      ['col.series tableCaption', `the table's first column and its caption`],
+      ['ctl.small', `the live run's small setting`],
     ],
   },
   fig14: {
@@ -663,6 +676,16 @@ export const PROSE_NUMBER_GROUPS = [
       ['exp.sh.window', 'the warm-up whose steps are the window the verdicts read', '—'],
       ['exp.sh.verdict', 'the verdict on warm-up keeping Adam under its stability threshold (`verdict.sh.*`; rule in experiments/verdicts.js)', '—'],
       ['exp.gi.verdict', 'the verdict on GI-Adam removing the need for warm-up (`verdict.gi.*`)', '—'],
+    ],
+  },
+  {
+    heading: "The angular-update experiment (claim 10's angular view, fig20)",
+    rows: [
+      [
+        'exp.angularUpdate.verdict',
+        "the verdict on claim 10's angular view: DeepNorm's early angular updates without warm-up against Pre-LN's and Post-LN's (`verdict.angularUpdate.*`; rule in experiments/angular-update.ts)",
+        '—',
+      ],
     ],
   },
   {

@@ -35,6 +35,18 @@ double top_eigenvalue(const Hvp& hvp, const std::vector<double>& s, const std::v
                       double tol, int* products);
 }  // namespace lnx::exp
 
+// The angular-update experiment's measurement (wasm/experiments/angular_update.cpp, external linkage
+// for these tests): a layer's weight groups, and the angle and relative size of a step on one.
+namespace lnx::exp {
+struct WeightGroup {
+  std::string name;
+  std::vector<TensorRef> tensors;
+};
+std::vector<WeightGroup> weight_groups(const Transformer<float>& m);
+void angular_update(const std::vector<float>& a, const std::vector<float>& b, const WeightGroup& g, double& angle,
+                    double& relative);
+}  // namespace lnx::exp
+
 namespace {
 
 using lnx::json::Value;
@@ -64,7 +76,7 @@ TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
                                              "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
                                              "init-profile",
-                                             "lr-sensitivity", "real-text"}));
+                                             "lr-sensitivity", "real-text", "angular-update"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
     FAIL() << "an unknown experiment was accepted";
@@ -1241,4 +1253,117 @@ TEST(LrSensitivity, RefusesTooManyRunsTooManyRecordingsAndAnUnusedSpec) {
     if (e.obj.at("name").str == "lr-sensitivity")
       for (const Value& f : e.obj.at("config").obj.at("fields").arr)
         if (f.obj.at("name").str == "placement_spec") EXPECT_EQ(f.obj.at("default").obj.at("name").str, "qknorm");
+}
+
+// ---- angular-update ------------------------------------------------------------------------------
+
+// The angle of a step from two snapshots of a group, as the brief's formula reads, in double.
+double arccos_angle(const std::vector<float>& a, const std::vector<float>& b, const lnx::exp::WeightGroup& g) {
+  double ab = 0, aa = 0, bb = 0;
+  for (const lnx::TensorRef& t : g.tensors)
+    for (size_t i = t.off; i < t.off + t.size(); ++i) ab += double(a[i]) * b[i], aa += double(a[i]) * a[i], bb += double(b[i]) * b[i];
+  return std::acos(std::min(1.0, ab / std::sqrt(aa * bb)));
+}
+
+TEST(AngularUpdate, AnUnchangedOrRescaledGroupTurnsByZeroAndKnownAnglesReadAsSuch) {
+  lnx::ModelConfig mc;
+  mc.layers = 2, mc.d = 8, mc.d_ff = 16, mc.vocab = 16, mc.seq = 4, mc.batch = 1;
+  lnx::Transformer<float> m(mc, 3);
+  const auto groups = lnx::exp::weight_groups(m);
+  ASSERT_EQ(groups.size(), 4u);
+  EXPECT_EQ(groups[0].name, "layer1.attn");
+  EXPECT_EQ(groups[3].name, "layer2.ffn");
+  EXPECT_EQ(groups[0].tensors.size(), 3u);  // Wq, Wk, Wv
+  EXPECT_EQ(groups[1].tensors.size(), 2u);  // W1, W2
+  const std::vector<float> a = m.params();
+  std::vector<float> twice = a;
+  for (float& x : twice) x *= 2;  // exact in float
+  for (const auto& g : groups) {
+    double angle = -1, rel = -1;
+    lnx::exp::angular_update(a, a, g, angle, rel);  // lr = 0: no step
+    EXPECT_EQ(angle, 0.0) << g.name;
+    EXPECT_EQ(rel, 0.0) << g.name;
+    lnx::exp::angular_update(a, twice, g, angle, rel);
+    EXPECT_EQ(angle, 0.0) << g.name;
+    EXPECT_DOUBLE_EQ(rel, 1.0) << g.name;
+  }
+  // a group of one 2-vector (Wq of d = 1 is not a size the model takes): place it by hand
+  lnx::exp::WeightGroup g{"two", {lnx::TensorRef{0, 1, 2}}};
+  for (double deg : {1e-6, 0.5, 30.0, 90.0, 150.0, 180.0}) {
+    const double r = deg * M_PI / 180;
+    std::vector<float> x = {1.0f, 0.0f}, y = {static_cast<float>(std::cos(r)), static_cast<float>(std::sin(r))};
+    double angle, rel;
+    lnx::exp::angular_update(x, y, g, angle, rel);
+    EXPECT_NEAR(angle, r, 1e-7 * std::max(1.0, r)) << deg;
+    EXPECT_NEAR(rel, 2 * std::sin(r / 2), 1e-7) << deg;
+  }
+}
+
+// Every recorded angle is the one computed from the run's parameters before and after that step
+// (the same TrainRun, snapshot by snapshot, arccos in double); the first step of a run with a
+// T-step linear warm-up at peak lr turns each group by what a run at lr/T without warm-up does
+// (Adam's first step is lr(1)·g/(|g| + ε), lr(1) = lr/T); a smaller lr turns it by less.
+TEST(AngularUpdate, EachAngleIsTheOneOfTwoSnapshotsAndWarmupsFirstStepIsLrOverT) {
+  const Value v = run("angular-update", R"("layers": 2, "steps": 6, "placements": ["post", "deepnorm"], "warmups": [0, 4], "seeds": [5])");
+  const auto& runs = v.obj.at("runs").arr;
+  ASSERT_EQ(runs.size(), 4u);
+  const auto& names = v.obj.at("groups").arr;
+  ASSERT_EQ(names.size(), 4u);
+  for (const Value& r : runs) {
+    lnx::TrainConfig t;
+    t.model.d = 16, t.model.d_ff = 32, t.model.vocab = 32, t.model.seq = 8, t.model.batch = 2, t.model.layers = 2;
+    t.steps = 6, t.seed = 5, t.warmup = static_cast<int>(r.obj.at("warmup").num);
+    t.model.placement = r.obj.at("placement").str;
+    lnx::TrainRun tr(t);
+    const auto groups = lnx::exp::weight_groups(lnx::detail::TrainRunAccess::model(tr));
+    const auto& angle = r.obj.at("angle").arr;
+    const auto& rel = r.obj.at("relative").arr;
+    ASSERT_EQ(angle.size(), groups.size());
+    for (int step = 0; step < 6; ++step) {
+      const std::vector<float> before = lnx::detail::TrainRunAccess::model(tr).params();
+      tr.step(1);
+      const std::vector<float>& after = lnx::detail::TrainRunAccess::model(tr).params();
+      for (size_t g = 0; g < groups.size(); ++g) {
+        EXPECT_EQ(names[g].str, groups[g].name);
+        const double want = arccos_angle(before, after, groups[g]);
+        const double got = angle[g].arr.at(step).num;
+        EXPECT_GT(got, 0) << g << " " << step;
+        EXPECT_NEAR(got, want, 1e-6 * want + 1e-9) << r.obj.at("placement").str << " group " << g << " step " << step + 1;
+        double dd = 0, aa = 0;
+        for (const lnx::TensorRef& tt : groups[g].tensors)
+          for (size_t i = tt.off; i < tt.off + tt.size(); ++i) dd += std::pow(double(after[i]) - before[i], 2), aa += double(before[i]) * before[i];
+        EXPECT_NEAR(rel[g].arr.at(step).num, std::sqrt(dd / aa), 1e-6 * std::sqrt(dd / aa));
+      }
+    }
+    EXPECT_EQ(r.obj.at("loss").arr.size(), 6u);
+    EXPECT_EQ(r.obj.at("status").str, "ok");
+  }
+  // warm-up 4 at lr 1e-3: step 1 at lr 2.5e-4, as a run at 2.5e-4 without warm-up
+  const Value w = run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [4], "seeds": [5])");
+  const Value l = run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [0], "seeds": [5], "lr": 0.00025)");
+  const Value full = run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [0], "seeds": [5])");
+  for (size_t g = 0; g < 4; ++g) {
+    const double a_w = w.obj.at("runs").arr[0].obj.at("angle").arr[g].arr[0].num;
+    const double a_l = l.obj.at("runs").arr[0].obj.at("angle").arr[g].arr[0].num;
+    const double a_full = full.obj.at("runs").arr[0].obj.at("angle").arr[g].arr[0].num;
+    EXPECT_NEAR(a_w, a_l, 1e-6 * a_l) << g;
+    EXPECT_NEAR(a_full / a_l, 4.0, 0.05) << g;  // ≈ lr·√n/‖W‖ at this size: 4 times the lr, 4 times the angle
+  }
+}
+
+TEST(AngularUpdate, RefusesTooManyRunsAndStepsNamingTheField) {
+  auto refused = [](const std::string& cfg, const std::vector<std::string>& words) {
+    try {
+      lnx::ExperimentRun r("angular-update", cfg);
+      ADD_FAILURE() << cfg << " was accepted";
+    } catch (const lnx::ArgumentError& e) {
+      for (const std::string& w : words) EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+  };
+  refused(R"({"seeds": [0, 1, 2, 3, 4, 5, 6, 7], "warmups": [0, 1, 2, 3]})", {"96 runs", "at most 64"});
+  refused(R"({"steps": 1001})", {"steps", "at most 1000"});
+  refused(R"({"warmups": [-1]})", {"warmups"});
+  refused(R"({"seeds": []})", {"seeds"});
+  refused(R"({"placements": ["nope"]})", {"placements"});
+  refused(R"({"lr": 0})", {"lr"});
 }

@@ -56,6 +56,9 @@ export const E2E_SHRINK = {
   // real text (its quick setting: 8 runs of 200 steps, 20–45 s here): 20 steps, where Pre-LN, the
   // rule's positive control, cannot leave the plateau yet (realText: untested, too short)
   fig19: { steps: '20', tooSmall: true },
+  // angular-update (its quick setting: 12 runs of 100 steps, about 20 s native): 10 steps, fewer
+  // than the rule's 2/(1 − β1) = 20 (angularUpdate: untested, too short)
+  fig20: { steps: '10', tooSmall: true },
 };
 
 // ---- servers -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import type { LrSensitivityResult } from '../../web/src/experiments/lr-sensitivi
 import type { PhaseCell, PhaseDiagramResult } from '../../web/src/experiments/phase-diagram';
 import type { PlateauShareResult } from '../../web/src/experiments/plateau-share';
 import type { RealTextResult } from '../../web/src/experiments/real-text';
+import type { AngularUpdateResult } from '../../web/src/experiments/angular-update';
 import type { SharpnessResult } from '../../web/src/experiments/sharpness';
 import type { StepSizeResult } from '../../web/src/experiments/step-size';
 import type { TiedOutputResult } from '../../web/src/experiments/tied-output';
@@ -529,6 +530,39 @@ export function lrSensitivity(): LrSensitivityResult {
     uniform_loss: Math.log(256),
     eval_batches: 4,
     placements: [entry('pre'), entry('qknorm')],
+    runs,
+  };
+}
+
+/** A small angular-update document: Post-LN, Pre-LN and DeepNorm, warm-ups 0 and 2, two seeds, 2
+ *  layers (4 weight groups), 4 steps; each run's angles `a` per step (radians, the same for every
+ *  group), its relative update 1.1 times the angle. */
+export function angularUpdate(
+  a: Record<string, number[]> = { post: [0.05, 0.04, 0.04, 0.04], pre: [0.05, 0.02, 0.02, 0.02], deepnorm: [0.08, 0.03, 0.02, 0.02] },
+): AngularUpdateResult {
+  const groups = ['layer1.attn', 'layer1.ffn', 'layer2.attn', 'layer2.ffn'];
+  const runs = Object.entries(a).flatMap(([placement, angles]) =>
+    [0, 2].flatMap((warmup) =>
+      [0, 1].map((seed) => {
+        const row = angles.map((x, i) => (warmup && i < warmup ? (x * (i + 1)) / warmup : x) * (1 + 0.01 * seed));
+        return {
+          placement,
+          warmup,
+          seed,
+          status: 'ok',
+          stop_step: 0,
+          angle: groups.map(() => row),
+          relative: groups.map(() => row.map((x) => 1.1 * x)),
+          loss: [5.5, 5.4, 5.3, 5.2],
+        };
+      }),
+    ),
+  );
+  return {
+    experiment: 'angular-update',
+    engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
+    config: { layers: 2, steps: 4, beta1: 0.9, placements: Object.keys(a), warmups: [0, 2], seeds: [0, 1] },
+    groups,
     runs,
   };
 }

@@ -12,6 +12,7 @@ import { tableOf } from '../../web/src/lib/settings';
 import { parseLink, serializeView, type ViewState } from '../../web/src/lib/permalink';
 import {
   adamFirstStep,
+  angularUpdate,
   adamFirstStepCf,
   depthFactors,
   grid,
@@ -49,6 +50,7 @@ const docFor: Record<SlotName, unknown> = {
   preWarmup: phaseDiagram(['pre'], { early_exit: 'off' }),
   lrSensitivity: lrSensitivity(),
   realText: realText(),
+  angularUpdate: angularUpdate(),
 };
 const names = (g: { params: Record<string, unknown> }) => Object.keys(g.params);
 
@@ -74,10 +76,11 @@ describe('the registry', () => {
       'fig9:I',
       'fig19:J',
       'fig13:K',
-      'fig14:L',
-      'fig18:M',
-      'fig15:N',
-      'fig16:O',
+      'fig20:L',
+      'fig14:M',
+      'fig18:N',
+      'fig15:O',
+      'fig16:P',
     ]);
     // the article's figures keep the numbers the source article gives them
     for (const f of FIGURES.filter((g) => g.series === 'article')) expect(figureNumber(f.id)).toBe(f.id.slice(3));

@@ -2,6 +2,8 @@
 // in docs/reproduction.md changes when, and only when, the numbers it is computed from cross a rule.
 import { describe, expect, it } from 'vitest';
 import * as V from '../../web/src/experiments/verdicts.js';
+import { AU_FACTOR, angularUpdate, earlyAngle, meanAngle } from '../../web/src/experiments/angular-update';
+import { angularUpdate as auDoc } from './fixtures';
 
 // `steps` recorded steps (update RMS / lr and gradient norm at step 1, then the later value)
 const afs = (rms1: number[], g1: number[], rmsT: number[], steps = 20) => ({
@@ -710,5 +712,68 @@ describe('lr-sensitivity: QK-norm lowers the LR sensitivity and keeps the logits
     const j = V.lrSensitivity(d);
     expect(j.verdict).toBe('untested');
     expect(j.facts.tooSmall).toBe(why);
+  });
+});
+
+// angular-update (claim 10's angular view): each placement's ā, the mean over steps of the step's
+// angle, seed-averaged, without warm-up; the steps below are the fixture's 4, so its β1 is set so
+// that 2/(1 − β1) ≤ 4 where the rule must judge. Per row: post, pre, deepnorm angles per step.
+const au = (post: number[], pre: number[], dn: number[], beta1 = 0.5) => {
+  const d = auDoc({ post, pre, deepnorm: dn });
+  return { ...d, config: { ...d.config, beta1 } };
+};
+describe('angular-update: DeepNorm’s early angular updates beside Pre-LN’s and Post-LN’s (claim 10)', () => {
+  it.each([
+    // ā: post 0.0425, pre 0.0275 (post/pre 1.55 > 1.5)
+    ['confirmed', au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.02, 0.02, 0.02]), undefined],
+    ['confirmed', au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.01, 0.01, 0.01, 0.01]), undefined], // below Pre-LN's: in its direction
+    ['qualified', au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.04, 0.04, 0.038]), undefined], // 0.042: above 1.5 × 0.0275, below 0.0425
+    ['refuted', au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.04, 0.04, 0.04]), undefined], // equal to Post-LN's: "at or above"
+    ['refuted', au([0.05, 0.02, 0.02, 0.02], [0.05, 0.02, 0.02, 0.02], [0.09, 0.05, 0.05, 0.05]), undefined], // above Post-LN's with no contrast: refuted all the same
+    ['untested', au([0.05, 0.02, 0.02, 0.03], [0.05, 0.02, 0.02, 0.02], [0.03, 0.02, 0.02, 0.02]), 'no-contrast'], // post/pre 1.09
+    ['untested', au([0.05, 0.02, 0.02, 0.02], [0.05, 0.04, 0.04, 0.04], [0.01, 0.01, 0.01, 0.01]), 'no-contrast'], // Post-LN below Pre-LN
+    ['untested', au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.02, 0.02, 0.02], 0.9), 'too-short'], // 4 steps < 2/(1 − 0.9)
+  ] as [string, ReturnType<typeof au>, string | undefined][])('%s (%#)', (verdict, doc, why) => {
+    const j = angularUpdate(doc);
+    expect(j.verdict).toBe(verdict);
+    expect(j.facts.tooSmall).toBe(why);
+  });
+  it('the factor is 1.5, and its edge belongs to the side the rule names', () => {
+    expect(AU_FACTOR).toBe(1.5);
+    // ā(post) = 1.5 · ā(pre) exactly: no contrast (the rule asks more than F times)
+    expect(angularUpdate(au([0.03, 0.03, 0.03, 0.03], [0.02, 0.02, 0.02, 0.02], [0.02, 0.02, 0.02, 0.02])).facts).toMatchObject({ tooSmall: 'no-contrast' });
+    // ā(dn) = 1.5 · ā(pre) exactly: within the factor, confirmed
+    expect(angularUpdate(au([0.04, 0.04, 0.04, 0.04], [0.02, 0.02, 0.02, 0.02], [0.03, 0.03, 0.03, 0.03])).verdict).toBe('confirmed');
+  });
+  it('untested without one of the three placements, or with one seed', () => {
+    const d = au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.02, 0.02, 0.02]);
+    expect(angularUpdate({ ...d, runs: d.runs.filter((r) => r.placement !== 'deepnorm') }).facts).toMatchObject({ tooSmall: 'no-placement' });
+    expect(angularUpdate({ ...d, runs: d.runs.filter((r) => r.warmup !== 0 || r.placement !== 'post') }).facts).toMatchObject({ tooSmall: 'no-placement' });
+    expect(angularUpdate({ ...d, runs: d.runs.filter((r) => r.seed === 0) }).facts).toMatchObject({ tooSmall: 'seeds', seeds: 1 });
+  });
+  it('a run that stopped counts as turning without bound; a DeepNorm run that diverged refutes', () => {
+    const d = au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.02, 0.02, 0.02]);
+    expect(earlyAngle({ ...d.runs[0], status: 'nan' })).toBe(Infinity);
+    const runs = d.runs.map((r) => (r.placement === 'deepnorm' && r.warmup === 0 && r.seed === 1 ? { ...r, status: 'diverged' } : r));
+    expect(angularUpdate({ ...d, runs }).verdict).toBe('refuted');
+  });
+  it('ā is the mean over steps of the mean over groups; the facts are in degrees, with warm-up beside', () => {
+    expect(
+      meanAngle({
+        angle: [
+          [0.1, 0.2],
+          [0.3, 0.4, 0.5],
+        ],
+      }),
+    ).toEqual([0.2, 0.30000000000000004]);
+    const f = angularUpdate(au([0.05, 0.04, 0.04, 0.04], [0.05, 0.02, 0.02, 0.02], [0.05, 0.02, 0.02, 0.02])).facts;
+    const deg = (x: number) => (x * 180) / Math.PI;
+    expect(f.degPost).toBeCloseTo(deg(0.0425 * 1.005), 9);
+    expect(f.degPre).toBeCloseTo(deg(0.0275 * 1.005), 9);
+    expect(f.ratioPostPre).toBeCloseTo(0.0425 / 0.0275, 9);
+    expect(f.ratioDnPre).toBeCloseTo(1, 9);
+    expect(f).toMatchObject({ F: 1.5, W: 2, steps: 4, minSteps: 4, seeds: 2 });
+    // warm-up 2: the first step at half the lr (the fixture halves its angle)
+    expect(f.degPostW).toBeCloseTo(deg(((0.025 + 0.04 + 0.04 + 0.04) / 4) * 1.005), 9);
   });
 });

@@ -25,6 +25,7 @@ const CONFIGS: Record<string, object> = {
   'lr-sensitivity': { ...TINY, layers: 1, lrs: [1e-4, 1e-3], steps: 4, warmup: 1, every: 2 },
   // bytes of the article's English text (vocab 256: the experiment has no vocab field)
   'real-text': { d: 16, d_ff: 32, seq: 8, batch: 2, layers: 1, steps: 12, eval_every: 5, warmups: [0, 4], seeds: [0], langs: ['en'] },
+  'angular-update': { ...TINY, layers: 2, steps: 5, warmups: [0, 3], seeds: [0] },
 };
 
 function withoutBk(doc: any): any {

@@ -194,6 +194,10 @@ const HAND: Partial<Record<SlotName, Case[]>> = {
     },
     { name: 'both languages together, as one text', typed: { langs: ['both'] }, want: { ok: true } },
   ],
+  angularUpdate: [
+    { name: 'more than 64 runs (3 placements × 3 warm-ups × 8 seeds = 72)', typed: { warmups: '0, 10, 20', seeds: '8' }, want: { rule: 'runs' } },
+    { name: 'the quick look’s model, Pre-LN alone, one seed', typed: { layers: '6', placements: ['pre'], seeds: '1' }, want: { ok: true } },
+  ],
   warmupLength: [
     { name: 'its runs together over the grid’s memory', base: FULL, typed: { layers: '24', d: '512' }, want: { rule: 'grid_fits_in_memory' } },
     { name: 'the full setting', base: FULL, typed: {}, want: { ok: true } },

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEngine } from './load';
 import type { LnxModule } from '../../public/wasm/lnx';
 import * as V from '../../web/src/experiments/verdicts.js';
+import { angularUpdate } from '../../web/src/experiments/angular-update';
 import { EXPERIMENT_SLOTS, type ExperimentSlot } from '../../web/src/lib/slots';
 import { FIGURES as REGISTRY } from '../../web/src/figures/registry';
 import { GRID } from '../../web/src/lib/settings';
@@ -74,8 +75,9 @@ const FIGURES: { name: string; slots: ExperimentSlot[]; judge: Judge }[] = [
   // end-to-end test runs them live at 20 steps, too small to show the effects); fig15 (the map) has no
   // verdict
   { name: 'K (phase-diagram, claim 10: fig13)', slots: ['deepNorm'], judge: ([d]) => ({ dn: V.deepNormNoWarmup(d) }) },
-  { name: 'L (phase-diagram, claim 9: fig14)', slots: ['preWarmup'], judge: ([d]) => ({ pw: V.preWarmup(d) }) },
-  { name: 'M (lr-sensitivity)', slots: ['lrSensitivity'], judge: ([d]) => ({ ls: V.lrSensitivity(d) }) },
+  { name: 'M (phase-diagram, claim 9: fig14)', slots: ['preWarmup'], judge: ([d]) => ({ pw: V.preWarmup(d) }) },
+  { name: 'L (angular-update: fig20)', slots: ['angularUpdate'], judge: ([d]) => ({ au: angularUpdate(d) }) },
+  { name: 'N (lr-sensitivity)', slots: ['lrSensitivity'], judge: ([d]) => ({ ls: V.lrSensitivity(d) }) },
 ];
 const verdictsOf = (j: ReturnType<Judge>) => Object.fromEntries(Object.entries(j).map(([k, v]) => [k, v.verdict]));
 
@@ -232,6 +234,20 @@ const TOO_SMALL: { name: string; experiment: string; configs: object[]; judge: J
     configs: [{ ...EXPERIMENT_SLOTS.plateauShare.small, steps: 60, warmups: [0] }],
     judge: ([d]) => ({ ps: V.plateauShare(d) }),
     want: { ps: 'too-short' },
+  },
+  {
+    name: 'angular-update for 10 steps (fewer than 2/(1 − β1) = 20: the first sign steps would weigh most)',
+    experiment: 'angular-update',
+    configs: [{ ...TINY, layers: 2, steps: 10, seeds: [0, 1], warmups: [0] }],
+    judge: ([d]) => ({ au: angularUpdate(d) }),
+    want: { au: 'too-short' },
+  },
+  {
+    name: 'angular-update with one seed (one init draw cannot stand for a placement)',
+    experiment: 'angular-update',
+    configs: [{ ...TINY, layers: 2, steps: 20, seeds: [0], warmups: [0] }],
+    judge: ([d]) => ({ au: angularUpdate(d) }),
+    want: { au: 'seeds' },
   },
 ];
 

@@ -22,6 +22,7 @@ ExperimentInfo phase_diagram_info();
 ExperimentInfo init_profile_info();
 ExperimentInfo lr_sensitivity_info();
 ExperimentInfo real_text_info();
+ExperimentInfo angular_update_info();
 
 const std::vector<ExperimentInfo>& experiments() {
   static const std::vector<ExperimentInfo> all = {
@@ -37,6 +38,7 @@ const std::vector<ExperimentInfo>& experiments() {
       init_profile_info(),
       lr_sensitivity_info(),
       real_text_info(),
+      angular_update_info(),
   };
   return all;
 }

@@ -214,7 +214,7 @@ export const SKELETON: [string, ...Slot[]][] = [
     'p',
     'p',
     'p',
-    { test: ['p inferred', 'p measured note', 'fig13'] },
+    { test: ['p inferred', 'p measured note', 'fig13', 'p measured note', 'fig20'] },
     'p',
     'p inferred',
     { test: ['p inferred', 'p measured note', 'fig14'] },

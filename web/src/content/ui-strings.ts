@@ -96,6 +96,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     // a live-run setting of a slot's field table (lib/settings.ts), named by the engine field it sets
     'field.placements': 'placements',
     'field.lrs': 'peak lrs',
+    'field.lr': 'peak lr',
     'field.warmups': 'warm-ups',
     'field.warmup': 'warm-up (steps)',
     'field.warmup_shape': 'warm-up shape',
@@ -230,6 +231,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       'Verdict: not confirmed at this setting. Where Post-LN without warm-up does not train and Pre-LN without warm-up does (peak lr {lrsTested}), DeepNorm without warm-up does not train either: at peak lr {lrAt} its seeds leave the plateau at steps {dnEsc0}, Pre-LN’s at {preEsc0}; with {W} steps of warm-up, DeepNorm’s at {dnEscW} and Post-LN’s at {postEscW} (— never).',
     'verdict.dn.untested':
       'Verdict: too small to test the claim. It needs runs of DeepNorm, Post-LN and Pre-LN, and a failure to remove: a peak lr at which Post-LN without warm-up does not train while Pre-LN without warm-up, which removes the failure, trains within the {steps} steps (peak lrs here: {lrs}).',
+    'verdict.angularUpdate.confirmed':
+      'Verdict: confirmed at this toy’s size. Without warm-up, over the first {steps} steps, a step turns the layers’ weights by {degDn}° on average with DeepNorm, {degPre}° with Pre-LN and {degPost}° with Post-LN: DeepNorm’s is {ratioDnPre} times Pre-LN’s and Post-LN’s {ratioPostPre} times (the rule asks DeepNorm at most {F} times Pre-LN’s, and Post-LN above that). With {W} steps of warm-up: {degDnW}°, {degPreW}° and {degPostW}°.',
+    'verdict.angularUpdate.qualified':
+      'Verdict: holds only in part. Without warm-up, over the first {steps} steps, DeepNorm’s steps turn its weights less than Post-LN’s ({degDn}° per step on average against {degPost}°) but not by as little as Pre-LN’s ({degPre}°): {ratioDnPre} times Pre-LN’s, where the rule asks at most {F} times. With {W} steps of warm-up: {degDnW}°, {degPreW}° and {degPostW}°.',
+    'verdict.angularUpdate.refuted':
+      'Verdict: not confirmed at this setting. Without warm-up DeepNorm’s early steps turn its weights at least as much as Post-LN’s: {degDn}° per step on average over the first {steps} steps, against {degPost}° for Post-LN and {degPre}° for Pre-LN (DeepNorm’s {ratioDnPre} times Pre-LN’s, Post-LN’s {ratioPostPre} times). Smaller angular updates cannot be what DeepNorm shares with Pre-LN here. With {W} steps of warm-up: DeepNorm {degDnW}°, Post-LN {degPostW}°, Pre-LN {degPreW}°.',
+    'verdict.angularUpdate.untested':
+      'Verdict: too small to test the claim. It needs runs of Post-LN, Pre-LN and DeepNorm without warm-up, at least 2 seeds each (here {seeds}) and at least {minSteps} steps (here {steps}), and a contrast for DeepNorm to side with: Post-LN’s early steps must turn its weights more than {F} times as much as Pre-LN’s (here {degPost}° against {degPre}° per step on average; — not measured).',
     'verdict.sh.confirmed':
       'Verdict: confirmed. Without warm-up Adam’s steps cross the stability threshold: over the first {window} steps its preconditioned sharpness reaches {ratioAdam0Post} times the threshold with Post-LN and {ratioAdam0Pre} times with Pre-LN. With the {window}-step warm-up every measured step stays under it (at most {ratioAdamWPost} and {ratioAdamWPre} times); after the warm-up, at the peak lr, Adam stays at most {ratioAfterAdamWPost} and {ratioAfterAdamWPre} times it.',
     'verdict.sh.qualified':
@@ -468,6 +477,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'arms.lines.only': '只有预热 {w} 步（虚线；画出的运行没有不预热的一组）',
     'field.placements': '放法',
     'field.lrs': '峰值学习率',
+    'field.lr': '峰值学习率',
     'field.warmups': '预热步数',
     'field.warmup': '预热（步）',
     'field.warmup_shape': '预热形状',
@@ -597,6 +607,14 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
       '结论：在这个设定下不成立。在不预热的 Post-LN 训不起来、不预热的 Pre-LN 训得起来的地方（峰值学习率 {lrsTested}），不预热的 DeepNorm 同样训不起来：峰值学习率 {lrAt} 时，它的各个种子在第 {dnEsc0} 步离开平台，Pre-LN 在第 {preEsc0} 步；预热 {W} 步时，DeepNorm 在第 {dnEscW} 步，Post-LN 在第 {postEscW} 步（— 表示从未）。',
     'verdict.dn.untested':
       '结论：设置太小，无法检验。要检验它，得有 DeepNorm、Post-LN 和 Pre-LN 的运行，还得有失败可以去除：在某个峰值学习率下，不预热的 Post-LN 训不起来，而能去除这种失败的 Pre-LN 不预热就在 {steps} 步之内训得起来（这里的峰值学习率：{lrs}）。',
+    'verdict.angularUpdate.confirmed':
+      '结论：在这个玩具模型的规模上成立。不预热时，在前 {steps} 步里，每一步平均把各层权重转过的角度，DeepNorm 是 {degDn}°，Pre-LN 是 {degPre}°，Post-LN 是 {degPost}°：DeepNorm 是 Pre-LN 的 {ratioDnPre} 倍，Post-LN 是 {ratioPostPre} 倍（规则要求 DeepNorm 至多是 Pre-LN 的 {F} 倍，Post-LN 超过这个倍数）。预热 {W} 步时分别是 {degDnW}°、{degPreW}° 和 {degPostW}°。',
+    'verdict.angularUpdate.qualified':
+      '结论：只部分成立。不预热时，在前 {steps} 步里，DeepNorm 每一步转动权重的角度比 Post-LN 小（平均每步 {degDn}°，Post-LN {degPost}°），却没有小到 Pre-LN 的程度（{degPre}°）：是 Pre-LN 的 {ratioDnPre} 倍，而规则要求至多 {F} 倍。预热 {W} 步时分别是 {degDnW}°、{degPreW}° 和 {degPostW}°。',
+    'verdict.angularUpdate.refuted':
+      '结论：在这个设定下不成立。不预热时，DeepNorm 早期每一步转动权重的角度不比 Post-LN 小：前 {steps} 步平均每步 {degDn}°，Post-LN 是 {degPost}°，Pre-LN 是 {degPre}°（DeepNorm 是 Pre-LN 的 {ratioDnPre} 倍，Post-LN 是 {ratioPostPre} 倍）。在这里，DeepNorm 与 Pre-LN 的共同之处不可能是更小的角度更新。预热 {W} 步时：DeepNorm {degDnW}°，Post-LN {degPostW}°，Pre-LN {degPreW}°。',
+    'verdict.angularUpdate.untested':
+      '结论：设置太小，无法检验。要检验它，得有不预热的 Post-LN、Pre-LN 和 DeepNorm 运行，每种至少 2 个种子（这里是 {seeds} 个）、至少 {minSteps} 步（这里是 {steps} 步），还得有一个可供 DeepNorm 站队的对比：Post-LN 早期每一步转动权重的角度，要比 Pre-LN 的 {F} 倍还大（这里平均每步是 {degPost}° 对 {degPre}°；— 表示没有测到）。',
     'verdict.sh.confirmed':
       '结论：成立。不预热时，Adam 的步子越过了稳定性阈值：前 {window} 步里，它的预条件锐度在 Post-LN 下最高达到阈值的 {ratioAdam0Post} 倍，在 Pre-LN 下达到 {ratioAdam0Pre} 倍。预热 {window} 步时，每个测量步都在阈值之下（最多 {ratioAdamWPost} 倍和 {ratioAdamWPre} 倍）；预热结束、到了峰值学习率之后，Adam 最多是阈值的 {ratioAfterAdamWPost} 倍和 {ratioAfterAdamWPre} 倍。',
     'verdict.sh.qualified':

@@ -45,6 +45,7 @@ import { fig14 } from './fig14';
 import { fig15 } from './fig15';
 import { fig16 } from './fig16';
 import { fig18 } from './fig18';
+import { fig20 } from './fig20';
 
 /** A figure of any view, document and settings types (each figure has its own). */
 export type AnyFigure = FigureDef<any, any>;
@@ -68,6 +69,7 @@ export const FIGURES: readonly AnyFigure[] = [
   fig9,
   fig19,
   fig13,
+  fig20,
   fig14,
   fig18,
   fig15,

@@ -21,7 +21,7 @@ import {
   type GridRunDoc,
   type ProbeResult,
 } from '../engine/documents';
-import type { ExperimentSlot } from './slots';
+import { EXPERIMENT_SLOTS, type ExperimentSlot } from './slots';
 import * as verdicts from '../experiments/verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
@@ -55,11 +55,11 @@ function verdictSentence(claim: string, judged: { verdict: string; facts: object
   if (!judged) return null;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(judged.facts)) {
-    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…) and
-    // attention logits (logit…, which span decades) with 3 significant digits (as powers of ten
-    // outside 0.01 … 1000); other numbers with 2 decimals
+    // learning rates and step sizes (lr…, eta…) read as powers of ten, ratios (ratio…), attention
+    // logits (logit…, which span decades) and angles in degrees (deg…, small) with 3 significant
+    // digits (as powers of ten outside 0.01 … 1000); other numbers with 2 decimals
     const one = (x: unknown) =>
-      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^(ratio|logit)/.test(k) ? fmtRatio(x) : num(x)) : String(x);
+      x == null ? DASH_MISSING : typeof x === 'number' ? (/^(lr|eta)/.test(k) ? fmtLr(x) : /^(ratio|logit|deg)/.test(k) ? fmtRatio(x) : num(x)) : String(x);
     vars[k] = v == null ? DASH_MISSING : Array.isArray(v) ? (listOf(v.map(one), lang) ?? '') : one(v);
   }
   const t = UI_STRINGS[lang][`verdict.${claim}.${judged.verdict}`];
@@ -254,6 +254,22 @@ const deepestTrained =
       return ls.length ? String(Math.max(...ls)) : null;
     });
   };
+
+/** `exp.<slot>.verdict` of every experiment slot whose verdict sentences are written under the slot's
+ *  own name (UI_STRINGS `verdict.<slot>.<verdict>`, e.g. `verdict.angularUpdate.confirmed`): the
+ *  sentence of its declared rule (experiments/<name>.ts `verdict`) on the drawn document. A new
+ *  experiment's verdict sentence is bound by its declaration and its strings, with no line here; the
+ *  older slots' sentences, keyed by a short claim name (`verdict.dn.…`), are listed below. */
+const declaredVerdicts = (): Record<string, Entry> =>
+  Object.fromEntries(
+    (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[])
+      .filter((slot) => EXPERIMENT_SLOTS[slot].verdict && UI_STRINGS.en[`verdict.${slot}.untested`] != null)
+      .map((slot): [string, Entry] => [
+        `exp.${slot}.verdict`,
+        ({ E, lang }) =>
+          E[slot] ? verdictSentence(slot, EXPERIMENT_SLOTS[slot].verdict!(E[slot] as never) as { verdict: string; facts: object }, lang) : null,
+      ]),
+  );
 
 // ---- the keys --------------------------------------------------------------------------------
 /** Every {{key}} the prose may quote and how it is computed. */
@@ -487,6 +503,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.pd.trained.w': trainedCells('w'),
   'exp.pd.deepest.w0': deepestTrained('w0'),
   'exp.pd.deepest.w': deepestTrained('w'),
+  ...declaredVerdicts(),
   'toy.lrs': ({ G, lang }) => listOf([...new Set(G?.runs.map((r) => r.lr))].sort((a, b) => a - b).map(fmtLr), lang),
   'toy.post.w0.lo.final': toyFinal('post', 'w0', 'lo'),
   'toy.post.w0.hi.final': toyFinal('post', 'w0', 'hi'),
