@@ -10,8 +10,8 @@ export const yieldToBrowser = (): Promise<void> => {
 
 /** After the browser's next rendering (a frame), in a task of its own: what a slice changed is laid
  *  out and painted before the next one starts (scheduler.yield alone may run the next slice before
- *  the frame, and the two renderings' work then falls in one). Where no frame comes (a hidden tab),
- *  after `maxWaitMs`. */
+ *  the frame, and the two renderings' work then falls in one). Where no frame comes (a hidden tab,
+ *  no requestAnimationFrame), after `maxWaitMs`. */
 export const afterNextPaint = (maxWaitMs = 100): Promise<void> =>
   new Promise((resolve) => {
     let done = false;
@@ -20,6 +20,6 @@ export const afterNextPaint = (maxWaitMs = 100): Promise<void> =>
       done = true;
       setTimeout(resolve, 0);
     };
-    requestAnimationFrame(go);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(go);
     setTimeout(go, maxWaitMs);
   });
