@@ -9,7 +9,8 @@ import { PACK_MIN, packNumbers, readHere, unpackNumbers } from '../../web/src/li
 import { columnsOf, shownPoints, thin, type XY } from '../../web/src/components/common/chart';
 import { curveOf, curvePoints, m4, m4Cached } from '../../web/src/lib/curve';
 import { buildPanels, LONG_CURVE, valuesAt } from '../../web/src/figures/fig4/transform';
-import { leavesPlateauAt, seedMean, type GridResult } from '../../web/src/engine/documents';
+import { leavesPlateauAt, meanFirstBelow, meanLeavesPlateauAt, seedMean, seedMeanAt, type GridResult } from '../../web/src/engine/documents';
+import { firstBelow } from '../../web/src/lib/prose-numbers';
 import grid from '../../public/data/grid.json';
 import { SLOT_NAMES } from '../../web/src/lib/slots';
 
@@ -218,6 +219,17 @@ describe('Figure 4 drawing a run of 10⁵ steps', () => {
     const want = Array.from({ length: n }, (_, t) => runs.reduce((a, r) => a + r.loss[t], 0) / runs.length);
     expect(seedMean(runs)).toEqual(want);
     expect(seedMean(runs).every((m, t) => Object.is(m, want[t]))).toBe(true);
+  });
+  it('seedMeanAt, meanFirstBelow, meanLeavesPlateauAt: one step of the seed mean, the same bits as the whole curve', () => {
+    // seeds of unequal length (a diverged one, cut short), a NaN inside one
+    const runs = G.runs.slice(0, 3).map((r, k) => ({ ...r, loss: k === 1 ? r.loss.slice(0, 900).map((v, i) => (i === 40 ? NaN : v)) : r.loss }));
+    const mean = seedMean(runs);
+    for (const t of [0, 1, 40, 899]) expect(Object.is(seedMeanAt(runs, t), mean[t])).toBe(true);
+    for (const t of [-1, 900, steps]) expect(seedMeanAt(runs, t)).toBeUndefined();
+    expect(seedMeanAt([], 0)).toBeUndefined();
+    for (const y of [Infinity, mean[0], mean[200], mean[899], 0]) expect(meanFirstBelow(runs, y)).toBe(firstBelow(mean, y));
+    expect(meanFirstBelow([], 5)).toBeNull();
+    for (const plateau of [G.plateau_entropy, mean[500] + 0.5, 0]) expect(meanLeavesPlateauAt(runs, plateau)).toBe(leavesPlateauAt(mean, plateau));
   });
   it('a run of LONG_CURVE steps or fewer gets its points made, as before', () => {
     const short = { ...G, runs: G.runs.map((r) => ({ ...r, loss: r.loss.slice(0, LONG_CURVE) })) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtDuration, fmtInt, fmtList, fmtLr } from '../../web/src/lib/format';
+import { fmt, fmtDuration, fmtInt, fmtList, fmtLr, fmtWhen } from '../../web/src/lib/format';
 
 describe('fmt', () => {
   it.each([
@@ -52,4 +52,13 @@ describe('fmtDuration', () => {
     [-5, '0 ms'],
     [null, '—'],
   ])('%s → %s', (ms, s) => expect(fmtDuration(ms)).toBe(s));
+});
+
+describe('fmtWhen', () => {
+  // what toLocaleString gave a run list entry before, from one formatter per language
+  it.each(['en', 'zh-CN', ''])('%s: as toLocaleString writes it', (lang) => {
+    const iso = '2026-12-05T06:07:08.000Z';
+    expect(fmtWhen(iso, lang)).toBe(new Date(iso).toLocaleString(lang || undefined, { dateStyle: 'short', timeStyle: 'short' }));
+    expect(fmtWhen(iso, lang)).toBe(fmtWhen(iso, lang));
+  });
 });

@@ -506,7 +506,11 @@ describe('held slots: stored runs shown when their figure is live (LiveRuns hold
     expect(l.of('grid')).toEqual([]);
     expect(l.drawn('grid')).toEqual([]);
     expect(l.of('probe').map((e) => e.id)).toEqual(['p1']);
+    // what releasing it will draw, for the work done ahead (page/live-page.svelte.ts runsToPrepare)
+    expect(l.heldDocs('grid')).toEqual([gridDoc()]);
+    expect(l.heldDocs('probe')).toEqual([]);
     l.release('grid');
+    expect(l.heldDocs('grid')).toEqual([]);
     expect([l.holds('grid'), l.holdsEntries('grid')]).toEqual([false, false]);
     expect(l.drawn('grid').map((e) => e.id)).toEqual(['g1']);
     const before = l.entries;

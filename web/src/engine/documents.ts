@@ -219,3 +219,27 @@ export function seedMean(runs: GridRunDoc[]): number[] {
   for (let t = 0; t < n; t++) out[t] /= runs.length;
   return out;
 }
+
+/** seedMean(runs)[t] (0-based) alone, the same bits, without the rest of the curve (a headline's
+ *  final loss of a run of 10⁵ steps); undefined past the mean's end. */
+export function seedMeanAt(runs: GridRunDoc[], t: number): number | undefined {
+  if (!runs.length || !(t >= 0 && t < Math.min(...runs.map((r) => r.loss.length)))) return undefined;
+  let sum = 0;
+  for (const r of runs) sum += r.loss[t];
+  return sum / runs.length;
+}
+
+/** The 1-based first step at which the seed mean of `runs` is below `y`, or null when it never is:
+ *  firstBelow(seedMean(runs), y) without the curve past that step (the same sums). */
+export function meanFirstBelow(runs: GridRunDoc[], y: number): number | null {
+  const n = runs.length ? Math.min(...runs.map((r) => r.loss.length)) : 0;
+  for (let t = 0; t < n; t++) {
+    let sum = 0;
+    for (const r of runs) sum += r.loss[t];
+    if (sum / runs.length < y) return t + 1;
+  }
+  return null;
+}
+
+/** leavesPlateauAt(seedMean(runs), plateau), without the mean curve past that step. */
+export const meanLeavesPlateauAt = (runs: GridRunDoc[], plateau: number): number | null => meanFirstBelow(runs, plateau - PLATEAU_DROP);

@@ -62,6 +62,10 @@ export interface FigureDef<V extends object = object, D = unknown> {
   view: ViewParams<V>;
   /** the numbers behind the figure: a long table (CSV) and a JSON object (lib/export.ts adds provenance) */
   numbers(input: NumbersInput<V, D>): { table: Table; json: unknown };
+  /** work on a document of its slot that drawing it will read again, done before a reader's stored
+   *  run is drawn, in a slice of its own (page/boot.ts): what a long run's drawing keeps per
+   *  document (Figure 4: its panels). Absent: nothing worth doing ahead. */
+  prepare?(doc: D): void;
   /** the figure's state that is not in the engine config, for the provenance of its downloads */
   provenanceView(view: V, live: { streaming: boolean }): Record<string, unknown>;
   /** a figure without a slot that draws documents of its own live engine calls (the composer): the

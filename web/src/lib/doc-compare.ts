@@ -13,19 +13,20 @@ import { withAddedKeys } from '../engine/documents';
 /** Keys that say where and when a document was made, not what it measured. */
 export const PROVENANCE_KEYS: readonly string[] = ['engine', 'generated', 'wall_seconds', 'precomputed'];
 
+/** Object entries by key, in code-unit order (not localeCompare: its first call builds a collator,
+ *  milliseconds on a phone, and both sides of a comparison only need the same order). */
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
 export function numbersOf(v: unknown, skip: readonly string[] = ['engine'], out: number[] = []): number[] {
   if (typeof v === 'number') out.push(v);
   else if (Array.isArray(v)) v.forEach((e) => numbersOf(e, skip, out));
-  else if (v && typeof v === 'object')
-    for (const [k, e] of Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) if (!skip.includes(k)) numbersOf(e, skip, out);
+  else if (v && typeof v === 'object') for (const [k, e] of Object.entries(v).sort(byKey)) if (!skip.includes(k)) numbersOf(e, skip, out);
   return out;
 }
 
 /** A JSON value with its object keys sorted (configs compare equal whatever their key order). */
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_, x) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
-  );
+  JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(byKey)) : x));
 
 /** Two configs ask for the same run (a key added to the engine later reads as its default: documents.ts). */
 const sameConfig = (a: unknown, b: unknown): boolean => canonical(filled(a)) === canonical(filled(b));

@@ -52,6 +52,17 @@ export function fmtDuration(ms: number | null | undefined): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
+/** A date and time, short, in the language `locale` names (a BCP 47 tag: the page's `<html lang>`;
+ *  '' the browser's): a run list entry's start. One formatter per locale, made on first use (ICU's
+ *  data for a language is read then: milliseconds on a phone, so the page makes it ahead of a
+ *  stored run's entry, page/live-page.svelte.ts runsToPrepare). */
+export function fmtWhen(iso: string, locale: string): string {
+  let f = dateFormats.get(locale);
+  if (!f) dateFormats.set(locale, (f = new Intl.DateTimeFormat(locale || undefined, { dateStyle: 'short', timeStyle: 'short' })));
+  return f.format(new Date(iso));
+}
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 export const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -12,9 +12,10 @@
 import type { Lang } from '../content/types';
 import {
   gridTextLang,
-  leavesPlateauAt,
+  meanFirstBelow,
+  meanLeavesPlateauAt,
   probeDepths,
-  seedMean,
+  seedMeanAt,
   withAddedKeys,
   type ExperimentResult,
   type GridResult,
@@ -156,7 +157,8 @@ export function finalLoss(runs: GridRunDoc[]): number | null {
   if (!runs.length || runs.some((r) => r.status !== 'ok')) return null;
   const lens = new Set(runs.map((r) => r.loss.length));
   if (lens.size !== 1) return null;
-  return last(seedMean(runs));
+  // (the last step's mean alone: a reader's run may have 10⁵ steps)
+  return seedMeanAt(runs, runs[0].loss.length - 1) ?? null;
 }
 
 /** 1-based first step where curve < threshold, or null. */
@@ -513,14 +515,14 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'toy.pre.w0.hi.final': toyFinal('pre', 'w0', 'hi'),
   'toy.pre.w300.lo.final': toyFinal('pre', 'w300', 'lo'),
   'toy.pre.w300.hi.final': toyFinal('pre', 'w300', 'hi'),
-  'toy.pre.w0.lo.at100': ({ G }) => fmt(seedMean(cellRuns(G, 'pre', 'w0', 'lo'))[99]),
-  'toy.post.w300.lo.break': ({ G }) => (G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'lo')), G.plateau_entropy)) : null),
-  'toy.post.w300.hi.break': ({ G }) => (G ? fmtInt(leavesPlateauAt(seedMean(cellRuns(G, 'post', 'w300', 'hi')), G.plateau_entropy)) : null),
+  'toy.pre.w0.lo.at100': ({ G }) => fmt(seedMeanAt(cellRuns(G, 'pre', 'w0', 'lo'), 99)),
+  'toy.post.w300.lo.break': ({ G }) => (G ? fmtInt(meanLeavesPlateauAt(cellRuns(G, 'post', 'w300', 'lo'), G.plateau_entropy)) : null),
+  'toy.post.w300.hi.break': ({ G }) => (G ? fmtInt(meanLeavesPlateauAt(cellRuns(G, 'post', 'w300', 'hi'), G.plateau_entropy)) : null),
   'toy.pre.delay': ({ G }) => {
     if (G?.optimal_loss == null) return null; // a run on the article's text has no best loss
     const thr = (G.plateau_entropy + G.optimal_loss) / 2;
-    const a = firstBelow(seedMean(cellRuns(G, 'pre', 'w0', 'lo')), thr);
-    const b = firstBelow(seedMean(cellRuns(G, 'pre', 'w300', 'lo')), thr);
+    const a = meanFirstBelow(cellRuns(G, 'pre', 'w0', 'lo'), thr);
+    const b = meanFirstBelow(cellRuns(G, 'pre', 'w300', 'lo'), thr);
     return a == null || b == null ? null : fmtInt(b - a);
   },
 };

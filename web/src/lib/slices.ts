@@ -7,3 +7,19 @@ export const yieldToBrowser = (): Promise<void> => {
   const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   return s?.yield ? s.yield() : new Promise((r) => setTimeout(r, 0));
 };
+
+/** After the browser's next rendering (a frame), in a task of its own: what a slice changed is laid
+ *  out and painted before the next one starts (scheduler.yield alone may run the next slice before
+ *  the frame, and the two renderings' work then falls in one). Where no frame comes (a hidden tab,
+ *  no requestAnimationFrame), after `maxWaitMs`. */
+export const afterNextPaint = (maxWaitMs = 100): Promise<void> =>
+  new Promise((resolve) => {
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      setTimeout(resolve, 0);
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(go);
+    setTimeout(go, maxWaitMs);
+  });

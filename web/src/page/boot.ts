@@ -5,7 +5,8 @@
 // near the viewport, reached for, or asked for by the link), one per task:
 //   - a figure (its id): page/FigureIsland.svelte, once the article's strings, the precomputed
 //     documents and the stored runs are in and the link's run settings applied; the stored runs of
-//     its slots that the page held back (island-page.ts heldSlots) are drawn in the next task;
+//     its slots that the page held back (island-page.ts heldSlots) are drawn after it, in slices
+//     (showHeldRuns: the figure painted first, then the work on each run's document, then the runs);
 //   - 'toolbar': the language link (carrying the current view to the other language's copy, and
 //     the place in the article) and the theme switch (components/page/Toolbar.svelte);
 //   - 'cite': the citation with this page's address (components/page/Citation.svelte);
@@ -20,7 +21,7 @@ import { flushSync, hydrate, mount, type Component } from 'svelte';
 import type { FigureId, Lang } from '../content/types';
 import { FIGURE_IDS } from '../figures/registry';
 import { Islands } from '../lib/islands';
-import { yieldToBrowser } from '../lib/slices';
+import { afterNextPaint, yieldToBrowser } from '../lib/slices';
 import { SLOT_NAMES } from '../lib/result-slots.svelte';
 import { registerOffline } from '../lib/offline';
 import { htmlLang } from '../lib/prefs.svelte';
@@ -56,6 +57,25 @@ function replaceWith<P extends Record<string, unknown>>(el: HTMLElement, C: Comp
 function hydrateIn<P extends Record<string, unknown>>(el: HTMLElement, C: Component<P>, props: P) {
   hydrate(C, { target: el, props });
   flushSync();
+}
+
+/**
+ * Draw the reader's stored runs of figure `name`, held until it was live (island-page.ts heldSlots),
+ * in slices: first the browser lays out and paints the figure as it was made live (and the section
+ * around it, coming into view), then the figure's work on each run's document (FigureDef.prepare)
+ * takes a task of its own, then the runs are shown (the figure, its caption, readouts and run list
+ * change in one task: never one without the others).
+ */
+async function showHeldRuns(page: LivePage, name: FigureId) {
+  await afterNextPaint();
+  for (const step of page.runsToPrepare(name)) {
+    step();
+    await yieldToBrowser();
+  }
+  performance.mark(`lnx:runs ${name}`);
+  page.showRuns(name);
+  flushSync();
+  performance.measure(`island ${name}: runs`, `lnx:runs ${name}`);
 }
 
 /** Start the live page: an embed, or the islands over the page's static copy (drawn first where
@@ -211,13 +231,7 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
           // in a task of their own (its island was hydrated as the build drew it, without them);
           // a slot held with none is let go at once (a run another tab writes shows from now on)
           if (!page.holdsRuns(name)) page.showRuns(name);
-          else
-            void yieldToBrowser().then(() => {
-              performance.mark(`lnx:runs ${name}`);
-              page.showRuns(name);
-              flushSync();
-              performance.measure(`island ${name}: runs`, `lnx:runs ${name}`);
-            });
+          else void showHeldRuns(page, name);
         },
       };
     return kinds[name];

@@ -31,6 +31,7 @@ import { LiveRuns } from '../lib/runs/live-runs.svelte';
 import { loadArticle } from '../lib/article';
 import { renderInline } from '../lib/inline';
 import { changedNotes, sameNumbers } from '../lib/prose-numbers';
+import { fmtWhen } from '../lib/format';
 import { plainInline } from '../lib/plain-inline';
 import { figureText, ft as ftKey, tpl, uiString } from '../lib/text';
 import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeView, type ViewState } from '../lib/permalink';
@@ -115,6 +116,19 @@ export class LivePage implements IslandPage {
   /** Whether figure `id` draws a slot whose stored runs are held (heldSlots) and wait to be shown. */
   holdsRuns(id: FigureId): boolean {
     return slotsOf(id).some((n) => this.results.runs.holdsEntries(n));
+  }
+
+  /** The work figure `id` does ahead on the documents of its slot's held runs (FigureDef.prepare),
+   *  one step per document, so that each can have a task of its own before the runs are shown. */
+  runsToPrepare(id: FigureId): (() => void)[] {
+    const f = figureById(id);
+    const docs = f?.slot ? this.results.runs.heldDocs(f.slot) : [];
+    if (!docs.length) return [];
+    return [
+      // the run list's date format (an entry's start), made ahead: its first use reads ICU's data
+      () => void fmtWhen(new Date(0).toISOString(), document.documentElement.lang),
+      ...(f?.prepare ? docs.map((doc) => () => f.prepare!(doc as never)) : []),
+    ];
   }
 
   /** Show the stored runs of figure `id`'s slots, held until it was live (heldSlots), and fill

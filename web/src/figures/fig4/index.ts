@@ -5,6 +5,7 @@ import type { GridResult } from '../../engine/documents';
 import type { FigureDef } from '../types';
 import Figure4 from './Figure4.svelte';
 import { fig4Json, fig4Table } from './downloads';
+import { buildPanels } from './transform';
 
 export type Fig4View = Record<string, never>;
 
@@ -58,5 +59,8 @@ export const fig4: FigureDef<Fig4View, GridResult> = {
   slot: 'grid',
   view: { key: 'fig4', initial: {}, params: {}, write: () => [] },
   numbers: ({ doc }) => ({ table: fig4Table(doc), json: fig4Json(doc) }),
+  // a long run's panels (its seed means and plateau shares) are built once per document: here,
+  // before the run is drawn, in a task of their own (transform.ts buildPanels)
+  prepare: (doc) => void buildPanels(doc),
   provenanceView: (_, live) => ({ streaming: live.streaming }),
 };

@@ -7,7 +7,7 @@
 import { fmt } from '../format';
 import { tpl } from '../text';
 import { inDrawOrder, placementLabel } from '../placements';
-import { seedMean, type GridResult, type ProbeResult } from '../../engine/documents';
+import { seedMeanAt, type GridResult, type ProbeResult } from '../../engine/documents';
 import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
 
 const range = (xs: number[]) => {
@@ -27,8 +27,10 @@ function gridHeadline(g: GridResult, t: (k: string) => string): string {
   const finals = new Map<string, number[]>();
   for (const k of keys) {
     const [p, w, lr] = k.split('|');
-    const m = seedMean(g.runs.filter((r) => r.placement === p && r.warmup === Number(w) && r.lr === Number(lr)));
-    if (m.length) finals.set(p, [...(finals.get(p) ?? []), m[m.length - 1]]);
+    // the seed mean's last step alone (a run of 10⁵ steps: its whole mean curve is not needed)
+    const runs = g.runs.filter((r) => r.placement === p && r.warmup === Number(w) && r.lr === Number(lr));
+    const m = runs.length ? seedMeanAt(runs, Math.min(...runs.map((r) => r.loss.length)) - 1) : undefined;
+    if (m !== undefined) finals.set(p, [...(finals.get(p) ?? []), m]);
   }
   const parts = inDrawOrder(finals.keys()).map((p) => `${placementLabel(p, t)} ${range(finals.get(p)!)}`);
   return [dataOf(g, t), parts.length ? `${t('runs.finalLoss')} ${parts.join(' · ')}` : ''].filter(Boolean).join(' · ');

@@ -86,6 +86,12 @@ export class LiveRuns {
     return (this.heldBack.get(slot)?.length ?? 0) > 0;
   }
 
+  /** The documents of `slot`'s stored entries kept back (none once released): what releasing it
+   *  will draw, for work done on them before (page/live-page.svelte.ts prepareRuns). */
+  heldDocs(slot: SlotName): unknown[] {
+    return (this.heldBack.get(slot) ?? []).flatMap((e) => (e.doc == null ? [] : [e.doc]));
+  }
+
   /** Show `slot`'s stored entries (from now on it is not held): they join the list as the stored
    *  ones do when the store is read (load), entries made meanwhile after them. */
   release(slot: SlotName) {
