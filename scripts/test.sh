@@ -65,8 +65,9 @@ stage "WebAssembly build"
 EXTRA_TARGETS="gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt" bash scripts/build-wasm.sh > /dev/null
 
 # the GPU path against the CPU path in Node (Dawn, SwiftShader): it needs only the wasm build, and
-# runs alongside the GEMM tests, Vitest and the page build (its ~3 minutes were the longest job of
-# the browsers' side lane, which then outlasted the end-to-end run)
+# runs alongside the GEMM tests, Vitest and the page build (it was the longest job of the browsers'
+# side lane, which then outlasted the end-to-end run; about 90 s alone since Dawn's wait for the GPU
+# no longer spins: tests/gpu-node/device.mjs pollGently)
 background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" node tests/gpu-node/run.mjs
 
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
