@@ -2,7 +2,8 @@
 // table of small documents: panels per language, seed means over the runs that ran to the end, the
 // plateau line per language, values at a step, the axes under a reference, the long CSV table.
 import { describe, expect, it } from 'vitest';
-import { rtAxes, rtChart, seedMean, trailingMean, valueAt } from '../../web/src/figures/fig19/transform';
+import { rtAxes, rtChart, trailingMean, valueAt } from '../../web/src/figures/fig19/transform';
+import { meanCurve } from '../../web/src/engine/documents';
 import { fig19Json, fig19Table } from '../../web/src/figures/fig19/downloads';
 import type { RealTextResult } from '../../web/src/experiments/real-text';
 
@@ -41,7 +42,7 @@ describe('fig19 transform', () => {
       ],
       [2, 3],
     ],
-  ])('seedMean %j → %j', (curves, mean) => expect(seedMean(curves)).toEqual(mean));
+  ])('seedMean %j → %j', (curves, mean) => expect(meanCurve(curves)).toEqual(mean));
 
   it.each([
     [[], 2, []],

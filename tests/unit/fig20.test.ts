@@ -3,7 +3,8 @@
 // degrees, its relative update, the log axes under a reference, the table's steps and the long CSV
 // table; and the verdict sentence bound from the slot's declaration (prose-numbers.ts).
 import { describe, expect, it } from 'vitest';
-import { auAxes, auChart, seedMean, tableSteps, valueAt } from '../../web/src/figures/fig20/transform';
+import { auAxes, auChart, tableSteps, valueAt } from '../../web/src/figures/fig20/transform';
+import { meanCurve } from '../../web/src/engine/documents';
 import { fig20Json, fig20Table } from '../../web/src/figures/fig20/downloads';
 import { proseNumbers, PROSE_NUMBER_KEYS } from '../../web/src/lib/prose-numbers';
 import { angularUpdate as fixture } from './fixtures';
@@ -21,7 +22,7 @@ describe('fig20 transform', () => {
       ],
       [2, 3],
     ],
-  ])('seedMean %#', (curves, want) => expect(seedMean(curves)).toEqual(want));
+  ])('seedMean %#', (curves, want) => expect(meanCurve(curves)).toEqual(want));
 
   it('a panel per warm-up (none first), a line per placement in registry order, in degrees', () => {
     const c = auChart(fixture());

@@ -205,20 +205,24 @@ export function leavesPlateauAt(curve: readonly number[], plateau: number): numb
   return i < 0 ? null : i + 1;
 }
 
+/** The mean of each index over `curves`, as long as the shortest; empty for no curves (the seed mean
+ *  of any per-step series: Figures 19 and 20 too). */
+export function meanCurve(curves: readonly (readonly number[])[]): number[] {
+  if (!curves.length) return [];
+  const n = Math.min(...curves.map((c) => c.length));
+  // curve by curve (a tight loop over each curve's numbers: a run of 10⁵ steps), the sum at each
+  // index in the curves' order, from 0, as a reduce over them would add it (the same bits)
+  const out = new Array<number>(n).fill(0);
+  for (const c of curves) for (let t = 0; t < n; t++) out[t] += c[t];
+  for (let t = 0; t < n; t++) out[t] /= curves.length;
+  return out;
+}
+
 /**
  * The seed-mean loss curve of a set of runs, as long as every seed has a value
  * (a diverged seed cuts it at its last finite step). Empty for no runs.
  */
-export function seedMean(runs: GridRunDoc[]): number[] {
-  if (!runs.length) return [];
-  const n = Math.min(...runs.map((r) => r.loss.length));
-  // run by run (a tight loop over each run's numbers: a run of 10⁵ steps), the sum at each step
-  // in the runs' order, from 0, as a reduce over them would add it (the same bits)
-  const out = new Array<number>(n).fill(0);
-  for (const r of runs) for (let t = 0; t < n; t++) out[t] += r.loss[t];
-  for (let t = 0; t < n; t++) out[t] /= runs.length;
-  return out;
-}
+export const seedMean = (runs: GridRunDoc[]): number[] => meanCurve(runs.map((r) => r.loss));
 
 /** seedMean(runs)[t] (0-based) alone, the same bits, without the rest of the curve (a headline's
  *  final loss of a run of 10⁵ steps); undefined past the mean's end. */

@@ -6,6 +6,7 @@
 // to the end; and the panel's plateau line, the text's unigram entropy.
 import { stepPanelAxes, type StepPanelAxes } from '../../components/common/panel-axes';
 import { inRegistryOrder } from '../../lib/placements';
+import { meanCurve } from '../../engine/documents';
 import type { RealTextResult } from '../../experiments/real-text';
 
 export interface RtPt {
@@ -44,13 +45,6 @@ export function trailingMean(ys: readonly number[], window = 10): number[] {
   });
 }
 
-/** The mean of each index over `curves` (as long as the shortest). */
-export function seedMean(curves: readonly (readonly number[])[]): number[] {
-  if (!curves.length) return [];
-  const n = Math.min(...curves.map((c) => c.length));
-  return Array.from({ length: n }, (_, i) => curves.reduce((a, c) => a + c[i], 0) / curves.length);
-}
-
 export function rtChart(doc: RealTextResult | null): RtChart {
   if (!doc?.runs?.length) return EMPTY;
   const langs = [...new Set(doc.runs.map((r) => r.lang))];
@@ -70,8 +64,8 @@ export function rtChart(doc: RealTextResult | null): RtChart {
             key: `${lang}-${placement}-${warmup}`,
             placement,
             warmup,
-            train: trailingMean(seedMean(runs.map((r) => r.loss))).map((y, i) => ({ x: i + 1, y })),
-            val: seedMean(runs.map((r) => r.val_loss)).map((y, i) => ({ x: steps[i], y })),
+            train: trailingMean(meanCurve(runs.map((r) => r.loss))).map((y, i) => ({ x: i + 1, y })),
+            val: meanCurve(runs.map((r) => r.val_loss)).map((y, i) => ({ x: steps[i], y })),
             escape: doc.groups.find((g) => g.lang === lang && g.placement === placement && g.warmup === warmup)?.escape_step ?? null,
           },
         ];

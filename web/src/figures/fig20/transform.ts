@@ -8,6 +8,7 @@
 // and a warm-up's first steps turn them a hundred times less; an angle of 0 is left out of its line.
 import { extentOf, unionDomain, type Domain } from '../../components/common/chart';
 import { inRegistryOrder } from '../../lib/placements';
+import { meanCurve } from '../../engine/documents';
 import { meanAngle, type AngularUpdateResult } from '../../experiments/angular-update';
 
 export interface AuPt {
@@ -37,13 +38,6 @@ export interface AuChart {
 const EMPTY: AuChart = { steps: 0, panels: [], yDomain: [0.01, 1] };
 const DEG = 180 / Math.PI;
 
-/** The mean of each index over `curves` (as long as the shortest). */
-export function seedMean(curves: readonly (readonly number[])[]): number[] {
-  if (!curves.length) return [];
-  const n = Math.min(...curves.map((c) => c.length));
-  return Array.from({ length: n }, (_, i) => curves.reduce((a, c) => a + c[i], 0) / curves.length);
-}
-
 export function auChart(doc: AngularUpdateResult | null): AuChart {
   if (!doc?.runs?.length) return EMPTY;
   const placements = inRegistryOrder([...new Set(doc.runs.map((r) => r.placement))]) as string[];
@@ -58,8 +52,8 @@ export function auChart(doc: AngularUpdateResult | null): AuChart {
         {
           key: `${warmup}-${placement}`,
           placement,
-          angle: seedMean(runs.map(meanAngle)).map((y, i) => ({ x: i + 1, y: y > 0 ? y * DEG : NaN })),
-          relative: seedMean(runs.map((r) => meanAngle({ angle: r.relative }))),
+          angle: meanCurve(runs.map(meanAngle)).map((y, i) => ({ x: i + 1, y: y > 0 ? y * DEG : NaN })),
+          relative: meanCurve(runs.map((r) => meanAngle({ angle: r.relative }))),
           seeds: runs.length,
         },
       ];
