@@ -42,7 +42,6 @@ namespace lnx::exp {
 namespace {
 
 constexpr int kEvalBatches = 4;    // fixed batches for ℓ₀ and the final loss
-constexpr int kCurvePoints = 100;  // at most this many points per loss curve
 constexpr size_t kMaxRuns = 128;
 constexpr int kMaxRecordings = 1000;
 
@@ -284,18 +283,11 @@ struct LrSensitivity {
     w.key("loss0").value(r.loss0).key("final_loss").value(r.final_loss);  // null when stopped
     w.key("at").array(r.at.begin(), r.at.end());
     w.key("max_logit").array(r.logit.begin(), r.logit.end());
-    // The curve: means of `every` consecutive recorded losses (phase-diagram's), to 1e-4.
-    const size_t n = r.loss.size();
-    const size_t every = std::max<size_t>(1, (n + kCurvePoints - 1) / kCurvePoints);
+    // The curve: means of `every` consecutive recorded losses, to 1e-4 (measure.h write_curve).
+    const size_t every = curve_every(r.loss.size());
     w.key("curve_every").value(static_cast<int>(every));
-    w.key("curve").begin_array();
-    for (size_t a = 0; a < n; a += every) {
-      const size_t b = std::min(n, a + every);
-      double s = 0;
-      for (size_t t = a; t < b; ++t) s += r.loss[t];
-      w.value(std::round(1e4 * s / (b - a)) / 1e4);
-    }
-    w.end_array();
+    w.key("curve");
+    write_curve(w, r.loss, every);
     w.end_object();
   }
 

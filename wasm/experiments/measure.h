@@ -85,6 +85,26 @@ inline void write_escape_step(json::Writer& w, const std::vector<double>& loss, 
   else w.null();
 }
 
+// A loss curve to draw (phase-diagram's and lr-sensitivity's runs): at most `points` means of `every`
+// consecutive recorded losses (the last bucket may be shorter), point k at step
+// min((k + 1)·every, loss.size()), each rounded to 1e-4. curve_every gives `every` (the caller writes
+// it under its own key); write_curve writes the array at the key the caller has just written.
+constexpr int kCurvePoints = 100;
+inline size_t curve_every(size_t n, int points = kCurvePoints) {
+  return std::max<size_t>(1, (n + points - 1) / points);
+}
+inline void write_curve(json::Writer& w, const std::vector<float>& loss, size_t every) {
+  const size_t n = loss.size();
+  w.begin_array();
+  for (size_t a = 0; a < n; a += every) {
+    const size_t b = std::min(n, a + every);
+    double s = 0;
+    for (size_t t = a; t < b; ++t) s += loss[t];
+    w.value(std::round(1e4 * s / (b - a)) / 1e4);  // a curve to draw: 4 decimals
+  }
+  w.end_array();
+}
+
 // The largest attention logit of the model's last forward pass: the max over its layers, sequences,
 // rows i and the columns j row i sees (j ≤ i with causal attention) of |q_i·k_j|/√d, with q and k as
 // the attention read them (after a QK-norm; model.h attention_q/k; one head of width d), in double.

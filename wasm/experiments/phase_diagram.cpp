@@ -52,7 +52,6 @@ namespace {
 constexpr int kEscapeWindow = 10;      // the escape step's window (measure.h escape_step)
 constexpr double kEscapeMargin = 0.5;  // nats below the plateau (measure.h escape_step)
 constexpr int kFinalWindow = 10;       // the final loss: the mean of the last 10 recorded losses
-constexpr int kCurvePoints = 100;      // at most this many points per loss curve
 constexpr size_t kMaxRuns = 512;
 
 struct PhaseDiagram {
@@ -266,19 +265,11 @@ void PhasePlan::write_run(json::Writer& w, const Run& r) {
   else w.null();
   w.key("stop_step").value(r.stop_step);
   w.key("final_loss").value(final_loss(r));
-  // The curve: means of `every` consecutive recorded losses (the last bucket may be shorter),
-  // point k at step min((k + 1)·every, the number of recorded losses), rounded to 1e-4.
-  const size_t n = r.loss.size();
-  const size_t every = std::max<size_t>(1, (n + kCurvePoints - 1) / kCurvePoints);
+  // The curve: means of `every` consecutive recorded losses, to 1e-4 (measure.h write_curve).
+  const size_t every = curve_every(r.loss.size());
   w.key("every").value(static_cast<int>(every));
-  w.key("curve").begin_array();
-  for (size_t a = 0; a < n; a += every) {
-    const size_t b = std::min(n, a + every);
-    double s = 0;
-    for (size_t t = a; t < b; ++t) s += r.loss[t];
-    w.value(std::round(1e4 * s / (b - a)) / 1e4);  // a curve to draw: 4 decimals
-  }
-  w.end_array();
+  w.key("curve");
+  write_curve(w, r.loss, every);
   w.end_object();
 }
 
