@@ -48,10 +48,13 @@ const JOBS = {
   grid: { kind: 'GridRun', config: { ...MODEL, steps: 4, placements: ['pre'], warmups: [0, 2], lrs: [1e-3, 3e-3], seeds: [0] } },
   probe: { kind: 'ProbeRun', config: { ...MODEL, layers: 3, batch: 4, seeds: [0], batches: 2, depth_batches: 1, depths: [2, 3] } },
   'plateau-share': { kind: 'ExperimentRun', config: { ...MODEL, steps: 4, every: 2, warmups: [0, 2] } },
-  // a training run on teams, and Lanczos products on a double model whose ops split too
+  // a training run on teams, and Lanczos products on a double model whose ops split too; at a
+  // quarter of the tokens (4 × 16: 4 rows a thread at 16 threads), since each Lanczos step is two
+  // gradients in double: at MODEL's 8 × 32 it was three quarters of the file's time (1.0 of 1.5 s
+  // a thread count on 1 thread, 2.5 of 3.6 s on 16)
   sharpness: {
     kind: 'ExperimentRun',
-    config: { ...MODEL, steps: 2, every: 2, placements: ['post'], optimizers: ['adam'], warmups: [0], seeds: [0], lanczos_steps: 4 },
+    config: { ...MODEL, batch: 4, seq: 16, steps: 2, every: 2, placements: ['post'], optimizers: ['adam'], warmups: [0], seeds: [0], lanczos_steps: 4 },
   },
 };
 const THREADS = [1, 2, 3, 4, 16];
