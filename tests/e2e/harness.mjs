@@ -4,7 +4,7 @@
 // Nothing here downloads a browser: Chromium is the system's /usr/bin/chromium (or $CHROMIUM).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
@@ -172,6 +172,43 @@ export async function vitePreview(port) {
 /** A runner may be cut in two parts (`part('late')` before the first check of the second): with
  *  E2E_PART=early only the checks before it run, with E2E_PART=late only those after (npm test runs
  *  the late part, whose checks each open pages of their own, in its side lane); unset, all run. */
+/** CPU-seconds spent so far by this process and every process below it (the browsers and their
+ *  renderers, the servers): user + system time of the live ones and of the children each has
+ *  reaped (Linux /proc; 0 elsewhere). A check's difference says what it cost the machine, which the
+ *  seconds do not when two lanes share the cores. */
+export function treeCpuSeconds() {
+  let stats;
+  try {
+    stats = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map((pid) => {
+        try {
+          const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+          // fields 4 (ppid), 14–17 (utime, stime, cutime, cstime) of proc(5), here from field 3 on
+          return { pid: Number(pid), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+        } catch {
+          return null;
+        }
+      })
+      .filter(Boolean);
+  } catch {
+    return 0;
+  }
+  const children = new Map();
+  for (const p of stats) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  let ticks = 0;
+  const walk = (pid) => {
+    for (const c of children.get(pid) ?? []) {
+      ticks += c.ticks;
+      walk(c.pid);
+    }
+  };
+  ticks += stats.find((p) => p.pid === process.pid)?.ticks ?? 0;
+  walk(process.pid);
+  return ticks / 100; // USER_HZ
+}
+
 export function makeChecker(only = process.env.E2E_ONLY ?? '', onlyPart = process.env.E2E_PART ?? '') {
   const results = [];
   const wanted = only.split('||').filter(Boolean);
@@ -181,10 +218,12 @@ export function makeChecker(only = process.env.E2E_ONLY ?? '', onlyPart = proces
     if (onlyPart && onlyPart !== current) return;
     if (wanted.length && !wanted.some((w) => name.includes(w))) return;
     const t0 = Date.now();
+    const c0 = treeCpuSeconds();
     try {
       await fn();
-      results.push({ name, ok: true, ms: Date.now() - t0 });
-      console.log(`  ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      const cpu = treeCpuSeconds() - c0;
+      results.push({ name, ok: true, ms: Date.now() - t0, cpu });
+      console.log(`  ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s, ${cpu.toFixed(1)} CPU-s)`);
     } catch (e) {
       results.push({ name, ok: false, error: e, ms: Date.now() - t0 });
       console.log(`  FAIL  ${name}: ${(e && e.message) || e}`);
@@ -386,11 +425,13 @@ export async function pressRecompute(page, id) {
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 /** axe-core's violations on the page as it is now (WCAG 2.x A and AA, axe's best practices, and
  *  WCAG 2.2's 24 × 24 px target size): "rule: target" lines, empty when there are none. */
-export async function axeViolations(page) {
+export async function axeViolations(page, within = null) {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } })).violations.flatMap((v) =>
-      v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`),
-    ),
+  return page.evaluate(
+    async (within) =>
+      (await globalThis.axe.run(within ?? document, { resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } })).violations.flatMap((v) =>
+        v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`),
+      ),
+    within,
   );
 }
