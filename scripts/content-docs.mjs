@@ -254,6 +254,7 @@ export const UI_KEY_TABLES = {
       ['runs.tag.running runs.tag.cancelled runs.tag.interrupted runs.tag.failed', `Figure 4's legend entry of such a run, before how far it got`],
       ['runs.same', `an entry with the reference's settings`],
       ['runs.finalLoss', 'before the grid headline (final seed-mean loss per placement)'],
+      ['runs.lossAt', 'the same for a grid that stopped before its end (cancelled, interrupted, streaming): the loss at the step it reached'],
       ['runs.text', "first in a grid's headline when it learned the article's text (`{lang}`: `text_lang`'s value)"],
       ['runs.verdict', `before an experiment entry's verdict`],
       ['runs.verdict.sgd', `before Figure G's second verdict (the SGD control)`],

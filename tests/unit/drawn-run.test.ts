@@ -26,6 +26,7 @@ import { GRID_DEFAULTS } from '../../web/src/generated/engine-schema';
 import type { GridResult } from '../../web/src/engine/documents';
 import { grid } from './fixtures';
 import { proseNumbers } from '../../web/src/lib/prose-numbers';
+import { headline } from '../../web/src/lib/runs/headline';
 
 const t = (lang: 'en' | 'zh') => (k: string) => UI_STRINGS[lang][k] ?? k;
 
@@ -129,6 +130,18 @@ describe('the words: caption, badge, legend (en, zh)', () => {
         expect(UI_STRINGS[lang][`runs.state.${s}`]).toContain('{at}');
         expect(UI_STRINGS[lang][`runs.tag.${s}`]).toBeTruthy();
       }
+  });
+});
+
+describe('the run list’s headline of a grid that stopped before its end', () => {
+  it.each<['en' | 'zh', RegExp, RegExp]>([
+    ['en', /^final loss Post-LN /, /^loss at step 137 Post-LN /],
+    ['zh', /^最终损失 Post-LN /, /^第 137 步的损失 Post-LN /],
+  ])('%s: a complete grid’s final loss; an unfinished one’s loss at the step it reached', (lang, done, partial) => {
+    expect(headline('grid', grid(), t(lang))).toMatch(done);
+    const g = cut(137);
+    g.runs = g.runs.map((r) => ({ ...r, status: 'running' as const }));
+    expect(headline('grid', g, t(lang))).toMatch(partial);
   });
 });
 
