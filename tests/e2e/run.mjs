@@ -1120,6 +1120,15 @@ async function main() {
         );
         assert(new RegExp(`#2 · [^|]*· cancelled · step ${reached} of 1000`).test(cancelled.legend), `the legend after cancel: ${cancelled.legend}`);
         assert(reached > 0 && reached < 1000, `cancelled at step ${reached}`);
+        // the readout past the step it reached says where it stopped, not a number it does not have
+        // (its lr's panel is the last: 0.05 after the reference's 10⁻³ and 3×10⁻³)
+        const panels = await q.$$('#fig4 .panel .focusable');
+        await panels[panels.length - 1].focus();
+        await q.keyboard.press('End');
+        const past = await readout(q, 'fig4');
+        assert(past.includes(`(cancelled · step ${reached} of 1000)`), `the readout at step 1000: ${past}`);
+        await q.keyboard.press('Home');
+        assert(/#2 · Post-LN · no warm-up \d/.test(await readout(q, 'fig4')), `the readout at step 1: ${await readout(q, 'fig4')}`);
         await shoot(q, 'en-fig4-cancelled', '#fig4');
         const formNow = () => q.$eval('#fig4', (f) => ['steps', 'lrs', 'optimizer'].map((n) => f.querySelector(`[name="${n}"]`)?.value).join('|'));
         const formBefore = await formNow();
