@@ -635,6 +635,24 @@ async function main() {
             }).length,
         );
         assert(muted > 0, `${id}: the reference is not drawn under the live run`);
+        // a run-length line and its note follow the drawn run's own steps, the muted reference keeps its
+        // own (lib/run-length.ts): Figure 13 after its shrunk run of E2E_SHRINK.fig13.steps steps
+        if (id === 'fig13') {
+          const steps = Number(shrink.steps);
+          const got = await page.$eval('#fig13', (f) => ({
+            note: f.querySelector('[data-never-note]')?.textContent?.trim() ?? '',
+            end: [...new Set([...f.querySelectorAll('[data-name="run-end"]')].map((l) => l.getAttribute('data-x')))],
+            ref: [...new Set([...f.querySelectorAll('[data-name="ref-run-end"]')].map((l) => l.getAttribute('data-x')))],
+          }));
+          const refSteps = JSON.parse(readFileSync(join(root, 'public/data/exp/phase-diagram.deepnorm.json'), 'utf8')).config.steps;
+          assert(got.end.join() === String(steps), `fig13: the run's line is at step ${got.end.join()}, the run has ${steps} steps`);
+          assert(got.note.startsWith(`Markers right of the line at step ${steps}:`), `fig13: the note after a ${steps}-step run: "${got.note}"`);
+          if (refSteps !== steps)
+            assert(
+              got.ref.join() === String(refSteps) && got.note.includes(`its own line at step ${refSteps}`),
+              `fig13: the reference's line ${got.ref.join()} / ${refSteps}: "${got.note}"`,
+            );
+        }
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
 
@@ -738,17 +756,47 @@ async function main() {
       await page.fill('#fig4 input[name="steps"]', '20');
       await page.fill('#fig4 input[name="seeds"]', '1');
       await pressRecompute(page, 'fig4');
-      const streamed = await page.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 60000 }).then(
-        () => true,
-        () => false,
-      );
+      // what the badge and the caption say at a moment the streaming run is drawn (one snapshot of the DOM)
+      const mid = await page
+        .waitForFunction(
+          () => {
+            if (!document.querySelector('#fig4 .panels[data-streaming="true"]')) return null;
+            const badge = document.querySelector('#fig4 .badge');
+            const line = document.querySelector('#fig4 [data-drawn-run]');
+            return {
+              source: badge?.getAttribute('data-source'),
+              state: badge?.getAttribute('data-state'),
+              badge: badge?.textContent ?? '',
+              line: line?.textContent ?? '',
+            };
+          },
+          null,
+          { timeout: 60000, polling: 'raf' },
+        )
+        .then(
+          (h) => h.jsonValue(),
+          () => null,
+        );
+      const streamed = mid != null;
       if (streamed) await shoot(page, 'en-fig4-streaming', '#fig4').catch(() => {});
       const phase = await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], 300000);
       const msg = await page.$eval('#fig4 .run', (el) => el.textContent);
       assert(phase === 'done', `ended with ${phase}: ${msg}`);
       assert(streamed, 'never saw streaming partial curves');
+      // while it streamed, the badge said the drawn run is live and in progress, and so did the caption
+      // (lib/runs/drawn-run.ts), never "Precomputed" or the last complete run
+      assert(
+        mid.source === 'live' && mid.state === 'running' && /^Computing in your browser · #\d+ · live and still running, now at step \d+ of 20/.test(mid.badge),
+        `the badge while the run streamed: ${JSON.stringify(mid)}`,
+      );
+      assert(/^Drawn: your run “#\d+”, live and still running, now at step \d+ of 20\./.test(mid.line), `the caption while the run streamed: ${mid.line}`);
       const src = await page.$eval('#fig4 .badge', (el) => el.getAttribute('data-source'));
       assert(src === 'live', `badge source ${src}`);
+      const after = await page.$eval('#fig4', (f) => ({
+        state: f.querySelector('.badge')?.getAttribute('data-state'),
+        line: f.querySelector('[data-drawn-run]')?.textContent ?? '',
+      }));
+      assert(after.state === 'done' && /^Drawn: your run “#\d+” \(final loss /.test(after.line), `after the run: ${JSON.stringify(after)}`);
       const lens = await page.$$eval('#fig4 path.line[data-name^="p"]', (ps) => ps.map((p) => (p.getAttribute('d') ?? '').length));
       assert(
         lens.some((n) => n > 0),
@@ -865,9 +913,16 @@ async function main() {
         /the toy model \(on the article’s English text\)/,
         /unigram entropy/,
         /optimal loss, ln/,
-        /^Drawn: your run “[^”]+”\. The article’s text describes the reference\.$/,
+        // the streaming run, named live and in progress at the step it reached (lib/runs/drawn-run.ts)
+        /^Drawn: your run “[^”]+”, live and still running, now at step \d+ of \d+\. The article’s text describes the reference\.$/,
       ],
-      ['zh', /玩具模型（学本文的英文文字）/, /一元熵/, /点线是最优损失/, /^图中画的是你的运行“[^”]+”。正文描述的是参考结果。$/],
+      [
+        'zh',
+        /玩具模型（学本文的英文文字）/,
+        /一元熵/,
+        /点线是最优损失/,
+        /^图中画的是你的运行“[^”]+”，它正在运行，现已到第 \d+ 步（共 \d+ 步）。正文描述的是参考结果。$/,
+      ],
     ])
       await check(`Figure 4 (fig4, ${lang}): while a text run streams over the chain, the caption states the text and its plateau line`, async () => {
         // a run far longer than a link may start by itself: offered (at once, or after its first 3 s)
@@ -1010,6 +1065,27 @@ async function main() {
         await sgd(1000);
         await pressRecompute(q, 'fig4');
         await q.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
+        // the badge and the caption name the streaming run, live and in progress (lib/runs/drawn-run.ts)
+        const drawnNow = () =>
+          q.$eval('#fig4', (f) => ({
+            source: f.querySelector('.badge')?.getAttribute('data-source'),
+            state: f.querySelector('.badge')?.getAttribute('data-state'),
+            badge: f.querySelector('.badge')?.textContent ?? '',
+            line: f.querySelector('[data-drawn-run]')?.textContent ?? '',
+            lineState: f.querySelector('[data-drawn-run]')?.getAttribute('data-drawn-state'),
+            legend: [...f.querySelectorAll('.legend li')].map((l) => l.textContent ?? '').join(' | '),
+          }));
+        const streaming = await drawnNow();
+        assert(
+          streaming.state === 'running' && /^Computing in your browser · #2 · live and still running, now at step \d+ of 1000$/.test(streaming.badge),
+          `the badge while #2 streams: ${JSON.stringify(streaming)}`,
+        );
+        assert(
+          streaming.lineState === 'running' && /your run “#2”, live and still running/.test(streaming.line),
+          `the caption while #2 streams: ${streaming.line}`,
+        );
+        assert(/#2 · [^|]*· running · step \d+ of 1000/.test(streaming.legend), `the legend while #2 streams: ${streaming.legend}`);
+        await shoot(q, 'en-fig4-midstream', '#fig4');
         // Pause: the run stops advancing and says so; Resume continues; Cancel works while paused
         const pctNow = () => q.$eval('#fig4 .run progress', (el) => Number(el.getAttribute('value')));
         await q.click('#fig4 button.pause');
@@ -1029,10 +1105,33 @@ async function main() {
         assert(it.length === 2 && it[1].status === 'partial', `after cancel: ${JSON.stringify(it.map((x) => x.status))}`);
         const st = await q.$eval('#fig4 .run .status', (el) => el.textContent ?? '');
         assert(/kept in the run list/.test(st), `status after cancel: ${st}`);
+        // the cancelled run stays drawn on top (cancel keeps what was computed): the badge, the caption's
+        // line and its legend entry say it is cancelled and where it stopped; the curves end there
+        const cancelled = await drawnNow();
+        const reached = Number(/cancelled at step (\d+) of 1000/.exec(cancelled.badge)?.[1]);
         assert(
-          (await q.$eval('#fig4 .badge', (el) => el.textContent ?? '')).includes('Computed in your browser'),
-          'the complete run is not the current result',
+          cancelled.source === 'live' &&
+            cancelled.state === 'cancelled' &&
+            /^Computed in your browser · #2 · cancelled at step \d+ of 1000 and drawn up to there/.test(cancelled.badge),
+          `the badge after cancel: ${JSON.stringify(cancelled)}`,
         );
+        assert(
+          cancelled.lineState === 'cancelled' &&
+            cancelled.line === `Drawn: your run “#2”, cancelled at step ${reached} of 1000 and drawn up to there. The article’s text describes the reference.`,
+          `the caption after cancel: ${cancelled.line}`,
+        );
+        assert(new RegExp(`#2 · [^|]*· cancelled · step ${reached} of 1000`).test(cancelled.legend), `the legend after cancel: ${cancelled.legend}`);
+        assert(reached > 0 && reached < 1000, `cancelled at step ${reached}`);
+        // the readout past the step it reached says where it stopped, not a number it does not have
+        // (its lr's panel is the last: 0.05 after the reference's 10⁻³ and 3×10⁻³)
+        const panels = await q.$$('#fig4 .panel .focusable');
+        await panels[panels.length - 1].focus();
+        await q.keyboard.press('End');
+        const past = await readout(q, 'fig4');
+        assert(past.includes(`(cancelled · step ${reached} of 1000)`), `the readout at step 1000: ${past}`);
+        await q.keyboard.press('Home');
+        assert(/#2 · Post-LN · no warm-up \d/.test(await readout(q, 'fig4')), `the readout at step 1: ${await readout(q, 'fig4')}`);
+        await shoot(q, 'en-fig4-cancelled', '#fig4');
         const formNow = () => q.$eval('#fig4', (f) => ['steps', 'lrs', 'optimizer'].map((n) => f.querySelector(`[name="${n}"]`)?.value).join('|'));
         const formBefore = await formNow();
         assert(formBefore === '1000|0.05|sgd', `the form before the reload: ${formBefore}`);

@@ -681,6 +681,8 @@ export const TEXT: ArticleText = {
       'row.warmup': '{placement} + warm-up {warmup}',
       never: 'never',
       neverNote: 'Markers right of the line at step {steps}: the run never left the plateau.',
+      neverNoteRef:
+        'Markers right of the line at step {steps}: the run never left the plateau. The muted reference’s ran {ref} steps: its markers right of its own line at step {ref}.',
       readout: 'Peak lr {lr}: {values}',
       'readout.item': '{name}: {v}',
       'readout.row': '{outcome} (escape step {escape}; final loss {loss})',

@@ -676,6 +676,7 @@ export const TEXT: ArticleText = {
       'row.warmup': '{placement} + 预热 {warmup}',
       never: '从未',
       neverNote: '落在第 {steps} 步那条线右边的标记：运行从未离开平台。',
+      neverNoteRef: '落在第 {steps} 步那条线右边的标记：运行从未离开平台。淡色的参考结果跑了 {ref} 步，它的这类标记落在它自己第 {ref} 步那条线的右边。',
       readout: '峰值学习率 {lr}：{values}',
       'readout.item': '{name}：{v}',
       'readout.row': '{outcome}（离开平台的步 {escape}；最终损失 {loss}）',

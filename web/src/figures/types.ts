@@ -10,6 +10,7 @@ import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
 import type { ParamGroup } from '../lib/permalink';
 import type { SlotName } from '../lib/slots';
+import type { DrawnState } from '../lib/runs/drawn-run';
 
 /** Props every figure component gets from the page; a figure uses those it needs. */
 export interface FigureProps<V extends object = object> {
@@ -67,7 +68,7 @@ export interface FigureDef<V extends object = object, D = unknown> {
    *  document (Figure 4: its panels). Absent: nothing worth doing ahead. */
   prepare?(doc: D): void;
   /** the figure's state that is not in the engine config, for the provenance of its downloads */
-  provenanceView(view: V, live: { streaming: boolean }): Record<string, unknown>;
+  provenanceView(view: V, live: { streaming: boolean; state?: DrawnState | null }): Record<string, unknown>;
   /** a figure without a slot that draws documents of its own live engine calls (the composer): the
    *  newest such document and when it finished, which its downloads' provenance names (engine,
    *  config, seeds); null while it has none */

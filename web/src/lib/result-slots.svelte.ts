@@ -7,7 +7,10 @@
 // (lib/runs/): a complete run, or what a cancelled or failed one had computed, marked partial.
 // `data`, the slot's current result, is the newest complete run the reader shows, else the
 // reference; a cancelled, failed or diverged run never becomes it. While a run streams, `partial`
-// holds the document so far (the grid's growing curves, which Figure 4 draws).
+// holds the document so far (the grid's growing curves, which Figure 4 draws). What the figure
+// draws on top (`drawnRun`, `drawn`: lib/runs/drawn-run.ts) is what its caption and badge describe:
+// in a slot whose figure draws partial runs too (the grid's), the newest shown run in whatever
+// state it is (streaming, cancelled), else `data`.
 // The forms that set the next run of each slot are not here (lib/lab.svelte.ts). One instance is
 // created by the live page (page/live-page.svelte.ts) and shared through context (getResults():
 // each island sets it, page/FigureIsland.svelte).
@@ -23,6 +26,7 @@ import { LiveRuns } from './runs/live-runs.svelte';
 import { proseNumbers } from './prose-numbers';
 import type { Lang } from '../content/types';
 import { settingsDiff, type RunEntry } from './runs/entry';
+import { describeRun, drawnRun, type DrawnRun } from './runs/drawn-run';
 import type { JobOptions } from '../engine/protocol';
 import { EXPERIMENT_SLOTS, SLOT_NAMES, precomputedPath, type ExperimentSlot, type SlotName } from './slots';
 
@@ -79,10 +83,13 @@ export class Slot<T> {
   keptPartial = $state(false);
   private abort: AbortController | null = null;
 
-  /** `name`: the slot's name in the run list; `runs`: the list (a slot of its own in tests) */
+  /** `name`: the slot's name in the run list; `runs`: the list (a slot of its own in tests);
+   *  `partials`: its figure draws every shown run with a document, a streaming, cancelled or
+   *  failed one too (Figure 4 the grid's), so the newest of them is drawn on top */
   constructor(
     readonly name: SlotName = 'probe',
     readonly runs: LiveRuns = new LiveRuns([name], null),
+    readonly partials = false,
   ) {}
 
   /** the newest complete, shown run (the isolated one when it is complete), or null */
@@ -103,10 +110,22 @@ export class Slot<T> {
   get source(): Source | null {
     return this.entry ? 'live' : this.precomputed ? 'precomputed' : null;
   }
+  /** the run the figure draws on top and its state (runs/drawn-run.ts): in a slot drawing partial
+   *  runs the newest shown one, streaming, cancelled or failed too; else `entry`; null: the
+   *  reference alone. The caption's line and the badge name it. */
+  get drawnRun(): DrawnRun | null {
+    return drawnRun(this.name, this.runs.drawn(this.name), this.partials, defaultSteps(this.name));
+  }
+  /** one of this slot's entries as drawn: its state and how far it got (Figure 4's legend names
+   *  every drawn run so) */
+  describe(e: RunEntry): DrawnRun {
+    return describeRun(this.name, e, defaultSteps(this.name));
+  }
   /** the document the figure draws on top: the streaming run's so far while one streams (its
-   *  curves are drawn from its first report), else `data`. The caption's numbers read this one. */
+   *  curves are drawn from its first report), a cancelled one's where it is drawn on top, else
+   *  `data`. The caption's numbers read this one. */
   get drawn(): T | null {
-    return this.partial ?? this.data;
+    return this.partial ?? ((this.partials ? this.drawnRun?.entry.doc : null) as T | null | undefined) ?? this.data;
   }
   /** ISO date the live result in `data` was completed (provenance of exports) */
   get liveAt(): string | null {
@@ -313,7 +332,8 @@ export class Results {
   constructor(runs: LiveRuns = new LiveRuns(SLOT_NAMES)) {
     this.runs = runs;
     this.probe = new Slot<ProbeResult>('probe', runs);
-    this.grid = new Slot<GridResult>('grid', runs);
+    // Figure 4 draws every shown grid run, a streaming or cancelled one too
+    this.grid = new Slot<GridResult>('grid', runs, true);
     this.exp = Object.fromEntries((Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => [k, new Slot<ExperimentResult>(k, runs)])) as Record<
       ExperimentSlot,
       Slot<ExperimentResult>
@@ -378,6 +398,10 @@ export function costOf(name: SlotName, c: Record<string, unknown> | null): Work 
   const experiment = EXPERIMENT_SLOTS[name].experiment as ExperimentName;
   return experimentWork(experiment, { ...EXPERIMENT_INFO[experiment]?.defaults, ...c });
 }
+
+/** The steps a run of slot `name` is set to when its config leaves them out: the grid's engine
+ *  default (the one slot whose partial runs are drawn: runs/drawn-run.ts reachedSteps); null else. */
+const defaultSteps = (name: SlotName): number | null => (name === 'grid' ? GRID_DEFAULTS.steps : null);
 
 /** Whether a slot's run of `c` is a job the WebGPU engine does not run (an experiment but the phase
  *  diagram, a grid on

@@ -252,27 +252,30 @@ export class LivePage implements IslandPage {
     return embedSnippet(src, this.figTitle(id), h + 40, new URL(`${BASE}embed.js`, location.href).href);
   }
 
-  /** The figure's slot, and what it draws: the growing document while a run streams, else the result. */
+  /** The figure's slot, and what it draws: the growing document while a run streams, a stopped
+   *  (cancelled, failed) run's where it is drawn on top (lib/runs/drawn-run.ts), else the result. */
   private drawnBy(f: AnyFigure) {
     const name: SlotName | null = f.slotOf?.(this.views[f.id]) ?? f.slot;
     const slot = name ? this.results.slot(name) : null;
     const streaming = slot?.partial != null;
-    return { slot, streaming, doc: slot ? slot.drawn : null };
+    const top = slot?.drawnRun ?? null;
+    const stopped = !streaming && top != null && top.state !== 'done' ? top : null;
+    return { slot, streaming, stopped, state: top?.state ?? null, doc: slot ? slot.drawn : null };
   }
 
   private provenanceFor(f: AnyFigure) {
-    const { slot, streaming, doc } = this.drawnBy(f);
+    const { slot, streaming, stopped, state, doc } = this.drawnBy(f);
     const own = slot ? null : (f.ownDoc?.() ?? null);
     return provenance({
       figure: f.id,
       title: this.figTitle(f.id),
       url: this.linkTo(f.id),
-      source: own ? 'live' : !slot ? 'static' : streaming ? 'live' : (slot.source ?? 'precomputed'),
+      source: own ? 'live' : !slot ? 'static' : streaming || stopped ? 'live' : (slot.source ?? 'precomputed'),
       doc: (own?.doc ?? doc) as never,
-      liveAt: own ? own.liveAt : streaming ? null : (slot?.liveAt ?? null),
+      liveAt: own ? own.liveAt : streaming ? null : stopped ? stopped.entry.finishedAt : (slot?.liveAt ?? null),
       now: new Date(),
       lang: this.prefs.lang,
-      view: f.provenanceView(this.views[f.id], { streaming }),
+      view: f.provenanceView(this.views[f.id], { streaming, state }),
     });
   }
 

@@ -17,7 +17,8 @@ export const fig13 = testFigure<PhaseDiagramResult>({
     'row.none', // {placement}
     'row.warmup', // {placement} {warmup}
     'never',
-    'neverNote', // {steps}
+    'neverNote', // {steps}: the drawn run's length
+    'neverNoteRef', // {steps} {ref}: the drawn run's length, and the muted reference's where it differs
     'readout', // {lr} {values}
     'readout.item', // {name} {v}
     'readout.row', // {outcome} {escape} {loss}

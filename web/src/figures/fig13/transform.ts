@@ -3,9 +3,12 @@
 // functions. One panel per peak lr; one row per (placement, warm-up), the placements in the
 // document's order, each without warm-up above with; on each row every seed's escape step from the
 // plateau (x = step), or a marker in the "never" column past the run's end when it did not escape.
-// Under a live run the reference's markers are drawn muted on the same rows (the rows of both).
+// Under a live run the reference's markers are drawn muted on the same rows (the rows of both); the
+// line at the run's end, its "never" column and the note under the figure follow the drawn run's own
+// steps, the reference's never-markers its own (lib/run-length.ts).
 import type { Domain } from '../../components/common/chart';
 import { unionValues } from '../../components/common/chart';
+import { runLengths, type RunLengths } from '../../lib/run-length';
 import { phasePlacements, type PhaseCell, type PhaseDiagramResult } from '../../experiments/phase-diagram';
 
 export interface RowKey {
@@ -47,9 +50,15 @@ export interface LrPanel {
 export interface EscapeRowsView {
   rows: RowKey[];
   lrs: number[];
+  /** the drawn document's run length (its line, its note) */
   steps: number;
+  /** the drawn document's and the reference's run lengths (lib/run-length.ts) */
+  lengths: RunLengths;
   panels: LrPanel[];
+  /** the drawn run's "never" column, past its own end */
   neverX: number;
+  /** the reference's "never" column, past its end (its muted markers); null without a reference */
+  refNeverX: number | null;
   xDomain: Domain;
   yDomain: Domain;
 }
@@ -57,21 +66,33 @@ export interface EscapeRowsView {
 const sameRow = (a: RowKey, b: RowKey) => a.placement === b.placement && a.warmup === b.warmup;
 
 /** The live document `c` over the reference `ref` (null: none): the rows of both (the reference's
- *  order first), the lrs of both, the longer run; every marker placed on those rows. */
+ *  order first), the lrs of both, an axis that holds the longer run; every marker placed on those
+ *  rows, each document's "never" markers past its own end. */
 export function escapeRowsView(c: EscapeDoc, ref: EscapeDoc | null): EscapeRowsView {
   const base = ref?.rows.length ? ref.rows : [];
   const rows = [...base, ...c.rows.filter((r) => !base.some((q) => sameRow(q, r)))];
   const lrs = unionValues(c.lrs, ref?.lrs);
-  const steps = Math.max(c.steps, ref?.steps ?? 0);
-  const neverX = steps * 1.08;
+  const lengths = runLengths(c.steps, ref?.cells.length ? ref.steps : null);
+  const neverX = lengths.steps * 1.08;
+  const refNeverX = lengths.refSteps == null ? null : lengths.refSteps * 1.08;
   const n = rows.length;
-  const place = (d: EscapeDoc, lr: number) =>
+  const place = (d: EscapeDoc, lr: number, never: number) =>
     rows.map((r, k): EscapeRow => {
       const cell = d.cells.find((x) => sameRow(x, r) && x.lr === lr);
       const y = n - 1 - k;
-      const seeds = (cell?.runs ?? []).map((x) => ({ seed: x.seed, x: x.escape_step ?? neverX, y, never: x.escape_step == null }));
+      const seeds = (cell?.runs ?? []).map((x) => ({ seed: x.seed, x: x.escape_step ?? never, y, never: x.escape_step == null }));
       return { ...r, y, cell, seeds };
     });
-  const panels = lrs.map((lr) => ({ lr, rows: place(c, lr), ref: ref ? place(ref, lr).filter((r) => r.cell) : [] }));
-  return { rows, lrs, steps, panels, neverX, xDomain: [0, steps * 1.14], yDomain: [-0.6, n - 0.4] };
+  const panels = lrs.map((lr) => ({ lr, rows: place(c, lr, neverX), ref: ref ? place(ref, lr, refNeverX ?? neverX).filter((r) => r.cell) : [] }));
+  return {
+    rows,
+    lrs,
+    steps: lengths.steps,
+    lengths,
+    panels,
+    neverX,
+    refNeverX,
+    xDomain: [0, lengths.span * 1.14],
+    yDomain: [-0.6, n - 0.4],
+  };
 }

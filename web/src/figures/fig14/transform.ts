@@ -8,6 +8,7 @@
 import type { Domain } from '../../components/common/chart';
 import { unionValues } from '../../components/common/chart';
 import { paddedLogDomain } from '../../lib/axis';
+import { runLengths } from '../../lib/run-length';
 import type { Outcome, PhaseCell, PhaseDiagramResult } from '../../experiments/phase-diagram';
 
 export interface LrPoint {
@@ -97,7 +98,8 @@ export function insuranceView(c: InsuranceChart, ref: InsuranceChart | null): In
     ref: ref.series,
     lrs,
     xDomain: paddedLogDomain(lrs, 1.6),
-    escapeDomain: [0, Math.max(c.steps, ref.steps) * 1.08],
+    // the "never" line is the live run's own length (Figure14 draws it at c.steps); the axis holds both
+    escapeDomain: [0, runLengths(c.steps, ref.steps).span * 1.08],
     lossDomain: [Math.min(c.lossDomain[0], ref.lossDomain[0]), Math.max(c.lossDomain[1], ref.lossDomain[1])],
   };
 }

@@ -62,5 +62,6 @@ export const fig4: FigureDef<Fig4View, GridResult> = {
   // a long run's panels (its seed means and plateau shares) are built once per document: here,
   // before the run is drawn, in a task of their own (transform.ts buildPanels)
   prepare: (doc) => void buildPanels(doc),
-  provenanceView: (_, live) => ({ streaming: live.streaming }),
+  // the run drawn on top when it is not complete: streaming, or cancelled / failed up to where it got
+  provenanceView: (_, live) => ({ streaming: live.streaming, ...(live.state && live.state !== 'done' ? { drawn_run: live.state } : {}) }),
 };

@@ -210,6 +210,9 @@ export interface Layer {
   label: string;
   /** the run's number in the run list (its swatch there); null for the reference */
   index: number | null;
+  /** a run that is not complete: its state and how far it got ("cancelled · step 137 of 1000":
+   *  lib/runs/drawn-run.ts stateTag), said in its legend entry and its table rows; '' or absent else */
+  note?: string;
 }
 export interface LayerSeries extends Series {
   layer: string;
@@ -230,6 +233,8 @@ export interface LayerFacts {
   steps: number | null;
   /** the optimizer, only where it differs from the reference's (always given for the reference) */
   optimizer: string | null;
+  /** the layer's note (Layer.note): a run that is not complete, where it got; '' for a complete one */
+  note: string;
 }
 export interface LayerPanel {
   lr: number;
@@ -335,6 +340,7 @@ export function buildLayers(layers: readonly Layer[]): LayerPanels {
         seeds: c?.seeds?.length ?? (new Set(l.doc.runs.map((r) => r.seed)).size || null),
         steps: p.steps || null,
         optimizer: isRef || !ref || own !== (ref.optimizer ?? null) ? own : null,
+        note: l.note ?? '',
       };
     }),
   };

@@ -9,6 +9,7 @@
 import { OPTIMIZERS, PLACEMENTS } from '../../generated/engine-schema';
 import type { WarmupLengthResult } from '../../experiments/warmup-length';
 import { unionValues, type Domain } from '../../components/common/chart';
+import { runLengths } from '../../lib/run-length';
 
 export type LrPick = 'lo' | 'hi';
 export interface EscPt {
@@ -89,14 +90,16 @@ export function escapeView(c: EscapeChart, ref: EscapeChart | null): EscapeView 
   if (!ref?.series.length)
     return { warmups: c.warmups, series: c.series, ref: [], refSteps: null, xs: c.warmups.map(warmupX), xDomain: c.xDomain, yDomain: c.yDomain };
   const warmups = unionValues(c.warmups, ref.warmups);
+  // the live line at the live run's length, the reference's muted markers at its own (lib/run-length.ts)
+  const lengths = runLengths(c.steps, ref.steps);
   return {
     warmups,
     series: c.series,
     ref: ref.series,
-    refSteps: ref.steps,
+    refSteps: lengths.refSteps,
     xs: c.warmups.map(warmupX),
     xDomain: warmupDomain(warmups),
-    yDomain: [0, Math.max(c.steps, ref.steps) * 1.08],
+    yDomain: [0, lengths.span * 1.08],
   };
 }
 

@@ -1,6 +1,7 @@
 // runs/headline.ts — the one line a run list entry shows of its results. Pure.
 //   grid:        each placement's final seed-mean loss (lowest–highest over its lr × warm-up series),
-//                after "article text (en)" for a grid on the article's text
+//                after "article text (en)" for a grid on the article's text; a grid that stopped
+//                before its end (cancelled, interrupted, streaming), the loss at the step it reached
 //   probe:       the depths and placements it measured
 //   experiments: the verdict of the claim the figure tests (its declaration's rule, experiments/<name>.ts;
 //                experiments/verdicts.js), by the same rule as the prose, and of the further claims it decides
@@ -33,7 +34,11 @@ function gridHeadline(g: GridResult, t: (k: string) => string): string {
     if (m !== undefined) finals.set(p, [...(finals.get(p) ?? []), m]);
   }
   const parts = inDrawOrder(finals.keys()).map((p) => `${placementLabel(p, t)} ${range(finals.get(p)!)}`);
-  return [dataOf(g, t), parts.length ? `${t('runs.finalLoss')} ${parts.join(' · ')}` : ''].filter(Boolean).join(' · ');
+  // a grid that stopped before its end (cancelled, interrupted, still streaming) has no final loss:
+  // its last computed step's loss, named so ("loss at step 137")
+  const unfinished = g.runs.filter((r) => r.status === 'running');
+  const word = unfinished.length ? tpl(t('runs.lossAt'), { step: Math.min(...unfinished.map((r) => r.loss.length)) }) : t('runs.finalLoss');
+  return [dataOf(g, t), parts.length ? `${word} ${parts.join(' · ')}` : ''].filter(Boolean).join(' · ');
 }
 
 function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
