@@ -32,7 +32,13 @@ interface Case {
 }
 
 const engine = loadEngine('st');
-const doc = (slot: SlotName): Config => JSON.parse(readFileSync(new URL(`../../public/${precomputedPath(slot)}`, import.meta.url), 'utf8')).config;
+// each slot's precomputed config, read once (a form asks for it whenever it builds its fields: the
+// grid's 295 kB document parsed per call was most of a case's 120 ms)
+const configs = new Map<SlotName, Config>();
+const doc = (slot: SlotName): Config => {
+  if (!configs.has(slot)) configs.set(slot, JSON.parse(readFileSync(new URL(`../../public/${precomputedPath(slot)}`, import.meta.url), 'utf8')).config);
+  return structuredClone(configs.get(slot)!);
+};
 const rowOf = (t: Table, f: string): Row => t.rows.find((r) => r.field === f)!;
 
 /** A form over the slot's table and its precomputed document, with `typed` typed in (a list of a
