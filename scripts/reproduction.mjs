@@ -1011,12 +1011,17 @@ if (grid) {
     say(`${header(doc)}`);
     say();
     const rules = { verdict: e.verdict, ...(e.alsoVerdicts ?? {}) };
-    say(
-      Object.entries(rules)
-        .map(([k, rule]) => `${k === 'verdict' ? 'Verdict' : k}: **${mark[rule(doc).verdict]}.**`)
-        .join(' '),
-    );
-    say();
+    // each rule's verdict and the facts it read (its inputs and what it derived, as it returns them)
+    const fact = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : g3(v)) : Array.isArray(v) ? v.map(fact).join(', ') : String(v));
+    for (const [k, rule] of Object.entries(rules)) {
+      const { verdict, facts } = rule(doc);
+      const shown = Object.entries(facts ?? {}).filter(([, v]) => v != null && typeof v !== 'object');
+      say(
+        `${k === 'verdict' ? 'Verdict' : k}: **${mark[verdict]}.**` +
+          (shown.length ? ` The rule's facts (\`${rule.name}\`, ${e.experiment}'s declaration): ${shown.map(([n, v]) => `${n} ${fact(v)}`).join('; ')}.` : ''),
+      );
+      say();
+    }
   }
 }
 
