@@ -5,7 +5,8 @@
 //   docs/data/grid-extra.json (the one toy claim that does not reproduce with the page's grid settings)
 //   public/data/exp/NAME.json (every experiment on the article's inferences at its defaults,
 //                              docs/experiments.md; `experiments`, or `exp:NAME` for one)
-//   public/data/exp/warmup-length.summary.json (the same without its loss curves: what the page loads)
+//   public/data/exp/NAME.summary.json (what the page loads of a slot with `summarize`: warmup-length's
+//                              runs without loss curves, angular-update's angles meaned over groups)
 // then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|experiments|exp:NAME|summaries|all].
 //
 // The engine is the threaded WebAssembly build (public/wasm/lnx-mt.*) on every core: WebAssembly
@@ -60,15 +61,17 @@ if (which === 'extra' || which === 'all')
 // e.g. output sensitivity under Adam's sign step.
 const experiments = JSON.parse(m.experimentNamesJson());
 const slots = Object.values((await loadRegistry()).EXPERIMENT_SLOTS);
-// A slot whose file is NAME.summary draws the document without its runs' loss curves (the page draws
-// warmup-length's escape steps, not its 120 curves): the same document, each run's `loss` left out.
+// A slot with `summarize` (its file NAME.summary) draws a summary of the document, what its figure,
+// caption, verdict and prose read (experiments/types.ts ExperimentDecl.summarize: warmup-length's
+// runs without their loss curves, angular-update's angles as the mean over the layers' groups):
+// written from the whole NAME.json, which stays for the figure's downloads.
 const summarize = (name) => {
   const doc = JSON.parse(readFileSync(`${root}public/data/exp/${name}.json`, 'utf8'));
-  const summary = { ...doc, runs: doc.runs.map(({ loss, ...r }) => ({ ...r, steps_done: loss.length })) };
-  writeFileSync(`${root}public/data/exp/${name}.summary.json`, JSON.stringify(summary) + '\n');
+  const slot = slots.find((s) => s.experiment === name && s.summarize);
+  writeFileSync(`${root}public/data/exp/${name}.summary.json`, JSON.stringify(slot.summarize(doc)) + '\n');
   process.stderr.write(`precompute: wrote public/data/exp/${name}.summary.json\n`);
 };
-const summarized = (name) => slots.some((s) => s.file === `${name}.summary`);
+const summarized = (name) => slots.some((s) => s.experiment === name && s.summarize);
 for (const name of experiments)
   if (which === 'experiments' || which === 'all' || which === `exp:${name}`) {
     run(name, `exp:${name}`, {}, 'public/data/exp');

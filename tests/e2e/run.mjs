@@ -1591,6 +1591,28 @@ async function main() {
       assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
     });
 
+    await check(
+      'permalink: a link to a figure lands on it and stays there while the parts above it are laid out (#fig10 in a test aside, #fig4; phone and desktop width)',
+      async () => {
+        // the sections and test asides off screen are laid out at an estimated size until they near
+        // the viewport (app.css content-visibility); lib/fragment.ts keeps the target where the link
+        // put it as those above take their real sizes (on abef7e4 #fig4 ended 1.7–3.1 thousand px off)
+        for (const [width, height] of [
+          [390, 800],
+          [1280, 800],
+        ])
+          for (const id of ['fig10', 'fig4']) {
+            const v = await openPage(browser, preview.url, { width, height, query: `?lang=zh#${id}` });
+            await waitAttr(v.page, id, 'data-state', ['ready'], 30000);
+            await v.page.waitForTimeout(1500);
+            const top = await v.page.$eval(`#${id}`, (el) => el.getBoundingClientRect().top);
+            await v.context.close();
+            assert(Math.abs(top) <= 2, `#${id} at ${width} px wide: its top is ${Math.round(top)} px from the viewport's`);
+            assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
+          }
+      },
+    );
+
     await check('permalink: invalid parameters → a banner naming them, defaults for those only', async () => {
       const v = await openPage(browser, preview.url, { query: '?lang=zh&fig1.step=9&fig2.layer=2&fig4.steps=abc' });
       await waitReady(v.page);

@@ -1,7 +1,8 @@
 // experiments.test.ts — the experiment declarations (web/src/experiments/) against the real
 // documents: every slot's precomputed file exists, is its experiment's document and has the shape
 // its declaration gives its type; every public/data/exp/*.json is some slot's (or the full document a
-// summary is cut from); the shape check itself finds what is wrong.
+// summary is cut from, and the summary is its declaration's `summarize` of it, with the same
+// verdict); the shape check itself finds what is wrong.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXPERIMENT_SLOTS, precomputedPath } from '../../web/src/lib/slots';
@@ -19,6 +20,14 @@ describe.each(Object.entries(EXPERIMENT_SLOTS))('slot %s', (slot, e) => {
     expect(shapeProblem(e.shape, doc)).toBeNull();
     // a summary's full document (public/data/exp/NAME.json beside NAME.summary.json) has it too
     if (/\.summary$/.test(e.file)) expect(shapeProblem(e.shape, read(`data/exp/${e.file.replace(/\.summary$/, '')}.json`))).toBeNull();
+  });
+  // a summary is its declaration's `summarize` of the full document (scripts/precompute.mjs
+  // summaries writes it), and its verdict is the full document's
+  it.runIf(e.summarize)(`is what its summarize makes of the full document, with the same verdict`, () => {
+    expect(e.file).toBe(`${e.experiment}.summary`);
+    const [summary, full] = [read(path), read(`data/exp/${e.experiment}.json`)];
+    expect(JSON.parse(JSON.stringify(e.summarize!(full as never)))).toEqual(summary);
+    if (e.verdict) expect(e.verdict(summary as never)).toEqual(e.verdict(full as never));
   });
 });
 

@@ -8,6 +8,9 @@ import { meanCurve } from '../../web/src/engine/documents';
 import { fig20Json, fig20Table } from '../../web/src/figures/fig20/downloads';
 import { proseNumbers, PROSE_NUMBER_KEYS } from '../../web/src/lib/prose-numbers';
 import { angularUpdate as fixture } from './fixtures';
+import { angularUpdate as verdictOf, summarizeGroups } from '../../web/src/experiments/angular-update';
+import reference from '../../public/data/exp/angular-update.json';
+import summary from '../../public/data/exp/angular-update.summary.json';
 
 const DEG = 180 / Math.PI;
 
@@ -73,6 +76,23 @@ describe('fig20 transform', () => {
     [25, [1, 3, 6, 9, 12, 15, 18, 21, 24, 25]],
     [0, []],
   ])('the table shows steps %i → %j', (n, want) => expect(tableSteps(n)).toEqual(want));
+});
+
+describe('fig20 from the summary the page loads (angular-update.summary.json)', () => {
+  type Doc = Parameters<typeof auChart>[0];
+  it('draws, reads and judges the same numbers to the bit as the whole document', () => {
+    const [full, sum] = [reference as unknown as Doc, summary as unknown as Doc];
+    expect(auChart(sum)).toEqual(auChart(full));
+    expect(verdictOf(sum!)).toEqual(verdictOf(full!));
+    expect(proseNumbers(null, null, 'en', { angularUpdate: sum })).toEqual(proseNumbers(null, null, 'en', { angularUpdate: full }));
+  });
+  it('holds one row per run: the mean over the groups it names', () => {
+    const s = summarizeGroups(fixture());
+    expect(s.groups).toEqual(['mean']);
+    expect(s.groups_meaned).toEqual(fixture().groups);
+    expect(s.runs.every((r) => r.angle.length === 1 && r.relative.length === 1)).toBe(true);
+    expect(auChart(s)).toEqual(auChart(fixture()));
+  });
 });
 
 describe('fig20 downloads', () => {

@@ -9,10 +9,13 @@ import './styles/tokens.css';
 import './styles/app.css';
 import { isolate } from './lib/isolation';
 import { restoreSpot } from './page/spot';
+import { holdFragment } from './lib/fragment';
 
 const html = document.documentElement;
 // the reader switched language on the other copy: the same place in the article here
 restoreSpot();
+// a link to a figure or a section lands on it and stays there while the parts above it are laid out
+holdFragment();
 
 // Let the browser paint the article before the live page starts (the first frame after the parse
 // would otherwise wait for that work), then load it in a task of its own.

@@ -2,11 +2,14 @@
 // 10; docs/experiments.md): per run (placement, warm-up, seed), the angle by which every step turns
 // each layer's attention weights and FFN weights, and the relative update ‖ΔW‖/‖W‖. Its verdict rule
 // is written here (angularUpdate below), fixed before the first full run.
-import { list, num, obj, slots, str, type ExperimentDoc } from './types';
+import { list, num, obj, optional, slots, str, type ExperimentDoc } from './types';
 
 const shape = obj({
-  /** the weight groups, in the order of each run's rows: layer1.attn, layer1.ffn, layer2.attn, … */
+  /** the weight groups, in the order of each run's rows: layer1.attn, layer1.ffn, layer2.attn, …
+   *  (the page's summary: ['mean'], each run's one row the mean over `groups_meaned`) */
   groups: list(str),
+  /** the summary only (summarizeGroups): the groups its rows are the mean of */
+  groups_meaned: optional(list(str)),
   runs: list(
     obj({
       placement: str,
@@ -36,6 +39,22 @@ export function meanAngle(r: Pick<Run, 'angle'>): number[] {
   const g = r.angle.length;
   const n = g ? Math.min(...r.angle.map((row) => row.length)) : 0;
   return Array.from({ length: n }, (_, t) => r.angle.reduce((s, row) => s + row[t], 0) / g);
+}
+
+/**
+ * What the page loads of the reference (its `.summary` file, scripts/precompute.mjs): each run's
+ * angle and relative update as one row, the mean over its groups per step (meanAngle: the same sum
+ * in the same order, so fig20, its caption, the verdict and the prose read the same bits as from
+ * the whole document, whose every step of every layer's group is 855 kB; the figure's downloads
+ * fetch that one). Pure.
+ */
+export function summarizeGroups(doc: AngularUpdateResult): AngularUpdateResult {
+  return {
+    ...doc,
+    groups: ['mean'],
+    groups_meaned: doc.groups,
+    runs: doc.runs.map((r) => ({ ...r, angle: [meanAngle(r)], relative: [meanAngle({ angle: r.relative })] })),
+  };
 }
 
 /** A run's early angular update ā: the mean over its steps of meanAngle; Infinity for a run that
@@ -120,7 +139,8 @@ export function angularUpdate(doc: AngularUpdateResult) {
 export default slots({
   angularUpdate: {
     experiment: 'angular-update',
-    file: 'angular-update',
+    file: 'angular-update.summary',
+    summarize: summarizeGroups,
     config: {},
     // the quick look's model (6 layers, 2 × 32 tokens) and two seeds, the rule's least: 12 runs of
     // 100 steps, 17 s native on 2 loaded cores, the reference's verdict (tests/wasm/quick-verdicts);

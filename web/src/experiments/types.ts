@@ -20,8 +20,16 @@ export type VerdictRule = (doc: never) => { verdict: string };
 export interface ExperimentDecl {
   /** the engine's experiment (wasm/experiments/registry.cpp) */
   experiment: string;
-  /** its precomputed document: public/data/exp/<file>.json (scripts/precompute.mjs writes it with `config`) */
+  /** its precomputed document: public/data/exp/<file>.json (scripts/precompute.mjs writes it with
+   *  `config`); `<experiment>.summary` for a slot with `summarize` */
   file: string;
+  /** The page loads a summary of the reference, not the whole document: what its figure, caption,
+   *  verdict and prose read, in the document's own shape (scripts/precompute.mjs writes
+   *  public/data/exp/<experiment>.summary.json with this from the full <experiment>.json, which
+   *  stays in the site for the figure's downloads). A live run is summarized the same way before it
+   *  is compared with the reference (lib/doc-compare.ts). Pure, and the same numbers to the bit for
+   *  what the page reads. */
+  summarize?: (doc: never) => object;
   /** the config of a recompute: the engine's defaults but what is listed */
   config: Record<string, unknown>;
   /** the small setting a reader can recompute in seconds (the figure's "small" setting): the

@@ -22,6 +22,11 @@ export default slots({
   warmupLength: {
     experiment: 'warmup-length',
     file: 'warmup-length.summary',
+    // the page draws the escape steps, not the 120 loss curves: each run without its `loss`
+    summarize: (doc: WarmupLengthResult) => ({
+      ...doc,
+      runs: doc.runs.map(({ loss, ...r }) => ({ ...r, steps_done: loss?.length ?? 0 })),
+    }),
     config: {},
     small: { warmups: [0, 100], seeds: [0], lr_factors: [1] },
     settings: { url: 'fig8', fields: ['placements', 'optimizers', 'warmups', 'lr_factors', 'seeds', 'steps', 'layers', 'd'] },

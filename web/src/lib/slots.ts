@@ -33,3 +33,11 @@ for (const decls of Object.values(
 /** Where a slot's precomputed document is, under the site's base (public/ in the repository). */
 export const precomputedPath = (name: SlotName): string =>
   name === 'probe' || name === 'grid' ? `data/${name}.json` : `data/exp/${EXPERIMENT_SLOTS[name].file}.json`;
+
+/** A slot's `summarize` (its precomputed file is a summary: ExperimentDecl.summarize), or null. */
+export const summarizeOf = (name: SlotName): ((doc: never) => object) | null =>
+  name === 'probe' || name === 'grid' ? null : (EXPERIMENT_SLOTS[name].summarize ?? null);
+
+/** Where the whole document of a slot whose precomputed file is a summary is (its downloads read
+ *  it); null for a slot that loads the whole one. */
+export const fullPath = (name: SlotName): string | null => (summarizeOf(name) ? `data/exp/${EXPERIMENT_SLOTS[name as ExperimentSlot].experiment}.json` : null);

@@ -25,6 +25,7 @@ import {
 } from '../figures/registry';
 import { Prefs } from '../lib/prefs.svelte';
 import { Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
+import { fullPath } from '../lib/slots';
 import { Lab } from '../lib/lab.svelte';
 import { tableOf } from '../lib/settings';
 import { LiveRuns } from '../lib/runs/live-runs.svelte';
@@ -279,16 +280,27 @@ export class LivePage implements IslandPage {
     });
   }
 
-  private numbersOf = (f: AnyFigure) =>
-    f.numbers({ text: this.ftext(f.id), proseNumbers: this.proseNumbers, view: this.views[f.id], doc: this.drawnBy(f).doc });
+  private numbersOf = (f: AnyFigure, doc = this.drawnBy(f).doc) =>
+    f.numbers({ text: this.ftext(f.id), proseNumbers: this.proseNumbers, view: this.views[f.id], doc });
+
+  /** The document a figure's CSV and JSON hold: the drawn one, or where that is a reference the
+   *  page loads as a summary (lib/slots.ts fullPath), the whole document it was cut from. */
+  private async downloadDoc(f: AnyFigure) {
+    const { slot, doc } = this.drawnBy(f);
+    const full = slot && doc != null && doc === slot.precomputed ? fullPath(slot.name) : null;
+    if (!full) return doc;
+    const res = await fetch(`${BASE}${full}`);
+    if (!res.ok) throw new Error(`${full}: HTTP ${res.status}`);
+    return res.json();
+  }
 
   async exportFigure(id: FigureId, kind: ExportKind) {
     const f = figureById(id);
     if (!f) throw new Error(`${id} is not a figure`);
     const prov = this.provenanceFor(f);
     const name = fileName(f.id, prov.source, kind, prov.computed ?? prov.exported);
-    if (kind === 'csv') return download(toCsv(this.numbersOf(f).table, prov), name, 'text/csv;charset=utf-8');
-    if (kind === 'json') return download(toJson(this.numbersOf(f).json, prov), name, 'application/json');
+    if (kind === 'csv') return download(toCsv(this.numbersOf(f, await this.downloadDoc(f)).table, prov), name, 'text/csv;charset=utf-8');
+    if (kind === 'json') return download(toJson(this.numbersOf(f, await this.downloadDoc(f)).json, prov), name, 'application/json');
     const el = document.getElementById(f.id);
     if (!el) throw new Error(`#${f.id} is not on the page`);
     const composed = composeSvg(el, prov);
