@@ -68,7 +68,12 @@ EXTRA_TARGETS="gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt" 
 # runs alongside the GEMM tests, Vitest and the page build (it was the longest job of the browsers'
 # side lane, which then outlasted the end-to-end run; about 90 s alone since Dawn's wait for the GPU
 # no longer spins: tests/gpu-node/device.mjs pollGently)
-background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" node tests/gpu-node/run.mjs
+# It runs on one core (taskset): SwiftShader spreads a dispatch over every core and its threads wait
+# for each other, which on a machine busy with the other lane costs more than it gains (alone, on
+# 2 cores: 135 CPU-s in 80 s; on one: 117 CPU-s in 117 s, 12 → 3 s of it in the kernel). It still
+# ends long before the end-to-end run that waits for it.
+one_core() { if command -v taskset > /dev/null 2>&1; then taskset -c 0 "$@"; else "$@"; fi; }
+background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" one_core node tests/gpu-node/run.mjs
 
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test
