@@ -4,6 +4,8 @@
 // what is selected (its aria valuetext) and marks it (Points' `active`, Cursor's `x`).
 // One instance per figure; `xs` is read on every use, so it follows the drawn document.
 import { nearest, stepAlong, stepsTo } from './axis';
+import { panelReadout } from './text';
+import type { FigureText } from '../content/types';
 
 export class XSelection<P extends string = string> {
   /** the x picked by hover or keyboard; null until one is */
@@ -75,5 +77,37 @@ export class XSelection<P extends string = string> {
         this.picked = nearest(this.xs(), q.x);
       } else if (this.focus === id) this.focus = null;
     };
+  }
+}
+
+/** A figure of panels over a run's steps (Figures 17, 19, 20): the step selection its panels share,
+ *  and its readout: the title of the panel that has the selection (the first before one has it),
+ *  the selected step (1 before one is picked), and the value there of each of that panel's series,
+ *  or '' while the slot draws nothing. `drawn` (the figure's slot and chart, lib/result-slots
+ *  withReference) and `words` are read on use, so it follows the drawn document and the language. */
+export class StepPanels<S, T extends { key: string; series: readonly S[] }> {
+  readonly sel: XSelection<string>;
+
+  constructor(
+    private readonly drawn: { readonly slot: { readonly data: unknown }; readonly c: { readonly steps: number; readonly panels: readonly T[] } },
+    private readonly words: () => { text: FigureText; t: (k: string) => string },
+    private readonly title: (p: T) => string,
+    private readonly name: (s: S) => string,
+    private readonly value: (s: S, at: number) => string,
+  ) {
+    this.sel = XSelection.ofSteps<string>(() => drawn.c.steps);
+  }
+
+  /** The selected step. */
+  get at(): number {
+    return this.sel.at ?? 1;
+  }
+
+  /** The readout at the selected step (above). */
+  get readout(): string {
+    const p = this.sel.focused(this.drawn.c.panels);
+    const at = this.at;
+    const { text, t } = this.words();
+    return this.drawn.slot.data != null && p ? panelReadout(text, t, this.title(p), at, p.series, this.name, (s) => this.value(s, at)) : '';
   }
 }
