@@ -23,7 +23,7 @@ import { fig1Table } from '../../web/src/figures/fig1/downloads';
 import { fig2Table } from '../../web/src/figures/fig2/downloads';
 import { fig3Table } from '../../web/src/figures/fig3/downloads';
 import { fig4Table } from '../../web/src/figures/fig4/downloads';
-import { seriesTable, stepRowsTable } from '../../web/src/lib/series-table';
+import { figureStepTable, seriesTable, stepRowsTable } from '../../web/src/lib/series-table';
 import { grid, phaseDiagram, probe } from './fixtures';
 import { fig15Json, fig15Table } from '../../web/src/figures/fig15/downloads';
 import { fig14Json } from '../../web/src/figures/fig14/downloads';
@@ -345,5 +345,14 @@ describe('stepRowsTable', () => {
       ],
     });
     expect(stepRowsTable('cap', 'Series', [], []).rows).toEqual([]);
+  });
+  it("figureStepTable: under the figure's tableCaption and col.series (a missing string reads as its key)", () => {
+    const lines = [{ name: 'Post-LN', value: (st: number) => String(st) }];
+    const text = { title: 'T', caption: 'C', tableCaption: 'Angles per step', 'col.series': 'Run' };
+    expect(figureStepTable(text, [1, 2], lines)).toEqual(stepRowsTable('Angles per step', 'Run', [1, 2], lines));
+    expect(figureStepTable({ title: 'T', caption: 'C' }, [1], lines)).toMatchObject({
+      caption: 'tableCaption',
+      columns: [{ key: 's', label: 'col.series' }, { key: 't1' }],
+    });
   });
 });

@@ -2,8 +2,12 @@
 // seriesTable: a figure whose series are placements: the x column, then for each measure one column
 // per series (key `<placement><measure key>`, label the placement's name, with the measure's label
 // after it when it has one), one row per x (the measure's `value`).
-// stepRowsTable: a figure of panels over steps, transposed: a row per line drawn, a column per step.
+// stepRowsTable: a figure of panels over steps, transposed: a row per line drawn, a column per step;
+// figureStepTable: the same with the figure's own caption and first column (its strings tableCaption,
+// col.series).
 import { placementLabel } from './placements';
+import { ft } from './text';
+import type { FigureText } from '../content/types';
 
 export interface SeriesMeasure<S, X> {
   key: string;
@@ -47,3 +51,7 @@ export function stepRowsTable(
     rows: lines.map((l) => Object.fromEntries([['s', l.name], ...steps.map((st) => [`t${st}`, l.value(st)])])),
   };
 }
+
+/** stepRowsTable under the figure's own strings: its `tableCaption`, and `col.series` over the lines' names. */
+export const figureStepTable = (text: FigureText, steps: readonly number[], lines: readonly { name: string; value: (step: number) => string }[]) =>
+  stepRowsTable(ft(text, 'tableCaption'), ft(text, 'col.series'), steps, lines);
