@@ -99,8 +99,9 @@ export class LivePage implements IslandPage {
     );
     // the stored runs too: a link's run may be one of them (Lab.linkAction)
     this.dataReady = Promise.all([this.results.loadPrecomputed(BASE), this.results.runs.ready]).then(() => {
-      // the link's run settings fill the forms; a short run starts, a longer one is offered
-      untrack(() => this.lab.applyLink(state.parts));
+      // the link's run settings fill the forms; a short run starts, a longer one is offered (and
+      // none where the link's settings of its slot had one refused: the banner and the form say why)
+      untrack(() => this.lab.applyLink(state.parts, this.link.issues));
       this.applied = true;
     });
   }
