@@ -201,6 +201,7 @@ export const UI_KEY_TABLES = {
       ['share.svg share.png share.csv share.json', 'tooltips of the download buttons'],
       ['url.head url.dismiss', `the banner about a link's unusable parameters`],
       ['url.issue.invalid url.issue.unknown url.issue.duplicate', 'one banner line'],
+      ['url.issue.invalid.run url.issue.duplicate.run', `one banner line of a run setting: nothing ran (lib/lab.svelte.ts Lab.applyLink)`],
       [
         'url.lang url.theme url.embed url.fig1.step url.fig1.ln url.fig2.layer url.fig3.stat url.fig5.perturbation url.fig6.output url.fig6.input url.fig8.lr url.fig11.placement url.fig15.placement url.tooLong url.unknown url.duplicate',
         "the reasons of the figures' view parameters (a run setting's is its field's message: `field.err.*`); `url.embed` names every figure, `url.fig11.placement` and `url.fig15.placement` the engine's placements",

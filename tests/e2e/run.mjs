@@ -914,20 +914,22 @@ async function main() {
         /unigram entropy/,
         /optimal loss, ln/,
         // the streaming run, named live and in progress at the step it reached (lib/runs/drawn-run.ts)
-        /^Drawn: your run “[^”]+”, live and still running, now at step \d+ of \d+\. The article’s text describes the reference\.$/,
+        /^Drawn: your run “[^”]+”, live and still running, now at step \d+ of 1000\. The article’s text describes the reference\.$/,
       ],
       [
         'zh',
         /玩具模型（学本文的英文文字）/,
         /一元熵/,
         /点线是最优损失/,
-        /^图中画的是你的运行“[^”]+”，它正在运行，现已到第 \d+ 步（共 \d+ 步）。正文描述的是参考结果。$/,
+        /^图中画的是你的运行“[^”]+”，它正在运行，现已到第 \d+ 步（共 1000 步）。正文描述的是参考结果。$/,
       ],
     ])
       await check(`Figure 4 (fig4, ${lang}): while a text run streams over the chain, the caption states the text and its plateau line`, async () => {
-        // a run far longer than a link may start by itself: offered (at once, or after its first 3 s)
+        // a run far longer than a link may start by itself: offered (at once, or after its first 3 s),
+        // and run with the link's steps (the lab's most: a value beyond it runs nothing, the check
+        // "permalink: a link whose steps are beyond the lab's bound …")
         const b = await openPage(browser, preview.url, {
-          query: `?lang=${lang}&fig4.data=text&fig4.text_lang=en&fig4.placements=post,pre&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20000&fig4.layers=2`,
+          query: `?lang=${lang}&fig4.data=text&fig4.text_lang=en&fig4.placements=post,pre&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=1000&fig4.layers=2`,
         });
         try {
           const caption = () => b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
@@ -945,6 +947,9 @@ async function main() {
           assert(lines.test(now) && !noLines.test(now), `${lang}: the streaming caption does not state the text's plateau line: ${now.slice(0, 700)}`);
           const drawn = await b.page.$eval('#fig4 [data-drawn-run]', (el) => el.textContent ?? '').catch(() => '');
           assert(drawnRun.test(drawn), `${lang}: the caption does not name the streaming run: "${drawn}"`);
+          // the entry lists the link's steps among the settings it changed
+          const entry = await b.page.$eval('#fig4 .runlist li[data-run-id]', (el) => el.textContent ?? '').catch(() => '');
+          assert(/steps 1000/.test(entry), `${lang}: the run list entry does not list the link's steps: ${entry.slice(0, 300)}`);
           await shoot(b.page, `${lang}-fig4-text-streaming`, '#fig4');
           await b.page.click('#fig4 button.cancel');
           await waitAttr(b.page, 'fig4', 'data-run', ['cancelled'], 60000);
@@ -1354,6 +1359,39 @@ async function main() {
         'Not now started the run or left the question',
       );
       await b.context.close();
+    });
+
+    await check('permalink: a link whose steps are beyond the lab’s bound names them and their bound, and runs nothing until they are corrected', async () => {
+      // the shape of a long run on real text (the checks above), its steps 20000: beyond the lab's
+      // 1000, within the engine's 100000 (lib/lab.svelte.ts Lab.applyLink: a run of the rest at the
+      // default 500 steps is not the run the link asks for)
+      const b = await openPage(browser, preview.url, {
+        query: '?lang=en&fig4.data=text&fig4.text_lang=en&fig4.placements=post,pre&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=20000&fig4.layers=2',
+      });
+      try {
+        const said = await b.page.waitForSelector('.url-banner li[data-param="fig4.steps"]', { timeout: 30000 }).then((e) => e.textContent());
+        assert(/fig4\.steps=20000/.test(said) && /from 10 to 1000/.test(said) && /Nothing was run/.test(said), `the banner: "${said}"`);
+        await waitAttr(b.page, 'fig4', 'data-state', ['ready'], 60000);
+        await openSettings(b.page, 'fig4');
+        // the form holds the link's settings, the refused steps as typed and marked with their bound
+        await b.page.waitForFunction(() => document.querySelector('#fig4 input[name="steps"]')?.value === '20000', null, { timeout: 30000 });
+        const err = await b.page.$eval('#fig4 label:has(input[name="steps"]) .err', (el) => el.textContent ?? '').catch(() => '');
+        assert(/from 10 to 1000/.test(err), `the steps field does not say its bound: "${err}"`);
+        assert((await b.page.$eval('#fig4 input[name="layers"]', (x) => x.value)) === '2', 'the link’s layers are not in the form');
+        assert(await b.page.$eval('#fig4 button.recompute', (x) => x.disabled), 'Recompute is not disabled on the refused steps');
+        await b.page.waitForTimeout(500);
+        assert((await b.page.$eval('#fig4', (el) => el.dataset.run)) === 'idle', 'a run was started or offered');
+        assert(!(await b.page.$('.engine-line')), 'a run started the engine');
+        await shoot(b.page, 'en-fig4-link-steps-refused', '#fig4');
+        // corrected to the lab's most, it is offered with those steps
+        await b.page.fill('#fig4 input[name="steps"]', '1000');
+        await b.page.waitForFunction(() => !document.querySelector('#fig4 button.recompute')?.disabled, null, { timeout: 10000 });
+        await openShare(b.page, 'fig4');
+        const note = await b.page.$eval('#fig4-share [data-not-run]', (el) => el.textContent ?? '').catch(() => '');
+        assert(/not run yet \(.*steps 1000.*\)/.test(note), `Share does not name the corrected steps: "${note}"`);
+      } finally {
+        await b.context.close();
+      }
     });
 
     await check(

@@ -83,6 +83,8 @@ const readState = () => ({
   fig3Run: document.querySelector('#fig3')?.dataset.run ?? null,
   fig4Run: document.querySelector('#fig4')?.dataset.run ?? null,
   fig4: Object.fromEntries([...document.querySelectorAll('#fig4 .run input')].map((i) => [i.name, i.value])),
+  // the fields of Figure 4's form that show a message (a link's refused run setting, kept as typed)
+  fig4Marked: [...document.querySelectorAll('#fig4 .run label:has(.err) input')].map((i) => i.name),
   injected:
     [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value))).length +
     // the page's one inline script of its own: index.html's guard (hides the prerendered article from an embed or a reader of the other language)
@@ -223,7 +225,13 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
     if (figs.includes('fig3') && st.fig3Run !== 'idle') p.push(`fig3 run ${st.fig3Run}`);
     if (figs.includes('fig4')) {
       if (st.fig4Run !== (want.fig4Run ?? 'idle')) p.push(`fig4 run ${st.fig4Run}: a bad parameter started a run`);
-      for (const [k, v] of Object.entries(DEFAULT_GRID)) if (st.fig4[k] !== v) p.push(`fig4 ${k} = ${st.fig4[k]}`);
+      // a field the link refused stays in the form as typed, marked with its message (lib/lab.svelte.ts
+      // Lab.applyLink: nothing runs on it); every other field keeps its default
+      for (const [k, v] of Object.entries(DEFAULT_GRID)) {
+        const refused = c.banner.includes(`fig4.${k}`);
+        if (refused && !st.fig4Marked.includes(k)) p.push(`fig4 ${k}: the refused value is not marked in the form`);
+        if (!refused && st.fig4[k] !== v) p.push(`fig4 ${k} = ${st.fig4[k]}`);
+      }
     }
     if (st.injected) p.push(`${st.injected} injected elements/attributes`);
     if (dialogsOf().length) p.push(`dialog: ${dialogsOf()[0]}`);

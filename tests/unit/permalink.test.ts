@@ -117,6 +117,16 @@ describe('parseLink: invalid parameters fall back one by one', () => {
     expect(r.issues).toEqual([{ param: 'lang', value: 'zh | en', kind: 'duplicate', reason: 'url.duplicate' }]);
     expect(r.state).toEqual({ parts: {} });
   });
+  it('an issue names the group of its parameter: a slot’s run settings, a figure’s view, none for the page’s own', () => {
+    const r = parseLink('?fig4.steps=20000&fig4.steps=3&fig3.seeds=99&fig1.step=9&lang=fr&fig5.x=1');
+    expect(r.issues.map((i) => [i.param, i.kind, i.group])).toEqual([
+      ['fig4.steps', 'duplicate', 'grid'],
+      ['fig3.seeds', 'invalid', 'probe'],
+      ['fig1.step', 'invalid', 'fig1'],
+      ['lang', 'invalid', undefined],
+      ['fig5.x', 'unknown', undefined],
+    ]);
+  });
   it('an unknown parameter in our namespace is reported; others are left alone', () => {
     const r = parseLink('?fig5.x=1&fig2.zoom=3&utm_medium=mail');
     expect(r.issues.map((i) => [i.param, i.kind])).toEqual([

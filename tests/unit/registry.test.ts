@@ -30,7 +30,7 @@ import {
 import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { memoryStore } from '../../web/src/lib/runs/store';
-import { heldSlots, slotsOf } from '../../web/src/page/island-page';
+import { heldSlots, linkGroups, slotsOf } from '../../web/src/page/island-page';
 
 const docFor: Record<SlotName, unknown> = {
   probe: probe(),
@@ -160,6 +160,9 @@ describe('the slots whose stored runs wait for their figure (page/island-page.ts
     expect(held).toContain('grid');
     expect(held).toContain('probe');
     expect(heldSlots({ grid: { values: { steps: 40 } } })).not.toContain('grid');
+    // nor a slot the link names by a refused setting only: its form keeps what the link set (Lab.applyLink)
+    expect(heldSlots(linkGroups(parseLink(LINKS, '?fig4.steps=20000')))).not.toContain('grid');
+    expect(heldSlots(linkGroups(parseLink(LINKS, '?fig1.step=9')))).toContain('grid');
     // a figure whose view chooses its slot (Figure 5 and its sign-gradient twin): never held
     for (const f of FIGURES.filter((x) => x.slotOf)) expect(held).not.toContain(f.slot);
     for (const n of held) expect(FIGURES.filter((f) => slotsOf(f.id).includes(n)).every((f) => !f.slotOf)).toBe(true);

@@ -307,6 +307,9 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.issue.invalid': '“{param}={value}”: {reason}. Showing the default instead.',
     'url.issue.unknown': '“{param}” is not a setting of this page; ignored.',
     'url.issue.duplicate': '“{param}” is given more than once ({value}); showing the default.',
+    'url.issue.invalid.run': '“{param}={value}”: {reason}. Nothing was run: correct it in the figure’s settings, which hold the rest of the link.',
+    'url.issue.duplicate.run':
+      '“{param}” is given more than once ({value}). Nothing was run: choose it in the figure’s settings, which hold the rest of the link.',
     'url.dismiss': 'Dismiss',
     'url.lang': 'the language must be zh or en',
     'url.theme': 'the theme must be light or dark',
@@ -695,6 +698,8 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'url.issue.invalid': '“{param}={value}”：{reason}。改用默认值。',
     'url.issue.unknown': '“{param}”不是本页的设置，已忽略。',
     'url.issue.duplicate': '“{param}”出现了不止一次（{value}），改用默认值。',
+    'url.issue.invalid.run': '“{param}={value}”：{reason}。没有运行：请在图的设置里改正它，链接的其余设置已填在那里。',
+    'url.issue.duplicate.run': '“{param}”出现了不止一次（{value}）。没有运行：请在图的设置里选定它，链接的其余设置已填在那里。',
     'url.dismiss': '知道了',
     'url.lang': '语言只能是 zh 或 en',
     'url.theme': '主题只能是 light 或 dark',

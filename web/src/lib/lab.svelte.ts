@@ -33,6 +33,7 @@ import {
   type Settings,
   type Table,
 } from './fields';
+import type { LinkIssue } from './permalink';
 import { LINK_BUDGET_MS, type Results, type StartOptions } from './result-slots.svelte';
 import { settingsDiff } from './runs/entry';
 import { tableOf } from './settings';
@@ -158,11 +159,12 @@ export class SlotForm {
     this.set(p.set, [...reset, ...reset.flatMap((f) => this.dependents(f))]);
   }
 
-  /** Put settings in the form (a link's, or a drawn run's): nothing typed is kept. */
-  fill(s: Settings) {
+  /** Put settings in the form (a link's, or a drawn run's): nothing typed is kept, but `text`, each
+   *  field's text as if typed (a link's refused value: the form names what is wrong with it). */
+  fill(s: Settings, text: Record<string, string> = {}) {
     this.base = s.base;
-    this.values = { ...s.values };
-    this.text = {};
+    this.values = Object.fromEntries(Object.entries(s.values).filter(([k]) => !(k in text)));
+    this.text = { ...text };
   }
 
   /** Set `values` (their text forgotten), first putting `reset` back to the base's. */
@@ -228,17 +230,23 @@ export class Lab {
    *  precomputed results and the stored runs are in: fill each form, and show an earlier run of
    *  them or start one when they differ from what is drawn (a longer run is offered instead:
    *  LINK_BUDGET_MS). A slot the link says nothing of shows what is drawn in its form (a stored run
-   *  after a reload), not the reference's settings under someone else's curves. */
-  applyLink(parts: Record<string, object>) {
+   *  after a reload), not the reference's settings under someone else's curves.
+   *  A slot whose settings the link names with one refused (`issues` of its group: out of bounds,
+   *  not a value, given twice) runs nothing: a run of the others with the refused one at its
+   *  default is not the run the link asks for. Its form holds what the link set, each refused value
+   *  as if typed (so the form says what is wrong with it and Recompute waits for a correction). */
+  applyLink(parts: Record<string, object>, issues: readonly LinkIssue[] = []) {
     for (const slot of SLOT_NAMES) {
       const form = this.forms[slot];
       const asked = parts[slot] as Partial<Settings> | undefined;
-      if (!asked) {
+      const refused = issues.filter((i) => i.group === slot);
+      if (!asked && !refused.length) {
         this.showDrawn(slot);
         continue;
       }
-      const s = normalized(form.table, form.reference, { base: asked.base ?? initialSettings(form.table).base, values: asked.values ?? {} });
-      form.fill(s);
+      const s = normalized(form.table, form.reference, { base: asked?.base ?? initialSettings(form.table).base, values: asked?.values ?? {} });
+      form.fill(s, refusedText(form.table, refused));
+      if (refused.length) continue;
       const act = this.linkAction(slot, s);
       const runs = this.results.runs;
       if (act.kind === 'show') {
@@ -283,6 +291,16 @@ export class Lab {
     return settingsDiff(form.config, drawn);
   }
 }
+
+/** A link's refused values of a table's fields (not one given twice: which would it be?), by field:
+ *  the text its form holds, as if typed. */
+const refusedText = (t: Table, issues: readonly LinkIssue[]): Record<string, string> =>
+  Object.fromEntries(
+    issues.flatMap((i) => {
+      const r = t.rows.find((x) => x.url === i.param);
+      return r && i.kind === 'invalid' ? [[r.field, i.value.trim()]] : [];
+    }),
+  );
 
 /** Every slot's link defaults: the settings its form opens with. */
 export const linkRunDefaults = (): Record<string, Settings> => Object.fromEntries(SLOT_NAMES.map((n) => [n, initialSettings(tableOf(n))]));

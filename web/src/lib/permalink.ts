@@ -72,6 +72,9 @@ export interface LinkIssue {
   kind: IssueKind;
   /** text key: 'url.…' in the page strings, or 'figN:err.…' in a figure's strings */
   reason: string;
+  /** the key of the group the parameter belongs to (a figure's view, a slot's run settings), if any:
+   *  a link whose run settings of a slot had one refused runs nothing of that slot (Lab.applyLink) */
+  group?: string;
 }
 
 // ---- parameter helpers (for the figures' groups) ------------------------------------------------
@@ -97,7 +100,7 @@ export const written = (...xs: ([string, string] | false)[]): [string, string][]
 /** Names in our namespace that are not parameters are reported; anything else (utm_…) is left alone. */
 const OURS = /^(fig|lnx|embed|lang|theme)/i;
 
-type Parser = { parse(v: string, st: LinkState): boolean; reason: string };
+type Parser = { parse(v: string, st: LinkState): boolean; reason: string; group?: string };
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x != null && !Array.isArray(x);
 /** One parameter's part added to what a group's other parameters set; an object value (Figure 4's
@@ -129,6 +132,7 @@ function parsers(spec: LinkSpec): Record<string, Parser> {
           return true;
         },
         reason: p.reason,
+        group: g.key,
       };
   return out;
 }
@@ -155,13 +159,14 @@ export function parseLink(spec: LinkSpec, search: string): { state: LinkState; i
       if (OURS.test(name)) issues.push({ param: name, value: values[0], kind: 'unknown', reason: 'url.unknown' });
       continue;
     }
+    const group = parser.group == null ? {} : { group: parser.group };
     if (values.length > 1) {
-      issues.push({ param: name, value: values.join(' | '), kind: 'duplicate', reason: 'url.duplicate' });
+      issues.push({ param: name, value: values.join(' | '), kind: 'duplicate', reason: 'url.duplicate', ...group });
       continue;
     }
     const v = values[0];
     if (v.length > MAX_VALUE_LENGTH || !parser.parse(v.trim(), state))
-      issues.push({ param: name, value: v, kind: 'invalid', reason: v.length > MAX_VALUE_LENGTH ? 'url.tooLong' : parser.reason });
+      issues.push({ param: name, value: v, kind: 'invalid', reason: v.length > MAX_VALUE_LENGTH ? 'url.tooLong' : parser.reason, ...group });
   }
   return { state, issues };
 }

@@ -12,6 +12,7 @@ import { FIGURES, figureLabel, figureRefLabel, figureStrings, initialViews } fro
 import { tableOf } from '../lib/settings';
 import type { AnyFigure } from '../figures/registry';
 import type { ExportKind } from '../lib/export';
+import type { LinkIssue, LinkState } from '../lib/permalink';
 import { renderInline } from '../lib/inline';
 import { Lab } from '../lib/lab.svelte';
 import { Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
@@ -94,6 +95,13 @@ export const slotsOf = (id: FigureId, figures: readonly AnyFigure[] = FIGURES): 
  * the link names (Lab.applyLink looks for a stored run of them), and a slot a figure may draw by
  * its view (slotOf: another view of it would draw the slot without its runs). Pure.
  */
+/** The groups a link names, by key: those it sets (their parts), and those it names by a refused
+ *  parameter only (Lab.applyLink fills their forms all the same: no stored run is held over them). */
+export const linkGroups = (l: { state: LinkState; issues: readonly LinkIssue[] }): Record<string, object> => ({
+  ...Object.fromEntries(l.issues.flatMap((i) => (i.group == null ? [] : [[i.group, {}]]))),
+  ...l.state.parts,
+});
+
 export function heldSlots(parts: Record<string, unknown>, figures: readonly AnyFigure[] = FIGURES): SlotName[] {
   return SLOT_NAMES.filter((n) => {
     const drawers = figures.filter((f) => f.slot === n || tableOf(n).figure === f.id);

@@ -39,7 +39,7 @@ import { embedLink, embedSnippet, foreignParams, pageLink, parseLink, serializeV
 import { fileName, provenance, toCsv, toJson, type ExportKind } from '../lib/export';
 import { composeSvg, download, svgToPng } from '../lib/export-dom';
 import type { EngineReport } from '../lib/engine-line';
-import { builtText, heldSlots, slotsOf, type IslandPage } from './island-page';
+import { builtText, heldSlots, linkGroups, slotsOf, type IslandPage } from './island-page';
 
 const BASE = import.meta.env.BASE_URL;
 
@@ -59,8 +59,9 @@ export class LivePage implements IslandPage {
     }).toString(),
   );
   /** an embed keeps no runs between visits and shows no run list (a blogger's figure is the article's);
-   *  the page holds the stored runs of the slots heldSlots names until a figure drawing them is live */
-  readonly results = new Results(new LiveRuns(SLOT_NAMES, this.embed ? null : undefined, this.embed ? [] : heldSlots(this.link.state.parts)));
+   *  the page holds the stored runs of the slots heldSlots names until a figure drawing them is live
+   *  (not a slot the link names, even by a refused setting: its form keeps what the link set) */
+  readonly results = new Results(new LiveRuns(SLOT_NAMES, this.embed ? null : undefined, this.embed ? [] : heldSlots(linkGroups(this.link))));
   /** each slot's live-run form (the figures' settings) and what a link's run settings do with them */
   readonly lab = new Lab(this.results);
   /** each figure's view state, by figure id, as the link set it (run settings live in `results`) */
@@ -100,8 +101,9 @@ export class LivePage implements IslandPage {
     );
     // the stored runs too: a link's run may be one of them (Lab.linkAction)
     this.dataReady = Promise.all([this.results.loadPrecomputed(BASE), this.results.runs.ready]).then(() => {
-      // the link's run settings fill the forms; a short run starts, a longer one is offered
-      untrack(() => this.lab.applyLink(state.parts));
+      // the link's run settings fill the forms; a short run starts, a longer one is offered (and
+      // none where the link's settings of its slot had one refused: the banner and the form say why)
+      untrack(() => this.lab.applyLink(state.parts, this.link.issues));
       this.applied = true;
     });
   }
