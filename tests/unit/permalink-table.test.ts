@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LINKS, initialViews, linkDefaults } from '../../web/src/figures/registry';
-import { parseLink, serializeView } from '../../web/src/lib/permalink';
+import { MAX_VALUE_LENGTH, parseLink, serializeView } from '../../web/src/lib/permalink';
 import { Lab } from '../../web/src/lib/lab.svelte';
 import { Results } from '../../web/src/lib/result-slots.svelte';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
@@ -192,6 +192,18 @@ describe('a link’s run setting runs as given or runs nothing', () => {
     for (const [k, v] of new URLSearchParams(q))
       if (k !== param && k.startsWith('fig4.') && k !== 'fig4.seeds')
         expect(form.shown(form.table.rows.find((r) => r.url === k)!), k).toBe(v.replace(/,/g, ', '));
+  });
+  it('a refused value longer than a link may carry runs nothing and sits in the form cut, still refused', () => {
+    for (const v of ['9'.repeat(10000), Array(300).fill('0.001').join(',')]) {
+      const param = v.includes(',') ? 'lrs' : 'steps';
+      const got = open(`?fig4.${param}=${v}&fig4.layers=2`);
+      expect(got.issues.map((i) => [i.param, i.reason])).toEqual([[`fig4.${param}`, 'url.tooLong']]);
+      expect(got.started).toEqual([]);
+      const form = got.lab.forms.grid;
+      expect(form.text[param]).toBe(`${v.slice(0, MAX_VALUE_LENGTH)}…`);
+      expect(Object.keys(form.errors)).toEqual([param]);
+      expect(form.config).toBeNull();
+    }
   });
   it('a run setting given twice runs nothing either', () => {
     const got = open('?fig4.steps=100&fig4.steps=200&fig4.layers=2');

@@ -33,7 +33,7 @@ import {
   type Settings,
   type Table,
 } from './fields';
-import type { LinkIssue } from './permalink';
+import { MAX_VALUE_LENGTH, type LinkIssue } from './permalink';
 import { LINK_BUDGET_MS, type Results, type StartOptions } from './result-slots.svelte';
 import { settingsDiff } from './runs/entry';
 import { tableOf } from './settings';
@@ -293,12 +293,15 @@ export class Lab {
 }
 
 /** A link's refused values of a table's fields (not one given twice: which would it be?), by field:
- *  the text its form holds, as if typed. */
+ *  the text its form holds, as if typed; a value longer than a link's values may be (the banner's
+ *  "too long") cut there and ended with "…", so a field never holds a megabyte and what it holds
+ *  stays refused (a cut list could otherwise read as a valid shorter one). */
 const refusedText = (t: Table, issues: readonly LinkIssue[]): Record<string, string> =>
   Object.fromEntries(
     issues.flatMap((i) => {
       const r = t.rows.find((x) => x.url === i.param);
-      return r && i.kind === 'invalid' ? [[r.field, i.value.trim()]] : [];
+      const v = i.value.trim();
+      return r && i.kind === 'invalid' ? [[r.field, v.length > MAX_VALUE_LENGTH ? `${v.slice(0, MAX_VALUE_LENGTH)}…` : v]] : [];
     }),
   );
 
