@@ -196,7 +196,10 @@ export function treeCpuSeconds() {
     return 0;
   }
   const children = new Map();
-  for (const p of stats) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  for (const p of stats) {
+    if (!children.has(p.ppid)) children.set(p.ppid, []);
+    children.get(p.ppid).push(p);
+  }
   let ticks = 0;
   const walk = (pid) => {
     for (const c of children.get(pid) ?? []) {
