@@ -347,8 +347,9 @@ export async function waitAttr(page, id, attr, values, timeout) {
  *  of the page that becomes live on its own (the citation, web/src/lib/islands.ts). A part becomes
  *  live when it nears the viewport, as a reader scrolling through it would make it: one not live
  *  yet is scrolled to while it is waited for (again after a reload: the page may reload itself
- *  once on a static host, lib/isolation.ts). The page stays where the last one is. */
-export async function waitReady(page, timeout = 30000, figs = FIGS) {
+ *  once on a static host, lib/isolation.ts). The page stays where the last one is. `{ rest: false }`:
+ *  the figures of `figs` only, the other parts stay as the page left them. */
+export async function waitReady(page, timeout = 30000, figs = FIGS, { rest = true } = {}) {
   for (const id of figs) {
     try {
       await page.waitForFunction(
@@ -367,6 +368,7 @@ export async function waitReady(page, timeout = 30000, figs = FIGS) {
       throw new Error(`#${id} did not reach data-state=ready within ${timeout} ms (now: ${now}; ${String(e?.message ?? e).split('\n')[0]})`);
     }
   }
+  if (!rest) return;
   await page.waitForFunction(
     () => {
       const rest = document.querySelector('[data-island]:not([data-live])');
