@@ -91,14 +91,18 @@ npx vite build --logLevel warn
 stage "end-to-end (Chromium); alongside: what a link unfolds into, Lighthouse, WebGPU in Chromium, the end-to-end run's late part"
 # the side lane, one job after another: card pictures and oEmbed figure pages (tests/e2e/web-found.mjs);
 # Lighthouse's accessibility, best practices and SEO at 100 in both languages; the page on WebGPU in
-# Chromium (SwiftShader); the end-to-end run's late part (tests/e2e/run.mjs part('late'): checks that
-# each open their own pages)
+# Chromium (SwiftShader); then the end-to-end run's late part (tests/e2e/run.mjs part('late'): checks that
+# each open their own pages), which the main lane joins when its own checks are done: each late check
+# goes to the first lane to reach it (E2E_SHARE, tests/e2e/harness.mjs makeChecker), so the two lanes
+# end together whatever either's share of the machine was
+rm -rf test-artifacts/e2e-share && mkdir -p test-artifacts/e2e-share
+export E2E_SHARE="$PWD/test-artifacts/e2e-share"
 background browsers bash -c 'set -e
   side "found on the web (card pictures, oEmbed figure pages)" node tests/e2e/web-found.mjs
   side "Lighthouse: accessibility, best practices, SEO at 100 (en, zh)" node tests/audits/lighthouse.mjs
   side "WebGPU end-to-end (Chromium, SwiftShader)" node tests/webgpu/run.mjs
-  side "end-to-end, its late part (checks that open pages of their own: links, themes, phone width, plain server, embeds, offline)" env E2E_PART=late node tests/e2e/run.mjs'
-E2E_PART=early node tests/e2e/run.mjs
+  side "end-to-end, its late part, shared with the main lane (checks that open pages of their own: links, themes, phone width, plain server, embeds, offline)" env E2E_PART=late node tests/e2e/run.mjs'
+node tests/e2e/run.mjs
 printf '\n-- alongside (%ss)\n' "$(( $(date +%s) - start ))"
 finish gpu
 finish browsers

@@ -4,7 +4,8 @@
 // Nothing here downloads a browser: Chromium is the system's /usr/bin/chromium (or $CHROMIUM).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
@@ -166,12 +167,6 @@ export async function vitePreview(port) {
 }
 
 // ---- test harness ------------------------------------------------------------------------------
-/** A list of named checks; each runs once, is timed and recorded; failures do not stop the run. */
-/** Runs the checks whose name contains `only` (E2E_ONLY; several substrings separated by `||`,
- *  e.g. 'page loads (en)||Figure 4: a preset', so a check can run after the one that waits for the page). */
-/** A runner may be cut in two parts (`part('late')` before the first check of the second): with
- *  E2E_PART=early only the checks before it run, with E2E_PART=late only those after (npm test runs
- *  the late part, whose checks each open pages of their own, in its side lane); unset, all run. */
 /** CPU-seconds spent so far by this process and every process below it (the browsers and their
  *  renderers, the servers): user + system time of the live ones and of the children each has
  *  reaped (Linux /proc; 0 elsewhere). A check's difference says what it cost the machine, which the
@@ -212,14 +207,37 @@ export function treeCpuSeconds() {
   return ticks / 100; // USER_HZ
 }
 
-export function makeChecker(only = process.env.E2E_ONLY ?? '', onlyPart = process.env.E2E_PART ?? '') {
+/** A list of named checks; each runs once, is timed and recorded; failures do not stop the run.
+ *  Runs the checks whose name contains `only` (E2E_ONLY; several substrings separated by `||`,
+ *  e.g. 'page loads (en)||Figure 4: a preset', so a check can run after the one that waits for the page).
+ *  A runner may be cut in two parts (`part('late')` before the first check of the second, whose checks
+ *  each open pages of their own): with E2E_PART=early only the checks before it run, with
+ *  E2E_PART=late only those after; unset, all run.
+ *  `share` (E2E_SHARE, a directory): two runners of one file share the late part, each check run by
+ *  the first runner to reach it, which claims it by creating a file named after it there (`wx`, so
+ *  one of two that try at once wins). npm test runs the whole file in its main lane and the late part
+ *  in its side lane: both take the late checks in order until none is left, so neither lane waits
+ *  for the other's share of fixed size. */
+export function makeChecker(only = process.env.E2E_ONLY ?? '', onlyPart = process.env.E2E_PART ?? '', share = process.env.E2E_SHARE ?? '') {
   const results = [];
   const wanted = only.split('||').filter(Boolean);
   let current = 'early';
   const part = (name) => void (current = name);
+  /** true when this runner may run the check: no share, or it claimed the check first */
+  const claim = (name) => {
+    if (!share || current !== 'late') return true;
+    try {
+      closeSync(openSync(join(share, createHash('sha1').update(name).digest('hex').slice(0, 20)), 'wx'));
+      return true;
+    } catch (e) {
+      if (e.code === 'EEXIST') return false;
+      throw e;
+    }
+  };
   async function check(name, fn) {
     if (onlyPart && onlyPart !== current) return;
     if (wanted.length && !wanted.some((w) => name.includes(w))) return;
+    if (!claim(name)) return void console.log(`  --    ${name} (run by the other runner)`);
     const t0 = Date.now();
     const c0 = treeCpuSeconds();
     try {
@@ -347,8 +365,9 @@ export async function waitAttr(page, id, attr, values, timeout) {
  *  of the page that becomes live on its own (the citation, web/src/lib/islands.ts). A part becomes
  *  live when it nears the viewport, as a reader scrolling through it would make it: one not live
  *  yet is scrolled to while it is waited for (again after a reload: the page may reload itself
- *  once on a static host, lib/isolation.ts). The page stays where the last one is. */
-export async function waitReady(page, timeout = 30000, figs = FIGS) {
+ *  once on a static host, lib/isolation.ts). The page stays where the last one is. `{ rest: false }`:
+ *  the figures of `figs` only, the other parts stay as the page left them. */
+export async function waitReady(page, timeout = 30000, figs = FIGS, { rest = true } = {}) {
   for (const id of figs) {
     try {
       await page.waitForFunction(
@@ -367,6 +386,7 @@ export async function waitReady(page, timeout = 30000, figs = FIGS) {
       throw new Error(`#${id} did not reach data-state=ready within ${timeout} ms (now: ${now}; ${String(e?.message ?? e).split('\n')[0]})`);
     }
   }
+  if (!rest) return;
   await page.waitForFunction(
     () => {
       const rest = document.querySelector('[data-island]:not([data-live])');
