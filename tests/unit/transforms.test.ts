@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
-import { earlyAndEveryTenth, evenlySpaced, labelsThatFit, logTicks, paddedLogDomain, stepsTo } from '../../web/src/lib/axis';
+import { earlyAndEveryTenth, evenlySpaced, labelsThatFit, logTicks, lrTicks, paddedLogDomain, stepsTo } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
@@ -338,6 +338,11 @@ describe('evenlySpaced', () => {
     [3, 1, 1, [1, 3]],
   ])('n = %i in about %i parts (all up to %i) → %j', (n, parts, all, want) => expect(evenlySpaced(n, parts, all)).toEqual(want));
   it('all defaults to parts', () => expect(evenlySpaced(10, 10)).toEqual(evenlySpaced(10, 10, 10)));
+});
+
+describe('lrTicks', () => {
+  it('the lrs drawn, in their order', () => expect(lrTicks([1e-3, 3e-3, 1e-2], [1e-4, 1])).toEqual([1e-3, 3e-3, 1e-2]));
+  it("none drawn: the domain's log ticks", () => expect(lrTicks([], [1e-3, 1e-1])).toEqual(logTicks([1e-3, 1e-1])));
 });
 
 describe('labelsThatFit', () => {

@@ -45,6 +45,9 @@ export function labelsThatFit(at: readonly number[], widths: readonly number[], 
   return at.map((_, i) => i === 0);
 }
 
+/** The ticks of a peak-lr axis: the lrs drawn, else (none drawn yet) the domain's logTicks. */
+export const lrTicks = (lrs: readonly number[], domain: [number, number]): number[] => (lrs.length ? [...lrs] : logTicks(domain));
+
 /** The steps 1…n of a run (the x values of a figure over its steps). */
 export const stepsTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
