@@ -141,18 +141,27 @@ function heard(page) {
   return log;
 }
 
+/** A fresh context as a reader's in English: 1100 px wide, this machine's speed measured elsewhere
+ *  (elsewhereSpeed), no service worker; `over` adds or replaces options. */
+const readerContext = (browser, base, over = {}) =>
+  browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base), ...NO_SERVICE_WORKER, ...over });
+
+/** A page of such a context on the article in English, every figure ready, with what it says heard. */
+async function readerPage(browser, base) {
+  const context = await readerContext(browser, base);
+  const page = await context.newPage();
+  const log = heard(page);
+  await page.goto(`${base}?lang=en`);
+  await waitReady(page);
+  return { context, page, errors: log.errors, dialogs: log.dialogs };
+}
+
 async function urlCases(browser, base) {
   // two pages at a time (ROBUST_PAGES): a page load is mostly one renderer thread's work
   const n = Math.max(1, Number(process.env.ROBUST_PAGES ?? 2));
   const queue = batches(URL_CASES);
   const worker = async () => {
-    const context = await browser.newContext({
-      viewport: { width: 1100, height: 800 },
-      locale: 'en-US',
-      colorScheme: 'light',
-      storageState: elsewhereSpeed(base),
-      ...NO_SERVICE_WORKER,
-    });
+    const context = await readerContext(browser, base, { viewport: { width: 1100, height: 800 }, colorScheme: 'light' });
     const page = await context.newPage();
     const log = heard(page);
     const run = (c) => {
@@ -251,16 +260,7 @@ async function urlCase(page, base, c, errorsOf, dialogsOf) {
 }
 
 async function uiCases(browser, base) {
-  const context = await browser.newContext({
-    viewport: { width: 1100, height: 900 },
-    locale: 'en-US',
-    storageState: elsewhereSpeed(base),
-    ...NO_SERVICE_WORKER,
-  });
-  const page = await context.newPage();
-  const { errors, dialogs } = heard(page);
-  await page.goto(`${base}?lang=en`);
-  await waitReady(page);
+  const { context, page, errors, dialogs } = await readerPage(browser, base);
   for (const id of ['fig3', 'fig4']) await openSettings(page, id);
   const GOOD = { fig4: { ...DEFAULT_GRID, layers: '', d: '', d_ff: '', batch: '', seq: '' }, fig3: { seeds: '5', batches: '20' } };
   /** Set a control's value the way typing does (number inputs sanitise non-numbers to ""). */
@@ -382,16 +382,7 @@ async function caseRow(list, errors, fields, body) {
 }
 
 async function fileCases(browser, base) {
-  const context = await browser.newContext({
-    viewport: { width: 1100, height: 900 },
-    locale: 'en-US',
-    storageState: elsewhereSpeed(base),
-    ...NO_SERVICE_WORKER,
-  });
-  const page = await context.newPage();
-  const { errors } = heard(page);
-  await page.goto(`${base}?lang=en`);
-  await waitReady(page);
+  const { context, page, errors } = await readerPage(browser, base);
   const count = () => page.$$eval('#fig4 .runlist li', (ls) => ls.length);
   // main-thread tasks over 50 ms (the browser's long tasks), to bound what an import costs the page
   const watchTasks = () =>
@@ -552,12 +543,7 @@ async function twoTabs(browser, base) {
   const t0 = Date.now();
   const row = { id: 'file-tabs', category: 'race', input: 'two tabs start a Figure 4 run at once', message: '', ok: false, ms: 0, problems: [] };
   rows.file.push(row);
-  const context = await browser.newContext({
-    viewport: { width: 1100, height: 900 },
-    locale: 'en-US',
-    storageState: elsewhereSpeed(base),
-    ...NO_SERVICE_WORKER,
-  });
+  const context = await readerContext(browser, base);
   const errors = [];
   try {
     const link = `${base}?lang=en&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`;

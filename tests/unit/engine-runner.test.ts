@@ -16,23 +16,36 @@ interface Log {
 /** A module whose ProbeRun needs `total` batches and whose GridRun runs `steps` steps in lockstep. */
 function fakeModule(log: Log, opts: { total?: number; steps?: number; throwAt?: number; badConfig?: boolean } = {}): LnxModule {
   const total = opts.total ?? 10;
-  class ProbeRun {
+  const G = grid();
+  const S = opts.steps ?? 200;
+  /** What both stand-ins share: `n` of `need` units done (each step's size logged), delete() counted. */
+  class FakeRun {
     n = 0;
+    constructor(readonly need: number) {}
+    step(k: number) {
+      log.steps.push(k);
+      this.n = Math.min(this.need, this.n + k);
+      return this.n / this.need;
+    }
+    done() {
+      return this.n >= this.need;
+    }
+    progress() {
+      return this.n / this.need;
+    }
+    delete() {
+      log.deleted++;
+    }
+  }
+  class ProbeRun extends FakeRun {
     constructor(json: string) {
+      super(total);
       if (opts.badConfig) throw new Error('lnx: seeds must be in [1, 10]');
       JSON.parse(json);
     }
     step(k: number) {
       if (opts.throwAt != null && this.n >= opts.throwAt) throw new Error('lnx: boom');
-      log.steps.push(k);
-      this.n = Math.min(total, this.n + k);
-      return this.n / total;
-    }
-    done() {
-      return this.n >= total;
-    }
-    progress() {
-      return this.n / total;
+      return super.step(k);
     }
     resultJson() {
       return JSON.stringify(probe());
@@ -43,39 +56,22 @@ function fakeModule(log: Log, opts: { total?: number; steps?: number; throwAt?: 
     continueFrom(json: string) {
       this.n = JSON.parse(json).jobs;
     }
-    delete() {
-      log.deleted++;
-    }
   }
-  const G = grid();
-  const S = opts.steps ?? 200;
-  class GridRun {
-    t = 0;
-    step(k: number) {
-      log.steps.push(k);
-      this.t = Math.min(S, this.t + k);
-      return this.t / S;
-    }
-    done() {
-      return this.t >= S;
-    }
-    progress() {
-      return this.t / S;
+  class GridRun extends FakeRun {
+    constructor() {
+      super(S);
     }
     resultJson(from: number) {
       log.froms.push(from);
       const runs = G.runs.map((r) => ({
         ...r,
-        status: this.t >= S ? r.status : ('running' as const),
+        status: this.n >= S ? r.status : ('running' as const),
         from,
-        loss: r.loss.slice(from, this.t),
-        grad_norm: r.grad_norm.slice(from, this.t),
-        lr_schedule: r.lr_schedule.slice(from, this.t),
+        loss: r.loss.slice(from, this.n),
+        grad_norm: r.grad_norm.slice(from, this.n),
+        lr_schedule: r.lr_schedule.slice(from, this.n),
       }));
-      return JSON.stringify({ ...G, progress: this.t / S, from, runs });
-    }
-    delete() {
-      log.deleted++;
+      return JSON.stringify({ ...G, progress: this.n / S, from, runs });
     }
   }
   return {

@@ -28,23 +28,11 @@ import { GRID, PROBE, tableOf } from '../../web/src/lib/settings';
 import { SLOT_NAMES, precomputedPath, type SlotName } from '../../web/src/lib/slots';
 import { settingsDiff } from '../../web/src/lib/runs/entry';
 import { grid, probe } from './fixtures';
+import { typedForm, type Typed } from './typed-form';
 
 const rowOf = (t: Table, field: string): Row => t.rows.find((r) => r.field === field)!;
-/** A form over table `t` and the reference document config `doc`, with `typed` typed (a list of
- *  checkbox values is ticked instead: the list replaces the offered ones). */
-function formWith(t: Table, typed: Record<string, string | readonly (string | number)[]> = {}, doc: Config | null = null, base?: string) {
-  const f = new SlotForm(t, () => doc);
-  if (base) f.setBase(base);
-  for (const [k, v] of Object.entries(typed)) {
-    const r = rowOf(t, k);
-    if (typeof v !== 'string') {
-      for (const x of (f.now[k] as unknown[]) ?? []) f.toggle(r, x as string, false);
-      for (const x of v) f.toggle(r, x, true);
-    } else if (r.control === 'select') f.choose(r, v);
-    else f.input(r, v);
-  }
-  return f;
-}
+/** A form over table `t` and the reference document config `doc`, with `typed` typed (typed-form.ts). */
+const formWith = (t: Table, typed: Typed = {}, doc: Config | null = null, base?: string) => typedForm(t, () => doc, typed, base);
 const P = probe().config as unknown as Config;
 const G = grid().config as unknown as Config;
 

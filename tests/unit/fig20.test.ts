@@ -4,7 +4,6 @@
 // table; and the verdict sentence bound from the slot's declaration (prose-numbers.ts).
 import { describe, expect, it } from 'vitest';
 import { auAxes, auChart, tableSteps, valueAt } from '../../web/src/figures/fig20/transform';
-import { meanCurve } from '../../web/src/engine/documents';
 import { fig20Json, fig20Table } from '../../web/src/figures/fig20/downloads';
 import { proseNumbers, PROSE_NUMBER_KEYS } from '../../web/src/lib/prose-numbers';
 import { angularUpdate as fixture } from './fixtures';
@@ -15,18 +14,6 @@ import summary from '../../public/data/exp/angular-update.summary.json';
 const DEG = 180 / Math.PI;
 
 describe('fig20 transform', () => {
-  it.each([
-    [[], []],
-    [[[1, 2, 3]], [1, 2, 3]],
-    [
-      [
-        [1, 2, 3],
-        [3, 4],
-      ],
-      [2, 3],
-    ],
-  ])('seedMean %#', (curves, want) => expect(meanCurve(curves)).toEqual(want));
-
   it('a panel per warm-up (none first), a line per placement in registry order, in degrees', () => {
     const c = auChart(fixture());
     expect(c.panels.map((p) => p.key)).toEqual(['w0', 'w2']);

@@ -1,6 +1,7 @@
 // fixtures.ts — small synthetic engine documents for unit tests (round numbers chosen so expected
 // values are easy to compute by hand; they are not measurements).
 import type { GridResult, GridRunDoc, ProbeResult, ProbeStats } from '../../web/src/engine/documents';
+import type { RunEntry } from '../../web/src/lib/runs/entry';
 import type { AdamFirstStepResult } from '../../web/src/experiments/adam-first-step';
 import type { DepthFactorsResult } from '../../web/src/experiments/depth-factors';
 import type { OutputSensitivityResult } from '../../web/src/experiments/output-sensitivity';
@@ -566,3 +567,24 @@ export function angularUpdate(
     runs,
   };
 }
+
+/** A stored run (lib/runs/entry.ts RunEntry): #1 of the grid slot, done, drawing `doc` (by default
+ *  grid() above); `over` replaces any field. */
+export const runEntry = (over: Partial<RunEntry> = {}): RunEntry => ({
+  id: 'r1',
+  slot: 'grid',
+  name: '#1',
+  n: 1,
+  createdAt: '2026-12-01T10:00:00.000Z',
+  finishedAt: '2026-12-01T10:01:00.000Z',
+  config: { ...grid().config },
+  status: 'done',
+  message: '',
+  fraction: 1,
+  elapsedMs: 1200,
+  engine: { flavour: 'wasm-mt', threads: 2 },
+  doc: grid(),
+  hidden: false,
+  imported: null,
+  ...over,
+});

@@ -22,6 +22,7 @@ import {
   plateauShare,
   probe,
   realText,
+  runEntry,
   sharpness,
   stepSize,
   tiedOutput,
@@ -177,23 +178,7 @@ describe('the slots whose stored runs wait for their figure (page/island-page.ts
   it('a held slot’s stored run, once shown, is drawn and fills the form as a stored run does after a reload (Lab.showDrawn)', async () => {
     const store = memoryStore();
     const doc = { ...grid(), config: { ...grid().config, batch: 16 } };
-    await store.put({
-      id: 'r1',
-      slot: 'grid',
-      name: '#1',
-      n: 1,
-      createdAt: '2026-12-01T10:00:00.000Z',
-      finishedAt: '2026-12-01T10:01:00.000Z',
-      config: doc.config,
-      status: 'done',
-      message: '',
-      fraction: 1,
-      elapsedMs: 1,
-      engine: { flavour: 'wasm-mt', threads: 2 },
-      doc,
-      hidden: false,
-      imported: null,
-    });
+    await store.put(runEntry({ config: doc.config, elapsedMs: 1, doc }));
     const results = new Results(new LiveRuns(SLOT_NAMES, async () => store, ['grid']));
     results.grid.use(grid());
     const lab = new Lab(results);

@@ -23,6 +23,7 @@ import { DB_VERSION, memoryStore, openRunStore, STORE, storageMessage, type RunS
 import { MAX_SKIPPED_LINES, LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
 import { outOfRange } from '../../web/src/lib/runs/config-check';
+import { runEntry } from './fixtures';
 
 const t = (k: string) => k;
 
@@ -36,24 +37,7 @@ const gridDoc = (loss = [6, 5, 4], placement = 'post') => ({
   runs: [{ placement, warmup: 0, lr: 1e-3, seed: 0, status: 'ok', stop_step: null, from: 0, loss, grad_norm: [], lr_schedule: [] }],
 });
 
-const entry = (over: Partial<RunEntry> = {}): RunEntry => ({
-  id: 'r1',
-  slot: 'grid',
-  name: '#1',
-  n: 1,
-  createdAt: '2026-12-01T10:00:00.000Z',
-  finishedAt: '2026-12-01T10:01:00.000Z',
-  config: { steps: 3 },
-  status: 'done',
-  message: '',
-  fraction: 1,
-  elapsedMs: 1200,
-  engine: { flavour: 'wasm-mt', threads: 2 },
-  doc: gridDoc(),
-  hidden: false,
-  imported: null,
-  ...over,
-});
+const entry = (over: Partial<RunEntry> = {}): RunEntry => runEntry({ config: { steps: 3 }, doc: gridDoc(), ...over });
 
 describe('entries', () => {
   it('are named #N after the largest number in use (and their count)', () => {

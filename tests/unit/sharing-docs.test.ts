@@ -33,6 +33,13 @@ const figureOf = (t: Table) => {
   return n && /^\d/.test(n) ? `Figure ${n}` : `Figure ${n} (\`${t.figure}\`)`;
 };
 
+/** A field table's rows of the docs' table: its small setting or preset (`bases`, said as `basesWhat`),
+ *  then a row per field, each naming `what` the table is. */
+const tableRows = (t: Table, what: string, basesWhat: string) => [
+  ...(t.bases ? [`| \`${t.bases.url}\` | ${code([FULL, ...Object.keys(t.bases.values)])} | ${what}: ${basesWhat} |`] : []),
+  ...t.rows.map((r) => `| \`${r.url}\` | ${values(t, r)} | ${what}: ${t.schema[r.field].doc} |`),
+];
+
 export function runSettingsTable(): string {
   const lines = ['| parameter | values | what it sets |', '|---|---|---|'];
   const slots = LINKS.groups()
@@ -41,11 +48,7 @@ export function runSettingsTable(): string {
   for (const slot of slots) {
     const t = tableOf(slot);
     const what = `${figureOf(t)}, ${t.kind === 'grid' || t.kind === 'probe' ? `the ${t.kind}` : `\`${t.kind}\``}${t.slot === 'outputSensitivitySign' ? " (Adam's sign step)" : ''}`;
-    if (t.bases && t.rows.length)
-      lines.push(
-        `| \`${t.bases.url}\` | ${code([FULL, ...Object.keys(t.bases.values)])} | ${what}: the small setting (default \`${t.bases.initial ?? FULL}\`) |`,
-      );
-    for (const r of t.rows) lines.push(`| \`${r.url}\` | ${values(t, r)} | ${what}: ${t.schema[r.field].doc} |`);
+    if (t.rows.length) lines.push(...tableRows(t, what, `the small setting (default \`${t.bases?.initial ?? FULL}\`)`));
   }
   return lines.join('\n');
 }
@@ -55,10 +58,7 @@ export function viewTablesRows(): string {
   const lines: string[] = ['| parameter | values | what it sets |', '|---|---|---|'];
   for (const t of LINKS.groups().flatMap((g) => viewTableOf(g.key) ?? [])) {
     const what = `${figureOf(t)}, the placement spec`;
-    lines.push(
-      `| \`${t.bases!.url}\` | ${code([FULL, ...Object.keys(t.bases!.values)])} | ${what}: the preset the keys below are read against (default \`${FULL}\`: Pre-LN) |`,
-    );
-    for (const r of t.rows) lines.push(`| \`${r.url}\` | ${values(t, r)} | ${what}: ${t.schema[r.field].doc} |`);
+    lines.push(...tableRows(t, what, `the preset the keys below are read against (default \`${FULL}\`: Pre-LN)`));
   }
   return lines.join('\n');
 }

@@ -176,6 +176,16 @@ describe('the stored record', () => {
   });
 });
 
+/** a localStorage over a Map for one test (the describe's afterEach removes it); returns the Map */
+const memoryStorage = () => {
+  const stored = new Map<string, string>();
+  (globalThis as { localStorage?: unknown }).localStorage = {
+    getItem: (k: string) => stored.get(k) ?? null,
+    setItem: (k: string, v: string) => void stored.set(k, v),
+  };
+  return stored;
+};
+
 describe('the page’s speed', () => {
   afterEach(() => {
     speed.record = null;
@@ -184,11 +194,7 @@ describe('the page’s speed', () => {
   const work = { flops: 1e9, size: 8192 };
 
   it('one run is one measurement: its latest report stands, and it is kept when the run ends', () => {
-    const stored = new Map<string, string>();
-    (globalThis as { localStorage?: unknown }).localStorage = {
-      getItem: (k: string) => stored.get(k) ?? null,
-      setItem: (k: string, v: string) => void stored.set(k, v),
-    };
+    const stored = memoryStorage();
     speed.record = calibrated;
     const run = {};
     speed.measure(run, 'e', work, 0.1, 500); // the first second: start-up, not counted
@@ -251,11 +257,7 @@ describe('the speed of the engine that will run a job', () => {
   ])('a %s run of %j is CPU-only: %s', (name, c, want) => expect(cpuOnlyRun(name as never, c)).toBe(want));
 
   it('on a page on WebGPU a text grid has no estimate until the CPU build has run one, then its speed, never the GPU’s', () => {
-    const stored = new Map<string, string>();
-    (globalThis as { localStorage?: unknown }).localStorage = {
-      getItem: (k: string) => stored.get(k) ?? null,
-      setItem: (k: string, v: string) => void stored.set(k, v),
-    };
+    const stored = memoryStorage();
     speed.record = gpu;
     expect(speed.estimateMs(work, false)).toBeCloseTo(2, 9); // 1e9 FLOPs at 500 MFLOP/ms
     expect(speed.estimateMs(work, true)).toBeNull(); // not 2 ms: the GPU does not run it

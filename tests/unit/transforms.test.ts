@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitivityAxes, sensitivityChart } from '../../web/src/figures/fig5/transform';
-import { earlyAndEveryTenth, labelsThatFit, logTicks, paddedLogDomain, stepsTo } from '../../web/src/lib/axis';
+import { earlyAndEveryTenth, evenlySpaced, labelsThatFit, logTicks, lrTicks, paddedLogDomain, stepsTo } from '../../web/src/lib/axis';
 import { fig5Table } from '../../web/src/figures/fig5/downloads';
 import { MIN_FRAC, buildStack, slabAt, stepSelection } from '../../web/src/figures/fig2/transform';
 import { depthAxes, layerAxes, nearest, panelA, panelB, panelC, yExtent } from '../../web/src/figures/fig3/transform';
@@ -22,13 +22,13 @@ import {
 } from './fixtures';
 import { sharpnessAxes, sharpnessChart, valueAt as shAt } from '../../web/src/figures/fig12/transform';
 import { fig12Json, fig12Table } from '../../web/src/figures/fig12/downloads';
-import { cellAt as mapCellAt, cellConfig, cellCurves, firstPick, mapView, phaseMap, pickAt, stepPick } from '../../web/src/figures/fig15/transform';
+import { cellAt as mapCellAt, cellConfig, cellCurves, cellRuns, firstPick, mapView, phaseMap, pickAt, stepPick } from '../../web/src/figures/fig15/transform';
 import { fig15Table } from '../../web/src/figures/fig15/downloads';
 import { cellAtLr, insuranceChart, insuranceView } from '../../web/src/figures/fig14/transform';
 import { fig14Table } from '../../web/src/figures/fig14/downloads';
 import { escapeDoc, escapeRowsView } from '../../web/src/figures/fig13/transform';
 import { fig13Table } from '../../web/src/figures/fig13/downloads';
-import { phaseTally, runCurve } from '../../web/src/experiments/phase-diagram';
+import { phaseTally, runCurve, type PhaseCell } from '../../web/src/experiments/phase-diagram';
 import { stepSizeAxes, stepSizeChart, pointAt as ssAt } from '../../web/src/figures/fig10/transform';
 import { fig10Table } from '../../web/src/figures/fig10/downloads';
 import { depthFactorsChart, depthFactorsReference, layerTicks, at as dfAt } from '../../web/src/figures/fig11/transform';
@@ -323,6 +323,26 @@ describe('stepsTo, earlyAndEveryTenth', () => {
     expect(earlyAndEveryTenth(n)).toEqual(shown);
   });
   it('a 50-step run shows 1–10, 20, 30, 40, 50', () => expect(earlyAndEveryTenth(50)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 40, 50]));
+});
+
+describe('evenlySpaced', () => {
+  it.each([
+    [0, 8, 12, []],
+    [5, 8, 12, [1, 2, 3, 4, 5]],
+    [12, 8, 12, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]],
+    [13, 8, 12, [1, 2, 4, 6, 8, 10, 12, 13]],
+    [24, 8, 12, [1, 3, 6, 9, 12, 15, 18, 21, 24]],
+    [10, 10, 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+    [11, 10, 10, [1, 2, 4, 6, 8, 10, 11]],
+    [100, 10, 10, [1, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]],
+    [3, 1, 1, [1, 3]],
+  ])('n = %i in about %i parts (all up to %i) → %j', (n, parts, all, want) => expect(evenlySpaced(n, parts, all)).toEqual(want));
+  it('all defaults to parts', () => expect(evenlySpaced(10, 10)).toEqual(evenlySpaced(10, 10, 10)));
+});
+
+describe('lrTicks', () => {
+  it('the lrs drawn, in their order', () => expect(lrTicks([1e-3, 3e-3, 1e-2], [1e-4, 1])).toEqual([1e-3, 3e-3, 1e-2]));
+  it("none drawn: the domain's log ticks", () => expect(lrTicks([], [1e-3, 1e-1])).toEqual(logTicks([1e-3, 1e-1])));
 });
 
 describe('labelsThatFit', () => {
@@ -1083,6 +1103,25 @@ describe('fig15 the trainability map', () => {
     expect(t.rows[0]).toEqual(['post', 0, 2, 1e-3, 0, 'trained', 'settled', 60, 110, 3, 'trained']);
     expect(fig15Table(null).rows).toEqual([]);
   });
+});
+
+describe("cellRuns: a phase cell's runs as Figures 13–15 say them", () => {
+  const run = (seed: number, escape_step: number | null, final_loss: number | null): PhaseCell['runs'][number] => ({
+    seed,
+    every: 1,
+    stop_step: 100,
+    curve: [],
+    outcome: escape_step == null ? 'plateau' : 'trained',
+    stopped: 'end',
+    escape_step,
+    final_loss,
+  });
+  const cell = (runs: PhaseCell['runs']) => ({ runs }) as PhaseCell;
+  it.each([
+    [[run(0, 12, 1.2345), run(1, 1500, 0.5)], { escape: '12 · 1500', loss: '1.23 · 0.50' }],
+    [[run(0, null, null), run(1, 40, 2)], { escape: 'never · 40', loss: '— · 2.00' }],
+    [[], { escape: '', loss: '' }],
+  ])('%#', (runs, want) => expect(cellRuns(cell(runs), 'never')).toEqual(want));
 });
 
 describe('the phase-diagram document helpers', () => {

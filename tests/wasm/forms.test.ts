@@ -19,8 +19,8 @@ import { SlotForm } from '../../web/src/lib/lab.svelte';
 import { tableOf } from '../../web/src/lib/settings';
 import { SLOT_NAMES, precomputedPath, type SlotName } from '../../web/src/lib/slots';
 import type { ConfigCheck } from '../../web/src/engine/protocol';
+import { typedForm, type Typed } from '../unit/typed-form';
 
-type Typed = Record<string, string | readonly (string | number)[]>;
 /** what the case must give: the form takes it; it refuses a field (`lab`: the lab's bound, which
  *  the engine takes); the engine refuses it by a rule across fields; the engine warns */
 type Want = { ok: true } | { field: string; lab?: boolean } | { rule: string } | { warn: string };
@@ -41,22 +41,8 @@ const doc = (slot: SlotName): Config => {
 };
 const rowOf = (t: Table, f: string): Row => t.rows.find((r) => r.field === f)!;
 
-/** A form over the slot's table and its precomputed document, with `typed` typed in (a list of a
- *  checkbox group replaces the ticked ones). */
-function formOf(slot: SlotName, c: Case) {
-  const t = tableOf(slot);
-  const f = new SlotForm(t, () => doc(slot));
-  if (c.base) f.setBase(c.base);
-  for (const [k, v] of Object.entries(c.typed)) {
-    const r = rowOf(t, k);
-    if (typeof v !== 'string') {
-      for (const x of (f.now[k] as (string | number)[]) ?? []) f.toggle(r, x, false);
-      for (const x of v) f.toggle(r, x, true);
-    } else if (r.control === 'select') f.choose(r, v);
-    else f.input(r, v);
-  }
-  return f;
-}
+/** A form over the slot's table and its precomputed document, with the case typed in (typed-form.ts). */
+const formOf = (slot: SlotName, c: Case) => typedForm(tableOf(slot), () => doc(slot), c.typed, c.base);
 
 /** What the engine is handed for a field's text when nothing checks it first: numbers where the
  *  text is one, a count of seeds as that many seeds, a list split at its commas. */

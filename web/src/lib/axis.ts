@@ -45,8 +45,22 @@ export function labelsThatFit(at: readonly number[], widths: readonly number[], 
   return at.map((_, i) => i === 0);
 }
 
+/** The ticks of a peak-lr axis: the lrs drawn, else (none drawn yet) the domain's logTicks. */
+export const lrTicks = (lrs: readonly number[], domain: [number, number]): number[] => (lrs.length ? [...lrs] : logTicks(domain));
+
 /** The steps 1…n of a run (the x values of a figure over its steps). */
 export const stepsTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+/** About `parts` values of 1…n, evenly spaced: all of them when n ≤ `all`, else 1, every ⌈n/parts⌉-th
+ *  and n (a layer axis's ticks, the steps a table shows). */
+export function evenlySpaced(n: number, parts: number, all = parts): number[] {
+  if (n <= all) return stepsTo(n);
+  const every = Math.ceil(n / parts);
+  const out = [1];
+  for (let k = every; k < n; k += every) out.push(k);
+  if (out[out.length - 1] !== n) out.push(n);
+  return out;
+}
 
 /** The steps of 1…n a table of a short run shows: 1–10, then every 10th. */
 export const earlyAndEveryTenth = (n: number): number[] => stepsTo(n).filter((s) => s <= 10 || s % 10 === 0);

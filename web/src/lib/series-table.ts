@@ -1,4 +1,6 @@
 // series-table.ts — the data tables figures show (DataTable draws them), cells preformatted. Pure.
+// rowsTable: a row per x (the x column first), then a column per entry, each cell the entry's `value`
+// at that x.
 // seriesTable: a figure whose series are placements: the x column, then for each measure one column
 // per series (key `<placement><measure key>`, label the placement's name, with the measure's label
 // after it when it has one), one row per x (the measure's `value`).
@@ -15,26 +17,43 @@ export interface SeriesMeasure<S, X> {
   value: (s: S, x: X) => string;
 }
 
+/** A column of rowsTable: its DataTable column and its cell at each x. */
+export interface RowsColumn<X> {
+  key: string;
+  label: string;
+  numeric?: boolean;
+  value: (x: X) => string;
+}
+
+/** A table with a row per value of `x.values` (its first cell the value, or `x.format` of it) and a
+ *  column per entry of `columns` after the x column. */
+export function rowsTable<X extends string | number>(
+  x: { key: string; label: string; values: readonly X[]; format?: (v: X) => string },
+  columns: readonly RowsColumn<X>[],
+) {
+  return {
+    columns: [{ key: x.key, label: x.label }, ...columns.map(({ key, label, numeric }) => (numeric ? { key, label, numeric } : { key, label }))],
+    rows: x.values.map((v) => Object.fromEntries([[x.key, x.format ? x.format(v) : v], ...columns.map((c) => [c.key, c.value(v)])])),
+  };
+}
+
 export function seriesTable<S extends { placement: string }, X extends string | number>(
   x: { key: string; label: string; values: readonly X[] },
   series: readonly S[],
   t: (key: string) => string,
   measures: readonly SeriesMeasure<S, X>[],
 ) {
-  const col = (s: S, m: SeriesMeasure<S, X>) => `${s.placement}${m.key}`;
-  return {
-    columns: [
-      { key: x.key, label: x.label },
-      ...measures.flatMap((m) =>
-        series.map((s) => ({
-          key: col(s, m),
-          label: m.label ? `${placementLabel(s.placement, t)} · ${m.label}` : placementLabel(s.placement, t),
-          numeric: true,
-        })),
-      ),
-    ],
-    rows: x.values.map((v) => Object.fromEntries([[x.key, v], ...measures.flatMap((m) => series.map((s) => [col(s, m), m.value(s, v)]))])),
-  };
+  return rowsTable(
+    x,
+    measures.flatMap((m) =>
+      series.map((s) => ({
+        key: `${s.placement}${m.key}`,
+        label: m.label ? `${placementLabel(s.placement, t)} · ${m.label}` : placementLabel(s.placement, t),
+        numeric: true,
+        value: (v: X) => m.value(s, v),
+      })),
+    ),
+  );
 }
 
 /** A figure's table with a row per line drawn (`name`, then its `value` at each step) and a column

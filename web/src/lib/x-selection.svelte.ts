@@ -91,11 +91,16 @@ export class StepPanels<S, T extends { key: string; series: readonly S[] }> {
   constructor(
     private readonly drawn: { readonly slot: { readonly data: unknown }; readonly c: { readonly steps: number; readonly panels: readonly T[] } },
     private readonly words: () => { text: FigureText; t: (k: string) => string },
-    private readonly title: (p: T) => string,
+    readonly title: (p: T) => string,
     private readonly name: (s: S) => string,
     private readonly value: (s: S, at: number) => string,
   ) {
     this.sel = XSelection.ofSteps<string>(() => drawn.c.steps);
+  }
+
+  /** The panels drawn (the drawn chart's). */
+  get panels(): readonly T[] {
+    return this.drawn.c.panels;
   }
 
   /** The selected step. */

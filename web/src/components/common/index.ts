@@ -18,4 +18,6 @@ export { default as Points } from './Points.svg.svelte';
 export { default as Radios } from './Radios.svelte';
 export { default as ResultFigure } from './ResultFigure.svelte';
 export { default as Rule } from './Rule.svg.svelte';
+export { default as SeriesLines } from './SeriesLines.svg.svelte';
 export { default as SlotSettings } from './SlotSettings.svelte';
+export { default as StepPanelCharts } from './StepPanelCharts.svelte';

@@ -9,6 +9,7 @@
 import { PLACEMENTS } from '../../generated/engine-schema';
 import type { DepthFactorsResult } from '../../experiments/depth-factors';
 import { extentOf, unionDomain, type Domain } from '../../components/common/chart';
+import { evenlySpaced } from '../../lib/axis';
 
 export type FactorKind = 'norm' | 'residual' | 'layer';
 export const FACTOR_KINDS: readonly FactorKind[] = ['norm', 'residual', 'layer'];
@@ -99,14 +100,7 @@ export function depthFactorsChart(doc: DepthFactorsResult | null, want: string):
 export const at = (pts: FPt[] | undefined, l: number) => pts?.find((q) => q.x === l);
 
 /** Layer ticks: every layer up to 12, else about eight evenly spaced ones (first and last included). */
-export function layerTicks(L: number): number[] {
-  if (L <= 12) return Array.from({ length: L }, (_, i) => i + 1);
-  const step = Math.ceil(L / 8);
-  const t = [1];
-  for (let l = step; l < L; l += step) t.push(l);
-  if (t[t.length - 1] !== L) t.push(L);
-  return t;
-}
+export const layerTicks = (L: number): number[] => evenlySpaced(L, 8, 12);
 
 /** What the reference (precomputed) document adds to the chart while a live run is drawn: its
  *  lines, muted, and the axes holding both. */

@@ -6,6 +6,7 @@
 // the places the live document has no cell for, muted (a recomputed cell or a quick map over the
 // reference's map). The selected cell's runs are drawn as loss curves beside the map.
 import type { Shape } from '../../lib/marker';
+import { fmt, fmtInt } from '../../lib/format';
 import { PLACEMENTS } from '../../lib/placements';
 import { unionValues, type Domain } from '../../components/common/chart';
 import { phasePlacements, runCurve, type Outcome, type PhaseCell, type PhaseDiagramResult } from '../../experiments/phase-diagram';
@@ -17,6 +18,13 @@ const isPlacement = (p: string): boolean => (PLACEMENTS as readonly string[]).in
 export const OUTCOME_SHAPE: Record<Outcome, Shape> = { trained: 'circle', plateau: 'square', diverged: 'triangle', mixed: 'diamond' };
 /** The colour of each outcome: its role token (styles/tokens.css), and the ink drawn on it. */
 export const outcomeColor = (o: Outcome): string => `var(--outcome-${o})`;
+
+/** A cell's runs as a readout or a table says them (Figures 13, 14, 15): each seed's escape step
+ *  (`never` where it did not escape) and final loss, in seed order, joined by ' · '. */
+export const cellRuns = (cell: PhaseCell, never: string) => ({
+  escape: cell.runs.map((r) => (r.escape_step == null ? never : fmtInt(r.escape_step))).join(' · '),
+  loss: cell.runs.map((r) => fmt(r.final_loss)).join(' · '),
+});
 
 /** One placement's cells of a document, and the axes they span. */
 export interface PhaseMap {

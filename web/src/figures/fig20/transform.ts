@@ -7,6 +7,7 @@
 // logarithmic: Adam's first steps turn the weights tens of times further than the steps after them,
 // and a warm-up's first steps turn them a hundred times less; an angle of 0 is left out of its line.
 import { extentOf, unionDomain, type Domain } from '../../components/common/chart';
+import { evenlySpaced } from '../../lib/axis';
 import { inRegistryOrder } from '../../lib/placements';
 import { meanCurve } from '../../engine/documents';
 import { meanAngle, type AngularUpdateResult } from '../../experiments/angular-update';
@@ -72,14 +73,7 @@ export function auChart(doc: AngularUpdateResult | null): AuChart {
 export const valueAt = (s: AuSeries, t: number) => ({ angle: s.angle[t - 1]?.y, relative: s.relative[t - 1] });
 
 /** The steps the data table shows: 1, then every tenth of the run (every step of a run of 10 or fewer). */
-export function tableSteps(steps: number): number[] {
-  if (steps <= 10) return Array.from({ length: steps }, (_, i) => i + 1);
-  const every = Math.ceil(steps / 10);
-  const out = [1];
-  for (let t = every; t < steps; t += every) out.push(t);
-  if (out[out.length - 1] !== steps) out.push(steps);
-  return out;
-}
+export const tableSteps = (steps: number): number[] => evenlySpaced(steps, 10);
 
 /** What the figure draws on: the steps and angles of the drawn chart and of the reference muted
  *  under it (a log domain), and the reference's panel of the same warm-up. */
