@@ -21,7 +21,8 @@
 // (queue.writeBuffer is ordered before unsubmitted commands) unless C++ says it need not
 // (lnx_gpu_write_ahead). A readback records its copy in the encoder and maps its staging buffer
 // after the submit that carries it (at latest when the JS call that asked for it returns, or at
-// settled()), so a batched step's readbacks, one per run, ride on the step's one submit.
+// settled()), so a batched step's readbacks ride on the step's one submit. Staging buffers are kept
+// by size once unmapped and reused.
 // Device loss and uncaptured errors are recorded; lnx_gpu_status() reports them to C++, which throws.
 // Leaves out: render anything, timestamp queries, multiple devices, buffer sub-allocation.
 
