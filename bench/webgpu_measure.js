@@ -251,7 +251,7 @@ async function hostSampler(m, job, model, samples, runs) {
       run.step(1);
       await null;
       const ms = performance.now() - t0;
-      const c1 = m.lnxGpu.counters;
+      const c1 = { ...m.lnxGpu.counters }; // a copy: the live object goes on counting
       return { ms: ms / per, d: (k) => (c1[k] ?? 0) - (c0[k] ?? 0) };
     },
   };

@@ -159,9 +159,15 @@ void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Unif
   dispatch_now(k, bindings, n, u, gx, gy, 1);
 }
 
+namespace {
+int g_held = 0;  // HoldSubmits alive
+}  // namespace
+HoldSubmits::HoldSubmits() { ++g_held; }
+HoldSubmits::~HoldSubmits() { --g_held; }
+
 // While a batch records, its emit() submits once for the whole batched step.
 void submit() {
-  if (!RunBatch::recording()) submit_now();
+  if (!RunBatch::recording() && !g_held) submit_now();
 }
 void submit_now() {
   devmem::write_staged();

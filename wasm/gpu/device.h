@@ -89,6 +89,15 @@ void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const
 void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups);
 void submit();
 void submit_now();  // also while a RunBatch records (command_list.cpp: the uniform ring is full)
+// submit() does nothing for its lifetime (the work waits for the holder's submit_now(), or for
+// whatever else submits): a run's last step of a call and its readback go in one submit.
+class HoldSubmits {
+ public:
+  HoldSubmits();
+  ~HoldSubmits();
+  HoldSubmits(const HoldSubmits&) = delete;
+  HoldSubmits& operator=(const HoldSubmits&) = delete;
+};
 
 // Asynchronous readback: copies `bytes` of `buf` from `off` into host memory at `dst` once the GPU
 // got there; poll with read_state (0 pending, 1 landed, -1 failed). `dst` must stay valid until the

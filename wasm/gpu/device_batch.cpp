@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -15,7 +16,24 @@ namespace {
 
 RunBatch* g_recording = nullptr;
 
-// Deferred readbacks: ticket → the request until emitted, then the device's ticket.
+// One plain read of a shared buffer's interleaved span that lands several runs' deferred reads of
+// the same elements (a batched step's series, a checkpoint of every run): one copy and one mapping
+// instead of a gather dispatch, a copy and a mapping per run. Each run takes its elements out on the
+// host when it polls. The last reader to go forgets the device's ticket if it is still pending.
+struct RawRead {
+  uint32_t real = 0;  // the device's ticket while pending
+  int state = 0;      // 0 pending, 1 landed, -1 failed
+  std::vector<uint8_t> host;  // the span as the device holds it (the read's destination: never resized)
+  RawRead() = default;
+  RawRead(const RawRead&) = delete;
+  RawRead& operator=(const RawRead&) = delete;
+  ~RawRead() {
+    if (real) forget(real);
+  }
+};
+
+// Deferred readbacks: ticket → the request until emitted, then the device's ticket (or its share
+// of a RawRead).
 struct Deferred {
   uint32_t id;
   int run, runs;
@@ -23,6 +41,7 @@ struct Deferred {
   void* dst;
   uint32_t real = 0;  // the device's ticket once emitted
   bool forgotten = false;
+  std::shared_ptr<RawRead> raw;  // set instead of real when the read rides on a RawRead
 };
 std::map<uint32_t, Deferred> g_deferred;
 std::vector<uint32_t> g_unsent;  // deferred tickets not yet emitted, in order
@@ -236,7 +255,9 @@ int RunBatch::emit() {
     }
   }
   for (auto& r : recorded_) r.clear();
-  // The readbacks asked for meanwhile, after the work they read.
+  // The readbacks asked for meanwhile, after the work they read. Reads of the same elements of one
+  // shared buffer by two or more runs become one RawRead of their span; the others go alone.
+  std::vector<Deferred*> sent;
   for (uint32_t ticket : g_unsent) {
     auto it = g_deferred.find(ticket);
     if (it == g_deferred.end()) continue;
@@ -244,10 +265,26 @@ int RunBatch::emit() {
       g_deferred.erase(it);
       continue;
     }
-    const Deferred& d = it->second;
-    it->second.real = d.runs == 1 ? read_raw(d.id, d.off, d.bytes, d.dst) : devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
+    sent.push_back(&it->second);
   }
   g_unsent.clear();
+  for (size_t i = 0; i < sent.size(); ++i) {
+    Deferred& d = *sent[i];
+    if (d.real || d.raw) continue;  // already sent with an earlier one of its kind
+    const auto alike = [&d](const Deferred* o) {
+      return o->runs == d.runs && o->id == d.id && o->off == d.off && o->bytes == d.bytes && !o->real && !o->raw;
+    };
+    if (d.runs > 1 && std::count_if(sent.begin() + i + 1, sent.end(), alike) > 0) {
+      const Span s = span(0, d.id, d.runs, d.off, d.bytes);
+      auto raw = std::make_shared<RawRead>();
+      raw->host.resize(s.b.size);
+      raw->real = read_raw(d.id, s.b.off, s.b.size, raw->host.data());
+      for (size_t j = i; j < sent.size(); ++j)
+        if (j == i || alike(sent[j])) sent[j]->raw = raw;
+      continue;
+    }
+    d.real = d.runs == 1 ? read_raw(d.id, d.off, d.bytes, d.dst) : devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
+  }
   submit();  // the batched step, once (the runs' staged writes first, in one call)
   g_stage_used = g_stage_written = 0;  // its scatters are submitted: the staging area is free again
   return static_cast<int>(D);
@@ -295,6 +332,28 @@ uint32_t gather_read(uint32_t id, int run, int runs, size_t byte_off, size_t byt
 int deferred_state(uint32_t ticket) {
   auto it = g_deferred.find(ticket);
   if (it == g_deferred.end()) return -1;
+  if (const std::shared_ptr<RawRead> raw = it->second.raw) {
+    if (raw->state == 0) {
+      raw->state = read_state(raw->real);  // a landed or failed ticket is released by this call
+      if (raw->state != 0) raw->real = 0;
+    }
+    if (raw->state == 0) return 0;
+    if (raw->state == 1) {
+      // run r's element e of the span starting at element `first0` (64-aligned):
+      // ((e - first0) / 64) · 64 · R + 64 · r + e % 64
+      const Deferred& d = it->second;
+      const size_t e0 = d.off / 4, first0 = e0 / 64 * 64, n = d.bytes / 4;
+      const uint32_t* src = reinterpret_cast<const uint32_t*>(raw->host.data());
+      uint32_t* dst = static_cast<uint32_t*>(d.dst);
+      for (size_t k = 0; k < n; ++k) {
+        const size_t e = e0 + k;
+        dst[k] = src[(e - first0) / 64 * 64 * d.runs + 64 * d.run + e % 64];
+      }
+    }
+    const int s = raw->state;
+    g_deferred.erase(it);
+    return s;
+  }
   if (!it->second.real) return 0;
   const int s = read_state(it->second.real);
   if (s != 0) g_deferred.erase(it);
@@ -303,7 +362,9 @@ int deferred_state(uint32_t ticket) {
 void deferred_forget(uint32_t ticket) {
   auto it = g_deferred.find(ticket);
   if (it == g_deferred.end()) return;
-  if (it->second.real) {
+  if (it->second.raw) {
+    g_deferred.erase(it);  // the RawRead forgets the device's ticket when its last reader goes
+  } else if (it->second.real) {
     forget(it->second.real);
     g_deferred.erase(it);
   } else {

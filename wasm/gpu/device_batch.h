@@ -17,7 +17,9 @@
 //   - a run's writes and readbacks move its part through the interleaving (interleave.wgsl: a
 //     scatter or gather dispatch next to a plain copy); the writes' data waits on the host and goes
 //     to the device in one call before the next submit (devmem::write_staged); readbacks asked for
-//     while recording wait for emit() (they must follow the work), their tickets answered here until then.
+//     while recording wait for emit() (they must follow the work), their tickets answered here until then;
+//     there, reads of the same elements by two or more runs are one plain copy of their interleaved
+//     span, which each run takes its elements out of on the host (no gather dispatch).
 // A run that has stopped (halted, or done while others go on) records nothing; its slot in a batched
 // dispatch replays the first recording run's uniforms over its own slices, which changes nothing of
 // it that is read (a halted run's update is skipped by its halt flag; its series are frozen). So

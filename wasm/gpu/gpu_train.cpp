@@ -21,7 +21,23 @@ GpuTrainRun::~GpuTrainRun() = default;
 int GpuTrainRun::step(int k) {
   if (k < 1) throw ArgumentError("step(k): k must be >= 1");
   check();
-  return impl_->step(k);
+  // TrainRunner::step(k) in its parts: the last step's submit is held back until its readback is
+  // recorded (end_call), so that both go in one submit.
+  Impl& r = *impl_;
+  for (int i = 0; i < k && r.can_record(); ++i) {
+    if (i + 1 < k) {
+      r.record_one();
+    } else {
+      const HoldSubmits hold;
+      r.record_one();
+    }
+  }
+  {
+    const HoldSubmits hold;
+    r.end_call();
+  }
+  submit_now();
+  return static_cast<int>(r.loss().size());
 }
 int GpuTrainRun::steps_done() { return impl_->steps_done(); }
 int GpuTrainRun::steps_recorded() const { return impl_->steps_recorded(); }

@@ -50,6 +50,7 @@ int GpuTrainBatch::step(int k) {
   check();
   Impl& m = *impl_;
   int done = 0;
+  bool unsent = false;  // a step recorded and not emitted yet
   for (; done < k; ++done) {
     // Lockstep: a step is recorded when every running run may record one (none is 256 steps
     // ahead of its readbacks); the others record nothing and their slots replay the first's.
@@ -62,14 +63,22 @@ int GpuTrainBatch::step(int k) {
       else if (run.status() == RunStatus::Running && run.steps_recorded() < run.config().steps) blocked = true;
     }
     if (go.empty() || blocked) break;
+    if (unsent) m.dispatches = m.batch.emit();
     for (int r : go) {
       const RunBatch::Recording as_run(m.batch, r);
       m.runs[r]->record_one();
     }
-    m.dispatches = m.batch.emit();
+    unsent = true;
     ++m.recorded;
   }
-  for (auto& run : m.runs) run->end_call();
+  // The call's readbacks, recorded too: they ride on the last step's submit (emit() sends them
+  // after its dispatches), as one read of each span that several runs read alike.
+  for (size_t r = 0; r < m.runs.size(); ++r) {
+    const RunBatch::Recording as_run(m.batch, static_cast<int>(r));
+    m.runs[r]->end_call();
+  }
+  const int sent = m.batch.emit();
+  if (unsent) m.dispatches = sent;
   return done;
 }
 

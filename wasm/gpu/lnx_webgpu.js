@@ -21,13 +21,14 @@
 // (queue.writeBuffer is ordered before unsubmitted commands) unless C++ says it need not
 // (lnx_gpu_write_ahead). A readback records its copy in the encoder and maps its staging buffer
 // after the submit that carries it (at latest when the JS call that asked for it returns, or at
-// settled()), so a batched step's readbacks, one per run, ride on the step's one submit.
+// settled()), so a batched step's readbacks ride on the step's one submit. Staging buffers are kept
+// by size once unmapped and reused.
 // Device loss and uncaptured errors are recorded; lnx_gpu_status() reports them to C++, which throws.
 // Leaves out: render anything, timestamp queries, multiple devices, buffer sub-allocation.
 
 var LibraryLnxWebGpu = {
   // Maps and Sets do not survive the library's serialisation; create them at start-up.
-  $LnxGpu__postset: "LnxGpu.modules = new Map(); LnxGpu.reads = new Map(); LnxGpu.inflight = new Set(); Module['lnxGpu'] = LnxGpu;",
+  $LnxGpu__postset: "LnxGpu.modules = new Map(); LnxGpu.reads = new Map(); LnxGpu.inflight = new Set(); LnxGpu.stagingFree = new Map(); Module['lnxGpu'] = LnxGpu;",
   $LnxGpu: {
     // Words of the C++ list header (command_list.cpp, struct Header).
     H_CMDS: 0, H_COUNT: 1, H_UNI: 2, H_SLOT: 3, H_RANGES: 4, H_NRANGES: 5, H_GEN: 6, H_SLOTS: 7, H_SLOT_BYTES: 8,
@@ -49,6 +50,7 @@ var LibraryLnxWebGpu = {
     pendingMaps: [],   // readbacks whose copy is recorded, to map once it is submitted
     flushQueued: false,
     inflight: null,
+    stagingFree: null, // bytes → unmapped staging buffers to reuse
     lost: null,        // message once the device is lost (or a readback failed)
     readFailed: false, // a readback failed: the device is probably going
     error: null,       // first uncaptured error message
@@ -70,6 +72,7 @@ var LibraryLnxWebGpu = {
       LnxGpu.groups = [];
       LnxGpu.pipelines = [null];
       LnxGpu.modules.clear();
+      LnxGpu.stagingFree.clear();
       LnxGpu.uniBuf = null;
       LnxGpu.gen++;
       var h = LnxGpu.hdr >> 2;
@@ -156,6 +159,19 @@ var LibraryLnxWebGpu = {
       var maps = LnxGpu.pendingMaps;
       LnxGpu.pendingMaps = [];
       for (var i = 0; i < maps.length; ++i) maps[i]();
+    },
+    // Staging buffers for readbacks, kept by size once unmapped and reused (a step reads the same
+    // few sizes every time): no buffer made and destroyed per readback. A failed one is destroyed.
+    staging: function(bytes) {
+      var free = LnxGpu.stagingFree.get(bytes);
+      if (free && free.length) return free.pop();
+      return LnxGpu.dev.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    },
+    unstage: function(b, bytes, d, unmapped) {
+      var free = LnxGpu.stagingFree.get(bytes);
+      if (!free) LnxGpu.stagingFree.set(bytes, free = []);
+      if (!unmapped || LnxGpu.dev !== d || LnxGpu.lost || free.length >= 8 || bytes > (1 << 20)) b.destroy();
+      else free.push(b);
     },
     encoder: function() {
       if (!LnxGpu.enc) LnxGpu.enc = LnxGpu.dev.createCommandEncoder();
@@ -319,7 +335,7 @@ var LibraryLnxWebGpu = {
     var rec = { state: 0, forgotten: false };
     LnxGpu.reads.set(ticket, rec);
     if (!d || LnxGpu.lost) { rec.state = -1; return ticket; }
-    var staging = d.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    var staging = LnxGpu.staging(bytes);
     LnxGpu.endPass();  // the recorded dispatches come before the copy
     LnxGpu.encoder().copyBufferToBuffer(LnxGpu.buffers[id], off, staging, 0, bytes);
     LnxGpu.counters.reads++;
@@ -336,7 +352,7 @@ var LibraryLnxWebGpu = {
         LnxGpu.readFailed = true;
         if (!LnxGpu.lost) LnxGpu.lost = 'WebGPU readback failed: ' + (e && e.message);
       }).then(function() {
-        staging.destroy();
+        LnxGpu.unstage(staging, bytes, d, rec.state === 1);
         LnxGpu.inflight.delete(p);
       });
       LnxGpu.inflight.add(p);
