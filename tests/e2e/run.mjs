@@ -1459,6 +1459,11 @@ async function main() {
         (els) => els.filter((e) => e.getBoundingClientRect().width > 50).length,
       );
       const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      // on paper every part of the article is laid out (on screen, app.css leaves those far from
+      // the viewport unrendered: content-visibility: auto)
+      const deferred = await page.$$eval('.article section, .article section *', (els) =>
+        els.filter((e) => getComputedStyle(e).contentVisibility !== 'visible').map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : '')),
+      );
       await shoot(page, 'en-print', '#fig4');
       await page.screenshot({ path: join(artifacts, 'en-print-full.png'), fullPage: true });
       await page.pdf({ path: join(artifacts, 'en-print.pdf'), format: 'A4', printBackground: true }).catch(() => {});
@@ -1467,6 +1472,7 @@ async function main() {
       assert(bad.length === 0, `still shown in print: ${bad.map(([s, d]) => `${s}:${d}`).join(', ')}`);
       assert(shown >= 6, `only ${shown} chart SVGs visible in print`);
       assert(bg === 'rgb(255, 255, 255)', `print background ${bg}`);
+      assert(deferred.length === 0, `not laid out in print (content-visibility): ${deferred.slice(0, 5).join(', ')} (${deferred.length})`);
       assert((await page.$eval('#fig1', (el) => el.dataset.step)) === before, 'printing changed Figure 1');
     });
 

@@ -1,6 +1,7 @@
 // fragment.ts — a link to a place in the article (#fig4, #depth) lands on it and stays there while
-// the page around it is laid out. The sections and test asides off screen are not laid out until
-// they near the viewport (app.css: content-visibility: auto, each at an estimated size until then),
+// the page around it is laid out. The sections, test asides and prose blocks off screen are not
+// laid out until they near the viewport (app.css: content-visibility: auto, each at an estimated
+// size until then),
 // so when those above the target take their real sizes after the browser has scrolled to it, the
 // target moved away (by 0.5–3 thousand px at phone and desktop width on main at abef7e4; the
 // browser's scroll anchoring does not keep it). holdFragment keeps the target's top where a
@@ -8,8 +9,10 @@
 // clicks or presses a key, or `ms` have passed; again after each hashchange (a link in the page).
 // Returns a function that stops it.
 
-/** What holdFragment watches: the parts whose size is an estimate until they are laid out. */
-export const DEFERRED = '.article > section, .article > .island > section, .article aside.test';
+/** What holdFragment watches: the parts whose size is an estimate until they are laid out (the
+ *  sections, and in them every block but headings: app.css contains prose blocks and test asides;
+ *  the figures, which change size as they go live, are watched with them). */
+export const DEFERRED = '.article > section, .article > .island > section, .article > section > *, .article aside.test > *';
 
 /** The reader moving the page: each stops the hold (a link's own click starts a new one). */
 const READER = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
