@@ -5,7 +5,8 @@
 #   1. C++ (ctest -LE claims): finite-difference gradient checks per op and per placement, optimizers
 #      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
-#   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI
+#   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI; the
+#      quick settings' verdicts (native CLI) alongside 1b–3 at the lowest priority
 #   2b. alongside 1b–3: WebGPU in Node over Dawn (SwiftShader: every backend op, gradients, runs,
 #      probe vs the CPU)
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers; alongside
@@ -74,6 +75,12 @@ EXTRA_TARGETS="gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt" 
 # ends long before the end-to-end run that waits for it.
 one_core() { if command -v taskset > /dev/null 2>&1; then taskset -c 0 "$@"; else "$@"; fi; }
 background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" one_core node tests/gpu-node/run.mjs
+# The quick settings' verdicts (tests/wasm/quick-verdicts.test.ts: six runs of the native CLI, about
+# 160 CPU-seconds) go alongside everything up to the robustness corpus, at the lowest priority: they
+# take the cycles the browsers' stages leave idle (those stages kept the 2 cores 1.8 busy, the corpus
+# 1.6) rather than holding up the unit tests, and yield a core at once to the job that asks for it.
+# They end before the corpus, which bounds how long a page's task may take and so runs alone.
+background quick side "the quick settings' verdicts (native CLI; at the lowest priority)" nice -n 19 npx vitest run tests/wasm/quick-verdicts.test.ts
 
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test
@@ -83,7 +90,7 @@ node --no-experimental-fetch --experimental-wasm-relaxed-simd build-wasm/gemm_be
 finish habits
 
 stage "Vitest (unit + wasm)"
-npx vitest run
+npx vitest run --exclude tests/wasm/quick-verdicts.test.ts
 
 stage "page build"
 npx vite build --logLevel warn
@@ -106,6 +113,7 @@ node tests/e2e/run.mjs
 printf '\n-- alongside (%ss)\n' "$(( $(date +%s) - start ))"
 finish gpu
 finish browsers
+finish quick
 
 stage "robustness corpus (Vitest + Chromium)"
 node tests/robustness/run.mjs
