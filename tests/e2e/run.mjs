@@ -1553,7 +1553,7 @@ async function main() {
         const link = p.url();
         const r = await openPage(browser, link, { query: '' }); // the link as it is (openPage appends ?lang=…&theme=… otherwise)
         try {
-          await waitReady(r.page, 60000, ['fig16']);
+          await waitReady(r.page, 60000, ['fig16'], { rest: false }); // only the composer is asked about
           await waitStep(
             r.page,
             'the preset link reopens DyT',
@@ -1588,7 +1588,7 @@ async function main() {
       ]) {
         const m = await openPage(browser, preview.url, { width: 390, height: 844, lang, theme, query: `?lang=${lang}&theme=${theme}&embed=fig16` });
         try {
-          await waitReady(m.page, 60000, ['fig16']);
+          await waitReady(m.page, 60000, ['fig16'], { rest: false }); // an embed: the composer is the page
           await waitStep(
             m.page,
             `${lang} ${theme} phone embed: the readout is drawn`,

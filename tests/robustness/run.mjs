@@ -714,10 +714,10 @@ async function browserParts() {
   const preview = await vitePreview(await freePort());
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
-    // Two lanes, then one alone. The URL corpus (its own two pages) and the divergent run beside the
-    // UI corpus and the cancel cycles: none of them bounds a time, and alone the stage kept the 2 cores
-    // 1.4 busy (139 s wall, 192 CPU-s). The imported-file corpus bounds the longest main-thread task
-    // of an import (200 ms), so it runs last, alone.
+    // Two lanes, then one alone. The URL corpus (its own two pages) and the UI corpus beside the cancel
+    // cycles and the divergent run (about 51 and 50 s in a fresh clone's npm test): none of them bounds
+    // a time, and alone the stage kept the 2 cores 1.4 busy (139 s wall, 192 CPU-s). The imported-file
+    // corpus bounds the longest main-thread task of an import (200 ms), so it runs last, alone.
     await Promise.all([
       (async () => {
         if (part('url'))
@@ -725,16 +725,16 @@ async function browserParts() {
             await urlCases(browser, preview.url);
             allOk(rows.url, 40);
           });
-        if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
-      })(),
-      (async () => {
         if (part('ui'))
           await check(`UI corpus: ${UI_CASES.length} control values → inline message, Recompute disabled, nothing run`, async () => {
             await uiCases(browser, preview.url);
             allOk(rows.ui);
           });
+      })(),
+      (async () => {
         if (part('cancel'))
           await check('cancel at a random moment and start again, 20 times: usable, heap back at its level', () => cancelCycles(browser, preview.url));
+        if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
       })(),
     ]);
     if (part('file'))
