@@ -407,25 +407,36 @@ export async function openSettings(page, id) {
   await page.waitForFunction((id) => document.querySelector(`#${id} .run .settings`)?.childElementCount > 0, id, { timeout: 10000, polling: 50 });
 }
 
+/** The page's blocks away from the viewport are `content-visibility: auto` (web/src/styles/app.css):
+ *  they paint nothing until they near it, so a picture of more than the viewport is taken with that
+ *  switched off for the moment (as print does), after the layout it brings. */
+async function allVisible(page) {
+  const style = await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return () => style.evaluate((s) => s.remove());
+}
+
 export async function shoot(page, name, selector) {
   const path = join(artifacts, `${name}.png`);
-  if (!selector) return page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  if (!selector) {
+    const restore = await allVisible(page);
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+    return restore();
+  }
   const el = await page.$(selector);
   try {
     await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
   } catch {
-    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead. Sections
-    // away from the viewport are `content-visibility: auto` (they paint nothing until near it), so the
-    // page is shot with that switched off for the moment, the element scrolled into view first
-    const style = await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+    // a busy 2-core machine can starve the "element is stable" wait: clip the page instead, every
+    // block painted (allVisible), the element scrolled into view first
     await el.evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const restore = await allVisible(page);
     const clip = await el.evaluate((e) => {
       const r = e.getBoundingClientRect();
       return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
     });
     await page.screenshot({ path, fullPage: true, clip, animations: 'disabled' });
-    await style.evaluate((s) => s.remove());
+    await restore();
   }
 }
 
