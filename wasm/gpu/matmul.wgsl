@@ -39,6 +39,21 @@ fn store_k_contig(dst_is_a: bool, row: u32, k: u32, v: vec4<f32>) {
   }
 }
 
+// Thread (tx, ty)'s 4×4 block of C += the As and Bs tiles' 16 steps of k, once every thread has
+// stored its part of the tiles; the second barrier keeps them until every thread has read them.
+fn multiply_tiles(tx: u32, ty: u32, acc: ptr<function, array<vec4<f32>, 4>>) {
+  workgroupBarrier();
+  for (var k = 0u; k < 16u; k++) {
+    let a = As[k * 16u + ty];
+    let b = Bs[k * 16u + tx];
+    (*acc)[0] += a.x * b;
+    (*acc)[1] += a.y * b;
+    (*acc)[2] += a.z * b;
+    (*acc)[3] += a.w * b;
+  }
+  workgroupBarrier();
+}
+
 fn epilogue(m0: u32, n0: u32, tx: u32, ty: u32, z: u32, acc: array<vec4<f32>, 4>) {
   for (var i = 0u; i < 4u; i++) {
     let row = m0 + ty * 4u + i;
@@ -94,16 +109,7 @@ fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
       if (k0 + k < P.K && n0 + n < P.N) { v = B4[(baseB + (k0 + k) * P.ldb + n0 + n) / 4u]; }
       Bs[k * 16u + n / 4u] = v;
     }
-    workgroupBarrier();
-    for (var k = 0u; k < 16u; k++) {
-      let a = As[k * 16u + ty];
-      let b = Bs[k * 16u + tx];
-      acc[0] += a.x * b;
-      acc[1] += a.y * b;
-      acc[2] += a.z * b;
-      acc[3] += a.w * b;
-    }
-    workgroupBarrier();
+    multiply_tiles(tx, ty, &acc);
   }
   epilogue(m0, n0, tx, ty, z, acc);
 }
@@ -155,16 +161,7 @@ fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
       Bs[k * 16u + n / 4u] = vec4<f32>(load_b(baseB, k0 + k, n0 + n), load_b(baseB, k0 + k, n0 + n + 1u),
                                        load_b(baseB, k0 + k, n0 + n + 2u), load_b(baseB, k0 + k, n0 + n + 3u));
     }
-    workgroupBarrier();
-    for (var k = 0u; k < 16u; k++) {
-      let a = As[k * 16u + ty];
-      let b = Bs[k * 16u + tx];
-      acc[0] += a.x * b;
-      acc[1] += a.y * b;
-      acc[2] += a.z * b;
-      acc[3] += a.w * b;
-    }
-    workgroupBarrier();
+    multiply_tiles(tx, ty, &acc);
   }
   epilogue(m0, n0, tx, ty, z, acc);
 }
