@@ -18,35 +18,13 @@ EMSCRIPTEN_BINDINGS(lnx) {
   function("gridPlanJson", &grid_plan_js);
   function("checkConfigJson", &check_config_js);
   function("schemaJson", &schema_js);
-  class_<Probe>("ProbeRun")
-      .constructor(&make_probe, allow_raw_pointers())
-      .function("step", &Probe::step)
-      .function("done", &Probe::done)
-      .function("progress", &Probe::progress)
-      .function("resultJson", &Probe::result_json)
+  stepped_class<Probe>("ProbeRun", &make_probe)
       .function("handoffJson", &Probe::handoff_json)
       .function("continueFrom", &Probe::continue_from);
-  class_<Train>("TrainRun")
-      .constructor(&make_train, allow_raw_pointers())
-      .function("step", &Train::step)
-      .function("status", &Train::status)
-      .function("resultJson", &Train::result_json)
-      .function("setCheckpointEvery", &Train::set_checkpoint_every)
-      .function("takeCheckpoint", &Train::take_checkpoint);
-  class_<Grid>("GridRun")
-      .constructor(&make_grid, allow_raw_pointers())
-      .function("step", &Grid::step)
-      .function("done", &Grid::done)
-      .function("progress", &Grid::progress)
-      .function("resultJson", &Grid::result_json)
-      .function("continueRun", &Grid::continue_run);
+  training_class<Train>("TrainRun", &make_train);
+  stepped_class<Grid>("GridRun", &make_grid).function("continueRun", &Grid::continue_run);
   function("experimentNamesJson", &experiment_names_js);
-  class_<Exp>("ExperimentRun")
-      .constructor(&make_experiment, allow_raw_pointers())
-      .function("step", &Exp::step)
-      .function("done", &Exp::done)
-      .function("progress", &Exp::progress)
-      .function("resultJson", &Exp::result_json);
+  stepped_class<Exp>("ExperimentRun", &make_experiment);
   class_<GridDoc>("GridDocument")
       .constructor(&make_grid_document, allow_raw_pointers())
       .function("runs", &GridDoc::runs)

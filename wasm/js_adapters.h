@@ -1,10 +1,12 @@
-// js_adapters.h — adapters between the engine API (api.h) and JavaScript, used only by bindings.cpp.
+// js_adapters.h — adapters between the engine API (api.h) and JavaScript, and the Embind helpers
+// that register them; used only by bindings.cpp (and by gpu/gpu_adapters.h for the GPU's).
 //
 // Why they exist: Embind in Emscripten 3.1.6 does not turn a C++ exception into a JS Error (JS sees
 // a bare number), so every entry point catches and rethrows as `new Error("lnx: …")` with the
 // message. Configs arrive as JSON strings and go through the same parsers as the CLI's flags, so the
 // page and `lnx` validate identically. Results leave as JSON strings (docs/json-schema.md).
 #pragma once
+#include <emscripten/bind.h>
 #include <emscripten/em_asm.h>
 #include <emscripten/val.h>
 
@@ -219,6 +221,31 @@ inline void set_text_corpus_js(const std::string& lang, const std::string& bytes
     set_text_corpus(lang, bytes);
     return 0;
   });
+}
+
+// The Embind registration of a run class T made by `make` (a factory above), with the methods every
+// run has: step and resultJson. The helpers below add their kind's; the caller chains the class's own.
+template <class T, class Make>
+emscripten::class_<T> run_class(const char* name, Make make) {
+  return emscripten::class_<T>(name)
+      .constructor(make, emscripten::allow_raw_pointers())
+      .function("step", &T::step)
+      .function("resultJson", &T::result_json);
+}
+
+// A run the page steps to its end: done, progress.
+template <class T, class Make>
+emscripten::class_<T> stepped_class(const char* name, Make make) {
+  return run_class<T>(name, make).function("done", &T::done).function("progress", &T::progress);
+}
+
+// A training run (Train, and the GPU's GpuTrain and GpuBatch): status and the checkpoints.
+template <class T, class Make>
+emscripten::class_<T> training_class(const char* name, Make make) {
+  return run_class<T>(name, make)
+      .function("status", &T::status)
+      .function("setCheckpointEvery", &T::set_checkpoint_every)
+      .function("takeCheckpoint", &T::take_checkpoint);
 }
 
 }  // namespace lnx::js

@@ -5,56 +5,35 @@
 
 #include "gpu_adapters.h"
 
+namespace {
+
+// The Embind registration of a GPU check (gpu_adapters.h's GpuCheck): ready, resultJson.
+template <class T, class Make>
+void check_class(const char* name, Make make) {
+  emscripten::class_<T>(name)
+      .constructor(make, emscripten::allow_raw_pointers())
+      .function("ready", &T::ready)
+      .function("resultJson", &T::result_json);
+}
+
+}  // namespace
+
 EMSCRIPTEN_BINDINGS(lnx_gpu) {
   using namespace emscripten;
   using namespace lnx::js;
   function("gpuAvailable", &gpu_available);
-  class_<GpuProbe>("GpuProbeRun")
-      .constructor(&make_gpu_probe, allow_raw_pointers())
-      .function("step", &GpuProbe::step)
-      .function("done", &GpuProbe::done)
-      .function("progress", &GpuProbe::progress)
-      .function("resultJson", &GpuProbe::result_json)
-      .function("handoffJson", &GpuProbe::handoff_json);
-  class_<GpuTrain>("GpuTrainRun")
-      .constructor(&make_gpu_train, allow_raw_pointers())
-      .function("step", &GpuTrain::step)
-      .function("stepsRecorded", &GpuTrain::steps_recorded)
-      .function("status", &GpuTrain::status)
-      .function("resultJson", &GpuTrain::result_json)
-      .function("setCheckpointEvery", &GpuTrain::set_checkpoint_every)
-      .function("takeCheckpoint", &GpuTrain::take_checkpoint);
-  class_<GpuBatch>("GpuTrainBatch")
-      .constructor(&make_gpu_batch, allow_raw_pointers())
+  stepped_class<GpuProbe>("GpuProbeRun", &make_gpu_probe).function("handoffJson", &GpuProbe::handoff_json);
+  training_class<GpuTrain>("GpuTrainRun", &make_gpu_train).function("stepsRecorded", &GpuTrain::steps_recorded);
+  training_class<GpuBatch>("GpuTrainBatch", &make_gpu_batch)
       .function("size", &GpuBatch::size)
-      .function("step", &GpuBatch::step)
       .function("stepsRecorded", &GpuBatch::steps_recorded)
-      .function("dispatchesPerStep", &GpuBatch::dispatches_per_step)
-      .function("status", &GpuBatch::status)
-      .function("resultJson", &GpuBatch::result_json)
-      .function("setCheckpointEvery", &GpuBatch::set_checkpoint_every)
-      .function("takeCheckpoint", &GpuBatch::take_checkpoint);
-  class_<GpuPhase>("GpuPhaseDiagram")
-      .constructor(&make_gpu_phase, allow_raw_pointers())
-      .function("step", &GpuPhase::step)
-      .function("done", &GpuPhase::done)
-      .function("progress", &GpuPhase::progress)
-      .function("resultJson", &GpuPhase::result_json)
-      .function("batchesJson", &GpuPhase::batches_json);
-  class_<GpuMatmulCheck>("GpuMatmulCheck")
-      .constructor(&make_gpu_matmul_check, allow_raw_pointers())
-      .function("ready", &GpuMatmulCheck::ready)
-      .function("resultJson", &GpuMatmulCheck::result_json);
-  class_<GpuOpCheck>("GpuOpCheck")
-      .constructor(&make_gpu_op_check, allow_raw_pointers())
-      .function("ready", &GpuOpCheck::ready)
-      .function("resultJson", &GpuOpCheck::result_json);
+      .function("dispatchesPerStep", &GpuBatch::dispatches_per_step);
+  stepped_class<GpuPhase>("GpuPhaseDiagram", &make_gpu_phase).function("batchesJson", &GpuPhase::batches_json);
+  check_class<GpuMatmulCheck>("GpuMatmulCheck", &make_gpu_matmul_check);
+  check_class<GpuOpCheck>("GpuOpCheck", &make_gpu_op_check);
   class_<GpuMatmulBench>("GpuMatmulBench")
       .constructor(&make_gpu_matmul_bench, allow_raw_pointers())
       .function("run", &GpuMatmulBench::run)
       .function("vec4", &GpuMatmulBench::vec4);
-  class_<GpuGradCheck>("GpuGradCheck")
-      .constructor(&make_gpu_grad_check, allow_raw_pointers())
-      .function("ready", &GpuGradCheck::ready)
-      .function("resultJson", &GpuGradCheck::result_json);
+  check_class<GpuGradCheck>("GpuGradCheck", &make_gpu_grad_check);
 }

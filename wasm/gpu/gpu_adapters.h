@@ -3,6 +3,8 @@
 // out as JSON strings, every C++ exception rethrown as a JS Error; a lost or failing device becomes
 // `Error("lnx: gpu: …")`, which the page recognises to fall back to the CPU (web/src/engine/backend-choice.ts).
 #pragma once
+#include <utility>
+
 #include "../js_adapters.h"
 #include "device.h"
 #include "gpu_check.h"
@@ -120,30 +122,21 @@ class GpuPhase {
   gpu::GpuPhaseDiagram run_;
 };
 
-class GpuMatmulCheck {
+// A GPU-vs-CPU check (gpu_check.h, op_check.h) as JS sees it: it records its GPU work when made,
+// ready() once its readbacks landed, then resultJson().
+template <class Check>
+class GpuCheck {
  public:
+  template <class... Args>
+  explicit GpuCheck(Args&&... args) : check_(std::forward<Args>(args)...) {}
   bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
   std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
  private:
-  gpu::MatmulCheck check_;
+  Check check_;
 };
-
-class GpuGradCheck {
- public:
-  explicit GpuGradCheck(const std::string& config) : check_(train_config_from_json(config)) {}
-  bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
-  std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
- private:
-  gpu::GradCheck check_;
-};
-
-class GpuOpCheck {
- public:
-  bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
-  std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
- private:
-  gpu::OpCheck check_;
-};
+using GpuMatmulCheck = GpuCheck<gpu::MatmulCheck>;
+using GpuGradCheck = GpuCheck<gpu::GradCheck>;
+using GpuOpCheck = GpuCheck<gpu::OpCheck>;
 
 class GpuMatmulBench {
  public:
@@ -173,7 +166,7 @@ inline GpuBatch* make_gpu_batch(const emscripten::val& configs, double every) {
 inline GpuMatmulCheck* make_gpu_matmul_check() { return gpu_guarded([&] { return new GpuMatmulCheck(); }); }
 inline GpuOpCheck* make_gpu_op_check() { return gpu_guarded([&] { return new GpuOpCheck(); }); }
 inline GpuGradCheck* make_gpu_grad_check(const std::string& c) {
-  return gpu_guarded([&] { return new GpuGradCheck(c); });
+  return gpu_guarded([&] { return new GpuGradCheck(train_config_from_json(c)); });
 }
 inline GpuMatmulBench* make_gpu_matmul_bench(bool tA, bool tB, double M, double N, double K) {
   return gpu_guarded([&] {

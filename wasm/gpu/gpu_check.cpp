@@ -9,6 +9,7 @@
 #include "../json.h"
 #include "../model.h"
 #include "../rng.h"
+#include "check_impl.h"
 #include "device.h"
 #include "gpu_backend.h"
 #include "kernels.h"
@@ -29,7 +30,8 @@ double max_rel(const float* a, const float* b, size_t n) {
 }  // namespace
 
 // ---- MatmulCheck ----
-struct MatmulCheck::Impl {
+struct MatmulCheckImpl {
+  static constexpr const char* kName = "matmul check";
   struct Case {
     bool tA, tB;
     int M, N, K, batch;
@@ -41,7 +43,7 @@ struct MatmulCheck::Impl {
   std::vector<Case> cases;
   std::vector<uint32_t> tickets;
 
-  Impl() {
+  MatmulCheckImpl() {
     Rng rng(2024);
     const int shapes[][4] = {{64, 64, 64, 1}, {128, 96, 160, 1}, {37, 53, 29, 1}, {16, 16, 64, 4}, {5, 7, 3, 3}};
     for (int tA = 0; tA < 2; ++tA)
@@ -70,32 +72,25 @@ struct MatmulCheck::Impl {
           }
     for (Case& c : cases) tickets.push_back(read(c.c.buffer(), 0, c.got.size() * 4, c.got.data()));
   }
-  ~Impl() {
-    for (uint32_t t : tickets) forget(t);
+
+  std::string result_json() const {
+    json::Writer w;
+    double worst = 0;
+    w.begin_object().key("cases").begin_array();
+    for (auto& c : cases) {
+      const double e = max_rel(c.got.data(), c.ref.data(), c.ref.size());
+      worst = std::max(worst, std::isfinite(e) ? e : 1e30);
+      w.begin_object().key("tA").value(c.tA).key("tB").value(c.tB).key("M").value(c.M).key("N").value(c.N);
+      w.key("K").value(c.K).key("batch").value(c.batch).key("beta").value(c.beta).key("vec4").value(c.vec4);
+      w.key("max_rel").value(e).end_object();
+    }
+    w.end_array().key("max_rel").value(worst).end_object();
+    return w.str();
   }
 };
-
-MatmulCheck::MatmulCheck() {
-  check();
-  impl_ = std::make_unique<Impl>();
-}
-MatmulCheck::~MatmulCheck() = default;
-bool MatmulCheck::ready() { return landed(impl_->tickets); }
-std::string MatmulCheck::result_json() {
-  if (!ready()) throw ArgumentError("matmul check: results requested before they landed");
-  json::Writer w;
-  double worst = 0;
-  w.begin_object().key("cases").begin_array();
-  for (auto& c : impl_->cases) {
-    const double e = max_rel(c.got.data(), c.ref.data(), c.ref.size());
-    worst = std::max(worst, std::isfinite(e) ? e : 1e30);
-    w.begin_object().key("tA").value(c.tA).key("tB").value(c.tB).key("M").value(c.M).key("N").value(c.N);
-    w.key("K").value(c.K).key("batch").value(c.batch).key("beta").value(c.beta).key("vec4").value(c.vec4);
-    w.key("max_rel").value(e).end_object();
-  }
-  w.end_array().key("max_rel").value(worst).end_object();
-  return w.str();
-}
+// MatmulCheck: the members of Check (check_impl.h) for this Impl.
+template class Check<MatmulCheckImpl>;
+template Check<MatmulCheckImpl>::Check();
 
 // ---- MatmulBench ----
 struct MatmulBench::Impl {
@@ -131,7 +126,8 @@ void MatmulBench::run(int reps) {
 }
 
 // ---- GradCheck ----
-struct GradCheck::Impl {
+struct GradCheckImpl {
+  static constexpr const char* kName = "gradient check";
   TrainConfig cfg;
   Transformer<float> cpu;
   Model<GpuBackend> gpu;
@@ -140,7 +136,7 @@ struct GradCheck::Impl {
   std::vector<float> gpu_loss = std::vector<float>(1), gpu_grads;
   std::vector<uint32_t> tickets;
 
-  explicit Impl(const TrainConfig& c) : cfg((c.validate(), c)), cpu(c.model, c.seed), gpu(c.model, c.seed) {
+  explicit GradCheckImpl(const TrainConfig& c) : cfg((c.validate(), c)), cpu(c.model, c.seed), gpu(c.model, c.seed) {
     const int N = c.model.batch * c.model.seq, V = c.model.vocab;
     Rng rng(stream_seed(c.seed, kStreamBatches));
     std::vector<int> tokens(N), targets(N);
@@ -158,40 +154,34 @@ struct GradCheck::Impl {
     tickets.push_back(read(gpu.grads().buffer(), 0, gpu_grads.size() * 4, gpu_grads.data()));
     tickets.push_back(read(loss_buf, 0, 4, gpu_loss.data()));
   }
-  ~Impl() {
-    for (uint32_t t : tickets) forget(t);
-  }
-};
 
-GradCheck::GradCheck(const TrainConfig& cfg) {
-  check();
-  impl_ = std::make_unique<Impl>(cfg);
-}
-GradCheck::~GradCheck() = default;
-bool GradCheck::ready() { return landed(impl_->tickets); }
-std::string GradCheck::result_json() {
-  if (!ready()) throw ArgumentError("gradient check: results requested before they landed");
-  Impl& s = *impl_;
-  const auto cpu_t = s.cpu.named_tensors(), gpu_t = s.gpu.named_tensors();
+  std::string result_json();
+};
+// GradCheck: the members of Check (check_impl.h) for this Impl.
+template class Check<GradCheckImpl>;
+template Check<GradCheckImpl>::Check(const TrainConfig&);
+
+std::string GradCheckImpl::result_json() {
+  const auto cpu_t = cpu.named_tensors(), gpu_t = gpu.named_tensors();
   // S: the largest gradient entry of the model. A tensor whose CPU gradient stays below 1e-6·S is
   // zero up to rounding (the key bias: softmax ignores a shift of all scores of a row, so ∂ℒ/∂bk = 0
   // exactly); comparing rounding noise to rounding noise is meaningless, so such tensors are
   // reported apart, with their largest entry on either backend relative to S.
   double S = 0;
   for (const auto& [name, t] : cpu_t)
-    for (size_t k = 0; k < t.size(); ++k) S = std::max(S, std::abs(static_cast<double>(s.cpu.grads()[t.off + k])));
+    for (size_t k = 0; k < t.size(); ++k) S = std::max(S, std::abs(static_cast<double>(cpu.grads()[t.off + k])));
   json::Writer w;
   w.begin_object();
-  w.key("loss_cpu").value(s.cpu_loss).key("loss_gpu").value(s.gpu_loss[0]);
-  w.key("loss_rel").value(std::abs(s.gpu_loss[0] - s.cpu_loss) / std::abs(s.cpu_loss));
+  w.key("loss_cpu").value(cpu_loss).key("loss_gpu").value(gpu_loss[0]);
+  w.key("loss_rel").value(std::abs(gpu_loss[0] - cpu_loss) / std::abs(cpu_loss));
   w.key("grad_scale").value(S);
   double worst = 0, worst_zero = 0;
   w.key("tensors").begin_array();
   for (size_t i = 0; i < cpu_t.size(); ++i) {
     const TensorRef& c = cpu_t[i].second;
     const TensorRef& g = gpu_t[i].second;
-    const float* ref = s.cpu.grads().data() + c.off;
-    const float* got = s.gpu_grads.data() + g.off;
+    const float* ref = cpu.grads().data() + c.off;
+    const float* got = gpu_grads.data() + g.off;
     double scale = 0, gscale = 0;
     for (size_t k = 0; k < c.size(); ++k) {
       scale = std::max(scale, std::abs(static_cast<double>(ref[k])));

@@ -19,16 +19,25 @@
 
 namespace lnx::gpu {
 
-class MatmulCheck {
+// A GPU-vs-CPU comparison: its Impl records the GPU work and schedules the readbacks when made (after
+// check(): a lost device throws first); ready() once they landed, then result_json(). Defined in
+// check_impl.h, instantiated by the file of each Impl.
+template <class Impl>
+class Check {
  public:
-  MatmulCheck();
-  ~MatmulCheck();
+  template <class... Args>
+  explicit Check(const Args&... args);
+  ~Check();
   bool ready();
   std::string result_json();
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+struct MatmulCheckImpl;
+struct GradCheckImpl;
+using MatmulCheck = Check<MatmulCheckImpl>;
+using GradCheck = Check<GradCheckImpl>;  // made from a TrainConfig
 
 // The WGSL matmul alone at one shape, for the benchmark: buffers made once, run(reps) records reps
 // dispatches (C = A·B, beta 0) and submits; time it with Module.lnxGpu.idle().
@@ -38,17 +47,6 @@ class MatmulBench {
   ~MatmulBench();
   void run(int reps);
   bool vec4() const;
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-class GradCheck {
- public:
-  explicit GradCheck(const TrainConfig& cfg);
-  ~GradCheck();
-  bool ready();
-  std::string result_json();
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

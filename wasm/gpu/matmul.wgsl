@@ -29,6 +29,17 @@ override TB: bool = false;
 var<workgroup> As: array<vec4<f32>, 256>;  // [k * 16 + m / 4][m % 4]
 var<workgroup> Bs: array<vec4<f32>, 256>;  // [k * 16 + n / 4][n % 4]
 
+// Where thread lid of workgroup wid works: its 4×4 block (tx, ty) of the 64×64 tile of C at row m0,
+// column n0 of batch element z; t, its index in the workgroup (what it loads of the A and B tiles);
+// baseA and baseB, where batch element z starts in A and B.
+struct Tile { tx: u32, ty: u32, t: u32, m0: u32, n0: u32, z: u32, baseA: u32, baseB: u32 };
+
+fn tile_of(lid: vec3<u32>, wid: vec3<u32>) -> Tile {
+  let z = wid.z;
+  return Tile(lid.x, lid.y, lid.y * 16u + lid.x, wid.y * 64u, wid.x * 64u, z, P.offA + z * P.strideA,
+              P.offB + z * P.strideB);
+}
+
 // Which element of a 64×16 (or 16×64) tile thread t loads: along the contiguous dimension 4 at a
 // time. "Row-contiguous" tiles (contiguous along k): row t / 4, k (t % 4)·4. "Column-contiguous"
 // (contiguous along m or n): k t / 16, column (t % 16)·4.
@@ -39,14 +50,29 @@ fn store_k_contig(dst_is_a: bool, row: u32, k: u32, v: vec4<f32>) {
   }
 }
 
-fn epilogue(m0: u32, n0: u32, tx: u32, ty: u32, z: u32, acc: array<vec4<f32>, 4>) {
+// Thread (tx, ty)'s 4×4 block of C += the As and Bs tiles' 16 steps of k, once every thread has
+// stored its part of the tiles; the second barrier keeps them until every thread has read them.
+fn multiply_tiles(w: Tile, acc: ptr<function, array<vec4<f32>, 4>>) {
+  workgroupBarrier();
+  for (var k = 0u; k < 16u; k++) {
+    let a = As[k * 16u + w.ty];
+    let b = Bs[k * 16u + w.tx];
+    (*acc)[0] += a.x * b;
+    (*acc)[1] += a.y * b;
+    (*acc)[2] += a.z * b;
+    (*acc)[3] += a.w * b;
+  }
+  workgroupBarrier();
+}
+
+fn epilogue(w: Tile, acc: array<vec4<f32>, 4>) {
   for (var i = 0u; i < 4u; i++) {
-    let row = m0 + ty * 4u + i;
+    let row = w.m0 + w.ty * 4u + i;
     if (row >= P.M) { continue; }
     for (var j = 0u; j < 4u; j++) {
-      let col = n0 + tx * 4u + j;
+      let col = w.n0 + w.tx * 4u + j;
       if (col >= P.N) { continue; }
-      let idx = P.offC + z * P.strideC + row * P.ldc + col;
+      let idx = P.offC + w.z * P.strideC + row * P.ldc + col;
       var c = P.alpha * acc[i][j];
       if (P.beta != 0.0) { c += P.beta * C[idx]; }
       C[idx] = c;
@@ -56,56 +82,40 @@ fn epilogue(m0: u32, n0: u32, tx: u32, ty: u32, z: u32, acc: array<vec4<f32>, 4>
 
 @compute @workgroup_size(16, 16)
 fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-  let tx = lid.x;
-  let ty = lid.y;
-  let t = ty * 16u + tx;
-  let m0 = wid.y * 64u;
-  let n0 = wid.x * 64u;
-  let z = wid.z;
-  let baseA = P.offA + z * P.strideA;
-  let baseB = P.offB + z * P.strideB;
+  let w = tile_of(lid, wid);
   var acc: array<vec4<f32>, 4>;
   for (var k0 = 0u; k0 < P.K; k0 += 16u) {
     // A tile
     if (TA) {  // A is K×M: contiguous along m
-      let k = t / 16u;
-      let m = (t % 16u) * 4u;
+      let k = w.t / 16u;
+      let m = (w.t % 16u) * 4u;
       var v = vec4<f32>(0.0);
-      if (k0 + k < P.K && m0 + m < P.M) { v = A4[(baseA + (k0 + k) * P.lda + m0 + m) / 4u]; }
+      if (k0 + k < P.K && w.m0 + m < P.M) { v = A4[(w.baseA + (k0 + k) * P.lda + w.m0 + m) / 4u]; }
       As[k * 16u + m / 4u] = v;
     } else {  // A is M×K: contiguous along k
-      let m = t / 4u;
-      let k = (t % 4u) * 4u;
+      let m = w.t / 4u;
+      let k = (w.t % 4u) * 4u;
       var v = vec4<f32>(0.0);
-      if (m0 + m < P.M && k0 + k < P.K) { v = A4[(baseA + (m0 + m) * P.lda + k0 + k) / 4u]; }
+      if (w.m0 + m < P.M && k0 + k < P.K) { v = A4[(w.baseA + (w.m0 + m) * P.lda + k0 + k) / 4u]; }
       store_k_contig(true, m, k, v);
     }
     // B tile
     if (TB) {  // B is N×K: contiguous along k
-      let n = t / 4u;
-      let k = (t % 4u) * 4u;
+      let n = w.t / 4u;
+      let k = (w.t % 4u) * 4u;
       var v = vec4<f32>(0.0);
-      if (n0 + n < P.N && k0 + k < P.K) { v = B4[(baseB + (n0 + n) * P.ldb + k0 + k) / 4u]; }
+      if (w.n0 + n < P.N && k0 + k < P.K) { v = B4[(w.baseB + (w.n0 + n) * P.ldb + k0 + k) / 4u]; }
       store_k_contig(false, n, k, v);
     } else {  // B is K×N: contiguous along n
-      let k = t / 16u;
-      let n = (t % 16u) * 4u;
+      let k = w.t / 16u;
+      let n = (w.t % 16u) * 4u;
       var v = vec4<f32>(0.0);
-      if (k0 + k < P.K && n0 + n < P.N) { v = B4[(baseB + (k0 + k) * P.ldb + n0 + n) / 4u]; }
+      if (k0 + k < P.K && w.n0 + n < P.N) { v = B4[(w.baseB + (k0 + k) * P.ldb + w.n0 + n) / 4u]; }
       Bs[k * 16u + n / 4u] = v;
     }
-    workgroupBarrier();
-    for (var k = 0u; k < 16u; k++) {
-      let a = As[k * 16u + ty];
-      let b = Bs[k * 16u + tx];
-      acc[0] += a.x * b;
-      acc[1] += a.y * b;
-      acc[2] += a.z * b;
-      acc[3] += a.w * b;
-    }
-    workgroupBarrier();
+    multiply_tiles(w, &acc);
   }
-  epilogue(m0, n0, tx, ty, z, acc);
+  epilogue(w, acc);
 }
 
 // op(A)[m][k] and op(B)[k][n] with zero outside the matrix.
@@ -122,49 +132,35 @@ fn load_b(base: u32, k: u32, n: u32) -> f32 {
 
 @compute @workgroup_size(16, 16)
 fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-  let tx = lid.x;
-  let ty = lid.y;
-  let t = ty * 16u + tx;
-  let m0 = wid.y * 64u;
-  let n0 = wid.x * 64u;
-  let z = wid.z;
-  let baseA = P.offA + z * P.strideA;
-  let baseB = P.offB + z * P.strideB;
+  let w = tile_of(lid, wid);
   var acc: array<vec4<f32>, 4>;
   for (var k0 = 0u; k0 < P.K; k0 += 16u) {
     // the same tile shapes as matmul_vec4, element by element
     if (TA) {
-      let k = t / 16u;
-      let m = (t % 16u) * 4u;
-      As[k * 16u + m / 4u] = vec4<f32>(load_a(baseA, m0 + m, k0 + k), load_a(baseA, m0 + m + 1u, k0 + k),
-                                       load_a(baseA, m0 + m + 2u, k0 + k), load_a(baseA, m0 + m + 3u, k0 + k));
+      let k = w.t / 16u;
+      let m = (w.t % 16u) * 4u;
+      As[k * 16u + m / 4u] = vec4<f32>(load_a(w.baseA, w.m0 + m, k0 + k), load_a(w.baseA, w.m0 + m + 1u, k0 + k),
+                                       load_a(w.baseA, w.m0 + m + 2u, k0 + k), load_a(w.baseA, w.m0 + m + 3u, k0 + k));
     } else {
-      let m = t / 4u;
-      let k = (t % 4u) * 4u;
-      store_k_contig(true, m, k, vec4<f32>(load_a(baseA, m0 + m, k0 + k), load_a(baseA, m0 + m, k0 + k + 1u),
-                                           load_a(baseA, m0 + m, k0 + k + 2u), load_a(baseA, m0 + m, k0 + k + 3u)));
+      let m = w.t / 4u;
+      let k = (w.t % 4u) * 4u;
+      store_k_contig(true, m, k,
+                     vec4<f32>(load_a(w.baseA, w.m0 + m, k0 + k), load_a(w.baseA, w.m0 + m, k0 + k + 1u),
+                               load_a(w.baseA, w.m0 + m, k0 + k + 2u), load_a(w.baseA, w.m0 + m, k0 + k + 3u)));
     }
     if (TB) {
-      let n = t / 4u;
-      let k = (t % 4u) * 4u;
-      store_k_contig(false, n, k, vec4<f32>(load_b(baseB, k0 + k, n0 + n), load_b(baseB, k0 + k + 1u, n0 + n),
-                                            load_b(baseB, k0 + k + 2u, n0 + n), load_b(baseB, k0 + k + 3u, n0 + n)));
+      let n = w.t / 4u;
+      let k = (w.t % 4u) * 4u;
+      store_k_contig(false, n, k,
+                     vec4<f32>(load_b(w.baseB, k0 + k, w.n0 + n), load_b(w.baseB, k0 + k + 1u, w.n0 + n),
+                               load_b(w.baseB, k0 + k + 2u, w.n0 + n), load_b(w.baseB, k0 + k + 3u, w.n0 + n)));
     } else {
-      let k = t / 16u;
-      let n = (t % 16u) * 4u;
-      Bs[k * 16u + n / 4u] = vec4<f32>(load_b(baseB, k0 + k, n0 + n), load_b(baseB, k0 + k, n0 + n + 1u),
-                                       load_b(baseB, k0 + k, n0 + n + 2u), load_b(baseB, k0 + k, n0 + n + 3u));
+      let k = w.t / 16u;
+      let n = (w.t % 16u) * 4u;
+      Bs[k * 16u + n / 4u] = vec4<f32>(load_b(w.baseB, k0 + k, w.n0 + n), load_b(w.baseB, k0 + k, w.n0 + n + 1u),
+                                       load_b(w.baseB, k0 + k, w.n0 + n + 2u), load_b(w.baseB, k0 + k, w.n0 + n + 3u));
     }
-    workgroupBarrier();
-    for (var k = 0u; k < 16u; k++) {
-      let a = As[k * 16u + ty];
-      let b = Bs[k * 16u + tx];
-      acc[0] += a.x * b;
-      acc[1] += a.y * b;
-      acc[2] += a.z * b;
-      acc[3] += a.w * b;
-    }
-    workgroupBarrier();
+    multiply_tiles(w, &acc);
   }
-  epilogue(m0, n0, tx, ty, z, acc);
+  epilogue(w, acc);
 }

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../api.h"
@@ -12,6 +14,7 @@
 #include "../json.h"
 #include "../optim/registry.h"
 #include "../rng.h"
+#include "check_impl.h"
 #include "device.h"
 #include "gpu_backend.h"
 
@@ -41,6 +44,10 @@ void run_ops(Out&& out) {
     return a;
   };
   const P none{};
+  // Hands one op's outputs to out, in order: (output name, array) pairs.
+  auto outs = [&](const std::string& op, std::initializer_list<std::pair<std::string, A*>> outputs) {
+    for (const auto& [name, a] : outputs) out(op, name, std::move(*a));
+  };
   const int N = 37, IC = 29, OC = 19;  // rows, input and output widths
 
   {  // gemm, at a model-like shape and transposed
@@ -48,8 +55,7 @@ void run_ops(Out&& out) {
     B::gemm(false, false, N, OC, IC, T(0.5), a.data(), IC, b.data(), OC, T(1), c.data(), OC);
     // Aᵀ·Bᵀ with A stored (IC, N) and B stored (OC, IC): the same buffers read the other way round
     B::gemm(true, true, N, OC, IC, T(1), a.data(), N, b.data(), IC, T(0), d.data(), OC);
-    out("gemm", "C (NN, beta 1)", std::move(c));
-    out("gemm", "C (TT, beta 0)", std::move(d));
+    outs("gemm", {{"C (NN, beta 1)", &c}, {"C (TT, beta 0)", &d}});
   }
   {  // linear: with and without bias; backward overwriting and accumulating dinp, optional outputs null
     A inp = rnd(size_t(N) * IC), W = rnd(size_t(OC) * IC, 0.3), b = rnd(OC), y = B::zeros(size_t(N) * OC),
@@ -60,13 +66,9 @@ void run_ops(Out&& out) {
     A dW = rnd(size_t(OC) * IC), db = rnd(OC), dW2 = rnd(size_t(OC) * IC);
     B::linear_backward(dinp.data(), dW.data(), db.data(), dout.data(), inp.data(), W.data(), N, IC, OC, false);
     B::linear_backward(dinp_acc.data(), dW2.data(), none, dout.data(), inp.data(), W.data(), N, IC, OC, true);
-    out("linear_forward", "out", std::move(y));
-    out("linear_forward", "out (no bias)", std::move(y0));
-    out("linear_backward", "dinp", std::move(dinp));
-    out("linear_backward", "dW (+=)", std::move(dW));
-    out("linear_backward", "db (+=)", std::move(db));
-    out("linear_backward", "dinp (+=)", std::move(dinp_acc));
-    out("linear_backward", "dW (+=, db null)", std::move(dW2));
+    outs("linear_forward", {{"out", &y}, {"out (no bias)", &y0}});
+    outs("linear_backward", {{"dinp", &dinp}, {"dW (+=)", &dW}, {"db (+=)", &db}, {"dinp (+=)", &dinp_acc},
+                             {"dW (+=, db null)", &dW2}});
   }
   {  // add_row_vector
     A x = rnd(size_t(N) * OC), b = rnd(OC);
@@ -90,13 +92,9 @@ void run_ops(Out&& out) {
     B::layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), mean.data(), rstd.data(), g.data(), N,
                           C);
     B::layernorm_backward(dx2.data(), none, none, dy.data(), x.data(), mean.data(), rstd.data(), g.data(), N, C);
-    out("layernorm_forward", "out", std::move(y));
-    out("layernorm_forward", "mean", std::move(mean));
-    out("layernorm_forward", "rstd", std::move(rstd));
-    out("layernorm_backward", "dinp (+=)", std::move(dx));
-    out("layernorm_backward", "dgamma (+=)", std::move(dg));
-    out("layernorm_backward", "dbeta (+=)", std::move(db));
-    out("layernorm_backward", "dinp (+=, dgamma and dbeta null)", std::move(dx2));
+    outs("layernorm_forward", {{"out", &y}, {"mean", &mean}, {"rstd", &rstd}});
+    outs("layernorm_backward", {{"dinp (+=)", &dx}, {"dgamma (+=)", &dg}, {"dbeta (+=)", &db},
+                                {"dinp (+=, dgamma and dbeta null)", &dx2}});
   }
   {  // rmsnorm
     const int C = 72;
@@ -105,11 +103,8 @@ void run_ops(Out&& out) {
     A dy = rnd(size_t(N) * C), dx = rnd(size_t(N) * C), dg = rnd(C), dx2 = rnd(size_t(N) * C);
     B::rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), rstd.data(), g.data(), N, C);
     B::rmsnorm_backward(dx2.data(), none, dy.data(), x.data(), rstd.data(), g.data(), N, C);
-    out("rmsnorm_forward", "out", std::move(y));
-    out("rmsnorm_forward", "rstd", std::move(rstd));
-    out("rmsnorm_backward", "dinp (+=)", std::move(dx));
-    out("rmsnorm_backward", "dgamma (+=)", std::move(dg));
-    out("rmsnorm_backward", "dinp (+=, dgamma null)", std::move(dx2));
+    outs("rmsnorm_forward", {{"out", &y}, {"rstd", &rstd}});
+    outs("rmsnorm_backward", {{"dinp (+=)", &dx}, {"dgamma (+=)", &dg}, {"dinp (+=, dgamma null)", &dx2}});
   }
   {  // DyT (inputs wide enough that some saturate), α away from its 0.5 start
     const int C = 72;
@@ -121,13 +116,9 @@ void run_ops(Out&& out) {
     B::dyt_backward(dx.data(), dg.data(), db.data(), da.data(), dy.data(), x.data(), act.data(), g.data(), al.data(),
                     N, C);
     B::dyt_backward(dx2.data(), none, none, none, dy.data(), x.data(), act.data(), g.data(), al.data(), N, C);
-    out("dyt_forward", "out", std::move(y));
-    out("dyt_forward", "act", std::move(act));
-    out("dyt_backward", "dinp (+=)", std::move(dx));
-    out("dyt_backward", "dgamma (+=)", std::move(dg));
-    out("dyt_backward", "dbeta (+=)", std::move(db));
-    out("dyt_backward", "dalpha (+=)", std::move(da));
-    out("dyt_backward", "dinp (+=, parameter gradients null)", std::move(dx2));
+    outs("dyt_forward", {{"out", &y}, {"act", &act}});
+    outs("dyt_backward", {{"dinp (+=)", &dx}, {"dgamma (+=)", &dg}, {"dbeta (+=)", &db}, {"dalpha (+=)", &da},
+                          {"dinp (+=, parameter gradients null)", &dx2}});
   }
   {  // the residual gate: s = x + g·f; df = g·ds overwritten, dg += Σ ds·f
     const size_t n = 1111;
@@ -137,9 +128,7 @@ void run_ops(Out&& out) {
     B::gate_backward(df.data(), dg.data(), ds.data(), f.data(), g.data(), n);
     B::gate_backward(df2.data(), none, ds.data(), f.data(), g.data(), n);
     out("gate_forward", "out", std::move(s2));
-    out("gate_backward", "df", std::move(df));
-    out("gate_backward", "dg (+=)", std::move(dg));
-    out("gate_backward", "df (dg null)", std::move(df2));
+    outs("gate_backward", {{"df", &df}, {"dg (+=)", &dg}, {"df (dg null)", &df2}});
   }
   for (bool causal : {false, true}) {  // attention: 3 sequences of 13 tokens, width 24
     const int Bs = 3, n = 13, d = 24;
@@ -150,11 +139,8 @@ void run_ops(Out&& out) {
     B::attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(), Pm.data(), Bs, n,
                           d);
     const std::string tag = causal ? " (causal)" : " (bidirectional)";
-    out("attention_forward", "out" + tag, std::move(o));
-    out("attention_forward", "P" + tag, std::move(Pm));
-    out("attention_backward", "dq" + tag, std::move(dq));
-    out("attention_backward", "dk" + tag, std::move(dk));
-    out("attention_backward", "dv" + tag, std::move(dv));
+    outs("attention_forward", {{"out" + tag, &o}, {"P" + tag, &Pm}});
+    outs("attention_backward", {{"dq" + tag, &dq}, {"dk" + tag, &dk}, {"dv" + tag, &dv}});
   }
   {  // cross-entropy: the mean loss (a device slot on the GPU, the return value on the CPU)
     const int V = 53;
@@ -257,12 +243,13 @@ double max_rel(const std::vector<float>& a, const std::vector<double>& b) {
 
 }  // namespace
 
-struct OpCheck::Impl {
+struct OpCheckImpl {
+  static constexpr const char* kName = "op check";
   std::vector<Output> outputs;
   std::vector<Array> keep;  // GPU outputs stay alive until their readbacks land
   std::vector<uint32_t> tickets;
 
-  Impl() {
+  OpCheckImpl() {
     run_ops<CpuBackend<float>>([&](const std::string& op, const std::string& name, const auto& v) {
       outputs.push_back({op, name, std::vector<double>(v.begin(), v.end()), {}});
     });
@@ -280,36 +267,27 @@ struct OpCheck::Impl {
     for (size_t j = 0; j < outputs.size(); ++j)
       tickets.push_back(read(keep[j].buffer(), 0, outputs[j].gpu.size() * 4, outputs[j].gpu.data()));
   }
-  ~Impl() {
-    for (uint32_t t : tickets) forget(t);
+
+  std::string result_json() const {
+    json::Writer w;
+    double worst = 0;
+    std::vector<std::string> names;
+    w.begin_object().key("ops").begin_array();
+    for (const Output& o : outputs) {
+      const double e = max_rel(o.gpu, o.cpu);
+      worst = std::max(worst, std::isfinite(e) ? e : 1e30);
+      if (std::find(names.begin(), names.end(), o.op) == names.end()) names.push_back(o.op);
+      w.begin_object().key("op").value(o.op).key("output").value(o.output);
+      w.key("size").value(static_cast<double>(o.cpu.size())).key("max_rel").value(e).end_object();
+    }
+    w.end_array().key("max_rel").value(worst).key("op_names").begin_array();
+    for (const auto& n : names) w.value(n);
+    w.end_array().end_object();
+    return w.str();
   }
 };
-
-OpCheck::OpCheck() {
-  check();
-  impl_ = std::make_unique<Impl>();
-}
-OpCheck::~OpCheck() = default;
-
-bool OpCheck::ready() { return landed(impl_->tickets); }
-
-std::string OpCheck::result_json() {
-  if (!ready()) throw ArgumentError("op check: results requested before they landed");
-  json::Writer w;
-  double worst = 0;
-  std::vector<std::string> names;
-  w.begin_object().key("ops").begin_array();
-  for (const Output& o : impl_->outputs) {
-    const double e = max_rel(o.gpu, o.cpu);
-    worst = std::max(worst, std::isfinite(e) ? e : 1e30);
-    if (std::find(names.begin(), names.end(), o.op) == names.end()) names.push_back(o.op);
-    w.begin_object().key("op").value(o.op).key("output").value(o.output);
-    w.key("size").value(static_cast<double>(o.cpu.size())).key("max_rel").value(e).end_object();
-  }
-  w.end_array().key("max_rel").value(worst).key("op_names").begin_array();
-  for (const auto& n : names) w.value(n);
-  w.end_array().end_object();
-  return w.str();
-}
+// OpCheck: the members of Check (check_impl.h) for this Impl.
+template class Check<OpCheckImpl>;
+template Check<OpCheckImpl>::Check();
 
 }  // namespace lnx::gpu

@@ -11,20 +11,11 @@
 // with max_rel = max|gpu − cpu| / max|cpu| per output (as gpu_check.h).
 // Leaves out: pass/fail thresholds (the tests use 1e-4), timing.
 #pragma once
-#include <memory>
-#include <string>
+#include "gpu_check.h"
 
 namespace lnx::gpu {
 
-class OpCheck {
- public:
-  OpCheck();
-  ~OpCheck();
-  bool ready();
-  std::string result_json();
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
+struct OpCheckImpl;
+using OpCheck = Check<OpCheckImpl>;
 
 }  // namespace lnx::gpu
