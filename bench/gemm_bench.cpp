@@ -171,6 +171,29 @@ std::vector<T> run_case(const Case& c, const Problem<T>& p) {
   return C;
 }
 
+// Case c on 1 thread, then on each pool of `pools` with the parallel threshold at 0 (every product
+// splits), each result checked as "<name>/<threads>t"; returns how many pool results differ from the
+// 1-thread one in any bit.
+template <class T>
+int check_on_pools(const Case& c, const Problem<T>& p, const std::string& name, const std::vector<int>& pools,
+                   int& checked, int& failures) {
+  lnx::reset_pool(1);
+  const std::vector<T> c1 = run_case(c, p);
+  ++checked;
+  if (!check(c, p, c1, (name + "/1t").c_str())) ++failures;
+  int bit_diff = 0;
+  for (int t : pools) {
+    lnx::reset_pool(t);
+    lnx::gemm_detail::set_parallel_threshold(0);
+    const std::vector<T> c2 = run_case(c, p);
+    lnx::gemm_detail::set_parallel_threshold(-1);
+    ++checked;
+    if (!check(c, p, c2, (name + "/" + std::to_string(t) + "t").c_str())) ++failures;
+    if (std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(T)) != 0) ++bit_diff;
+  }
+  return bit_diff;
+}
+
 int run_tests(bool quick) {
   std::vector<Case> cases;
   const int sizes[] = {1, 3, 17, 64, 129};
@@ -207,43 +230,17 @@ int run_tests(bool quick) {
     for (int t : {2, 3, 16})
       if (t <= lnx::max_threads() && (pools.empty() || t > pools.back())) pools.push_back(t);
   std::mt19937 rng(12345);
-  int failures = 0, checked = 0, bit_diff_simd = 0, bit_diff_eigen = 0, bit_diff_double = 0, bit_checked = 0;
+  int failures = 0, checked = 0, bit_diff_simd = 0, bit_diff_eigen = 0, bit_diff_double = 0;
   for (const Case& c : cases) {
     const Problem<float> pf = make_problem<float>(c, rng);
     for (const Variant& v : float_variants()) {
       lnx::gemm_detail::force_kernel(v.kernel);
-      lnx::reset_pool(1);
-      const std::vector<float> c1 = run_case(c, pf);
-      ++checked;
-      if (!check(c, pf, c1, (std::string(v.name) + "/1t").c_str())) ++failures;
-      for (int t : pools) {
-        lnx::reset_pool(t);
-        lnx::gemm_detail::set_parallel_threshold(0);
-        const std::vector<float> c2 = run_case(c, pf);
-        lnx::gemm_detail::set_parallel_threshold(-1);
-        ++checked;
-        if (!check(c, pf, c2, (std::string(v.name) + "/" + std::to_string(t) + "t").c_str())) ++failures;
-        if (std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) != 0) {
-          if (v.kernel == Kernel::Eigen) ++bit_diff_eigen; else ++bit_diff_simd;
-        }
-        if (v.kernel == Kernel::Tiled) ++bit_checked;
-      }
+      (v.kernel == Kernel::Eigen ? bit_diff_eigen : bit_diff_simd) +=
+          check_on_pools(c, pf, v.name, pools, checked, failures);
     }
     lnx::gemm_detail::force_kernel(Kernel::Auto);
     const Problem<double> pd = make_problem<double>(c, rng);
-    lnx::reset_pool(1);
-    const std::vector<double> d1 = run_case(c, pd);
-    ++checked;
-    if (!check(c, pd, d1, "double/1t")) ++failures;
-    for (int t : pools) {
-      lnx::reset_pool(t);
-      lnx::gemm_detail::set_parallel_threshold(0);
-      const std::vector<double> d2 = run_case(c, pd);
-      lnx::gemm_detail::set_parallel_threshold(-1);
-      ++checked;
-      if (!check(c, pd, d2, ("double/" + std::to_string(t) + "t").c_str())) ++failures;
-      if (std::memcmp(d1.data(), d2.data(), d1.size() * sizeof(double)) != 0) ++bit_diff_double;
-    }
+    bit_diff_double += check_on_pools(c, pd, "double", pools, checked, failures);
   }
   lnx::gemm_detail::force_kernel(Kernel::Auto);
   lnx::reset_pool(threads);

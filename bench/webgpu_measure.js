@@ -148,25 +148,23 @@ export async function measureAll({ gpu, st, mt, threads, software, o = {}, log =
   const steps = o.steps ?? (software ? 3 : 20);
   const passes = o.passes ?? (software ? 2 : 10);
   const prefixed = (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [`gpu_${k}`, v]));
-  log('toy step: CPU 1 thread');
-  out.toy.cpu_st_ms = await timeCpuTrain(st, toy, Math.min(steps, 5));
-  if (mt) {
-    log(`toy step: CPU ${threads} threads`);
-    out.toy.cpu_mt_ms = await timeCpuTrain(mt, toy, Math.min(steps, 5));
-  }
-  log('toy step: WebGPU');
-  Object.assign(out.toy, prefixed(await timeGpuTrain(gpu, toy, steps)));
+  // `what` timed into `into`: `timeCpu` on one thread and (with mt) on `threads`, `cpuN` times each,
+  // then `timeGpu` `gpuN` times, its numbers prefixed gpu_
+  const cpuThenGpu = async (what, into, timeCpu, timeGpu, config, cpuN, gpuN) => {
+    log(`${what}: CPU 1 thread`);
+    into.cpu_st_ms = await timeCpu(st, config, cpuN);
+    if (mt) {
+      log(`${what}: CPU ${threads} threads`);
+      into.cpu_mt_ms = await timeCpu(mt, config, cpuN);
+    }
+    log(`${what}: WebGPU`);
+    Object.assign(into, prefixed(await timeGpu(gpu, config, gpuN)));
+  };
+  await cpuThenGpu('toy step', out.toy, timeCpuTrain, timeGpuTrain, toy, Math.min(steps, 5), steps);
   const runs = o.batchRuns ?? (software ? 2 : 8);
   log(`toy step: WebGPU, a batch of ${runs} runs`);
   out.toy_batch = await timeGpuBatch(gpu, toy, runs, software ? Math.min(steps, 2) : steps);
-  log('probe pass: CPU 1 thread');
-  out.probe.cpu_st_ms = await timeCpuProbe(st, probe, Math.min(passes, 3));
-  if (mt) {
-    log(`probe pass: CPU ${threads} threads`);
-    out.probe.cpu_mt_ms = await timeCpuProbe(mt, probe, Math.min(passes, 3));
-  }
-  log('probe pass: WebGPU');
-  Object.assign(out.probe, prefixed(await timeGpuProbe(gpu, probe, passes)));
+  await cpuThenGpu('probe pass', out.probe, timeCpuProbe, timeGpuProbe, probe, Math.min(passes, 3), passes);
   for (const s of shapes(toy, probe)) {
     log(`matmul ${s.model} ${s.op} ${s.M}×${s.N}×${s.K}`);
     out.matmul.push(await timeMatmul(gpu, s, software ? 300 : 200));

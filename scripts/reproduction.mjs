@@ -463,6 +463,25 @@ if (grid) {
   const header = (doc) =>
     `Engine ${doc.engine.version} (${doc.engine.build}, ${doc.engine.threads} threads), ${doc.generated?.slice(0, 10)}, ${doc.wall_seconds} s.`;
   const model = (c) => `${c.layers ? `${c.layers} layers, ` : ''}d = ${c.d}, d_ff = ${c.d_ff}, V = ${c.vocab}, ${c.batch} × ${c.seq} tokens, ${c.attention}`;
+  // an experiment's heading and its first paragraph, which opens with the run's engine and time
+  const opening = (title, doc, text) => {
+    say(`### ${title}`);
+    say();
+    say(`${header(doc)} ${text}`);
+    say();
+  };
+  // a Markdown table: its header cells, then one row of cells each
+  const table = (head, rows) => {
+    say(`| ${head.join(' | ')} |`);
+    say(`|${head.map(() => '---').join('|')}|`);
+    for (const r of rows) say(`| ${r.join(' | ')} |`);
+    say();
+  };
+  // the verdict's paragraph: the mark in bold, then the rule and the numbers it read
+  const verdictSays = (verdict, text) => {
+    say(`Verdict: **${mark[verdict]}.** ${text}`);
+    say();
+  };
   const names = [...new Set(Object.values(R.EXPERIMENT_SLOTS).map((e) => e.experiment))];
   if (names.some((n) => existsSync(`${root}public/data/exp/${n}.json`))) {
     say("## Experiments on the article's own inferences");
@@ -479,17 +498,18 @@ if (grid) {
   if (a) {
     const c = a.config,
       { verdict, facts: f } = V.adamFirstStep(a);
-    say("### Adam's first step and the gradient's scale (梯度尺度和 Adam 之间隔着一层, 【推断】)");
-    say();
-    say(`${header(a)} The Figure-4 toy: ${model(c)}; ${c.optimizers.join(', ')}, lr ${c.lr}, warm-up ${c.warmup}, seed ${c.seed}, ${c.steps} steps.`);
-    say();
-    say('| placement | ‖g‖ step 1 | update RMS / lr, step 1 | step 10 | step ' + c.steps + ' | step 1: loss change | −lr·‖g‖₁ |');
-    say('|---|---|---|---|---|---|---|');
-    for (const [p, s] of Object.entries(V.afsByPlacement(a)))
-      say(
-        `| ${p} | ${g3(s.grad_norm[0])} | ${g3(s.update_rms[0])} | ${g3(s.update_rms[9])} | ${g3(s.update_rms[s.update_rms.length - 1])} | ${g3(s.first_step.loss_change)} | ${g3(s.first_step.predicted_sign_step)} |`,
-      );
-    say();
+    opening(
+      "Adam's first step and the gradient's scale (梯度尺度和 Adam 之间隔着一层, 【推断】)",
+      a,
+      `The Figure-4 toy: ${model(c)}; ${c.optimizers.join(', ')}, lr ${c.lr}, warm-up ${c.warmup}, seed ${c.seed}, ${c.steps} steps.`,
+    );
+    table(
+      ['placement', '‖g‖ step 1', 'update RMS / lr, step 1', 'step 10', `step ${c.steps}`, 'step 1: loss change', '−lr·‖g‖₁'],
+      Object.entries(V.afsByPlacement(a)).map(([p, { grad_norm: g, update_rms: u, first_step: s1 }]) => [
+        p,
+        ...[g[0], u[0], u[9], u[u.length - 1], s1.loss_change, s1.predicted_sign_step].map(g3),
+      ]),
+    );
     say(
       `Verdict: **${mark[verdict]}.** At step 1 the gradient norms differ ${g3(f.gradGap)}-fold and the update sizes ${g3(f.stepGap)}-fold (update RMS/lr ${f.rms1.map(g3).join(' and ')}): ` +
         `Adam's first step moves every coordinate by about lr whatever ‖g‖.` +
@@ -514,74 +534,73 @@ if (grid) {
       const n = z.reduce((x, t) => x + t.size, 0);
       return n ? Math.sqrt(z.reduce((x, t) => x + t.size * t.step_over_lr[i] ** 2, 0) / n) : null;
     };
-    say("### Adam's first step, counterfactuals: where does ≈ lr·sign(g) stop holding? (issue 30, item 4)");
-    say();
-    say(
-      `${header(acf)} The Figure-4 toy: ${model(c)}; placements ${c.placements.join(', ')} (rezero: the preset, a gate g₀ = 0 before each layer's branches) × ` +
+    opening(
+      "Adam's first step, counterfactuals: where does ≈ lr·sign(g) stop holding? (issue 30, item 4)",
+      acf,
+      `The Figure-4 toy: ${model(c)}; placements ${c.placements.join(', ')} (rezero: the preset, a gate g₀ = 0 before each layer's branches) × ` +
         `optimizers ${c.optimizers.join(', ')} (GI-Adam: v₀ = g₁²), lr ${c.lr}, warm-up ${c.warmup}, seed ${c.seed}, ${c.steps} steps.`,
     );
-    say();
-    say(
-      '| placement | optimizer | ‖g‖ step 1 | update RMS / lr, step 1 | step 2 | share with no gradient at step 1 | their update RMS / lr, step 1 | step 2 |',
+    table(
+      [
+        ...['placement', 'optimizer', '‖g‖ step 1', 'update RMS / lr, step 1', 'step 2'],
+        ...['share with no gradient at step 1', 'their update RMS / lr, step 1', 'step 2'],
+      ],
+      acf.runs.map((r) => {
+        const n = r.tensors.reduce((x, t) => x + t.size, 0);
+        const z = r.tensors.filter((t) => t.zero_grad_share1 === 1).reduce((x, t) => x + t.size, 0);
+        return [r.placement, r.optimizer, ...[r.grad_norm[0], r.update_rms[0], r.update_rms[1], z / n, zeroRms(r, 0), zeroRms(r, 1)].map(g3)];
+      }),
     );
-    say('|---|---|---|---|---|---|---|---|');
-    for (const r of acf.runs) {
-      const n = r.tensors.reduce((x, t) => x + t.size, 0);
-      const z = r.tensors.filter((t) => t.zero_grad_share1 === 1).reduce((x, t) => x + t.size, 0);
-      say(
-        `| ${r.placement} | ${r.optimizer} | ${g3(r.grad_norm[0])} | ${g3(r.update_rms[0])} | ${g3(r.update_rms[1])} | ${g3(z / n)} | ${g3(zeroRms(r, 0))} | ${g3(zeroRms(r, 1))} |`,
-      );
-    }
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** ` +
-        (f.tooSmall
-          ? `Too small to test ('${f.tooSmall}').`
-          : `The tensors with no gradient at step 1 move ${g3(f.zeroStep1)} × lr at step 1 (the rule: exactly 0) and ${g3(f.ratioZeroStep2)} × lr at step 2; ` +
+    verdictSays(
+      verdict,
+      f.tooSmall
+        ? `Too small to test ('${f.tooSmall}').`
+        : `The tensors with no gradient at step 1 move ${g3(f.zeroStep1)} × lr at step 1 (the rule: exactly 0) and ${g3(f.ratioZeroStep2)} × lr at step 2; ` +
             `GI-Adam's ungated runs step ${f.ratioGiRms1.map(g3).join(' and ')} × lr (the rule: √(1 − β₂) = ${g3(f.giExpected)} ± 5%, within 5% of each other; ` +
-            `their gradient norms differ ${g3(f.gradGap)}-fold). Outside the rule: tensors whose gradient is rounding noise around 0 (RMS at most ${g3(f.ratioTinyGradMax)}) move at most ${g3(f.ratioTinyStep1Max)} × lr.`),
+            `their gradient norms differ ${g3(f.gradGap)}-fold). Outside the rule: tensors whose gradient is rounding noise around 0 (RMS at most ${g3(f.ratioTinyGradMax)}) move at most ${g3(f.ratioTinyStep1Max)} × lr.`,
     );
-    say();
   }
 
   const st = exp('step-size');
   if (st) {
     const c = st.config,
       { verdict, facts: f } = V.stepSize(st);
-    say("### An update's effect on the output (under Adam the mechanism lives in function space, 【推断】)");
-    say();
-    say(`${header(st)} At initialisation, ${model(c)}; seeds ${c.seeds.join(', ')}; η over ${c.etas.join(', ')}; one-layer steps at ${c.layer_eta}.`);
-    say();
+    opening(
+      "An update's effect on the output (under Adam the mechanism lives in function space, 【推断】)",
+      st,
+      `At initialisation, ${model(c)}; seeds ${c.seeds.join(', ')}; η over ${c.etas.join(', ')}; one-layer steps at ${c.layer_eta}.`,
+    );
     say(
       `η* is the argmin of the seed-mean loss over the grid; near-best: the η whose seed-mean loss is within eta_margin × loss0 = ${c.eta_margin} × loss0 of the lowest; ` +
         `largest useful: the largest η whose loss is at least eta_min_gain × loss0 = ${c.eta_min_gain} × loss0 below loss0 (the grid stops at ${Math.max(...c.etas)}).`,
     );
     say();
-    say(
-      '| L | Post-LN η* | near-best | largest useful | Pre-LN η* | near-best | largest useful | Post-LN mean one-layer ‖Δlogits‖² | Pre-LN | ratio Pre/Post |',
-    );
-    say('|---|---|---|---|---|---|---|---|---|---|');
     const rng = (x) => `${x[0]} – ${x[1]}`;
-    st.placements.post.forEach((cp, i) => {
-      const cq = st.placements.pre[i];
-      const m = (x) => x.layer_dlogits2.reduce((s, y) => s + y.mean, 0) / x.layer_dlogits2.length;
-      say(
-        `| ${cp.layers} | ${cp.eta_star_of_mean} | ${rng(cp.eta_near_best)} | ${cp.eta_max_useful ?? '—'} | ${cq.eta_star_of_mean} | ${rng(cq.eta_near_best)} | ${cq.eta_max_useful ?? '—'} | ${g3(m(cp))} | ${g3(m(cq))} | ${g3(f.r[i])} |`,
-      );
-    });
-    say();
+    // a placement's η*, near-best range and largest useful η, and its mean one-layer ‖Δlogits‖²
+    const etas = (x) => [x.eta_star_of_mean, rng(x.eta_near_best), x.eta_max_useful ?? '—'];
+    const m = (x) => x.layer_dlogits2.reduce((s, y) => s + y.mean, 0) / x.layer_dlogits2.length;
+    table(
+      [
+        ...['L', 'Post-LN η*', 'near-best', 'largest useful', 'Pre-LN η*', 'near-best', 'largest useful'],
+        ...['Post-LN mean one-layer ‖Δlogits‖²', 'Pre-LN', 'ratio Pre/Post'],
+      ],
+      st.placements.post.map((cp, i) => {
+        const cq = st.placements.pre[i];
+        return [cp.layers, ...etas(cp), ...etas(cq), g3(m(cp)), g3(m(cq)), g3(f.r[i])];
+      }),
+    );
     const steps = (xs) => xs.map((t, i) => `${f.depths[i]} → ${f.depths[i + 1]}: ${t}`).join(', ');
     say(
       `Read from the near-best ranges (a trend only where the ranges at successive depths do not overlap): Post-LN ${steps(f.stepsPost)}; Pre-LN ${steps(f.stepsPre)}.`,
     );
     say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: Pre-LN's per-layer effect on the logits, relative to Post-LN's, halves from the smallest to the largest depth (ours: ${g3(f.rFirst)} → ${g3(f.rLast)}).` +
+    verdictSays(
+      verdict,
+      `Rule: Pre-LN's per-layer effect on the logits, relative to Post-LN's, halves from the smallest to the largest depth (ours: ${g3(f.rFirst)} → ${g3(f.rLast)}).` +
         (verdict === 'qualified'
           ? ` But Pre-LN's best whole-model sign step falls with depth: its near-best range at L = ${f.depthLast} (${rng(f.nearPre[f.nearPre.length - 1])}) lies wholly below the one at L = ${f.depthFirst} (${rng(f.nearPre[0])}; η* ${f.etaPre.join(' → ')}), so the damping per layer does not make a deep Pre-LN model take larger Adam steps.`
           : ` Pre-LN's near-best range at L = ${f.depthLast} (${rng(f.nearPre[f.nearPre.length - 1])}) does not lie wholly below the one at L = ${f.depthFirst} (${rng(f.nearPre[0])}).`),
     );
-    say();
   }
 
   const os = exp('output-sensitivity'),
@@ -589,41 +608,37 @@ if (grid) {
   if (os) {
     const c = os.config,
       { verdict, facts: f } = V.outputSensitivity(os, oss);
-    say('### Output sensitivity against depth (Liu et al. 2020: Post-LN O(L), Pre-LN O(log L))');
-    say();
-    say(
-      `${header(os)} At initialisation, ${model(c)}; seeds ${c.seeds.join(', ')}; every ${c.perturb === 'all' ? 'parameter' : 'layer parameter'} perturbed by δ = ${c.perturbation} (${c.perturbation_kind}); mean squared change of the logits.`,
+    opening(
+      'Output sensitivity against depth (Liu et al. 2020: Post-LN O(L), Pre-LN O(log L))',
+      os,
+      `At initialisation, ${model(c)}; seeds ${c.seeds.join(', ')}; every ${c.perturb === 'all' ? 'parameter' : 'layer parameter'} perturbed by δ = ${c.perturbation} (${c.perturbation_kind}); mean squared change of the logits.`,
     );
-    say();
-    say(`| placement | ${c.depths.map((L) => `L = ${L}`).join(' | ')} | log–log slope | slope under Adam's sign step |`);
-    say(`|---|${c.depths.map(() => '---').join('|')}|---|---|`);
-    for (const [p, s] of Object.entries(os.placements))
-      say(`| ${p} | ${s.depths.map((x) => g3(x.dlogits2.mean)).join(' | ')} | ${g3(s.slope)} | ${g3(oss?.placements[p]?.slope)} |`);
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: on a log–log fit O(L) has slope 1 and ln L over these depths about 0.58; Post-LN ≥ 0.75 and Pre-LN (and Admin) ≤ 0.6. ` +
+    table(
+      ['placement', ...c.depths.map((L) => `L = ${L}`), 'log–log slope', "slope under Adam's sign step"],
+      Object.entries(os.placements).map(([p, s]) => [p, ...s.depths.map((x) => g3(x.dlogits2.mean)), g3(s.slope), g3(oss?.placements[p]?.slope)]),
+    );
+    verdictSays(
+      verdict,
+      `Rule: on a log–log fit O(L) has slope 1 and ln L over these depths about 0.58; Post-LN ≥ 0.75 and Pre-LN (and Admin) ≤ 0.6. ` +
         `Ours, for a random perturbation: Post-LN ${g3(f.post)}, Pre-LN ${g3(f.pre)}, Admin ${g3(f.admin)}, DeepNorm ${g3(f.deepnorm)}, Peri-LN ${g3(f.peri)}.` +
         (verdict === 'qualified'
           ? ` Under Adam's sign step, the perturbation an Adam update actually makes, Pre-LN's output change grows with depth as well (slope ${g3(f.signPre)}; Post-LN ${g3(f.signPost)}): the O(log L) picture is about random directions, not Adam's.`
           : ''),
     );
-    say();
   }
 
   const wl = exp('warmup-length');
   if (wl) {
     const c = wl.config,
       { verdict, facts: f } = V.warmupLength(wl);
-    say("### What warm-up removes (the article's reading of the paper's Fig. 4, 【推断】)");
-    say();
-    say(
-      `${header(wl)} The toy: ${model(c)}, ${c.steps} steps; seeds ${c.seeds.join(', ')}; peak lr = factor × the optimizer's suggested lr, factors ${c.lr_factors.join(', ')}. ` +
+    opening(
+      "What warm-up removes (the article's reading of the paper's Fig. 4, 【推断】)",
+      wl,
+      `The toy: ${model(c)}, ${c.steps} steps; seeds ${c.seeds.join(', ')}; peak lr = factor × the optimizer's suggested lr, factors ${c.lr_factors.join(', ')}. ` +
         'Escape step of the seed-mean curve (the first step whose 10-step mean is 0.5 below the plateau; — = never):',
     );
-    say();
-    say(`| placement | optimizer | peak lr | ${c.warmups.map((w) => `warm-up ${w}`).join(' | ')} |`);
-    say(`|---|---|---|${c.warmups.map(() => '---').join('|')}|`);
     const seen = new Set();
+    const rows = [];
     for (const g of wl.groups) {
       const k = `${g.placement}|${g.optimizer}|${g.lr}`;
       if (seen.has(k)) continue;
@@ -631,11 +646,12 @@ if (grid) {
       const row = c.warmups.map(
         (w) => wl.groups.find((x) => x.placement === g.placement && x.optimizer === g.optimizer && x.lr === g.lr && x.warmup === w)?.escape_step ?? '—',
       );
-      say(`| ${g.placement} | ${g.optimizer} | ${g.lr} | ${row.join(' | ')} |`);
+      rows.push([g.placement, g.optimizer, g.lr, ...row]);
     }
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule, at lr ${f.lr}: Post-LN with Adam and no warm-up never escapes, and each remedy alone escapes — a warm-up (shortest that does: ${f.firstWarmupThatEscapes ?? 'none'}), ` +
+    table(['placement', 'optimizer', 'peak lr', ...c.warmups.map((w) => `warm-up ${w}`)], rows);
+    verdictSays(
+      verdict,
+      `Rule, at lr ${f.lr}: Post-LN with Adam and no warm-up never escapes, and each remedy alone escapes — a warm-up (shortest that does: ${f.firstWarmupThatEscapes ?? 'none'}), ` +
         `RAdam without warm-up (${f.postRadam0 ?? 'never'}), Pre-LN without warm-up (${f.preAdam0 ?? 'never'}).` +
         (f.lrHi !== f.lr
           ? ` At lr ${f.lrHi} Post-LN with RAdam and no warm-up ${f.postRadam0Hi == null ? 'does not escape' : `escapes at ${f.postRadam0Hi}`}, and the shortest warm-up that rescues Post-LN with Adam is ${f.firstWarmupThatEscapesHi ?? 'none of those tried'}: at the higher lr RAdam's built-in warm-up ${f.postRadam0Hi == null ? 'is not enough' : 'still suffices'}.`
@@ -646,7 +662,6 @@ if (grid) {
               .join(', ')}.`
           : ''),
     );
-    say();
     const sg = V.sgdControl(wl);
     if (sg.verdict !== 'untested' || Object.keys(sg.facts).length) {
       say(
@@ -665,22 +680,20 @@ if (grid) {
   if (ps) {
     const c = ps.config,
       { verdict, facts: f } = V.plateauShare(ps);
-    say("### Is Post-LN's stall a frequency-only plateau? (玩具规模上的同一个现象)");
-    say();
-    say(
-      `${header(ps)} Figure-4 runs: ${model(c)}, ${c.steps} steps, ${c.optimizer}, lr ${c.lr}, seed ${c.seed}; the last layer's token-specific share on a fixed batch:`,
+    opening(
+      "Is Post-LN's stall a frequency-only plateau? (玩具规模上的同一个现象)",
+      ps,
+      `Figure-4 runs: ${model(c)}, ${c.steps} steps, ${c.optimizer}, lr ${c.lr}, seed ${c.seed}; the last layer's token-specific share on a fixed batch:`,
     );
-    say();
-    say('| placement | warm-up | status | share at step 0 | at the end | loss at the end |');
-    say('|---|---|---|---|---|---|');
-    for (const r of ps.runs)
-      say(`| ${r.placement} | ${r.warmup} | ${r.status} | ${g3(r.share[0].at(-1))} | ${g3(r.share.at(-1).at(-1))} | ${g3(r.loss.at(-1))} |`);
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: the Post-LN run without warm-up ends on the plateau (last 50 steps' mean within 0.3 of ${g3(f.plateau)}; ours ${g3(f.endLoss)}), ` +
+    table(
+      ['placement', 'warm-up', 'status', 'share at step 0', 'at the end', 'loss at the end'],
+      ps.runs.map((r) => [r.placement, r.warmup, r.status, g3(r.share[0].at(-1)), g3(r.share.at(-1).at(-1)), g3(r.loss.at(-1))]),
+    );
+    verdictSays(
+      verdict,
+      `Rule: the Post-LN run without warm-up ends on the plateau (last 50 steps' mean within 0.3 of ${g3(f.plateau)}; ours ${g3(f.endLoss)}), ` +
         `without diverging, and its last layer's token-specific share falls below half its initial value (${g3(f.share0)} → ${g3(f.shareEnd)}).`,
     );
-    say();
   }
 
   const sh = exp('sharpness');
@@ -693,24 +706,23 @@ if (grid) {
     const rows = [...new Set(sh.runs.map((r) => `${r.placement}|${r.optimizer}|${r.warmup}`))].map((k) => k.split('|'));
     const steps = [...new Set(sh.runs.flatMap((r) => r.steps))].sort((a, b) => a - b);
     const shown = steps.filter((t) => t === 1 || t === f.window || t === steps.at(-1) || (t <= f.window && t === steps.find((x) => x > 1)));
-    say("### Adam's early steps against its stability threshold (Cohen et al. 2022; Kalra & Barkeshli 2024; the Adam section's first condition of failure)");
-    say();
-    say(
-      `${header(sh)} ${model(c)}, peak lr ${c.lr}, ${c.steps} steps, warm-ups ${c.warmups.join(', ')}, seeds ${c.seeds.join(', ')}; ` +
+    opening(
+      "Adam's early steps against its stability threshold (Cohen et al. 2022; Kalra & Barkeshli 2024; the Adam section's first condition of failure)",
+      sh,
+      `${model(c)}, peak lr ${c.lr}, ${c.steps} steps, warm-ups ${c.warmups.join(', ')}, seeds ${c.seeds.join(', ')}; ` +
         `λ_max(P⁻¹H) at step 1 and every ${c.every} steps (Lanczos, at most ${c.lanczos_steps} products, tolerance ${c.lanczos_tol}; central differences h = ${c.fd_step}, double). ` +
         `λ/threshold, the largest over seeds, at steps ${shown.join(', ')}, and the largest over the window (steps ≤ ${f.window}):`,
     );
-    say();
-    say(`| placement | optimizer | warm-up | ${shown.map((t) => `step ${t}`).join(' | ')} | window max | loss at step ${c.steps} (seed mean) |`);
-    say(`|---|---|---|${shown.map(() => '---').join('|')}|---|---|`);
-    for (const [p, o, wu] of rows) {
-      const runs = sh.runs.filter((r) => r.placement === p && r.optimizer === o && r.warmup === Number(wu));
-      const at = (t) => Math.max(...runs.map((r) => r.steps.indexOf(t)).map((i, k) => (i < 0 ? NaN : runs[k].sharpness[i] / runs[k].threshold[i])));
-      const win = Math.max(...runs.flatMap((r) => r.steps.flatMap((t, i) => (t <= f.window ? [r.sharpness[i] / r.threshold[i]] : []))));
-      const end = runs.every((r) => r.loss.length === c.steps) ? runs.reduce((a, r) => a + r.loss.at(-1), 0) / runs.length : NaN;
-      say(`| ${p} | ${o} | ${wu} | ${shown.map((t) => e(at(t))).join(' | ')} | ${e(win)} | ${g3(end)} |`);
-    }
-    say();
+    table(
+      ['placement', 'optimizer', 'warm-up', ...shown.map((t) => `step ${t}`), 'window max', `loss at step ${c.steps} (seed mean)`],
+      rows.map(([p, o, wu]) => {
+        const runs = sh.runs.filter((r) => r.placement === p && r.optimizer === o && r.warmup === Number(wu));
+        const at = (t) => Math.max(...runs.map((r) => r.steps.indexOf(t)).map((i, k) => (i < 0 ? NaN : runs[k].sharpness[i] / runs[k].threshold[i])));
+        const win = Math.max(...runs.flatMap((r) => r.steps.flatMap((t, i) => (t <= f.window ? [r.sharpness[i] / r.threshold[i]] : []))));
+        const end = runs.every((r) => r.loss.length === c.steps) ? runs.reduce((a, r) => a + r.loss.at(-1), 0) / runs.length : NaN;
+        return [p, o, wu, ...shown.map((t) => e(at(t))), e(win), g3(end)];
+      }),
+    );
     say(
       `GI-Adam's step-1 estimate is Adam's divided by ${e(f.ratioStep1Post)} (post) and ${e(f.ratioStep1Pre)} (pre) (the same θ₀ and batch; 1/√(1 − β2) = ${g3(1 / Math.sqrt(1 - (c.beta2 ?? 0.98)))} ` +
         `would be the factor if every |g_i| ≫ ε). ${f.unconverged} of ${f.estimates} estimates stopped at ${c.lanczos_steps} products without meeting the tolerance; ` +
@@ -746,26 +758,29 @@ if (grid) {
   if (to) {
     const c = to.config,
       { verdict, facts: f } = V.tiedOutput(to);
-    say("### The tied embedding and the fall of Pre-LN's gradient (第一处是下降的速度, 【猜测】)");
-    say();
-    say(
-      `${header(to)} Figure 3c's sweep (${model(c)}; seeds ${c.seeds.join(', ')}, ${c.depth_batches} batches each): Pre-LN's last-layer W² gradient (per-batch statistic) and the init model's probability of the current token:`,
+    opening(
+      "The tied embedding and the fall of Pre-LN's gradient (第一处是下降的速度, 【猜测】)",
+      to,
+      `Figure 3c's sweep (${model(c)}; seeds ${c.seeds.join(', ')}, ${c.depth_batches} batches each): Pre-LN's last-layer W² gradient (per-batch statistic) and the init model's probability of the current token:`,
     );
-    say();
-    say(`| output | input | ${c.depths.map((L) => `L = ${L}`).join(' | ')} | log–log slope | p(current token), L = ${c.depths[0]} → ${c.depths.at(-1)} |`);
-    say(`|---|---|${c.depths.map(() => '---').join('|')}|---|---|`);
-    for (const v of to.variants) {
-      const q = v.placements.pre;
-      say(
-        `| ${v.output} | ${v.input_scale === 'sqrt_d' ? '√d·E' : 'E'} | ${q.depths.map((x) => g3(x.W2_per_batch.mean)).join(' | ')} | ${g3(q.slope_per_batch)} | ${g3(q.depths[0].p_current.mean)} → ${g3(q.depths.at(-1).p_current.mean)} |`,
-      );
-    }
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: the tied √d model falls faster than 1/√L (slope below −0.75; ours ${g3(f.tiedSqrt)}) and each other model about as 1/√L (−½ ± 0.25; ours ${[f.tiedNone, f.untiedSqrt, f.untiedNone].map(g3).join(', ')}). ` +
+    table(
+      ['output', 'input', ...c.depths.map((L) => `L = ${L}`), 'log–log slope', `p(current token), L = ${c.depths[0]} → ${c.depths.at(-1)}`],
+      to.variants.map((v) => {
+        const q = v.placements.pre;
+        return [
+          v.output,
+          v.input_scale === 'sqrt_d' ? '√d·E' : 'E',
+          ...q.depths.map((x) => g3(x.W2_per_batch.mean)),
+          g3(q.slope_per_batch),
+          `${g3(q.depths[0].p_current.mean)} → ${g3(q.depths.at(-1).p_current.mean)}`,
+        ];
+      }),
+    );
+    verdictSays(
+      verdict,
+      `Rule: the tied √d model falls faster than 1/√L (slope below −0.75; ours ${g3(f.tiedSqrt)}) and each other model about as 1/√L (−½ ± 0.25; ours ${[f.tiedNone, f.untiedSqrt, f.untiedNone].map(g3).join(', ')}). ` +
         `The tied √d model gives the current token probability ${g3(f.pCurrent[0])} at ${f.depths[0]} layers and ${g3(f.pCurrent.at(-1))} at ${f.depths.at(-1)} (uniform ${f.uniform}).`,
     );
-    say();
   }
 
   const df = exp('depth-factors');
@@ -773,41 +788,33 @@ if (grid) {
     const c = df.config,
       { verdict, facts: f } = V.depthFactors(df);
     const L = df.layers;
-    say("### Appendix F's decay and the residual Jacobian (梯度沿深度的分布)");
-    say();
-    say(
-      `${header(df)} Figure 3a at depth L (${model(c)}; seeds ${c.seeds.join(', ')}, ${c.batches} batches each), and per layer the two factors on the gradient measured apart: ` +
+    opening(
+      "Appendix F's decay and the residual Jacobian (梯度沿深度的分布)",
+      df,
+      `Figure 3a at depth L (${model(c)}; seeds ${c.seeds.join(', ')}, ${c.batches} batches each), and per layer the two factors on the gradient measured apart: ` +
         "the norm after each add (‖grad at the sum‖ / ‖grad at the norm's output‖) and the residual Jacobian I + ∂F/∂x (‖grad at the sublayer's input‖ / ‖grad at the sum‖).",
     );
-    say();
-    say(
-      '| placement | W² per batch, layer 1 | layer ' +
-        L / 2 +
-        ' | layer ' +
-        L +
-        ' | layer 1 / layer ' +
-        L +
-        " | Appendix F's prediction | norm factor per layer | residual factor per layer | product |",
+    table(
+      [
+        ...['placement', 'W² per batch, layer 1', `layer ${L / 2}`, `layer ${L}`, `layer 1 / layer ${L}`, "Appendix F's prediction"],
+        ...['norm factor per layer', 'residual factor per layer', 'product'],
+      ],
+      Object.entries(df.placements).map(([p, q]) => {
+        const w = q.W2_per_batch.mean,
+          g = q.geomean_per_layer;
+        return [p, ...[w[0], w[L / 2 - 1], w[L - 1], q.first_over_last, q.appendix_f_first_over_last, g.norm_factor, g.residual_factor, g.factor].map(g3)];
+      }),
     );
-    say('|---|---|---|---|---|---|---|---|---|');
-    for (const [p, q] of Object.entries(df.placements)) {
-      const w = q.W2_per_batch.mean,
-        g = q.geomean_per_layer;
-      say(
-        `| ${p} | ${g3(w[0])} | ${g3(w[L / 2 - 1])} | ${g3(w[L - 1])} | ${g3(q.first_over_last)} | ${g3(q.appendix_f_first_over_last)} | ${g3(g.norm_factor)} | ${g3(g.residual_factor)} | ${g3(g.factor)} |`,
-      );
-    }
-    say();
     say(
       "Per-layer factors are geometric means over layers 2 … L (the layers the gradient of layer 1 crosses), each layer's two sublayers multiplied. " +
         `Post-LN's FFN sublayer alone: norm factor ${g3(f.ffnNorm)} (Lemma 3 with the article's 3/2·d: √(2/3) = 0.816), residual factor ${g3(f.ffnResidual)} (√(3/2) = 1.22).`,
     );
     say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: the Post-LN profile is closer to flat than to Appendix F's decay in log space (|ln r| < ½·|ln r_F|; r = ${g3(f.r)}, r_F = ${g3(f.rF)}), ` +
+    verdictSays(
+      verdict,
+      `Rule: the Post-LN profile is closer to flat than to Appendix F's decay in log space (|ln r| < ½·|ln r_F|; r = ${g3(f.r)}, r_F = ${g3(f.rF)}), ` +
         `the norms shrink the gradient (per-layer norm factor ≤ 0.95; ours ${g3(f.normFactor)}) and the residual Jacobian gives it back (|ln(norm × residual)| ≤ ½·|ln norm|; product ${g3(f.normFactor * f.residualFactor)}).`,
     );
-    say();
   }
 
   // the phase-diagram experiment: the trainability map (Figure J) and its two slices, claims 10 and 9
@@ -816,7 +823,12 @@ if (grid) {
     pw = exp('phase-diagram.pre-warmup');
   const cellOf = (doc, p, w, L, lr) => doc.cells.find((c) => c.placement === p && c.warmup === w && c.layers === L && c.lr === lr);
   const escList = (c) => (c ? c.runs.map((r) => r.escape_step ?? 'never').join(', ') : '—');
-  const word = { trained: '✓', plateau: '– plateau', diverged: '✗ diverged', mixed: '± mixed' };
+  const word = {
+    trained: '✓',
+    plateau: '– plateau',
+    diverged: '✗ diverged',
+    mixed: '± mixed',
+  };
   const rule =
     'Outcome of a run: diverged when the trainer stopped it (a non-finite loss or gradient norm, or a step loss above 4·ln V); ' +
     'trained when some 10-step mean loss fell 0.5 below the plateau (the chain’s stationary entropy); plateau otherwise. ' +
@@ -824,115 +836,98 @@ if (grid) {
   const stopText = (c) => (c.early_exit === 'off' ? `every run to step ${c.steps}` : `early exit: a run that leaves the plateau stops ${c.settle} steps later`);
   if (pd) {
     const c = pd.config;
-    say('### Where the toy trains: the trainability map (the third open question; phase-diagram)');
-    say();
-    say(
-      `${header(pd)} ${model(c)}, ${c.steps} steps; ${c.optimizer}; placements ${c.placements.join(', ')} × warm-ups ${c.warmups.join(', ')} × depths ${c.depths.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${pd.cells.reduce((a, x) => a + x.runs.length, 0)} runs); ${stopText(c)}.`,
+    opening(
+      'Where the toy trains: the trainability map (the third open question; phase-diagram)',
+      pd,
+      `${model(c)}, ${c.steps} steps; ${c.optimizer}; placements ${c.placements.join(', ')} × warm-ups ${c.warmups.join(', ')} × depths ${c.depths.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${pd.cells.reduce((a, x) => a + x.runs.length, 0)} runs); ${stopText(c)}.`,
     );
-    say();
     say(`${rule} A trained cell shows its seeds' mean escape step.`);
     say();
+    const shown = (x) =>
+      !x
+        ? '—'
+        : x.outcome === 'trained'
+          ? `✓ ${Math.round(x.escape_step)}`
+          : x.outcome === 'mixed'
+            ? `± ${x.counts.trained}/${x.runs.length} trained`
+            : word[x.outcome];
     for (const p of [...new Set(pd.cells.map((x) => x.placement))]) {
       say(`**${p}**`);
       say();
-      say(`| warm-up | layers | ${c.lrs.map((lr) => `lr ${lr}`).join(' | ')} |`);
-      say(`|---|---|${c.lrs.map(() => '---').join('|')}|`);
-      for (const w of c.warmups)
-        for (const L of c.depths)
-          say(
-            `| ${w} | ${L} | ${c.lrs
-              .map((lr) => {
-                const x = cellOf(pd, p, w, L, lr);
-                return !x
-                  ? '—'
-                  : x.outcome === 'trained'
-                    ? `✓ ${Math.round(x.escape_step)}`
-                    : x.outcome === 'mixed'
-                      ? `± ${x.counts.trained}/${x.runs.length} trained`
-                      : word[x.outcome];
-              })
-              .join(' | ')} |`,
-          );
-      say();
-    }
-    const tally = (p, w) => pd.cells.filter((x) => x.placement === p && x.warmup === w);
-    say(
-      '| placement | ' +
-        c.warmups.map((w) => `trained cells, warm-up ${w}`).join(' | ') +
-        ' | deepest trained model, ' +
-        c.warmups.map((w) => `warm-up ${w}`).join(' / ') +
-        ' |',
-    );
-    say('|---|' + c.warmups.map(() => '---').join('|') + '|---|');
-    for (const p of [...new Set(pd.cells.map((x) => x.placement))]) {
-      const deep = (w) => {
-        const ls = tally(p, w)
-          .filter((x) => x.outcome === 'trained')
-          .map((x) => x.layers);
-        return ls.length ? Math.max(...ls) : '—';
-      };
-      say(
-        `| ${p} | ${c.warmups.map((w) => `${tally(p, w).filter((x) => x.outcome === 'trained').length} of ${tally(p, w).length}`).join(' | ')} | ${c.warmups.map(deep).join(' / ')} |`,
+      table(
+        ['warm-up', 'layers', ...c.lrs.map((lr) => `lr ${lr}`)],
+        c.warmups.flatMap((w) => c.depths.map((L) => [w, L, ...c.lrs.map((lr) => shown(cellOf(pd, p, w, L, lr)))])),
       );
     }
-    say();
+    const tally = (p, w) => pd.cells.filter((x) => x.placement === p && x.warmup === w);
+    table(
+      ['placement', ...c.warmups.map((w) => `trained cells, warm-up ${w}`), `deepest trained model, ${c.warmups.map((w) => `warm-up ${w}`).join(' / ')}`],
+      [...new Set(pd.cells.map((x) => x.placement))].map((p) => {
+        const deep = (w) => {
+          const ls = tally(p, w)
+            .filter((x) => x.outcome === 'trained')
+            .map((x) => x.layers);
+          return ls.length ? Math.max(...ls) : '—';
+        };
+        return [
+          p,
+          ...c.warmups.map((w) => `${tally(p, w).filter((x) => x.outcome === 'trained').length} of ${tally(p, w).length}`),
+          c.warmups.map(deep).join(' / '),
+        ];
+      }),
+    );
   }
   if (dn) {
     const c = dn.config,
       { verdict, facts: f } = V.deepNormNoWarmup(dn);
-    say('### DeepNorm without warm-up (claim 10: DeepNorm works in the same direction as Pre-LN’s final LN, 【推断】)');
-    say();
-    say(
-      `${header(dn)} Figure 4's toy: ${model({ ...c, layers: c.depths[0] })}, ${c.steps} steps; seeds ${c.seeds.join(', ')}; ${stopText(c)}. Each seed's escape step:`,
+    opening(
+      'DeepNorm without warm-up (claim 10: DeepNorm works in the same direction as Pre-LN’s final LN, 【推断】)',
+      dn,
+      `Figure 4's toy: ${model({ ...c, layers: c.depths[0] })}, ${c.steps} steps; seeds ${c.seeds.join(', ')}; ${stopText(c)}. Each seed's escape step:`,
     );
-    say();
-    say(`| placement | warm-up | ${c.lrs.map((lr) => `lr ${lr}`).join(' | ')} |`);
-    say(`|---|---|${c.lrs.map(() => '---').join('|')}|`);
-    for (const p of c.placements)
-      for (const w of c.warmups)
-        say(
-          `| ${p} | ${w} | ${c.lrs
-            .map((lr) => {
-              const x = cellOf(dn, p, w, c.depths[0], lr);
-              return x ? `${escList(x)} (${x.outcome})` : '—';
-            })
-            .join(' | ')} |`,
-        );
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: where Post-LN without warm-up does not train and Pre-LN without warm-up does (here lr ${f.lrsTested.join(', ') || 'none'}), DeepNorm without warm-up trains at every such lr (confirmed), some (qualified) or none (refuted). ` +
+    const escapes = (x) => (x ? `${escList(x)} (${x.outcome})` : '—');
+    table(
+      ['placement', 'warm-up', ...c.lrs.map((lr) => `lr ${lr}`)],
+      c.placements.flatMap((p) => c.warmups.map((w) => [p, w, ...c.lrs.map((lr) => escapes(cellOf(dn, p, w, c.depths[0], lr)))])),
+    );
+    verdictSays(
+      verdict,
+      `Rule: where Post-LN without warm-up does not train and Pre-LN without warm-up does (here lr ${f.lrsTested.join(', ') || 'none'}), DeepNorm without warm-up trains at every such lr (confirmed), some (qualified) or none (refuted). ` +
         `It trains at ${f.lrsDnTrains.join(', ') || 'none'}${f.lrsDnFails.length ? ` and not at ${f.lrsDnFails.join(', ')}` : ''}.` +
         (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
     );
-    say();
   }
   if (pw) {
     const c = pw.config,
       { verdict, facts: f } = V.preWarmup(pw);
     const W = f.W;
-    say("### Pre-LN's warm-up as insurance (claim 9: no cost, little benefit, 【推断】)");
-    say();
-    say(`${header(pw)} Figure 4's toy: ${model({ ...c, layers: c.depths[0] })}, Pre-LN; seeds ${c.seeds.join(', ')}; ${stopText(c)}.`);
-    say();
-    say(`| peak lr | no warm-up: outcome | escape steps | final losses | warm-up ${W}: outcome | escape steps | final losses | delay (mean over seeds) |`);
-    say('|---|---|---|---|---|---|---|---|');
-    f.lrs.forEach((lr, i) => {
-      const a = cellOf(pw, 'pre', 0, c.depths[0], lr),
-        b = cellOf(pw, 'pre', W, c.depths[0], lr);
-      const fin = (x) => (x ? x.runs.map((r) => f2(r.final_loss)).join(', ') : '—');
-      say(
-        `| ${lr} | ${a?.outcome ?? '—'} | ${escList(a)} | ${fin(a)} | ${b?.outcome ?? '—'} | ${escList(b)} | ${fin(b)} | ${f.delays[i] == null ? '—' : f.delays[i]} |`,
-      );
-    });
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule: refuted when warm-up turns a trained cell into one that does not train, delays the escape by more than its own ${W} steps, or leaves the final loss more than 0.1 higher; ` +
+    opening(
+      "Pre-LN's warm-up as insurance (claim 9: no cost, little benefit, 【推断】)",
+      pw,
+      `Figure 4's toy: ${model({ ...c, layers: c.depths[0] })}, Pre-LN; seeds ${c.seeds.join(', ')}; ${stopText(c)}.`,
+    );
+    // a cell's outcome, its seeds' escape steps and their final losses
+    const arm = (x) => [x?.outcome ?? '—', escList(x), x ? x.runs.map((r) => f2(r.final_loss)).join(', ') : '—'];
+    table(
+      [
+        ...['peak lr', 'no warm-up: outcome', 'escape steps', 'final losses'],
+        ...[`warm-up ${W}: outcome`, 'escape steps', 'final losses', 'delay (mean over seeds)'],
+      ],
+      f.lrs.map((lr, i) => [
+        lr,
+        ...arm(cellOf(pw, 'pre', 0, c.depths[0], lr)),
+        ...arm(cellOf(pw, 'pre', W, c.depths[0], lr)),
+        f.delays[i] == null ? '—' : f.delays[i],
+      ]),
+    );
+    verdictSays(
+      verdict,
+      `Rule: refuted when warm-up turns a trained cell into one that does not train, delays the escape by more than its own ${W} steps, or leaves the final loss more than 0.1 higher; ` +
         `qualified when it rescues an lr at which the run fails without it (here ${f.lrsRescued.join(', ') || 'none'}); confirmed when it changes no outcome. ` +
         `Where both train (lr ${f.lrsBoth.join(', ') || 'none'}) the escape comes ${f.delayMean ?? '—'} steps later on average (at most ${f.delayMax ?? '—'}) and the final loss is at most ${g3(f.finalGapMax)} higher.` +
         (f.lrsNeither.length ? ` Both fail at lr ${f.lrsNeither.join(', ')}.` : '') +
         (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
     );
-    say();
   }
 
   const rt = exp('real-text');
@@ -940,10 +935,10 @@ if (grid) {
     const c = rt.config,
       { verdict, facts: f } = V.realText(rt);
     const W = f.W;
-    say("### Real text: the plateau and warm-up's rescue on the article's own bytes (the toy's claim, asked of real text)");
-    say();
-    say(
-      `${header(rt)} The quick look's toy on byte-level text (V = 256): ${model({ ...c, vocab: 256 })}, ${c.steps} steps, lr ${c.lr}; ` +
+    opening(
+      "Real text: the plateau and warm-up's rescue on the article's own bytes (the toy's claim, asked of real text)",
+      rt,
+      `The quick look's toy on byte-level text (V = 256): ${model({ ...c, vocab: 256 })}, ${c.steps} steps, lr ${c.lr}; ` +
         `placements ${c.placements.join(', ')} × warm-ups ${c.warmups.join(', ')} × seeds ${c.seeds.join(', ')}, one grid per language; ` +
         `validation every ${c.eval_every} steps on 16 held-out windows (the last tenth of each text). The texts: ` +
         rt.texts
@@ -951,24 +946,24 @@ if (grid) {
           .join('; ') +
         '.',
     );
-    say();
-    say(`| text | plateau (unigram entropy) | Post-LN: escape step, final validation | Post-LN + warm-up ${W} | Pre-LN | Pre-LN + warm-up ${W} | outcome |`);
-    say('|---|---|---|---|---|---|---|');
-    const cell = (e, v) => `${e ?? 'never'}, ${f3(v)}`;
-    for (const l of f.perLang)
-      say(
-        `| ${l.lang} | ${f3(l.plateau)} | ${cell(l.escape.post0, l.finalVal.post0)} | ${cell(l.escape.postW, l.finalVal.postW)} | ${cell(l.escape.pre0, l.finalVal.pre0)} | ${cell(l.escape.preW, l.finalVal.preW)} | ${l.outcome} |`,
-      );
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule (per language, the quick look's criterion: the seed-mean training loss's 10-step mean 0.5 below the plateau): ` +
+    table(
+      ['text', 'plateau (unigram entropy)', 'Post-LN: escape step, final validation', `Post-LN + warm-up ${W}`, 'Pre-LN', `Pre-LN + warm-up ${W}`, 'outcome'],
+      f.perLang.map((l) => [
+        l.lang,
+        f3(l.plateau),
+        ...['post0', 'postW', 'pre0', 'preW'].map((arm) => `${l.escape[arm] ?? 'never'}, ${f3(l.finalVal[arm])}`),
+        l.outcome,
+      ]),
+    );
+    verdictSays(
+      verdict,
+      `Rule (per language, the quick look's criterion: the seed-mean training loss's 10-step mean 0.5 below the plateau): ` +
         `Post-LN without warm-up never escapes and Post-LN with warm-up ${W} escapes with its final held-out loss below the plateau (holds); ` +
         `too short when Pre-LN without warm-up, the positive control, does not escape, or when the rescue fails and ${W} + its escape step > ${c.steps}; ` +
         `confirmed when every language holds, refuted when every language fails, qualified otherwise. ` +
         `Holds: ${f.langsHold.join(', ') || 'none'}; fails: ${f.langsFail.join(', ') || 'none'}; too short: ${f.langsShort.join(', ') || 'none'}.` +
         (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
     );
-    say();
   }
 
   // QK-norm and learning-rate sensitivity (Wortsman et al. 2023; Figure of fig18)
@@ -976,30 +971,34 @@ if (grid) {
   if (ls) {
     const c = ls.config,
       { verdict, facts: f } = V.lrSensitivity(ls);
-    say('### QK-norm and learning-rate sensitivity (Wortsman et al. 2023; after “What Pre-LN costs”)');
-    say();
-    say(
-      `${header(ls)} Figure 4's toy: ${model(c)}, ${c.steps} steps, the first ${c.warmup} a ${c.warmup_shape} warm-up; ${c.optimizer}; placements ${c.placements.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${ls.runs.length} runs). ` +
+    opening(
+      'QK-norm and learning-rate sensitivity (Wortsman et al. 2023; after “What Pre-LN costs”)',
+      ls,
+      `Figure 4's toy: ${model(c)}, ${c.steps} steps, the first ${c.warmup} a ${c.warmup_shape} warm-up; ${c.optimizer}; placements ${c.placements.join(', ')} × peak lrs ${c.lrs.join(', ')} × seeds ${c.seeds.join(', ')} (${ls.runs.length} runs). ` +
         `Final loss and ℓ₀ on ${ls.eval_batches} fixed batches; capped loss = the seeds' mean of min(final, ℓ₀), a stopped run counting as ℓ₀; the largest attention logit |q·k|/√d at step 1 and every ${c.every} steps.`,
     );
-    say();
-    say(`| placement | ℓ₀ | ${c.lrs.map((lr) => `lr ${lr}`).join(' | ')} | best (lr) | LR sensitivity (per seed) | largest logit (at init) |`);
-    say(`|---|---|${c.lrs.map(() => '---').join('|')}|---|---|---|`);
-    for (const p of ls.placements) {
-      const cells = p.cells.map((x) => `${f2(x.capped_loss)}${x.stopped ? ` (${x.stopped} stopped)` : ''}`);
-      const peak = Math.max(...p.cells.map((x) => x.max_logit)),
-        init = Math.max(...p.cells.map((x) => x.logit_at_init));
-      say(
-        `| ${p.placement} | ${f2(p.loss0)} | ${cells.join(' | ')} | ${f2(p.best_loss)} (${p.best_lr}) | ${g3(p.sensitivity)} (${p.sensitivity_per_seed.map(g3).join(', ')}) | ${g3(peak)} (${g3(init)}) |`,
-      );
-    }
-    say();
-    say(
-      `Verdict: **${mark[verdict]}.** Rule (verdicts.js \`lrSensitivity\`, fixed before the run): refuted unless QK-norm lowers the LR sensitivity by at least a fifth (here ${g3(f.sQk)} against ${g3(f.sPre)}, a ratio of ${g3(f.ratio)}); ` +
+    table(
+      ['placement', 'ℓ₀', ...c.lrs.map((lr) => `lr ${lr}`), 'best (lr)', 'LR sensitivity (per seed)', 'largest logit (at init)'],
+      ls.placements.map((p) => {
+        const cells = p.cells.map((x) => `${f2(x.capped_loss)}${x.stopped ? ` (${x.stopped} stopped)` : ''}`);
+        const peak = Math.max(...p.cells.map((x) => x.max_logit)),
+          init = Math.max(...p.cells.map((x) => x.logit_at_init));
+        return [
+          p.placement,
+          f2(p.loss0),
+          ...cells,
+          `${f2(p.best_loss)} (${p.best_lr})`,
+          `${g3(p.sensitivity)} (${p.sensitivity_per_seed.map(g3).join(', ')})`,
+          `${g3(peak)} (${g3(init)})`,
+        ];
+      }),
+    );
+    verdictSays(
+      verdict,
+      `Rule (verdicts.js \`lrSensitivity\`, fixed before the run): refuted unless QK-norm lowers the LR sensitivity by at least a fifth (here ${g3(f.sQk)} against ${g3(f.sPre)}, a ratio of ${g3(f.ratio)}); ` +
         `then confirmed when QK-norm's largest logit stays under 2× its value at init (here ${g3(f.ratioGrowthQk)}×) while Pre-LN's grows 2× or more (here ${g3(f.ratioGrowthPre)}×), else qualified.` +
         (f.tooSmall ? ` Too small: ${f.tooSmall}.` : ''),
     );
-    say();
   }
 
   // an experiment without a section of its own above: its verdicts, by its declaration's rules

@@ -60,22 +60,28 @@ export function renderTs(schema) {
   w('// tests/wasm/schema.test.ts fails when this file and the engine disagree.');
   w('');
   w(`export const ENGINE_VERSION = ${lit(schema.engine.version)};`);
-  w('/** Placement names, in registry order (wasm/placements/registry.cpp). */');
-  w(`export const PLACEMENTS = ${JSON.stringify(schema.placements.map((p) => p.name))} as const;`);
-  w('export type PlacementName = (typeof PLACEMENTS)[number];');
-  w('/** Each placement as the engine describes it. */');
-  w(`export const PLACEMENT_INFO = ${JSON.stringify(schema.placements)} as const;`);
+  // a registry (PLACEMENT: PLACEMENTS, PlacementName, PLACEMENT_INFO): its names in order, their union type, each entry whole
+  const registry = (key, list, namesDoc, infoDoc) =>
+    w(
+      `/** ${namesDoc} */`,
+      `export const ${key}S = ${JSON.stringify(list.map((x) => x.name))} as const;`,
+      `export type ${pascal(key.toLowerCase())}Name = (typeof ${key}S)[number];`,
+      `/** ${infoDoc} */`,
+      `export const ${key}_INFO = ${JSON.stringify(list)} as const;`,
+    );
+  registry('PLACEMENT', schema.placements, 'Placement names, in registry order (wasm/placements/registry.cpp).', 'Each placement as the engine describes it.');
   w("/** The named placement specs a reader starts from (wasm/placements/presets.h): the registry's placements");
   w(" *  as specs, then the literature's; each `spec` is a canonical placement_spec. */");
   w(`export const PLACEMENT_PRESETS = ${JSON.stringify(schema.placement_presets ?? [])} as const;`);
   w("/** The placement spec's keys, flat (dotted paths), each described as a config field: the");
   w(" *  composer's controls (lib/composer.ts); wasm/placements/spec.cpp describe_placement_spec_fields. */");
   w(`export const PLACEMENT_SPEC_FIELDS: Readonly<Record<string, FieldInfo>> = ${JSON.stringify(schema.placement_spec_fields ?? {})};`);
-  w('/** Optimizer names, in registry order (wasm/optim/registry.h). */');
-  w(`export const OPTIMIZERS = ${JSON.stringify(schema.optimizers.map((o) => o.name))} as const;`);
-  w('export type OptimizerName = (typeof OPTIMIZERS)[number];');
-  w('/** Each optimizer: its doc, state arrays, settings and suggested peak lr. */');
-  w(`export const OPTIMIZER_INFO = ${JSON.stringify(schema.optimizers)} as const;`);
+  registry(
+    'OPTIMIZER',
+    schema.optimizers,
+    'Optimizer names, in registry order (wasm/optim/registry.h).',
+    'Each optimizer: its doc, state arrays, settings and suggested peak lr.',
+  );
   w('');
   w('/** What the engine says of one field. Numbers: [min, max], or (min, max] when minExclusive; lists hold 1 … maxItems entries. */');
   w('export interface FieldInfo {');

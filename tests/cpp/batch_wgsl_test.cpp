@@ -37,38 +37,51 @@ fn bare() { out[0] = f32(P.n); }
 )";
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+// The batched kernel b holds each of `parts`.
+template <size_t N>
+void expect_all(const std::string& b, const char* const (&parts)[N]) {
+  for (const char* part : parts) EXPECT_TRUE(has(b, part)) << part << " is not in\n" << b;
+}
 
 TEST(BatchWgsl, StorageAccessesAreOffsetIntoTheRunsChunks) {
   const std::string b = batched_wgsl(kKernel);
-  // nested accesses rewrite inside out; a space before '[' is still an access
-  EXPECT_TRUE(has(b, "out[lnx_at(u32(idx[lnx_at(u32(i), lnx_span, lnx_lane)]), lnx_span, lnx_lane)]")) << b;
-  EXPECT_TRUE(has(b, "out[lnx_at(u32(i), lnx_span, lnx_lane)]")) << b;
-  // a vec4 array counts 16 elements per 64-float chunk; a helper reads the private copies
-  EXPECT_TRUE(has(b, "x4[lnx_at4(u32(i / 4u), lnx_span_p, lnx_lane_p)][i % 4u]")) << b;
-  // workgroup arrays and comments are left alone
-  EXPECT_TRUE(has(b, "red[lid.x] = 0.0;")) << b;
+  const char* const rewritten[] = {
+      // nested accesses rewrite inside out; a space before '[' is still an access
+      "out[lnx_at(u32(idx[lnx_at(u32(i), lnx_span, lnx_lane)]), lnx_span, lnx_lane)]",
+      "out[lnx_at(u32(i), lnx_span, lnx_lane)]",
+      // a vec4 array counts 16 elements per 64-float chunk; a helper reads the private copies
+      "x4[lnx_at4(u32(i / 4u), lnx_span_p, lnx_lane_p)][i % 4u]",
+      // workgroup arrays and comments are left alone
+      "red[lid.x] = 0.0;",
+  };
+  expect_all(b, rewritten);
   EXPECT_FALSE(has(b, "in a comment")) << b;
 }
 
 TEST(BatchWgsl, TheUniformBecomesEachRunsOwn) {
   const std::string b = batched_wgsl(kKernel);
   EXPECT_FALSE(has(b, "var<uniform> P")) << b;
-  EXPECT_TRUE(has(b, "var<uniform> lnx_rs: lnx_Layout;")) << b;
-  EXPECT_TRUE(has(b, "@group(0) @binding(15) var<storage, read> lnx_pall: array<lnx_Pblk>;")) << b;
-  EXPECT_TRUE(has(b, "struct lnx_Pblk { @size(64) p: Params, };")) << b;
-  EXPECT_TRUE(has(b, "let P = lnx_pall[lnx_run].p;")) << b;  // in entries: a let (uniform)
-  EXPECT_TRUE(has(b, "f32(lnx_P.C)")) << b;                    // in helpers: the private copy
+  const char* const uniforms[] = {
+      "var<uniform> lnx_rs: lnx_Layout;",
+      "@group(0) @binding(15) var<storage, read> lnx_pall: array<lnx_Pblk>;",
+      "struct lnx_Pblk { @size(64) p: Params, };",
+      "let P = lnx_pall[lnx_run].p;",  // in entries: a let (uniform)
+      "f32(lnx_P.C)",                  // in helpers: the private copy
+  };
+  expect_all(b, uniforms);
 }
 
 TEST(BatchWgsl, EntryPointsTakeTheRunOutOfWorkgroupZ) {
-  const std::string b = batched_wgsl(kKernel);
-  EXPECT_TRUE(has(b, "@builtin(workgroup_id) lnx_wid: vec3<u32>")) << b;
-  EXPECT_TRUE(has(b, "@builtin(num_workgroups) lnx_nwg: vec3<u32>")) << b;
-  EXPECT_TRUE(has(b, "let lnx_run = lnx_wid.z / lnx_bz;")) << b;
-  EXPECT_TRUE(has(b, "let wid = vec3<u32>(lnx_wid.x, lnx_wid.y, lnx_wid.z % lnx_bz);")) << b;
-  EXPECT_TRUE(has(b, "let nwg = vec3<u32>(lnx_nwg.x, lnx_nwg.y, lnx_bz);")) << b;
-  // an entry without a workgroup id gets one
-  EXPECT_TRUE(has(b, "fn bare(@builtin(workgroup_id) lnx_wid: vec3<u32>)")) << b;
+  const char* const entries[] = {
+      "@builtin(workgroup_id) lnx_wid: vec3<u32>",
+      "@builtin(num_workgroups) lnx_nwg: vec3<u32>",
+      "let lnx_run = lnx_wid.z / lnx_bz;",
+      "let wid = vec3<u32>(lnx_wid.x, lnx_wid.y, lnx_wid.z % lnx_bz);",
+      "let nwg = vec3<u32>(lnx_nwg.x, lnx_nwg.y, lnx_bz);",
+      // an entry without a workgroup id gets one
+      "fn bare(@builtin(workgroup_id) lnx_wid: vec3<u32>)",
+  };
+  expect_all(batched_wgsl(kKernel), entries);
 }
 
 TEST(BatchWgsl, RefusesWhatItDoesNotRecognise) {

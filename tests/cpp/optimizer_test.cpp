@@ -17,13 +17,19 @@
 namespace lnx {
 namespace {
 
-// torch.optim.Adam (no weight decay, amsgrad off), one parameter at a time.
-struct AdamReference {
+// Adam's two moments of one parameter, as torch keeps them (Adam and RAdam alike).
+struct Moments {
   double m = 0, v = 0;
-  double step(double p, double g, double lr, long t, const Hyperparameters& h) {
-    const double b1 = h.at("beta1"), b2 = h.at("beta2"), eps = h.at("eps");
+  void update(double g, double b1, double b2) {
     m = b1 * m + (1 - b1) * g;
     v = b2 * v + (1 - b2) * g * g;
+  }
+};
+// torch.optim.Adam (no weight decay, amsgrad off), one parameter at a time.
+struct AdamReference : Moments {
+  double step(double p, double g, double lr, long t, const Hyperparameters& h) {
+    const double b1 = h.at("beta1"), b2 = h.at("beta2"), eps = h.at("eps");
+    update(g, b1, b2);
     const double m_hat = m / (1 - std::pow(b1, t)), v_hat = v / (1 - std::pow(b2, t));
     return p - lr * m_hat / (std::sqrt(v_hat) + eps);
   }
@@ -39,12 +45,10 @@ struct GiAdamReference {
   }
 };
 // torch.optim.RAdam (no weight decay, decoupled off).
-struct RAdamReference {
-  double m = 0, v = 0;
+struct RAdamReference : Moments {
   double step(double p, double g, double lr, long t, const Hyperparameters& h) {
     const double b1 = h.at("beta1"), b2 = h.at("beta2"), eps = h.at("eps");
-    m = b1 * m + (1 - b1) * g;
-    v = b2 * v + (1 - b2) * g * g;
+    update(g, b1, b2);
     const double m_hat = m / (1 - std::pow(b1, t));
     const double rho_inf = 2 / (1 - b2) - 1;
     const double rho_t = rho_inf - 2 * t * std::pow(b2, t) / (1 - std::pow(b2, t));

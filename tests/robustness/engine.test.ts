@@ -31,6 +31,16 @@ const SMALL = { layers: 2, d: 16, d_ff: 32, vocab: 20, seq: 4, batch: 2 };
 const PROBE = JSON.stringify({ ...SMALL, seeds: [0], batches: 2, depth_batches: 1, depths: [2] });
 const GRID = JSON.stringify({ ...SMALL, placements: ['post', 'pre'], warmups: [0], lrs: [0.001], seeds: [0], steps: 6 });
 
+/** Calls `use` on the engine object `r`, then frees it, whether `use` threw or not; null. */
+function using<T extends { delete(): void }>(r: T, use: (r: T) => unknown): null {
+  try {
+    use(r);
+  } finally {
+    r.delete();
+  }
+  return null;
+}
+
 /** Calls the entry point `call` with the bad `arg`; returns what it threw (or null). */
 function invoke(m: Mod, call: string, arg: unknown): unknown {
   try {
@@ -55,45 +65,14 @@ function invoke(m: Mod, call: string, arg: unknown): unknown {
         return r.ok === false ? new Error(`lnx: ${r.message}`) : null;
       }
       case 'probe.step':
-      case 'probe.resultJson': {
-        const r = new m.ProbeRun(PROBE);
-        try {
-          if (call === 'probe.step') r.step(arg as number);
-          else r.resultJson();
-        } finally {
-          r.delete();
-        }
-        return null;
-      }
-      case 'probe.continueFrom': {
-        const r = new m.ProbeRun(PROBE);
-        try {
-          const [json, backend] = arg as [string, 'webgpu'];
-          r.continueFrom(json, backend);
-        } finally {
-          r.delete();
-        }
-        return null;
-      }
-      case 'grid.continueRun': {
-        const r = new m.GridRun(GRID);
-        try {
-          const [run, json, ckpt, backend] = arg as Parameters<typeof r.continueRun>;
-          r.continueRun(run, json, ckpt, backend);
-        } finally {
-          r.delete();
-        }
-        return null;
-      }
-      case 'grid.step': {
-        const r = new m.GridRun(GRID);
-        try {
-          r.step(arg as number);
-        } finally {
-          r.delete();
-        }
-        return null;
-      }
+      case 'probe.resultJson':
+        return using(new m.ProbeRun(PROBE), (r) => (call === 'probe.step' ? r.step(arg as number) : r.resultJson()));
+      case 'probe.continueFrom':
+        return using(new m.ProbeRun(PROBE), (r) => r.continueFrom(...(arg as [string, 'webgpu'])));
+      case 'grid.continueRun':
+        return using(new m.GridRun(GRID), (r) => r.continueRun(...(arg as Parameters<typeof r.continueRun>)));
+      case 'grid.step':
+        return using(new m.GridRun(GRID), (r) => r.step(arg as number));
     }
     throw new Error(`unknown call ${call}`);
   } catch (e) {

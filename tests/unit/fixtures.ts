@@ -324,6 +324,24 @@ export function depthFactors(): DepthFactorsResult {
     layer_factor: st(whole),
   });
   const rF = (2 / 3) ** 1;
+  // a placement: its W² means per batch and per layer, first / last, its layers' factors and their geomeans
+  const placement = (
+    perBatch: number[],
+    perLayer: number[],
+    firstOverLast: number,
+    norm: [number, number],
+    res: [number, number],
+    whole: number,
+    geomean: { norm_factor: number; residual_factor: number; factor: number },
+  ) => ({
+    W2_per_batch: { mean: perBatch, std: [0.1, 0.1, 0.1] },
+    W2_per_layer: { mean: perLayer, std: [0.05, 0.05, 0.05] },
+    appendix_f_W2_per_batch: [rF, Math.sqrt(2 / 3), 1],
+    first_over_last: firstOverLast,
+    appendix_f_first_over_last: rF,
+    factors: [1, 2, 3].map((l) => layer(l, norm, res, whole)),
+    geomean_per_layer: geomean,
+  });
   return {
     experiment: 'depth-factors',
     engine: { version: '0.1.0', build: 'wasm-mt', threads: 2 },
@@ -331,24 +349,8 @@ export function depthFactors(): DepthFactorsResult {
     layers: 3,
     appendix_f_layer_factor: Math.sqrt(2 / 3),
     placements: {
-      post: {
-        W2_per_batch: { mean: [1, 1.1, 1], std: [0.1, 0.1, 0.1] },
-        W2_per_layer: { mean: [0.5, 0.55, 0.5], std: [0.05, 0.05, 0.05] },
-        appendix_f_W2_per_batch: [rF, Math.sqrt(2 / 3), 1],
-        first_over_last: 1,
-        appendix_f_first_over_last: rF,
-        factors: [1, 2, 3].map((l) => layer(l, [0.9, 0.8], [1.1, 1.25], 0.99)),
-        geomean_per_layer: { norm_factor: 0.72, residual_factor: 1.375, factor: 0.99 },
-      },
-      pre: {
-        W2_per_batch: { mean: [2, 1.5, 1], std: [0.1, 0.1, 0.1] },
-        W2_per_layer: { mean: [1, 0.7, 0.5], std: [0.05, 0.05, 0.05] },
-        appendix_f_W2_per_batch: [rF, Math.sqrt(2 / 3), 1],
-        first_over_last: 2,
-        appendix_f_first_over_last: rF,
-        factors: [1, 2, 3].map((l) => layer(l, [1, 1], [1.1, 1.2], 1.32)),
-        geomean_per_layer: { norm_factor: 1, residual_factor: 1.32, factor: 1.32 },
-      },
+      post: placement([1, 1.1, 1], [0.5, 0.55, 0.5], 1, [0.9, 0.8], [1.1, 1.25], 0.99, { norm_factor: 0.72, residual_factor: 1.375, factor: 0.99 }),
+      pre: placement([2, 1.5, 1], [1, 0.7, 0.5], 2, [1, 1], [1.1, 1.2], 1.32, { norm_factor: 1, residual_factor: 1.32, factor: 1.32 }),
     },
   };
 }

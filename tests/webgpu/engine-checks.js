@@ -167,6 +167,17 @@ export function compareProbe(cpu, got) {
   return { worstMean, worstStd, count, where };
 }
 
+/** The document of the engine's one-shot check `cls` (GpuOpCheck, GpuGradCheck …) built from `args`,
+ *  once its readbacks have settled, and the module m; the check object is then freed. */
+async function checkDoc(gpu, cls, ...args) {
+  const { module: m } = await gpu();
+  const c = new m[cls](...args);
+  await m.lnxGpu.settled();
+  const r = JSON.parse(c.resultJson());
+  c.delete();
+  return { m, r };
+}
+
 /** The checks, by name, over gpu() → { module, adapter, device }. */
 export function engineChecks(gpu) {
   return {
@@ -178,11 +189,7 @@ export function engineChecks(gpu) {
     // Every op of the backend interface on its own (odd shapes, null optional outputs, += and
     // overwrite), each optimizer's update at two steps, the run statistics: GPU vs CPU per output.
     async 'every backend op, each optimizer update and the run statistics'() {
-      const { module: m } = await gpu();
-      const c = new m.GpuOpCheck();
-      await m.lnxGpu.settled();
-      const r = JSON.parse(c.resultJson());
-      c.delete();
+      const { m, r } = await checkDoc(gpu, 'GpuOpCheck');
       const bad = r.ops.filter((o) => !(o.max_rel <= TOL));
       const worst = [...r.ops].sort((a, b) => b.max_rel - a.max_rel)[0];
       const optimizers = JSON.parse(m.schemaJson()).optimizers.map((o) => `optimizer ${o.name}`);
@@ -204,11 +211,7 @@ export function engineChecks(gpu) {
 
     // The WGSL matmul against gemm<float>: every (TA, TB), vec4 and scalar paths, batched, beta 0 and 1.
     async 'matmul: all transpositions, vec4 and scalar paths'() {
-      const { module: m } = await gpu();
-      const c = new m.GpuMatmulCheck();
-      await m.lnxGpu.settled();
-      const r = JSON.parse(c.resultJson());
-      c.delete();
+      const { r } = await checkDoc(gpu, 'GpuMatmulCheck');
       const covered = new Set(r.cases.map((x) => `${x.tA}${x.tB}${x.vec4}`));
       const pass = r.max_rel <= TOL && covered.size === 8;
       return { pass, detail: `${r.cases.length} cases, ${covered.size}/8 (TA,TB,vec4) paths, max_rel ${e1(r.max_rel)}` };
@@ -222,11 +225,7 @@ export function engineChecks(gpu) {
         ['bidirectional', 'causal'].map((attention) => [
           `gradients of one step: ${norm}-LN, ${attention}`,
           async () => {
-            const { module: m } = await gpu();
-            const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, placement: norm, attention, seed: 5 }));
-            await m.lnxGpu.settled();
-            const r = JSON.parse(g.resultJson());
-            g.delete();
+            const { r } = await checkDoc(gpu, 'GpuGradCheck', JSON.stringify({ ...SMALL, placement: norm, attention, seed: 5 }));
             const zero = r.tensors.filter((t) => t.zero).map((t) => t.name);
             const zeroOk = zero.every((n) => /\.bk$/.test(n)) && r.zero_max_over_scale <= 1e-6;
             const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 28;
@@ -256,11 +255,7 @@ export function engineChecks(gpu) {
       ].map(([name, knobs]) => [
         `gradients of one step: ${name}`,
         async () => {
-          const { module: m } = await gpu();
-          const g = new m.GpuGradCheck(JSON.stringify({ ...SMALL, attention: 'causal', seed: 5, ...knobs }));
-          await m.lnxGpu.settled();
-          const r = JSON.parse(g.resultJson());
-          g.delete();
+          const { r } = await checkDoc(gpu, 'GpuGradCheck', JSON.stringify({ ...SMALL, attention: 'causal', seed: 5, ...knobs }));
           const zeroOk = r.tensors.filter((t) => t.zero).every((t) => EXACT_ZERO.test(t.name)) && r.zero_max_over_scale <= 1e-6;
           const pass = r.max_rel <= TOL && r.loss_rel <= TOL && zeroOk && r.tensors.length >= 20;
           return { pass, detail: `${r.tensors.length} tensors, max_rel ${e1(r.max_rel)}, loss ${e1(r.loss_rel)}` };
