@@ -2,13 +2,13 @@
 // FigureDef) and the props the page hands its component. figures/registry.ts lists the FigureDefs;
 // the page (page/boot.ts, page/FigureIsland.svelte), its permalinks and downloads, and the tests read that list, so adding a
 // figure is a folder, one entry in the registry and the figure's strings in content/{zh,en}.ts.
-// The helper at the end, testFigure, fills the whole FigureDef of a test figure that draws one slot and
-// has no view state. A figure's live-run settings are not declared here: its slot's field table is
-// (lib/settings.ts).
+// The helpers at the end fill the rest: testFigure, the whole FigureDef of a test figure that draws a
+// slot, from its own parts; choiceView, a view state of fields each one of a few values. A figure's
+// live-run settings are not declared here: its slot's field table is (lib/settings.ts).
 import type { Component, Snippet } from 'svelte';
 import type { FigureId, FigureText } from '../content/types';
 import type { Table } from '../lib/export';
-import type { ParamGroup } from '../lib/permalink';
+import { written, type ParamGroup } from '../lib/permalink';
 import type { SlotName } from '../lib/slots';
 import type { DrawnState } from '../lib/runs/drawn-run';
 
@@ -78,23 +78,63 @@ export interface FigureDef<V extends object = object, D = unknown> {
 /** The view state of a figure that has none: nothing of it in the URL or the provenance. */
 export type NoView = Record<string, never>;
 
+/** The strings the page's shared parts ask of every test figure, which testFigure adds to its own:
+ *  an item of its readout's list (lib/text.ts) and the quick setting's label (SlotSettings.svelte). */
+export const TEST_STRINGS = ['readout.item', 'ctl.small'] as const;
+
 /** What testFigure asks of a figure: its own parts of a FigureDef, and its downloads as functions of
- *  the drawn document alone (its long table, its JSON object). */
-export interface TestFigureParts<D> extends Pick<FigureDef<NoView, D>, 'id' | 'component' | 'strings'> {
+ *  the drawn document (its long table) and of the document and the view (its JSON object). */
+export interface TestFigureParts<D, V extends object> extends Pick<FigureDef<V, D>, 'id' | 'component' | 'strings' | 'slotOf'> {
   slot: SlotName;
   table: (doc: D | null) => Table;
-  json: (doc: D | null) => unknown;
+  json: (doc: D | null, view: V) => unknown;
+  /** its view state in the URL (choiceView); absent: none (NoView) */
+  view?: ViewParams<V>;
+  /** the view's part of the provenance; absent: the view state as it is */
+  provenanceView?: (view: V) => Record<string, unknown>;
 }
 
-/** The FigureDef of a test of the article's inferences (series 'test') that draws its one slot and
- *  has no view state (NoView: nothing in the URL, nothing in the provenance beyond the engine's). */
-export const testFigure = <D>({ id, component, strings, slot, table, json }: TestFigureParts<D>): FigureDef<NoView, D> => ({
-  id,
+/** The FigureDef of a test of the article's inferences (series 'test') that draws a slot; without a
+ *  view state, nothing of it in the URL or the provenance beyond the engine's. */
+export const testFigure = <D, V extends object = NoView>({ strings, table, json, view, provenanceView, ...own }: TestFigureParts<D, V>): FigureDef<V, D> => ({
+  ...own,
   series: 'test',
-  component,
-  strings,
-  slot,
-  view: { key: id, initial: {}, params: {}, write: () => [] },
-  provenanceView: () => ({}),
-  numbers: ({ doc }) => ({ table: table(doc), json: json(doc) }),
+  strings: [...strings, ...TEST_STRINGS],
+  view: view ?? { key: own.id, initial: {} as V, params: {}, write: () => [] },
+  numbers: ({ doc, view: v }) => ({ table: table(doc), json: json(doc, v) }),
+  provenanceView: provenanceView ?? ((v) => ({ ...v }) as Record<string, unknown>),
 });
+
+/**
+ * The view state of a figure whose every field is one of a few values: each field in the URL as
+ * `<id>.<field>` (a value it does not know is refused with the page string `url.<id>.<field>`),
+ * written only where it differs from `initial`. `choices[field]`: its values, or the URL's name of
+ * each value where they differ.
+ */
+export function choiceView<V extends { [K in keyof V]: string }>(
+  id: FigureId,
+  initial: NoInfer<V>,
+  choices: { [K in keyof V]: readonly V[K][] | Record<V[K] & string, string> },
+): ViewParams<V> {
+  const fields = Object.keys(choices) as (keyof V & string)[];
+  /** a field's values → their names in the URL */
+  const urlNames = (f: keyof V & string): Record<string, string> => {
+    const c = choices[f];
+    return Array.isArray(c) ? Object.fromEntries(c.map((v: string) => [v, v])) : (c as Record<string, string>);
+  };
+  return {
+    key: id,
+    initial,
+    params: Object.fromEntries(
+      fields.map((f) => {
+        const names = urlNames(f);
+        const parse = (u: string) => {
+          const v = Object.keys(names).find((k) => names[k] === u);
+          return v === undefined ? null : ({ [f]: v } as Partial<V>);
+        };
+        return [`${id}.${f}`, { parse, reason: `url.${id}.${f}` }];
+      }),
+    ),
+    write: (s) => written(...fields.map((f) => s[f] !== initial[f] && ([`${id}.${f}`, urlNames(f)[s[f]]] as [string, string]))),
+  };
+}

@@ -116,6 +116,11 @@ export function toCsv(t: Table, p: Provenance | null): string {
 }
 
 /** The JSON download: provenance and the numbers (non-finite numbers become null). */
+/** The parts of a document a download's JSON carries as they are: each key's value, null where the
+ *  document or the part is absent. */
+export const docParts = <D, K extends keyof D>(doc: D | null, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, doc?.[k] ?? null])) as { [P in K]: D[P] | null };
+
 export function toJson(data: unknown, p: Provenance): string {
   return JSON.stringify({ provenance: p, data }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
 }

@@ -2,23 +2,28 @@
 // document titles, CSV cells, and as the fallback when the inline renderer fails. Pure function.
 // Leaves out: rendering HTML and KaTeX (inline.ts).
 
+/** TeX commands written as their character (`\approx` → ≈), replaced in this order (\top before \to). */
+const TEX_NAMES: Record<string, string> = {
+  approx: '≈',
+  times: '×',
+  cdot: '·',
+  top: 'ᵀ',
+  mu: 'μ',
+  sigma: 'σ',
+  gamma: 'γ',
+  beta: 'β',
+  delta: 'δ',
+  epsilon: 'ε',
+  ell: 'ℓ',
+  ln: 'ln',
+};
+
 const TEX_SYMBOLS: [RegExp, string][] = [
   [/\\lVert|\\rVert|\\Vert|\\\|/g, '‖'],
   [/\\sqrt\{([^{}]*)\}/g, '√$1'],
   [/\\sqrt/g, '√'],
   [/\\tfrac\{([^{}]*)\}\{([^{}]*)\}|\\frac\{([^{}]*)\}\{([^{}]*)\}/g, '($1$3/$2$4)'],
-  [/\\approx/g, '≈'],
-  [/\\times/g, '×'],
-  [/\\cdot/g, '·'],
-  [/\\top/g, 'ᵀ'],
-  [/\\mu/g, 'μ'],
-  [/\\sigma/g, 'σ'],
-  [/\\gamma/g, 'γ'],
-  [/\\beta/g, 'β'],
-  [/\\delta/g, 'δ'],
-  [/\\epsilon/g, 'ε'],
-  [/\\ell/g, 'ℓ'],
-  [/\\ln/g, 'ln'],
+  ...Object.entries(TEX_NAMES).map(([name, text]): [RegExp, string] => [new RegExp(`\\\\${name}`, 'g'), text]),
   [/\\mathcal\s*\{?L\}?/g, 'ℒ'],
   [/\\leftarrow/g, '←'],
   [/\\to|\\rightarrow/g, '→'],

@@ -50,6 +50,14 @@ export interface XY {
   y: number;
 }
 
+/** What a component drawing one line per series is given: the drawn series, the reference's
+ *  (muted under a live run) and how to pick a series' points (SeriesLines, PlacementLines). */
+export interface SeriesData<S> {
+  series: readonly S[];
+  ref?: readonly S[];
+  data: (s: S) => XY[];
+}
+
 // ---- domains over several documents (pure): a live run drawn over the reference gets axes that
 // hold both (the figures' transform.ts call these with the drawn values of each document).
 

@@ -107,15 +107,15 @@ const SAME = {
   loss: { id: 'loss', col: 12.1, lane: 'main', role: 'loss', shape: 'box', label: 'ℒ', inLayer: false },
 } satisfies Record<string, NodeSpec>;
 
+/** The feed-forward branch and its add, the same in both rows. */
+const FFN: NodeSpec[] = [SAME.w1, SAME.relu, SAME.w2, SAME.add2];
+
 const POST: NodeSpec[] = [
   SAME.x,
   { id: 'attn', col: 1.6, lane: 'branch', role: 'op', shape: 'box', label: 'Attn', short: 'Att', inLayer: true },
   SAME.add1,
   { id: 'ln1', col: 4, lane: 'main', role: 'norm', shape: 'box', label: 'LN₁', inLayer: true },
-  SAME.w1,
-  SAME.relu,
-  SAME.w2,
-  SAME.add2,
+  ...FFN,
   { id: 'ln2', col: 9, lane: 'main', role: 'norm', shape: 'box', label: 'LN₂', inLayer: true },
   SAME.out,
   SAME.loss,
@@ -127,10 +127,7 @@ const PRE: NodeSpec[] = [
   { id: 'attn', col: 2.2, lane: 'branch', role: 'op', shape: 'box', label: 'Attn', short: 'Att', inLayer: true },
   SAME.add1,
   { id: 'ln2', col: 4.1, lane: 'branch', role: 'norm', shape: 'box', label: 'LN₂', inLayer: true },
-  SAME.w1,
-  SAME.relu,
-  SAME.w2,
-  SAME.add2,
+  ...FFN,
   {
     id: 'finalLn',
     col: 9.45,
@@ -151,34 +148,17 @@ const build = (row: RowId, specs: NodeSpec[]): FigNode[] => specs.map((s) => ({ 
 
 export const NODES: Record<RowId, readonly FigNode[]> = { post: build('post', POST), pre: build('pre', PRE) };
 
+/** A row's edges, written `from→to` (space-separated); `from⇒to` is the identity path of a residual connection. */
+const edgesOf = (row: RowId, pairs: string): FigEdge[] =>
+  pairs.split(' ').map((p) => {
+    const [from, to] = p.split(/→|⇒/);
+    return p.includes('⇒') ? { row, from, to, residual: true } : { row, from, to };
+  });
+
 // Forward edges. Post-LN: x ← LN(x + F(x)) after each add. Pre-LN: x ← x + F(LN(x)), then a Final LN.
 export const EDGES: readonly FigEdge[] = [
-  { row: 'post', from: 'x', to: 'add1', residual: true },
-  { row: 'post', from: 'x', to: 'attn' },
-  { row: 'post', from: 'attn', to: 'add1' },
-  { row: 'post', from: 'add1', to: 'ln1', residual: true },
-  { row: 'post', from: 'ln1', to: 'add2', residual: true },
-  { row: 'post', from: 'ln1', to: 'w1' },
-  { row: 'post', from: 'w1', to: 'relu' },
-  { row: 'post', from: 'relu', to: 'w2' },
-  { row: 'post', from: 'w2', to: 'add2' },
-  { row: 'post', from: 'add2', to: 'ln2', residual: true },
-  { row: 'post', from: 'ln2', to: 'out', residual: true },
-  { row: 'post', from: 'out', to: 'loss' },
-
-  { row: 'pre', from: 'x', to: 'add1', residual: true },
-  { row: 'pre', from: 'x', to: 'ln1' },
-  { row: 'pre', from: 'ln1', to: 'attn' },
-  { row: 'pre', from: 'attn', to: 'add1' },
-  { row: 'pre', from: 'add1', to: 'add2', residual: true },
-  { row: 'pre', from: 'add1', to: 'ln2' },
-  { row: 'pre', from: 'ln2', to: 'w1' },
-  { row: 'pre', from: 'w1', to: 'relu' },
-  { row: 'pre', from: 'relu', to: 'w2' },
-  { row: 'pre', from: 'w2', to: 'add2' },
-  { row: 'pre', from: 'add2', to: 'finalLn', residual: true },
-  { row: 'pre', from: 'finalLn', to: 'out', residual: true },
-  { row: 'pre', from: 'out', to: 'loss' },
+  ...edgesOf('post', 'x⇒add1 x→attn attn→add1 add1⇒ln1 ln1⇒add2 ln1→w1 w1→relu relu→w2 w2→add2 add2⇒ln2 ln2⇒out out→loss'),
+  ...edgesOf('pre', 'x⇒add1 x→ln1 ln1→attn attn→add1 add1⇒add2 add1→ln2 ln2→w1 w1→relu relu→w2 w2→add2 add2⇒finalLn finalLn⇒out out→loss'),
 ];
 
 /**

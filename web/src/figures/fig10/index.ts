@@ -17,11 +17,9 @@ export const fig10 = testFigure<StepSizeResult>({
     'axisEta',
     'axisLayer',
     'readout', // {L} {eta} {layer}
-    'readout.item', // {name} {v}
     'readout.eta', // {eta} {lo} {hi} {useful}
     'colNear',
     'colUseful',
-    'ctl.small', // {depths} {seeds}
   ],
   table: fig10Table,
   json: fig10Json,

@@ -4,8 +4,7 @@
 // placement of panel (b); URL: fig11.placement=pre (absent: Post-LN).
 import type { DepthFactorsResult } from '../../experiments/depth-factors';
 import { PLACEMENTS } from '../../generated/engine-schema';
-import { written } from '../../lib/permalink';
-import type { FigureDef } from '../types';
+import { choiceView, testFigure } from '../types';
 import Figure11 from './Figure11.svelte';
 import { fig11Json, fig11Table } from './downloads';
 
@@ -13,9 +12,8 @@ export interface Fig11View {
   placement: string;
 }
 
-export const fig11: FigureDef<Fig11View, DepthFactorsResult> = {
+export const fig11 = testFigure<DepthFactorsResult, Fig11View>({
   id: 'fig11',
-  series: 'test',
   component: Figure11,
   strings: [
     'panelA',
@@ -31,21 +29,9 @@ export const fig11: FigureDef<Fig11View, DepthFactorsResult> = {
     'guide.appendixF',
     'placement.label',
     'readout', // {layer} {values} {factors}
-    'readout.item', // {name} {v}
-    'ctl.small', // {layers} {d} {seeds}
   ],
   slot: 'depthFactors',
-  view: {
-    key: 'fig11',
-    initial: { placement: 'post' },
-    params: {
-      'fig11.placement': {
-        parse: (v) => ((PLACEMENTS as readonly string[]).includes(v) ? { placement: v } : null),
-        reason: 'url.fig11.placement',
-      },
-    },
-    write: (s) => written(s.placement !== 'post' && ['fig11.placement', s.placement]),
-  },
-  numbers: ({ doc, view }) => ({ table: fig11Table(doc), json: fig11Json(doc, view) }),
-  provenanceView: (v) => ({ placement: v.placement }),
-};
+  view: choiceView<Fig11View>('fig11', { placement: 'post' }, { placement: PLACEMENTS }),
+  table: fig11Table,
+  json: fig11Json,
+});

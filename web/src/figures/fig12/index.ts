@@ -18,11 +18,9 @@ export const fig12 = testFigure<SharpnessResult>({
     'threshold',
     'series', // {optimizer} {seed}
     'readout', // {panel} {t} {values}
-    'readout.item', // {name} {v}
     'readout.value', // {lambda} {ratio}
     'col.series',
     'tableCaption',
-    'ctl.small', // {seeds} {steps}
   ],
   table: fig12Table,
   json: fig12Json,

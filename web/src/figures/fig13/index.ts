@@ -20,10 +20,8 @@ export const fig13 = testFigure<PhaseDiagramResult>({
     'neverNote', // {steps}: the drawn run's length
     'neverNoteRef', // {steps} {ref}: the drawn run's length, and the muted reference's where it differs
     'readout', // {lr} {values}
-    'readout.item', // {name} {v}
     'readout.row', // {outcome} {escape} {loss}
     'col.row',
-    'ctl.small', // {batch} {seq} {lrs} {warmups} {seeds}
   ],
   table: fig13Table,
   json: fig13Json,

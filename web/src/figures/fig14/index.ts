@@ -23,9 +23,7 @@ export const fig14 = testFigure<PhaseDiagramResult>({
     'series.none',
     'series.warmup', // {warmup}
     'readout', // {lr} {values}
-    'readout.item', // {name} {v}
     'readout.cell', // {outcome} {escape} {loss}
-    'ctl.small', // {batch} {seq} {lrs} {seeds}
   ],
   table: fig14Table,
   json: fig14Json,

@@ -4,7 +4,7 @@
 // stopped, its escape step, stopping step and final loss, and its cell's outcome. The JSON: the
 // document's settings, its thresholds and every cell with its runs and their curves.
 import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
-import type { Cell, Table } from '../../lib/export';
+import { docParts, type Cell, type Table } from '../../lib/export';
 
 export function phaseRunsTable(doc: PhaseDiagramResult | null): Table {
   const columns = ['placement', 'warmup', 'layers', 'lr', 'seed', 'outcome', 'stopped', 'escape_step', 'stop_step', 'final_loss', 'cell_outcome'];
@@ -15,15 +15,8 @@ export function phaseRunsTable(doc: PhaseDiagramResult | null): Table {
   return { columns, rows };
 }
 
-export const phaseJson = (doc: PhaseDiagramResult | null) => ({
-  config: doc?.config ?? null,
-  engine: doc?.engine ?? null,
-  plateau_entropy: doc?.plateau_entropy ?? null,
-  uniform_loss: doc?.uniform_loss ?? null,
-  divergence_loss: doc?.divergence_loss ?? null,
-  escape: doc?.escape ?? null,
-  cells: doc?.cells ?? null,
-});
+export const phaseJson = (doc: PhaseDiagramResult | null) =>
+  docParts(doc, 'config', 'engine', 'plateau_entropy', 'uniform_loss', 'divergence_loss', 'escape', 'cells');
 
 export const fig15Table = phaseRunsTable;
 export const fig15Json = (doc: PhaseDiagramResult | null, placement: string) => ({ drawn_placement: placement, ...phaseJson(doc) });

@@ -4,21 +4,16 @@
 // drawn; URL: fig15.placement=pre (absent: Post-LN).
 import type { PhaseDiagramResult } from '../../experiments/phase-diagram';
 import { PLACEMENTS } from '../../lib/placements';
-import { written } from '../../lib/permalink';
-import type { FigureDef } from '../types';
+import { choiceView, testFigure } from '../types';
 import Figure15 from './Figure15.svelte';
 import { fig15Json, fig15Table } from './downloads';
-
-/** A placement the engine registers (not a spec's own name). */
-const isPlacement = (p: string): boolean => (PLACEMENTS as readonly string[]).includes(p);
 
 export interface Fig15View {
   placement: string;
 }
 
-export const fig15: FigureDef<Fig15View, PhaseDiagramResult> = {
+export const fig15 = testFigure<PhaseDiagramResult, Fig15View>({
   id: 'fig15',
-  series: 'test',
   component: Figure15,
   strings: [
     'panel', // {warmup}
@@ -38,7 +33,6 @@ export const fig15: FigureDef<Fig15View, PhaseDiagramResult> = {
     'plateau',
     'optimal',
     'readout', // {cell} {outcome} {runs}
-    'readout.item', // {name} {v}
     'readout.run', // {seed} {outcome} {escape} {stop} {loss}
     'never',
     'recompute', // {cell}
@@ -46,15 +40,9 @@ export const fig15: FigureDef<Fig15View, PhaseDiagramResult> = {
     'col.outcome',
     'col.escape',
     'col.final',
-    'ctl.small', // {depths} {seeds}
   ],
   slot: 'phaseDiagram',
-  view: {
-    key: 'fig15',
-    initial: { placement: 'post' },
-    params: { 'fig15.placement': { parse: (v) => (isPlacement(v) ? { placement: v } : null), reason: 'url.fig15.placement' } },
-    write: (s) => written(s.placement !== 'post' && ['fig15.placement', s.placement]),
-  },
-  numbers: ({ doc, view }) => ({ table: fig15Table(doc), json: fig15Json(doc, view.placement) }),
-  provenanceView: (v) => ({ placement: v.placement }),
-};
+  view: choiceView<Fig15View>('fig15', { placement: 'post' }, { placement: PLACEMENTS }),
+  table: fig15Table,
+  json: (doc, view) => fig15Json(doc, view.placement),
+});

@@ -20,12 +20,10 @@ export const fig17 = testFigure<AdamFirstStepResult>({
     'refLr',
     'refGi', // {v}
     'readout', // {panel} {t} {values}
-    'readout.item', // {name} {v}
     'readout.value', // {all} {zero}
     'readout.valueAll', // {all}
     'col.series',
     'tableCaption',
-    'ctl.small', // {layers} {d} {steps}
   ],
   table: fig17Table,
   json: fig17Json,

@@ -24,11 +24,9 @@ export const fig18 = testFigure<LrSensitivityResult>({
     'series.lr', // {placement} {lr}
     'readoutA', // {lr} {values}
     'readoutB', // {t} {values}
-    'readout.item', // {name} {v}
     'readout.cell', // {loss} {logit}
     'readout.cellStopped', // {loss} {stopped} {logit}
     'tableA',
-    'ctl.small', // {layers} {d} {steps} {seeds}
   ],
   slot: 'lrSensitivity',
   table: fig18Table,

@@ -19,12 +19,10 @@ export const fig19 = testFigure<RealTextResult>({
     'train',
     'val',
     'readout', // {panel} {t} {values}
-    'readout.item', // {name} {v}
     'readout.value', // {train}
     'readout.valueVal', // {train} {val}
     'col.series',
     'tableCaption',
-    'ctl.small', // {steps} {layers}
   ],
   slot: 'realText',
   table: fig19Table,

@@ -17,11 +17,9 @@ export const fig20 = testFigure<AngularUpdateResult>({
     'axisStep',
     'axisAngle',
     'readout', // {panel} {t} {values}
-    'readout.item', // {name} {v}
     'readout.value', // {angle} {relative}
     'col.series',
     'tableCaption',
-    'ctl.small', // {layers} {batch} {seq} {seeds}
   ],
   table: fig20Table,
   json: fig20Json,

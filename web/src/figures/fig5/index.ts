@@ -4,8 +4,7 @@
 // drawn, each its own document: a random one (slot outputSensitivity) or Adam's sign step (slot
 // outputSensitivitySign). URL: fig5.perturbation=sign (absent: random).
 import type { OutputSensitivityResult } from '../../experiments/output-sensitivity';
-import { written } from '../../lib/permalink';
-import type { FigureDef } from '../types';
+import { choiceView, testFigure } from '../types';
 import Figure5 from './Figure5.svelte';
 import { fig5Json, fig5Table } from './downloads';
 
@@ -15,9 +14,8 @@ export interface Fig5View {
   perturbation: Perturbation;
 }
 
-export const fig5: FigureDef<Fig5View, OutputSensitivityResult> = {
+export const fig5 = testFigure<OutputSensitivityResult, Fig5View>({
   id: 'fig5',
-  series: 'test',
   component: Figure5,
   strings: [
     'panel',
@@ -29,24 +27,12 @@ export const fig5: FigureDef<Fig5View, OutputSensitivityResult> = {
     'kind.random',
     'kind.sign',
     'readout', // {L} {values}
-    'readout.item', // {name} {v}
     'col.depth',
     'col.slope',
-    'ctl.small',
   ],
   slot: 'outputSensitivity',
   slotOf: (v) => (v.perturbation === 'sign' ? 'outputSensitivitySign' : 'outputSensitivity'),
-  view: {
-    key: 'fig5',
-    initial: { perturbation: 'random' },
-    params: {
-      'fig5.perturbation': {
-        parse: (v) => (v === 'sign' || v === 'random' ? { perturbation: v } : null),
-        reason: 'url.fig5.perturbation',
-      },
-    },
-    write: (s) => written(s.perturbation === 'sign' && ['fig5.perturbation', 'sign']),
-  },
-  numbers: ({ doc, view }) => ({ table: fig5Table(doc), json: fig5Json(doc, view.perturbation) }),
-  provenanceView: (v) => ({ perturbation: v.perturbation }),
-};
+  view: choiceView<Fig5View>('fig5', { perturbation: 'random' }, { perturbation: ['random', 'sign'] }),
+  table: fig5Table,
+  json: (doc, view) => fig5Json(doc, view.perturbation),
+});

@@ -4,8 +4,7 @@
 // Its view state is the drawn variant; URL: fig6.output=untied, fig6.input=none (absent: the
 // article's model, tied with √d).
 import type { TiedOutputResult } from '../../experiments/tied-output';
-import { written } from '../../lib/permalink';
-import type { FigureDef } from '../types';
+import { choiceView, testFigure } from '../types';
 import Figure6 from './Figure6.svelte';
 import { fig6Json, fig6Table } from './downloads';
 import type { InputChoice, OutputChoice } from './transform';
@@ -15,9 +14,8 @@ export interface Fig6View {
   input: InputChoice;
 }
 
-export const fig6: FigureDef<Fig6View, TiedOutputResult> = {
+export const fig6 = testFigure<TiedOutputResult, Fig6View>({
   id: 'fig6',
-  series: 'test',
   component: Figure6,
   strings: [
     'panelA',
@@ -34,21 +32,12 @@ export const fig6: FigureDef<Fig6View, TiedOutputResult> = {
     'input.sqrt_d',
     'input.none',
     'readout', // {L} {values} {p}
-    'readout.item', // {name} {v}
     'col.variant',
     'col.slope',
-    'ctl.small',
   ],
   slot: 'tiedOutput',
-  view: {
-    key: 'fig6',
-    initial: { output: 'tied', input: 'sqrt_d' },
-    params: {
-      'fig6.output': { parse: (v) => (v === 'tied' || v === 'untied' ? { output: v } : null), reason: 'url.fig6.output' },
-      'fig6.input': { parse: (v) => (v === 'sqrt_d' || v === 'none' ? { input: v } : null), reason: 'url.fig6.input' },
-    },
-    write: (s) => written(s.output === 'untied' && ['fig6.output', 'untied'], s.input === 'none' && ['fig6.input', 'none']),
-  },
-  numbers: ({ doc, view }) => ({ table: fig6Table(doc), json: fig6Json(doc, view) }),
+  view: choiceView<Fig6View>('fig6', { output: 'tied', input: 'sqrt_d' }, { output: ['tied', 'untied'], input: ['sqrt_d', 'none'] }),
+  table: fig6Table,
+  json: fig6Json,
   provenanceView: (v) => ({ output: v.output, input_scale: v.input }),
-};
+});

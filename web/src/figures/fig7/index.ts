@@ -18,9 +18,7 @@ export const fig7 = testFigure<AdamFirstStepResult>({
     'axisRms',
     'refLr',
     'readout', // {t} {grad} {rms}
-    'readout.item', // {name} {v}
     'col.step',
-    'ctl.small', // {layers} {d} {steps}
   ],
   table: fig7Table,
   json: fig7Json,

@@ -3,8 +3,7 @@
 // experiment, docs/experiments.md; the page loads its summary without loss curves). View state: the
 // lr drawn, each optimizer's smallest or largest; URL: fig8.lr=high (absent: the smallest).
 import type { WarmupLengthResult } from '../../experiments/warmup-length';
-import { written } from '../../lib/permalink';
-import type { FigureDef } from '../types';
+import { choiceView, testFigure } from '../types';
 import Figure8 from './Figure8.svelte';
 import { fig8Json, fig8Table } from './downloads';
 import type { LrPick } from './transform';
@@ -13,9 +12,8 @@ export interface Fig8View {
   lr: LrPick;
 }
 
-export const fig8: FigureDef<Fig8View, WarmupLengthResult> = {
+export const fig8 = testFigure<WarmupLengthResult, Fig8View>({
   id: 'fig8',
-  series: 'test',
   component: Figure8,
   strings: [
     'panel',
@@ -27,17 +25,10 @@ export const fig8: FigureDef<Fig8View, WarmupLengthResult> = {
     'lr.hi',
     'series', // {placement} {optimizer} {lr}
     'readout', // {w} {values}
-    'readout.item', // {name} {v}
     'col.series',
-    'ctl.small', // {steps} {layers}
   ],
   slot: 'warmupLength',
-  view: {
-    key: 'fig8',
-    initial: { lr: 'lo' },
-    params: { 'fig8.lr': { parse: (v) => (v === 'high' ? { lr: 'hi' } : v === 'low' ? { lr: 'lo' } : null), reason: 'url.fig8.lr' } },
-    write: (s) => written(s.lr === 'hi' && ['fig8.lr', 'high']),
-  },
-  numbers: ({ doc, view }) => ({ table: fig8Table(doc), json: fig8Json(doc, view.lr) }),
-  provenanceView: (v) => ({ lr: v.lr }),
-};
+  view: choiceView<Fig8View>('fig8', { lr: 'lo' }, { lr: { lo: 'low', hi: 'high' } }),
+  table: fig8Table,
+  json: (doc, view) => fig8Json(doc, view.lr),
+});

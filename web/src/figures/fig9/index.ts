@@ -16,8 +16,6 @@ export const fig9 = testFigure<PlateauShareResult>({
     'axisLayer',
     'scale', // the colour ramp's legend
     'readout', // {step} {layer} {values}
-    'readout.item', // {name} {v}
-    'ctl.small', // {layers} {d} {steps}
   ],
   table: fig9Table,
   json: fig9Json,
