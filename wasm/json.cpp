@@ -43,31 +43,21 @@ struct Parser {
       v.kind = Value::Kind::Object;
       ++i;
       ws();
-      if (i < s.size() && s[i] == '}') {
-        ++i;
-        return v;
-      }
+      if (lit("}")) return v;
       for (;;) {
         ws();
         if (i >= s.size() || s[i] != '"') fail("expected a string key");
         std::string k = parse_string();
         ws();
-        if (i >= s.size() || s[i] != ':') fail("expected ':'");
-        ++i;
+        if (!lit(":")) fail("expected ':'");
         if (v.obj.count(k)) fail("duplicate key \"" + k + "\"");
         const std::string outer = key_;
         key_ = k;  // so that an error inside the value names its key
         v.obj[k] = parse_value(depth + 1);
         key_ = outer;
         ws();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == '}') {
-          ++i;
-          return v;
-        }
+        if (lit(",")) continue;
+        if (lit("}")) return v;
         fail("expected ',' or '}'");
       }
     }
@@ -75,21 +65,12 @@ struct Parser {
       v.kind = Value::Kind::Array;
       ++i;
       ws();
-      if (i < s.size() && s[i] == ']') {
-        ++i;
-        return v;
-      }
+      if (lit("]")) return v;
       for (;;) {
         v.arr.push_back(parse_value(depth + 1));
         ws();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == ']') {
-          ++i;
-          return v;
-        }
+        if (lit(",")) continue;
+        if (lit("]")) return v;
         fail("expected ',' or ']'");
       }
     }
