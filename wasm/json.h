@@ -65,6 +65,13 @@ class Writer {
     for (; begin != end; ++begin) value(static_cast<double>(*begin));
     return end_array();
   }
+  // An array of rows, each an array of numbers as `array` writes it (a matrix, row-major).
+  template <class Rows>
+  Writer& rows(const Rows& rs) {
+    begin_array();
+    for (const auto& r : rs) array(r.begin(), r.end());
+    return end_array();
+  }
   Writer& raw(const std::string& json);  // an already serialised value
   const std::string& str() const { return out_; }
 
