@@ -286,28 +286,21 @@ void Writer::separator() {
     first_.back() = false;
   }
 }
-Writer& Writer::begin_object() {
+Writer& Writer::open(char bracket) {
   separator();
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
   return *this;
 }
-Writer& Writer::end_object() {
-  out_ += '}';
+Writer& Writer::close(char bracket) {
+  out_ += bracket;
   first_.pop_back();
   return *this;
 }
-Writer& Writer::begin_array() {
-  separator();
-  out_ += '[';
-  first_.push_back(true);
-  return *this;
-}
-Writer& Writer::end_array() {
-  out_ += ']';
-  first_.pop_back();
-  return *this;
-}
+Writer& Writer::begin_object() { return open('{'); }
+Writer& Writer::end_object() { return close('}'); }
+Writer& Writer::begin_array() { return open('['); }
+Writer& Writer::end_array() { return close(']'); }
 Writer& Writer::key(const std::string& k) {
   separator();
   write_string(k);

@@ -77,6 +77,8 @@ class Writer {
 
  private:
   void separator();
+  Writer& open(char bracket);   // an object or array: its bracket, and no element written yet
+  Writer& close(char bracket);  // the container opened last: its bracket
   void write_string(const std::string& s);
   std::string out_;
   std::vector<bool> first_;  // per open container: no element written yet
