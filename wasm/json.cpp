@@ -33,6 +33,20 @@ struct Parser {
     }
     return false;
   }
+  // The items of an object or array up to `close` (its opening bracket read), separated by commas:
+  // item() reads one.
+  template <class Item>
+  void parse_items(const char* close, Item item) {
+    ws();
+    if (lit(close)) return;
+    for (;;) {
+      item();
+      ws();
+      if (lit(",")) continue;
+      if (lit(close)) return;
+      fail(std::string("expected ',' or '") + close + "'");
+    }
+  }
   Value parse_value(int depth) {
     if (depth > kMaxDepth) fail("nesting too deep");
     ws();
@@ -42,9 +56,7 @@ struct Parser {
     if (c == '{') {
       v.kind = Value::Kind::Object;
       ++i;
-      ws();
-      if (lit("}")) return v;
-      for (;;) {
+      parse_items("}", [&] {
         ws();
         if (i >= s.size() || s[i] != '"') fail("expected a string key");
         std::string k = parse_string();
@@ -55,24 +67,14 @@ struct Parser {
         key_ = k;  // so that an error inside the value names its key
         v.obj[k] = parse_value(depth + 1);
         key_ = outer;
-        ws();
-        if (lit(",")) continue;
-        if (lit("}")) return v;
-        fail("expected ',' or '}'");
-      }
+      });
+      return v;
     }
     if (c == '[') {
       v.kind = Value::Kind::Array;
       ++i;
-      ws();
-      if (lit("]")) return v;
-      for (;;) {
-        v.arr.push_back(parse_value(depth + 1));
-        ws();
-        if (lit(",")) continue;
-        if (lit("]")) return v;
-        fail("expected ',' or ']'");
-      }
+      parse_items("]", [&] { v.arr.push_back(parse_value(depth + 1)); });
+      return v;
     }
     if (c == '"') {
       v.kind = Value::Kind::String;
