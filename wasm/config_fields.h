@@ -242,6 +242,13 @@ template <class C>
 void add_placements_field(schema::Schema<C>& s, const char* doc = "the placements to measure") {
   schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, doc), &own_member<C, &C::placements>);
 }
+// `placements` with placement_spec's name among its choices, and the rule that a spec names one of them.
+template <class C>
+void add_spec_placements_field(schema::Schema<C>& s, int max_items, const char* doc) {
+  schema::add_field(s, schema::choice_list_spec("placements", placement_names, max_items, doc),
+                    &own_member<C, &C::placements>, &spec_choice<C>);
+  add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
+}
 template <class C>
 void add_seeds_field(schema::Schema<C>& s, const char* seeds_doc) {
   schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, seeds_doc), &own_member<C, &C::seeds>);

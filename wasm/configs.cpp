@@ -102,11 +102,8 @@ const Schema<ProbeConfig>& probe_schema() {
     using P = ProbeConfig;
     add_model_fields(s, false);
     add_placement_spec_field(s);
-    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements to measure (placement_spec's name too)"),
-                      &own_member<P, &P::placements>, &spec_choice<P>);
-    add_spec_used_rule<P>(s, [](const P& c) { return c.placements; }, "placements");
-    schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 16, "seeds, one model (and batch stream) each"),
-                        &own_member<P, &P::seeds>);
+    add_spec_placements_field(s, 16, "the placements to measure (placement_spec's name too)");
+    add_seeds_field(s, "seeds, one model (and batch stream) each");
     schema::add_field(s, int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
                         &own_member<P, &P::batches>);
     schema::add_field(s, int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
@@ -155,9 +152,7 @@ const Schema<GridConfig>& grid_schema() {
     add_placement_spec_field(s);
     add_shared_train_fields(s);
     add_data_fields(s);
-    schema::add_field(s, choice_list_spec("placements", placement_names, 16, "the placements, one set of runs each (placement_spec's name too)"),
-                      &own_member<G, &G::placements>, &spec_choice<G>);
-    add_spec_used_rule<G>(s, [](const G& c) { return c.placements; }, "placements");
+    add_spec_placements_field(s, 16, "the placements, one set of runs each (placement_spec's name too)");
     schema::add_field(s, int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>);
     schema::add_field(s, number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>);
     schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<G, &G::seeds>);

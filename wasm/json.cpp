@@ -33,6 +33,20 @@ struct Parser {
     }
     return false;
   }
+  // The items of an object or array up to `close` (its opening bracket read), separated by commas:
+  // item() reads one.
+  template <class Item>
+  void parse_items(const char* close, Item item) {
+    ws();
+    if (lit(close)) return;
+    for (;;) {
+      item();
+      ws();
+      if (lit(",")) continue;
+      if (lit(close)) return;
+      fail(std::string("expected ',' or '") + close + "'");
+    }
+  }
   Value parse_value(int depth) {
     if (depth > kMaxDepth) fail("nesting too deep");
     ws();
@@ -42,56 +56,25 @@ struct Parser {
     if (c == '{') {
       v.kind = Value::Kind::Object;
       ++i;
-      ws();
-      if (i < s.size() && s[i] == '}') {
-        ++i;
-        return v;
-      }
-      for (;;) {
+      parse_items("}", [&] {
         ws();
         if (i >= s.size() || s[i] != '"') fail("expected a string key");
         std::string k = parse_string();
         ws();
-        if (i >= s.size() || s[i] != ':') fail("expected ':'");
-        ++i;
+        if (!lit(":")) fail("expected ':'");
         if (v.obj.count(k)) fail("duplicate key \"" + k + "\"");
         const std::string outer = key_;
         key_ = k;  // so that an error inside the value names its key
         v.obj[k] = parse_value(depth + 1);
         key_ = outer;
-        ws();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == '}') {
-          ++i;
-          return v;
-        }
-        fail("expected ',' or '}'");
-      }
+      });
+      return v;
     }
     if (c == '[') {
       v.kind = Value::Kind::Array;
       ++i;
-      ws();
-      if (i < s.size() && s[i] == ']') {
-        ++i;
-        return v;
-      }
-      for (;;) {
-        v.arr.push_back(parse_value(depth + 1));
-        ws();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == ']') {
-          ++i;
-          return v;
-        }
-        fail("expected ',' or ']'");
-      }
+      parse_items("]", [&] { v.arr.push_back(parse_value(depth + 1)); });
+      return v;
     }
     if (c == '"') {
       v.kind = Value::Kind::String;
@@ -305,28 +288,21 @@ void Writer::separator() {
     first_.back() = false;
   }
 }
-Writer& Writer::begin_object() {
+Writer& Writer::open(char bracket) {
   separator();
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
   return *this;
 }
-Writer& Writer::end_object() {
-  out_ += '}';
+Writer& Writer::close(char bracket) {
+  out_ += bracket;
   first_.pop_back();
   return *this;
 }
-Writer& Writer::begin_array() {
-  separator();
-  out_ += '[';
-  first_.push_back(true);
-  return *this;
-}
-Writer& Writer::end_array() {
-  out_ += ']';
-  first_.pop_back();
-  return *this;
-}
+Writer& Writer::begin_object() { return open('{'); }
+Writer& Writer::end_object() { return close('}'); }
+Writer& Writer::begin_array() { return open('['); }
+Writer& Writer::end_array() { return close(']'); }
 Writer& Writer::key(const std::string& k) {
   separator();
   write_string(k);

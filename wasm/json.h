@@ -65,11 +65,20 @@ class Writer {
     for (; begin != end; ++begin) value(static_cast<double>(*begin));
     return end_array();
   }
+  // An array of rows, each an array of numbers as `array` writes it (a matrix, row-major).
+  template <class Rows>
+  Writer& rows(const Rows& rs) {
+    begin_array();
+    for (const auto& r : rs) array(r.begin(), r.end());
+    return end_array();
+  }
   Writer& raw(const std::string& json);  // an already serialised value
   const std::string& str() const { return out_; }
 
  private:
   void separator();
+  Writer& open(char bracket);   // an object or array: its bracket, and no element written yet
+  Writer& close(char bracket);  // the container opened last: its bracket
   void write_string(const std::string& s);
   std::string out_;
   std::vector<bool> first_;  // per open container: no element written yet

@@ -80,7 +80,8 @@ struct AdamFirstStep {
     std::vector<std::string> optimizers = {"adam"};
   };
 
-  static size_t runs_of(const Config& c) { return c.placements.size() * c.optimizers.size(); }
+  // The runs' axes: each placement's runs side by side, one per optimizer.
+  static std::array<size_t, 2> axes_of(const Config& c) { return {c.placements.size(), c.optimizers.size()}; }
 
   static void fields(schema::Schema<Config>& s) {
     using namespace config;
@@ -95,13 +96,13 @@ struct AdamFirstStep {
                       &own_member<Config, &Config::optimizers>);
     add_list_hyperparameter_fields(s);
     add_run_fields(s);
-    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements (placement_spec's name too), one run per optimizer each"),
-                      &own_member<Config, &Config::placements>, &spec_choice<Config>);
-    add_spec_used_rule<Config>(s, [](const Config& c) { return c.placements; }, "placements");
+    add_spec_placements_field(s, 16, "the placements (placement_spec's name too), one run per optimizer each");
     s.rules.push_back({"runs", "at most 16 runs (placements x optimizers)",
                        [](const Config& c) {
-                         if (runs_of(c) > 16)
-                           throw ArgumentError("placements x optimizers is " + std::to_string(runs_of(c)) + " runs; at most 16 allowed");
+                         const size_t n = run_count_of(axes_of(c));
+                         if (n > 16)
+                           throw ArgumentError("placements x optimizers is " + std::to_string(n) +
+                                               " runs; at most 16 allowed");
                        },
                        nullptr});
     s.rules.push_back({"steps_recorded", "at most 1000 steps (every tensor's series is kept)",
@@ -130,11 +131,11 @@ struct AdamFirstStep {
     if (!run_) start();
     one_step();
   }
-  bool done() const { return out_.size() == runs_of(cfg_) && !run_; }
+  bool done() const { return out_.size() == run_count_of(axes_of(cfg_)) && !run_; }
   double progress() const {
     const double per = cfg_.base.steps;
     const double got = (out_.size() - (run_ ? 1 : 0)) * per + (run_ ? out_.back().lr.size() : 0);
-    return done() ? 1.0 : std::min(0.999, got / (per * runs_of(cfg_)));
+    return done() ? 1.0 : std::min(0.999, got / (per * run_count_of(axes_of(cfg_))));
   }
 
   void write(json::Writer& w) const {
@@ -167,11 +168,10 @@ struct AdamFirstStep {
 
  private:
   void start() {
-    // run k: placement k / |optimizers|, optimizer k % |optimizers| (each placement's runs side by side)
-    const size_t k = out_.size(), no = cfg_.optimizers.size();
+    const auto [p, o] = run_indices(out_.size(), axes_of(cfg_));
     TrainConfig t = cfg_.base;
-    detail::set_run_placement(t.model, cfg_.placements[k / no]);
-    t.optimizer = cfg_.optimizers[k % no];
+    detail::set_run_placement(t.model, cfg_.placements[p]);
+    t.optimizer = cfg_.optimizers[o];
     run_ = std::make_unique<TrainRun>(t);
     eval_ = std::make_unique<Transformer<float>>(t.model, t.seed);
     Series s;

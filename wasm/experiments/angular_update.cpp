@@ -101,7 +101,10 @@ struct AngularUpdate {
     std::vector<uint64_t> seeds = {0, 1, 2};
   };
 
-  static size_t runs_of(const Config& c) { return c.placements.size() * c.warmups.size() * c.seeds.size(); }
+  // The runs' axes: placement-major, then warm-up, seed.
+  static std::array<size_t, 3> axes_of(const Config& c) {
+    return {c.placements.size(), c.warmups.size(), c.seeds.size()};
+  }
 
   static void fields(schema::Schema<Config>& s) {
     using namespace config;
@@ -111,11 +114,7 @@ struct AngularUpdate {
     add_placements_field(s, "the placements");
     schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
     schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
-    s.rules.push_back({"runs", "at most 64 runs",
-                       [](const Config& c) {
-                         if (runs_of(c) > 64) throw ArgumentError("the experiment has " + std::to_string(runs_of(c)) + " runs; at most 64 allowed");
-                       },
-                       nullptr});
+    add_runs_rule<AngularUpdate>(s, 64, "the experiment");
     s.rules.push_back({"early_steps", "at most 1000 steps: every step of every group is recorded",
                        [](const Config& c) {
                          if (c.base.steps > 1000)
@@ -156,9 +155,10 @@ struct AngularUpdate {
       }
     if (run_->status() != RunStatus::Running) finish();
   }
-  bool done() const { return next_ >= runs_of(cfg_) && !run_; }
+  bool done() const { return next_ >= run_count_of(axes_of(cfg_)) && !run_; }
   double progress() const {
-    return done() ? 1.0 : std::min(0.999, units_ / (static_cast<double>(runs_of(cfg_)) * cfg_.base.steps));
+    return done() ? 1.0
+                  : std::min(0.999, units_ / (static_cast<double>(run_count_of(axes_of(cfg_))) * cfg_.base.steps));
   }
 
   void write(json::Writer& w) const {
@@ -169,12 +169,7 @@ struct AngularUpdate {
     for (const Run& r : out_) {
       w.begin_object().key("placement").value(r.placement).key("warmup").value(r.warmup);
       w.key("seed").value(static_cast<double>(r.seed)).key("status").value(r.status).key("stop_step").value(r.stop_step);
-      w.key("angle").begin_array();
-      for (const auto& row : r.angle) w.array(row.begin(), row.end());
-      w.end_array();
-      w.key("relative").begin_array();
-      for (const auto& row : r.relative) w.array(row.begin(), row.end());
-      w.end_array();
+      w.key("angle").rows(r.angle).key("relative").rows(r.relative);
       w.key("loss").array(r.loss.begin(), r.loss.end());
       w.end_object();
     }
@@ -182,14 +177,11 @@ struct AngularUpdate {
   }
 
  private:
-  // Run `next_` in order: placement-major, then warm-up, seed.
+  // Run `next_`, in the order of axes_of.
   void start() {
-    size_t k = next_++;
-    const size_t ns = cfg_.seeds.size(), nw = cfg_.warmups.size();
+    const auto [p, wu, s] = run_indices(next_++, axes_of(cfg_));
     Run r;
-    r.seed = cfg_.seeds[k % ns], k /= ns;
-    r.warmup = cfg_.warmups[k % nw], k /= nw;
-    r.placement = cfg_.placements[k];
+    r.placement = cfg_.placements[p], r.warmup = cfg_.warmups[wu], r.seed = cfg_.seeds[s];
     TrainConfig t = cfg_.base;
     t.model.placement = r.placement, t.warmup = r.warmup, t.seed = r.seed;
     run_ = std::make_unique<TrainRun>(t);

@@ -86,6 +86,9 @@ struct DepthFactors {
     std::vector<double> norm, residual, whole;  // [l·2 + k]
   };
 
+  // The factor passes' jobs: placement-major, then seed.
+  static std::array<size_t, 2> jobs_of(const Config& c) { return {c.placements.size(), c.seeds.size()}; }
+
   explicit DepthFactors(const Config& c) : cfg_(c) {}
 
   // A unit: one probe batch, or one factor pass (a forward and a backward).
@@ -95,10 +98,10 @@ struct DepthFactors {
     probe_->step(1);
     if (probe_->done()) probe_json_ = probe_->result_json(), probe_.reset();
   }
-  bool done() const { return !probe_json_.empty() && job_ >= cfg_.placements.size() * cfg_.seeds.size(); }
+  bool done() const { return !probe_json_.empty() && job_ >= run_count_of(jobs_of(cfg_)); }
   double progress() const {
     if (done()) return 1.0;
-    const double passes = static_cast<double>(cfg_.placements.size() * cfg_.seeds.size() * cfg_.batches);
+    const double passes = static_cast<double>(run_count_of(jobs_of(cfg_)) * cfg_.batches);
     if (probe_json_.empty()) return 0.5 * (probe_ ? probe_->progress() : 0.0);
     return std::min(0.999, 0.5 + 0.5 * (job_ * cfg_.batches + batch_) / passes);
   }
@@ -180,8 +183,9 @@ struct DepthFactors {
 
  private:
   void factor_pass() {
-    const std::string& p = cfg_.placements[job_ / cfg_.seeds.size()];
-    const uint64_t seed = cfg_.seeds[job_ % cfg_.seeds.size()];
+    const auto [pi, si] = run_indices(job_, jobs_of(cfg_));
+    const std::string& p = cfg_.placements[pi];
+    const uint64_t seed = cfg_.seeds[si];
     if (!model_) {
       ModelConfig mc = cfg_.model;
       mc.placement = p;

@@ -22,6 +22,7 @@
 // plan, rule and document (phase_diagram.h), and `document` below writes both engines' documents.
 // Leaves out: resuming an experiment from a partial result.
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,37 @@ inline TrainConfig quick_look_base(int steps) {
   t.model.layers = 6, t.model.seq = 32, t.model.batch = 2;
   t.steps = steps;
   return t;
+}
+
+// The runs of an experiment that walks a grid of axes (placements × optimizers × … × seeds), numbered
+// with the first axis outermost and the last fastest (placement-major): `axes` holds each axis's size.
+// How many runs there are, and run k's index on each axis.
+template <size_t N>
+size_t run_count_of(const std::array<size_t, N>& axes) {
+  size_t n = 1;
+  for (size_t a : axes) n *= a;
+  return n;
+}
+template <size_t N>
+std::array<size_t, N> run_indices(size_t k, const std::array<size_t, N>& axes) {
+  std::array<size_t, N> at{};
+  for (size_t i = N; i-- > 0;) at[i] = k % axes[i], k /= axes[i];
+  return at;
+}
+
+// The rule "runs" of an experiment E over the axes E::axes_of(config): at most `max` runs, refused as
+// "<what> has N runs<axes>; at most <max> allowed".
+template <class E>
+void add_runs_rule(schema::Schema<typename E::Config>& s, size_t max, const std::string& what,
+                   const std::string& axes = "") {
+  s.rules.push_back({"runs", "at most " + std::to_string(max) + " runs",
+                     [=](const typename E::Config& c) {
+                       const size_t n = run_count_of(E::axes_of(c));
+                       if (n > max)
+                         throw ArgumentError(what + " has " + std::to_string(n) + " runs" + axes + "; at most " +
+                                             std::to_string(max) + " allowed");
+                     },
+                     nullptr});
 }
 
 // What the registry and ExperimentRun ask of an experiment, whatever its type.

@@ -58,10 +58,7 @@ struct InitProfile {
     add_model_fields(s, false);
     add_placement_spec_field(s);
     add_chain_fields(s);
-    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16,
-                                                  "the placements to measure (placement_spec's name too)"),
-                      &own_member<C, &C::placements>, &spec_choice<C>);
-    add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
+    add_spec_placements_field(s, 16, "the placements to measure (placement_spec's name too)");
     add_seeds_field(s, "seeds, one model (and batch stream) each");
     schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
                       &own_member<C, &C::batches>);

@@ -79,7 +79,8 @@ struct LrSensitivity {
     return spec;
   }
 
-  static size_t run_count(const Config& c) { return c.placements.size() * c.lrs.size() * c.seeds.size(); }
+  // The runs' axes (runs_ lists them in this order).
+  static std::array<size_t, 3> axes_of(const Config& c) { return {c.placements.size(), c.lrs.size(), c.seeds.size()}; }
 
   static void fields(schema::Schema<Config>& s) {
     using namespace config;
@@ -106,14 +107,7 @@ struct LrSensitivity {
                       &own_member<Config, &Config::seeds>);
     schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the largest attention logit every k steps"),
                       &own_member<Config, &Config::every>);
-    s.rules.push_back({"runs", "at most 128 runs",
-                       [](const Config& c) {
-                         const size_t n = run_count(c);
-                         if (n > kMaxRuns)
-                           throw ArgumentError("lr-sensitivity has " + std::to_string(n) + " runs (placements x lrs x seeds); at most " +
-                                               std::to_string(kMaxRuns) + " allowed");
-                       },
-                       nullptr});
+    add_runs_rule<LrSensitivity>(s, kMaxRuns, kName, " (placements x lrs x seeds)");
     s.rules.push_back({"recordings", "at most 1000 logit recordings per run",
                        [](const Config& c) {
                          if (c.base.steps / c.every > kMaxRecordings)

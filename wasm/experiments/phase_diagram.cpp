@@ -65,8 +65,9 @@ struct PhaseDiagram {
 
   using Config = PhaseConfig;
 
-  static size_t run_count(const Config& c) {
-    return c.placements.size() * c.warmups.size() * c.depths.size() * c.lrs.size() * c.seeds.size();
+  // The runs' axes: placements x warm-ups x depths x lrs x seeds.
+  static std::array<size_t, 5> axes_of(const Config& c) {
+    return {c.placements.size(), c.warmups.size(), c.depths.size(), c.lrs.size(), c.seeds.size()};
   }
 
   static void fields(schema::Schema<Config>& s) {
@@ -74,9 +75,7 @@ struct PhaseDiagram {
     add_model_fields(s, false, {"layers"});
     add_placement_spec_field(s);
     add_shared_train_fields(s);
-    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 8, "the placements (placement_spec's name too)"),
-                      &own_member<Config, &Config::placements>, &spec_choice<Config>);
-    add_spec_used_rule<Config>(s, [](const Config& c) { return c.placements; }, "placements");
+    add_spec_placements_field(s, 8, "the placements (placement_spec's name too)");
     schema::add_field(s, schema::int_list_spec("depths", 1, 64, 8, "the depths L"), &own_member<Config, &Config::depths>);
     schema::add_field(s, schema::number_list_spec("lrs", 0, 10, true, 12, "the peak learning rates"), &own_member<Config, &Config::lrs>);
     schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 4, "the warm-up lengths"), &own_member<Config, &Config::warmups>);
@@ -86,14 +85,7 @@ struct PhaseDiagram {
                       &own_member<Config, &Config::early_exit>);
     schema::add_field(s, schema::int_spec("settle", 1, kMaxSteps, "with early_exit on, the steps a run goes on after its escape step"),
                       &own_member<Config, &Config::settle>);
-    s.rules.push_back({"runs", "at most 512 runs",
-                       [](const Config& c) {
-                         const size_t n = run_count(c);
-                         if (n > kMaxRuns)
-                           throw ArgumentError("the phase diagram has " + std::to_string(n) + " runs (placements x warmups x depths x lrs x seeds); at most " +
-                                               std::to_string(kMaxRuns) + " allowed");
-                       },
-                       nullptr});
+    add_runs_rule<PhaseDiagram>(s, kMaxRuns, "the phase diagram", " (placements x warmups x depths x lrs x seeds)");
     s.rules.push_back({"fits_in_memory", "the model at every depth, its gradients and the optimizer's state fit in 1 GiB",
                        [](const Config& c) { check_depths_fit(c.base.model, c.depths); }, nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,

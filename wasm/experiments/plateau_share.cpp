@@ -106,9 +106,7 @@ struct PlateauShare {
     for (const Run& r : runs_) {
       w.begin_object().key("placement").value(r.placement).key("warmup").value(r.warmup).key("status").value(r.status);
       w.key("at").array(r.at.begin(), r.at.end());
-      w.key("share").begin_array();
-      for (const auto& row : r.share) w.array(row.begin(), row.end());
-      w.end_array();
+      w.key("share").rows(r.share);
       w.key("loss").array(r.loss.begin(), r.loss.end());
       w.end_object();
     }

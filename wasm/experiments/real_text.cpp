@@ -58,8 +58,7 @@ struct RealText {
     schema::add_field(s, eval_every_spec(), &train_member<Config, &TrainConfig::eval_every>);
     schema::add_field(s, schema::choice_list_spec("langs", text_lang_names, 3, "the languages of the article's text, one grid each"),
                       &own_member<Config, &Config::langs>);
-    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, "the placements"),
-                      &own_member<Config, &Config::placements>);
+    add_placements_field(s, "the placements");
     schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
     schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
     s.rules.push_back({"runs", "each language's grid is a valid grid (at most 64 runs, in memory)",

@@ -212,7 +212,10 @@ struct Sharpness {
     double fd_step = 1e-7;
   };
 
-  static size_t runs_of(const Config& c) { return c.placements.size() * c.optimizers.size() * c.warmups.size() * c.seeds.size(); }
+  // The runs' axes: placement-major, then optimizer, warm-up, seed.
+  static std::array<size_t, 4> axes_of(const Config& c) {
+    return {c.placements.size(), c.optimizers.size(), c.warmups.size(), c.seeds.size()};
+  }
 
   static void fields(schema::Schema<Config>& s) {
     using namespace config;
@@ -238,11 +241,7 @@ struct Sharpness {
     schema::add_field(s, schema::number_spec("fd_step", 0, 1, true,
                                              "finite-difference step h: H v = (grad(theta + h v/|v|) - grad(theta - h v/|v|)) |v| / 2h"),
                       &own_member<Config, &Config::fd_step>);
-    s.rules.push_back({"runs", "at most 64 runs",
-                       [](const Config& c) {
-                         if (runs_of(c) > 64) throw ArgumentError("the experiment has " + std::to_string(runs_of(c)) + " runs; at most 64 allowed");
-                       },
-                       nullptr});
+    add_runs_rule<Sharpness>(s, 64, "the experiment");
     s.rules.push_back({"model_fits_in_memory",
                        "the run, its double-precision twin and the Lanczos vectors fit in 1 GiB",
                        [](const Config& c) { check_size(c.base.model, 24, "model", kModelKnobs); }, nullptr});
@@ -262,7 +261,7 @@ struct Sharpness {
   explicit Sharpness(const Config& c) : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed) {
     total_ = 0;
     const double measured = 1 + c.base.steps / c.every;
-    total_ = runs_of(c) * (c.base.steps + measured * c.lanczos_steps);
+    total_ = run_count_of(axes_of(c)) * (c.base.steps + measured * c.lanczos_steps);
   }
 
   void step_once() {
@@ -275,7 +274,7 @@ struct Sharpness {
     }
     train_step();
   }
-  bool done() const { return next_ >= runs_of(cfg_) && !run_; }
+  bool done() const { return next_ >= run_count_of(axes_of(cfg_)) && !run_; }
   double progress() const { return done() ? 1.0 : std::min(0.999, done_units_ / total_); }
 
   void write(json::Writer& w) const {
@@ -299,15 +298,12 @@ struct Sharpness {
   }
 
  private:
-  // Run `next_` in order: placement-major, then optimizer, warm-up, seed.
+  // Run `next_`, in the order of axes_of.
   void start() {
-    size_t k = next_++;
-    const size_t ns = cfg_.seeds.size(), nw = cfg_.warmups.size(), no = cfg_.optimizers.size();
+    const auto [p, o, wu, s] = run_indices(next_++, axes_of(cfg_));
     Run r;
-    r.seed = cfg_.seeds[k % ns], k /= ns;
-    r.warmup = cfg_.warmups[k % nw], k /= nw;
-    r.optimizer = cfg_.optimizers[k % no], k /= no;
-    r.placement = cfg_.placements[k];
+    r.placement = cfg_.placements[p], r.optimizer = cfg_.optimizers[o];
+    r.warmup = cfg_.warmups[wu], r.seed = cfg_.seeds[s];
     TrainConfig t = cfg_.base;
     t.model.placement = r.placement, t.optimizer = r.optimizer, t.warmup = r.warmup, t.seed = r.seed;
     run_ = std::make_unique<TrainRun>(t);

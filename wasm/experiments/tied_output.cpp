@@ -65,6 +65,11 @@ struct TiedOutput {
     return p;
   }
 
+  // A variant's current-token passes: placement-major, then depth, seed.
+  static std::array<size_t, 3> passes_of(const Config& c) {
+    return {c.placements.size(), c.depths.size(), c.seeds.size()};
+  }
+
   struct Variant {
     OutputLayer output;
     InputScale input_scale;
@@ -89,7 +94,7 @@ struct TiedOutput {
   double progress() const {
     if (done()) return 1.0;
     const double per_variant = 1.0 / variants_.size();
-    const double passes = static_cast<double>(cfg_.placements.size()) * cfg_.depths.size() * cfg_.seeds.size();
+    const double passes = static_cast<double>(run_count_of(passes_of(cfg_)));
     const Variant& v = variants_[var_];
     const double within = v.probe_json.empty() ? 0.9 * (probe_ ? probe_->progress() : 0.0) : 0.9 + 0.1 * pass_ / passes;
     return std::min(0.999, (var_ + within) * per_variant);
@@ -133,10 +138,10 @@ struct TiedOutput {
  private:
   // The mean over a probe batch of the init model's probability of the token at each position.
   void current_token_pass(Variant& v) {
-    const size_t per_placement = cfg_.depths.size() * cfg_.seeds.size();
-    const std::string& p = cfg_.placements[pass_ / per_placement];
-    const int L = cfg_.depths[(pass_ % per_placement) / cfg_.seeds.size()];
-    const uint64_t seed = cfg_.seeds[pass_ % cfg_.seeds.size()];
+    const auto [pi, li, si] = run_indices(pass_, passes_of(cfg_));
+    const std::string& p = cfg_.placements[pi];
+    const int L = cfg_.depths[li];
+    const uint64_t seed = cfg_.seeds[si];
     ModelConfig mc = probe_of(cfg_, v.output, v.input_scale).model;
     mc.placement = p;
     mc.layers = L;
@@ -149,7 +154,7 @@ struct TiedOutput {
     double s = 0;
     for (int r = 0; r < N; ++r) s += m.probs()[static_cast<size_t>(r) * mc.vocab + in[r]];
     v.p_current[p][L].push_back(s / N);
-    if (++pass_ == cfg_.placements.size() * per_placement) pass_ = 0, ++var_;
+    if (++pass_ == run_count_of(passes_of(cfg_))) pass_ = 0, ++var_;
   }
 
   Config cfg_;

@@ -12,11 +12,10 @@
 
 namespace lnx {
 
-struct Adam {
-  static constexpr const char* kName = "adam";
-  static constexpr const char* kDoc = "Adam (PyTorch's formula, bias-corrected, no weight decay)";
-  static constexpr int kStates = 2;  // m, v
-  static constexpr int kCoefficients = 8;
+// What Adam and its variants (radam.h, gi_adam.h) share: the two moment buffers, the settings and
+// the suggested peak lr.
+struct AdamFamily {
+  static constexpr int kStates = 2;             // m, v
   static constexpr double kSuggestedLr = 1e-3;  // a peak lr at which the toy learns (the lab's default)
 
   static std::vector<Hyperparameter> hyperparameters() {
@@ -24,6 +23,12 @@ struct Adam {
             {"beta2", 0.98, 0, 0.999999999, false, "Adam: decay of the second-moment estimate v"},
             {"eps", 1e-8, 0, 1, true, "Adam: added to sqrt(v-hat) in the denominator"}};
   }
+};
+
+struct Adam : AdamFamily {
+  static constexpr const char* kName = "adam";
+  static constexpr const char* kDoc = "Adam (PyTorch's formula, bias-corrected, no weight decay)";
+  static constexpr int kCoefficients = 8;
 
   // k[0..4] = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ)}: the moments' coefficients (RAdam's too); the bias
   // correction in double, then T.

@@ -22,15 +22,11 @@
 
 namespace lnx {
 
-struct GiAdam {
+struct GiAdam : AdamFamily {  // Adam's states, settings and suggested lr
   static constexpr const char* kName = "gi-adam";
   static constexpr const char* kDoc =
       "GI-Adam (Kalra & Barkeshli 2024: Adam with v0 = g1^2, the squared first gradient; bias corrections kept)";
-  static constexpr int kStates = 2;  // m, v
   static constexpr int kCoefficients = 9;
-  static constexpr double kSuggestedLr = 1e-3;  // a peak lr at which the toy learns (the lab's default)
-
-  static std::vector<Hyperparameter> hyperparameters() { return Adam::hyperparameters(); }  // the same settings
 
   // k = {β1, 1−β1, β2, 1−β2, 1/(1−β1ᵗ), 1/(1−β2ᵗ), lr, ε} as Adam's, and k[8] = 1 at t = 1 (v₀ = g²), else 0
   template <class T>

@@ -16,15 +16,11 @@
 
 namespace lnx {
 
-struct RAdam {
+struct RAdam : AdamFamily {  // Adam's states, settings and suggested lr
   static constexpr const char* kName = "radam";
   static constexpr const char* kDoc =
       "RAdam (torch.optim.RAdam: un-adapted momentum steps while rho_t <= 5, then rectified Adam steps)";
-  static constexpr int kStates = 2;  // m, v
   static constexpr int kCoefficients = 8;
-  static constexpr double kSuggestedLr = 1e-3;  // a peak lr at which the toy learns (the lab's default)
-
-  static std::vector<Hyperparameter> hyperparameters() { return Adam::hyperparameters(); }  // the same settings
 
   // ρ_t and r_t of step t (r_t = 0 while ρ_t ≤ 5: no adaptive step yet).
   static double rho(double beta2, long t) {
