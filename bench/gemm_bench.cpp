@@ -40,7 +40,9 @@
 #if defined(__EMSCRIPTEN_PTHREADS__)
 #include <emscripten/threading.h>
 #endif
-// Process CPU seconds (user+system, all threads) under Node; -1 in a browser.
+// Process CPU seconds (user+system, all threads) under Node; -1 in a browser. (JavaScript, which
+// clang-format would take for C++.)
+// clang-format off
 EM_JS(double, js_cpu_seconds, (), {
   if (typeof process !== 'undefined' && process.cpuUsage) {
     const u = process.cpuUsage();
@@ -48,6 +50,7 @@ EM_JS(double, js_cpu_seconds, (), {
   }
   return -1;
 });
+// clang-format on
 #else
 #include <time.h>
 #endif
@@ -166,8 +169,8 @@ bool check(const Case& c, const Problem<T>& p, const std::vector<T>& C, const ch
 template <class T>
 std::vector<T> run_case(const Case& c, const Problem<T>& p) {
   std::vector<T> C = p.C0;
-  lnx::gemm<T>(c.tA, c.tB, c.M, c.N, c.K, static_cast<T>(c.alpha), p.A.data(), p.lda, p.B.data(),
-               p.ldb, static_cast<T>(c.beta), C.data(), p.ldc);
+  lnx::gemm<T>(c.tA, c.tB, c.M, c.N, c.K, static_cast<T>(c.alpha), p.A.data(), p.lda, p.B.data(), p.ldb,
+               static_cast<T>(c.beta), C.data(), p.ldc);
   return C;
 }
 
@@ -248,9 +251,10 @@ int run_tests(bool quick) {
   if (threads > 1) {
     std::string counts;
     for (int t : pools) counts += (counts.empty() ? "" : ", ") + std::to_string(t);
-    std::printf("bitwise 1 vs %s threads (threshold forced to 0): float-auto/tiled differing results: %d, "
-                "eigen-float: %d, double: %d (of %zu cases on each)\n",
-                counts.c_str(), bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
+    std::printf(
+        "bitwise 1 vs %s threads (threshold forced to 0): float-auto/tiled differing results: %d, "
+        "eigen-float: %d, double: %d (of %zu cases on each)\n",
+        counts.c_str(), bit_diff_simd, bit_diff_eigen, bit_diff_double, cases.size());
     // The dispatch claims 1-vs-N bit identity for float (gemm.h); a difference is a failure.
     if (bit_diff_simd || bit_diff_eigen || bit_diff_double) {
       std::printf("FAIL: multi-threaded result not bit-identical to single-threaded\n");
@@ -332,9 +336,7 @@ const Shape kShapes[] = {
 
 bool g_cpu_timer = false;  // timer=cpu: process CPU time instead of wall time (for a busy machine)
 
-double wall_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double wall_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 double now_s() {
   if (g_cpu_timer) {
@@ -362,8 +364,7 @@ double bench_one(const Shape& s, int reps, double min_ms) {
   for (auto& x : A) x = U(rng);
   for (auto& x : B) x = U(rng);
   auto call = [&] {
-    lnx::gemm<float>(s.tA, s.tB, s.M, s.N, s.K, 1.0f, A.data(), acols, B.data(), bcols, 0.0f,
-                     C.data(), s.N);
+    lnx::gemm<float>(s.tA, s.tB, s.M, s.N, s.K, 1.0f, A.data(), acols, B.data(), bcols, 0.0f, C.data(), s.N);
   };
   const double flops = 2.0 * s.M * s.N * s.K;
   // Warm up (also lets the wasm tier-up finish) and size the inner loop.
@@ -442,8 +443,8 @@ void run_bench(bool quick, int reps, double min_ms, int maxt, const char* only) 
       bench_one(w, 3, 100);
     }
   }
-  std::printf("kernel: %s; GFLOP/s, median of %d runs of >= %.0f ms (%s time)\n\n", lnx::gemm_kernel_name(),
-              reps, min_ms, g_cpu_timer ? "process CPU" : "wall");
+  std::printf("kernel: %s; GFLOP/s, median of %d runs of >= %.0f ms (%s time)\n\n", lnx::gemm_kernel_name(), reps,
+              min_ms, g_cpu_timer ? "process CPU" : "wall");
   std::printf("| model | matmul | op | M×N×K |");
   for (int t : threads)
     for (const Variant& v : vars) std::printf(" %s %dt |", v.name, t);
@@ -475,7 +476,7 @@ void run_sweep(int reps, double min_ms, int maxt) {
   if (maxt < 2) return;
   std::printf("\nthreshold sweep (auto kernel, threshold forced to 0 for the %dt column)\n", maxt);
   std::printf("| M×N×K | MFLOP | 1t GFLOP/s | %dt GFLOP/s | speedup |\n|---|---|---|---|---|\n", maxt);
-  const int dims[][3] = {{32, 32, 64},   {64, 64, 64},    {64, 64, 128},  {64, 128, 128}, {128, 128, 128},
+  const int dims[][3] = {{32, 32, 64},    {64, 64, 64},    {64, 64, 128},   {64, 128, 128}, {128, 128, 128},
                          {128, 128, 256}, {256, 128, 128}, {256, 256, 128}, {512, 128, 128}};
   for (auto& d : dims) {
     const Shape s{"sweep", "", d[0], d[1], d[2], false, true};
@@ -485,7 +486,8 @@ void run_sweep(int reps, double min_ms, int maxt) {
     lnx::gemm_detail::set_parallel_threshold(0);
     const double g2 = bench_one(s, reps, min_ms);
     lnx::gemm_detail::set_parallel_threshold(-1);
-    std::printf("| %d×%d×%d | %.2f | %.1f | %.1f | %.2f |\n", d[0], d[1], d[2], 2e-6 * d[0] * d[1] * d[2], g1, g2, g2 / g1);
+    std::printf("| %d×%d×%d | %.2f | %.1f | %.1f | %.2f |\n", d[0], d[1], d[2], 2e-6 * d[0] * d[1] * d[2], g1, g2,
+                g2 / g1);
     std::fflush(stdout);
   }
 }
@@ -512,8 +514,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       lnx::set_gemm_fma(true);
-    }
-    else if (a.rfind("only=", 0) == 0) only = a.substr(5);
+    } else if (a.rfind("only=", 0) == 0) only = a.substr(5);
     else if (a.rfind("threads=", 0) == 0) maxt = std::min(maxt, std::atoi(a.c_str() + 8));
     else {
       std::printf("unknown argument %s\n", a.c_str());

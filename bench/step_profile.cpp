@@ -46,7 +46,8 @@ double clock_ghz() {
     unsigned long x = 0;
     const long n = 1L << 24;
     const double t0 = wall();
-    for (long i = 0; i < n; ++i) asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0" : "+r"(x) : "r"(i));
+    for (long i = 0; i < n; ++i)
+      asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0" : "+r"(x) : "r"(i));
     const double dt = wall() - t0;
     best = std::max(best, 4.0 * n / dt / 1e9);
   }

@@ -4,7 +4,8 @@
 #   - the type check of the page (svelte-check: TypeScript and Svelte; warnings fail too)
 #   - the layering (dependency-cruiser, .dependency-cruiser.cjs): no import circles, lib/ never
 #     imports figures/ or components, figures reach the engine through web/src/engine/
-#   - the format (Prettier with its Svelte plugin, .prettierrc.json; `npx prettier --write …` fixes it)
+#   - the format (Prettier with its Svelte plugin, .prettierrc.json; `npx prettier --write …` fixes it;
+#     the C++ with clang-format, .clang-format; `clang-format -i FILE` fixes it)
 #   - the linter (ESLint with typescript-eslint and eslint-plugin-svelte, eslint.config.js)
 #   - copy and paste (jscpd, .jscpd.json): fails when more than its threshold of the lines repeat
 #     (0.15 %, set when 13 clones were 0.14 % of the lines: lower it as copies go, never raise it)
@@ -16,6 +17,7 @@ echo "-- layering (dependency-cruiser)"
 npx depcruise web/src --config .dependency-cruiser.cjs --output-type err
 echo "-- format (Prettier)"
 npx prettier --check web/src tests scripts bench eslint.config.js --log-level warn
+git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 echo "-- lint (ESLint)"
 npx eslint web/src tests scripts bench eslint.config.js --max-warnings 0
 echo "-- copy and paste (jscpd)"

@@ -16,6 +16,8 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 # the compiler cache of the builds (scripts/ccache-env.sh)
 command -v ccache >/dev/null 2>&1 || need+=(ccache)
+# the C++ format check (scripts/check-habits.sh, .clang-format)
+command -v clang-format >/dev/null 2>&1 || need+=(clang-format)
 command -v node >/dev/null 2>&1 || need+=(nodejs npm)
 # The Chinese card picture (scripts/og-picture.mjs) and screenshots of the Chinese page need a CJK
 # font (headless Chromium draws boxes otherwise).

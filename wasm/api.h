@@ -3,8 +3,8 @@
 // Everything the CLI (`lnx`), the Embind module (wasm/bindings.cpp) and the tests call lives here:
 // reading and checking configs, the steppable init-time probe (Figures 2 and 3), the steppable toy
 // trainer and grid (Figure 4) and the experiments. The config structs, enums and errors they take
-// are config.h's, below the model: the engine's own headers include that one, never this one. Results come out as JSON strings whose schema is
-// documented in docs/json-schema.md. No Eigen type crosses this header.
+// are config.h's, below the model: the engine's own headers include that one, never this one. Results come out as JSON
+// strings whose schema is documented in docs/json-schema.md. No Eigen type crosses this header.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -56,6 +56,7 @@ class ProbeRun {
   // when the hand-off does not fit this probe.
   std::string handoff_json() const;
   void continue_from(const std::string& handoff_json, const std::string& backend);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -73,15 +74,15 @@ class TrainRun {
  public:
   explicit TrainRun(const TrainConfig&);
   ~TrainRun();
-  int step(int k);                   // advance up to k optimizer steps; returns steps completed so far
+  int step(int k);  // advance up to k optimizer steps; returns steps completed so far
   int steps_done() const;
-  RunStatus status() const;          // Running until `steps` are done; NaN / Diverged stop it early
-  int stop_step() const;             // the 1-based step that stopped a NaN / Diverged run, else 0
+  RunStatus status() const;  // Running until `steps` are done; NaN / Diverged stop it early
+  int stop_step() const;     // the 1-based step that stopped a NaN / Diverged run, else 0
   const std::vector<float>& loss() const;
   const std::vector<float>& grad_norm() const;
   const std::vector<float>& lr() const;
   std::string result_json(int from = 0) const;  // {"config","loss","grad_norm","lr_schedule","status","stop_step"}
-  double plateau_entropy() const;    // entropy of the chain's stationary distribution, or the text's unigram entropy
+  double plateau_entropy() const;  // entropy of the chain's stationary distribution, or the text's unigram entropy
   // data = text: the steps after which the validation loss was measured, and the loss (text_data.h);
   // empty for the Markov chain.
   std::vector<int> val_steps() const;
@@ -98,6 +99,7 @@ class TrainRun {
   // or from step 1 when there is none. The result then says which steps came from `backend`
   // ("handoff"). ArgumentError when the document or the checkpoint does not fit this run.
   void continue_from(const std::string& series_json, const TrainCheckpoint* checkpoint, const std::string& backend);
+
  private:
   friend class GridRun;  // the grid shares per-thread workspaces between its runs
   friend struct detail::TrainRunAccess;
@@ -124,13 +126,15 @@ class GridRun {
  public:
   explicit GridRun(const GridConfig&);
   ~GridRun();
-  double step(int k);                // advance every unfinished run by up to k steps, runs in parallel
+  double step(int k);  // advance every unfinished run by up to k steps, runs in parallel
   bool done() const;
   double progress() const;
   std::string result_json(int from = 0) const;  // {"config","plateau_entropy","runs":[…]}
   // TrainRun::continue_from for run `run` (grid_plan_json's order); run_json is that run of a Grid
   // document (its placement, warm-up, lr and seed must be this run's).
-  void continue_run(int run, const std::string& run_json, const TrainCheckpoint* checkpoint, const std::string& backend);
+  void continue_run(int run, const std::string& run_json, const TrainCheckpoint* checkpoint,
+                    const std::string& backend);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -150,6 +154,7 @@ class GridDocument {
   bool done() const;  // every run has a final status
   double progress() const;
   std::string result_json(int from, const char* backend) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -165,10 +170,10 @@ class ExperimentRun {
   // ArgumentError for an unknown name or an invalid config (missing keys keep their defaults).
   ExperimentRun(const std::string& name, const std::string& config_json);
   ~ExperimentRun();
-  double step(int work);             // advance by at most `work` units (≥ 1); returns the progress
+  double step(int work);  // advance by at most `work` units (≥ 1); returns the progress
   bool done() const;
   double progress() const;
-  std::string result_json() const;   // valid only when done()
+  std::string result_json() const;  // valid only when done()
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -29,20 +29,19 @@ struct RuleError : ArgumentError {
 
 // The enums' values are 0, 1, … in the order of the schema's names (configs.cpp).
 enum class Attention : int { Bidirectional = 0, Causal = 1 };
-enum class NormType : int { LayerNorm = 0, RmsNorm = 1 };      // the norm every placement uses
-enum class FinalNorm : int { Auto = 0, On = 1, Off = 2 };      // Auto: as the placement says
-enum class OutputLayer : int { Tied = 0, Untied = 1 };         // logits = final·Eᵀ, or ·Uᵀ with its own U
-enum class InputScale : int { SqrtD = 0, None = 1 };           // x0 = √d·E[tok], or E[tok]
+enum class NormType : int { LayerNorm = 0, RmsNorm = 1 };  // the norm every placement uses
+enum class FinalNorm : int { Auto = 0, On = 1, Off = 2 };  // Auto: as the placement says
+enum class OutputLayer : int { Tied = 0, Untied = 1 };     // logits = final·Eᵀ, or ·Uᵀ with its own U
+enum class InputScale : int { SqrtD = 0, None = 1 };       // x0 = √d·E[tok], or E[tok]
 const char* to_string(Attention);
 
-
 struct ModelConfig {
-  int layers = 6;      // L
-  int d = 512;         // model width
-  int d_ff = 1024;     // FFN width
-  int vocab = 1000;    // V
-  int seq = 32;        // n, tokens per sequence
-  int batch = 8;       // B, sequences per batch
+  int layers = 6;                  // L
+  int d = 512;                     // model width
+  int d_ff = 1024;                 // FFN width
+  int vocab = 1000;                // V
+  int seq = 32;                    // n, tokens per sequence
+  int batch = 8;                   // B, sequences per batch
   std::string placement = "post";  // a name from the placement registry (placements/registry.cpp)
   Attention attention = Attention::Bidirectional;
   NormType norm_type = NormType::LayerNorm;
@@ -58,11 +57,11 @@ struct ModelConfig {
 
 // ---- Init-time probe (Figures 2 and 3) ----
 struct ProbeConfig {
-  ModelConfig model;                 // model.placement is ignored: the probe measures `placements`
+  ModelConfig model;  // model.placement is ignored: the probe measures `placements`
   std::vector<std::string> placements = {"post", "pre"};
   std::vector<uint64_t> seeds = {0, 1, 2, 3, 4};  // one model (and batch stream) per seed
-  int batches = 20;                  // batches per seed for the per-layer statistics
-  int depth_batches = 10;            // batches per seed for the last-layer-vs-depth sweep
+  int batches = 20;                               // batches per seed for the per-layer statistics
+  int depth_batches = 10;                         // batches per seed for the last-layer-vs-depth sweep
   std::vector<int> depths = {6, 8, 10, 12, 14};
   void validate() const;
 };
@@ -76,17 +75,17 @@ enum class WarmupShape : int { Linear = 0, Cosine = 1 };
 
 struct TrainConfig {
   ModelConfig model{8, 128, 512, 256, 64, 8, "post", Attention::Causal};
-  int warmup = 0;                    // T_warmup; 0 = peak lr from step 1
+  int warmup = 0;  // T_warmup; 0 = peak lr from step 1
   WarmupShape warmup_shape = WarmupShape::Linear;
-  double lr = 1e-3;                  // peak learning rate
+  double lr = 1e-3;  // peak learning rate
   int steps = 500;
-  uint64_t seed = 0;                 // model init and batch sampling
-  uint64_t chain_seed = 1234;        // the Markov chain's own seed
-  int successors = 4;                // distinct successors per token (optimal loss ln successors)
-  std::string data = "markov";       // what it learns: "markov" (the chain above) or "text" (text_data.h)
-  std::string text_lang = "both";    // data = text: the article's language, "en", "zh" or "both"
-  int eval_every = 20;               // data = text: steps between two validation losses (and the last)
-  std::string optimizer = "adam";    // a name from the optimizer registry (optim/registry.h)
+  uint64_t seed = 0;               // model init and batch sampling
+  uint64_t chain_seed = 1234;      // the Markov chain's own seed
+  int successors = 4;              // distinct successors per token (optimal loss ln successors)
+  std::string data = "markov";     // what it learns: "markov" (the chain above) or "text" (text_data.h)
+  std::string text_lang = "both";  // data = text: the article's language, "en", "zh" or "both"
+  int eval_every = 20;             // data = text: steps between two validation losses (and the last)
+  std::string optimizer = "adam";  // a name from the optimizer registry (optim/registry.h)
   Hyperparameters hyper = default_hyperparameters();  // only the chosen optimizer's are used
   void validate() const;
   std::vector<std::string> warnings() const;  // e.g. a warm-up longer than the run
@@ -97,7 +96,6 @@ struct TrainConfig {
 enum class RunStatus { Running, Ok, NaN, Diverged };
 const char* to_string(RunStatus);
 
-
 // A run's state after step `step`, in a layout no backend's padding shows through, so that a run can
 // continue on another backend (the page's WebGPU grid after a lost device continues on the CPU).
 // values: the parameters, then each optimizer state array (optim/: Adam's m and v, SGD's velocity),
@@ -107,9 +105,8 @@ struct TrainCheckpoint {
   std::vector<float> values;
 };
 
-
 struct GridConfig {
-  TrainConfig base;                  // placement, warmup, lr and seed are set per run
+  TrainConfig base;  // placement, warmup, lr and seed are set per run
   std::vector<std::string> placements = {"post", "pre"};
   std::vector<int> warmups = {0, 300};
   std::vector<double> lrs = {1e-3, 3e-3};

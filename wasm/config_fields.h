@@ -33,21 +33,35 @@ std::vector<std::string> warmup_warnings(const std::vector<int>& warmups, int st
 // (a config has one or the other, or is one). The field accessors go through these.
 inline ModelConfig& model_of(ModelConfig& c) { return c; }
 template <class C>
-auto model_of(C& c) -> decltype((c.model)) { return c.model; }
+auto model_of(C& c) -> decltype((c.model)) {
+  return c.model;
+}
 template <class C>
-auto model_of(C& c) -> decltype((c.base.model)) { return c.base.model; }
+auto model_of(C& c) -> decltype((c.base.model)) {
+  return c.base.model;
+}
 inline TrainConfig& train_of(TrainConfig& c) { return c; }
 template <class C>
-auto train_of(C& c) -> decltype((c.base)) { return c.base; }
+auto train_of(C& c) -> decltype((c.base)) {
+  return c.base;
+}
 
 template <class C, auto M>
-void* model_member(C& c, const schema::Spec&) { return &(model_of(c).*M); }
+void* model_member(C& c, const schema::Spec&) {
+  return &(model_of(c).*M);
+}
 template <class C, auto M>
-void* train_member(C& c, const schema::Spec&) { return &(train_of(c).*M); }
+void* train_member(C& c, const schema::Spec&) {
+  return &(train_of(c).*M);
+}
 template <class C, auto M>
-void* own_member(C& c, const schema::Spec&) { return &(c.*M); }
+void* own_member(C& c, const schema::Spec&) {
+  return &(c.*M);
+}
 template <class C>
-void* hyperparameter(C& c, const schema::Spec& s) { return &train_of(c).hyper.find(s.name)->second; }
+void* hyperparameter(C& c, const schema::Spec& s) {
+  return &train_of(c).hyper.find(s.name)->second;
+}
 
 // The name a config's placement spec gives its placement, as an extra choice of `placement` and
 // `placements` (none without a spec).
@@ -66,9 +80,10 @@ inline std::string canonical_placement_spec(const json::Value& v) {
 // `placement_spec`: a placement from a JSON spec (placements/spec.h), named by its `name`.
 template <class C>
 void add_placement_spec_field(schema::Schema<C>& s) {
-  schema::add_field(s, schema::object_spec("placement_spec", canonical_placement_spec,
-                                           "a placement from a JSON spec (docs/engine.md, \"A placement from a spec\"): "
-                                           "an extra placement, named by the spec's name (default \"custom\")"),
+  schema::add_field(s,
+                    schema::object_spec("placement_spec", canonical_placement_spec,
+                                        "a placement from a JSON spec (docs/engine.md, \"A placement from a spec\"): "
+                                        "an extra placement, named by the spec's name (default \"custom\")"),
                     &model_member<C, &ModelConfig::placement_spec>);
 }
 
@@ -82,8 +97,8 @@ void add_spec_used_rule(schema::Schema<C>& s, std::vector<std::string> (*used)(c
                        if (name.empty()) return;
                        const std::vector<std::string> u = used(c);
                        if (std::find(u.begin(), u.end(), name[0]) == u.end())
-                         throw ArgumentError("placement_spec defines the placement \"" + name[0] + "\", which " + where +
-                                             " does not name (add \"" + name[0] + "\" to it)");
+                         throw ArgumentError("placement_spec defines the placement \"" + name[0] + "\", which " +
+                                             where + " does not name (add \"" + name[0] + "\" to it)");
                      },
                      nullptr});
 }
@@ -97,26 +112,35 @@ void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vect
   schema::add_field(s, schema::int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>);
   schema::add_field(s, schema::int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>);
   schema::add_field(s, schema::int_spec("seq", 1, 4096, "tokens per sequence n"), &model_member<C, &ModelConfig::seq>);
-  schema::add_field(s, schema::int_spec("batch", 1, 4096, "sequences per batch B"), &model_member<C, &ModelConfig::batch>);
-  schema::add_field(s, schema::enum_spec("attention", {"bidirectional", "causal"},
-                                "attention mask: every token sees every token, or only earlier ones"),
-                      &model_member<C, &ModelConfig::attention>);
+  schema::add_field(s, schema::int_spec("batch", 1, 4096, "sequences per batch B"),
+                    &model_member<C, &ModelConfig::batch>);
+  schema::add_field(s,
+                    schema::enum_spec("attention", {"bidirectional", "causal"},
+                                      "attention mask: every token sees every token, or only earlier ones"),
+                    &model_member<C, &ModelConfig::attention>);
   if (with_placement) {
-    schema::add_field(s, schema::choice_spec("placement", placement_names, "where the LayerNorms sit (a placement's name, or placement_spec's)"),
+    schema::add_field(s,
+                      schema::choice_spec("placement", placement_names,
+                                          "where the LayerNorms sit (a placement's name, or placement_spec's)"),
                       &model_member<C, &ModelConfig::placement>, &spec_choice<C>);
     add_placement_spec_field(s);
   }
-  schema::add_field(s, schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
-                                "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
-                      &model_member<C, &ModelConfig::norm_type>);
-  schema::add_field(s, schema::enum_spec("final_norm", {"auto", "on", "off"},
-                                "a norm before the output layer: as the placement says (auto), or forced on or off"),
-                      &model_member<C, &ModelConfig::final_norm>);
-  schema::add_field(s, schema::enum_spec("output", {"tied", "untied"},
-                                "the output layer: the embedding matrix E (tied), or a matrix of its own"),
-                      &model_member<C, &ModelConfig::output>);
-  schema::add_field(s, schema::enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
-                      &model_member<C, &ModelConfig::input_scale>);
+  schema::add_field(s,
+                    schema::enum_spec("norm_type", {"layernorm", "rmsnorm"},
+                                      "the norm every placement uses: LayerNorm, or RMSNorm (no centring, no beta)"),
+                    &model_member<C, &ModelConfig::norm_type>);
+  schema::add_field(
+      s,
+      schema::enum_spec("final_norm", {"auto", "on", "off"},
+                        "a norm before the output layer: as the placement says (auto), or forced on or off"),
+      &model_member<C, &ModelConfig::final_norm>);
+  schema::add_field(s,
+                    schema::enum_spec("output", {"tied", "untied"},
+                                      "the output layer: the embedding matrix E (tied), or a matrix of its own"),
+                    &model_member<C, &ModelConfig::output>);
+  schema::add_field(
+      s, schema::enum_spec("input_scale", {"sqrt_d", "none"}, "the input x0 = sqrt(d)*E[token], or E[token]"),
+      &model_member<C, &ModelConfig::input_scale>);
   if (!except.empty())
     s.fields.erase(std::remove_if(s.fields.begin() + first, s.fields.end(),
                                   [&](const schema::Field<C>& f) {
@@ -129,8 +153,9 @@ void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vect
 // applying to the optimizers that declare it.
 template <class C>
 void add_optimizer_fields(schema::Schema<C>& s) {
-  schema::add_field(s, schema::choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
-                      &train_member<C, &TrainConfig::optimizer>);
+  schema::add_field(
+      s, schema::choice_spec("optimizer", optimizer_names, "the optimizer (a name from the optimizer registry)"),
+      &train_member<C, &TrainConfig::optimizer>);
   std::vector<std::string> seen;
   for (const OwnedHyperparameter& oh : all_hyperparameters()) {
     if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
@@ -138,8 +163,11 @@ void add_optimizer_fields(schema::Schema<C>& s) {
     std::vector<std::string> owners;
     for (const OwnedHyperparameter& o2 : all_hyperparameters())
       if (seen.back() == o2.h.name) owners.push_back(o2.optimizer);
-    schema::add_field(s, schema::only_when(schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer", owners),
-                        &hyperparameter<C>);
+    schema::add_field(
+        s,
+        schema::only_when(schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), "optimizer",
+                          owners),
+        &hyperparameter<C>);
   }
   // A hyperparameter of another optimizer, set away from its default, would be silently ignored.
   s.rules.push_back({"hyperparameters_match_optimizer",
@@ -162,9 +190,10 @@ void add_optimizer_fields(schema::Schema<C>& s) {
 template <class C>
 void add_chain_fields(schema::Schema<C>& s) {
   schema::add_field(s, schema::uint_spec("chain_seed", kMaxSeed, "seed of the Markov chain the toy learns"),
-                      &train_member<C, &TrainConfig::chain_seed>);
-  schema::add_field(s, schema::int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
-                      &train_member<C, &TrainConfig::successors>);
+                    &train_member<C, &TrainConfig::chain_seed>);
+  schema::add_field(
+      s, schema::int_spec("successors", 1, 65536, "distinct successors per token (the best loss is ln successors)"),
+      &train_member<C, &TrainConfig::successors>);
   s.rules.push_back({"successors_within_vocab", "successors is at most vocab",
                      [](const C& c) {
                        const TrainConfig& tc = train_of(const_cast<C&>(c));
@@ -178,7 +207,8 @@ void add_chain_fields(schema::Schema<C>& s) {
 // A text run's validation period (the field `eval_every` of the train and grid configs, and of the
 // real-text experiment's).
 inline schema::Spec eval_every_spec() {
-  return schema::int_spec("eval_every", 1, kMaxSteps, "steps between two validation losses on the held-out text (and one at the last step)");
+  return schema::int_spec("eval_every", 1, kMaxSteps,
+                          "steps between two validation losses on the held-out text (and one at the last step)");
 }
 
 // What the toy learns: the Markov chain, or the article's text (text_data.h), and the rule that each
@@ -186,46 +216,54 @@ inline schema::Spec eval_every_spec() {
 // text has vocab 256. Only the train and grid configs have it: an experiment measures on the chain.
 template <class C>
 void add_data_fields(schema::Schema<C>& s) {
-  schema::add_field(s, schema::choice_spec("data", data_names,
-                                           "what the toy learns: the Markov chain, or byte-level text of the page's "
-                                           "article (vocab 256, a held-out tenth; docs/engine.md, \"Real text\")"),
+  schema::add_field(s,
+                    schema::choice_spec("data", data_names,
+                                        "what the toy learns: the Markov chain, or byte-level text of the page's "
+                                        "article (vocab 256, a held-out tenth; docs/engine.md, \"Real text\")"),
                     &train_member<C, &TrainConfig::data>);
-  schema::add_field(s, schema::only_when(schema::choice_spec("text_lang", text_lang_names,
-                                                             "the language of the article's text (both: English and Chinese)"),
-                                         "data", {"text"}),
-                    &train_member<C, &TrainConfig::text_lang>);
-  schema::add_field(s, schema::only_when(eval_every_spec(), "data", {"text"}), &train_member<C, &TrainConfig::eval_every>);
-  s.rules.push_back({"text_data", "data = text has vocab 256; each data's own settings keep their defaults under the other",
-                     [](const C& c) {
-                       const TrainConfig& t = train_of(const_cast<C&>(c));
-                       const TrainConfig d;
-                       if (t.data == "text") {
-                         if (t.model.vocab != 256)
-                           throw ArgumentError("vocab = " + std::to_string(t.model.vocab) +
-                                               " conflicts with data = text: byte-level text has vocab 256");
-                         if (t.successors != d.successors || t.chain_seed != d.chain_seed)
-                           throw ArgumentError(std::string(t.successors != d.successors ? "successors" : "chain_seed") +
-                                               " is a setting of the Markov chain (data = markov); this run learns text");
-                       } else if (t.text_lang != d.text_lang || t.eval_every != d.eval_every) {
-                         throw ArgumentError(std::string(t.text_lang != d.text_lang ? "text_lang" : "eval_every") +
-                                             " is a setting of data = text; this run learns the Markov chain");
-                       }
-                     },
-                     nullptr});
+  schema::add_field(
+      s,
+      schema::only_when(schema::choice_spec("text_lang", text_lang_names,
+                                            "the language of the article's text (both: English and Chinese)"),
+                        "data", {"text"}),
+      &train_member<C, &TrainConfig::text_lang>);
+  schema::add_field(s, schema::only_when(eval_every_spec(), "data", {"text"}),
+                    &train_member<C, &TrainConfig::eval_every>);
+  s.rules.push_back(
+      {"text_data", "data = text has vocab 256; each data's own settings keep their defaults under the other",
+       [](const C& c) {
+         const TrainConfig& t = train_of(const_cast<C&>(c));
+         const TrainConfig d;
+         if (t.data == "text") {
+           if (t.model.vocab != 256)
+             throw ArgumentError("vocab = " + std::to_string(t.model.vocab) +
+                                 " conflicts with data = text: byte-level text has vocab 256");
+           if (t.successors != d.successors || t.chain_seed != d.chain_seed)
+             throw ArgumentError(std::string(t.successors != d.successors ? "successors" : "chain_seed") +
+                                 " is a setting of the Markov chain (data = markov); this run learns text");
+         } else if (t.text_lang != d.text_lang || t.eval_every != d.eval_every) {
+           throw ArgumentError(std::string(t.text_lang != d.text_lang ? "text_lang" : "eval_every") +
+                               " is a setting of data = text; this run learns the Markov chain");
+         }
+       },
+       nullptr});
 }
 
 // The toy run's fields that a grid shares across its runs.
 template <class C>
 void add_steps_field(schema::Schema<C>& s) {
-  schema::add_field(s, schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"), &train_member<C, &TrainConfig::steps>);
+  schema::add_field(s, schema::int_spec("steps", 1, kMaxSteps, "optimizer steps"),
+                    &train_member<C, &TrainConfig::steps>);
 }
 
 // The warm-up's shape (optim/schedule.h); its length is a run field (warmup) or a grid's list (warmups).
 template <class C>
 void add_warmup_shape_field(schema::Schema<C>& s) {
-  schema::add_field(s, schema::enum_spec("warmup_shape", {"linear", "cosine"},
-                                         "how the learning rate rises over the warm-up: a straight line, or a half-cosine ramp"),
-                    &train_member<C, &TrainConfig::warmup_shape>);
+  schema::add_field(
+      s,
+      schema::enum_spec("warmup_shape", {"linear", "cosine"},
+                        "how the learning rate rises over the warm-up: a straight line, or a half-cosine ramp"),
+      &train_member<C, &TrainConfig::warmup_shape>);
 }
 
 template <class C>
@@ -240,14 +278,16 @@ void add_shared_train_fields(schema::Schema<C>& s) {
 // `placements`, `depths` and `seeds` (an experiment at one depth takes the first and the last alone).
 template <class C>
 void add_placements_field(schema::Schema<C>& s, const char* doc = "the placements to measure") {
-  schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, doc), &own_member<C, &C::placements>);
+  schema::add_field(s, schema::choice_list_spec("placements", placement_names, 16, doc),
+                    &own_member<C, &C::placements>);
 }
 // `placements` with placement_spec's name among its choices, and the rule that a spec names one of them.
 template <class C>
 void add_spec_placements_field(schema::Schema<C>& s, int max_items, const char* doc) {
   schema::add_field(s, schema::choice_list_spec("placements", placement_names, max_items, doc),
                     &own_member<C, &C::placements>, &spec_choice<C>);
-  add_spec_used_rule<C>(s, [](const C& c) { return c.placements; }, "placements");
+  add_spec_used_rule<C>(
+      s, [](const C& c) { return c.placements; }, "placements");
 }
 template <class C>
 void add_seeds_field(schema::Schema<C>& s, const char* seeds_doc) {
@@ -282,13 +322,16 @@ template <class C>
 void add_run_fields(schema::Schema<C>& s, const std::vector<std::string>& except = {}) {
   auto wanted = [&](const char* k) { return std::find(except.begin(), except.end(), k) == except.end(); };
   if (wanted("warmup"))
-    schema::add_field(s, schema::int_spec("warmup", 0, kMaxSteps, "warm-up steps T_warmup (0 = the peak lr from step 1; its shape: warmup_shape)"),
-                        &train_member<C, &TrainConfig::warmup>);
+    schema::add_field(s,
+                      schema::int_spec("warmup", 0, kMaxSteps,
+                                       "warm-up steps T_warmup (0 = the peak lr from step 1; its shape: warmup_shape)"),
+                      &train_member<C, &TrainConfig::warmup>);
   if (wanted("lr"))
-    schema::add_field(s, schema::number_spec("lr", 0, 10, true, "peak learning rate"), &train_member<C, &TrainConfig::lr>);
+    schema::add_field(s, schema::number_spec("lr", 0, 10, true, "peak learning rate"),
+                      &train_member<C, &TrainConfig::lr>);
   if (wanted("seed"))
     schema::add_field(s, schema::uint_spec("seed", kMaxSeed, "seed of the model's initialisation and of the batches"),
-                        &train_member<C, &TrainConfig::seed>);
+                      &train_member<C, &TrainConfig::seed>);
 }
 
 }  // namespace lnx::config

@@ -105,10 +105,12 @@ const Schema<ProbeConfig>& probe_schema() {
     add_spec_placements_field(s, 16, "the placements to measure (placement_spec's name too)");
     add_seeds_field(s, "seeds, one model (and batch stream) each");
     schema::add_field(s, int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
-                        &own_member<P, &P::batches>);
-    schema::add_field(s, int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
-                        &own_member<P, &P::depth_batches>);
-    schema::add_field(s, int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"), &own_member<P, &P::depths>);
+                      &own_member<P, &P::batches>);
+    schema::add_field(
+        s, int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
+        &own_member<P, &P::depth_batches>);
+    schema::add_field(s, int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"),
+                      &own_member<P, &P::depths>);
     // Its largest job is the deepest model. The probe keeps no optimizer state, but the rule counts
     // two moment buffers as a training run does (a margin; web/src/lib/probe-settings.ts counts the
     // same, so the page's form refuses exactly what this refuses).
@@ -127,7 +129,8 @@ const Schema<TrainConfig>& train_schema() {
   static const Schema<TrainConfig> s = [] {
     Schema<TrainConfig> s{"train", "one toy training run of Figure 4 (TrainRun, lnx train)", {}, {}};
     add_model_fields(s, true);
-    add_spec_used_rule<TrainConfig>(s, [](const TrainConfig& c) { return std::vector<std::string>{c.model.placement}; }, "placement");
+    add_spec_used_rule<TrainConfig>(
+        s, [](const TrainConfig& c) { return std::vector<std::string>{c.model.placement}; }, "placement");
     add_run_fields(s);
     add_shared_train_fields(s);
     add_data_fields(s);
@@ -146,7 +149,8 @@ const Schema<TrainConfig>& train_schema() {
 
 const Schema<GridConfig>& grid_schema() {
   static const Schema<GridConfig> s = [] {
-    Schema<GridConfig> s{"grid", "the toy warm-up grid of Figure 4: placements × warm-ups × lrs × seeds (GridRun, lnx grid)", {}, {}};
+    Schema<GridConfig> s{
+        "grid", "the toy warm-up grid of Figure 4: placements × warm-ups × lrs × seeds (GridRun, lnx grid)", {}, {}};
     using G = GridConfig;
     add_model_fields(s, false);
     add_placement_spec_field(s);
@@ -168,17 +172,19 @@ const Schema<GridConfig>& grid_schema() {
                        [](const GridConfig& g) { check_size(g.base.model, 2, "model", kModelKnobs); }, nullptr});
     // GridRun builds every run before the first step (trainer.cpp), so their states are in memory at
     // once: a grid of 60 runs of a 500 MB model passed the rule above and ran out of memory after 8 s.
-    s.rules.push_back({"grid_fits_in_memory", "every run's parameters, gradients and optimizer state together fit in 1.5 GiB",
-                       [](const GridConfig& g) {
-                         const size_t runs = g.placements.size() * g.warmups.size() * g.lrs.size() * g.seeds.size();
-                         const double bytes = static_cast<double>(runs) * grid_run_state_bytes(g.base.model);
-                         if (bytes > kMaxGridStateBytes)
-                           throw ArgumentError("grid too large: its " + std::to_string(runs) +
-                                               " runs would hold about " + mib(bytes) + " MiB of weights, gradients and "
-                                               "optimizer state at once; the limit is " + mib(kMaxGridStateBytes) +
-                                               " MiB (fewer runs, or lower layers, d, d_ff or vocab)");
-                       },
-                       nullptr});
+    s.rules.push_back(
+        {"grid_fits_in_memory", "every run's parameters, gradients and optimizer state together fit in 1.5 GiB",
+         [](const GridConfig& g) {
+           const size_t runs = g.placements.size() * g.warmups.size() * g.lrs.size() * g.seeds.size();
+           const double bytes = static_cast<double>(runs) * grid_run_state_bytes(g.base.model);
+           if (bytes > kMaxGridStateBytes)
+             throw ArgumentError("grid too large: its " + std::to_string(runs) + " runs would hold about " +
+                                 mib(bytes) +
+                                 " MiB of weights, gradients and "
+                                 "optimizer state at once; the limit is " +
+                                 mib(kMaxGridStateBytes) + " MiB (fewer runs, or lower layers, d, d_ff or vocab)");
+         },
+         nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
                        [](const GridConfig& g) { return warmup_warnings(g.warmups, g.base.steps); }});
     return s;
@@ -215,14 +221,10 @@ std::string check_config_json(const std::string& kind, const std::string& config
   try {
     json::Writer ok;  // written only once the config passed
     ok.begin_object().key("ok").value(true);
-    if (kind == "probe")
-      schema::write_warnings(ok, config::probe_schema(), probe_config_from_json(config_json));
-    else if (kind == "train")
-      schema::write_warnings(ok, config::train_schema(), train_config_from_json(config_json));
-    else if (kind == "grid")
-      schema::write_warnings(ok, config::grid_schema(), grid_config_from_json(config_json));
-    else
-      exp::experiment(kind).check(config_json, ok);  // an experiment's name (else: the known ones)
+    if (kind == "probe") schema::write_warnings(ok, config::probe_schema(), probe_config_from_json(config_json));
+    else if (kind == "train") schema::write_warnings(ok, config::train_schema(), train_config_from_json(config_json));
+    else if (kind == "grid") schema::write_warnings(ok, config::grid_schema(), grid_config_from_json(config_json));
+    else exp::experiment(kind).check(config_json, ok);  // an experiment's name (else: the known ones)
     return ok.end_object().str();
   } catch (const RuleError& e) {
     w.key("ok").value(false).key("message").value(e.what()).key("rule").value(e.rule);

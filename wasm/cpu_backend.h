@@ -70,8 +70,8 @@ struct CpuBackend {
     LNX_PROFILE_SCOPE("layernorm_forward");
     ops::layernorm_forward(out, mean, rstd, inp, gamma, beta, N, C);
   }
-  static void layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, CPtr dout, CPtr inp, CPtr mean, CPtr rstd,
-                                 CPtr gamma, int N, int C) {
+  static void layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, CPtr dout, CPtr inp, CPtr mean, CPtr rstd, CPtr gamma,
+                                 int N, int C) {
     LNX_PROFILE_SCOPE("layernorm_backward");
     ops::layernorm_backward(dinp, dgamma, dbeta, dout, inp, mean, rstd, gamma, N, C);
   }
@@ -122,21 +122,28 @@ struct CpuBackend {
   static void embed_forward(Ptr x0, CPtr E, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
     LNX_PROFILE_SCOPE("embed_forward");
     const int* tok = tokens.data();
-    pool().parallel_for(N, [&](long r0, long r1, int) {
-      for (long r = r0; r < r1; ++r)
-        for (int c = 0; c < d; ++c) x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
-    }, 16);
+    pool().parallel_for(
+        N,
+        [&](long r0, long r1, int) {
+          for (long r = r0; r < r1; ++r)
+            for (int c = 0; c < d; ++c)
+              x0[static_cast<size_t>(r) * d + c] = scale * E[static_cast<size_t>(tok[r]) * d + c];
+        },
+        16);
   }
   // dE[tok] += scale·dx0. Split over columns so rows that share a token are summed in a fixed order
   // whatever the thread count.
   static void embed_backward(Ptr dE, CPtr dx0, const IntArray& tokens, int N, int d, int /*V*/, T scale) {
     LNX_PROFILE_SCOPE("embed_backward");
     const int* tok = tokens.data();
-    pool().parallel_for(d, [&](long c0, long c1, int) {
-      for (int r = 0; r < N; ++r)
-        for (long c = c0; c < c1; ++c)
-          dE[static_cast<size_t>(tok[r]) * d + c] += scale * dx0[static_cast<size_t>(r) * d + c];
-    }, 16);
+    pool().parallel_for(
+        d,
+        [&](long c0, long c1, int) {
+          for (int r = 0; r < N; ++r)
+            for (long c = c0; c < c1; ++c)
+              dE[static_cast<size_t>(tok[r]) * d + c] += scale * dx0[static_cast<size_t>(r) * d + c];
+        },
+        16);
   }
 
   // One optimizer step (optim/optimizer.h) over n parameters: O::update on fixed-size chunks;
@@ -150,8 +157,8 @@ struct CpuBackend {
   template <class O>
   static void optimizer_update(Ptr param, CPtr grad, Ptr const* states, size_t n, const T* k) {
     LNX_PROFILE_SCOPE("optimizer_update");
-    pool().parallel_for(static_cast<long>(n), [&](long i0, long i1, int) { O::update(i0, i1, param, grad, states, k); },
-                        1 << 14);
+    pool().parallel_for(
+        static_cast<long>(n), [&](long i0, long i1, int) { O::update(i0, i1, param, grad, states, k); }, 1 << 14);
   }
 
   // ---- run statistics and readback (probe_run.h, train_run.h; op_interface.h) ----
@@ -262,7 +269,8 @@ struct CpuBackend {
   static constexpr long kElementChunk = 1 << 12;
   template <class F>
   static void elementwise(size_t n, const F& f) {
-    pool().parallel_for(static_cast<long>(n), [&](long i0, long i1, int) { f(i0, i1); }, kElementChunk);
+    pool().parallel_for(
+        static_cast<long>(n), [&](long i0, long i1, int) { f(i0, i1); }, kElementChunk);
   }
   static void add(Ptr out, CPtr a, CPtr b, size_t n) {
     LNX_PROFILE_SCOPE("add");

@@ -102,10 +102,7 @@ template <class F>
 void run_split(int n, int unit, int parts, const F& f) {
   const long units = std::max(1, n / unit);
   pool().parallel_for(
-      units,
-      [&](long b, long e, int) {
-        f(static_cast<int>(b) * unit, e == units ? n : static_cast<int>(e) * unit);
-      },
+      units, [&](long b, long e, int) { f(static_cast<int>(b) * unit, e == units ? n : static_cast<int>(e) * unit); },
       1, parts);
 }
 
@@ -113,8 +110,8 @@ void run_split(int n, int unit, int parts, const F& f) {
 // Eigen (double everywhere; float on native and as the wasm fallback).
 // ---------------------------------------------------------------------------------------------
 template <class T>
-void eigen_block(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int lda, const T* B,
-                 int ldb, T beta, T* C, int ldc) {
+void eigen_block(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int lda, const T* B, int ldb, T beta, T* C,
+                 int ldc) {
   using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Stride = Eigen::OuterStride<>;
   Eigen::Map<Mat, 0, Stride> c(C, M, N, Stride(ldc));
@@ -144,8 +141,8 @@ void eigen_block(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int
 // block is small enough to fall into Eigen's GEMV/lazy paths), so 1 vs N threads is bit-identical;
 // bench/gemm_bench.cpp checks this.
 template <class T>
-void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int lda, const T* B,
-                int ldb, T beta, T* C, int ldc) {
+void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int lda, const T* B, int ldb, T beta, T* C,
+                int ldc) {
   constexpr int kRowUnit = 16, kColUnit = 48;
   const Split s = choose_split(M, N, K, kRowUnit, kColUnit);
   if (s.parts <= 1) {
@@ -155,13 +152,11 @@ void eigen_gemm(bool tA, bool tB, int M, int N, int K, T alpha, const T* A, int 
   const std::ptrdiff_t la = lda, lb = ldb, lc = ldc;
   if (s.by_rows) {
     run_split(M, kRowUnit, s.parts, [&](int r0, int r1) {
-      eigen_block(tA, tB, r1 - r0, N, K, alpha, tA ? A + r0 : A + r0 * la, lda, B, ldb, beta,
-                  C + r0 * lc, ldc);
+      eigen_block(tA, tB, r1 - r0, N, K, alpha, tA ? A + r0 : A + r0 * la, lda, B, ldb, beta, C + r0 * lc, ldc);
     });
   } else {
     run_split(N, kColUnit, s.parts, [&](int c0, int c1) {
-      eigen_block(tA, tB, M, c1 - c0, K, alpha, A, lda, tB ? B + c0 * lb : B + c0, ldb, beta,
-                  C + c0, ldc);
+      eigen_block(tA, tB, M, c1 - c0, K, alpha, A, lda, tB ? B + c0 * lb : B + c0, ldb, beta, C + c0, ldc);
     });
   }
 }
@@ -220,8 +215,8 @@ struct BSource {
 // K is cut into KC blocks that depend only on K; each element accumulates k in increasing order
 // within a block and blocks are added to C in order, so any row/column split gives the same bits.
 // ---------------------------------------------------------------------------------------------
-constexpr int kMR = 4;   // rows per register tile
-constexpr int kNR = 8;   // columns per register tile (two f32x4)
+constexpr int kMR = 4;                    // rows per register tile
+constexpr int kNR = 8;                    // columns per register tile (two f32x4)
 constexpr int kABlockBytes = 128 * 1024;  // packed A block (MC×KC floats) kept hot in L2
 
 thread_local std::vector<float> t_apack;
@@ -355,18 +350,17 @@ __attribute__((always_inline)) inline v128_t madd(v128_t acc, v128_t a, v128_t b
 // Inlined into simd_region: as a separate (noinline) function it measured slower on V8.
 // b steps by `bk` floats per k: kNR in a packed panel, ldb when the kernel reads op(B) in place.
 template <bool Fma>
-__attribute__((always_inline)) inline void micro_kernel(int kc, const float* __restrict a,
-                                                        const float* __restrict b, std::ptrdiff_t bk,
-                                                        float* c, int ldc, int mr, int nr,
+__attribute__((always_inline)) inline void micro_kernel(int kc, const float* __restrict a, const float* __restrict b,
+                                                        std::ptrdiff_t bk, float* c, int ldc, int mr, int nr,
                                                         float alpha, float beta) {
   v128_t acc0[kMR], acc1[kMR];
 #pragma clang loop unroll(full)
   for (int r = 0; r < kMR; ++r) acc0[r] = acc1[r] = wasm_f32x4_const_splat(0.0f);
-  // One k step per iteration: two B vectors, kMR A splats (v128.load32_splat -> vbroadcastss),
-  // 2*kMR f32x4 mul+add into 8 accumulators. The loop is deliberately NOT unrolled: clang hoists
-  // the loads of an unrolled body to its top (2-8 steps' worth of splats/B vectors live at once),
-  // and V8's x64 backend (15 usable xmm registers, and one GP register per distinct load_splat
-  // offset) then spills accumulators; unroll 2/4/8 measured 25-60% slower in the full GEMM.
+    // One k step per iteration: two B vectors, kMR A splats (v128.load32_splat -> vbroadcastss),
+    // 2*kMR f32x4 mul+add into 8 accumulators. The loop is deliberately NOT unrolled: clang hoists
+    // the loads of an unrolled body to its top (2-8 steps' worth of splats/B vectors live at once),
+    // and V8's x64 backend (15 usable xmm registers, and one GP register per distinct load_splat
+    // offset) then spills accumulators; unroll 2/4/8 measured 25-60% slower in the full GEMM.
 #pragma clang loop unroll(disable)
   for (int k = 0; k < kc; ++k) {
     const v128_t b0 = wasm_v128_load(b);
@@ -430,8 +424,8 @@ __attribute__((always_inline)) inline void micro_kernel(int kc, const float* __r
 
 // Computes rows [m0, m1) × panel columns [j0, j1) of C from op(B) (all K blocks).
 template <bool Fma>
-void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
-                 const BSource<kNR>& bsrc, float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<kNR>& bsrc, float beta,
+                 float* C, int ldc, int m0, int m1, int j0, int j1) {
   const int kcb = kc_block(K);
   const std::ptrdiff_t lc = ldc;
   const int mcb = std::max(kMR, (kABlockBytes / (4 * kcb)) / kMR * kMR);
@@ -448,7 +442,7 @@ void simd_region(bool tA, int N, int K, float alpha, const float* A, int lda,
         for (int p = 0; p * kMR < mc; ++p) {
           const int mr = std::min(kMR, mc - p * kMR);
           micro_kernel<Fma>(kc, apack + static_cast<std::ptrdiff_t>(p) * kc * kMR, bp, bsrc.k_step(),
-                       C + (i0 + p * kMR) * lc + j * kNR, ldc, mr, nr, alpha, beta_k);
+                            C + (i0 + p * kMR) * lc + j * kNR, ldc, mr, nr, alpha, beta_k);
         }
       }
     }
@@ -462,8 +456,8 @@ struct Simd128Tiles {
   static void pack_b(bool tB, const float* B, int ldb, int k0, int kc, int N, int j0, int j1, float* out) {
     ::lnx::pack_b(tB, B, ldb, k0, kc, N, j0, j1, out);
   }
-  static void region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<NR>& bsrc,
-                     float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+  static void region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<NR>& bsrc, float beta,
+                     float* C, int ldc, int m0, int m1, int j0, int j1) {
     simd_region<Fma>(tA, N, K, alpha, A, lda, bsrc, beta, C, ldc, m0, m1, j0, j1);
   }
 };
@@ -481,8 +475,8 @@ struct Avx512Tiles {
   static void pack_b(bool tB, const float* B, int ldb, int k0, int kc, int N, int j0, int j1, float* out) {
     gemm_avx512::pack_b(tB, B, ldb, k0, kc, N, j0, j1, out);
   }
-  static void region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<NR>& bsrc,
-                     float beta, float* C, int ldc, int m0, int m1, int j0, int j1) {
+  static void region(bool tA, int N, int K, float alpha, const float* A, int lda, const BSource<NR>& bsrc, float beta,
+                     float* C, int ldc, int m0, int m1, int j0, int j1) {
     const int kcb = kc_block(K);
     const std::ptrdiff_t lc = ldc, la = lda;
     const std::ptrdiff_t rs = tA ? 1 : la, ks = tA ? la : 1;  // op(A)(i, k) at A + i·rs + k·ks
@@ -497,7 +491,7 @@ struct Avx512Tiles {
           const int nr = std::min(NR, N - j * NR);
           for (int i = i0; i < i1; i += MR) {
             gemm_avx512::tile_rows(std::min(MR, i1 - i), kc, A + i * rs + k0 * ks, rs, ks, bp, bsrc.k_step(),
-                                C + i * lc + j * NR, lc, nr, alpha, beta_k);
+                                   C + i * lc + j * NR, lc, nr, alpha, beta_k);
           }
         }
       }
@@ -511,8 +505,8 @@ struct Avx512Tiles {
 // (BSource) or packed, all K blocks, into a buffer the threads share (written before the fork, or
 // by each thread for its own disjoint panels); C is split by whole tiles of rows or of columns.
 template <class Tiles>
-void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* A, int lda,
-                const float* B, int ldb, float beta, float* C, int ldc) {
+void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float* A, int lda, const float* B, int ldb,
+                float beta, float* C, int ldc) {
   constexpr int MR = Tiles::MR, NR = Tiles::NR;
   const int npanels = (N + NR - 1) / NR;
   const int kcb = kc_block(K);
@@ -533,9 +527,8 @@ void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float*
     Tiles::region(tA, N, K, alpha, A, lda, src, beta, C, ldc, 0, M, 0, npanels);
   } else if (s.by_rows) {
     pack_panels(0, npanels);  // every thread reads all of B: pack it once, before the fork
-    run_split(M, MR, s.parts, [&](int r0, int r1) {
-      Tiles::region(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels);
-    });
+    run_split(M, MR, s.parts,
+              [&](int r0, int r1) { Tiles::region(tA, N, K, alpha, A, lda, src, beta, C, ldc, r0, r1, 0, npanels); });
   } else {
     run_split(npanels, 1, s.parts, [&](int j0, int j1) {
       pack_panels(j0, j1);  // each thread packs only its own panels
@@ -548,8 +541,8 @@ void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float*
 }  // namespace
 
 template <class T>
-void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, int lda, const T* B,
-          int ldb, T beta, T* C, int ldc) {
+void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, int lda, const T* B, int ldb, T beta,
+          T* C, int ldc) {
   LNX_PROFILE_SCOPE("gemm");
   if (M <= 0 || N <= 0) return;
   if (K <= 0 || alpha == T(0)) {
@@ -566,7 +559,8 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
     if (force == gemm_detail::Kernel::Tiled || force == gemm_detail::Kernel::TiledPackedB ||
         (force == gemm_detail::Kernel::Auto && !thin)) {
 #if LNX_GEMM_RELAXED
-      auto* run = g_fma.load(std::memory_order_relaxed) ? &tiled_gemm<Simd128Tiles<true>> : &tiled_gemm<Simd128Tiles<false>>;
+      auto* run =
+          g_fma.load(std::memory_order_relaxed) ? &tiled_gemm<Simd128Tiles<true>> : &tiled_gemm<Simd128Tiles<false>>;
 #elif LNX_GEMM_SIMD128
       auto* run = &tiled_gemm<Simd128Tiles<false>>;
 #else
@@ -581,10 +575,9 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
   eigen_gemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
-template void gemm<float>(bool, bool, int, int, int, float, const float*, int, const float*, int,
-                          float, float*, int);
-template void gemm<double>(bool, bool, int, int, int, double, const double*, int, const double*,
-                           int, double, double*, int);
+template void gemm<float>(bool, bool, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+template void gemm<double>(bool, bool, int, int, int, double, const double*, int, const double*, int, double, double*,
+                           int);
 
 const char* gemm_kernel_name() {
 #if LNX_GEMM_SIMD128
@@ -612,9 +605,7 @@ bool gemm_fma() { return g_fma.load(); }
 namespace gemm_detail {
 void force_kernel(Kernel k) { g_force.store(static_cast<int>(k)); }
 bool has_tiled_kernel() { return LNX_GEMM_TILED != 0; }
-void set_parallel_threshold(double flops) {
-  g_threshold.store(flops < 0 ? kDefaultParallelThreshold : flops);
-}
+void set_parallel_threshold(double flops) { g_threshold.store(flops < 0 ? kDefaultParallelThreshold : flops); }
 double parallel_threshold() { return g_threshold.load(); }
 }  // namespace gemm_detail
 

@@ -22,13 +22,13 @@
 namespace lnx {
 
 template <class T>
-void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, int lda,
-          const T* B, int ldb, T beta, T* C, int ldc);
+void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, int lda, const T* B, int ldb, T beta,
+          T* C, int ldc);
 
-extern template void gemm<float>(bool, bool, int, int, int, float, const float*, int,
-                                 const float*, int, float, float*, int);
-extern template void gemm<double>(bool, bool, int, int, int, double, const double*, int,
-                                  const double*, int, double, double*, int);
+extern template void gemm<float>(bool, bool, int, int, int, float, const float*, int, const float*, int, float, float*,
+                                 int);
+extern template void gemm<double>(bool, bool, int, int, int, double, const double*, int, const double*, int, double,
+                                  double*, int);
 
 // Name of the float kernel the dispatcher uses for large problems, e.g. "xnn-style-4x8-simd128",
 // "avx512-8x32-fma".

@@ -46,7 +46,8 @@ constexpr int kNR = 2 * kLanes;
 inline void transpose8x8(const float* src, std::ptrdiff_t ld_src, float* dst, std::ptrdiff_t ld_dst) {
   __m256 r[8], t[8];
   for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * ld_src);
-  for (int i = 0; i < 8; i += 2) t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]), t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  for (int i = 0; i < 8; i += 2)
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]), t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
   for (int i = 0; i < 8; i += 4) {
     r[i + 0] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
     r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
@@ -132,9 +133,8 @@ inline void tile(int kc, const float* a, std::ptrdiff_t rs, std::ptrdiff_t ks, c
 
 // The tile for `rows` (1..MR) rows: a whole tile, or the bottom edge.
 template <int R = kMR>
-inline void tile_rows(int rows, int kc, const float* a, std::ptrdiff_t rs, std::ptrdiff_t ks,
-                      const float* b, std::ptrdiff_t bk, float* c, std::ptrdiff_t ldc, int nr,
-                      float alpha, float beta) {
+inline void tile_rows(int rows, int kc, const float* a, std::ptrdiff_t rs, std::ptrdiff_t ks, const float* b,
+                      std::ptrdiff_t bk, float* c, std::ptrdiff_t ldc, int nr, float alpha, float beta) {
   if constexpr (R > 1) {
     if (rows < R) return tile_rows<R - 1>(rows, kc, a, rs, ks, b, bk, c, ldc, nr, alpha, beta);
   }

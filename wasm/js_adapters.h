@@ -57,17 +57,24 @@ inline int from_step(double from) { return from >= 0 && from < 1e9 ? static_cast
 class Probe {
  public:
   explicit Probe(const std::string& config) : run_(probe_config_from_json(config)) {}
-  double step(double batches) { return guarded([&] { return run_.step(check_count(batches, "batches")); }); }
+  double step(double batches) {
+    return guarded([&] { return run_.step(check_count(batches, "batches")); });
+  }
   bool done() const { return run_.done(); }
   double progress() const { return run_.progress(); }
-  std::string result_json() const { return guarded([&] { return run_.result_json(); }); }
-  std::string handoff_json() const { return guarded([&] { return run_.handoff_json(); }); }
+  std::string result_json() const {
+    return guarded([&] { return run_.result_json(); });
+  }
+  std::string handoff_json() const {
+    return guarded([&] { return run_.handoff_json(); });
+  }
   void continue_from(const std::string& handoff, const std::string& backend) {
     guarded([&] {
       if (backend != "webgpu") throw ArgumentError("backend must be \"webgpu\" (the one backend a probe moves from)");
       run_.continue_from(handoff, backend);
     });
   }
+
  private:
   ProbeRun run_;
 };
@@ -76,7 +83,9 @@ class Probe {
 inline emscripten::val checkpoint_value(const TrainCheckpoint& c) {
   emscripten::val o = emscripten::val::object();
   o.set("step", c.step);
-  o.set("values", emscripten::val(emscripten::typed_memory_view(c.values.size(), c.values.data())).call<emscripten::val>("slice"));
+  o.set(
+      "values",
+      emscripten::val(emscripten::typed_memory_view(c.values.size(), c.values.data())).call<emscripten::val>("slice"));
   return o;
 }
 
@@ -85,10 +94,11 @@ inline bool checkpoint_from(const emscripten::val& v, TrainCheckpoint& out) {
   if (v.isNull() || v.isUndefined()) return false;
   if (v.typeOf().as<std::string>() != "object") throw ArgumentError("a checkpoint must be {step, values}");
   const emscripten::val step = v["step"], values = v["values"];
-  if (step.typeOf().as<std::string>() != "number" || !values.instanceof(emscripten::val::global("Float32Array")))
+  if (step.typeOf().as<std::string>() != "number" || !values.instanceof (emscripten::val::global("Float32Array")))
     throw ArgumentError("a checkpoint must be {step: a number, values: a Float32Array}");
   const double s = step.as<double>();
-  if (!(s >= 0 && s <= 1e7) || s != static_cast<int>(s)) throw ArgumentError("a checkpoint's step must be a step count");
+  if (!(s >= 0 && s <= 1e7) || s != static_cast<int>(s))
+    throw ArgumentError("a checkpoint's step must be a step count");
   out.step = static_cast<int>(s);
   out.values = emscripten::convertJSArrayToNumberVector<float>(values);
   return true;
@@ -97,7 +107,9 @@ inline bool checkpoint_from(const emscripten::val& v, TrainCheckpoint& out) {
 class Train {
  public:
   explicit Train(const std::string& config) : run_(train_config_from_json(config)) {}
-  int step(double k) { return guarded([&] { return run_.step(check_count(k, "k")); }); }
+  int step(double k) {
+    return guarded([&] { return run_.step(check_count(k, "k")); });
+  }
   std::string status() const { return to_string(run_.status()); }
   std::string result_json(double from) const {
     return guarded([&] { return run_.result_json(from_step(from)); });
@@ -111,6 +123,7 @@ class Train {
   emscripten::val take_checkpoint() {
     return run_.take_checkpoint(ckpt_) ? checkpoint_value(ckpt_) : emscripten::val::null();
   }
+
  private:
   TrainRun run_;
   TrainCheckpoint ckpt_;  // reused between takes
@@ -119,7 +132,9 @@ class Train {
 class Grid {
  public:
   explicit Grid(const std::string& config) : run_(grid_config_from_json(config)) {}
-  double step(double k) { return guarded([&] { return run_.step(check_count(k, "k")); }); }
+  double step(double k) {
+    return guarded([&] { return run_.step(check_count(k, "k")); });
+  }
   // GridRun::continue_run; checkpoint: null or {step, values} (GpuTrainRun.takeCheckpoint()).
   void continue_run(double run, const std::string& run_json, const emscripten::val& checkpoint,
                     const std::string& backend) {
@@ -138,6 +153,7 @@ class Grid {
   std::string result_json(double from) const {
     return guarded([&] { return run_.result_json(from_step(from)); });
   }
+
  private:
   GridRun run_;
 };
@@ -146,7 +162,9 @@ class GridDoc {
  public:
   explicit GridDoc(const std::string& config) : doc_(grid_config_from_json(config)) {}
   int runs() const { return doc_.runs(); }
-  int steps_held(double run) const { return guarded([&] { return doc_.steps_held(run_index(run)); }); }
+  int steps_held(double run) const {
+    return guarded([&] { return doc_.steps_held(run_index(run)); });
+  }
   void append(double run, const std::string& train_json) {
     guarded([&] {
       doc_.append(run_index(run), train_json);
@@ -159,10 +177,10 @@ class GridDoc {
   std::string result_json(double from, const std::string& backend) const {
     return guarded([&] {
       if (!backend.empty() && backend != "webgpu") throw ArgumentError("backend must be \"\" or \"webgpu\"");
-      return doc_.result_json(from_step(from),
-                              backend.empty() ? nullptr : "webgpu");
+      return doc_.result_json(from_step(from), backend.empty() ? nullptr : "webgpu");
     });
   }
+
  private:
   int run_index(double run) const {
     if (!(run >= 0 && run < doc_.runs()) || run != static_cast<int>(run))
@@ -176,10 +194,15 @@ class GridDoc {
 class Exp {
  public:
   Exp(const std::string& name, const std::string& config) : run_(name, config) {}
-  double step(double work) { return guarded([&] { return run_.step(check_count(work, "work")); }); }
+  double step(double work) {
+    return guarded([&] { return run_.step(check_count(work, "work")); });
+  }
   bool done() const { return run_.done(); }
   double progress() const { return run_.progress(); }
-  std::string result_json() const { return guarded([&] { return run_.result_json(); }); }
+  std::string result_json() const {
+    return guarded([&] { return run_.result_json(); });
+  }
+
  private:
   ExperimentRun run_;
 };
@@ -190,25 +213,38 @@ inline std::string experiment_names_js() {
   return out + "]";
 }
 
-inline std::string schema_js() { return guarded([&] { return schema_json(); }); }
+inline std::string schema_js() {
+  return guarded([&] { return schema_json(); });
+}
 
 // Factories used as Embind constructors, so an invalid config throws a JS Error from `new`.
-inline Probe* make_probe(const std::string& c) { return guarded([&] { return new Probe(c); }); }
-inline Train* make_train(const std::string& c) { return guarded([&] { return new Train(c); }); }
-inline Grid* make_grid(const std::string& c) { return guarded([&] { return new Grid(c); }); }
+inline Probe* make_probe(const std::string& c) {
+  return guarded([&] { return new Probe(c); });
+}
+inline Train* make_train(const std::string& c) {
+  return guarded([&] { return new Train(c); });
+}
+inline Grid* make_grid(const std::string& c) {
+  return guarded([&] { return new Grid(c); });
+}
 inline Exp* make_experiment(const std::string& name, const std::string& c) {
   return guarded([&] { return new Exp(name, c); });
 }
-inline GridDoc* make_grid_document(const std::string& c) { return guarded([&] { return new GridDoc(c); }); }
+inline GridDoc* make_grid_document(const std::string& c) {
+  return guarded([&] { return new GridDoc(c); });
+}
 
-inline std::string grid_plan_js(const std::string& c) { return guarded([&] { return grid_plan_json(c); }); }
+inline std::string grid_plan_js(const std::string& c) {
+  return guarded([&] { return grid_plan_json(c); });
+}
 inline std::string check_config_js(const std::string& kind, const std::string& c) {
   return guarded([&] { return check_config_json(kind, c); });
 }
 
 inline void set_threads_js(double n) {
   guarded([&] {
-    if (!(n >= 0 && n <= 256) || n != static_cast<int>(n)) throw ArgumentError("threads must be an integer in [0, 256]");
+    if (!(n >= 0 && n <= 256) || n != static_cast<int>(n))
+      throw ArgumentError("threads must be an integer in [0, 256]");
     set_threads(static_cast<int>(n));
     return 0;
   });

@@ -94,8 +94,8 @@ struct Parser {
     if (c == '-' || (c >= '0' && c <= '9')) {
       size_t start = i;
       if (s[i] == '-') ++i;
-      while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E' ||
-                              s[i] == '+' || s[i] == '-'))
+      while (i < s.size() &&
+             ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-'))
         ++i;
       std::string tok = s.substr(start, i - start);
       char* end = nullptr;
@@ -118,11 +118,21 @@ struct Parser {
         if (i >= s.size()) fail("unterminated escape");
         char e = s[i++];
         switch (e) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          case 'r': out += '\r'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
           case 'u': {
             if (i + 4 > s.size()) fail("short \\u escape");
             unsigned cp = static_cast<unsigned>(std::strtoul(s.substr(i, 4).c_str(), nullptr, 16));
@@ -139,7 +149,8 @@ struct Parser {
             }
             break;
           }
-          default: out += e;
+          default:
+            out += e;
         }
       } else {
         out += c;
@@ -185,8 +196,7 @@ double number_in(const Value& v, const std::string& what, double lo, double hi, 
 
 // 64-bit on purpose: `long` is 32 bits in wasm32, and seeds go up to 2^53.
 int64_t integer_in(const Value& v, const std::string& what, int64_t lo, int64_t hi) {
-  if (v.kind != Value::Kind::Number || std::floor(v.num) != v.num)
-    throw ArgumentError(what + " must be an integer");
+  if (v.kind != Value::Kind::Number || std::floor(v.num) != v.num) throw ArgumentError(what + " must be an integer");
   if (v.num < static_cast<double>(lo) || v.num > static_cast<double>(hi))
     throw ArgumentError(what + " = " + fmt_num(v.num) + " is out of range [" + std::to_string(lo) + ", " +
                         std::to_string(hi) + "]");
@@ -217,8 +227,8 @@ Value parse(const std::string& text) {
 
 Value parse_field(const std::string& name, const std::string& text, size_t max_chars) {
   if (text.size() > max_chars)
-    throw ArgumentError(name + " has " + std::to_string(text.size()) + " characters; at most " + std::to_string(max_chars) +
-                        " allowed");
+    throw ArgumentError(name + " has " + std::to_string(text.size()) + " characters; at most " +
+                        std::to_string(max_chars) + " allowed");
   try {
     return parse(text);
   } catch (const ArgumentError& e) {
@@ -355,10 +365,18 @@ void Writer::write_string(const std::string& s) {
   out_ += '"';
   for (char c : s) {
     switch (c) {
-      case '"': out_ += "\\\""; break;
-      case '\\': out_ += "\\\\"; break;
-      case '\n': out_ += "\\n"; break;
-      case '\t': out_ += "\\t"; break;
+      case '"':
+        out_ += "\\\"";
+        break;
+      case '\\':
+        out_ += "\\\\";
+        break;
+      case '\n':
+        out_ += "\\n";
+        break;
+      case '\t':
+        out_ += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];

@@ -12,7 +12,8 @@ namespace lnx {
 
 class MarkovChain {
  public:
-  MarkovChain(int vocab, int successors, uint64_t seed) : V_(vocab), K_(successors), next_(static_cast<size_t>(vocab) * successors) {
+  MarkovChain(int vocab, int successors, uint64_t seed)
+      : V_(vocab), K_(successors), next_(static_cast<size_t>(vocab) * successors) {
     Rng rng(stream_seed(seed, kStreamChain));
     for (int t = 0; t < V_; ++t) {
       int* row = &next_[static_cast<size_t>(t) * K_];

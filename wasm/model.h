@@ -91,7 +91,7 @@ struct ModelWorkspace {
   // the stream gradient ping-pong (N,d) ×2, (N,F) ×2, logits (N,V)
   Array d_sum, d_mid, d_u, d_branch, d_q, d_k, d_v, d_h, d_pre, d_logits;
   Array d_stream[2];
-  Array scaled;  // m·f' and its gradient m·ds, only where the branch scale m ≠ 1 (CompleteP) or a gate
+  Array scaled;   // m·f' and its gradient m·ds, only where the branch scale m ≠ 1 (CompleteP) or a gate
   Array d_qk[2];  // with a QK-norm: the gradient at the projections q, k (N, d)
   Array d_skip;   // with B2T: the gradient at the FFN's sum, which the layer's input also gets (N, d)
 };
@@ -144,7 +144,9 @@ class Model {
   static NormKind norm_kind(const ModelConfig& cfg, const Placement& pl) {
     return pl.norm != NormKind::FromConfig ? pl.norm : static_cast<NormKind>(cfg.norm_type);
   }
-  static bool uses_rmsnorm(const ModelConfig& cfg, const Placement& pl) { return norm_kind(cfg, pl) == NormKind::RmsNorm; }
+  static bool uses_rmsnorm(const ModelConfig& cfg, const Placement& pl) {
+    return norm_kind(cfg, pl) == NormKind::RmsNorm;
+  }
   // The input of the final LN (Pre-LN) or of the output layer (Post-LN): x_L.
   CPtr last_output() const;
   // Layer l's FFN pre-activation W1·u + b1 (N, F) of the last forward pass; gradient checks keep
@@ -155,8 +157,12 @@ class Model {
   CPtr logits() const { return ws_->d_logits.data(); }
   // The q and k (N, d) the attention of layer l read in the last forward pass: after the QK-norm
   // when the placement has one (the attention-logit measurement, experiments/measure.h).
-  CPtr attention_q(int l) const { return qk_norm_ != NormKind::None ? ws_->caches[l].qk[0].out.data() : ws_->caches[l].q.data(); }
-  CPtr attention_k(int l) const { return qk_norm_ != NormKind::None ? ws_->caches[l].qk[1].out.data() : ws_->caches[l].k.data(); }
+  CPtr attention_q(int l) const {
+    return qk_norm_ != NormKind::None ? ws_->caches[l].qk[0].out.data() : ws_->caches[l].q.data();
+  }
+  CPtr attention_k(int l) const {
+    return qk_norm_ != NormKind::None ? ws_->caches[l].qk[1].out.data() : ws_->caches[l].k.data();
+  }
   CPtr probs() const { return ws_->probs.data(); }
 
  private:
@@ -178,13 +184,13 @@ class Model {
 
   ModelConfig cfg_;
   std::shared_ptr<const Placement> pl_;  // the registry's (not owned) or a spec's (placements/spec.h)
-  double alpha_ = 1;           // the placement's residual scale at this depth (on x)
-  double branch_ = 1;          // the placement's branch scale at this depth (on f'; CompleteP)
+  double alpha_ = 1;                     // the placement's residual scale at this depth (on x)
+  double branch_ = 1;                    // the placement's branch scale at this depth (on f'; CompleteP)
   NormKind norm_ = NormKind::LayerNorm;  // the norm of every slot and of the final norm
   NormKind qk_norm_ = NormKind::None;    // the QK-norm's (None: no QK-norm)
-  bool gate_ = false;          // ReZero: s = x + g·f' with a learnable g per sublayer (or layer)
-  bool final_norm_ = false;    // a norm before the output layer
-  bool untied_ = false;        // an output matrix U of its own
+  bool gate_ = false;                    // ReZero: s = x + g·f' with a learnable g per sublayer (or layer)
+  bool final_norm_ = false;              // a norm before the output layer
+  bool untied_ = false;                  // an output matrix U of its own
   int N_;
   size_t size_ = 0;  // parameter count, including alignment padding (none on the CPU)
   Array params_, grads_;

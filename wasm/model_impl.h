@@ -138,7 +138,9 @@ Model<B>::Model(const ModelConfig& cfg, uint64_t seed) : cfg_(cfg) {
     T* p = init.data() + t.off;
     for (size_t i = 0; i < t.size(); ++i) p[i] = static_cast<T>(stddev * rng.normal());
   };
-  auto fill = [&](const TensorRef& t, double v) { std::fill(init.begin() + t.off, init.begin() + t.off + t.size(), T(v)); };
+  auto fill = [&](const TensorRef& t, double v) {
+    std::fill(init.begin() + t.off, init.begin() + t.off + t.size(), T(v));
+  };
   auto init_norm = [&](const NormParams& n) {
     fill(n.gamma, 1);
     fill(n.alpha, pl_->alpha0);
@@ -172,9 +174,15 @@ std::vector<std::pair<std::string, TensorRef>> Model<B>::named_tensors() const {
   for (size_t l = 0; l < layers_.size(); ++l) {
     const auto& p = layers_[l];
     const std::string s = "layer" + std::to_string(l + 1) + ".";
-    for (auto& kv : std::vector<std::pair<const char*, TensorRef>>{{"Wq", p.Wq}, {"bq", p.bq}, {"Wk", p.Wk},
-                                                                   {"bk", p.bk}, {"Wv", p.Wv}, {"bv", p.bv},
-                                                                   {"W1", p.W1}, {"b1", p.b1}, {"W2", p.W2},
+    for (auto& kv : std::vector<std::pair<const char*, TensorRef>>{{"Wq", p.Wq},
+                                                                   {"bq", p.bq},
+                                                                   {"Wk", p.Wk},
+                                                                   {"bk", p.bk},
+                                                                   {"Wv", p.Wv},
+                                                                   {"bv", p.bv},
+                                                                   {"W1", p.W1},
+                                                                   {"b1", p.b1},
+                                                                   {"W2", p.W2},
                                                                    {"b2", p.b2}})
       out.emplace_back(s + kv.first, kv.second);
     auto norm = [&](const std::string& name, const NormParams& n) {
@@ -232,11 +240,15 @@ template <class B>
 void Model<B>::norm_forward(NormKind kind, NormCache<Array>& c, const NormParams& p, CPtr x) {
   const size_t Nd = static_cast<size_t>(N_) * cfg_.d;
   switch (kind) {
-    case NormKind::RmsNorm: B::rmsnorm_forward(c.out.data(), c.rstd.data(), x, param(p.gamma), N_, cfg_.d); break;
+    case NormKind::RmsNorm:
+      B::rmsnorm_forward(c.out.data(), c.rstd.data(), x, param(p.gamma), N_, cfg_.d);
+      break;
     case NormKind::DyT:
       B::dyt_forward(c.out.data(), c.act.data(), x, param(p.gamma), param(p.beta), param(p.alpha), N_, cfg_.d);
       break;
-    case NormKind::None: B::copy(c.out.data(), x, Nd); break;
+    case NormKind::None:
+      B::copy(c.out.data(), x, Nd);
+      break;
     default:
       B::layernorm_forward(c.out.data(), c.mean.data(), c.rstd.data(), x, param(p.gamma), param(p.beta), N_, cfg_.d);
   }
@@ -255,7 +267,9 @@ void Model<B>::norm_backward(NormKind kind, Ptr dinp, bool grads, const NormPara
       B::dyt_backward(dinp, g(p.gamma), g(p.beta), g(p.alpha), dout, x, c.act.data(), param(p.gamma), param(p.alpha),
                       N_, cfg_.d);
       break;
-    case NormKind::None: B::accumulate(dinp, dout, static_cast<size_t>(N_) * cfg_.d); break;
+    case NormKind::None:
+      B::accumulate(dinp, dout, static_cast<size_t>(N_) * cfg_.d);
+      break;
     default:
       B::layernorm_backward(dinp, g(p.gamma), g(p.beta), dout, x, c.mean.data(), c.rstd.data(), param(p.gamma), N_,
                             cfg_.d);
@@ -272,10 +286,8 @@ typename B::Scalar Model<B>::input_scale() const {
 // dst = α·x (the residual path of a sublayer; a plain copy for α = 1).
 template <class B>
 void Model<B>::residual(Ptr dst, CPtr x, size_t n) {
-  if (alpha_ == 1.0)
-    B::copy(dst, x, n);
-  else
-    B::scale(dst, x, static_cast<typename B::Scalar>(alpha_), n);
+  if (alpha_ == 1.0) B::copy(dst, x, n);
+  else B::scale(dst, x, static_cast<typename B::Scalar>(alpha_), n);
 }
 
 // sum += m·f (the branch of a sublayer, m = 1 for every placement but CompleteP's).
@@ -419,7 +431,7 @@ bool Model<B>::sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradSc
   const SublayerCache<Array>& sc = c.sub[k];
   const bool all = scope == GradScope::All;
   const bool last_only = scope == GradScope::LastW2Only;
-  auto g = [&](const TensorRef& t) { return all ? grad(t) : Ptr{}; };  // gradients outside W²
+  auto g = [&](const TensorRef& t) { return all ? grad(t) : Ptr{}; };           // gradients outside W²
   auto norm_backward = [&](Ptr dinp, int slot, CPtr dnorm_out, CPtr norm_in) {  // dinp += d N(norm_in)
     this->norm_backward(norm_, dinp, all, p.norm[k][slot], sc.norm[slot], dnorm_out, norm_in);
   };
@@ -453,8 +465,8 @@ bool Model<B>::sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradSc
   if (!S.norm_input) residual(dx, ds, Nd);
   if (k == kFfn) {
     // f = ffn_h·W2ᵀ + b2
-    B::linear_backward(last_only ? Ptr{} : W.d_h.data(), grad(p.W2), g(p.b2), df, c.ffn_h.data(), param(p.W2), N,
-                       F, d, false);
+    B::linear_backward(last_only ? Ptr{} : W.d_h.data(), grad(p.W2), g(p.b2), df, c.ffn_h.data(), param(p.W2), N, F, d,
+                       false);
     if (last_only) return false;
     B::relu_backward(W.d_pre.data(), W.d_h.data(), c.ffn_pre.data(), static_cast<long>(N) * F);
     B::linear_backward(du, g(p.W1), g(p.b1), W.d_pre.data(), u, param(p.W1), N, d, F, accumulate);

@@ -47,8 +47,15 @@ std::string probe_result_json(const ProbeConfig& cfg, const ProbeResults& result
   w.begin_object();
   detail::write_engine(w, backend);
   if (handoff && handoff->jobs > 0)
-    w.key("handoff").begin_object().key("backend").value(handoff->backend).key("jobs").value(static_cast<long long>(handoff->jobs))
-        .key("of").value(static_cast<long long>(handoff->of)).end_object();
+    w.key("handoff")
+        .begin_object()
+        .key("backend")
+        .value(handoff->backend)
+        .key("jobs")
+        .value(static_cast<long long>(handoff->jobs))
+        .key("of")
+        .value(static_cast<long long>(handoff->of))
+        .end_object();
   const ModelConfig& m = cfg.model;
   w.key("config").begin_object();
   config::write_fields(w, cfg);
@@ -171,7 +178,8 @@ size_t probe_handoff_read(const std::string& text, const ProbeConfig& cfg, const
     const auto list = seeds->second.obj.find(p);
     if (list == seeds->second.obj.end() || list->second.kind != json::Value::Kind::Array ||
         list->second.arr.size() != cfg.seeds.size())
-      throw ArgumentError("the probe hand-off's \"" + p + "\" must list " + std::to_string(cfg.seeds.size()) + " seeds");
+      throw ArgumentError("the probe hand-off's \"" + p + "\" must list " + std::to_string(cfg.seeds.size()) +
+                          " seeds");
     for (size_t i = 0; i < cfg.seeds.size(); ++i) {
       const json::Value& v = list->second.arr[i];
       const std::string where = "hand-off " + p + " seed " + std::to_string(i);

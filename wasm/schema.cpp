@@ -12,16 +12,25 @@ namespace lnx::schema {
 
 const char* to_string(Type t) {
   switch (t) {
-    case Type::Int: return "int";
-    case Type::UInt: return "uint";
-    case Type::Number: return "number";
+    case Type::Int:
+      return "int";
+    case Type::UInt:
+      return "uint";
+    case Type::Number:
+      return "number";
     case Type::Choice:
-    case Type::Enum: return "choice";
-    case Type::IntList: return "int[]";
-    case Type::UIntList: return "uint[]";
-    case Type::NumberList: return "number[]";
-    case Type::ChoiceList: return "choice[]";
-    case Type::Object: return "object";
+    case Type::Enum:
+      return "choice";
+    case Type::IntList:
+      return "int[]";
+    case Type::UIntList:
+      return "uint[]";
+    case Type::NumberList:
+      return "number[]";
+    case Type::ChoiceList:
+      return "choice[]";
+    case Type::Object:
+      return "object";
   }
   return "?";
 }
@@ -60,7 +69,8 @@ void check_number(const Spec& s, const std::string& what, double v) {
     throw ArgumentError(what + " = " + format_number(v) + " is out of range " + range_text(s));
 }
 
-void check_choice(const Spec& s, const std::string& what, const std::string& v, const std::vector<std::string>& extra = {}) {
+void check_choice(const Spec& s, const std::string& what, const std::string& v,
+                  const std::vector<std::string>& extra = {}) {
   std::vector<std::string> ok = s.allowed();
   ok.insert(ok.end(), extra.begin(), extra.end());
   for (const auto& x : ok)
@@ -91,7 +101,8 @@ double json_number(const json::Value& v, const std::string& what) {
 }
 // An integer-valued number, range-checked before any cast (1e30 must not wrap).
 double json_integer(const Spec& s, const json::Value& v, const std::string& what) {
-  if (v.kind != json::Value::Kind::Number || std::floor(v.num) != v.num) throw ArgumentError(what + " must be an integer");
+  if (v.kind != json::Value::Kind::Number || std::floor(v.num) != v.num)
+    throw ArgumentError(what + " must be an integer");
   check_number(s, what, v.num);
   return v.num;
 }
@@ -132,7 +143,8 @@ void write_list(json::Writer& w, const std::vector<T>& xs) {
   w.end_array();
 }
 
-Spec make(const char* name, Type t, const char* doc, double lo = 0, double hi = 0, bool excl = false, int max_items = 0) {
+Spec make(const char* name, Type t, const char* doc, double lo = 0, double hi = 0, bool excl = false,
+          int max_items = 0) {
   Spec s;
   s.name = name, s.type = t, s.doc = doc, s.min = lo, s.max = hi, s.min_exclusive = excl;
   s.max_items = max_items;
@@ -144,9 +156,7 @@ Spec make(const char* name, Type t, const char* doc, double lo = 0, double hi = 
 Spec int_spec(const char* name, long lo, long hi, const char* doc) {
   return make(name, Type::Int, doc, double(lo), double(hi));
 }
-Spec uint_spec(const char* name, uint64_t hi, const char* doc) {
-  return make(name, Type::UInt, doc, 0, double(hi));
-}
+Spec uint_spec(const char* name, uint64_t hi, const char* doc) { return make(name, Type::UInt, doc, 0, double(hi)); }
 Spec number_spec(const char* name, double lo, double hi, bool lo_exclusive, const char* doc) {
   return make(name, Type::Number, doc, lo, hi, lo_exclusive);
 }
@@ -188,10 +198,18 @@ Spec only_when(Spec s, std::string key, std::vector<std::string> values) {
 void set_value(const Spec& s, void* p, const json::Value& v) {
   const std::string entry = s.name + " entry";
   switch (s.type) {
-    case Type::Int: *static_cast<int*>(p) = static_cast<int>(json_integer(s, v, s.name)); break;
-    case Type::UInt: *static_cast<uint64_t*>(p) = static_cast<uint64_t>(json_integer(s, v, s.name)); break;
-    case Type::Number: *static_cast<double*>(p) = json_number(v, s.name); break;
-    case Type::Choice: *static_cast<std::string*>(p) = json_string(v, s.name); break;
+    case Type::Int:
+      *static_cast<int*>(p) = static_cast<int>(json_integer(s, v, s.name));
+      break;
+    case Type::UInt:
+      *static_cast<uint64_t*>(p) = static_cast<uint64_t>(json_integer(s, v, s.name));
+      break;
+    case Type::Number:
+      *static_cast<double*>(p) = json_number(v, s.name);
+      break;
+    case Type::Choice:
+      *static_cast<std::string*>(p) = json_string(v, s.name);
+      break;
     case Type::Enum: {
       const std::string& x = json_string(v, s.name);
       for (size_t i = 0; i < s.names.size(); ++i)
@@ -211,7 +229,8 @@ void set_value(const Spec& s, void* p, const json::Value& v) {
           s, v, [&](const json::Value& e) { return static_cast<uint64_t>(json_integer(s, e, entry)); });
       break;
     case Type::NumberList:
-      *static_cast<std::vector<double>*>(p) = list_of<double>(s, v, [&](const json::Value& e) { return json_number(e, entry); });
+      *static_cast<std::vector<double>*>(p) =
+          list_of<double>(s, v, [&](const json::Value& e) { return json_number(e, entry); });
       break;
     case Type::ChoiceList:
       *static_cast<std::vector<std::string>*>(p) =
@@ -222,7 +241,8 @@ void set_value(const Spec& s, void* p, const json::Value& v) {
         *static_cast<std::string*>(p) = object_text(s, v.str);
         break;
       }
-      if (v.kind != json::Value::Kind::Object) throw ArgumentError(s.name + " must be an object (or a string holding one)");
+      if (v.kind != json::Value::Kind::Object)
+        throw ArgumentError(s.name + " must be an object (or a string holding one)");
       *static_cast<std::string*>(p) = s.read_object(v);
       break;
     }
@@ -231,14 +251,29 @@ void set_value(const Spec& s, void* p, const json::Value& v) {
 
 void check_value(const Spec& s, const void* p, const std::vector<std::string>& extra) {
   switch (s.type) {
-    case Type::Int: check_number(s, s.name, *static_cast<const int*>(p)); break;
-    case Type::UInt: check_number(s, s.name, static_cast<double>(*static_cast<const uint64_t*>(p))); break;
-    case Type::Number: check_number(s, s.name, *static_cast<const double*>(p)); break;
-    case Type::Choice: check_choice(s, s.name, *static_cast<const std::string*>(p), extra); break;
-    case Type::Enum: break;  // an enum member always holds one of its names
-    case Type::IntList: check_number_list(s, *static_cast<const std::vector<int>*>(p)); break;
-    case Type::UIntList: check_number_list(s, *static_cast<const std::vector<uint64_t>*>(p)); break;
-    case Type::NumberList: check_number_list(s, *static_cast<const std::vector<double>*>(p)); break;
+    case Type::Int:
+      check_number(s, s.name, *static_cast<const int*>(p));
+      break;
+    case Type::UInt:
+      check_number(s, s.name, static_cast<double>(*static_cast<const uint64_t*>(p)));
+      break;
+    case Type::Number:
+      check_number(s, s.name, *static_cast<const double*>(p));
+      break;
+    case Type::Choice:
+      check_choice(s, s.name, *static_cast<const std::string*>(p), extra);
+      break;
+    case Type::Enum:
+      break;  // an enum member always holds one of its names
+    case Type::IntList:
+      check_number_list(s, *static_cast<const std::vector<int>*>(p));
+      break;
+    case Type::UIntList:
+      check_number_list(s, *static_cast<const std::vector<uint64_t>*>(p));
+      break;
+    case Type::NumberList:
+      check_number_list(s, *static_cast<const std::vector<double>*>(p));
+      break;
     case Type::ChoiceList: {
       const auto& xs = *static_cast<const std::vector<std::string>*>(p);
       check_count(s, xs.size());
@@ -257,28 +292,40 @@ void check_value(const Spec& s, const void* p, const std::vector<std::string>& e
 
 void write_value(json::Writer& w, const Spec& s, const void* p) {
   switch (s.type) {
-    case Type::Int: w.value(*static_cast<const int*>(p)); break;
-    case Type::UInt: w.value(*static_cast<const uint64_t*>(p)); break;
-    case Type::Number: w.value(*static_cast<const double*>(p)); break;
-    case Type::Choice: w.value(*static_cast<const std::string*>(p)); break;
+    case Type::Int:
+      w.value(*static_cast<const int*>(p));
+      break;
+    case Type::UInt:
+      w.value(*static_cast<const uint64_t*>(p));
+      break;
+    case Type::Number:
+      w.value(*static_cast<const double*>(p));
+      break;
+    case Type::Choice:
+      w.value(*static_cast<const std::string*>(p));
+      break;
     case Type::Enum: {
       const int i = *static_cast<const int*>(p);
-      if (i >= 0 && i < static_cast<int>(s.names.size()))
-        w.value(s.names[i]);
-      else
-        w.null();
+      if (i >= 0 && i < static_cast<int>(s.names.size())) w.value(s.names[i]);
+      else w.null();
       break;
     }
-    case Type::IntList: write_list(w, *static_cast<const std::vector<int>*>(p)); break;
-    case Type::UIntList: write_list(w, *static_cast<const std::vector<uint64_t>*>(p)); break;
-    case Type::NumberList: write_list(w, *static_cast<const std::vector<double>*>(p)); break;
-    case Type::ChoiceList: write_list(w, *static_cast<const std::vector<std::string>*>(p)); break;
+    case Type::IntList:
+      write_list(w, *static_cast<const std::vector<int>*>(p));
+      break;
+    case Type::UIntList:
+      write_list(w, *static_cast<const std::vector<uint64_t>*>(p));
+      break;
+    case Type::NumberList:
+      write_list(w, *static_cast<const std::vector<double>*>(p));
+      break;
+    case Type::ChoiceList:
+      write_list(w, *static_cast<const std::vector<std::string>*>(p));
+      break;
     case Type::Object: {
       const std::string& text = *static_cast<const std::string*>(p);
-      if (text.empty())
-        w.null();
-      else
-        w.raw(text);
+      if (text.empty()) w.null();
+      else w.raw(text);
       break;
     }
   }
@@ -290,8 +337,7 @@ void describe_field(json::Writer& w, const Spec& p, const void* default_value) {
   write_value(w, p, default_value);
   if (is_integer_type(p.type))  // integers exactly (seeds go up to 2^53; value(double) keeps 9 digits)
     w.key("min").value(static_cast<long long>(p.min)).key("max").value(static_cast<long long>(p.max));
-  else if (!is_choice_type(p.type) && p.type != Type::Object)
-    w.key("min").value(p.min).key("max").value(p.max);
+  else if (!is_choice_type(p.type) && p.type != Type::Object) w.key("min").value(p.min).key("max").value(p.max);
   if (!is_choice_type(p.type) && p.type != Type::Object) w.key("min_exclusive").value(p.min_exclusive);
   if (is_list(p.type)) w.key("max_items").value(p.max_items);
   if (is_choice_type(p.type)) {

@@ -38,9 +38,9 @@ struct Spec {
   std::string name;
   Type type = Type::Int;
   std::string doc;
-  double min = 0, max = 0;     // numbers and list entries
-  bool min_exclusive = false;  // (min, max] instead of [min, max]
-  int max_items = 0;           // lists: 1 … max_items entries, no duplicates
+  double min = 0, max = 0;                          // numbers and list entries
+  bool min_exclusive = false;                       // (min, max] instead of [min, max]
+  int max_items = 0;                                // lists: 1 … max_items entries, no duplicates
   std::vector<std::string> (*choices)() = nullptr;  // Choice: looked up when needed (registries grow)
   std::vector<std::string> names;                   // Enum: the fixed names
   // Object: checks a value (ArgumentError naming the key) and returns its canonical text.
@@ -118,7 +118,8 @@ template <class C>
 // Bounds, choices and cross-field rules; throws ArgumentError naming the first problem.
 template <class C>
 void validate(const Schema<C>& s, const C& c) {
-  for (const auto& f : s.fields) check_value(f.spec, f.at_const(c), f.extra_choices ? f.extra_choices(c) : std::vector<std::string>{});
+  for (const auto& f : s.fields)
+    check_value(f.spec, f.at_const(c), f.extra_choices ? f.extra_choices(c) : std::vector<std::string>{});
   for (const auto& r : s.rules) {
     if (!r.check) continue;
     try {
@@ -208,7 +209,14 @@ void describe(json::Writer& w, const Schema<C>& s, const C& defaults = C{}) {
   for (const auto& f : s.fields) describe_field(w, f.spec, f.at_const(defaults));
   w.end_array().key("rules").begin_array();
   for (const auto& r : s.rules)
-    w.begin_object().key("name").value(r.name).key("kind").value(r.check ? "error" : "warning").key("doc").value(r.doc).end_object();
+    w.begin_object()
+        .key("name")
+        .value(r.name)
+        .key("kind")
+        .value(r.check ? "error" : "warning")
+        .key("doc")
+        .value(r.doc)
+        .end_object();
   w.end_array().end_object();
 }
 

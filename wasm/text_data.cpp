@@ -63,7 +63,8 @@ std::shared_ptr<const TextData> TextData::of(const std::string& lang, int seq) {
   std::vector<std::pair<std::string, std::string>> texts;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    for (const std::string& l : lang == "both" ? std::vector<std::string>{"en", "zh"} : std::vector<std::string>{lang}) {
+    for (const std::string& l :
+         lang == "both" ? std::vector<std::string>{"en", "zh"} : std::vector<std::string>{lang}) {
       auto it = registry().find(l);
       auto why = missing().find(l);
       if (it == registry().end() && why != missing().end())

@@ -60,8 +60,8 @@ class TextData {
   // The byte ranges of the training split (the tests check the sampler reads only these).
   struct Part {
     std::string lang;
-    std::string bytes;        // the whole text of the language
-    size_t train_end = 0;     // [0, train_end) trains, [train_end, size) is held out
+    std::string bytes;     // the whole text of the language
+    size_t train_end = 0;  // [0, train_end) trains, [train_end, size) is held out
   };
   const std::vector<Part>& parts() const { return parts_; }
 

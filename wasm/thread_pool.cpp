@@ -127,7 +127,8 @@ bool in_parallel_region() { return t_region.in_chunk; }
 
 ThreadPool::ThreadPool(int threads)
     : size_(std::max(1, threads)),
-      spin_(std::thread::hardware_concurrency() > 0 && static_cast<unsigned>(size_) > std::thread::hardware_concurrency()
+      spin_(std::thread::hardware_concurrency() > 0 &&
+                    static_cast<unsigned>(size_) > std::thread::hardware_concurrency()
                 ? kSpinOversubscribed
                 : kSpin) {
   for (int i = 0; i < size_; ++i) slots_.push_back(std::make_unique<Slot>());
@@ -150,7 +151,9 @@ void ThreadPool::worker_loop(int index) {
   Slot& s = *slots_[index];
   uint64_t seen = 0;  // the last posting this thread looked at
   for (;;) {
-    auto posted = [&] { return (s.state.load(std::memory_order_acquire) >> 1) != seen || s.stop.load(std::memory_order_relaxed); };
+    auto posted = [&] {
+      return (s.state.load(std::memory_order_acquire) >> 1) != seen || s.stop.load(std::memory_order_relaxed);
+    };
     if (!spin_until(spin_, posted)) {
       std::unique_lock<std::mutex> lock(s.mu);
       s.idle_sleeping.store(true);
@@ -186,13 +189,12 @@ void ThreadPool::finish_chunk(Job& job) {
   }
 }
 
-void ThreadPool::parallel_for(long n, const std::function<void(long, long, int)>& fn, long min_chunk,
-                              int max_chunks) {
+void ThreadPool::parallel_for(long n, const std::function<void(long, long, int)>& fn, long min_chunk, int max_chunks) {
   if (n <= 0) return;
   const bool inside = t_region.pool == this;
   const int first = inside ? t_region.first : 0, team = inside ? t_region.size : size_;
-  const long parts = std::min<long>({static_cast<long>(team), static_cast<long>(max_chunks),
-                                     std::max<long>(1, n / std::max<long>(1, min_chunk))});
+  const long parts = std::min<long>(
+      {static_cast<long>(team), static_cast<long>(max_chunks), std::max<long>(1, n / std::max<long>(1, min_chunk))});
   if (parts <= 1) {  // inline, keeping the team for the calls nested inside
     RegionGuard guard(this, first, team);
     fn(0, n, 0);

@@ -1,5 +1,5 @@
-// train_common.h — what the CPU toy run (trainer.cpp, its documents in train_documents.cpp) and the GPU one (gpu/gpu_train.cpp) share, so
-// both follow the same schedule and stopping rule and write the same document
+// train_common.h — what the CPU toy run (trainer.cpp, its documents in train_documents.cpp) and the GPU one
+// (gpu/gpu_train.cpp) share, so both follow the same schedule and stopping rule and write the same document
 // (docs/json-schema.md, "Train"): the divergence threshold and the JSON (the schedule is optim/schedule.h).
 // Leaves out: the training step itself, written once over the backend in train_run.h.
 #pragma once

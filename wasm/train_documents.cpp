@@ -17,7 +17,6 @@
 namespace lnx {
 namespace detail {
 
-
 // A number as the documents print it (for messages).
 std::string number_text(double x) {
   json::Writer w;
@@ -57,7 +56,6 @@ void write_grid_config(json::Writer& w, const GridConfig& g) {
   config::write_fields(w, g);
   w.end_object();
 }
-
 
 }  // namespace detail
 
@@ -174,7 +172,8 @@ Series parse_series(const json::Value& v) {
     throw ArgumentError("a run's loss, grad_norm and lr_schedule must have the same length");
   s.status = parse_run_status(status->second.str);
   const auto stop = v.obj.find("stop_step");
-  s.stop_step = stop != v.obj.end() && stop->second.kind == json::Value::Kind::Number ? static_cast<int>(stop->second.num) : 0;
+  s.stop_step =
+      stop != v.obj.end() && stop->second.kind == json::Value::Kind::Number ? static_cast<int>(stop->second.num) : 0;
   return s;
 }
 
@@ -185,10 +184,8 @@ void write_series(json::Writer& w, int from, RunStatus status, int stop_step, co
   from = std::max(0, std::min(from, n));
   w.key("status").value(to_string(status));
   const bool stopped = status == RunStatus::NaN || status == RunStatus::Diverged;
-  if (stopped)
-    w.key("stop_step").value(stop_step);
-  else
-    w.key("stop_step").null();
+  if (stopped) w.key("stop_step").value(stop_step);
+  else w.key("stop_step").null();
   w.key("steps_done").value(n);
   w.key("from").value(from);
   w.key("loss").array(loss.begin() + from, loss.end());
@@ -199,7 +196,13 @@ void write_series(json::Writer& w, int from, RunStatus status, int stop_step, co
     w.key("val_loss").array(val->loss.begin(), val->loss.end());
   }
   if (handoff && handoff->steps > 0)
-    w.key("handoff").begin_object().key("backend").value(handoff->backend).key("steps").value(handoff->steps).end_object();
+    w.key("handoff")
+        .begin_object()
+        .key("backend")
+        .value(handoff->backend)
+        .key("steps")
+        .value(handoff->steps)
+        .end_object();
 }
 
 std::string train_result_json(const TrainConfig& c, double plateau, RunStatus status, int stop_step,
@@ -239,7 +242,12 @@ std::string grid_result_json(const GridConfig& g, double plateau, const std::vec
   w.key("runs").begin_array();
   for (const GridRunView& r : runs) {
     w.begin_object();
-    w.key("placement").value(r.train->model.placement).key("warmup").value(r.train->warmup).key("lr").value(r.train->lr);
+    w.key("placement")
+        .value(r.train->model.placement)
+        .key("warmup")
+        .value(r.train->warmup)
+        .key("lr")
+        .value(r.train->lr);
     w.key("seed").value(r.train->seed);
     write_series(w, from, r.status, r.stop_step, *r.loss, *r.grad_norm, *r.lr, r.handoff, r.val);
     w.end_object();
@@ -259,10 +267,14 @@ RunStatus parse_run_status(const std::string& s) {
 
 const char* to_string(RunStatus s) {
   switch (s) {
-    case RunStatus::Running: return "running";
-    case RunStatus::Ok: return "ok";
-    case RunStatus::NaN: return "nan";
-    case RunStatus::Diverged: return "diverged";
+    case RunStatus::Running:
+      return "running";
+    case RunStatus::Ok:
+      return "ok";
+    case RunStatus::NaN:
+      return "nan";
+    case RunStatus::Diverged:
+      return "diverged";
   }
   return "?";
 }
@@ -280,7 +292,14 @@ std::string grid_plan_json(const std::string& config_json) {
     auto it = std::find(shapes.begin(), shapes.end(), key);
     if (it == shapes.end()) it = shapes.insert(shapes.end(), key);
     w.begin_object();
-    w.key("placement").value(t.model.placement).key("warmup").value(t.warmup).key("lr").value(t.lr).key("seed").value(t.seed);
+    w.key("placement")
+        .value(t.model.placement)
+        .key("warmup")
+        .value(t.warmup)
+        .key("lr")
+        .value(t.lr)
+        .key("seed")
+        .value(t.seed);
     w.key("shape").value(static_cast<int>(it - shapes.begin()));
     w.key("train").begin_object();
     config::write_fields(w, t);

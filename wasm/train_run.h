@@ -2,8 +2,8 @@
 // backend B: CpuBackend<float> for TrainRun (trainer.cpp), gpu::GpuBackend for GpuTrainRun
 // (gpu/gpu_train.cpp).
 //
-// A step: a fresh batch of the Markov chain, or of random windows of the text (text_data.h); the loss and the gradient (GradientStep<B>: the one
-// part that differs, see below); the global gradient norm; the stopping rule (check_step: a
+// A step: a fresh batch of the Markov chain, or of random windows of the text (text_data.h); the loss and the gradient
+// (GradientStep<B>: the one part that differs, see below); the global gradient norm; the stopping rule (check_step: a
 // non-finite loss or norm, or a loss above 4·ln V, sets the run's halt flag and the optimizer then
 // skips the update); the optimizer's update at the schedule's learning rate (optim/). Each step's
 // loss and gradient norm go to a history on the backend — [0] the halt flag, step t at 2t−1 and 2t —
@@ -151,7 +151,8 @@ class TrainRunner {
     if (!ckpt_ready_) return false;
     out.step = ckpt_step_;
     out.values.resize(packed_size());
-    for_each_tensor([&](size_t raw, size_t packed, size_t n) { std::copy_n(raw_.data() + raw, n, out.values.data() + packed); });
+    for_each_tensor(
+        [&](size_t raw, size_t packed, size_t n) { std::copy_n(raw_.data() + raw, n, out.values.data() + packed); });
     ckpt_ready_ = false;
     return true;
   }
@@ -183,11 +184,12 @@ class TrainRunner {
       throw ArgumentError("the checkpoint is of step " + std::to_string(c->step) + ", but the run's document holds " +
                           std::to_string(held) + " steps");
     if (c->values.size() != packed_size())
-      throw ArgumentError("the checkpoint holds " + std::to_string(c->values.size()) + " values; this run's model and " +
-                          "optimizer need " + std::to_string(packed_size()));
+      throw ArgumentError("the checkpoint holds " + std::to_string(c->values.size()) +
+                          " values; this run's model and " + "optimizer need " + std::to_string(packed_size()));
     const size_t n = model_.params().size();
     raw_.assign(n * (1 + opt_state_.size()), 0.f);
-    for_each_tensor([&](size_t raw, size_t packed, size_t k) { std::copy_n(c->values.data() + packed, k, raw_.data() + raw); });
+    for_each_tensor(
+        [&](size_t raw, size_t packed, size_t k) { std::copy_n(c->values.data() + packed, k, raw_.data() + raw); });
     B::write_array(model_.params(), raw_.data());
     for (size_t j = 0; j < opt_state_.size(); ++j) B::write_array(opt_state_[j], raw_.data() + (j + 1) * n);
     for (int t = 1; t <= c->step; ++t) sample_batch();
@@ -230,10 +232,8 @@ class TrainRunner {
   }
 
   void sample_batch() {
-    if (text_)
-      text_->sample(batch_rng_, cfg_.model.batch, inputs_, targets_);
-    else
-      chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
+    if (text_) text_->sample(batch_rng_, cfg_.model.batch, inputs_, targets_);
+    else chain_.sample(batch_rng_, cfg_.model.batch, cfg_.model.seq, inputs_, targets_);
   }
 
   // The validation loss after the step just recorded (a CPU readback has landed: a stopped run has
@@ -246,7 +246,8 @@ class TrainRunner {
     double sum = 0;
     for (int first = 0; first < count; first += chunk) {
       text_->val_batch(first, chunk, count, val_inputs_, val_targets_);
-      if constexpr (std::is_arithmetic_v<typename B::Loss>) sum += model_.forward(val_inputs_.data(), val_targets_.data());
+      if constexpr (std::is_arithmetic_v<typename B::Loss>)
+        sum += model_.forward(val_inputs_.data(), val_targets_.data());
     }
     val_.step.push_back(recorded_);
     val_.loss.push_back(static_cast<float>(sum / (count / chunk)));
@@ -290,7 +291,8 @@ class TrainRunner {
     const size_t n = model_.params().size();
     raw_.resize(n * (1 + opt_state_.size()));
     ckpt_reads_.push_back(B::read_array(model_.params(), raw_.data()));
-    for (size_t j = 0; j < opt_state_.size(); ++j) ckpt_reads_.push_back(B::read_array(opt_state_[j], raw_.data() + (j + 1) * n));
+    for (size_t j = 0; j < opt_state_.size(); ++j)
+      ckpt_reads_.push_back(B::read_array(opt_state_[j], raw_.data() + (j + 1) * n));
     ckpt_step_ = recorded_;
   }
   // f(offset in raw_, offset in the packed checkpoint, count) for every tensor of every array.

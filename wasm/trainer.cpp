@@ -18,9 +18,9 @@
 // is the gradient of the whole batch's mean). When the calling thread's team (thread_pool.h) has two
 // threads or more, the halves run at once on two model replicas, each on half of the team, and every
 // op of a half splits over that half's threads (its rows, its columns, its sequences); with a team of
-// one, or in the grid, the halves run one after the other (each op over the run's team). Any op gives the same bits on any number of threads, and
-// both paths do the same float operations in the same order, so a run's curve is bit-identical for
-// any thread count (tests/cpp/threads_test.cpp, tests/wasm/threads.test.ts). Why halves on teams
+// one, or in the grid, the halves run one after the other (each op over the run's team). Any op gives the same bits on
+// any number of threads, and both paths do the same float operations in the same order, so a run's curve is
+// bit-identical for any thread count (tests/cpp/threads_test.cpp, tests/wasm/threads.test.ts). Why halves on teams
 // rather than splitting every op over the whole pool, or a batch cut into more pieces: docs/engine.md,
 // "Threads".
 #include <algorithm>
@@ -38,8 +38,8 @@
 #include "profile.h"
 #include "rng.h"
 #include "thread_pool.h"
-#include "train_common.h"
 #include "train_access.h"
+#include "train_common.h"
 #include "train_run.h"
 
 namespace lnx {
@@ -99,12 +99,16 @@ struct GradientStep<CpuBackend<float>> {
       float* dst = other.params().data();
       {
         LNX_PROFILE_SCOPE("replica_copy");
-        p.parallel_for(n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
+        p.parallel_for(
+            n, [&](long i0, long i1, int) { std::copy(src + i0, src + i1, dst + i0); }, 1 << 14);
       }
-      p.parallel_for(2, [&](long s0, long s1, int) {
-        for (long s = s0; s < s1; ++s)
-          (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : other, static_cast<int>(s), inputs, targets);
-      }, 1, 2);
+      p.parallel_for(
+          2,
+          [&](long s0, long s1, int) {
+            for (long s = s0; s < s1; ++s)
+              (s == 0 ? l0 : l1) = half_batch(s == 0 ? model : other, static_cast<int>(s), inputs, targets);
+          },
+          1, 2);
       first = g.data();
       second = other.grads().data();
     } else {
@@ -131,7 +135,6 @@ struct GradientStep<CpuBackend<float>> {
 };
 
 }  // namespace detail
-
 
 // On the CPU a readback lands at once: every step is read back as it is recorded.
 struct TrainRun::Impl : detail::TrainRunner<CpuBackend<float>> {

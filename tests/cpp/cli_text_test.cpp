@@ -43,7 +43,8 @@ const char* kModel = " --layers 1 --d 16 --d-ff 32 --seq 8 --batch 2 --steps 2";
 TEST(TextCli, AFolderOfTheArticlesFilesTrains) {
   const std::string both = text_dir("lnx-cli-text-both", {{"article.en.txt", kEn}, {"article.zh.txt", kZh}});
   for (const char* lang : {"en", "zh", "both"}) {
-    const Cli r = run_cli(std::string("train --data text --text-lang ") + lang + " --text-dir '" + both + "' --json" + kModel);
+    const Cli r =
+        run_cli(std::string("train --data text --text-lang ") + lang + " --text-dir '" + both + "' --json" + kModel);
     ASSERT_EQ(r.rc, 0) << lang << "\n" << r.out;
     const json::Value v = json::parse(r.out);
     EXPECT_EQ(v.obj.at("status").str, "ok");
@@ -55,7 +56,8 @@ TEST(TextCli, AFolderOfTheArticlesFilesTrains) {
   // a folder with one language's file serves a run on that language; the grid's table says which
   // plateau it drew (the text has no optimal loss)
   const std::string en = text_dir("lnx-cli-text-en", {{"article.en.txt", kEn}});
-  const Cli r = run_cli("grid --data text --text-lang en --text-dir '" + en + "' --placements pre --warmups 0 --lrs 0.001 --seeds 0" + kModel);
+  const Cli r = run_cli("grid --data text --text-lang en --text-dir '" + en +
+                        "' --placements pre --warmups 0 --lrs 0.001 --seeds 0" + kModel);
   EXPECT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("plateau (the text's unigram entropy)"), std::string::npos) << r.out;
 }
@@ -63,7 +65,8 @@ TEST(TextCli, AFolderOfTheArticlesFilesTrains) {
 TEST(TextCli, BadTextInputExitsWithCode2AndNamesTheOption) {
   const std::string en = text_dir("lnx-cli-text-only-en", {{"article.en.txt", kEn}});
   const std::string empty = text_dir("lnx-cli-text-empty", {{"article.en.txt", ""}, {"article.zh.txt", kZh}});
-  const std::string short_ = text_dir("lnx-cli-text-short", {{"article.en.txt", kEn.substr(0, 40)}, {"article.zh.txt", kZh}});
+  const std::string short_ =
+      text_dir("lnx-cli-text-short", {{"article.en.txt", kEn.substr(0, 40)}, {"article.zh.txt", kZh}});
   const std::string none = text_dir("lnx-cli-text-none", {{"notes.txt", kEn}});
   const std::string file = write_temp("lnx-cli-text-a-file.txt", kEn);
   const std::string train = "train --data text" + std::string(kModel);
@@ -72,20 +75,25 @@ TEST(TextCli, BadTextInputExitsWithCode2AndNamesTheOption) {
       {train + " --text-dir '" + file + "'", "' is a file, not a folder"},
       {train + " --text-dir '" + none + "'", "has neither article.en.txt nor article.zh.txt"},
       {train + " --text-lang zh --text-dir '" + en + "'",
-       "text_lang = zh: the article's text in \"zh\" is missing: the folder --text-dir names ('" + en + "') has no article.zh.txt"},
-      {train + " --text-lang both --text-dir '" + en + "'", "text_lang = both: the article's text in \"zh\" is missing"},
+       "text_lang = zh: the article's text in \"zh\" is missing: the folder --text-dir names ('" + en +
+           "') has no article.zh.txt"},
+      {train + " --text-lang both --text-dir '" + en + "'",
+       "text_lang = both: the article's text in \"zh\" is missing"},
       {"exp real-text --layers 1 --d 16 --d-ff 32 --seq 8 --batch 2 --steps 2 --text-dir '" + en + "'",
        "the article's text in \"zh\" is missing: the folder --text-dir names"},
-      {train + " --text-dir '" + empty + "'", "text_lang = both: the article's text in \"en\" is missing: the file '" + empty +
-                                                   "/article.en.txt' (--text-dir) is empty"},
+      {train + " --text-dir '" + empty + "'", "text_lang = both: the article's text in \"en\" is missing: the file '" +
+                                                  empty + "/article.en.txt' (--text-dir) is empty"},
       {"grid --data text --text-dir '" + empty + "'" + kModel, "(--text-dir) is empty"},
       {train + " --text-dir '" + short_ + "'",
-       "seq = 8 is too long for the article's text in \"en\" (40 bytes): its held-out tenth has 4 bytes, and a window needs seq + 1 = 9"},
+       "seq = 8 is too long for the article's text in \"en\" (40 bytes): its held-out tenth has 4 bytes, and a window "
+       "needs seq + 1 = 9"},
       {train + " --text-lang fr", "text_lang must be \"en\", \"zh\" or \"both\""},
       {"train --data txt" + std::string(kModel), "data must be \"markov\" or \"text\""},
       {"grid --data Text" + std::string(kModel), "data must be \"markov\" or \"text\""},
-      {"train --text-dir '" + en + "'" + kModel, "--text-dir names the folder of the article's text, which this command does not read"},
-      {"probe --text-dir '" + en + "'", "--text-dir names the folder of the article's text, which this command does not read"},
+      {"train --text-dir '" + en + "'" + kModel,
+       "--text-dir names the folder of the article's text, which this command does not read"},
+      {"probe --text-dir '" + en + "'",
+       "--text-dir names the folder of the article's text, which this command does not read"},
       {"exp phase-diagram --text-dir '" + en + "'", "which this command does not read"},
       {train + " --text-dir ''", "--text-dir needs a folder"},
       {train + " --text-dir", "flag --text-dir needs a value"},
@@ -93,7 +101,7 @@ TEST(TextCli, BadTextInputExitsWithCode2AndNamesTheOption) {
   for (const auto& [args, message] : cases) {
     const Cli r = run_cli(args);
     EXPECT_EQ(r.rc, 2) << args << "\n" << r.out;
-    EXPECT_NE(r.out.find("lnx: " ), std::string::npos) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("lnx: "), std::string::npos) << args << "\n" << r.out;
     EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
   }
 }

@@ -60,7 +60,9 @@ TEST(Trainer, HalfBatchStepEqualsTheWholeBatchStep) {
 
 TEST(Probe, PostLnStreamStaysNear1Point44AndPreLnGrowsWithinTheLemma2Band) {
   // d_ff = 2d with Xavier init: Post-LN ‖x5‖²/d ≈ 1 + 4/9 in every layer (article, "residual stream").
-  auto v = probe(0, R"({"layers":4,"d":128,"d_ff":256,"vocab":200,"seq":16,"batch":8,"seeds":[0,1],"batches":3,"depth_batches":1,"depths":[4]})");
+  auto v = probe(
+      0,
+      R"({"layers":4,"d":128,"d_ff":256,"vocab":200,"seq":16,"batch":8,"seeds":[0,1],"batches":3,"depth_batches":1,"depths":[4]})");
   const auto& post = v.obj.at("placements").obj.at("post").obj.at("norm2_over_d").obj.at("mean").arr;
   for (const auto& x : post) EXPECT_NEAR(x.num, 1 + 4.0 / 9, 0.12);
   const auto& pre = v.obj.at("placements").obj.at("pre").obj.at("norm2_over_d").obj.at("mean").arr;
@@ -197,21 +199,38 @@ TEST(GridDocument, AssemblesTheSameDocumentAsGridRun) {
   EXPECT_EQ(doc.result_json(5, nullptr), grid.result_json(5));
   EXPECT_THROW(doc.append(99, "{}"), ArgumentError);
   EXPECT_THROW(doc.append(0, R"({"status":"ok","from":50,"loss":[],"grad_norm":[],"lr_schedule":[]})"), ArgumentError);
-  EXPECT_THROW(doc.append(0, R"({"status":"sideways","from":0,"loss":[],"grad_norm":[],"lr_schedule":[]})"), ArgumentError);
+  EXPECT_THROW(doc.append(0, R"({"status":"sideways","from":0,"loss":[],"grad_norm":[],"lr_schedule":[]})"),
+               ArgumentError);
 }
 
 TEST(Validation, RefusesBadArguments) {
-  const char* bad[] = {
-      R"({"layers":0})", R"({"layers":-3})", R"({"layers":1.5})", R"({"layers":"six"})", R"({"layers":1e400})",
-      R"({"d":100000})", R"({"seeds":[]})", R"({"seeds":5})", R"({"seeds":[0,0]})", R"({"seeds":[-1]})", R"({"depths":[]})", R"({"depths":[6,6]})",
-      R"({"depths":[6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38]})", R"({"layer":6})",
-      R"({"attention":"sideways"})", R"({"d":4096,"d_ff":16384,"layers":64})", R"({"layers":6)", R"([1,2])",
-      R"({"layers":6} trailing)", R"({"batches":NaN})", R"({"batches":Infinity})", R"({"vocab":1})",
-      R"({"attention":"<script>alert(1)</script>"})"};
+  const char* bad[] = {R"({"layers":0})",
+                       R"({"layers":-3})",
+                       R"({"layers":1.5})",
+                       R"({"layers":"six"})",
+                       R"({"layers":1e400})",
+                       R"({"d":100000})",
+                       R"({"seeds":[]})",
+                       R"({"seeds":5})",
+                       R"({"seeds":[0,0]})",
+                       R"({"seeds":[-1]})",
+                       R"({"depths":[]})",
+                       R"({"depths":[6,6]})",
+                       R"({"depths":[6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38]})",
+                       R"({"layer":6})",
+                       R"({"attention":"sideways"})",
+                       R"({"d":4096,"d_ff":16384,"layers":64})",
+                       R"({"layers":6)",
+                       R"([1,2])",
+                       R"({"layers":6} trailing)",
+                       R"({"batches":NaN})",
+                       R"({"batches":Infinity})",
+                       R"({"vocab":1})",
+                       R"({"attention":"<script>alert(1)</script>"})"};
   for (const char* cfg : bad) EXPECT_THROW(probe_config_from_json(cfg), ArgumentError) << cfg;
-  const char* bad_train[] = {R"({"lr":0})", R"({"lr":-1})", R"({"lr":1e9})", R"({"placement":"mid"})",
-                             R"({"steps":0})", R"({"warmup":-1})", R"({"beta1":1})", R"({"eps":0})",
-                             R"({"successors":1000})", R"({"seed":-1})"};
+  const char* bad_train[] = {
+      R"({"lr":0})",      R"({"lr":-1})",   R"({"lr":1e9})", R"({"placement":"mid"})", R"({"steps":0})",
+      R"({"warmup":-1})", R"({"beta1":1})", R"({"eps":0})",  R"({"successors":1000})", R"({"seed":-1})"};
   for (const char* cfg : bad_train) EXPECT_THROW(train_config_from_json(cfg), ArgumentError) << cfg;
   const char* bad_grid[] = {R"({"seeds":[0,1,2,3,4,5,6,7,8]})", R"({"placements":["post","post"]})",
                             R"({"lrs":[0.001,"x"]})", R"({"warmups":[]})", R"({"placements":["pre","both"]})"};
@@ -222,16 +241,19 @@ TEST(Validation, RefusesBadArguments) {
 // GridRun builds every run before its first step: their weights, gradients and moments must fit
 // together (a grid of 60 runs of a 500 MB model passed the per-run rule and ran out of memory).
 TEST(Validation, AGridWhoseRunsTogetherDoNotFitIsRefusedBeforeAnythingIsAllocated) {
-  const std::string model = R"("layers":24,"d":512,"d_ff":512,"batch":8,"seq":128,"steps":10,"lrs":[0.001,0.003],)";  // 2 lrs
+  const std::string model =
+      R"("layers":24,"d":512,"d_ff":512,"batch":8,"seq":128,"steps":10,"lrs":[0.001,0.003],)";  // 2 lrs
   try {
-    grid_config_from_json("{" + model + R"("placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"seeds":[0,1]})");
+    grid_config_from_json(
+        "{" + model + R"("placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"seeds":[0,1]})");
     FAIL() << "a 60-run grid of a 500 MB model was accepted";
   } catch (const ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("grid too large: its 60 runs"), std::string::npos) << e.what();
   }
   // the same model, two runs (two lrs): 2 x 507 MB of state fits in 1.5 GiB; eight do not
   EXPECT_NO_THROW(grid_config_from_json("{" + model + R"("placements":["post"],"warmups":[0],"seeds":[0]})"));
-  EXPECT_THROW(grid_config_from_json("{" + model + R"("placements":["post","pre"],"warmups":[0,100],"seeds":[0]})"), ArgumentError);
+  EXPECT_THROW(grid_config_from_json("{" + model + R"("placements":["post","pre"],"warmups":[0,100],"seeds":[0]})"),
+               ArgumentError);
   // the article's grid is far from the limit
   EXPECT_NO_THROW(grid_config_from_json("{}"));
 }
@@ -240,12 +262,16 @@ TEST(Validation, AGridWhoseRunsTogetherDoNotFitIsRefusedBeforeAnythingIsAllocate
 TEST(Validation, CheckConfigNamesTheRuleItBreaksAndNeverThrowsForABadConfig) {
   auto check = [](const char* kind, const std::string& cfg) { return json::parse(check_config_json(kind, cfg)); };
   const std::string big = R"("layers":24,"d":512,"d_ff":512,"batch":8,"seq":128,"steps":10,"lrs":[0.001,0.003],)";
-  const json::Value grid = check("grid", "{" + big + R"("placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"seeds":[0,1]})");
+  const json::Value grid = check(
+      "grid",
+      "{" + big + R"("placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"seeds":[0,1]})");
   EXPECT_FALSE(grid.obj.at("ok").b);
   EXPECT_EQ(grid.obj.at("rule").str, "grid_fits_in_memory");
   EXPECT_NE(grid.obj.at("message").str.find("grid too large"), std::string::npos);
 
-  const json::Value many = check("grid", R"({"placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"lrs":[0.001,0.003],"seeds":[0,1,2,3]})");
+  const json::Value many = check(
+      "grid",
+      R"({"placements":["post","pre","peri","deepnorm","admin"],"warmups":[0,100,300],"lrs":[0.001,0.003],"seeds":[0,1,2,3]})");
   EXPECT_FALSE(many.obj.at("ok").b);
   EXPECT_EQ(many.obj.at("rule").str, "grid_size");
 

@@ -8,13 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "api.h"
-#include "rng.h"
-#include "text_data.h"
 #include "experiments/experiment.h"
 #include "experiments/measure.h"
 #include "json.h"
@@ -22,9 +20,10 @@
 #include "optim/adam.h"
 #include "optim/radam.h"
 #include "placements/placement.h"
-#include "placements/spec.h"
 #include "placements/presets.h"
+#include "placements/spec.h"
 #include "rng.h"
+#include "text_data.h"
 #include "train_access.h"
 
 // The sharpness experiment's estimator (wasm/experiments/sharpness.cpp, external linkage for these
@@ -84,15 +83,16 @@ void expect_refused(const std::string& name, const std::string& cfg, const std::
 
 TEST(Experiments, RegistryNamesEveryExperimentOnceAndRefusesUnknownNames) {
   const auto names = lnx::experiment_names();
-  EXPECT_EQ(names, (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
-                                             "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
-                                             "init-profile",
-                                             "lr-sensitivity", "real-text", "angular-update"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"adam-first-step", "step-size", "output-sensitivity", "warmup-length",
+                                      "plateau-share", "tied-output", "depth-factors", "sharpness", "phase-diagram",
+                                      "init-profile", "lr-sensitivity", "real-text", "angular-update"}));
   try {
     lnx::ExperimentRun r("nope", "{}");
     FAIL() << "an unknown experiment was accepted";
   } catch (const lnx::ArgumentError& e) {
-    EXPECT_NE(std::string(e.what()).find("experiment must be one of \"adam-first-step\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("experiment must be one of \"adam-first-step\""), std::string::npos)
+        << e.what();
   }
 }
 
@@ -129,7 +129,8 @@ TEST(Experiments, BadInputToEveryFieldNamesTheField) {
           lnx::ExperimentRun r(name, "{\"" + key + "\": " + v + "}");
           ADD_FAILURE() << name << ": " << key << " = " << v << " was accepted";
         } catch (const lnx::ArgumentError& err) {
-          EXPECT_NE(std::string(err.what()).find(key), std::string::npos) << name << ": " << key << " = " << v << ": " << err.what();
+          EXPECT_NE(std::string(err.what()).find(key), std::string::npos)
+              << name << ": " << key << " = " << v << ": " << err.what();
         }
         ++checked;
       }
@@ -168,7 +169,8 @@ TEST(Experiments, AdamFirstStepMovesEveryCoordinateByAtMostLr) {
       if (name.find(".bk") != std::string::npos) EXPECT_LT(r, 0.5) << p << " " << name;
     }
     const auto& f = s.at("first_step").obj;
-    EXPECT_NEAR(f.at("predicted_linear").num, f.at("predicted_sign_step").num, 1e-3 * std::fabs(f.at("predicted_sign_step").num));
+    EXPECT_NEAR(f.at("predicted_linear").num, f.at("predicted_sign_step").num,
+                1e-3 * std::fabs(f.at("predicted_sign_step").num));
     EXPECT_NEAR(f.at("loss_change").num, f.at("loss_after").num - f.at("loss_before").num, 1e-8);  // 9 digits written
     EXPECT_LT(f.at("loss_change").num, 0) << p << ": a small enough first step lowers its own batch's loss";
   }
@@ -183,8 +185,10 @@ TEST(Experiments, AdamFirstStepReZerosBranchWeightsMoveExactlyZeroAtStepOne) {
   for (const lnx::PlacementPreset& p : lnx::placement_presets())
     if (p.name == "rezero") rezero = p.spec;
   ASSERT_FALSE(rezero.empty());
-  const Value v = run("adam-first-step", R"("layers": 2, "steps": 2, "placements": ["pre", "rezero"], "optimizers": ["adam", "gi-adam"], )"
-                                         R"("placement_spec": )" + rezero);
+  const Value v = run("adam-first-step",
+                      R"("layers": 2, "steps": 2, "placements": ["pre", "rezero"], "optimizers": ["adam", "gi-adam"], )"
+                      R"("placement_spec": )" +
+                          rezero);
   const auto& runs = v.obj.at("runs").arr;
   ASSERT_EQ(runs.size(), 4u);
   const char* order[][2] = {{"pre", "adam"}, {"pre", "gi-adam"}, {"rezero", "adam"}, {"rezero", "gi-adam"}};
@@ -215,7 +219,8 @@ TEST(Experiments, AdamFirstStepReZerosBranchWeightsMoveExactlyZeroAtStepOne) {
   // without a gate no tensor's gradient is 0 everywhere (a ReLU unit off for the whole batch zeroes a
   // share of W1's rows' and W2's columns' coordinates, never a whole tensor's)
   for (size_t i : {0u, 1u})
-    for (const Value& t : runs[i].obj.at("tensors").arr) EXPECT_LT(t.obj.at("zero_grad_share1").num, 1.0) << t.obj.at("name").str;
+    for (const Value& t : runs[i].obj.at("tensors").arr)
+      EXPECT_LT(t.obj.at("zero_grad_share1").num, 1.0) << t.obj.at("name").str;
 }
 
 // GI-Adam's first step, per coordinate, through the training run the experiment observes: v₀ = g₁²,
@@ -253,10 +258,12 @@ TEST(Experiments, AdamFirstStepRefusesBadOptimizersAndSpecs) {
   refused(R"({"optimizers": ["adam", "lion"]})", "optimizers");
   refused(R"({"optimizers": ["adam", "adam"]})", "optimizers");
   refused(R"({"optimizers": []})", "optimizers");
-  refused(R"({"placements": ["rezero"]})", "placements");  // no spec defines it
+  refused(R"({"placements": ["rezero"]})", "placements");                                       // no spec defines it
   refused(R"({"placements": ["pre"], "placement_spec": {"name": "mine"}})", "placement_spec");  // a spec no run uses
   refused(R"({"optimizers": ["adam", "sgd"], "beta2": 0.9})", "beta2");  // SGD has no beta2: its runs would ignore it
-  refused(R"({"placements": ["post", "pre", "peri", "deepnorm", "admin"], "optimizers": ["adam", "sgd", "radam", "gi-adam"]})", "runs");
+  refused(
+      R"({"placements": ["post", "pre", "peri", "deepnorm", "admin"], "optimizers": ["adam", "sgd", "radam", "gi-adam"]})",
+      "runs");
 }
 
 // A sign step of size η → 0 leaves the loss where it was; η* is one of the grid's values; a layer's
@@ -283,8 +290,10 @@ TEST(Experiments, StepSizeMeasuresTheLossAlongTheSignStep) {
 TEST(Experiments, StepSizeReadsEtaStarAsARange) {
   const std::vector<double> etas = {1e-7, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1};
   for (const double margin : {0.0, 0.002, 0.02}) {
-    const Value v = run("step-size", R"("depths": [1, 3], "etas": [1e-7, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1], "seeds": [0, 1],)"
-                                         R"( "eta_min_gain": 0.01, "eta_margin": )" + std::to_string(margin));
+    const Value v =
+        run("step-size", R"("depths": [1, 3], "etas": [1e-7, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1], "seeds": [0, 1],)"
+                         R"( "eta_min_gain": 0.01, "eta_margin": )" +
+                             std::to_string(margin));
     for (const auto& [p, cells] : v.obj.at("placements").obj)
       for (const Value& c : cells.arr) {
         const auto check = [&](const std::vector<double>& loss, double l0, const Value& r, const std::string& what) {
@@ -295,7 +304,8 @@ TEST(Experiments, StepSizeReadsEtaStarAsARange) {
           for (size_t e = 0; e < etas.size(); ++e) {
             const bool near = loss[e] <= loss[best] + margin * l0 + 1e-7;  // the written losses carry 9 digits
             if (etas[e] == lo || etas[e] == hi) EXPECT_TRUE(near) << what << " eta " << etas[e];
-            if (etas[e] < lo || etas[e] > hi) EXPECT_FALSE(loss[e] <= loss[best] + margin * l0 - 1e-7) << what << " eta " << etas[e];
+            if (etas[e] < lo || etas[e] > hi)
+              EXPECT_FALSE(loss[e] <= loss[best] + margin * l0 - 1e-7) << what << " eta " << etas[e];
           }
           const Value& u = r.obj.at("eta_max_useful");
           if (u.kind == Value::Kind::Null) {
@@ -304,7 +314,8 @@ TEST(Experiments, StepSizeReadsEtaStarAsARange) {
             const size_t k = std::find(etas.begin(), etas.end(), u.num) - etas.begin();
             ASSERT_LT(k, etas.size()) << what;
             EXPECT_LE(loss[k], l0 - 0.01 * l0 + 1e-7) << what;
-            for (size_t e = k + 1; e < etas.size(); ++e) EXPECT_GT(loss[e], l0 - 0.01 * l0 - 1e-7) << what << " eta " << etas[e];
+            for (size_t e = k + 1; e < etas.size(); ++e)
+              EXPECT_GT(loss[e], l0 - 0.01 * l0 - 1e-7) << what << " eta " << etas[e];
           }
         };
         std::vector<double> mean;
@@ -341,7 +352,8 @@ TEST(Experiments, OutputSensitivityIsQuadraticInASmallPerturbation) {
     const auto& da = a.obj.at("placements").obj.at(p).obj.at("depths").arr;
     const auto& db = b.obj.at("placements").obj.at(p).obj.at("depths").arr;
     for (size_t i = 0; i < da.size(); ++i)
-      EXPECT_NEAR(db[i].obj.at("dlogits2").obj.at("mean").num / da[i].obj.at("dlogits2").obj.at("mean").num, 4.0, 0.05) << p;
+      EXPECT_NEAR(db[i].obj.at("dlogits2").obj.at("mean").num / da[i].obj.at("dlogits2").obj.at("mean").num, 4.0, 0.05)
+          << p;
     EXPECT_TRUE(std::isfinite(a.obj.at("placements").obj.at(p).obj.at("slope").num));
   }
   const Value l = run("output-sensitivity", base + R"(, "perturb": "layers", "perturbation_kind": "sign_gradient")");
@@ -352,7 +364,8 @@ TEST(Experiments, OutputSensitivityIsQuadraticInASmallPerturbation) {
 TEST(Experiments, TiedOutputReproducesTheProbesDepthSweep) {
   const std::string model = R"("d": 16, "d_ff": 32, "vocab": 32, "seq": 8, "batch": 2)";
   const Value v = run("tied-output", R"("depths": [2, 3], "seeds": [0, 1], "depth_batches": 2)");
-  lnx::ProbeConfig pc = lnx::probe_config_from_json("{" + model + R"(, "layers": 2, "depths": [2, 3], "seeds": [0, 1], "depth_batches": 2, "batches": 1})");
+  lnx::ProbeConfig pc = lnx::probe_config_from_json(
+      "{" + model + R"(, "layers": 2, "depths": [2, 3], "seeds": [0, 1], "depth_batches": 2, "batches": 1})");
   const Value probe = lnx::json::parse(lnx::run_probe_json(pc));
   ASSERT_EQ(v.obj.at("variants").arr.size(), 4u);
   const Value& tied = v.obj.at("variants").arr[0];
@@ -361,8 +374,13 @@ TEST(Experiments, TiedOutputReproducesTheProbesDepthSweep) {
   for (const char* p : {"post", "pre"})
     for (const Value& c : tied.obj.at("placements").obj.at(p).obj.at("depths").arr) {
       const std::string L = std::to_string(static_cast<int>(c.obj.at("layers").num));
-      EXPECT_EQ(c.obj.at("W2_per_batch").obj.at("mean").num,
-                probe.obj.at("placements").obj.at(p).obj.at("lastW2_vs_L").obj.at(L).obj.at("W2_per_batch").obj.at("mean").num);
+      EXPECT_EQ(c.obj.at("W2_per_batch").obj.at("mean").num, probe.obj.at("placements")
+                                                                 .obj.at(p)
+                                                                 .obj.at("lastW2_vs_L")
+                                                                 .obj.at(L)
+                                                                 .obj.at("W2_per_batch")
+                                                                 .obj.at("mean")
+                                                                 .num);
       const double pc_ = c.obj.at("p_current").obj.at("mean").num;
       EXPECT_GT(pc_, 0);
       EXPECT_LT(pc_, 1);
@@ -388,8 +406,9 @@ TEST(Experiments, PlateauShareIsAShareAndStartsFromTheSameModel) {
 }
 
 TEST(Experiments, WarmupLengthRunsEveryCombinationAtItsOptimizersLr) {
-  const Value v = run("warmup-length",
-                      R"("layers": 1, "steps": 15, "warmups": [0, 5], "lr_factors": [1, 2], "seeds": [0], "optimizers": ["adam", "sgd"])");
+  const Value v = run(
+      "warmup-length",
+      R"("layers": 1, "steps": 15, "warmups": [0, 5], "lr_factors": [1, 2], "seeds": [0], "optimizers": ["adam", "sgd"])");
   const auto& runs = v.obj.at("runs").arr;
   ASSERT_EQ(runs.size(), 2u * 2 * 2 * 2);
   for (const Value& r : runs) {
@@ -401,14 +420,16 @@ TEST(Experiments, WarmupLengthRunsEveryCombinationAtItsOptimizersLr) {
   EXPECT_EQ(v.obj.at("groups").arr.size(), 16u);
   const auto& rt = v.obj.at("radam_rectification").arr;
   ASSERT_EQ(rt.size(), 15u);
-  for (int t = 1; t <= 15; ++t) EXPECT_NEAR(rt[t - 1].num, lnx::RAdam::rectification(0.98, t), 1e-8);  // written with 9 digits
-  EXPECT_EQ(rt[0].num, 0);  // ρ_1 ≤ 5: no adaptive step yet
+  for (int t = 1; t <= 15; ++t)
+    EXPECT_NEAR(rt[t - 1].num, lnx::RAdam::rectification(0.98, t), 1e-8);  // written with 9 digits
+  EXPECT_EQ(rt[0].num, 0);                                                 // ρ_1 ≤ 5: no adaptive step yet
 }
 
 // The warm-up's shape reaches every run: with no warm-up the two shapes are the same runs, with
 // one the cosine ramp (slower at first) gives other losses, and the document says which it used.
 TEST(Experiments, WarmupLengthTakesTheWarmupShape) {
-  const std::string base = R"("layers": 1, "steps": 6, "warmups": [0, 5], "lr_factors": [1], "seeds": [0], "optimizers": ["adam"], "placements": ["post"])";
+  const std::string base =
+      R"("layers": 1, "steps": 6, "warmups": [0, 5], "lr_factors": [1], "seeds": [0], "optimizers": ["adam"], "placements": ["post"])";
   const Value lin = run("warmup-length", base);
   const Value cos = run("warmup-length", base + R"(, "warmup_shape": "cosine")");
   EXPECT_EQ(lin.obj.at("config").obj.at("warmup_shape").str, "linear");
@@ -473,9 +494,11 @@ TEST(BackwardTap, ReportsTheGradientAtTheModelsInput) {
     EXPECT_EQ(a.grads(), b.grads()) << placement << ": the tap changed a gradient";
     std::vector<double> scattered(static_cast<size_t>(mc.vocab) * mc.d, 0.0);
     for (int r = 0; r < N; ++r)
-      for (int c = 0; c < mc.d; ++c) scattered[static_cast<size_t>(tok[r]) * mc.d + c] += dx0[static_cast<size_t>(r) * mc.d + c];
+      for (int c = 0; c < mc.d; ++c)
+        scattered[static_cast<size_t>(tok[r]) * mc.d + c] += dx0[static_cast<size_t>(r) * mc.d + c];
     const lnx::TensorRef& E = b.embedding();
-    for (size_t i = 0; i < scattered.size(); ++i) EXPECT_NEAR(b.grads()[E.off + i], scattered[i], 1e-12) << placement << " " << i;
+    for (size_t i = 0; i < scattered.size(); ++i)
+      EXPECT_NEAR(b.grads()[E.off + i], scattered[i], 1e-12) << placement << " " << i;
   }
 }
 
@@ -484,7 +507,8 @@ TEST(BackwardTap, ReportsTheGradientAtTheModelsInput) {
 TEST(Experiments, DepthFactorsReproducesTheProbeAndSeparatesTheFactors) {
   const std::string model = R"("d": 16, "d_ff": 32, "vocab": 32, "seq": 8, "batch": 2, "layers": 3)";
   const Value v = run("depth-factors", R"("layers": 3, "seeds": [0, 1], "batches": 2)");
-  const lnx::ProbeConfig pc = lnx::probe_config_from_json("{" + model + R"(, "seeds": [0, 1], "batches": 2, "depth_batches": 1, "depths": [3]})");
+  const lnx::ProbeConfig pc = lnx::probe_config_from_json(
+      "{" + model + R"(, "seeds": [0, 1], "batches": 2, "depth_batches": 1, "depths": [3]})");
   const Value probe = lnx::json::parse(lnx::run_probe_json(pc));
   EXPECT_EQ(v.obj.at("layers").num, 3);
   for (const char* p : {"post", "pre"}) {
@@ -582,7 +606,8 @@ TEST(Sharpness, OnATinyTransformerTheEstimateIsTheFullHessiansTopEigenvalue) {
   const size_t n = m.params().size();
   std::vector<int> in(mc.batch * mc.seq), tg(in.size());
   lnx::Rng rng(8);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(rng.below(mc.vocab)), tg[i] = static_cast<int>(rng.below(mc.vocab));
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<int>(rng.below(mc.vocab)), tg[i] = static_cast<int>(rng.below(mc.vocab));
   for (double& x : m.params()) x += 0.2 * rng.normal();  // away from the init's symmetries (γ = 1, β = 0)
   const std::vector<double> theta = m.params();
   auto grad = [&](const std::vector<double>& x) {
@@ -627,7 +652,9 @@ TEST(Sharpness, OnATinyTransformerTheEstimateIsTheFullHessiansTopEigenvalue) {
 // Adam's divided by a factor in [1, 1/√(1−β2)]: its P_ii = (1−β1)(|g_i|/√(1−β2) + ε) is Adam's
 // (1−β1)(|g_i| + ε) times a factor in that range, which bounds λ_max(P⁻¹H)'s change when positive.
 TEST(Sharpness, MeasuresEveryRunAtItsStepsAgainstTheThreshold) {
-  const Value v = run("sharpness", R"("layers": 2, "steps": 12, "every": 5, "warmups": [0, 6], "seeds": [3], "placements": ["post", "pre"])");
+  const Value v =
+      run("sharpness",
+          R"("layers": 2, "steps": 12, "every": 5, "warmups": [0, 6], "seeds": [3], "placements": ["post", "pre"])");
   const auto& runs = v.obj.at("runs").arr;
   ASSERT_EQ(runs.size(), 2u * 2 * 2);
   const lnx::Hyperparameters hp = lnx::default_hyperparameters();
@@ -643,7 +670,8 @@ TEST(Sharpness, MeasuresEveryRunAtItsStepsAgainstTheThreshold) {
     for (size_t i = 0; i < steps.size(); ++i) {
       const double t = steps[i].num, lr = w > 0 && t <= w ? 1e-3 * t / w : 1e-3;
       EXPECT_NEAR(r.obj.at("lr").arr[i].num, lr, 1e-12);
-      EXPECT_NEAR(r.obj.at("threshold").arr[i].num, lnx::Adam::stability_threshold(hp, lr), 1e-6 * lnx::Adam::stability_threshold(hp, lr));
+      EXPECT_NEAR(r.obj.at("threshold").arr[i].num, lnx::Adam::stability_threshold(hp, lr),
+                  1e-6 * lnx::Adam::stability_threshold(hp, lr));
       EXPECT_TRUE(std::isfinite(r.obj.at("sharpness").arr[i].num));
       EXPECT_GE(r.obj.at("iterations").arr[i].num, 1);
     }
@@ -654,7 +682,8 @@ TEST(Sharpness, MeasuresEveryRunAtItsStepsAgainstTheThreshold) {
     throw std::runtime_error("no run");
   };
   for (const char* p : {"post", "pre"}) {
-    const double adam = find(p, "adam", 0).obj.at("sharpness").arr[0].num, gi = find(p, "gi-adam", 0).obj.at("sharpness").arr[0].num;
+    const double adam = find(p, "adam", 0).obj.at("sharpness").arr[0].num,
+                 gi = find(p, "gi-adam", 0).obj.at("sharpness").arr[0].num;
     ASSERT_GT(adam, 0) << p;
     EXPECT_GE(adam / gi, 1 - 1e-2) << p;  // within the estimates' tolerance (lanczos_tol)
     EXPECT_LE(adam / gi, 1 / std::sqrt(1 - 0.98) * (1 + 1e-2)) << p;
@@ -667,7 +696,9 @@ TEST(Sharpness, MeasuresEveryRunAtItsStepsAgainstTheThreshold) {
 // regime) is done again at h/10, then h/100: the document gives the step each estimate used, and an
 // estimate at a smaller step counts the products of its earlier, unconverged attempts too.
 TEST(Sharpness, AnUnconvergedEstimateIsRetriedWithASmallerStep) {
-  const Value v = run("sharpness", R"("layers": 2, "steps": 6, "every": 3, "warmups": [0, 3], "seeds": [0], "placements": ["post"], "fd_step": 0.3, "lanczos_steps": 30)");
+  const Value v = run(
+      "sharpness",
+      R"("layers": 2, "steps": 6, "every": 3, "warmups": [0, 3], "seeds": [0], "placements": ["post"], "fd_step": 0.3, "lanczos_steps": 30)");
   int retried = 0;
   for (const Value& r : v.obj.at("runs").arr) {
     const auto& h = r.obj.at("fd_step").arr;
@@ -703,7 +734,8 @@ TEST(Experiments, RealTextRunsAGridPerLanguageOnItsText) {
   lnx::Rng rng(5);
   for (int i = 0; i < 3000; ++i) text += static_cast<char>('a' + rng.below(i % 2 ? 4 : 20));
   lnx::set_text_corpus("en", text);
-  const std::string cfg = R"({"layers": 1, "d": 16, "d_ff": 32, "seq": 8, "batch": 2, "steps": 30, "eval_every": 10, "lr": 0.01,
+  const std::string cfg =
+      R"({"layers": 1, "d": 16, "d_ff": 32, "seq": 8, "batch": 2, "steps": 30, "eval_every": 10, "lr": 0.01,
                               "langs": ["en"], "placements": ["post", "pre"], "warmups": [0, 10], "seeds": [0, 1]})";
   lnx::ExperimentRun r("real-text", cfg);
   while (!r.done()) r.step(1);
@@ -740,17 +772,21 @@ TEST(Experiments, RealTextRunsAGridPerLanguageOnItsText) {
   expect_refused("real-text", R"({"langs": ["zh"]})", {"text_lang = zh"});  // a language without its text
 }
 
-
 namespace {
 
 // A document's text with every number to the last bit (for bit-for-bit comparisons).
 std::string dump(const Value& v) {
   char buf[32];
   switch (v.kind) {
-    case Value::Kind::Null: return "null";
-    case Value::Kind::Bool: return v.b ? "true" : "false";
-    case Value::Kind::Number: std::snprintf(buf, sizeof buf, "%.17g", v.num); return buf;
-    case Value::Kind::String: return '"' + v.str + '"';
+    case Value::Kind::Null:
+      return "null";
+    case Value::Kind::Bool:
+      return v.b ? "true" : "false";
+    case Value::Kind::Number:
+      std::snprintf(buf, sizeof buf, "%.17g", v.num);
+      return buf;
+    case Value::Kind::String:
+      return '"' + v.str + '"';
     case Value::Kind::Array: {
       std::string out = "[";
       for (const Value& x : v.arr) out += dump(x) + ",";
@@ -779,8 +815,10 @@ std::string init_profile_numbers(const Value& v, const std::string& placement) {
 TEST(InitProfile, ARegisteredPlacementAsASpecGivesItsNumbersBitForBit) {
   for (const std::string& name : lnx::placement_names()) {
     const std::string spec = lnx::placement_spec_json(lnx::placement(name), "mine");
-    const Value v = run("init-profile", R"("layers": 3, "depths": [1, 3], "seeds": [0, 1], "batches": 2, "depth_batches": 2, )"
-                                        R"("placements": [")" + name + R"(", "mine"], "placement_spec": )" + spec);
+    const Value v =
+        run("init-profile", R"("layers": 3, "depths": [1, 3], "seeds": [0, 1], "batches": 2, "depth_batches": 2, )"
+                            R"("placements": [")" +
+                                name + R"(", "mine"], "placement_spec": )" + spec);
     EXPECT_EQ(init_profile_numbers(v, name), init_profile_numbers(v, "mine")) << name;
   }
 }
@@ -788,17 +826,19 @@ TEST(InitProfile, ARegisteredPlacementAsASpecGivesItsNumbersBitForBit) {
 // Its probe is the probe (Figures 2–3) and its sensitivity is output-sensitivity's, at the same setting.
 TEST(InitProfile, MeasuresWhatTheProbeAndOutputSensitivityMeasure) {
   const std::string model = std::string("{") + kTiny + R"(, "layers": 3, "attention": "causal")";
-  const Value v = run("init-profile", R"("layers": 3, "depths": [1, 2], "seeds": [0, 1], "batches": 2, "depth_batches": 3, "placements": ["post", "pre"])");
+  const Value v = run(
+      "init-profile",
+      R"("layers": 3, "depths": [1, 2], "seeds": [0, 1], "batches": 2, "depth_batches": 3, "placements": ["post", "pre"])");
   const Value probe = lnx::json::parse(lnx::run_probe_json(lnx::probe_config_from_json(
-      model + R"(, "depths": [1, 2], "seeds": [0, 1], "batches": 2, "depth_batches": 3, "placements": ["post", "pre"]})")));
+      model +
+      R"(, "depths": [1, 2], "seeds": [0, 1], "batches": 2, "depth_batches": 3, "placements": ["post", "pre"]})")));
   const Value sens = run("output-sensitivity", R"("depths": [1, 2], "seeds": [0, 1], "placements": ["post", "pre"])");
   for (const char* p : {"post", "pre"}) {
     EXPECT_EQ(dump(v.obj.at("probe").obj.at("placements").obj.at(p)), dump(probe.obj.at("placements").obj.at(p))) << p;
     const Value& a = v.obj.at("sensitivity").obj.at(p).obj.at("depths");
     const Value& b = sens.obj.at("placements").obj.at(p).obj.at("depths");
     ASSERT_EQ(a.arr.size(), 2u);
-    for (size_t i = 0; i < 2; ++i)
-      EXPECT_EQ(dump(a.arr[i]), dump(b.arr[i])) << p;
+    for (size_t i = 0; i < 2; ++i) EXPECT_EQ(dump(a.arr[i]), dump(b.arr[i])) << p;
   }
 }
 
@@ -810,7 +850,14 @@ TEST(InitProfile, AtTheComposersSizePreLnsLastLayerGradientFallsWithDepth) {
   while (!r.done()) r.step(64);
   const Value v = lnx::json::parse(r.result_json());
   auto last = [&](const char* p, const char* L) {
-    return v.obj.at("probe").obj.at("placements").obj.at(p).obj.at("lastW2_vs_L").obj.at(L).obj.at("W2_per_layer").obj.at("mean").num;
+    return v.obj.at("probe")
+        .obj.at("placements")
+        .obj.at(p)
+        .obj.at("lastW2_vs_L")
+        .obj.at(L)
+        .obj.at("W2_per_layer")
+        .obj.at("mean")
+        .num;
   };
   EXPECT_LT(last("pre", "16"), last("pre", "2"));
   EXPECT_GT(last("post", "16") / last("post", "2"), last("pre", "16") / last("pre", "2"));
@@ -830,14 +877,21 @@ TEST(InitProfile, BadSpecsAreRefusedNamingTheField) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "residual_scale": {"kind": "completep", "a": 0}}})")
-                .find("placement_spec.residual_scale.a"), std::string::npos);
-  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "norm": "batchnorm"}})").find("placement_spec.norm"),
+  EXPECT_NE(
+      message(
+          R"({"placements": ["c"], "placement_spec": {"name": "c", "residual_scale": {"kind": "completep", "a": 0}}})")
+          .find("placement_spec.residual_scale.a"),
+      std::string::npos);
+  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "norm": "batchnorm"}})")
+                .find("placement_spec.norm"),
             std::string::npos);
-  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "final_norm": 1}})").find("placement_spec.final_norm"),
+  EXPECT_NE(message(R"({"placements": ["c"], "placement_spec": {"name": "c", "final_norm": 1}})")
+                .find("placement_spec.final_norm"),
             std::string::npos);
-  EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": {"name": "c"}})").find("placement_spec"), std::string::npos);
-  EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": ")" + std::string(1000000, 'x') + "\"}").find("placement_spec"),
+  EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": {"name": "c"}})").find("placement_spec"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"placements": ["post"], "placement_spec": ")" + std::string(1000000, 'x') + "\"}")
+                .find("placement_spec"),
             std::string::npos);
 }
 
@@ -846,11 +900,13 @@ namespace {
 // The tiny toy over post and pre at depths 1 and 2: lr 1e-7 cannot move the model, 10 blows it up,
 // 1e-2 trains it (it leaves the plateau at steps 48–69). Runs of at most 100 steps: their curves are
 // their losses (to 4 decimals).
-const char* kPhase = R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-7, 1e-2, 10], "warmups": [0], "seeds": [0], "steps": 100, "settle": 20)";
+const char* kPhase =
+    R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-7, 1e-2, 10], "warmups": [0], "seeds": [0], "steps": 100, "settle": 20)";
 
 const Value& cell_of(const Value& doc, const std::string& placement, int layers, double lr) {
   for (const Value& c : doc.obj.at("cells").arr)
-    if (c.obj.at("placement").str == placement && c.obj.at("layers").num == layers && c.obj.at("lr").num == lr) return c;
+    if (c.obj.at("placement").str == placement && c.obj.at("layers").num == layers && c.obj.at("lr").num == lr)
+      return c;
   throw std::runtime_error("no such cell");
 }
 std::vector<double> curve_of(const Value& run) {
@@ -921,7 +977,8 @@ TEST(Experiments, PhaseDiagramEarlyExitGivesTheFullRunsOutcome) {
 // Each run draws everything from its own seed, so the document does not depend on how many runs
 // advance at once (the pool's size), and a cell's seeds are each a run of their own.
 TEST(Experiments, PhaseDiagramIsTheSameForAnyThreadCount) {
-  const std::string cfg = R"("placements": ["post", "pre"], "depths": [2, 1], "lrs": [1e-2, 3e-3], "warmups": [0, 10], "seeds": [0, 1], "steps": 60)";
+  const std::string cfg =
+      R"("placements": ["post", "pre"], "depths": [2, 1], "lrs": [1e-2, 3e-3], "warmups": [0, 10], "seeds": [0, 1], "steps": 60)";
   std::string cells[3];
   for (int k = 0; k < 3; ++k) {
     lnx::set_threads(k + 1);
@@ -943,7 +1000,9 @@ TEST(Experiments, PhaseDiagramIsTheSameForAnyThreadCount) {
 // A cell's outcome is its seeds' majority, 'mixed' when none has more than half; the curve has at
 // most 100 points, each the mean of `every` losses.
 TEST(Experiments, PhaseDiagramCellsAndCurves) {
-  const Value v = run("phase-diagram", R"("placements": ["pre"], "depths": [1], "lrs": [1e-7], "warmups": [0], "seeds": [0, 1, 2], "steps": 450)");
+  const Value v =
+      run("phase-diagram",
+          R"("placements": ["pre"], "depths": [1], "lrs": [1e-7], "warmups": [0], "seeds": [0, 1, 2], "steps": 450)");
   const Value& c = v.obj.at("cells").arr.at(0);
   EXPECT_EQ(c.obj.at("outcome").str, "plateau");
   EXPECT_EQ(c.obj.at("counts").obj.at("plateau").num, 3);
@@ -953,7 +1012,9 @@ TEST(Experiments, PhaseDiagramCellsAndCurves) {
   }
   // whatever each seed does, the cell's outcome is the majority of its runs' outcomes
   // (near the edges: at lr 1e-2 escapes come at steps 45–57, at 0.7 some seeds diverge)
-  const Value m = run("phase-diagram", R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-2, 0.7], "warmups": [0], "seeds": [0, 1], "steps": 60, "settle": 1)");
+  const Value m = run(
+      "phase-diagram",
+      R"("placements": ["post", "pre"], "depths": [1, 2], "lrs": [1e-2, 0.7], "warmups": [0], "seeds": [0, 1], "steps": 60, "settle": 1)");
   int mixed = 0;
   for (const Value& mc : m.obj.at("cells").arr) {
     std::map<std::string, int> n;
@@ -973,8 +1034,10 @@ TEST(Experiments, PhaseDiagramCellsAndCurves) {
 // counts its skipped steps as done.
 TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
   lnx::set_threads(1);
-  lnx::ExperimentRun r("phase-diagram", std::string("{") + kTiny +
-                                            R"(, "placements": ["post"], "depths": [2, 1], "lrs": [1e-7], "warmups": [0], "seeds": [0], "steps": 10})");
+  lnx::ExperimentRun r(
+      "phase-diagram",
+      std::string("{") + kTiny +
+          R"(, "placements": ["post"], "depths": [2, 1], "lrs": [1e-7], "warmups": [0], "seeds": [0], "steps": 10})");
   std::vector<double> p;
   while (!r.done()) p.push_back(r.step(1));
   ASSERT_EQ(p.size(), 20u);
@@ -982,9 +1045,11 @@ TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
   EXPECT_NEAR(p[9], 10.0 / 30, 1e-12);   // it has ended
   EXPECT_NEAR(p[14], 20.0 / 30, 1e-12);  // the depth-2 run half way
   EXPECT_EQ(p.back(), 1.0);
-  lnx::ExperimentRun e("phase-diagram", std::string("{") + kTiny +
-                                            R"(, "placements": ["pre"], "depths": [1], "lrs": [10], "warmups": [0], "seeds": [0], "steps": 10})");
-  EXPECT_EQ(e.step(1), 0.1);  // step 1: a tenth
+  lnx::ExperimentRun e(
+      "phase-diagram",
+      std::string("{") + kTiny +
+          R"(, "placements": ["pre"], "depths": [1], "lrs": [10], "warmups": [0], "seeds": [0], "steps": 10})");
+  EXPECT_EQ(e.step(1), 0.1);    // step 1: a tenth
   while (!e.done()) e.step(1);  // lr 10 diverges within a few steps: the rest is skipped, and done
   EXPECT_EQ(e.progress(), 1.0);
 }
@@ -993,7 +1058,8 @@ TEST(Experiments, PhaseDiagramProgressIsTheWorkDone) {
 // pre,F's name`): only the spec's runs carry the spec, so the registered placements' cells are those
 // of a diagram without it, and a registered placement written as a spec gives its cells bit for bit.
 TEST(Experiments, PhaseDiagramRunsASpecBesideRegisteredPlacements) {
-  const std::string sweep = R"("depths": [1, 2], "lrs": [1e-2, 10], "warmups": [0, 10], "seeds": [0], "steps": 40, "settle": 5)";
+  const std::string sweep =
+      R"("depths": [1, 2], "lrs": [1e-2, 10], "warmups": [0, 10], "seeds": [0], "steps": 40, "settle": 5)";
   const auto cells_of = [](const Value& v, const std::string& placement) {
     std::string out;
     for (const Value& c : v.obj.at("cells").arr)
@@ -1137,8 +1203,11 @@ TEST(LrSensitivity, TheNumberIsTheMeanExcessOfTheCappedCurve) {
 // absurd lr is stopped and counts as ℓ₀, one at a working lr ends below ℓ₀; ℓ₀ and the step-1 logit
 // are the same for every lr of a seed; the document's sensitivity is lr_sensitivity of its cells.
 TEST(LrSensitivity, TinyLrEndsAtLoss0AndAbsurdLrCountsAsLoss0) {
-  const Value v = run("lr-sensitivity", R"("layers": 1, "steps": 30, "warmup": 0, "every": 10, "lrs": [1e-9, 1e-2, 10], "seeds": [0, 1], )"
-                                        R"("placements": ["pre", "qknorm"], "placement_spec": )" + preset_spec("qknorm"));
+  const Value v =
+      run("lr-sensitivity",
+          R"("layers": 1, "steps": 30, "warmup": 0, "every": 10, "lrs": [1e-9, 1e-2, 10], "seeds": [0, 1], )"
+          R"("placements": ["pre", "qknorm"], "placement_spec": )" +
+              preset_spec("qknorm"));
   EXPECT_EQ(v.obj.at("eval_batches").num, 4);
   EXPECT_NEAR(v.obj.at("uniform_loss").num, std::log(32.0), 1e-7);
   const auto& runs = v.obj.at("runs").arr;
@@ -1184,7 +1253,8 @@ TEST(LrSensitivity, IsTheSameForAnyThreadCount) {
   std::string docs[2];
   for (int k = 0; k < 2; ++k) {
     lnx::set_threads(k + 1);
-    const Value v = run("lr-sensitivity", R"("layers": 2, "steps": 20, "every": 5, "lrs": [1e-2, 0.3], "seeds": [0, 1])");
+    const Value v =
+        run("lr-sensitivity", R"("layers": 2, "steps": 20, "every": 5, "lrs": [1e-2, 0.3], "seeds": [0, 1])");
     std::string s;
     for (const Value& r : v.obj.at("runs").arr) {
       for (const Value& x : r.obj.at("max_logit").arr) s += std::to_string(x.num) + ",";
@@ -1201,8 +1271,9 @@ TEST(LrSensitivity, RefusesTooManyRunsTooManyRecordingsAndAnUnusedSpec) {
   auto refused = [](const std::string& cfg, const std::vector<std::string>& words) {
     expect_refused("lr-sensitivity", cfg, words);
   };
-  refused(R"({"placements": ["pre", "post", "peri"], "lrs": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.1, 0.2], "seeds": [0, 1, 2, 3]})",
-          {"144 runs", "at most 128"});
+  refused(
+      R"({"placements": ["pre", "post", "peri"], "lrs": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.1, 0.2], "seeds": [0, 1, 2, 3]})",
+      {"144 runs", "at most 128"});
   refused(R"({"steps": 5000, "every": 1})", {"every", "at most 1000"});
   refused(R"({"placement_spec": {"name": "mine"}, "placements": ["pre"]})", {"placement_spec", "placements"});
   // the default spec is the qknorm preset, which Pre-LN alone may leave unused
@@ -1220,7 +1291,8 @@ TEST(LrSensitivity, RefusesTooManyRunsTooManyRecordingsAndAnUnusedSpec) {
 double arccos_angle(const std::vector<float>& a, const std::vector<float>& b, const lnx::exp::WeightGroup& g) {
   double ab = 0, aa = 0, bb = 0;
   for (const lnx::TensorRef& t : g.tensors)
-    for (size_t i = t.off; i < t.off + t.size(); ++i) ab += double(a[i]) * b[i], aa += double(a[i]) * a[i], bb += double(b[i]) * b[i];
+    for (size_t i = t.off; i < t.off + t.size(); ++i)
+      ab += double(a[i]) * b[i], aa += double(a[i]) * a[i], bb += double(b[i]) * b[i];
   return std::acos(std::min(1.0, ab / std::sqrt(aa * bb)));
 }
 
@@ -1263,7 +1335,9 @@ TEST(AngularUpdate, AnUnchangedOrRescaledGroupTurnsByZeroAndKnownAnglesReadAsSuc
 // T-step linear warm-up at peak lr turns each group by what a run at lr/T without warm-up does
 // (Adam's first step is lr(1)·g/(|g| + ε), lr(1) = lr/T); a smaller lr turns it by less.
 TEST(AngularUpdate, EachAngleIsTheOneOfTwoSnapshotsAndWarmupsFirstStepIsLrOverT) {
-  const Value v = run("angular-update", R"("layers": 2, "steps": 6, "placements": ["post", "deepnorm"], "warmups": [0, 4], "seeds": [5])");
+  const Value v =
+      run("angular-update",
+          R"("layers": 2, "steps": 6, "placements": ["post", "deepnorm"], "warmups": [0, 4], "seeds": [5])");
   const auto& runs = v.obj.at("runs").arr;
   ASSERT_EQ(runs.size(), 4u);
   const auto& names = v.obj.at("groups").arr;
@@ -1287,10 +1361,12 @@ TEST(AngularUpdate, EachAngleIsTheOneOfTwoSnapshotsAndWarmupsFirstStepIsLrOverT)
         const double want = arccos_angle(before, after, groups[g]);
         const double got = angle[g].arr.at(step).num;
         EXPECT_GT(got, 0) << g << " " << step;
-        EXPECT_NEAR(got, want, 1e-6 * want + 1e-9) << r.obj.at("placement").str << " group " << g << " step " << step + 1;
+        EXPECT_NEAR(got, want, 1e-6 * want + 1e-9)
+            << r.obj.at("placement").str << " group " << g << " step " << step + 1;
         double dd = 0, aa = 0;
         for (const lnx::TensorRef& tt : groups[g].tensors)
-          for (size_t i = tt.off; i < tt.off + tt.size(); ++i) dd += std::pow(double(after[i]) - before[i], 2), aa += double(before[i]) * before[i];
+          for (size_t i = tt.off; i < tt.off + tt.size(); ++i)
+            dd += std::pow(double(after[i]) - before[i], 2), aa += double(before[i]) * before[i];
         EXPECT_NEAR(rel[g].arr.at(step).num, std::sqrt(dd / aa), 1e-6 * std::sqrt(dd / aa));
       }
     }
@@ -1298,9 +1374,13 @@ TEST(AngularUpdate, EachAngleIsTheOneOfTwoSnapshotsAndWarmupsFirstStepIsLrOverT)
     EXPECT_EQ(r.obj.at("status").str, "ok");
   }
   // warm-up 4 at lr 1e-3: step 1 at lr 2.5e-4, as a run at 2.5e-4 without warm-up
-  const Value w = run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [4], "seeds": [5])");
-  const Value l = run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [0], "seeds": [5], "lr": 0.00025)");
-  const Value full = run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [0], "seeds": [5])");
+  const Value w =
+      run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [4], "seeds": [5])");
+  const Value l =
+      run("angular-update",
+          R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [0], "seeds": [5], "lr": 0.00025)");
+  const Value full =
+      run("angular-update", R"("layers": 2, "steps": 2, "placements": ["post"], "warmups": [0], "seeds": [5])");
   for (size_t g = 0; g < 4; ++g) {
     const double a_w = w.obj.at("runs").arr[0].obj.at("angle").arr[g].arr[0].num;
     const double a_l = l.obj.at("runs").arr[0].obj.at("angle").arr[g].arr[0].num;

@@ -57,13 +57,15 @@ TEST_P(KnobGradCheck, EveryParameterTensorMatchesFiniteDifferences) {
 
 INSTANTIATE_TEST_SUITE_P(
     Knobs, KnobGradCheck,
-    testing::Combine(testing::Values("post", "pre"),
-                     testing::Values(Knobs{"rmsnorm", NormType::RmsNorm, FinalNorm::Auto, OutputLayer::Tied, InputScale::SqrtD},
-                                     Knobs{"final_on", NormType::LayerNorm, FinalNorm::On, OutputLayer::Tied, InputScale::SqrtD},
-                                     Knobs{"final_off", NormType::LayerNorm, FinalNorm::Off, OutputLayer::Tied, InputScale::SqrtD},
-                                     Knobs{"untied", NormType::LayerNorm, FinalNorm::Auto, OutputLayer::Untied, InputScale::SqrtD},
-                                     Knobs{"unscaled_input", NormType::LayerNorm, FinalNorm::Auto, OutputLayer::Tied, InputScale::None},
-                                     Knobs{"all", NormType::RmsNorm, FinalNorm::On, OutputLayer::Untied, InputScale::None})),
+    testing::Combine(
+        testing::Values("post", "pre"),
+        testing::Values(Knobs{"rmsnorm", NormType::RmsNorm, FinalNorm::Auto, OutputLayer::Tied, InputScale::SqrtD},
+                        Knobs{"final_on", NormType::LayerNorm, FinalNorm::On, OutputLayer::Tied, InputScale::SqrtD},
+                        Knobs{"final_off", NormType::LayerNorm, FinalNorm::Off, OutputLayer::Tied, InputScale::SqrtD},
+                        Knobs{"untied", NormType::LayerNorm, FinalNorm::Auto, OutputLayer::Untied, InputScale::SqrtD},
+                        Knobs{"unscaled_input", NormType::LayerNorm, FinalNorm::Auto, OutputLayer::Tied,
+                              InputScale::None},
+                        Knobs{"all", NormType::RmsNorm, FinalNorm::On, OutputLayer::Untied, InputScale::None})),
     [](const testing::TestParamInfo<std::tuple<std::string, Knobs>>& i) {
       return std::get<0>(i.param) + "_" + std::get<1>(i.param).name;
     });

@@ -122,8 +122,9 @@ TEST(Handoff, RefusesWhatDoesNotFitTheRun) {
   }
   TrainRun r(c);
   EXPECT_THROW(r.continue_from("[]", &ckpt, "webgpu"), ArgumentError);
-  EXPECT_THROW(r.continue_from(R"({"status":"ok","from":0,"loss":[1],"grad_norm":[1],"lr_schedule":[0.0001666]})", nullptr, "webgpu"),
-               ArgumentError);  // "ok" after 1 of 20 steps
+  EXPECT_THROW(r.continue_from(R"({"status":"ok","from":0,"loss":[1],"grad_norm":[1],"lr_schedule":[0.0001666]})",
+                               nullptr, "webgpu"),
+               ArgumentError);   // "ok" after 1 of 20 steps
   EXPECT_EQ(r.steps_done(), 0);  // nothing was changed by the refusals
 }
 
@@ -173,7 +174,8 @@ TEST(Handoff, AGridContinuesRunByRun) {
       ASSERT_EQ(ra.at(k).kind, rb.at(k).kind) << i << k;
       if (ra.at(k).kind == json::Value::Kind::Array) {
         ASSERT_EQ(ra.at(k).arr.size(), rb.at(k).arr.size()) << i << k;
-        for (size_t j = 0; j < ra.at(k).arr.size(); ++j) EXPECT_EQ(ra.at(k).arr[j].num, rb.at(k).arr[j].num) << i << k << j;
+        for (size_t j = 0; j < ra.at(k).arr.size(); ++j)
+          EXPECT_EQ(ra.at(k).arr[j].num, rb.at(k).arr[j].num) << i << k << j;
       } else {
         EXPECT_EQ(ra.at(k).str, rb.at(k).str);
       }
@@ -223,27 +225,31 @@ TEST(ProbeHandoff, ContinuedProbeEqualsTheUninterruptedOne) {
       for (const char* L : {"2", "4"})
         for (const char* k : {"W2_per_layer", "W2_per_batch"})
           EXPECT_EQ(a.at("lastW2_vs_L").obj.at(L).obj.at(k).obj.at("mean").num,
-                    b.at("lastW2_vs_L").obj.at(L).obj.at(k).obj.at("mean").num) << at << p << L << k;
+                    b.at("lastW2_vs_L").obj.at(L).obj.at(k).obj.at("mean").num)
+              << at << p << L << k;
       EXPECT_EQ(a.at("final_ln_gain").obj.at("mean").num, b.at("final_ln_gain").obj.at("mean").num);
     }
   }
 }
 
 TEST(ProbeHandoff, RefusesWhatDoesNotFit) {
-  const char* small = R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2]})";
+  const char* small =
+      R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2]})";
   ProbeRun a(probe_config_from_json(small));
   a.step(3);
   const std::string h = a.handoff_json();
   // another probe's plan: three layers, another seed list, another placement list
-  for (const char* other :
-       {R"({"layers":3,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2]})",
-        R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0,1],"batches":1,"depth_batches":1,"depths":[2]})",
-        R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2],"placements":["pre"]})"}) {
+  for (
+      const char* other :
+      {R"({"layers":3,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2]})",
+       R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0,1],"batches":1,"depth_batches":1,"depths":[2]})",
+       R"({"layers":2,"d":16,"d_ff":32,"vocab":20,"seq":8,"batch":2,"seeds":[0],"batches":1,"depth_batches":1,"depths":[2],"placements":["pre"]})"}) {
     ProbeRun b(probe_config_from_json(other));
     EXPECT_THROW(b.continue_from(h, "webgpu"), ArgumentError) << other;
   }
   ProbeRun c(probe_config_from_json(small));
-  for (const char* bad : {"", "[]", R"({"jobs":99,"seeds":{}})", R"({"jobs":1})", R"({"jobs":1,"seeds":{"post":[{}],"pre":[{}]}})"})
+  for (const char* bad :
+       {"", "[]", R"({"jobs":99,"seeds":{}})", R"({"jobs":1})", R"({"jobs":1,"seeds":{"post":[{}],"pre":[{}]}})"})
     EXPECT_THROW(c.continue_from(bad, "webgpu"), ArgumentError) << bad;
   ProbeRun d(probe_config_from_json(small));
   d.step(1);

@@ -92,8 +92,10 @@ inline int check_model_gradients(const ModelConfig& cfg) {
       continue;
     }
     const double rel = std::sqrt(diff2) / std::max({std::sqrt(a2), std::sqrt(f2), 1e-30});
-    EXPECT_LT(rel, 1e-6) << cfg.placement << " " << nm << ": relative error " << rel << " (|g| = " << std::sqrt(a2) << ")";
-    EXPECT_GT(std::sqrt(a2), 1e-6) << cfg.placement << " " << nm << ": gradient is (nearly) zero, the check would be vacuous";
+    EXPECT_LT(rel, 1e-6) << cfg.placement << " " << nm << ": relative error " << rel << " (|g| = " << std::sqrt(a2)
+                         << ")";
+    EXPECT_GT(std::sqrt(a2), 1e-6) << cfg.placement << " " << nm
+                                   << ": gradient is (nearly) zero, the check would be vacuous";
   }
   return checked;
 }
@@ -112,7 +114,8 @@ inline void expect_reduced_backward_matches(const ModelConfig& cfg) {
     const TensorRef& t = model.layer(l).W2;
     return std::vector<double>(model.grad(t), model.grad(t) + t.size());
   };
-  for (int l = 0; l < cfg.layers; ++l) EXPECT_EQ(w2(GradScope::All, l), w2(GradScope::W2Only, l)) << cfg.placement << " " << l;
+  for (int l = 0; l < cfg.layers; ++l)
+    EXPECT_EQ(w2(GradScope::All, l), w2(GradScope::W2Only, l)) << cfg.placement << " " << l;
   EXPECT_EQ(w2(GradScope::All, cfg.layers - 1), w2(GradScope::LastW2Only, cfg.layers - 1)) << cfg.placement;
 }
 
@@ -120,10 +123,14 @@ inline void expect_reduced_backward_matches(const ModelConfig& cfg) {
 // and α (DyT), none (none).
 inline int norm_tensors(NormKind k) {
   switch (k) {
-    case NormKind::RmsNorm: return 1;
-    case NormKind::DyT: return 3;
-    case NormKind::None: return 0;
-    default: return 2;
+    case NormKind::RmsNorm:
+      return 1;
+    case NormKind::DyT:
+      return 3;
+    case NormKind::None:
+      return 0;
+    default:
+      return 2;
   }
 }
 

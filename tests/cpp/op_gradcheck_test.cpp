@@ -129,11 +129,10 @@ TEST(OpGradCheck, LinearInputWeightAndBiasGradientsMatchAndDinpAccumulatesOnlyWh
     int N, IC, OC;
     bool bias, accumulate, split;
   };
-  const Case cases[] = {{5, 7, 3, true, false, false},   {5, 7, 3, true, true, false},
-                        {5, 7, 3, false, false, false},  {5, 7, 3, false, true, false},
-                        {1, 23, 17, true, true, false},  {13, 11, 97, true, false, false},
-                        {150, 5, 7, false, true, false}, {33, 19, 97, true, true, true},
-                        {33, 19, 97, false, false, true}};
+  const Case cases[] = {
+      {5, 7, 3, true, false, false},   {5, 7, 3, true, true, false},   {5, 7, 3, false, false, false},
+      {5, 7, 3, false, true, false},   {1, 23, 17, true, true, false}, {13, 11, 97, true, false, false},
+      {150, 5, 7, false, true, false}, {33, 19, 97, true, true, true}, {33, 19, 97, false, false, true}};
   uint64_t seed = 100;
   for (const Case& c : cases) {
     const std::string tag = "linear " + shape({c.N, c.IC, c.OC}) + (c.bias ? " bias" : " nobias") +

@@ -141,7 +141,8 @@ TEST(Optimizer, GiAdamsFirstStepIsLrTimesSqrtOneMinusBeta2PerCoordinate) {
       const double a = std::fabs(g[0][i]);
       const double want = lr * a / (a / std::sqrt(1 - beta2) + eps);
       EXPECT_NEAR(got[0][i], g[0][i] > 0 ? -want : want, 1e-15) << beta2 << " " << i;
-      EXPECT_NEAR(std::fabs(got[0][i]), lr * std::sqrt(1 - beta2), lr * std::sqrt(1 - beta2) * 0.01) << beta2 << " " << i;
+      EXPECT_NEAR(std::fabs(got[0][i]), lr * std::sqrt(1 - beta2), lr * std::sqrt(1 - beta2) * 0.01)
+          << beta2 << " " << i;
     }
   }
   Hyperparameters h = default_hyperparameters();
@@ -168,7 +169,8 @@ void check_preconditioner_reproduces_the_step() {
     CpuBackend<double>::template optimizer_update<O>(p.data(), g.data(), s, n, k);
     const double* cs[2] = {m.data(), v.data()};
     for (size_t i = 0; i < n; ++i)
-      EXPECT_NEAR(p[i] - before[i], -lr * m[i] / O::preconditioner(h, t, cs, i), 1e-12 * lr) << O::kName << " t " << t << " i " << i;
+      EXPECT_NEAR(p[i] - before[i], -lr * m[i] / O::preconditioner(h, t, cs, i), 1e-12 * lr)
+          << O::kName << " t " << t << " i " << i;
   }
   EXPECT_DOUBLE_EQ(O::stability_threshold(h, 1e-3), 38 / 1e-3);  // (2 + 2·0.9)/(0.1·lr)
 }
@@ -240,7 +242,8 @@ TEST(Optimizer, SettingsAreCheckedAndBelongToTheirOptimizer) {
     EXPECT_EQ(std::string(e.what()), "beta2 is a setting of adam; this run uses sgd");
   }
   // A train document's config names only the chosen optimizer's settings, and reads back.
-  TrainConfig c = train_config_from_json(R"({"optimizer":"sgd","momentum":0.8,"steps":1,"layers":1,"d":8,"d_ff":8,"vocab":8,"seq":4,"batch":2})");
+  TrainConfig c = train_config_from_json(
+      R"({"optimizer":"sgd","momentum":0.8,"steps":1,"layers":1,"d":8,"d_ff":8,"vocab":8,"seq":4,"batch":2})");
   TrainRun r(c);
   r.step(1);
   const std::string doc = r.result_json();

@@ -34,19 +34,27 @@ ModelConfig spec_config(const std::string& spec, Attention a = Attention::Causal
 const std::map<std::string, std::string>& option_specs() {
   static const std::map<std::string, std::string> specs = {
       {"dyt_pre", R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"norm":"dyt"})"},
-      {"dyt_post_alpha", R"({"attention":{"norm_after":true},"ffn":{"norm_after":true},"norm":{"kind":"dyt","alpha0":1.5}})"},
-      {"dyt_peri", R"({"attention":{"norm_input":true,"norm_branch":true},"ffn":{"norm_input":true,"norm_branch":true},"final_norm":true,"norm":"dyt"})"},
+      {"dyt_post_alpha",
+       R"({"attention":{"norm_after":true},"ffn":{"norm_after":true},"norm":{"kind":"dyt","alpha0":1.5}})"},
+      {"dyt_peri",
+       R"({"attention":{"norm_input":true,"norm_branch":true},"ffn":{"norm_input":true,"norm_branch":true},"final_norm":true,"norm":"dyt"})"},
       {"none_pre", R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"norm":"none"})"},
       {"none_post", R"({"attention":{"norm_after":true},"ffn":{"norm_after":true},"norm":"none"})"},
       {"qk_layernorm_post", R"({"attention":{"norm_after":true},"ffn":{"norm_after":true},"qk_norm":"layernorm"})"},
-      {"qk_rmsnorm_pre", R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"qk_norm":"rmsnorm"})"},
+      {"qk_rmsnorm_pre",
+       R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"qk_norm":"rmsnorm"})"},
       {"rezero_sublayer", R"({"residual_scale":"rezero"})"},
-      {"rezero_layer_pre", R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"residual_scale":{"kind":"rezero","g0":0.2,"per":"layer"}})"},
-      {"rezero_branch_norm", R"({"attention":{"norm_branch":true},"ffn":{"norm_branch":true},"residual_scale":"rezero"})"},
+      {"rezero_layer_pre",
+       R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"residual_scale":{"kind":"rezero","g0":0.2,"per":"layer"}})"},
+      {"rezero_branch_norm",
+       R"({"attention":{"norm_branch":true},"ffn":{"norm_branch":true},"residual_scale":"rezero"})"},
       {"b2t", R"({"attention":{"norm_after":true},"ffn":{"norm_after":true},"b2t":true})"},
-      {"b2t_ffn_only_deepnet", R"({"ffn":{"norm_after":true},"residual_scale":"deepnet","init_scale":"deepnet","b2t":true})"},
-      {"all_post", R"({"attention":{"norm_after":true},"ffn":{"norm_branch":true,"norm_after":true},"norm":"dyt","qk_norm":"rmsnorm","residual_scale":{"kind":"rezero","g0":0.5,"per":"layer"},"b2t":true})"},
-      {"all_pre", R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"norm":{"kind":"dyt","alpha0":0.8},"qk_norm":"layernorm","residual_scale":"rezero","init_scale":"tfixup"})"},
+      {"b2t_ffn_only_deepnet",
+       R"({"ffn":{"norm_after":true},"residual_scale":"deepnet","init_scale":"deepnet","b2t":true})"},
+      {"all_post",
+       R"({"attention":{"norm_after":true},"ffn":{"norm_branch":true,"norm_after":true},"norm":"dyt","qk_norm":"rmsnorm","residual_scale":{"kind":"rezero","g0":0.5,"per":"layer"},"b2t":true})"},
+      {"all_pre",
+       R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"norm":{"kind":"dyt","alpha0":0.8},"qk_norm":"layernorm","residual_scale":"rezero","init_scale":"tfixup"})"},
   };
   return specs;
 }
@@ -95,7 +103,8 @@ TEST(PlacementOps, EachOptionAddsTheTensorsItNames) {
                   "layer1.knorm.gamma", "final.gamma", "final.beta"}));  // the slots keep the config's LayerNorm
   EXPECT_EQ(names(option_specs().at("rezero_sublayer")), with({"layer1.gate1", "layer1.gate2"}));
   EXPECT_EQ(names(R"({"residual_scale":{"kind":"rezero","per":"layer"}})"), with({"layer1.gate"}));
-  EXPECT_EQ(names(option_specs().at("b2t")), with({"layer1.ln1.gamma", "layer1.ln1.beta", "layer1.ln2.gamma", "layer1.ln2.beta"}));
+  EXPECT_EQ(names(option_specs().at("b2t")),
+            with({"layer1.ln1.gamma", "layer1.ln1.beta", "layer1.ln2.gamma", "layer1.ln2.beta"}));
 }
 
 // Their initial values: γ 1, β 0, DyT's α = alpha0, the gates g0; no random draw, so every other
@@ -103,7 +112,10 @@ TEST(PlacementOps, EachOptionAddsTheTensorsItNames) {
 TEST(PlacementOps, NewParametersStartAtTheirConstantsAndDrawNothing) {
   const ModelConfig cfg = spec_config(option_specs().at("all_pre"));
   Transformer<float> m(cfg, 3);
-  Transformer<float> plain(spec_config(R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"init_scale":"tfixup"})"), 3);
+  Transformer<float> plain(
+      spec_config(
+          R"({"attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"init_scale":"tfixup"})"),
+      3);
   std::map<std::string, TensorRef> other;
   for (const auto& [n, t] : plain.named_tensors()) other[n] = t;
   for (const auto& [n, t] : m.named_tensors()) {
@@ -147,16 +159,15 @@ TEST(PlacementOps, AClosedGateMakesEachSublayerTheIdentityAndOnlyTheGatesLearnAt
     double sq = 0;
     for (size_t i = 0; i < t.size(); ++i) sq += m.grad(t)[i] * m.grad(t)[i];
     if (n == "E") continue;
-    if (n.find(".gate") != std::string::npos)
-      EXPECT_GT(sq, 0.0) << n;
-    else
-      EXPECT_EQ(sq, 0.0) << n;
+    if (n.find(".gate") != std::string::npos) EXPECT_GT(sq, 0.0) << n;
+    else EXPECT_EQ(sq, 0.0) << n;
   }
 }
 
 // "norm": "none" makes every slot the identity: the same numbers as the spec without the slots.
 TEST(PlacementOps, NoneIsTheIdentityInEverySlot) {
-  const ModelConfig a = spec_config(R"({"attention":{"norm_input":true,"norm_branch":true,"norm_after":true},"ffn":{"norm_input":true,"norm_branch":true,"norm_after":true},"final_norm":true,"norm":"none"})");
+  const ModelConfig a = spec_config(
+      R"({"attention":{"norm_input":true,"norm_branch":true,"norm_after":true},"ffn":{"norm_input":true,"norm_branch":true,"norm_after":true},"final_norm":true,"norm":"none"})");
   const ModelConfig b = spec_config(R"({})");
   Transformer<double> ma(a, 6), mb(b, 6);
   const int N = a.batch * a.seq;
@@ -199,8 +210,10 @@ TEST(PlacementOps, B2TAddsTheLayersInputBeforeTheLastNorm) {
 
 // The probe's reduced backward (W² only) gives the full backward's W² gradients with every option.
 TEST(PlacementOps, ReducedBackwardGivesTheSameW2Gradients) {
-  testing_support::expect_reduced_backward_matches(spec_config(option_specs().at("all_post"), Attention::Bidirectional, 3));
-  testing_support::expect_reduced_backward_matches(spec_config(option_specs().at("all_pre"), Attention::Bidirectional, 3));
+  testing_support::expect_reduced_backward_matches(
+      spec_config(option_specs().at("all_post"), Attention::Bidirectional, 3));
+  testing_support::expect_reduced_backward_matches(
+      spec_config(option_specs().at("all_pre"), Attention::Bidirectional, 3));
 }
 
 // A learnable gate trains with plain SGD at the lab's suggested lr: nothing refuses it (docs/engine.md,
@@ -227,15 +240,16 @@ TEST(PlacementPresets, EachLoadsAndRunsATrainingStep) {
     SCOPED_TRACE(p.name);
     EXPECT_EQ(read_placement_spec(p.spec)->name, p.name);
     EXPECT_EQ(placement_spec_json(read_placement_spec(p.spec)->p), p.spec);  // canonical
-    TrainRun run(train_config_from_json(R"({"layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":1,"placement":")" +
-                                        p.name + R"(","placement_spec":)" + p.spec + "}"));
+    TrainRun run(
+        train_config_from_json(R"({"layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":1,"placement":")" +
+                               p.name + R"(","placement_spec":)" + p.spec + "}"));
     run.step(1);
     ASSERT_EQ(run.status(), RunStatus::Ok);
     ASSERT_EQ(run.loss().size(), 1u);
     EXPECT_TRUE(std::isfinite(run.loss()[0]));
   }
-  const std::vector<std::string> want = {"post-spec", "pre-spec", "peri-spec", "deepnorm-spec", "admin-spec",
-                                         "b2t", "completep", "dyt", "qknorm", "rezero", "tfixup"};
+  const std::vector<std::string> want = {"post-spec", "pre-spec", "peri-spec", "deepnorm-spec", "admin-spec", "b2t",
+                                         "completep", "dyt",      "qknorm",    "rezero",        "tfixup"};
   EXPECT_EQ(names, want);
   for (const PlacementPreset& p : presets)
     EXPECT_EQ(p.source, p.name.size() > 5 && p.name.compare(p.name.size() - 5, 5, "-spec") == 0

@@ -65,7 +65,8 @@ TEST_P(SpecMatchesRegistry, ParametersAndOnePassAreBitIdentical) {
 TEST_P(SpecMatchesRegistry, TrainingTrajectoryIsBitIdentical) {
   const std::string model = R"("layers":3,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":4,"steps":8,"warmup":2)";
   TrainRun a(train_config_from_json("{" + model + R"(,"placement":")" + GetParam() + "\"}"));
-  TrainRun b(train_config_from_json("{" + model + R"(,"placement":")" + kSpecName + R"(","placement_spec":)" + spec() + "}"));
+  TrainRun b(
+      train_config_from_json("{" + model + R"(,"placement":")" + kSpecName + R"(","placement_spec":)" + spec() + "}"));
   a.step(8), b.step(8);
   ASSERT_EQ(a.status(), RunStatus::Ok);
   ASSERT_EQ(a.loss().size(), 8u);
@@ -98,7 +99,8 @@ TEST_P(SpecMatchesRegistry, ProbeAndGridAreBitIdentical) {
             ps.at(kSpecName).obj.at("final_ln_gain").obj.at("mean").num);
 
   GridRun grid(grid_config_from_json("{" + model + R"(,"placements":[")" + GetParam() + R"(",")" + kSpecName +
-                                     R"("],"placement_spec":)" + spec() + R"(,"warmups":[0],"lrs":[0.003],"seeds":[0],"steps":5})"));
+                                     R"("],"placement_spec":)" + spec() +
+                                     R"(,"warmups":[0],"lrs":[0.003],"seeds":[0],"steps":5})"));
   while (!grid.done()) grid.step(5);
   const json::Value g = json::parse(grid.result_json());
   const auto& runs = g.obj.at("runs").arr;
@@ -153,7 +155,8 @@ TEST(PlacementSpec, GradientsMatchFiniteDifferencesThroughTheSpecsFormulas) {
 
 TEST(PlacementSpec, ASpecsNormOverridesTheConfigs) {
   ModelConfig cfg{2, 8, 12, 11, 5, 2, "rms", Attention::Causal};
-  cfg.placement_spec = placement_spec_json(read_placement_spec(std::string(R"({"name":"rms","attention":{"norm_after":true},"norm":"rmsnorm"})"))->p);
+  cfg.placement_spec = placement_spec_json(
+      read_placement_spec(std::string(R"({"name":"rms","attention":{"norm_after":true},"norm":"rmsnorm"})"))->p);
   Transformer<float> m(cfg, 1);
   bool any_beta = false;
   for (const auto& [name, t] : m.named_tensors()) any_beta |= name.find(".beta") != std::string::npos;
@@ -161,15 +164,17 @@ TEST(PlacementSpec, ASpecsNormOverridesTheConfigs) {
 }
 
 TEST(PlacementSpec, ZeroInitStartsEveryBranchAtZeroAndStillLearns) {
-  const std::string spec = R"({"name":"zero-pre","attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"init_scale":"zero"})";
+  const std::string spec =
+      R"({"name":"zero-pre","attention":{"norm_input":true},"ffn":{"norm_input":true},"final_norm":true,"init_scale":"zero"})";
   ModelConfig cfg{2, 8, 12, 11, 5, 2, "zero-pre", Attention::Causal};
   cfg.placement_spec = placement_spec_json(read_placement_spec(spec)->p);
   Transformer<float> m(cfg, 3);
   for (int l = 0; l < 2; ++l)
     for (const TensorRef* t : {&m.layer(l).Wv, &m.layer(l).W2})
       for (size_t i = 0; i < t->size(); ++i) ASSERT_EQ(m.param(*t)[i], 0.0f);
-  TrainRun run(train_config_from_json(R"({"layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":4,"steps":20,"placement":"zero-pre","placement_spec":)" +
-                                      quoted(spec) + "}"));
+  TrainRun run(train_config_from_json(
+      R"({"layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":4,"steps":20,"placement":"zero-pre","placement_spec":)" +
+      quoted(spec) + "}"));
   run.step(20);
   ASSERT_EQ(run.status(), RunStatus::Ok);
   EXPECT_LT(run.loss().back(), run.loss().front());
@@ -177,16 +182,23 @@ TEST(PlacementSpec, ZeroInitStartsEveryBranchAtZeroAndStillLearns) {
 
 // Each bad spec is refused with a message that names the field.
 TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
-  const std::string base = R"("layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"placement":"custom","placement_spec":)";
+  const std::string base =
+      R"("layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"placement":"custom","placement_spec":)";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {R"({"residual_scale":{"kind":"completep","L_base":4,"a":0}})", "placement_spec.residual_scale.a = 0 is out of range (0, 4]"},
-      {R"({"residual_scale":{"kind":"completep","L_base":-1,"a":1}})", "placement_spec.residual_scale.L_base = -1 is out of range"},
-      {R"({"residual_scale":{"kind":"completep","L_base":0}})", "placement_spec.residual_scale.L_base = 0 is out of range"},
-      {R"({"residual_scale":{"kind":"deepnet","a":1}})", "placement_spec.residual_scale: L_base and a belong to \"completep\""},
+      {R"({"residual_scale":{"kind":"completep","L_base":4,"a":0}})",
+       "placement_spec.residual_scale.a = 0 is out of range (0, 4]"},
+      {R"({"residual_scale":{"kind":"completep","L_base":-1,"a":1}})",
+       "placement_spec.residual_scale.L_base = -1 is out of range"},
+      {R"({"residual_scale":{"kind":"completep","L_base":0}})",
+       "placement_spec.residual_scale.L_base = 0 is out of range"},
+      {R"({"residual_scale":{"kind":"deepnet","a":1}})",
+       "placement_spec.residual_scale: L_base and a belong to \"completep\""},
       {R"({"residual_scale":{"L_base":2}})", "placement_spec.residual_scale.kind is missing"},
-      {R"({"residual_scale":"two"})", "placement_spec.residual_scale must be \"one\", \"admin\", \"deepnet\", \"completep\" or \"rezero\""},
+      {R"({"residual_scale":"two"})",
+       "placement_spec.residual_scale must be \"one\", \"admin\", \"deepnet\", \"completep\" or \"rezero\""},
       {R"({"residual_scale":2})", "placement_spec.residual_scale must be"},
-      {R"({"init_scale":"fixup"})", "placement_spec.init_scale must be \"xavier\", \"deepnet\", \"tfixup\" or \"zero\""},
+      {R"({"init_scale":"fixup"})",
+       "placement_spec.init_scale must be \"xavier\", \"deepnet\", \"tfixup\" or \"zero\""},
       {R"({"norm":"batchnorm"})", "placement_spec.norm must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
       {R"({"norm":1})", "placement_spec.norm must be"},
       // DyT's α₀: positive and finite, a number, and only for DyT
@@ -197,34 +209,44 @@ TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
       {R"({"norm":{"kind":"dyt","alpha0":"0.5"}})", "placement_spec.norm.alpha0 must be a number"},
       {R"({"norm":{"kind":"rmsnorm","alpha0":0.5}})", "placement_spec.norm: alpha0 belongs to \"dyt\""},
       {R"({"norm":{"alpha0":0.5}})", "placement_spec.norm.kind is missing"},
-      {R"({"norm":{"kind":"tanh"}})", "placement_spec.norm.kind must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
-      {R"({"norm":{"kind":"dyt","alpha":0.5}})", "unknown key \"alpha\" in placement_spec.norm (known keys: kind, alpha0)"},
+      {R"({"norm":{"kind":"tanh"}})",
+       "placement_spec.norm.kind must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
+      {R"({"norm":{"kind":"dyt","alpha":0.5}})",
+       "unknown key \"alpha\" in placement_spec.norm (known keys: kind, alpha0)"},
       {R"({"norm":[0.5]})", "placement_spec.norm must be"},
       // ReZero's g0: finite, in [0, 4], a number, and only for the gate
-      {R"({"residual_scale":{"kind":"rezero","g0":-0.1}})", "placement_spec.residual_scale.g0 = -0.1 is out of range [0, 4]"},
+      {R"({"residual_scale":{"kind":"rezero","g0":-0.1}})",
+       "placement_spec.residual_scale.g0 = -0.1 is out of range [0, 4]"},
       {R"({"residual_scale":{"kind":"rezero","g0":5}})", "placement_spec.residual_scale.g0 = 5 is out of range [0, 4]"},
       {R"({"residual_scale":{"kind":"rezero","g0":-1e999}})", "(the value of \"g0\")"},
-      {R"({"residual_scale":{"kind":"rezero","g0":null,"per":"block"}})", "placement_spec.residual_scale.per must be \"sublayer\" or \"layer\""},
+      {R"({"residual_scale":{"kind":"rezero","g0":null,"per":"block"}})",
+       "placement_spec.residual_scale.per must be \"sublayer\" or \"layer\""},
       {R"({"residual_scale":{"kind":"rezero","g0":true}})", "placement_spec.residual_scale.g0 must be a number"},
       {R"({"residual_scale":{"kind":"one","g0":0}})", "placement_spec.residual_scale: g0 and per belong to \"rezero\""},
-      {R"({"residual_scale":{"kind":"completep","per":"layer"}})", "placement_spec.residual_scale: g0 and per belong to \"rezero\""},
-      {R"({"residual_scale":{"kind":"rezero","L_base":2}})", "placement_spec.residual_scale: L_base and a belong to \"completep\""},
+      {R"({"residual_scale":{"kind":"completep","per":"layer"}})",
+       "placement_spec.residual_scale: g0 and per belong to \"rezero\""},
+      {R"({"residual_scale":{"kind":"rezero","L_base":2}})",
+       "placement_spec.residual_scale: L_base and a belong to \"completep\""},
       // the QK-norm's kind
       {R"({"qk_norm":"dyt"})", "placement_spec.qk_norm must be \"none\", \"layernorm\" or \"rmsnorm\""},
       {R"({"qk_norm":true})", "placement_spec.qk_norm must be \"none\", \"layernorm\" or \"rmsnorm\""},
       // B2T where it has no meaning, or of the wrong type
       {R"({"b2t":true})", "placement_spec.b2t needs a norm after the FFN's residual add (ffn.norm_after: true)"},
-      {R"({"attention":{"norm_after":true},"ffn":{"norm_input":true},"b2t":true})", "placement_spec.b2t needs a norm after the FFN's residual add"},
-      {R"({"ffn":{"norm_after":true},"norm":"none","b2t":true})", "placement_spec.b2t skips the layer's norms but norm is \"none\""},
+      {R"({"attention":{"norm_after":true},"ffn":{"norm_input":true},"b2t":true})",
+       "placement_spec.b2t needs a norm after the FFN's residual add"},
+      {R"({"ffn":{"norm_after":true},"norm":"none","b2t":true})",
+       "placement_spec.b2t skips the layer's norms but norm is \"none\""},
       {R"({"ffn":{"norm_after":true},"b2t":"yes"})", "placement_spec.b2t must be true or false"},
       {R"({"ffn":{"norm_after":true},"b2t":1})", "placement_spec.b2t must be true or false"},
       // 10⁶-character strings inside an otherwise good spec: refused, named, never echoed
       {R"({"norm":")" + std::string(1000000, 'd') + R"("})", "placement_spec.norm must be"},
       {R"({"norm":{"kind":")" + std::string(1000000, 'd') + R"("}})", "placement_spec.norm.kind must be"},
       {R"({"qk_norm":")" + std::string(1000000, 'q') + R"("})", "placement_spec.qk_norm must be"},
-      {R"({"residual_scale":{"kind":"rezero","per":")" + std::string(1000000, 'l') + R"("}})", "placement_spec.residual_scale.per must be"},
+      {R"({"residual_scale":{"kind":"rezero","per":")" + std::string(1000000, 'l') + R"("}})",
+       "placement_spec.residual_scale.per must be"},
       {R"({"residual_scale":")" + std::string(1000000, 'r') + R"("})", "placement_spec.residual_scale must be"},
-      {R"({")" + std::string(1000000, 'k') + R"(":true})", "unknown key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...\" in placement_spec"},
+      {R"({")" + std::string(1000000, 'k') + R"(":true})",
+       "unknown key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...\" in placement_spec"},
       {R"({"ffn":{"norm_after":1}})", "placement_spec.ffn.norm_after must be true or false"},
       {R"({"final_norm":"yes"})", "placement_spec.final_norm must be true or false"},
       {R"({"attention":[true]})", "placement_spec.attention must be an object"},
@@ -246,8 +268,9 @@ TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
       train_config_from_json("{" + base + spec + "}");
       ADD_FAILURE() << "accepted: " << spec.substr(0, 80);
     } catch (const ArgumentError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << spec.substr(0, 80) << "\n  got: " << e.what();
-      EXPECT_EQ(std::string(e.what()).find('<'), std::string::npos) << e.what();  // no markup echoed
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos)
+          << spec.substr(0, 80) << "\n  got: " << e.what();
+      EXPECT_EQ(std::string(e.what()).find('<'), std::string::npos) << e.what();              // no markup echoed
       EXPECT_LT(std::string(e.what()).size(), 400u) << std::string(e.what()).substr(0, 200);  // nor a long string
     }
   }
@@ -269,11 +292,13 @@ TEST(PlacementSpec, ASpecMustBeRunAndItsNameIsAChoiceOnlyWithIt) {
           "placement_spec defines the placement \"mine\", which placements does not name");
   refused([&] { grid_config_from_json("{" + model + R"(,"placement_spec":{},"placements":["post"]})"); },
           "placement_spec defines the placement \"custom\", which placements does not name");
-  refused([&] { probe_config_from_json("{" + model + R"(,"placements":["post","custom"]})"); }, "placements entry must be");
+  refused([&] { probe_config_from_json("{" + model + R"(,"placements":["post","custom"]})"); },
+          "placements entry must be");
   refused([&] { train_config_from_json("{" + model + R"(,"placement":"custom"})"); }, "placement must be");
   // with the spec its name is a choice; a string holding the spec is read the same as the object
   EXPECT_NO_THROW(probe_config_from_json("{" + model + R"(,"placements":["post","custom"],"placement_spec":{}})"));
-  const TrainConfig a = train_config_from_json("{" + model + R"(,"placement":"custom","placement_spec":{"ffn":{"norm_after":true}}})");
+  const TrainConfig a =
+      train_config_from_json("{" + model + R"(,"placement":"custom","placement_spec":{"ffn":{"norm_after":true}}})");
   const TrainConfig b = train_config_from_json("{" + model + R"(,"placement":"custom","placement_spec":)" +
                                                quoted(R"({"ffn":{"norm_after":true}})") + "}");
   EXPECT_EQ(a.model.placement_spec, b.model.placement_spec);
@@ -290,17 +315,19 @@ using test::run_cli;
 using test::write_temp;
 
 TEST(PlacementSpecCli, ProbeTrainAndGridTakeASpecFile) {
-  const std::string f = write_temp("sandwich.json",
-                                   R"({"name":"sandwich","label":"Sandwich-LN","attention":{"norm_input":true,"norm_branch":true},)"
-                                   R"("ffn":{"norm_input":true,"norm_branch":true},"final_norm":true})");
+  const std::string f = write_temp(
+      "sandwich.json", R"({"name":"sandwich","label":"Sandwich-LN","attention":{"norm_input":true,"norm_branch":true},)"
+                       R"("ffn":{"norm_input":true,"norm_branch":true},"final_norm":true})");
   const std::string model = " --layers 2 --d 16 --d-ff 32 --vocab 32 --seq 8 --batch 2";
-  Cli probe = run_cli("probe --placement-spec '" + f + "' --placements post,sandwich --seeds 0 --batches 1 --depth-batches 1 --depths 2" + model);
+  Cli probe = run_cli("probe --placement-spec '" + f +
+                      "' --placements post,sandwich --seeds 0 --batches 1 --depth-batches 1 --depths 2" + model);
   EXPECT_EQ(probe.rc, 0) << probe.out;
   EXPECT_NE(probe.out.find("Sandwich-LN"), std::string::npos) << probe.out;
   Cli train = run_cli("train --placement-spec '" + f + "' --placement sandwich --steps 3 --json" + model);
   EXPECT_EQ(train.rc, 0) << train.out;
   EXPECT_EQ(json::parse(train.out).obj.at("config").obj.at("placement_spec").obj.at("label").str, "Sandwich-LN");
-  Cli grid = run_cli("grid --placement-spec '" + f + "' --placements sandwich --warmups 0 --lrs 0.001 --seeds 0 --steps 2 --json" + model);
+  Cli grid = run_cli("grid --placement-spec '" + f +
+                     "' --placements sandwich --warmups 0 --lrs 0.001 --seeds 0 --steps 2 --json" + model);
   EXPECT_EQ(grid.rc, 0) << grid.out;
 }
 
@@ -317,26 +344,38 @@ TEST(PlacementSpecCli, EveryPresetFileTrainsFromTheCommandLine) {
 
 TEST(PlacementSpecCli, BadSpecFilesExitWithCode2AndNameTheField) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"probe --placement-spec '" + write_temp("a0.json", R"({"residual_scale":{"kind":"completep","L_base":4,"a":0}})") + "' --placements custom",
+      {"probe --placement-spec '" +
+           write_temp("a0.json", R"({"residual_scale":{"kind":"completep","L_base":4,"a":0}})") +
+           "' --placements custom",
        "placement_spec.residual_scale.a = 0 is out of range"},
-      {"grid --placement-spec '" + write_temp("norm.json", R"({"norm":"groupnorm"})") + "' --placements custom", "placement_spec.norm must be"},
-      {"train --placement-spec '" + write_temp("bad.json", R"({"name":)") + "' --placement custom", "placement_spec is not a JSON object"},
-      {"train --placement-spec '" + write_temp("unknown.json", R"({"sublayers":2})") + "' --placement custom", "unknown key \"sublayers\" in placement_spec"},
-      {"probe --placement-spec '" + testing::TempDir() + "no-such-file.json' --placements custom", "--placement-spec: cannot read the file"},
-      {"probe --placement-spec '" + write_temp("unused.json", "{}") + "'", "placement_spec defines the placement \"custom\", which placements does not name"},
-      {"train --placement-spec '" + write_temp("alpha0.json", R"({"norm":{"kind":"dyt","alpha0":0}})") + "' --placement custom",
+      {"grid --placement-spec '" + write_temp("norm.json", R"({"norm":"groupnorm"})") + "' --placements custom",
+       "placement_spec.norm must be"},
+      {"train --placement-spec '" + write_temp("bad.json", R"({"name":)") + "' --placement custom",
+       "placement_spec is not a JSON object"},
+      {"train --placement-spec '" + write_temp("unknown.json", R"({"sublayers":2})") + "' --placement custom",
+       "unknown key \"sublayers\" in placement_spec"},
+      {"probe --placement-spec '" + testing::TempDir() + "no-such-file.json' --placements custom",
+       "--placement-spec: cannot read the file"},
+      {"probe --placement-spec '" + write_temp("unused.json", "{}") + "'",
+       "placement_spec defines the placement \"custom\", which placements does not name"},
+      {"train --placement-spec '" + write_temp("alpha0.json", R"({"norm":{"kind":"dyt","alpha0":0}})") +
+           "' --placement custom",
        "placement_spec.norm.alpha0 = 0 is out of range (0, 10]"},
       {"probe --placement-spec '" + write_temp("norm.json", R"({"norm":"tanh"})") + "' --placements custom",
        "placement_spec.norm must be \"layernorm\", \"rmsnorm\", \"dyt\" or \"none\""},
-      {"grid --placement-spec '" + write_temp("g0.json", R"({"residual_scale":{"kind":"rezero","g0":-1}})") + "' --placements custom",
+      {"grid --placement-spec '" + write_temp("g0.json", R"({"residual_scale":{"kind":"rezero","g0":-1}})") +
+           "' --placements custom",
        "placement_spec.residual_scale.g0 = -1 is out of range [0, 4]"},
       {"train --placement-spec '" + write_temp("qk.json", R"({"qk_norm":"batchnorm"})") + "' --placement custom",
        "placement_spec.qk_norm must be"},
-      {"train --placement-spec '" + write_temp("b2t.json", R"({"attention":{"norm_input":true},"b2t":true})") + "' --placement custom",
+      {"train --placement-spec '" + write_temp("b2t.json", R"({"attention":{"norm_input":true},"b2t":true})") +
+           "' --placement custom",
        "placement_spec.b2t needs a norm after the FFN's residual add"},
-      {"train --placement-spec '" + write_temp("b2ttype.json", R"({"ffn":{"norm_after":true},"b2t":"on"})") + "' --placement custom",
+      {"train --placement-spec '" + write_temp("b2ttype.json", R"({"ffn":{"norm_after":true},"b2t":"on"})") +
+           "' --placement custom",
        "placement_spec.b2t must be true or false"},
-      {"train --placement-spec '" + write_temp("long.json", R"({"qk_norm":")" + std::string(1000000, 'q') + R"("})") + "' --placement custom",
+      {"train --placement-spec '" + write_temp("long.json", R"({"qk_norm":")" + std::string(1000000, 'q') + R"("})") +
+           "' --placement custom",
        "characters; at most 4096 allowed"},
   };
   for (const auto& [args, message] : cases) {

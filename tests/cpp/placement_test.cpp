@@ -18,16 +18,25 @@ namespace {
 
 // Peri-LN-like: a norm on each sublayer's input and on its output before the add, and a final norm.
 const Placement kPeriTest = {
-    "peri-test", "Peri-LN (test)", "LN on each sublayer's input and output, and a final LN",
-    /*attention=*/{true, true, false}, /*ffn=*/{true, true, false}, /*final_norm=*/true,
+    "peri-test",
+    "Peri-LN (test)",
+    "LN on each sublayer's input and output, and a final LN",
+    /*attention=*/{true, true, false},
+    /*ffn=*/{true, true, false},
+    /*final_norm=*/true,
 };
 
 // DeepNorm-like: Post-LN with x <- LN(α·x + F(x)), α = (2L)^¼, and Xavier std times β = (8L)^−¼ on
 // the value and FFN weights.
 const Placement kDeepTest = {
-    "deep-test", "DeepNorm (test)", "Post-LN with a residual scale and a smaller init",
-    /*attention=*/{false, false, true}, /*ffn=*/{false, false, true}, /*final_norm=*/false,
-    /*residual_scale=*/{ResidualScale::Kind::DeepNet}, /*init_scale=*/{InitScale::Kind::DeepNet},
+    "deep-test",
+    "DeepNorm (test)",
+    "Post-LN with a residual scale and a smaller init",
+    /*attention=*/{false, false, true},
+    /*ffn=*/{false, false, true},
+    /*final_norm=*/false,
+    /*residual_scale=*/{ResidualScale::Kind::DeepNet},
+    /*init_scale=*/{InitScale::Kind::DeepNet},
 };
 
 // Registered once per test process (ctest runs each test in its own).
@@ -61,12 +70,14 @@ TEST_P(TestPlacement, TrainsProbesAndRunsInAGridByName) {
   for (float l : run.loss()) EXPECT_TRUE(std::isfinite(l));
   EXPECT_EQ(json::parse(run.result_json()).obj.at("config").obj.at("placement").str, name);
 
-  const json::Value probe = json::parse(run_probe_json(probe_config_from_json(
-      "{" + model + R"(,"placements":["post",")" + name + R"("],"seeds":[0],"batches":2,"depth_batches":1,"depths":[2]})")));
+  const json::Value probe = json::parse(
+      run_probe_json(probe_config_from_json("{" + model + R"(,"placements":["post",")" + name +
+                                            R"("],"seeds":[0],"batches":2,"depth_batches":1,"depths":[2]})")));
   ASSERT_TRUE(probe.obj.at("placements").obj.count(name));
   EXPECT_EQ(probe.obj.at("placements").obj.at(name).obj.at("norm2_over_d").obj.at("mean").arr.size(), 2u);
 
-  GridRun grid(grid_config_from_json("{" + model + R"(,"placements":[")" + name + R"("],"warmups":[0],"lrs":[0.001],"seeds":[0],"steps":3})"));
+  GridRun grid(grid_config_from_json("{" + model + R"(,"placements":[")" + name +
+                                     R"("],"warmups":[0],"lrs":[0.001],"seeds":[0],"steps":3})"));
   while (!grid.done()) grid.step(3);
   const json::Value g = json::parse(grid.result_json());
   ASSERT_EQ(g.obj.at("runs").arr.size(), 1u);
@@ -102,7 +113,9 @@ TEST(PlacementRegistry, RefusesUnknownAndDuplicateNames) {
 TEST(PlacementRegistry, ResidualAndInitScalesChangeTheModel) {
   register_test_placements();
   auto first_loss = [](const char* p) {
-    TrainRun r(train_config_from_json(std::string(R"({"layers":4,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":1,"placement":")") + p + "\"}"));
+    TrainRun r(train_config_from_json(
+        std::string(R"({"layers":4,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2,"steps":1,"placement":")") + p +
+        "\"}"));
     r.step(1);
     return r.loss().at(0);
   };

@@ -13,7 +13,8 @@ inline TrainConfig plan_train(const json::Value& plan, int i) {
   w.begin_object();
   for (const auto& kv : plan.obj.at("runs").arr.at(i).obj.at("train").obj) {
     w.key(kv.first);
-    if (kv.second.kind == json::Value::Kind::String) w.value(kv.second.str); else w.value(kv.second.num);
+    if (kv.second.kind == json::Value::Kind::String) w.value(kv.second.str);
+    else w.value(kv.second.num);
   }
   w.end_object();
   return train_config_from_json(w.str());

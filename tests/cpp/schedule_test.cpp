@@ -31,7 +31,7 @@ TEST(Schedule, CosineIsAHalfCosineRampOfTheSameLength) {
   EXPECT_NEAR(scheduled_lr(c, 50), 1e-3, 1e-15);  // the midpoint: half the peak, as linear
   EXPECT_DOUBLE_EQ(scheduled_lr(c, 100), 2e-3);
   EXPECT_DOUBLE_EQ(scheduled_lr(c, 200), 2e-3);
-  for (int t = 1; t < 50; ++t) EXPECT_LT(scheduled_lr(c, t), scheduled_lr(lin, t)) << t;   // slower at first
+  for (int t = 1; t < 50; ++t) EXPECT_LT(scheduled_lr(c, t), scheduled_lr(lin, t)) << t;    // slower at first
   for (int t = 51; t < 100; ++t) EXPECT_GT(scheduled_lr(c, t), scheduled_lr(lin, t)) << t;  // then faster
   for (int t = 2; t <= 100; ++t) EXPECT_GT(scheduled_lr(c, t), scheduled_lr(c, t - 1)) << t;
 }

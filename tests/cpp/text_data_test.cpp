@@ -24,7 +24,8 @@ std::string letters_then_digits(size_t n) {
   std::string s;
   const size_t train = n - n / 10;
   Rng rng(7);
-  for (size_t i = 0; i < n; ++i) s += i < train ? static_cast<char>('a' + rng.below(26)) : static_cast<char>('0' + rng.below(10));
+  for (size_t i = 0; i < n; ++i)
+    s += i < train ? static_cast<char>('a' + rng.below(26)) : static_cast<char>('0' + rng.below(10));
   return s;
 }
 
@@ -164,19 +165,23 @@ std::string refusal(F&& f) {
 TEST(TextData, BadSettingsAreRefusedNamingTheField) {
   const auto train = [](const char* json) { return refusal([&] { train_config_from_json(json); }); };
   EXPECT_NE(train(R"({"data":"poetry"})").find("data"), std::string::npos);
-  EXPECT_NE(train(R"({"data":"text","vocab":1000})").find("vocab = 1000 conflicts with data = text"), std::string::npos);
+  EXPECT_NE(train(R"({"data":"text","vocab":1000})").find("vocab = 1000 conflicts with data = text"),
+            std::string::npos);
   EXPECT_NE(train(R"({"data":"text","successors":8})").find("successors"), std::string::npos);
   EXPECT_NE(train(R"({"text_lang":"zh"})").find("text_lang is a setting of data = text"), std::string::npos);
   EXPECT_NE(train(R"({"data":"text","text_lang":"fr"})").find("text_lang"), std::string::npos);
   EXPECT_NE(train(R"({"data":"text","eval_every":0})").find("eval_every"), std::string::npos);
-  EXPECT_NE(refusal([] { grid_config_from_json(R"({"data":"text","vocab":64})"); }).find("vocab = 64"), std::string::npos);
-  EXPECT_NE(refusal([] { set_text_corpus("en", ""); }).find("text_lang = en: the article's text is empty"), std::string::npos);
+  EXPECT_NE(refusal([] { grid_config_from_json(R"({"data":"text","vocab":64})"); }).find("vocab = 64"),
+            std::string::npos);
+  EXPECT_NE(refusal([] { set_text_corpus("en", ""); }).find("text_lang = en: the article's text is empty"),
+            std::string::npos);
   EXPECT_NE(refusal([] { set_text_corpus("fr", "bonjour"); }).find("text_lang"), std::string::npos);
   // a run whose text is not registered says which
   forget_text_corpora();
   TrainConfig zh = text_train();
   zh.text_lang = "zh";
-  EXPECT_NE(refusal([&] { TrainRun run(zh); }).find("text_lang = zh: the article's text in \"zh\" is not loaded"), std::string::npos);
+  EXPECT_NE(refusal([&] { TrainRun run(zh); }).find("text_lang = zh: the article's text in \"zh\" is not loaded"),
+            std::string::npos);
 }
 
 }  // namespace

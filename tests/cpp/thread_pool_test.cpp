@@ -31,7 +31,8 @@ TEST(ThreadPool, ChunksCoverTheRangeOnceWithAtMostOnePerTeamThread) {
     EXPECT_EQ(chunks.load(), std::min<long>(n, 4)) << n;
   }
   std::atomic<int> chunks{0};
-  p.parallel_for(1000, [&](long, long, int) { ++chunks; }, 300);  // min_chunk bounds the count
+  p.parallel_for(
+      1000, [&](long, long, int) { ++chunks; }, 300);  // min_chunk bounds the count
   EXPECT_EQ(chunks.load(), 3);
 }
 
@@ -100,9 +101,11 @@ TEST(ThreadPool, ChunksOfLateThreadsRunOnceWhoeverRunsThem) {
 TEST(ThreadPool, AChunksExceptionReachesTheCallerAndThePoolGoesOn) {
   ThreadPool p(4);
   for (int bad : {0, 3}) {  // thrown on the calling thread, then on a worker
-    EXPECT_THROW(p.parallel_for(4, [&](long b, long, int) {
-      if (b == bad) throw std::runtime_error("chunk failed");
-    }), std::runtime_error);
+    EXPECT_THROW(p.parallel_for(4,
+                                [&](long b, long, int) {
+                                  if (b == bad) throw std::runtime_error("chunk failed");
+                                }),
+                 std::runtime_error);
   }
   std::atomic<long> sum{0};
   p.parallel_for(100, [&](long b, long e, int) {

@@ -58,7 +58,8 @@ TEST(Threads, TrainingCurveIsBitIdenticalOnOneTwoThreeFourAndSixteenThreads) {
       EXPECT_EQ(r.loss().size(), static_cast<size_t>(c.steps));
       return without_threads(r.result_json());
     });
-    for (size_t i = 1; i < runs.size(); ++i) EXPECT_EQ(runs[0], runs[i]) << placement << ", " << kThreads[i] << " threads";
+    for (size_t i = 1; i < runs.size(); ++i)
+      EXPECT_EQ(runs[0], runs[i]) << placement << ", " << kThreads[i] << " threads";
   }
 }
 
@@ -88,7 +89,9 @@ TEST(Threads, SingleRunExperimentsAreBitIdenticalOnOneTwoThreeFourAndSixteenThre
       {"plateau-share", "{" + model + R"(,"steps":8,"every":4,"warmups":[0,4]})"},
       {"adam-first-step", "{" + model + R"(,"steps":4})"},
       // a training run on teams, and Lanczos products on a double model whose ops split too
-      {"sharpness", "{" + model + R"(,"steps":4,"every":2,"placements":["post"],"optimizers":["adam","gi-adam"],"warmups":[0],"seeds":[0],"lanczos_steps":6})"},
+      {"sharpness",
+       "{" + model +
+           R"(,"steps":4,"every":2,"placements":["post"],"optimizers":["adam","gi-adam"],"warmups":[0],"seeds":[0],"lanczos_steps":6})"},
   };
   for (const auto& [name, cfg] : cases) {
     const auto docs = for_each_thread_count([&, name = name, cfg = cfg] {

@@ -40,10 +40,17 @@ void write(json::Writer& w, const json::Value& v) {
       for (const auto& e : v.arr) write(w, e);
       w.end_array();
       break;
-    case json::Value::Kind::String: w.value(v.str); break;
-    case json::Value::Kind::Bool: w.value(v.b); break;
-    case json::Value::Kind::Null: w.null(); break;
-    default: w.exact(v.num);
+    case json::Value::Kind::String:
+      w.value(v.str);
+      break;
+    case json::Value::Kind::Bool:
+      w.value(v.b);
+      break;
+    case json::Value::Kind::Null:
+      w.null();
+      break;
+    default:
+      w.exact(v.num);
   }
 }
 std::string config_json(const json::Value& c) {
@@ -64,7 +71,8 @@ TEST(Trajectory, NativeBuildFollowsThePinnedTrajectories) {
     for (const json::Value& r : fixture.obj.at("runs").arr) {
       TrainRun run(train_config_from_json(config_json(r.obj.at("config"))));
       run.step(1000);
-      const std::string name = r.obj.at("config").obj.at("placement").str + "/" + r.obj.at("config").obj.at("optimizer").str;
+      const std::string name =
+          r.obj.at("config").obj.at("placement").str + "/" + r.obj.at("config").obj.at("optimizer").str;
       ASSERT_EQ(run.status(), RunStatus::Ok) << name;
       const auto& loss = r.obj.at("loss").arr;
       const auto& gn = r.obj.at("grad_norm").arr;

@@ -61,12 +61,14 @@ std::string usage() {
   u += "                        (docs/json-schema.md)\n";
   u += "  lnx version\n\n";
   u += "--threads 0 (default) uses every core. --json prints the full result (docs/json-schema.md).\n";
-  u += "--data text learns the article's text (public/data/text/article.{en,zh}.txt; --text-dir DIR reads them from DIR).\n";
+  u += "--data text learns the article's text (public/data/text/article.{en,zh}.txt; --text-dir DIR reads them from "
+       "DIR).\n";
   u += "Placements: ";
   for (const auto& n : lnx::placement_names()) u += n + " ";
   u += "\nOptimizers: ";
   for (const auto& n : lnx::optimizer_names()) u += n + " ";
-  u += "\nPlacement presets (lnx schema lists them; docs/engine.md): --placement-spec wasm/placements/presets/NAME.json,\n  NAME = ";
+  u += "\nPlacement presets (lnx schema lists them; docs/engine.md): --placement-spec "
+       "wasm/placements/presets/NAME.json,\n  NAME = ";
   for (const auto& p : lnx::placement_presets())
     if (p.source != "registry") u += p.name + " ";
   return u + "\n";
@@ -112,13 +114,15 @@ void load_texts(const std::string& dir) {
   const bool named = !dir.empty();
   if (named) {
     struct stat st;
-    if (stat(dir.c_str(), &st) != 0) throw lnx::ArgumentError("--text-dir: there is no folder '" + printable(dir) + "'");
+    if (stat(dir.c_str(), &st) != 0)
+      throw lnx::ArgumentError("--text-dir: there is no folder '" + printable(dir) + "'");
     if (!S_ISDIR(st.st_mode)) throw lnx::ArgumentError("--text-dir: '" + printable(dir) + "' is a file, not a folder");
   }
   int found = 0;
   for (const char* lang : {"en", "zh"}) {
     const std::string file = std::string("article.") + lang + ".txt";
-    for (const std::string& d : named ? std::vector<std::string>{dir} : std::vector<std::string>{"public/data/text", "../public/data/text"}) {
+    for (const std::string& d :
+         named ? std::vector<std::string>{dir} : std::vector<std::string>{"public/data/text", "../public/data/text"}) {
       const std::string path = d + "/" + file;
       struct stat st;
       const bool exists = stat(path.c_str(), &st) == 0;
@@ -127,7 +131,8 @@ void load_texts(const std::string& dir) {
       std::string text;
       std::string why;
       if (!exists) why = "the folder --text-dir names ('" + printable(dir) + "') has no " + file;
-      else if (S_ISDIR(st.st_mode) || !read_file(path, kMaxText, text)) why = "--text-dir: cannot read the file '" + printable(path) + "'";
+      else if (S_ISDIR(st.st_mode) || !read_file(path, kMaxText, text))
+        why = "--text-dir: cannot read the file '" + printable(path) + "'";
       else if (text.size() > kMaxText) throw lnx::ArgumentError("--text-dir: '" + printable(path) + "' is over 64 MiB");
       else if (text.empty()) why = "the file '" + printable(path) + "' (--text-dir) is empty";
       if (why.empty()) lnx::set_text_corpus(lang, text);
@@ -136,13 +141,15 @@ void load_texts(const std::string& dir) {
     }
   }
   if (named && found == 0)
-    throw lnx::ArgumentError("--text-dir: the folder '" + printable(dir) + "' has neither article.en.txt nor article.zh.txt");
+    throw lnx::ArgumentError("--text-dir: the folder '" + printable(dir) +
+                             "' has neither article.en.txt nor article.zh.txt");
 }
 
 // The text of the file a flag names (at most 64 KiB: the field refuses more than a few KiB itself).
 std::string read_flag_file(const std::string& flag, const std::string& path) {
   std::string text;
-  if (!read_file(path, 64u << 10, text)) throw lnx::ArgumentError(flag + ": cannot read the file '" + printable(path) + "'");
+  if (!read_file(path, 64u << 10, text))
+    throw lnx::ArgumentError(flag + ": cannot read the file '" + printable(path) + "'");
   return text;
 }
 
@@ -207,8 +214,14 @@ Args parse_args(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> kv;
   for (int i = first; i < argc; ++i) {
     std::string f = argv[i];
-    if (f == "--json") { a.json = true; continue; }
-    if (f == "--progress") { a.progress = true; continue; }
+    if (f == "--json") {
+      a.json = true;
+      continue;
+    }
+    if (f == "--progress") {
+      a.progress = true;
+      continue;
+    }
     if (f.rfind("--", 0) != 0) throw lnx::ArgumentError("unexpected argument '" + f + "'");
     if (i + 1 >= argc) throw lnx::ArgumentError("flag " + f + " needs a value");
     const std::string val = argv[++i];
@@ -232,8 +245,7 @@ Args parse_args(int argc, char** argv) {
   else if (a.command == "exp") {
     const lnx::exp::ExperimentInfo& e = lnx::exp::experiment(a.experiment);
     a.config_json = flags_to_json(e.find, e.keys, kv);
-  }
-  else if (!kv.empty()) throw lnx::ArgumentError("lnx " + a.command + " takes no flags but --json");
+  } else if (!kv.empty()) throw lnx::ArgumentError("lnx " + a.command + " takes no flags but --json");
   return a;
 }
 
@@ -338,9 +350,9 @@ int cmd_grid(const Args& a) {
   // the text has no optimal loss (data = text: its plateau is the text's unigram entropy)
   const auto opt = v.obj.find("optimal_loss");
   if (opt != v.obj.end())
-    std::printf("plateau entropy %.3f, ln %d = %.3f\n", v.obj.at("plateau_entropy").num, cfg.base.successors, opt->second.num);
-  else
-    std::printf("plateau (the text's unigram entropy) %.3f\n", v.obj.at("plateau_entropy").num);
+    std::printf("plateau entropy %.3f, ln %d = %.3f\n", v.obj.at("plateau_entropy").num, cfg.base.successors,
+                opt->second.num);
+  else std::printf("plateau (the text's unigram entropy) %.3f\n", v.obj.at("plateau_entropy").num);
   for (const auto& r : v.obj.at("runs").arr) {
     const auto& o = r.obj;
     const auto& loss = o.at("loss").arr;
@@ -360,8 +372,9 @@ int cmd_exp(const Args& a) {
   auto t0 = std::chrono::steady_clock::now();
   const std::string out = run_to_end(run, 1, a.progress, t0);
   if (a.json) return print_json(out);
-  std::printf("%s: %s\nclaim: %s\n%.1f s (%d threads); %zu bytes of results (--json prints them; docs/json-schema.md)\n",
-              info.name, info.doc, info.claim, seconds_since(t0), lnx::threads(), out.size());
+  std::printf(
+      "%s: %s\nclaim: %s\n%.1f s (%d threads); %zu bytes of results (--json prints them; docs/json-schema.md)\n",
+      info.name, info.doc, info.claim, seconds_since(t0), lnx::threads(), out.size());
   return 0;
 }
 
@@ -385,15 +398,17 @@ int cmd_schema(const Args& a) {
 
 int main(int argc, char** argv) {
   try {
-    if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help"))) {
+    if (argc >= 2 &&
+        (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help"))) {
       std::cout << usage();
       return 0;
     }
     Args a = parse_args(argc, argv);
     lnx::set_threads(a.threads);
     if (!a.text_dir.empty() && !reads_text(a))
-      throw lnx::ArgumentError("--text-dir names the folder of the article's text, which this command does not read "
-                               "(it goes with --data text, and with lnx exp real-text)");
+      throw lnx::ArgumentError(
+          "--text-dir names the folder of the article's text, which this command does not read "
+          "(it goes with --data text, and with lnx exp real-text)");
     load_texts(a.text_dir);
     if (a.command == "version") {
       std::cout << "lnx " << lnx::engine_version() << " (" << lnx::build_flavour() << ")\n";

@@ -23,8 +23,8 @@
 #include "../config_fields.h"
 #include "../configs.h"
 #include "../optim/registry.h"
-#include "../train_common.h"
 #include "../train_access.h"
+#include "../train_common.h"
 #include "experiment.h"
 #include "measure.h"
 
@@ -41,7 +41,8 @@ void add_list_hyperparameter_fields(schema::Schema<C>& s) {
   for (const OwnedHyperparameter& oh : all_hyperparameters()) {
     if (std::find(seen.begin(), seen.end(), oh.h.name) != seen.end()) continue;
     seen.push_back(oh.h.name);
-    schema::add_field(s, schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc), &hyperparameter<C>);
+    schema::add_field(s, schema::number_spec(oh.h.name, oh.h.min, oh.h.max, oh.h.min_exclusive, oh.h.doc),
+                      &hyperparameter<C>);
   }
   s.rules.push_back({"hyperparameters_match_optimizers",
                      "a setting away from its default belongs to every listed optimizer",
@@ -90,9 +91,10 @@ struct AdamFirstStep {
     add_steps_field(s);
     add_warmup_shape_field(s);
     add_chain_fields(s);
-    schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
-                                                  "the optimizers, one run per placement each (a setting below applies "
-                                                  "to each listed optimizer that declares it)"),
+    schema::add_field(s,
+                      schema::choice_list_spec("optimizers", optimizer_names, 8,
+                                               "the optimizers, one run per placement each (a setting below applies "
+                                               "to each listed optimizer that declares it)"),
                       &own_member<Config, &Config::optimizers>);
     add_list_hyperparameter_fields(s);
     add_run_fields(s);
@@ -108,7 +110,8 @@ struct AdamFirstStep {
     s.rules.push_back({"steps_recorded", "at most 1000 steps (every tensor's series is kept)",
                        [](const Config& c) {
                          if (c.base.steps > 1000)
-                           throw ArgumentError("steps = " + std::to_string(c.base.steps) + " is out of range [1, 1000] for " + kName);
+                           throw ArgumentError("steps = " + std::to_string(c.base.steps) +
+                                               " is out of range [1, 1000] for " + kName);
                        },
                        nullptr});
     s.rules.push_back({"model_fits_in_memory", "the model, its gradients and the optimizer's state fit in 1 GiB",
@@ -228,7 +231,8 @@ struct AdamFirstStep {
       s.pred_sign = -lr * s.grad_l1;
       double lin = 0;
       for (const TensorRef& r : refs_)
-        for (size_t j = r.off; j < r.off + r.size(); ++j) lin += static_cast<double>(g[j]) * (static_cast<double>(after[j]) - before[j]);
+        for (size_t j = r.off; j < r.off + r.size(); ++j)
+          lin += static_cast<double>(g[j]) * (static_cast<double>(after[j]) - before[j]);
       s.pred_linear = lin;
       for (const TensorRef& r : refs_) {
         double ss = 0, zeros = 0;

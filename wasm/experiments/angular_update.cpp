@@ -86,7 +86,8 @@ struct AngularUpdate {
       "attention weights (Wq, Wk, Wv) and the FFN weights (W1, W2), arccos(<W_t, W_t+1>/(|W_t| |W_t+1|)), and the "
       "relative update |W_t+1 - W_t|/|W_t|; the loss per step";
   static constexpr const char* kClaim =
-      "DeepNorm works in the same direction as Pre-LN's final LN (inferred); one explanation to test: its early angular "
+      "DeepNorm works in the same direction as Pre-LN's final LN (inferred); one explanation to test: its early "
+      "angular "
       "updates without warm-up are Pre-LN's size, below Post-LN's (Kosson et al. 2024; Kalra & Barkeshli 2024: warm-up "
       "limits angular updates)";
 
@@ -112,17 +113,21 @@ struct AngularUpdate {
     add_shared_train_fields(s);
     add_run_fields(s, {"warmup", "seed"});  // lr: the peak
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"),
+                      &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
+                      &own_member<Config, &Config::seeds>);
     add_runs_rule<AngularUpdate>(s, 64, "the experiment");
     s.rules.push_back({"early_steps", "at most 1000 steps: every step of every group is recorded",
                        [](const Config& c) {
                          if (c.base.steps > 1000)
-                           throw ArgumentError("steps = " + std::to_string(c.base.steps) +
-                                               ": at most 1000 allowed (the experiment records every step of every layer)");
+                           throw ArgumentError(
+                               "steps = " + std::to_string(c.base.steps) +
+                               ": at most 1000 allowed (the experiment records every step of every layer)");
                        },
                        nullptr});
-    s.rules.push_back({"model_fits_in_memory", "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
+    s.rules.push_back({"model_fits_in_memory",
+                       "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
                        [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
     s.rules.push_back({"warmup_longer_than_run", "a warm-up longer than the run never reaches the peak lr", nullptr,
                        [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
@@ -168,7 +173,12 @@ struct AngularUpdate {
     w.key("runs").begin_array();
     for (const Run& r : out_) {
       w.begin_object().key("placement").value(r.placement).key("warmup").value(r.warmup);
-      w.key("seed").value(static_cast<double>(r.seed)).key("status").value(r.status).key("stop_step").value(r.stop_step);
+      w.key("seed")
+          .value(static_cast<double>(r.seed))
+          .key("status")
+          .value(r.status)
+          .key("stop_step")
+          .value(r.stop_step);
       w.key("angle").rows(r.angle).key("relative").rows(r.relative);
       w.key("loss").array(r.loss.begin(), r.loss.end());
       w.end_object();

@@ -65,8 +65,8 @@ struct DepthFactors {
     add_seeds_field(s, "seeds, one model (and batch stream) each");
     schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed, for each of the two measurements"),
                       &own_member<Config, &Config::batches>);
-    s.rules.push_back({"fits_in_memory", "the model fits in 1 GiB", [](const Config& c) { probe_of(c).validate(); },
-                       nullptr});
+    s.rules.push_back(
+        {"fits_in_memory", "the model fits in 1 GiB", [](const Config& c) { probe_of(c).validate(); }, nullptr});
   }
 
   // Figure 3a at depth L: the probe's per-layer job; its depth sweep is one batch at L itself.

@@ -88,10 +88,10 @@ struct ExperimentInfo {
   const char* name;
   const char* doc;
   const char* claim;
-  void (*describe)(json::Writer&);         // the config's schema document (schema::describe)
+  void (*describe)(json::Writer&);                      // the config's schema document (schema::describe)
   const schema::Spec* (*find)(const std::string& key);  // a config field by key (the CLI's flags)
-  std::vector<std::string> (*keys)();      // every config key, in declaration order
-  std::string (*usage)(size_t indent);     // the CLI's usage items
+  std::vector<std::string> (*keys)();                   // every config key, in declaration order
+  std::string (*usage)(size_t indent);                  // the CLI's usage items
   std::unique_ptr<Experiment> (*make)(const std::string& config_json);
   // Would the experiment take this config? Parses and validates it as make does (throws the same
   // ArgumentError or RuleError), without setting anything up, then writes its warnings
@@ -175,7 +175,9 @@ ExperimentInfo info_of() {
           [](const std::string& text) -> std::unique_ptr<Experiment> {
             return std::make_unique<Erased<E>>(schema::parse(schema_of<E>(), text));
           },
-          [](const std::string& text, json::Writer& w) { schema::write_warnings(w, schema_of<E>(), schema::parse(schema_of<E>(), text)); }};
+          [](const std::string& text, json::Writer& w) {
+            schema::write_warnings(w, schema_of<E>(), schema::parse(schema_of<E>(), text));
+          }};
 }
 
 }  // namespace lnx::exp

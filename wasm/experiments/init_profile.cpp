@@ -62,15 +62,15 @@ struct InitProfile {
     add_seeds_field(s, "seeds, one model (and batch stream) each");
     schema::add_field(s, schema::int_spec("batches", 1, 1000, "batches per seed for the per-layer statistics"),
                       &own_member<C, &C::batches>);
-    schema::add_field(s, schema::int_spec("depth_batches", 1, 1000,
-                                          "batches per seed for the last layer's gradient against depth"),
-                      &own_member<C, &C::depth_batches>);
-    schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16,
-                                               "the depths L of the last-layer sweep and of the sensitivity"),
-                      &own_member<C, &C::depths>);
-    schema::add_field(s, schema::number_spec("perturbation", 0, 1, true,
-                                             "the random perturbation's size delta per coordinate"),
-                      &own_member<C, &C::perturbation>);
+    schema::add_field(
+        s, schema::int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
+        &own_member<C, &C::depth_batches>);
+    schema::add_field(
+        s, schema::int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep and of the sensitivity"),
+        &own_member<C, &C::depths>);
+    schema::add_field(
+        s, schema::number_spec("perturbation", 0, 1, true, "the random perturbation's size delta per coordinate"),
+        &own_member<C, &C::perturbation>);
     s.rules.push_back({"fits_in_memory", "the model at `layers` and at every depth fits in 1 GiB",
                        [](const C& c) {
                          check_size(c.base.model, 2, "model", kModelKnobs);
@@ -91,8 +91,11 @@ struct InitProfile {
   }
 
   explicit InitProfile(const Config& c)
-      : cfg_(c), probe_(probe_config(c)), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
-        sweep_(c.placements, c.depths, c.seeds.size(), [](int) { return 2; }), out_(sweep_.jobs().size()) {
+      : cfg_(c),
+        probe_(probe_config(c)),
+        chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
+        sweep_(c.placements, c.depths, c.seeds.size(), [](int) { return 2; }),
+        out_(sweep_.jobs().size()) {
     // Progress: the probe's passes (each ∝ its depth) against the sensitivity's two forwards per job.
     double sum_depths = 0;
     for (int L : c.depths) sum_depths += L;
@@ -103,10 +106,8 @@ struct InitProfile {
 
   // One probe pass while the probe runs, then one seed of one (placement, depth) of the sensitivity.
   void step_once() {
-    if (!probe_.done())
-      probe_.step(1);
-    else
-      run_sensitivity();
+    if (!probe_.done()) probe_.step(1);
+    else run_sensitivity();
   }
   bool done() const { return probe_.done() && sweep_.done(); }
   double progress() const {
@@ -130,8 +131,8 @@ struct InitProfile {
   void run_sensitivity() {
     const uint64_t seed = cfg_.seeds[sweep_.seed_index()];
     InitModel im(cfg_.base.model, sweep_.job().placement, sweep_.job().layers, seed, chain_);
-    out_[sweep_.job_index()].push_back(
-        logit_change(im, [&](Transformer<float>& m) { perturb_randomly(m.params(), tensors_of(m), cfg_.perturbation, seed); }));
+    out_[sweep_.job_index()].push_back(logit_change(
+        im, [&](Transformer<float>& m) { perturb_randomly(m.params(), tensors_of(m), cfg_.perturbation, seed); }));
     sweep_.advance();
   }
 

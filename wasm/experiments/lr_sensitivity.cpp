@@ -41,7 +41,7 @@
 namespace lnx::exp {
 namespace {
 
-constexpr int kEvalBatches = 4;    // fixed batches for ℓ₀ and the final loss
+constexpr int kEvalBatches = 4;  // fixed batches for ℓ₀ and the final loss
 constexpr size_t kMaxRuns = 128;
 constexpr int kMaxRecordings = 1000;
 
@@ -88,21 +88,27 @@ struct LrSensitivity {
     add_placement_spec_field(s);
     add_shared_train_fields(s);
     add_run_fields(s, {"lr", "seed"});
-    schema::add_field(s, schema::choice_list_spec("placements", placement_names, 4, "the placements (placement_spec's name too)"),
-                      &own_member<Config, &Config::placements>, &spec_choice<Config>);
+    schema::add_field(
+        s, schema::choice_list_spec("placements", placement_names, 4, "the placements (placement_spec's name too)"),
+        &own_member<Config, &Config::placements>, &spec_choice<Config>);
     // a spec no run uses is refused (config_fields.h add_spec_used_rule), but for the default one:
     // placements ["pre"] runs Pre-LN alone
-    s.rules.push_back({"placement_spec_is_used", "a placement_spec's placement is one the config runs (by its name), but for the default (qknorm)",
-                       [](const Config& c) {
-                         if (c.base.model.placement_spec == qknorm_spec()) return;
-                         const std::vector<std::string> name = spec_choice(c);
-                         if (!name.empty() && std::find(c.placements.begin(), c.placements.end(), name[0]) == c.placements.end())
-                           throw ArgumentError("placement_spec defines the placement \"" + name[0] +
-                                               "\", which placements does not name (add \"" + name[0] + "\" to it)");
-                       },
-                       nullptr});
-    schema::add_field(s, schema::number_list_spec("lrs", 0, 10, true, 12, "the peak learning rates (a log-spaced grid: the sensitivity is their mean)"),
-                      &own_member<Config, &Config::lrs>);
+    s.rules.push_back(
+        {"placement_spec_is_used",
+         "a placement_spec's placement is one the config runs (by its name), but for the default (qknorm)",
+         [](const Config& c) {
+           if (c.base.model.placement_spec == qknorm_spec()) return;
+           const std::vector<std::string> name = spec_choice(c);
+           if (!name.empty() && std::find(c.placements.begin(), c.placements.end(), name[0]) == c.placements.end())
+             throw ArgumentError("placement_spec defines the placement \"" + name[0] +
+                                 "\", which placements does not name (add \"" + name[0] + "\" to it)");
+         },
+         nullptr});
+    schema::add_field(
+        s,
+        schema::number_list_spec("lrs", 0, 10, true, 12,
+                                 "the peak learning rates (a log-spaced grid: the sensitivity is their mean)"),
+        &own_member<Config, &Config::lrs>);
     schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run per placement and lr each"),
                       &own_member<Config, &Config::seeds>);
     schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the largest attention logit every k steps"),
@@ -115,7 +121,8 @@ struct LrSensitivity {
                                                " recordings per run; at most 1000 allowed (raise every)");
                        },
                        nullptr});
-    s.rules.push_back({"model_fits_in_memory", "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
+    s.rules.push_back({"model_fits_in_memory",
+                       "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
                        [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
                        [](const Config& c) { return warmup_warnings({c.base.warmup}, c.base.steps); }});
@@ -213,7 +220,8 @@ struct LrSensitivity {
     r.run->step(1);
     const RunStatus s = r.run->status();
     if (t == 1 || t % cfg_.every == 0 || s != RunStatus::Running) {
-      r.eval->forward(detail::TrainRunAccess::last_inputs(*r.run).data(), detail::TrainRunAccess::last_targets(*r.run).data());
+      r.eval->forward(detail::TrainRunAccess::last_inputs(*r.run).data(),
+                      detail::TrainRunAccess::last_targets(*r.run).data());
       r.at.push_back(t);
       r.logit.push_back(max_attention_logit(*r.eval));
     }

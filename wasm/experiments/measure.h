@@ -42,8 +42,7 @@ inline void sign_step(std::vector<float>& params, const std::vector<float>& thet
   params = theta0;
   const float e = static_cast<float>(eta);
   for (const TensorRef& t : tensors)
-    for (size_t i = t.off; i < t.off + t.size(); ++i)
-      params[i] -= grad[i] > 0 ? e : grad[i] < 0 ? -e : 0.0f;
+    for (size_t i = t.off; i < t.off + t.size(); ++i) params[i] -= grad[i] > 0 ? e : grad[i] < 0 ? -e : 0.0f;
 }
 
 // Mean over the N·V entries of (a − b)².
@@ -228,7 +227,8 @@ double logit_change(InitModel& im, Perturb perturb) {
 }
 
 // θ += δ·N(0, 1) on `tensors`, the noise from the seed's perturbation stream.
-inline void perturb_randomly(std::vector<float>& params, const std::vector<TensorRef>& tensors, double delta, uint64_t seed) {
+inline void perturb_randomly(std::vector<float>& params, const std::vector<TensorRef>& tensors, double delta,
+                             uint64_t seed) {
   Rng noise(stream_seed(seed, kStreamPerturbation));
   for (const TensorRef& t : tensors)
     for (size_t i = t.off; i < t.off + t.size(); ++i) params[i] += static_cast<float>(delta * noise.normal());
@@ -236,14 +236,22 @@ inline void perturb_randomly(std::vector<float>& params, const std::vector<Tenso
 
 inline void write_mean_std(json::Writer& w, const std::vector<double>& xs) {
   const MeanStd m = mean_std(xs);
-  w.begin_object().key("mean").value(m.mean).key("std").value(m.std).key("per_seed").array(xs.begin(), xs.end()).end_object();
+  w.begin_object()
+      .key("mean")
+      .value(m.mean)
+      .key("std")
+      .value(m.std)
+      .key("per_seed")
+      .array(xs.begin(), xs.end())
+      .end_object();
 }
 
 // One placement's logit changes against depth, as logit_change measured them per job of `sweep` and
 // seed (out[job][seed]): "depths": [{"layers", "dlogits2": mean/std/per_seed}, …] in the sweep's order,
 // then "slope", the log-log slope of the means against L. Returns the means.
 inline std::vector<double> write_sensitivity_depths(json::Writer& w, const DepthSweep& sweep,
-                                                    const std::vector<std::vector<double>>& out, const std::string& placement) {
+                                                    const std::vector<std::vector<double>>& out,
+                                                    const std::string& placement) {
   std::vector<double> Ls, means;
   w.key("depths").begin_array();
   const auto& jobs = sweep.jobs();

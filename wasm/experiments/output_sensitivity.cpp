@@ -49,19 +49,26 @@ struct OutputSensitivity {
   static void fields(schema::Schema<Config>& s) {
     using namespace config;
     add_toy_depth_sweep_fields(s, "seeds, one model, batch and perturbation each");
-    schema::add_field(s, schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
-                        &own_member<Config, &Config::perturbation>);
-    schema::add_field(s, schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
-                                          "delta*N(0,1) per coordinate, or -delta*sign(g) (Adam's first step at lr delta)"),
-                        &own_member<Config, &Config::perturbation_kind>);
-    schema::add_field(s, schema::enum_spec("perturb", {"all", "layers"},
-                                          "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
-                        &own_member<Config, &Config::perturb>);
+    schema::add_field(s,
+                      schema::number_spec("perturbation", 0, 1, true, "the perturbation's size delta per coordinate"),
+                      &own_member<Config, &Config::perturbation>);
+    schema::add_field(
+        s,
+        schema::enum_spec("perturbation_kind", {"random", "sign_gradient"},
+                          "delta*N(0,1) per coordinate, or -delta*sign(g) (Adam's first step at lr delta)"),
+        &own_member<Config, &Config::perturbation_kind>);
+    schema::add_field(
+        s,
+        schema::enum_spec("perturb", {"all", "layers"},
+                          "every parameter, or only the layers' (not the embedding, final norm or output matrix)"),
+        &own_member<Config, &Config::perturb>);
   }
 
   explicit OutputSensitivity(const Config& c)
-      : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
-        sweep_(c.placements, c.depths, c.seeds.size(), [](int) { return 2; }), out_(sweep_.jobs().size()) {}
+      : cfg_(c),
+        chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
+        sweep_(c.placements, c.depths, c.seeds.size(), [](int) { return 2; }),
+        out_(sweep_.jobs().size()) {}
 
   void step_once() { run_seed(); }
   bool done() const { return sweep_.done(); }

@@ -76,17 +76,26 @@ struct PhaseDiagram {
     add_placement_spec_field(s);
     add_shared_train_fields(s);
     add_spec_placements_field(s, 8, "the placements (placement_spec's name too)");
-    schema::add_field(s, schema::int_list_spec("depths", 1, 64, 8, "the depths L"), &own_member<Config, &Config::depths>);
-    schema::add_field(s, schema::number_list_spec("lrs", 0, 10, true, 12, "the peak learning rates"), &own_member<Config, &Config::lrs>);
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 4, "the warm-up lengths"), &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run per cell each"), &own_member<Config, &Config::seeds>);
-    schema::add_field(s, schema::enum_spec("early_exit", {"on", "off"},
-                                           "stop a run once its outcome is settled (on), or run every run to its last step (off)"),
-                      &own_member<Config, &Config::early_exit>);
-    schema::add_field(s, schema::int_spec("settle", 1, kMaxSteps, "with early_exit on, the steps a run goes on after its escape step"),
-                      &own_member<Config, &Config::settle>);
+    schema::add_field(s, schema::int_list_spec("depths", 1, 64, 8, "the depths L"),
+                      &own_member<Config, &Config::depths>);
+    schema::add_field(s, schema::number_list_spec("lrs", 0, 10, true, 12, "the peak learning rates"),
+                      &own_member<Config, &Config::lrs>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 4, "the warm-up lengths"),
+                      &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run per cell each"),
+                      &own_member<Config, &Config::seeds>);
+    schema::add_field(
+        s,
+        schema::enum_spec("early_exit", {"on", "off"},
+                          "stop a run once its outcome is settled (on), or run every run to its last step (off)"),
+        &own_member<Config, &Config::early_exit>);
+    schema::add_field(
+        s,
+        schema::int_spec("settle", 1, kMaxSteps, "with early_exit on, the steps a run goes on after its escape step"),
+        &own_member<Config, &Config::settle>);
     add_runs_rule<PhaseDiagram>(s, kMaxRuns, "the phase diagram", " (placements x warmups x depths x lrs x seeds)");
-    s.rules.push_back({"fits_in_memory", "the model at every depth, its gradients and the optimizer's state fit in 1 GiB",
+    s.rules.push_back({"fits_in_memory",
+                       "the model at every depth, its gradients and the optimizer's state fit in 1 GiB",
                        [](const Config& c) { check_depths_fit(c.base.model, c.depths); }, nullptr});
     s.rules.push_back({"warmup_reaches_peak", "a warm-up longer than the run is allowed, with a warning", nullptr,
                        [](const Config& c) { return warmup_warnings(c.warmups, c.base.steps); }});
@@ -120,7 +129,8 @@ struct PhaseDiagram {
       done_ += L;
       if (plan_.finished(l.index)) done_ += static_cast<double>(L) * (cfg_.base.steps - plan_.stop_step(l.index));
     }
-    live_.erase(std::remove_if(live_.begin(), live_.end(), [&](const Live& l) { return plan_.finished(l.index); }), live_.end());
+    live_.erase(std::remove_if(live_.begin(), live_.end(), [&](const Live& l) { return plan_.finished(l.index); }),
+                live_.end());
   }
   bool done() const { return next_ >= plan_.order().size() && live_.empty(); }
   double progress() const { return done() ? 1.0 : std::min(0.999, done_ / total_); }
@@ -177,7 +187,8 @@ bool PhasePlan::record(size_t run, const std::vector<float>& loss, RunStatus sta
   const int n = static_cast<int>(loss.size());
   for (int k = r.seen + 1; k <= n; ++k) {
     if (r.escape == 0)
-      r.escape = escape_step(std::vector<double>(loss.begin(), loss.begin() + k), plateau_, kEscapeWindow, kEscapeMargin);
+      r.escape =
+          escape_step(std::vector<double>(loss.begin(), loss.begin() + k), plateau_, kEscapeWindow, kEscapeMargin);
     if (cfg_.early_exit == EarlyExit::On && r.escape > 0 && k >= r.escape + cfg_.settle && k < cfg_.base.steps) {
       r.stopped = "settled", r.stop_step = k;
       r.loss.assign(loss.begin(), loss.begin() + k);
@@ -185,7 +196,8 @@ bool PhasePlan::record(size_t run, const std::vector<float>& loss, RunStatus sta
     }
   }
   r.seen = n;
-  if (status == RunStatus::NaN || status == RunStatus::Diverged) r.stopped = to_string(status), r.stop_step = trainer_stop_step;
+  if (status == RunStatus::NaN || status == RunStatus::Diverged)
+    r.stopped = to_string(status), r.stop_step = trainer_stop_step;
   else if (status == RunStatus::Ok) r.stopped = "end", r.stop_step = n;
   else return false;
   r.loss = loss;
@@ -268,7 +280,8 @@ void PhasePlan::write_run(json::Writer& w, const Run& r) {
 PhaseConfig phase_config_from_json(const std::string& json) { return schema::parse(schema_of<PhaseDiagram>(), json); }
 
 std::string phase_result_json(const PhaseConfig& c, const PhasePlan& plan, const char* backend) {
-  return document<PhaseDiagram>(c, [&](json::Writer& w) { plan.write(w); }, backend);
+  return document<PhaseDiagram>(
+      c, [&](json::Writer& w) { plan.write(w); }, backend);
 }
 
 ExperimentInfo phase_diagram_info() { return info_of<PhaseDiagram>(); }

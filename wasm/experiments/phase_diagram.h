@@ -63,10 +63,10 @@ class PhasePlan {
     size_t cell;
     uint64_t seed;
     int layers;
-    std::string stopped;   // "end", "settled", "nan", "diverged"; empty while running
-    int escape = 0;        // 1-based escape step, 0 = never
-    int stop_step = 0;     // the last step it took (the trainer's stopping step for nan / diverged)
-    int seen = 0;          // losses read so far
+    std::string stopped;  // "end", "settled", "nan", "diverged"; empty while running
+    int escape = 0;       // 1-based escape step, 0 = never
+    int stop_step = 0;    // the last step it took (the trainer's stopping step for nan / diverged)
+    int seen = 0;         // losses read so far
     std::vector<float> loss;
   };
   struct Cell {

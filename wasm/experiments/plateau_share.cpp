@@ -29,7 +29,8 @@ struct PlateauShare {
   static constexpr const char* kDoc =
       "Figure-4 runs that record, every k steps and per layer, the token-specific share of the hidden state on a fixed "
       "batch: s = 1 - |mean_tokens h|^2 / mean_tokens |h|^2";
-  static constexpr const char* kClaim = "Post-LN's failure is a frequency-only plateau, not divergence (measured, no mechanism given)";
+  static constexpr const char* kClaim =
+      "Post-LN's failure is a frequency-only plateau, not divergence (measured, no mechanism given)";
 
   struct Config {
     TrainConfig base;
@@ -45,9 +46,11 @@ struct PlateauShare {
     add_run_fields(s, {"warmup"});
     add_placements_field(s, "the placements");
     schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths, one run each"),
-                        &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"), &own_member<Config, &Config::every>);
-    s.rules.push_back({"model_fits_in_memory", "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
+                      &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"),
+                      &own_member<Config, &Config::every>);
+    s.rules.push_back({"model_fits_in_memory",
+                       "the model, its gradients, the optimizer's state and a copy fit in 1 GiB",
                        [](const Config& c) { check_size(c.base.model, 3, "model", kModelKnobs); }, nullptr});
     s.rules.push_back({"recordings", "at most 2000 recordings per run",
                        [](const Config& c) {
@@ -61,8 +64,8 @@ struct PlateauShare {
   struct Run {
     std::string placement, status = "running";
     int warmup;
-    std::vector<int> at;                      // steps of the recordings (0 = init)
-    std::vector<std::vector<double>> share;   // [recording][layer]
+    std::vector<int> at;                     // steps of the recordings (0 = init)
+    std::vector<std::vector<double>> share;  // [recording][layer]
     std::vector<float> loss;
   };
 

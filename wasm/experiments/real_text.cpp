@@ -56,11 +56,14 @@ struct RealText {
     add_warmup_shape_field(s);
     add_run_fields(s, {"warmup", "seed"});
     schema::add_field(s, eval_every_spec(), &train_member<Config, &TrainConfig::eval_every>);
-    schema::add_field(s, schema::choice_list_spec("langs", text_lang_names, 3, "the languages of the article's text, one grid each"),
-                      &own_member<Config, &Config::langs>);
+    schema::add_field(
+        s, schema::choice_list_spec("langs", text_lang_names, 3, "the languages of the article's text, one grid each"),
+        &own_member<Config, &Config::langs>);
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"),
+                      &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
+                      &own_member<Config, &Config::seeds>);
     s.rules.push_back({"runs", "each language's grid is a valid grid (at most 64 runs, in memory)",
                        [](const Config& c) {
                          for (const auto& l : c.langs) grid_of(c, l).validate();
@@ -122,7 +125,12 @@ struct RealText {
         const int warmup = static_cast<int>(r.obj.at("warmup").num);
         const bool ok = r.obj.at("status").str == "ok";
         w.begin_object().key("lang").value(cfg_.langs[l]).key("placement").value(placement);
-        w.key("warmup").value(warmup).key("seed").value(r.obj.at("seed").num).key("status").value(r.obj.at("status").str);
+        w.key("warmup")
+            .value(warmup)
+            .key("seed")
+            .value(r.obj.at("seed").num)
+            .key("status")
+            .value(r.obj.at("status").str);
         write_escape_step(w, loss, plateaus[l]);
         w.key("loss").array(loss.begin(), loss.end());
         w.key("val_step").begin_array();
@@ -145,7 +153,8 @@ struct RealText {
       w.begin_object().key("lang").value(q.lang).key("placement").value(q.placement).key("warmup").value(q.warmup);
       w.key("seeds_ok").value(static_cast<int>(q.curves.size()));
       const bool all = q.curves.size() == cfg_.seeds.size();
-      write_escape_step(w, all ? seed_mean(q.curves) : std::vector<double>{}, plateau);  // null unless every seed ran to the end
+      write_escape_step(w, all ? seed_mean(q.curves) : std::vector<double>{},
+                        plateau);  // null unless every seed ran to the end
       w.key("final_val");
       if (all) {
         double s = 0;

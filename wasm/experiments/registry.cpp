@@ -26,18 +26,9 @@ ExperimentInfo angular_update_info();
 
 const std::vector<ExperimentInfo>& experiments() {
   static const std::vector<ExperimentInfo> all = {
-      adam_first_step_info(),
-      step_size_info(),
-      output_sensitivity_info(),
-      warmup_length_info(),
-      plateau_share_info(),
-      tied_output_info(),
-      depth_factors_info(),
-      sharpness_info(),
-      phase_diagram_info(),
-      init_profile_info(),
-      lr_sensitivity_info(),
-      real_text_info(),
+      adam_first_step_info(), step_size_info(),    output_sensitivity_info(), warmup_length_info(),
+      plateau_share_info(),   tied_output_info(),  depth_factors_info(),      sharpness_info(),
+      phase_diagram_info(),   init_profile_info(), lr_sensitivity_info(),     real_text_info(),
       angular_update_info(),
   };
   return all;
@@ -49,8 +40,9 @@ const ExperimentInfo& experiment(const std::string& name) {
   std::string known;
   for (const ExperimentInfo& e : experiments()) known += (known.empty() ? "\"" : ", \"") + std::string(e.name) + "\"";
   // the name given is echoed only when it is a plain word: a message may be shown as text of a page
-  const bool plain = !name.empty() && name.size() <= 40 &&
-                     std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; });
+  const bool plain = !name.empty() && name.size() <= 40 && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
   throw ArgumentError("experiment must be one of " + known + (plain ? " (got \"" + name + "\")" : std::string()));
 }
 

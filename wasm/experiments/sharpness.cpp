@@ -97,7 +97,8 @@ class Lanczos {
     lambda_ = es.eigenvalues()(k - 1);  // ascending
     residual_ = b * std::fabs(es.eigenvectors()(k - 1, k - 1));
     if (!std::isfinite(lambda_)) return finish(false);
-    if (residual_ <= tol_ * std::fabs(lambda_) || !(b > 1e-300)) return finish(true);  // b = 0: an invariant subspace, exact
+    if (residual_ <= tol_ * std::fabs(lambda_) || !(b > 1e-300))
+      return finish(true);  // b = 0: an invariant subspace, exact
     if (k >= max_) return finish(false);
     beta_.push_back(b);
     q_prev_.swap(q_);
@@ -225,22 +226,30 @@ struct Sharpness {
     add_chain_fields(s);
     add_run_fields(s, {"warmup", "seed"});  // lr: the peak
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::choice_list_spec("optimizers", preconditioned_optimizer_names, 8,
-                                                  "the optimizers (those that state a preconditioner), each at its "
-                                                  "default settings"),
+    schema::add_field(s,
+                      schema::choice_list_spec("optimizers", preconditioned_optimizer_names, 8,
+                                               "the optimizers (those that state a preconditioner), each at its "
+                                               "default settings"),
                       &own_member<Config, &Config::optimizers>);
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"),
+                      &own_member<Config, &Config::warmups>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
+                      &own_member<Config, &Config::seeds>);
     schema::add_field(s, schema::int_spec("every", 1, 1000, "measure at step 1 and every this many steps"),
                       &own_member<Config, &Config::every>);
-    schema::add_field(s, schema::int_spec("lanczos_steps", 1, 200, "Lanczos: at most this many Hessian-vector products per estimate"),
-                      &own_member<Config, &Config::lanczos_steps>);
-    schema::add_field(s, schema::number_spec("lanczos_tol", 0, 1, true,
-                                             "Lanczos: stop when the top eigenvalue's residual bound is at most this times it"),
-                      &own_member<Config, &Config::lanczos_tol>);
-    schema::add_field(s, schema::number_spec("fd_step", 0, 1, true,
-                                             "finite-difference step h: H v = (grad(theta + h v/|v|) - grad(theta - h v/|v|)) |v| / 2h"),
-                      &own_member<Config, &Config::fd_step>);
+    schema::add_field(
+        s, schema::int_spec("lanczos_steps", 1, 200, "Lanczos: at most this many Hessian-vector products per estimate"),
+        &own_member<Config, &Config::lanczos_steps>);
+    schema::add_field(
+        s,
+        schema::number_spec("lanczos_tol", 0, 1, true,
+                            "Lanczos: stop when the top eigenvalue's residual bound is at most this times it"),
+        &own_member<Config, &Config::lanczos_tol>);
+    schema::add_field(
+        s,
+        schema::number_spec("fd_step", 0, 1, true,
+                            "finite-difference step h: H v = (grad(theta + h v/|v|) - grad(theta - h v/|v|)) |v| / 2h"),
+        &own_member<Config, &Config::fd_step>);
     add_runs_rule<Sharpness>(s, 64, "the experiment");
     s.rules.push_back({"model_fits_in_memory",
                        "the run, its double-precision twin and the Lanczos vectors fit in 1 GiB",
@@ -328,10 +337,12 @@ struct Sharpness {
     }
     run_->step(1);
     ++done_units_;
-    if (run_->steps_done() < t || run_->status() == RunStatus::NaN || run_->status() == RunStatus::Diverged) return stop();
+    if (run_->steps_done() < t || run_->status() == RunStatus::NaN || run_->status() == RunStatus::Diverged)
+      return stop();
     if (m) {
       TrainCheckpoint ck;
-      if (!run_->take_checkpoint(ck)) throw std::logic_error("sharpness: the run's checkpoint of step " + std::to_string(t) + " did not land");
+      if (!run_->take_checkpoint(ck))
+        throw std::logic_error("sharpness: the run's checkpoint of step " + std::to_string(t) + " did not land");
       hvp_->set_batch(detail::TrainRunAccess::last_inputs(*run_), detail::TrainRunAccess::last_targets(*run_));
       run_->set_checkpoint_every(0);
       std::vector<double> s;
@@ -381,8 +392,9 @@ struct Sharpness {
     auto hvp = hvp_;
     std::vector<double> q0(s_.size());
     for (double& x : q0) x = start_rng_.normal();
-    lanczos_ = std::make_unique<Lanczos>([hvp](const std::vector<double>& v, std::vector<double>& hv) { (*hvp)(v, hv); }, s_,
-                                         std::move(q0), cfg_.lanczos_steps, cfg_.lanczos_tol);
+    lanczos_ =
+        std::make_unique<Lanczos>([hvp](const std::vector<double>& v, std::vector<double>& hv) { (*hvp)(v, hv); }, s_,
+                                  std::move(q0), cfg_.lanczos_steps, cfg_.lanczos_tol);
   }
 
   // The estimate did not meet its tolerance: again with a ten times smaller step (the header).

@@ -31,7 +31,8 @@ namespace {
 struct StepSize {
   static constexpr const char* kName = "step-size";
   static constexpr const char* kDoc =
-      "at init, per placement and depth: the loss along theta - eta*sign(g) over a grid of eta, eta_star with the range of "
+      "at init, per placement and depth: the loss along theta - eta*sign(g) over a grid of eta, eta_star with the "
+      "range of "
       "eta near the best loss and the largest eta that still lowers it, and per layer "
       "the mean squared change of the logits when only that layer steps";
   static constexpr const char* kClaim =
@@ -55,33 +56,34 @@ struct StepSize {
     using namespace config;
     add_toy_depth_sweep_fields(s, "seeds, one model (and batch) each");
     schema::add_field(s, schema::number_list_spec("etas", 0, 1, true, 32, "the sign-step sizes eta (Adam's lr)"),
-                        &own_member<Config, &Config::etas>);
+                      &own_member<Config, &Config::etas>);
     schema::add_field(s, schema::number_spec("layer_eta", 0, 1, true, "the step size of the one-layer steps"),
-                        &own_member<Config, &Config::layer_eta>);
+                      &own_member<Config, &Config::layer_eta>);
     schema::add_field(s,
                       schema::number_spec("eta_margin", 0, 1, false,
                                           "eta_near_best holds the etas whose loss is within eta_margin * loss0 of the "
                                           "lowest loss (a fraction of the loss at eta = 0)"),
                       &own_member<Config, &Config::eta_margin>);
-    schema::add_field(s,
-                      schema::number_spec("eta_min_gain", 0, 1, true,
-                                          "eta_max_useful is the largest eta whose loss is at least eta_min_gain * loss0 "
-                                          "below loss0 (a fraction of the loss at eta = 0)"),
-                      &own_member<Config, &Config::eta_min_gain>);
+    schema::add_field(
+        s,
+        schema::number_spec("eta_min_gain", 0, 1, true,
+                            "eta_max_useful is the largest eta whose loss is at least eta_min_gain * loss0 "
+                            "below loss0 (a fraction of the loss at eta = 0)"),
+        &own_member<Config, &Config::eta_min_gain>);
   }
 
   // What one (placement, depth) measured, over seeds.
   struct Cell {
-    std::vector<double> loss0;                    // [seed]
-    std::vector<std::vector<double>> loss;        // [eta][seed]
-    std::vector<double> eta_star;                 // [seed]
+    std::vector<double> loss0;                        // [seed]
+    std::vector<std::vector<double>> loss;            // [eta][seed]
+    std::vector<double> eta_star;                     // [seed]
     std::vector<std::vector<double>> layer_dlogits2;  // [layer][seed]
   };
 
   // The robust readings of one loss curve over the grid (docs/experiments.md, step-size).
   struct Reading {
-    double lo, hi;        // eta_near_best
-    double max_useful;    // eta_max_useful; NaN when no eta lowers the loss by the gain
+    double lo, hi;      // eta_near_best
+    double max_useful;  // eta_max_useful; NaN when no eta lowers the loss by the gain
   };
   Reading read_curve(const std::vector<double>& loss, double l0) const {
     const std::vector<double>& etas = cfg_.etas;
@@ -101,7 +103,8 @@ struct StepSize {
   }
 
   explicit StepSize(const Config& c)
-      : cfg_(c), chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
+      : cfg_(c),
+        chain_(c.base.model.vocab, c.base.successors, c.base.chain_seed),
         sweep_(c.placements, c.depths, c.seeds.size(), [&](int L) { return 1.0 + c.etas.size() + L; }),
         cells_(sweep_.jobs().size()) {}
 

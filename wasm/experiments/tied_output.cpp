@@ -29,7 +29,8 @@ struct TiedOutput {
       "Figure 3c's last-layer W2 gradient against depth for tied/untied output with and without the sqrt(d) input "
       "scale, and the init model's probability of the current token";
   static constexpr const char* kClaim =
-      "Pre-LN's last-layer gradient falls faster than 1/sqrt(L) because of the embedding's share in the output (a guess)";
+      "Pre-LN's last-layer gradient falls faster than 1/sqrt(L) because of the embedding's share in the output (a "
+      "guess)";
 
   struct Config {
     ModelConfig model;  // the probe's model (api.h: d 512, V 1000, bidirectional)
@@ -44,9 +45,10 @@ struct TiedOutput {
     add_model_fields(s, false, {"layers", "output", "input_scale"});
     add_sweep_fields(s, "seeds, one model (and batch stream) each");
     schema::add_field(s, schema::int_spec("depth_batches", 1, 1000, "batches per seed and depth"),
-                        &own_member<Config, &Config::depth_batches>);
+                      &own_member<Config, &Config::depth_batches>);
     s.rules.push_back({"fits_in_memory", "the model at every depth fits in 1 GiB (untied: one more V x d matrix)",
-                       [](const Config& c) { probe_of(c, OutputLayer::Untied, InputScale::SqrtD).validate(); }, nullptr});
+                       [](const Config& c) { probe_of(c, OutputLayer::Untied, InputScale::SqrtD).validate(); },
+                       nullptr});
   }
 
   // The probe of one variant: only the depth sweep matters (the per-layer job runs one batch at the
@@ -118,7 +120,13 @@ struct TiedOutput {
           w.begin_object().key("layers").value(L);
           for (const char* stat : {"W2_per_batch", "W2_per_layer"}) {
             const auto& ms = cell.at(stat).obj;
-            w.key(stat).begin_object().key("mean").value(ms.at("mean").num).key("std").value(ms.at("std").num).end_object();
+            w.key(stat)
+                .begin_object()
+                .key("mean")
+                .value(ms.at("mean").num)
+                .key("std")
+                .value(ms.at("std").num)
+                .end_object();
           }
           w.key("p_current");
           write_mean_std(w, v.p_current.at(p).at(L));

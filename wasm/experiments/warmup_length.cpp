@@ -51,22 +51,25 @@ struct WarmupLength {
     add_warmup_shape_field(s);
     add_chain_fields(s);
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::choice_list_spec("optimizers", optimizer_names, 8,
-                                                 "the optimizers, each at its default settings"),
-                        &own_member<Config, &Config::optimizers>);
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"), &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::number_list_spec("lr_factors", 0, 1000, true, 8,
-                                                 "peak lr = factor x the optimizer's suggested lr"),
-                        &own_member<Config, &Config::lr_factors>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<Config, &Config::seeds>);
-    s.rules.push_back({"runs", "at most 64 runs per optimizer and 512 in all",
-                       [](const Config& c) {
-                         for (const auto& o : c.optimizers) grid_of(c, o).validate();
-                         const size_t n = c.optimizers.size() * c.placements.size() * c.warmups.size() *
-                                          c.lr_factors.size() * c.seeds.size();
-                         if (n > 512) throw ArgumentError("the experiment has " + std::to_string(n) + " runs; at most 512 allowed");
-                       },
-                       nullptr});
+    schema::add_field(
+        s, schema::choice_list_spec("optimizers", optimizer_names, 8, "the optimizers, each at its default settings"),
+        &own_member<Config, &Config::optimizers>);
+    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"),
+                      &own_member<Config, &Config::warmups>);
+    schema::add_field(
+        s, schema::number_list_spec("lr_factors", 0, 1000, true, 8, "peak lr = factor x the optimizer's suggested lr"),
+        &own_member<Config, &Config::lr_factors>);
+    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
+                      &own_member<Config, &Config::seeds>);
+    s.rules.push_back(
+        {"runs", "at most 64 runs per optimizer and 512 in all",
+         [](const Config& c) {
+           for (const auto& o : c.optimizers) grid_of(c, o).validate();
+           const size_t n =
+               c.optimizers.size() * c.placements.size() * c.warmups.size() * c.lr_factors.size() * c.seeds.size();
+           if (n > 512) throw ArgumentError("the experiment has " + std::to_string(n) + " runs; at most 512 allowed");
+         },
+         nullptr});
   }
 
   static double suggested_lr(const std::string& o) {
@@ -124,7 +127,8 @@ struct WarmupLength {
         auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& q) {
           return q.placement == placement && q.optimizer == cfg_.optimizers[o] && q.warmup == warmup && q.lr == lr;
         });
-        if (it == groups.end()) groups.push_back({placement, cfg_.optimizers[o], warmup, lr, {}}), it = groups.end() - 1;
+        if (it == groups.end())
+          groups.push_back({placement, cfg_.optimizers[o], warmup, lr, {}}), it = groups.end() - 1;
         if (r.obj.at("status").str == "ok") it->curves.push_back(std::move(loss));
       }
     }
@@ -134,7 +138,8 @@ struct WarmupLength {
     for (const Group& q : groups) {
       w.begin_object().key("placement").value(q.placement).key("optimizer").value(q.optimizer);
       w.key("warmup").value(q.warmup).key("lr").value(q.lr).key("seeds_ok").value(static_cast<int>(q.curves.size()));
-      const std::vector<double> mean = q.curves.size() == cfg_.seeds.size() ? seed_mean(q.curves) : std::vector<double>{};
+      const std::vector<double> mean =
+          q.curves.size() == cfg_.seeds.size() ? seed_mean(q.curves) : std::vector<double>{};
       write_escape_step(w, mean, plateau);  // null unless every seed ran to the end
       w.end_object();
     }

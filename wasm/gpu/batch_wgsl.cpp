@@ -146,7 +146,8 @@ std::string rewrite_body(const std::string& s, const std::vector<StorageVar>& va
     if (v && k < s.size() && s[k] == '[') {
       const size_t e = closing(s, k);
       out += id + "[" + (v->vec4 ? "lnx_at4(u32(" : "lnx_at(u32(") +
-             rewrite_body(s.substr(k + 1, e - k - 1), vars, uniform, entry) + (entry ? "), lnx_span, lnx_lane)]" : "), lnx_span_p, lnx_lane_p)]");
+             rewrite_body(s.substr(k + 1, e - k - 1), vars, uniform, entry) +
+             (entry ? "), lnx_span, lnx_lane)]" : "), lnx_span_p, lnx_lane_p)]");
       i = e + 1;
       continue;
     }
@@ -175,7 +176,8 @@ std::vector<std::string> split_params(const std::string& s) {
   return out;
 }
 
-std::string rewrite_entry(const std::string& fn, const std::string& attributes, const std::string& uniform, const std::string& body_rewritten) {
+std::string rewrite_entry(const std::string& fn, const std::string& attributes, const std::string& uniform,
+                          const std::string& body_rewritten) {
   const size_t ws = attributes.find("@workgroup_size(");
   if (ws != std::string::npos) {
     const size_t close = closing(attributes, ws + 15);
@@ -190,8 +192,10 @@ std::string rewrite_entry(const std::string& fn, const std::string& attributes, 
       const std::string kind = ident_at(p, b + 9);
       const size_t n = skip_space(p, p.find(')', b) + 1);
       const std::string name = ident_at(p, n);
-      const char* renamed = kind == "workgroup_id" ? "lnx_wid" : kind == "num_workgroups" ? "lnx_nwg"
-                            : kind == "global_invocation_id" ? "lnx_gid" : nullptr;
+      const char* renamed = kind == "workgroup_id"           ? "lnx_wid"
+                            : kind == "num_workgroups"       ? "lnx_nwg"
+                            : kind == "global_invocation_id" ? "lnx_gid"
+                                                             : nullptr;
       if (renamed) {
         p = p.substr(0, n) + renamed + p.substr(n + name.size());
         if (kind == "workgroup_id") {
@@ -259,29 +263,34 @@ std::string batched_wgsl(const std::string& source) {
       const Function& fn = fns[f++];
       const std::string text = s.substr(fn.begin, fn.end - fn.begin);
       const size_t brace = text.find('{', text.find('('));
-      const std::string body = text.substr(0, brace) +
-                               rewrite_body(text.substr(brace), vars, uniform, fn.entry);
+      const std::string body = text.substr(0, brace) + rewrite_body(text.substr(brace), vars, uniform, fn.entry);
       out += fn.entry ? rewrite_entry(text, fn.attributes, uniform, body.substr(brace)) : body;
       at = fn.end;
     } else {  // the uniform's declaration
       for (const auto& d : decls)
         if (d.begin == at) {
-          out += "struct lnx_Layout { bz: u32, runs: u32, _p0: u32, _p1: u32, };\n"
-                 "@group(0) @binding(0) var<uniform> lnx_rs: lnx_Layout;\n"
-                 "struct lnx_Pblk { @size(" + std::to_string(kBatchParamsBytes) + ") p: " + uniform_type + ", };\n"
-                 "@group(0) @binding(" + std::to_string(kBatchParamsBinding) +
-                 ") var<storage, read> lnx_pall: array<lnx_Pblk>;\n"
-                 "var<private> lnx_P: " + uniform_type + ";";
+          out +=
+              "struct lnx_Layout { bz: u32, runs: u32, _p0: u32, _p1: u32, };\n"
+              "@group(0) @binding(0) var<uniform> lnx_rs: lnx_Layout;\n"
+              "struct lnx_Pblk { @size(" +
+              std::to_string(kBatchParamsBytes) + ") p: " + uniform_type +
+              ", };\n"
+              "@group(0) @binding(" +
+              std::to_string(kBatchParamsBinding) +
+              ") var<storage, read> lnx_pall: array<lnx_Pblk>;\n"
+              "var<private> lnx_P: " +
+              uniform_type + ";";
           at = d.end;
         }
     }
   }
   // Run r's element i of a binding that starts at a chunk boundary (device_batch.h's layout); `span`
   // = 64·R, `lane` = 64·r, in floats (a vec4 array counts 16 per chunk).
-  out += "\nvar<private> lnx_span_p: u32;\nvar<private> lnx_lane_p: u32;\n"
-         "fn lnx_at(i: u32, span: u32, lane: u32) -> u32 { return (i >> 6u) * span + lane + (i & 63u); }\n"
-         "fn lnx_at4(j: u32, span: u32, lane: u32) -> u32 {\n"
-         "  return (j >> 4u) * (span >> 2u) + (lane >> 2u) + (j & 15u);\n}\n";
+  out +=
+      "\nvar<private> lnx_span_p: u32;\nvar<private> lnx_lane_p: u32;\n"
+      "fn lnx_at(i: u32, span: u32, lane: u32) -> u32 { return (i >> 6u) * span + lane + (i & 63u); }\n"
+      "fn lnx_at4(j: u32, span: u32, lane: u32) -> u32 {\n"
+      "  return (j >> 4u) * (span >> 2u) + (lane >> 2u) + (j & 15u);\n}\n";
   return out;
 }
 

@@ -20,24 +20,24 @@ double lnx_gpu_limit(int which);
 namespace lnx::gpu::cmdlist {
 namespace {
 
-constexpr uint32_t kSlots = 2048;       // uniform slots = dispatches per submit at most
-constexpr uint32_t kSlotBytes = 256;    // minUniformBufferOffsetAlignment (spec default and maximum)
+constexpr uint32_t kSlots = 2048;                      // uniform slots = dispatches per submit at most
+constexpr uint32_t kSlotBytes = 256;                   // minUniformBufferOffsetAlignment (spec default and maximum)
 constexpr size_t kUniformBytes = sizeof(Uniforms::w);  // 16 words: every kernel's Params fits
 constexpr int kMaxBindings = 9;
-constexpr uint32_t kMergeGap = 16;      // changed slots this close are written as one range
-constexpr size_t kMaxGroups = 50000;    // then every group is dropped and made again as needed
+constexpr uint32_t kMergeGap = 16;    // changed slots this close are written as one range
+constexpr size_t kMaxGroups = 50000;  // then every group is dropped and made again as needed
 static_assert(kUniformBytes <= kSlotBytes, "a kernel's uniforms fit its slot");
 static_assert(sizeof(Binding) == 16, "JS reads a binding as 4 words");
 
 // Read and written by lnx_webgpu.js; the word order is fixed there (LnxGpu.H_*).
 struct Header {
-  uint32_t cmds;        // address of the commands: 5 words each (pipeline, bind group, gx, gy, gz)
-  uint32_t count;       // commands recorded and not yet encoded (JS sets 0 when it encodes them)
-  uint32_t uni;         // address of the uniform mirror: kSlots × kSlotBytes
-  uint32_t slot;        // slots used since the last submit (JS sets 0 at a submit)
-  uint32_t ranges;      // address of the changed slot ranges [lo, hi), in slot order
-  uint32_t nranges;     // how many (JS writes them at the submit, then sets 0)
-  uint32_t gen;         // the device's generation (JS: +1 whenever it attaches a device)
+  uint32_t cmds;     // address of the commands: 5 words each (pipeline, bind group, gx, gy, gz)
+  uint32_t count;    // commands recorded and not yet encoded (JS sets 0 when it encodes them)
+  uint32_t uni;      // address of the uniform mirror: kSlots × kSlotBytes
+  uint32_t slot;     // slots used since the last submit (JS sets 0 at a submit)
+  uint32_t ranges;   // address of the changed slot ranges [lo, hi), in slot order
+  uint32_t nranges;  // how many (JS writes them at the submit, then sets 0)
+  uint32_t gen;      // the device's generation (JS: +1 whenever it attaches a device)
   uint32_t slots, slot_bytes;
 };
 struct Cmd {

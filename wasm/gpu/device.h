@@ -18,10 +18,10 @@ struct DeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-bool available();               // a device was given to the module and is not lost
-void check();                   // throws DeviceError when lost / errored / absent
+bool available();  // a device was given to the module and is not lost
+void check();      // throws DeviceError when lost / errored / absent
 size_t max_buffer_bytes();
-size_t max_binding_bytes();     // maxStorageBufferBindingSize
+size_t max_binding_bytes();          // maxStorageBufferBindingSize
 constexpr size_t kAlignBytes = 256;  // minStorageBufferOffsetAlignment (spec default and maximum)
 
 // A device buffer of `bytes` (rounded up to 256), zero-initialised, freed on destruction. While a
@@ -42,7 +42,7 @@ class Buffer {
   uint32_t id() const { return id_; }
   size_t bytes() const { return bytes_; }
   int run() const { return run_; }
-  int runs() const { return runs_; }  // 1: an ordinary buffer
+  int runs() const { return runs_; }                                 // 1: an ordinary buffer
   void write(size_t byte_off, const void* src, size_t bytes) const;  // device memory, not the handle
  private:
   void release();
@@ -66,8 +66,14 @@ struct Binding {
 struct Uniforms {
   uint32_t w[16] = {};
   int n = 0;
-  Uniforms& u(uint32_t v) { w[n++] = v; return *this; }
-  Uniforms& f(float v) { std::memcpy(&w[n++], &v, 4); return *this; }
+  Uniforms& u(uint32_t v) {
+    w[n++] = v;
+    return *this;
+  }
+  Uniforms& f(float v) {
+    std::memcpy(&w[n++], &v, 4);
+    return *this;
+  }
 };
 
 // A kernel: an entry point of an embedded WGSL source with override constants (JSON, "{}" if none).
@@ -77,8 +83,8 @@ struct Kernel {
   const char* constants;
 };
 
-void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, uint32_t gx,
-              uint32_t gy = 1, uint32_t gz = 1);
+void dispatch(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, uint32_t gx, uint32_t gy = 1,
+              uint32_t gz = 1);
 void dispatch(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, uint32_t gx, uint32_t gy,
               uint32_t gz);
 // Sent now even while a RunBatch records (the batch's own transfers and batched dispatches).

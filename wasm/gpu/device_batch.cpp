@@ -21,8 +21,8 @@ RunBatch* g_recording = nullptr;
 // instead of a gather dispatch, a copy and a mapping per run. Each run takes its elements out on the
 // host when it polls. The last reader to go forgets the device's ticket if it is still pending.
 struct RawRead {
-  uint32_t real = 0;  // the device's ticket while pending
-  int state = 0;      // 0 pending, 1 landed, -1 failed
+  uint32_t real = 0;          // the device's ticket while pending
+  int state = 0;              // 0 pending, 1 landed, -1 failed
   std::vector<uint8_t> host;  // the span as the device holds it (the read's destination: never resized)
   RawRead() = default;
   RawRead(const RawRead&) = delete;
@@ -246,7 +246,9 @@ int RunBatch::emit() {
       if (size_t(a.gz) * runs_ > 65535) throw std::logic_error("a batched dispatch over 65535 workgroups in z");
       Binding b[9];
       for (int j = 0; j < a.n; ++j)
-        b[j] = span(a.b[j].slot, a.b[j].buf, runs_, a.b[j].off, std::min<size_t>(a.b[j].size, per_run(a.b[j].buf) - a.b[j].off)).b;
+        b[j] = span(a.b[j].slot, a.b[j].buf, runs_, a.b[j].off,
+                    std::min<size_t>(a.b[j].size, per_run(a.b[j].buf) - a.b[j].off))
+                   .b;
       b[a.n] = {kBatchParamsBinding, params_.id(), static_cast<uint32_t>(i * blk),
                 static_cast<uint32_t>(runs_ * kBatchParamsBytes)};
       const Uniforms layout = Uniforms().u(a.gz).u(static_cast<uint32_t>(runs_)).u(0).u(0);
@@ -283,9 +285,10 @@ int RunBatch::emit() {
         if (j == i || alike(sent[j])) sent[j]->raw = raw;
       continue;
     }
-    d.real = d.runs == 1 ? read_raw(d.id, d.off, d.bytes, d.dst) : devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
+    d.real = d.runs == 1 ? read_raw(d.id, d.off, d.bytes, d.dst)
+                         : devmem::gather_read(d.id, d.run, d.runs, d.off, d.bytes, d.dst);
   }
-  submit();  // the batched step, once (the runs' staged writes first, in one call)
+  submit();                            // the batched step, once (the runs' staged writes first, in one call)
   g_stage_used = g_stage_written = 0;  // its scatters are submitted: the staging area is free again
   return static_cast<int>(D);
 }
@@ -317,7 +320,8 @@ void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes) 
     g_stage_used = g_stage_written = 0;
   }
   const Span s = span(1, dst.id(), dst.runs(), byte_off, bytes);
-  interleave_dispatch("scatter", s.b, Binding{2, g_stage.id(), static_cast<uint32_t>(at), static_cast<uint32_t>(round256(bytes))},
+  interleave_dispatch("scatter", s.b,
+                      Binding{2, g_stage.id(), static_cast<uint32_t>(at), static_cast<uint32_t>(round256(bytes))},
                       static_cast<uint32_t>(bytes / 4), dst.runs(), dst.run(), s.first);
 }
 

@@ -63,6 +63,7 @@ class RunBatch {
     ~Recording() { b_.end(); }
     Recording(const Recording&) = delete;
     Recording& operator=(const Recording&) = delete;
+
    private:
     RunBatch& b_;
   };
@@ -96,12 +97,12 @@ class RunBatch {
   std::vector<size_t> next_alloc_;  // per run: its next allocation index
   std::vector<Stripe> stripes_;     // by allocation index
   std::vector<Stripe> scratch_stripes_;
-  std::vector<std::vector<Buffer>> scratch_;        // [key][run]
-  std::vector<std::vector<Recorded>> recorded_;     // [run]
-  std::vector<size_t> shared_;                      // shared buffer id → bytes per run (0: not the batch's)
+  std::vector<std::vector<Buffer>> scratch_;     // [key][run]
+  std::vector<std::vector<Recorded>> recorded_;  // [run]
+  std::vector<size_t> shared_;                   // shared buffer id → bytes per run (0: not the batch's)
   size_t per_run(uint32_t id) const { return id < shared_.size() ? shared_[id] : 0; }
-  Buffer params_;                                   // the batched dispatches' per-run uniforms
-  std::vector<uint32_t> words_;                     // what params_ holds (written where it changed)
+  Buffer params_;                // the batched dispatches' per-run uniforms
+  std::vector<uint32_t> words_;  // what params_ holds (written where it changed)
   bool words_written_ = false;
 };
 

@@ -7,13 +7,13 @@
 
 #include "../js_adapters.h"
 #include "device.h"
+#include "device_batch.h"
 #include "gpu_check.h"
-#include "op_check.h"
 #include "gpu_phase_diagram.h"
 #include "gpu_probe.h"
-#include "gpu_train_batch.h"
 #include "gpu_train.h"
-#include "device_batch.h"
+#include "gpu_train_batch.h"
+#include "op_check.h"
 
 namespace lnx::js {
 
@@ -23,7 +23,10 @@ auto gpu_guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const gpu::BatchTooLarge& e) {  // not a device failure: the caller splits the batch
-    t_js_error.assign("lnx: gpu batch too large: at most ").append(std::to_string(e.max_runs)).append(" runs: ").append(e.what());
+    t_js_error.assign("lnx: gpu batch too large: at most ")
+        .append(std::to_string(e.max_runs))
+        .append(" runs: ")
+        .append(e.what());
   } catch (const gpu::DeviceError& e) {
     t_js_error.assign("lnx: gpu: ").append(e.what());
   } catch (const ArgumentError& e) {
@@ -39,11 +42,22 @@ auto gpu_guarded(F&& f) -> decltype(f()) {
 class GpuProbe {
  public:
   explicit GpuProbe(const std::string& config) : run_(probe_config_from_json(config)) {}
-  double step(double batches) { return gpu_guarded([&] { return run_.step(check_count(batches, "batches")); }); }
-  bool done() { return gpu_guarded([&] { return run_.done(); }); }
-  double progress() { return gpu_guarded([&] { return run_.progress(); }); }
-  std::string result_json() { return gpu_guarded([&] { return run_.result_json(); }); }
-  std::string handoff_json() const { return guarded([&] { return run_.handoff_json(); }); }
+  double step(double batches) {
+    return gpu_guarded([&] { return run_.step(check_count(batches, "batches")); });
+  }
+  bool done() {
+    return gpu_guarded([&] { return run_.done(); });
+  }
+  double progress() {
+    return gpu_guarded([&] { return run_.progress(); });
+  }
+  std::string result_json() {
+    return gpu_guarded([&] { return run_.result_json(); });
+  }
+  std::string handoff_json() const {
+    return guarded([&] { return run_.handoff_json(); });
+  }
+
  private:
   gpu::GpuProbeRun run_;
 };
@@ -51,9 +65,13 @@ class GpuProbe {
 class GpuTrain {
  public:
   GpuTrain(const std::string& config, int readback_every) : run_(train_config_from_json(config), readback_every) {}
-  int step(double k) { return gpu_guarded([&] { return run_.step(check_count(k, "k")); }); }
+  int step(double k) {
+    return gpu_guarded([&] { return run_.step(check_count(k, "k")); });
+  }
   int steps_recorded() const { return run_.steps_recorded(); }
-  std::string status() { return gpu_guarded([&] { return std::string(to_string(run_.status())); }); }
+  std::string status() {
+    return gpu_guarded([&] { return std::string(to_string(run_.status())); });
+  }
   std::string result_json(double from) {
     return gpu_guarded([&] { return run_.result_json(from_step(from)); });
   }
@@ -68,6 +86,7 @@ class GpuTrain {
     const bool got = gpu_guarded([&] { return run_.take_checkpoint(ckpt_); });
     return got ? checkpoint_value(ckpt_) : emscripten::val::null();
   }
+
  private:
   gpu::GpuTrainRun run_;
   TrainCheckpoint ckpt_;  // reused between takes
@@ -78,16 +97,16 @@ class GpuBatch {
  public:
   GpuBatch(const std::vector<TrainConfig>& runs, int readback_every) : batch_(runs, readback_every) {}
   int size() const { return batch_.size(); }
-  int step(double k) { return gpu_guarded([&] { return batch_.step(check_count(k, "k")); }); }
+  int step(double k) {
+    return gpu_guarded([&] { return batch_.step(check_count(k, "k")); });
+  }
   int steps_recorded() const { return batch_.steps_recorded(); }
   int dispatches_per_step() const { return batch_.dispatches_per_step(); }
   std::string status(double run) {
     return gpu_guarded([&] { return std::string(to_string(batch_.status(run_index(run)))); });
   }
   std::string result_json(double run, double from) {
-    return gpu_guarded([&] {
-      return batch_.result_json(run_index(run), from_step(from));
-    });
+    return gpu_guarded([&] { return batch_.result_json(run_index(run), from_step(from)); });
   }
   void set_checkpoint_every(double steps) {
     gpu_guarded([&] {
@@ -99,6 +118,7 @@ class GpuBatch {
     const bool got = gpu_guarded([&] { return batch_.take_checkpoint(run_index(run), ckpt_); });
     return got ? checkpoint_value(ckpt_) : emscripten::val::null();
   }
+
  private:
   int run_index(double run) const {
     if (!(run >= 0 && run < batch_.size()) || run != static_cast<int>(run))
@@ -113,11 +133,20 @@ class GpuBatch {
 class GpuPhase {
  public:
   GpuPhase(const std::string& config, int max_batch) : run_(config, max_batch) {}
-  double step(double k) { return gpu_guarded([&] { return run_.step(check_count(k, "work")); }); }
-  bool done() { return gpu_guarded([&] { return run_.done(); }); }
+  double step(double k) {
+    return gpu_guarded([&] { return run_.step(check_count(k, "work")); });
+  }
+  bool done() {
+    return gpu_guarded([&] { return run_.done(); });
+  }
   double progress() const { return run_.progress(); }
-  std::string result_json() { return gpu_guarded([&] { return run_.result_json(); }); }
-  std::string batches_json() const { return guarded([&] { return run_.batches_json(); }); }
+  std::string result_json() {
+    return gpu_guarded([&] { return run_.result_json(); });
+  }
+  std::string batches_json() const {
+    return guarded([&] { return run_.batches_json(); });
+  }
+
  private:
   gpu::GpuPhaseDiagram run_;
 };
@@ -129,8 +158,13 @@ class GpuCheck {
  public:
   template <class... Args>
   explicit GpuCheck(Args&&... args) : check_(std::forward<Args>(args)...) {}
-  bool ready() { return gpu_guarded([&] { return check_.ready(); }); }
-  std::string result_json() { return gpu_guarded([&] { return check_.result_json(); }); }
+  bool ready() {
+    return gpu_guarded([&] { return check_.ready(); });
+  }
+  std::string result_json() {
+    return gpu_guarded([&] { return check_.result_json(); });
+  }
+
  private:
   Check check_;
 };
@@ -141,13 +175,21 @@ using GpuOpCheck = GpuCheck<gpu::OpCheck>;
 class GpuMatmulBench {
  public:
   GpuMatmulBench(bool tA, bool tB, int M, int N, int K) : bench_(tA, tB, M, N, K) {}
-  void run(double reps) { gpu_guarded([&] { bench_.run(check_count(reps, "reps")); return 0; }); }
+  void run(double reps) {
+    gpu_guarded([&] {
+      bench_.run(check_count(reps, "reps"));
+      return 0;
+    });
+  }
   bool vec4() const { return bench_.vec4(); }
+
  private:
   gpu::MatmulBench bench_;
 };
 
-inline GpuProbe* make_gpu_probe(const std::string& c) { return gpu_guarded([&] { return new GpuProbe(c); }); }
+inline GpuProbe* make_gpu_probe(const std::string& c) {
+  return gpu_guarded([&] { return new GpuProbe(c); });
+}
 inline GpuTrain* make_gpu_train(const std::string& c, double every) {
   return gpu_guarded([&] { return new GpuTrain(c, check_count(every, "readbackEvery")); });
 }
@@ -157,21 +199,25 @@ inline GpuBatch* make_gpu_batch(const emscripten::val& configs, double every) {
     std::vector<TrainConfig> runs;
     const int n = configs["length"].as<int>();
     for (int i = 0; i < n; ++i) {
-      if (!configs[i].isString()) throw ArgumentError("run " + std::to_string(i) + " of the batch is not a JSON string");
+      if (!configs[i].isString())
+        throw ArgumentError("run " + std::to_string(i) + " of the batch is not a JSON string");
       runs.push_back(train_config_from_json(configs[i].as<std::string>()));
     }
     return new GpuBatch(runs, check_count(every, "readbackEvery"));
   });
 }
-inline GpuMatmulCheck* make_gpu_matmul_check() { return gpu_guarded([&] { return new GpuMatmulCheck(); }); }
-inline GpuOpCheck* make_gpu_op_check() { return gpu_guarded([&] { return new GpuOpCheck(); }); }
+inline GpuMatmulCheck* make_gpu_matmul_check() {
+  return gpu_guarded([&] { return new GpuMatmulCheck(); });
+}
+inline GpuOpCheck* make_gpu_op_check() {
+  return gpu_guarded([&] { return new GpuOpCheck(); });
+}
 inline GpuGradCheck* make_gpu_grad_check(const std::string& c) {
   return gpu_guarded([&] { return new GpuGradCheck(train_config_from_json(c)); });
 }
 inline GpuMatmulBench* make_gpu_matmul_bench(bool tA, bool tB, double M, double N, double K) {
-  return gpu_guarded([&] {
-    return new GpuMatmulBench(tA, tB, check_count(M, "M"), check_count(N, "N"), check_count(K, "K"));
-  });
+  return gpu_guarded(
+      [&] { return new GpuMatmulBench(tA, tB, check_count(M, "M"), check_count(N, "N"), check_count(K, "K")); });
 }
 inline GpuPhase* make_gpu_phase(const std::string& c, double max_batch) {
   return gpu_guarded([&] { return new GpuPhase(c, check_count(max_batch, "maxBatch")); });

@@ -73,8 +73,7 @@ void GpuBackend::attention_forward(Ptr out, Ptr P, Ptr q, Ptr k, Ptr v, int B, i
 }
 
 //   dP = dout vᵀ ; dv = Pᵀ dout ; dS = P ∘ (dP − rowsum(dP ∘ P)) ; dq = dS k/√d ; dk = dSᵀ q/√d
-void GpuBackend::attention_backward(Ptr dq, Ptr dk, Ptr dv, Ptr dout, Ptr q, Ptr k, Ptr v, Ptr P, int B, int n,
-                                    int d) {
+void GpuBackend::attention_backward(Ptr dq, Ptr dk, Ptr dv, Ptr dout, Ptr q, Ptr k, Ptr v, Ptr P, int B, int n, int d) {
   const float scale = 1.f / std::sqrt(static_cast<float>(d));
   const size_t nd = static_cast<size_t>(n) * d, nn = static_cast<size_t>(n) * n;
   const Ptr dS = scratch(Scratch::Scores, B * nn);

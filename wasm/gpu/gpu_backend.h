@@ -24,6 +24,7 @@ class Array {
   Ptr data() const { return at(buf_); }
   size_t size() const { return n_; }
   const Buffer& buffer() const { return buf_; }
+
  private:
   Buffer buf_;
   size_t n_ = 0;
@@ -34,6 +35,7 @@ class IntArray {
  public:
   void set(const int* v, int n);
   Ptr data() const { return at(buf_); }
+
  private:
   Buffer buf_;
   int n_ = 0;
@@ -101,8 +103,8 @@ struct GpuBackend {
   static void add(Ptr out, Ptr a, Ptr b, size_t n) { gpu::add(out, a, b, n); }
   // One optimizer step (optim/optimizer.h) over n parameters, skipped when stats[flag] ≠ 0.
   template <class O>
-  static void optimizer_update(Ptr param, Ptr grad, const Ptr* states, size_t n, const float* k, const gpu::Array& stats,
-                               uint32_t flag) {
+  static void optimizer_update(Ptr param, Ptr grad, const Ptr* states, size_t n, const float* k,
+                               const gpu::Array& stats, uint32_t flag) {
     gpu::optimizer_update(O::kName, O::kWgsl, param, grad, states, O::kStates, n, k, O::kCoefficients, stats.data(),
                           flag);
   }

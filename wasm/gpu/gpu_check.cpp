@@ -109,7 +109,8 @@ MatmulBench::MatmulBench(bool tA, bool tB, int M, int N, int K) {
     for (float& x : v) x = static_cast<float>(rng.normal());
     return GpuBackend::array(std::move(v));
   };
-  impl_ = std::make_unique<Impl>(Impl{tA, tB, M, N, K, random(size_t(M) * K), random(size_t(K) * N), Array(size_t(M) * N)});
+  impl_ =
+      std::make_unique<Impl>(Impl{tA, tB, M, N, K, random(size_t(M) * K), random(size_t(K) * N), Array(size_t(M) * N)});
 }
 MatmulBench::~MatmulBench() = default;
 bool MatmulBench::vec4() const {
@@ -119,8 +120,8 @@ bool MatmulBench::vec4() const {
 void MatmulBench::run(int reps) {
   const Impl& s = *impl_;
   for (int r = 0; r < reps; ++r)
-    matmul(s.tA, s.tB, s.M, s.N, s.K, 1.f, s.a.data(), s.tA ? s.M : s.K, s.b.data(), s.tB ? s.K : s.N, 0.f,
-           s.c.data(), s.N);
+    matmul(s.tA, s.tB, s.M, s.N, s.K, 1.f, s.a.data(), s.tA ? s.M : s.K, s.b.data(), s.tB ? s.K : s.N, 0.f, s.c.data(),
+           s.N);
   submit();
   check();
 }
@@ -140,8 +141,7 @@ struct GradCheckImpl {
     const int N = c.model.batch * c.model.seq, V = c.model.vocab;
     Rng rng(stream_seed(c.seed, kStreamBatches));
     std::vector<int> tokens(N), targets(N);
-    for (int r = 0; r < N; ++r)
-      tokens[r] = static_cast<int>(rng.below(V)), targets[r] = static_cast<int>(rng.below(V));
+    for (int r = 0; r < N; ++r) tokens[r] = static_cast<int>(rng.below(V)), targets[r] = static_cast<int>(rng.below(V));
     cpu.zero_grad();
     cpu_loss = cpu.forward(tokens.data(), targets.data());
     cpu.backward(GradScope::All);
@@ -189,10 +189,8 @@ std::string GradCheckImpl::result_json() {
     }
     const bool zero = scale <= 1e-6 * S;
     const double e = max_rel(got, ref, c.size());
-    if (zero)
-      worst_zero = std::max(worst_zero, std::max(scale, gscale) / S);
-    else
-      worst = std::max(worst, std::isfinite(e) ? e : 1e30);
+    if (zero) worst_zero = std::max(worst_zero, std::max(scale, gscale) / S);
+    else worst = std::max(worst, std::isfinite(e) ? e : 1e30);
     w.begin_object().key("name").value(cpu_t[i].first).key("max_rel").value(e).key("max_abs_cpu").value(scale);
     w.key("max_abs_gpu").value(gscale).key("zero").value(zero).end_object();
   }

@@ -30,6 +30,7 @@ class Check {
   ~Check();
   bool ready();
   std::string result_json();
+
  private:
   std::unique_ptr<Impl> impl_;
 };
@@ -47,6 +48,7 @@ class MatmulBench {
   ~MatmulBench();
   void run(int reps);
   bool vec4() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

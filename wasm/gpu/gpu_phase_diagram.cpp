@@ -58,7 +58,8 @@ std::string GpuPhaseDiagram::result_json() {
 std::string GpuPhaseDiagram::batches_json() const {
   json::Writer w;
   w.begin_array();
-  for (const Made& m : made_) w.begin_object().key("runs").value(m.runs).key("dispatches").value(m.dispatches).end_object();
+  for (const Made& m : made_)
+    w.begin_object().key("runs").value(m.runs).key("dispatches").value(m.dispatches).end_object();
   w.end_array();
   return w.str();
 }
@@ -77,7 +78,8 @@ void GpuPhaseDiagram::sync() {
     }
   live_.erase(std::remove_if(live_.begin(), live_.end(),
                              [&](const Live& l) {
-                               return std::all_of(l.runs.begin(), l.runs.end(), [&](size_t i) { return plan_.finished(i); });
+                               return std::all_of(l.runs.begin(), l.runs.end(),
+                                                  [&](size_t i) { return plan_.finished(i); });
                              }),
               live_.end());
   fill();

@@ -27,6 +27,7 @@ class GpuProbeRun {
   // The jobs whose statistics have landed, for the CPU's ProbeRun::continue_from (api.h); touches no
   // device, so it answers after the device is lost.
   std::string handoff_json() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

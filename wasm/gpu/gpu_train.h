@@ -31,7 +31,7 @@ class GpuTrainRun {
   // Records up to k more steps (fewer when 256 steps are not read back yet); returns the
   // number of steps whose results have landed. Throws gpu::DeviceError when the device is gone.
   int step(int k);
-  int steps_done();       // landed
+  int steps_done();  // landed
   int steps_recorded() const;
   RunStatus status();     // Running until every step has landed, or NaN / Diverged
   int stop_step() const;  // the 1-based step that stopped a NaN / Diverged run, else 0

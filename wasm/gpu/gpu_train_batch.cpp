@@ -3,8 +3,8 @@
 
 #include "../train_run.h"
 #include "device.h"
-#include "gpu_backend.h"
 #include "device_batch.h"
+#include "gpu_backend.h"
 
 namespace lnx::gpu {
 namespace {
@@ -35,7 +35,8 @@ GpuTrainBatch::GpuTrainBatch(const std::vector<TrainConfig>& runs, int readback_
   const std::string key = lnx::detail::train_shape_key(runs[0]);
   for (size_t r = 1; r < runs.size(); ++r)
     if (lnx::detail::train_shape_key(runs[r]) != key)
-      throw ArgumentError("run " + std::to_string(r) + " of the batch differs from run 0 in more than its learning "
+      throw ArgumentError("run " + std::to_string(r) +
+                          " of the batch differs from run 0 in more than its learning "
                           "rate, warm-up, seed, chain and optimizer coefficients (model, optimizer and steps are the "
                           "batch's)");
   check();
@@ -105,7 +106,9 @@ void GpuTrainBatch::halt(int run) {
   at_run(impl_->runs, run);
   impl_->halted[run] = 1;
 }
-std::string GpuTrainBatch::result_json(int run, int from) { return at_run(impl_->runs, run).result_json(from, "webgpu"); }
+std::string GpuTrainBatch::result_json(int run, int from) {
+  return at_run(impl_->runs, run).result_json(from, "webgpu");
+}
 void GpuTrainBatch::set_checkpoint_every(int steps) {
   if (steps < 0) throw ArgumentError("checkpoint_every must be >= 0");
   for (auto& r : impl_->runs) r->set_checkpoint_every(steps);

@@ -21,8 +21,10 @@ Kernel K(const char* src, const char* entry, const char* constants = "{}") { ret
 uint32_t binding_bytes(size_t n) {
   const size_t bytes = std::max<size_t>(16, (n * 4 + 15) / 16 * 16);
   if (bytes > max_binding_bytes())
-    throw DeviceError("a tensor of " + std::to_string(bytes >> 20) + " MiB is larger than this device's storage "
-                      "binding limit (" + std::to_string(max_binding_bytes() >> 20) + " MiB)");
+    throw DeviceError("a tensor of " + std::to_string(bytes >> 20) +
+                      " MiB is larger than this device's storage "
+                      "binding limit (" +
+                      std::to_string(max_binding_bytes() >> 20) + " MiB)");
   return static_cast<uint32_t>(bytes);
 }
 
@@ -47,12 +49,9 @@ void elementwise(const char* entry, Ptr out, Ptr x, Ptr y, size_t n, uint32_t C 
   const Kernel k = K(wgsl::elementwise, entry);
   for_chunks(n, [&](size_t off, size_t len) {
     const Uniforms u = Uniforms().u(static_cast<uint32_t>(len)).u(C).f(value).u(0);
-    if (y)
-      dispatch_1d(k, {bind(1, out + off, len), bind(2, x + off, len), bind(3, y + off, len)}, u, groups(len, kWg));
-    else if (x)
-      dispatch_1d(k, {bind(1, out + off, len), bind(2, x + off, len)}, u, groups(len, kWg));
-    else
-      dispatch_1d(k, {bind(1, out + off, len)}, u, groups(len, kWg));
+    if (y) dispatch_1d(k, {bind(1, out + off, len), bind(2, x + off, len), bind(3, y + off, len)}, u, groups(len, kWg));
+    else if (x) dispatch_1d(k, {bind(1, out + off, len), bind(2, x + off, len)}, u, groups(len, kWg));
+    else dispatch_1d(k, {bind(1, out + off, len)}, u, groups(len, kWg));
   });
 }
 
@@ -86,36 +85,48 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
   const size_t extC = size_t(batch - 1) * sC + size_t(M - 1) * ldc + N;
   const bool vec4 = matmul_uses_vec4(tA, tB, M, N, K, lda, ldb, batch, sA, sB);
   const Uniforms u = Uniforms()
-                         .u(M).u(N).u(K).u(lda)
-                         .u(ldb).u(ldc).u(0).u(0)
-                         .u(0).u(static_cast<uint32_t>(sA)).u(static_cast<uint32_t>(sB)).u(static_cast<uint32_t>(sC))
-                         .f(alpha).f(beta).u(0).u(0);
+                         .u(M)
+                         .u(N)
+                         .u(K)
+                         .u(lda)
+                         .u(ldb)
+                         .u(ldc)
+                         .u(0)
+                         .u(0)
+                         .u(0)
+                         .u(static_cast<uint32_t>(sA))
+                         .u(static_cast<uint32_t>(sB))
+                         .u(static_cast<uint32_t>(sC))
+                         .f(alpha)
+                         .f(beta)
+                         .u(0)
+                         .u(0);
   dispatch(matmul_kernel(vec4, tA, tB), {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC)}, u,
            static_cast<uint32_t>(groups(N, 64)), static_cast<uint32_t>(groups(M, 64)), static_cast<uint32_t>(batch));
 }
 
 void layernorm_forward(Ptr out, Ptr mean, Ptr rstd, Ptr inp, Ptr gamma, Ptr beta, int N, int C) {
   const size_t NC = size_t(N) * C;
-  dispatch_1d(K(wgsl::layernorm, "layernorm_forward"),
-              {bind(1, out, NC), bind(2, mean, N), bind(3, rstd, N), bind(4, inp, NC), bind(5, gamma, C),
-               bind(6, beta, C)},
-              Uniforms().u(N).u(C), N);
+  dispatch_1d(
+      K(wgsl::layernorm, "layernorm_forward"),
+      {bind(1, out, NC), bind(2, mean, N), bind(3, rstd, N), bind(4, inp, NC), bind(5, gamma, C), bind(6, beta, C)},
+      Uniforms().u(N).u(C), N);
 }
 
 void layernorm_backward(Ptr dinp, Ptr dout, Ptr inp, Ptr mean, Ptr rstd, Ptr gamma, int N, int C) {
   const size_t NC = size_t(N) * C;
-  dispatch_1d(K(wgsl::layernorm, "layernorm_backward"),
-              {bind(1, dinp, NC), bind(2, dout, NC), bind(3, inp, NC), bind(4, mean, N), bind(5, rstd, N),
-               bind(6, gamma, C)},
-              Uniforms().u(N).u(C), N);
+  dispatch_1d(
+      K(wgsl::layernorm, "layernorm_backward"),
+      {bind(1, dinp, NC), bind(2, dout, NC), bind(3, inp, NC), bind(4, mean, N), bind(5, rstd, N), bind(6, gamma, C)},
+      Uniforms().u(N).u(C), N);
 }
 
 void layernorm_param_backward(Ptr dgamma, Ptr dbeta, Ptr dout, Ptr inp, Ptr mean, Ptr rstd, int N, int C) {
   const size_t NC = size_t(N) * C;
-  dispatch(K(wgsl::layernorm, "layernorm_param_backward"),
-           {bind(1, dgamma, C), bind(2, dbeta, C), bind(3, dout, NC), bind(4, inp, NC), bind(5, mean, N),
-            bind(6, rstd, N)},
-           Uniforms().u(N).u(C), static_cast<uint32_t>(groups(C, 64)));
+  dispatch(
+      K(wgsl::layernorm, "layernorm_param_backward"),
+      {bind(1, dgamma, C), bind(2, dbeta, C), bind(3, dout, NC), bind(4, inp, NC), bind(5, mean, N), bind(6, rstd, N)},
+      Uniforms().u(N).u(C), static_cast<uint32_t>(groups(C, 64)));
 }
 
 void rmsnorm_forward(Ptr out, Ptr rstd, Ptr inp, Ptr gamma, int N, int C) {
@@ -140,10 +151,10 @@ void rmsnorm_param_backward(Ptr dgamma, Ptr dout, Ptr inp, Ptr rstd, int N, int 
 
 void dyt_forward(Ptr out, Ptr act, Ptr inp, Ptr gamma, Ptr beta, Ptr alpha, int N, int C) {
   const size_t NC = size_t(N) * C;
-  dispatch_1d(K(wgsl::dyt, "dyt_forward"),
-              {bind(1, out, NC), bind(2, act, NC), bind(3, inp, NC), bind(4, gamma, C), bind(5, beta, C),
-               bind(6, alpha, 1)},
-              Uniforms().u(N).u(C), groups(NC, kWg));
+  dispatch_1d(
+      K(wgsl::dyt, "dyt_forward"),
+      {bind(1, out, NC), bind(2, act, NC), bind(3, inp, NC), bind(4, gamma, C), bind(5, beta, C), bind(6, alpha, 1)},
+      Uniforms().u(N).u(C), groups(NC, kWg));
 }
 
 void dyt_backward(Ptr dinp, Ptr dout, Ptr act, Ptr gamma, Ptr alpha, int N, int C) {
@@ -173,25 +184,26 @@ void softmax_backward(Ptr dS, Ptr P, int rows, int n) {
 void cross_entropy_forward(Ptr probs, Ptr row_loss, Ptr logits, Ptr target, int N, int V) {
   const size_t NV = size_t(N) * V;
   dispatch_1d(K(wgsl::cross_entropy, "cross_entropy_forward"),
-              {bind(1, probs, NV), bind(2, logits, NV), bind(3, target, N), bind(4, row_loss, N)},
-              Uniforms().u(N).u(V), N);
+              {bind(1, probs, NV), bind(2, logits, NV), bind(3, target, N), bind(4, row_loss, N)}, Uniforms().u(N).u(V),
+              N);
 }
 
 void cross_entropy_backward(Ptr dlogits, Ptr probs, Ptr target, int N, int V) {
   const size_t NV = size_t(N) * V;
   dispatch_1d(K(wgsl::cross_entropy, "cross_entropy_backward"),
-              {bind(1, dlogits, NV), bind(2, probs, NV), bind(3, target, N)}, Uniforms().u(N).u(V),
-              groups(NV, kWg));
+              {bind(1, dlogits, NV), bind(2, probs, NV), bind(3, target, N)}, Uniforms().u(N).u(V), groups(NV, kWg));
 }
 
 void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V, float scale) {
-  dispatch_1d(K(wgsl::embedding, "embed_forward"), {bind(1, x0, size_t(N) * d), bind(2, E, size_t(V) * d),
-              bind(3, tokens, N)}, Uniforms().u(N).u(d).f(scale), groups(size_t(N) * d, kWg));
+  dispatch_1d(K(wgsl::embedding, "embed_forward"),
+              {bind(1, x0, size_t(N) * d), bind(2, E, size_t(V) * d), bind(3, tokens, N)},
+              Uniforms().u(N).u(d).f(scale), groups(size_t(N) * d, kWg));
 }
 
 void embed_backward(Ptr dE, Ptr dx0, Ptr tokens, int N, int d, int V, float scale) {
-  dispatch(K(wgsl::embedding, "embed_backward"), {bind(1, dE, size_t(V) * d), bind(2, dx0, size_t(N) * d),
-           bind(3, tokens, N)}, Uniforms().u(N).u(d).f(scale), static_cast<uint32_t>(groups(d, 64)));
+  dispatch(K(wgsl::embedding, "embed_backward"),
+           {bind(1, dE, size_t(V) * d), bind(2, dx0, size_t(N) * d), bind(3, tokens, N)}, Uniforms().u(N).u(d).f(scale),
+           static_cast<uint32_t>(groups(d, 64)));
 }
 
 void relu_forward(Ptr out, Ptr inp, size_t n) { elementwise("relu_forward", out, inp, Ptr{}, n); }
@@ -209,8 +221,8 @@ void add_row_vector(Ptr x, Ptr b, int N, int C) {
 }
 
 void column_sums(Ptr acc, Ptr x, int N, int C) {
-  dispatch(K(wgsl::reduce, "column_sums"), {bind(1, acc, C), bind(2, x, size_t(N) * C)},
-           Uniforms().u(N).u(C), static_cast<uint32_t>(groups(C, 64)));
+  dispatch(K(wgsl::reduce, "column_sums"), {bind(1, acc, C), bind(2, x, size_t(N) * C)}, Uniforms().u(N).u(C),
+           static_cast<uint32_t>(groups(C, 64)));
 }
 
 namespace {
@@ -297,17 +309,27 @@ void optimizer_update(const char* name, const char* body, Ptr param, Ptr grad, c
     Binding b[8] = {bind(1, param + off, len), bind(2, grad + off, len), bind(3, stats, flag + 1)};
     for (int j = 0; j < n_states; ++j) b[3 + j] = bind(4 + j, states[j] + off, len);
     switch (n_states) {  // dispatch takes an initializer list
-      case 1: dispatch_1d(kernel, {b[0], b[1], b[2], b[3]}, u, groups(len, kWg)); break;
-      case 2: dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4]}, u, groups(len, kWg)); break;
-      case 3: dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4], b[5]}, u, groups(len, kWg)); break;
-      case 4: dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4], b[5], b[6]}, u, groups(len, kWg)); break;
-      default: dispatch_1d(kernel, {b[0], b[1], b[2]}, u, groups(len, kWg));
+      case 1:
+        dispatch_1d(kernel, {b[0], b[1], b[2], b[3]}, u, groups(len, kWg));
+        break;
+      case 2:
+        dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4]}, u, groups(len, kWg));
+        break;
+      case 3:
+        dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4], b[5]}, u, groups(len, kWg));
+        break;
+      case 4:
+        dispatch_1d(kernel, {b[0], b[1], b[2], b[3], b[4], b[5], b[6]}, u, groups(len, kWg));
+        break;
+      default:
+        dispatch_1d(kernel, {b[0], b[1], b[2]}, u, groups(len, kWg));
     }
   });
 }
 
 void check_step(Ptr stats, size_t stats_n, uint32_t flag, uint32_t loss_slot, uint32_t norm_slot, float limit) {
-  if (std::max({flag, loss_slot, norm_slot}) >= stats_n) throw std::logic_error("check_step: a slot past the statistics");
+  if (std::max({flag, loss_slot, norm_slot}) >= stats_n)
+    throw std::logic_error("check_step: a slot past the statistics");
   const Uniforms u = Uniforms().u(0).u(flag).u(loss_slot).u(norm_slot).f(limit).u(0).u(0).u(0);
   dispatch(K(wgsl::check_step, "check_step"), {bind(5, stats, stats_n)}, u, 1);  // the whole array: one bind group
 }

@@ -49,7 +49,7 @@ void softmax_backward(Ptr dS, Ptr P, int rows, int n);      // in place on dS (h
 void cross_entropy_forward(Ptr probs, Ptr row_loss, Ptr logits, Ptr target, int N, int V);
 void cross_entropy_backward(Ptr dlogits, Ptr probs, Ptr target, int N, int V);
 
-void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V, float scale);   // x0 = scale·E[tok]
+void embed_forward(Ptr x0, Ptr E, Ptr tokens, int N, int d, int V, float scale);     // x0 = scale·E[tok]
 void embed_backward(Ptr dE, Ptr dx0, Ptr tokens, int N, int d, int V, float scale);  // dE[tok] += scale·dx0
 
 void relu_forward(Ptr out, Ptr inp, size_t n);
@@ -58,9 +58,9 @@ void add(Ptr out, Ptr a, Ptr b, size_t n);
 void copy(Ptr dst, Ptr src, size_t n);
 void scale(Ptr dst, Ptr src, float alpha, size_t n);  // dst = alpha·src
 void fill(Ptr dst, size_t n, float value);
-void accumulate(Ptr dst, Ptr src, size_t n);       // dst += src
-void add_row_vector(Ptr x, Ptr b, int N, int C);   // x (N,C) += b (C)
-void column_sums(Ptr acc, Ptr x, int N, int C);    // acc (C) += Σ_r x[r, :]
+void accumulate(Ptr dst, Ptr src, size_t n);      // dst += src
+void add_row_vector(Ptr x, Ptr b, int N, int C);  // x (N,C) += b (C)
+void column_sums(Ptr acc, Ptr x, int N, int C);   // acc (C) += Σ_r x[r, :]
 
 // dst[slot] = (accum ? dst[slot] : 0) + scale·f(Σ x²) with f = sqrt when root, else identity.
 void sumsq(Ptr dst, uint32_t slot, Ptr x, size_t n, float scale, bool root, bool accum);

@@ -67,8 +67,8 @@ void run_ops(Out&& out) {
     B::linear_backward(dinp.data(), dW.data(), db.data(), dout.data(), inp.data(), W.data(), N, IC, OC, false);
     B::linear_backward(dinp_acc.data(), dW2.data(), none, dout.data(), inp.data(), W.data(), N, IC, OC, true);
     outs("linear_forward", {{"out", &y}, {"out (no bias)", &y0}});
-    outs("linear_backward", {{"dinp", &dinp}, {"dW (+=)", &dW}, {"db (+=)", &db}, {"dinp (+=)", &dinp_acc},
-                             {"dW (+=, db null)", &dW2}});
+    outs("linear_backward",
+         {{"dinp", &dinp}, {"dW (+=)", &dW}, {"db (+=)", &db}, {"dinp (+=)", &dinp_acc}, {"dW (+=, db null)", &dW2}});
   }
   {  // add_row_vector
     A x = rnd(size_t(N) * OC), b = rnd(OC);
@@ -93,8 +93,8 @@ void run_ops(Out&& out) {
                           C);
     B::layernorm_backward(dx2.data(), none, none, dy.data(), x.data(), mean.data(), rstd.data(), g.data(), N, C);
     outs("layernorm_forward", {{"out", &y}, {"mean", &mean}, {"rstd", &rstd}});
-    outs("layernorm_backward", {{"dinp (+=)", &dx}, {"dgamma (+=)", &dg}, {"dbeta (+=)", &db},
-                                {"dinp (+=, dgamma and dbeta null)", &dx2}});
+    outs("layernorm_backward",
+         {{"dinp (+=)", &dx}, {"dgamma (+=)", &dg}, {"dbeta (+=)", &db}, {"dinp (+=, dgamma and dbeta null)", &dx2}});
   }
   {  // rmsnorm
     const int C = 72;
@@ -113,11 +113,14 @@ void run_ops(Out&& out) {
       act = B::zeros(NC);
     B::dyt_forward(y.data(), act.data(), x.data(), g.data(), be.data(), al.data(), N, C);
     A dy = rnd(NC), dx = rnd(NC), dg = rnd(C), db = rnd(C), da = rnd(1), dx2 = rnd(NC);
-    B::dyt_backward(dx.data(), dg.data(), db.data(), da.data(), dy.data(), x.data(), act.data(), g.data(), al.data(),
-                    N, C);
+    B::dyt_backward(dx.data(), dg.data(), db.data(), da.data(), dy.data(), x.data(), act.data(), g.data(), al.data(), N,
+                    C);
     B::dyt_backward(dx2.data(), none, none, none, dy.data(), x.data(), act.data(), g.data(), al.data(), N, C);
     outs("dyt_forward", {{"out", &y}, {"act", &act}});
-    outs("dyt_backward", {{"dinp (+=)", &dx}, {"dgamma (+=)", &dg}, {"dbeta (+=)", &db}, {"dalpha (+=)", &da},
+    outs("dyt_backward", {{"dinp (+=)", &dx},
+                          {"dgamma (+=)", &dg},
+                          {"dbeta (+=)", &db},
+                          {"dalpha (+=)", &da},
                           {"dinp (+=, parameter gradients null)", &dx2}});
   }
   {  // the residual gate: s = x + g·f; df = g·ds overwritten, dg += Σ ds·f
@@ -148,10 +151,8 @@ void run_ops(Out&& out) {
     auto target = ints(N, V);
     auto loss = B::stats(1);
     B::set_loss_target(loss, 0);
-    if constexpr (std::is_void_v<typename B::Loss>)
-      B::cross_entropy_forward(probs.data(), logits.data(), target, N, V);
-    else
-      loss[0] = B::cross_entropy_forward(probs.data(), logits.data(), target, N, V);
+    if constexpr (std::is_void_v<typename B::Loss>) B::cross_entropy_forward(probs.data(), logits.data(), target, N, V);
+    else loss[0] = B::cross_entropy_forward(probs.data(), logits.data(), target, N, V);
     B::cross_entropy_backward(dl.data(), probs.data(), target, N, V);
     out("cross_entropy_forward", "probs", std::move(probs));
     out("cross_entropy_forward", "loss", std::move(loss));

@@ -29,14 +29,17 @@ inline int attention_row_blocks(int B, int n) {
 template <class F>
 void for_each_row_block(int B, int n, int blocks, const F& f) {
   const int units = std::max(1, n / kAttentionRowUnit);
-  pool().parallel_for(static_cast<long>(B) * blocks, [&](long u0, long u1, int) {
-    for (long u = u0; u < u1; ++u) {
-      const int b = static_cast<int>(u / blocks), blk = static_cast<int>(u % blocks);
-      const int r0 = units * blk / blocks * kAttentionRowUnit;
-      const int r1 = blk + 1 == blocks ? n : units * (blk + 1) / blocks * kAttentionRowUnit;
-      f(b, r0, r1);
-    }
-  }, 1);
+  pool().parallel_for(
+      static_cast<long>(B) * blocks,
+      [&](long u0, long u1, int) {
+        for (long u = u0; u < u1; ++u) {
+          const int b = static_cast<int>(u / blocks), blk = static_cast<int>(u % blocks);
+          const int r0 = units * blk / blocks * kAttentionRowUnit;
+          const int r1 = blk + 1 == blocks ? n : units * (blk + 1) / blocks * kAttentionRowUnit;
+          f(b, r0, r1);
+        }
+      },
+      1);
 }
 
 template <class T>

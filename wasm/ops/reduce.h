@@ -9,23 +9,29 @@ namespace lnx::ops {
 // x (N,C) += b (C) on every row.
 template <class T>
 void add_row_vector(T* x, const T* b, int N, int C) {
-  pool().parallel_for(N, [&](long r0, long r1, int) {
-    for (long r = r0; r < r1; ++r) {
-      T* row = x + r * C;
-      for (int c = 0; c < C; ++c) row[c] += b[c];
-    }
-  }, 64);
+  pool().parallel_for(
+      N,
+      [&](long r0, long r1, int) {
+        for (long r = r0; r < r1; ++r) {
+          T* row = x + r * C;
+          for (int c = 0; c < C; ++c) row[c] += b[c];
+        }
+      },
+      64);
 }
 
 // acc (C) += Σ_r x (N,C)[r, :].
 template <class T>
 void add_column_sums(T* acc, const T* x, int N, int C) {
-  pool().parallel_for(C, [&](long c0, long c1, int) {
-    for (int r = 0; r < N; ++r) {
-      const T* row = x + static_cast<long>(r) * C;
-      for (long c = c0; c < c1; ++c) acc[c] += row[c];
-    }
-  }, 32);
+  pool().parallel_for(
+      C,
+      [&](long c0, long c1, int) {
+        for (int r = 0; r < N; ++r) {
+          const T* row = x + static_cast<long>(r) * C;
+          for (long c = c0; c < c1; ++c) acc[c] += row[c];
+        }
+      },
+      32);
 }
 
 }  // namespace lnx::ops

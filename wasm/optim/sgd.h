@@ -12,7 +12,8 @@ namespace lnx {
 
 struct Sgd {
   static constexpr const char* kName = "sgd";
-  static constexpr const char* kDoc = "SGD with momentum (PyTorch's formula, dampening 0, no Nesterov, no weight decay)";
+  static constexpr const char* kDoc =
+      "SGD with momentum (PyTorch's formula, dampening 0, no Nesterov, no weight decay)";
   static constexpr int kStates = 1;  // the momentum buffer b
   static constexpr int kCoefficients = 2;
   static constexpr double kSuggestedLr = 0.05;  // a peak lr at which the toy learns (the lab's default)

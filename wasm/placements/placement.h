@@ -34,9 +34,9 @@ namespace lnx {
 enum class WeightRole { Query, Key, Value, FfnIn, FfnOut };
 
 struct Sublayer {
-  bool norm_input = false;      // LN on the sublayer's input
-  bool norm_branch = false;     // LN on the branch output, before the residual add
-  bool norm_after = false;      // LN after the residual add
+  bool norm_input = false;   // LN on the sublayer's input
+  bool norm_branch = false;  // LN on the branch output, before the residual add
+  bool norm_after = false;   // LN after the residual add
   int norms() const { return int(norm_input) + int(norm_branch) + int(norm_after); }
 };
 
@@ -50,9 +50,9 @@ struct ResidualScale {
     ReZero,     // m = g, a learnable scalar from g0 (ReZero, arXiv 2003.04887; SkipInit, De & Smith 2020)
   };
   Kind kind = Kind::One;
-  double l_base = 1, a = 1;  // CompleteP's base depth and exponent (a = 1 is CompleteP; 0.5 the √L rule)
-  double g0 = 0;             // ReZero: the gate's initial value
-  bool per_layer = false;    // ReZero: one gate shared by a layer's two sublayers (ReZero's code), else one each
+  double l_base = 1, a = 1;         // CompleteP's base depth and exponent (a = 1 is CompleteP; 0.5 the √L rule)
+  double g0 = 0;                    // ReZero: the gate's initial value
+  bool per_layer = false;           // ReZero: one gate shared by a layer's two sublayers (ReZero's code), else one each
   double skip(int layers) const;    // α
   double branch(int layers) const;  // m (ReZero: 1 here; the gate is a parameter, learnable())
   bool learnable() const { return kind == Kind::ReZero; }
@@ -89,9 +89,9 @@ struct Placement {
   InitScale init_scale = {};
   // The norm this placement's norms use (a spec's `norm`); FromConfig: the config's norm_type.
   NormKind norm = NormKind::FromConfig;
-  double alpha0 = 0.5;                  // DyT: every norm's α starts here
-  NormKind qk_norm = NormKind::None;    // a norm on q and on k before the scores (None: no QK-norm)
-  bool b2t = false;                     // B2T: the layer's input added before the FFN's norm after the add
+  double alpha0 = 0.5;                // DyT: every norm's α starts here
+  NormKind qk_norm = NormKind::None;  // a norm on q and on k before the scores (None: no QK-norm)
+  bool b2t = false;                   // B2T: the layer's input added before the FFN's norm after the add
   double alpha(int layers) const { return residual_scale.skip(layers); }
   double branch_scale(int layers) const { return residual_scale.branch(layers); }
   double beta(WeightRole r, int layers) const { return init_scale(r, layers); }

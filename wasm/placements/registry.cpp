@@ -16,11 +16,7 @@ extern const Placement kAdmin;
 namespace {
 std::vector<const Placement*>& list() {
   static std::vector<const Placement*> all = {
-      &kPostLn,
-      &kPreLn,
-      &kPeriLn,
-      &kDeepNorm,
-      &kAdmin,
+      &kPostLn, &kPreLn, &kPeriLn, &kDeepNorm, &kAdmin,
   };
   return all;
 }
@@ -44,7 +40,8 @@ const Placement& placement(const std::string& name) {
 
 void register_placement(const Placement& p) {
   for (const Placement* q : list())
-    if (std::string(q->name) == p.name) throw ArgumentError("placement \"" + std::string(p.name) + "\" is already registered");
+    if (std::string(q->name) == p.name)
+      throw ArgumentError("placement \"" + std::string(p.name) + "\" is already registered");
   list().push_back(&p);
 }
 

@@ -54,7 +54,8 @@ const json::Value* find(const json::Value& obj, const char* key) {
 template <size_t N>
 int read_name(const json::Value& v, const std::string& what, const char* const (&names)[N]) {
   std::string list;
-  for (size_t i = 0; i < N; ++i) list += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + ("\"" + std::string(names[i]) + "\"");
+  for (size_t i = 0; i < N; ++i)
+    list += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + ("\"" + std::string(names[i]) + "\"");
   if (v.kind != json::Value::Kind::String) throw ArgumentError(what + " must be " + list);
   for (size_t i = 0; i < N; ++i)
     if (v.str == names[i]) return static_cast<int>(i);
@@ -71,10 +72,11 @@ std::string read_text(const json::Value& v, const std::string& what, size_t max,
     throw ArgumentError(what + " must have 1 to " + std::to_string(max) + " characters");
   for (char ch : v.str) {
     const unsigned char c = static_cast<unsigned char>(ch);
-    const bool ok = identifier ? (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
-                               : c >= 0x20 && c < 0x7f && (kind == Text::Doc || (c != '<' && c != '>' && c != '&' && c != '"'));
+    const bool ok =
+        identifier ? (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+                   : c >= 0x20 && c < 0x7f && (kind == Text::Doc || (c != '<' && c != '>' && c != '&' && c != '"'));
     if (!ok)
-      throw ArgumentError(what + (identifier             ? " may hold only a-z, 0-9, '-' and '_'"
+      throw ArgumentError(what + (identifier            ? " may hold only a-z, 0-9, '-' and '_'"
                                   : kind == Text::Label ? " may hold only printable ASCII and no markup characters"
                                                         : " may hold only printable ASCII"));
   }
@@ -114,7 +116,8 @@ ResidualScale read_residual(const json::Value& v) {
     return r;
   }
   if (v.kind != json::Value::Kind::Object)
-    throw ArgumentError(what + " must be \"one\", \"admin\", \"deepnet\", \"completep\", \"rezero\" or an object {\"kind\": …}");
+    throw ArgumentError(
+        what + " must be \"one\", \"admin\", \"deepnet\", \"completep\", \"rezero\" or an object {\"kind\": …}");
   known_keys(v, what, {"kind", "L_base", "a", "g0", "per"});
   const json::Value* kind = find(v, "kind");
   if (!kind) throw ArgumentError(what + ".kind is missing");
@@ -138,7 +141,9 @@ void read_norm(const json::Value& v, Placement& p) {
     return;
   }
   if (v.kind != json::Value::Kind::Object)
-    throw ArgumentError(what + " must be \"layernorm\", \"rmsnorm\", \"dyt\", \"none\" or an object {\"kind\": \"dyt\", \"alpha0\": …}");
+    throw ArgumentError(
+        what +
+        " must be \"layernorm\", \"rmsnorm\", \"dyt\", \"none\" or an object {\"kind\": \"dyt\", \"alpha0\": …}");
   known_keys(v, what, {"kind", "alpha0"});
   const json::Value* kind = find(v, "kind");
   if (!kind) throw ArgumentError(what + ".kind is missing");
@@ -177,7 +182,8 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
   if (const json::Value* n = find(v, "name")) s->name = read_text(*n, key_path("name"), 32, Text::Identifier);
   for (const std::string& known : placement_names())
     if (known == s->name)
-      throw ArgumentError(key_path("name") + " = \"" + s->name + "\" is a registered placement; give the spec a name of its own");
+      throw ArgumentError(key_path("name") + " = \"" + s->name +
+                          "\" is a registered placement; give the spec a name of its own");
   s->label = s->name;
   if (const json::Value* l = find(v, "label")) s->label = read_text(*l, key_path("label"), 40, Text::Label);
   if (const json::Value* a = find(v, "attention")) s->p.attention = read_sublayer(*a, "attention");
@@ -187,11 +193,13 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
   if (const json::Value* i = find(v, "init_scale"))
     s->p.init_scale.kind = static_cast<InitScale::Kind>(read_name(*i, key_path("init_scale"), kInitNames));
   if (const json::Value* n = find(v, "norm")) read_norm(*n, s->p);
-  if (const json::Value* q = find(v, "qk_norm")) s->p.qk_norm = kQkNorms[read_name(*q, key_path("qk_norm"), kQkNormNames)];
+  if (const json::Value* q = find(v, "qk_norm"))
+    s->p.qk_norm = kQkNorms[read_name(*q, key_path("qk_norm"), kQkNormNames)];
   s->p.b2t = read_bool(v, "b2t", key_path("b2t"), false);
   // B2T adds the layer's input before the layer's last norm, the one after the FFN's residual add.
   if (s->p.b2t && !s->p.ffn.norm_after)
-    throw ArgumentError(key_path("b2t") + " needs a norm after the FFN's residual add (ffn.norm_after: true): the "
+    throw ArgumentError(key_path("b2t") +
+                        " needs a norm after the FFN's residual add (ffn.norm_after: true): the "
                         "B2T skip carries the layer's input past every norm but that last one");
   if (s->p.b2t && s->p.norm == NormKind::None)
     throw ArgumentError(key_path("b2t") + " skips the layer's norms but norm is \"none\": there are none to skip");
@@ -219,16 +227,30 @@ std::string placement_spec_json(const Placement& p, const char* name) {
   w.key("final_norm").value(p.final_norm);
   const ResidualScale& r = p.residual_scale;
   if (r.kind == ResidualScale::Kind::CompleteP)
-    w.key("residual_scale").begin_object().key("kind").value("completep").key("L_base").exact(r.l_base).key("a").exact(r.a).end_object();
+    w.key("residual_scale")
+        .begin_object()
+        .key("kind")
+        .value("completep")
+        .key("L_base")
+        .exact(r.l_base)
+        .key("a")
+        .exact(r.a)
+        .end_object();
   else if (r.kind == ResidualScale::Kind::ReZero)
-    w.key("residual_scale").begin_object().key("kind").value("rezero").key("g0").exact(r.g0).key("per").value(kGatePer[r.per_layer]).end_object();
-  else
-    w.key("residual_scale").value(kResidualNames[static_cast<int>(r.kind)]);
+    w.key("residual_scale")
+        .begin_object()
+        .key("kind")
+        .value("rezero")
+        .key("g0")
+        .exact(r.g0)
+        .key("per")
+        .value(kGatePer[r.per_layer])
+        .end_object();
+  else w.key("residual_scale").value(kResidualNames[static_cast<int>(r.kind)]);
   w.key("init_scale").value(kInitNames[static_cast<int>(p.init_scale.kind)]);
   if (p.norm == NormKind::DyT)
     w.key("norm").begin_object().key("kind").value("dyt").key("alpha0").exact(p.alpha0).end_object();
-  else if (p.norm != NormKind::FromConfig)
-    w.key("norm").value(kNormNames[static_cast<int>(p.norm)]);
+  else if (p.norm != NormKind::FromConfig) w.key("norm").value(kNormNames[static_cast<int>(p.norm)]);
   // Keys added after the first documents: written only away from their defaults, so the canonical
   // form of every spec that does not use them is what it was.
   if (p.qk_norm != NormKind::None) w.key("qk_norm").value(kNormNames[static_cast<int>(p.qk_norm)]);
@@ -245,15 +267,25 @@ void describe_placement_spec_fields(json::Writer& w) {
   auto boolean = [&](const std::string& key, const char* doc) {
     w.key(key).begin_object().key("type").value("bool").key("default").value(false).key("doc").value(doc).end_object();
   };
-  auto choice = [&](const char* key, const char* dflt, const char* const* xs, size_t n, const char* doc, const char* when = nullptr,
-                    const char* when_is = nullptr) {
+  auto choice = [&](const char* key, const char* dflt, const char* const* xs, size_t n, const char* doc,
+                    const char* when = nullptr, const char* when_is = nullptr) {
     w.key(key).begin_object().key("type").value("choice").key("default").value(dflt);
     names(xs, n);
     if (when) w.key("onlyWhen").begin_object().key(when).begin_array().value(when_is).end_array().end_object();
     w.key("doc").value(doc).end_object();
   };
-  auto number = [&](const char* key, double dflt, double hi, bool zero_ok, const char* doc, const char* when, const char* when_is) {
-    w.key(key).begin_object().key("type").value("number").key("default").exact(dflt).key("min").value(0.0).key("max").exact(hi);
+  auto number = [&](const char* key, double dflt, double hi, bool zero_ok, const char* doc, const char* when,
+                    const char* when_is) {
+    w.key(key)
+        .begin_object()
+        .key("type")
+        .value("number")
+        .key("default")
+        .exact(dflt)
+        .key("min")
+        .value(0.0)
+        .key("max")
+        .exact(hi);
     w.key("minExclusive").value(!zero_ok);
     w.key("onlyWhen").begin_object().key(when).begin_array().value(when_is).end_array().end_object();
     w.key("doc").value(doc).end_object();
@@ -274,11 +306,12 @@ void describe_placement_spec_fields(json::Writer& w) {
          "a learnable ReZero gate");
   number("residual_scale.L_base", 1, kMaxLBase, false, "CompleteP: the depth L_base at which the multiplier is 1",
          "residual_scale", "completep");
-  number("residual_scale.a", 1, kMaxExponent, false, "CompleteP: the exponent a of (L_base/L)^a", "residual_scale", "completep");
+  number("residual_scale.a", 1, kMaxExponent, false, "CompleteP: the exponent a of (L_base/L)^a", "residual_scale",
+         "completep");
   number("residual_scale.g0", 0, kMaxG0, true, "ReZero: the gate's value at init (0: ReZero, 1: a plain residual)",
          "residual_scale", "rezero");
-  choice("residual_scale.per", "sublayer", kGatePer, 2, "ReZero: one gate per sublayer, or one per layer shared by its two",
-         "residual_scale", "rezero");
+  choice("residual_scale.per", "sublayer", kGatePer, 2,
+         "ReZero: one gate per sublayer, or one per layer shared by its two", "residual_scale", "rezero");
   choice("init_scale", "xavier", kInitNames, 4,
          "the branch's init scale beta: Xavier, DeepNet's (8L)^(-1/4), T-Fixup's (9L)^(-1/4), or zero");
   choice("qk_norm", "none", kQkNormNames, 3, "a norm on q and on k before the attention scores");

@@ -48,7 +48,8 @@ TEST(ToyClaims, ShortenedGridReproducesTheArticlesClaims) {
 
   // Post-LN without warm-up sits on the frequency plateau at both learning rates.
   for (double lr : {1e-3, 3e-3})
-    for (int step = 50; step <= 200; step += 10) EXPECT_NEAR(avg("post", 0, lr, step), plateau, 0.15) << lr << " @" << step;
+    for (int step = 50; step <= 200; step += 10)
+      EXPECT_NEAR(avg("post", 0, lr, step), plateau, 0.15) << lr << " @" << step;
 
   // Pre-LN without warm-up is well down by step 100 (article: 2.3).
   EXPECT_LT(avg("pre", 0, 1e-3, 100), 2.5);
