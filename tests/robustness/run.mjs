@@ -283,21 +283,9 @@ async function uiCases(browser, base) {
       on,
     );
   for (const c of UI_CASES) {
-    const t0 = Date.now();
-    const row = {
-      id: c.id,
-      category: c.category,
-      input: `${c.fig} ${c.field} = ${JSON.stringify(c.value)}`,
-      where: 'inline',
-      message: '',
-      ok: false,
-      ms: 0,
-      problems: [],
-    };
-    rows.ui.push(row);
-    const nErr = errors.length;
     const nDlg = dialogs.length;
-    try {
+    const fields = { id: c.id, category: c.category, input: `${c.fig} ${c.field} = ${JSON.stringify(c.value)}`, where: 'inline' };
+    await caseRow(rows.ui, errors, fields, async (row) => {
       if (c.field === 'depths') await setDepths(false);
       else await setValue(c.fig, c.field, c.value);
       await page.waitForTimeout(30);
@@ -337,12 +325,7 @@ async function uiCases(browser, base) {
       );
       if (after.errs || after.disabled) p.push('a valid value did not clear the message');
       if (dialogs.length > nDlg) p.push(`dialog: ${dialogs[nDlg]}`);
-      if (errors.length > nErr) p.push(`console: ${errors[nErr].slice(0, 120)}`);
-    } catch (e) {
-      row.problems.push(String(e.message ?? e).split('\n')[0]);
-    }
-    row.ms = Date.now() - t0;
-    row.ok = row.problems.length === 0;
+    });
   }
   await context.close();
 }
