@@ -29,17 +29,22 @@ inline thread_local std::string t_js_error;
   __builtin_unreachable();
 }
 
+// The JS Error's message for a C++ exception (into t_js_error): an ArgumentError's own, out of memory,
+// or an internal error with what it says.
+inline void set_js_error(const std::exception& e) {
+  if (dynamic_cast<const ArgumentError*>(&e)) t_js_error.assign("lnx: ").append(e.what());
+  else if (dynamic_cast<const std::bad_alloc*>(&e))
+    t_js_error.assign("lnx: out of memory (the configuration is too large for this browser tab)");
+  else t_js_error.assign("lnx: internal error: ").append(e.what());
+}
+
 // Runs f(); any C++ exception becomes a JS Error carrying its message.
 template <class F>
 auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
-  } catch (const ArgumentError& e) {
-    t_js_error.assign("lnx: ").append(e.what());
-  } catch (const std::bad_alloc&) {
-    t_js_error.assign("lnx: out of memory (the configuration is too large for this browser tab)");
   } catch (const std::exception& e) {
-    t_js_error.assign("lnx: internal error: ").append(e.what());
+    set_js_error(e);
   }
   throw_pending_js_error();
 }

@@ -29,12 +29,8 @@ auto gpu_guarded(F&& f) -> decltype(f()) {
         .append(e.what());
   } catch (const gpu::DeviceError& e) {
     t_js_error.assign("lnx: gpu: ").append(e.what());
-  } catch (const ArgumentError& e) {
-    t_js_error.assign("lnx: ").append(e.what());
-  } catch (const std::bad_alloc&) {
-    t_js_error.assign("lnx: out of memory (the configuration is too large for this browser tab)");
   } catch (const std::exception& e) {
-    t_js_error.assign("lnx: internal error: ").append(e.what());
+    set_js_error(e);
   }
   throw_pending_js_error();  // after the catch blocks: see js_adapters.h
 }
