@@ -117,17 +117,19 @@ export function choiceView<V extends { [K in keyof V]: string }>(
   choices: { [K in keyof V]: readonly V[K][] | Record<V[K] & string, string> },
 ): ViewParams<V> {
   const fields = Object.keys(choices) as (keyof V & string)[];
-  /** a field's values → their names in the URL */
-  const urlNames = (f: keyof V & string): Record<string, string> => {
-    const c = choices[f];
-    return Array.isArray(c) ? Object.fromEntries(c.map((v: string) => [v, v])) : (c as Record<string, string>);
-  };
+  /** each field's values → their names in the URL, made once */
+  const urlNames = Object.fromEntries(
+    fields.map((f) => {
+      const c = choices[f];
+      return [f, Array.isArray(c) ? Object.fromEntries(c.map((v: string) => [v, v])) : (c as Record<string, string>)];
+    }),
+  ) as Record<keyof V & string, Record<string, string>>;
   return {
     key: id,
     initial,
     params: Object.fromEntries(
       fields.map((f) => {
-        const names = urlNames(f);
+        const names = urlNames[f];
         const parse = (u: string) => {
           const v = Object.keys(names).find((k) => names[k] === u);
           return v === undefined ? null : ({ [f]: v } as Partial<V>);
@@ -135,6 +137,6 @@ export function choiceView<V extends { [K in keyof V]: string }>(
         return [`${id}.${f}`, { parse, reason: `url.${id}.${f}` }];
       }),
     ),
-    write: (s) => written(...fields.map((f) => s[f] !== initial[f] && ([`${id}.${f}`, urlNames(f)[s[f]]] as [string, string]))),
+    write: (s) => written(...fields.map((f) => s[f] !== initial[f] && ([`${id}.${f}`, urlNames[f][s[f]]] as [string, string]))),
   };
 }
