@@ -10,15 +10,15 @@ import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const [src = `${root}test-artifacts/stages.tsv`, out = `${root}docs/test-stages.md`, sideSrc = join(dirname(src), 'side-stages.tsv')] = process.argv.slice(2);
-// the side lanes' jobs: "start<TAB>seconds<TAB>name" (scripts/test.sh side)
+// the side lanes' jobs: "start<TAB>seconds<TAB>CPU seconds<TAB>name" (scripts/test.sh side)
 const side = (() => {
   try {
     return readFileSync(sideSrc, 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((l) => {
-        const [t, seconds, ...name] = l.split('\t');
-        return { t: Number(t), seconds: Number(seconds), name: name.join('\t') };
+        const [t, seconds, cpu, ...name] = l.split('\t');
+        return { t: Number(t), seconds: Number(seconds), cpu: Number(cpu), name: name.join('\t') };
       })
       .sort((a, b) => a.t - b.t);
   } catch {
@@ -29,11 +29,18 @@ const rows = readFileSync(src, 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => {
-    const [t, ...name] = l.split('\t');
-    return { t: Number(t), name: name.join('\t') };
+    // "seconds since start<TAB>the machine's busy CPU time then, in hundredths of a core-second<TAB>stage"
+    const [t, busy, ...name] = l.split('\t');
+    return { t: Number(t), busy: Number(busy), name: name.join('\t') };
   });
-const end = rows.find((r) => r.name === 'done')?.t ?? rows[rows.length - 1].t;
-const stages = rows.filter((r) => r.name !== 'done').map((r, i, a) => ({ ...r, seconds: (a[i + 1]?.t ?? end) - r.t }));
+const last = rows.find((r) => r.name === 'done') ?? rows[rows.length - 1];
+const end = last.t;
+const stages = rows
+  .filter((r) => r.name !== 'done')
+  .map((r, i, a) => ({ ...r, seconds: (a[i + 1] ?? last).t - r.t, cpu: ((a[i + 1] ?? last).busy - r.busy) / 100 }));
+const totalCpu = (last.busy - rows[0].busy) / 100;
+/** Cores kept busy on average over `seconds` by `cpu` CPU seconds: "1.83", or "—" over no time. */
+const cores = (cpu, seconds) => (seconds > 0 && cpu >= 0 ? (cpu / seconds).toFixed(2) : '—');
 const commit = (() => {
   try {
     return execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
@@ -47,18 +54,24 @@ const md = [
   '',
   `Written by the run itself (\`scripts/test.sh\` records when each stage starts; \`scripts/stage-table.mjs\` writes this file). Commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg()[0].toFixed(2)} at the end. Target: the whole run within 12 minutes on a fresh 2-core clone, setup included.`,
   '',
-  '| stage | seconds | share |',
-  '|---|---|---|',
-  ...stages.map((s) => `| ${s.name} | ${s.seconds} | ${Math.round((100 * s.seconds) / Math.max(1, end))}% |`),
-  `| **total** | **${end}** (${min(end)}) | ${end <= 720 ? 'within' : 'over'} the 12 minutes |`,
+  `The CPU columns count the whole machine's busy time (/proc/stat) over each stage, whatever ran then: the main lane, the side lane, anything else. On ${cpus().length} cores the run can at best keep ${cpus().length} busy; a stage well under that waits on something other than the CPU.`,
+  '',
+  '| stage | seconds | share | CPU seconds (machine) | cores busy |',
+  '|---|---|---|---|---|',
+  ...stages.map(
+    (s) => `| ${s.name} | ${s.seconds} | ${Math.round((100 * s.seconds) / Math.max(1, end))}% | ${Math.round(s.cpu)} | ${cores(s.cpu, s.seconds)} |`,
+  ),
+  `| **total** | **${end}** (${min(end)}) | ${end <= 720 ? 'within' : 'over'} the 12 minutes | ${Math.round(totalCpu)} | ${cores(totalCpu, end)} |`,
   '',
   ...(side.length
     ? [
         "Alongside the main lane (a second lane of jobs that assert nothing about time, started with the stage that holds them; their seconds are inside that stage's):",
         '',
-        '| job | started at (s) | seconds |',
-        '|---|---|---|',
-        ...side.map((j) => `| ${j.name} | ${j.t} | ${j.seconds} |`),
+        "The CPU seconds of a job are its own processes' (user + system, as the shell that started it counts its finished children).",
+        '',
+        '| job | started at (s) | seconds | CPU seconds |',
+        '|---|---|---|---|',
+        ...side.map((j) => `| ${j.name} | ${j.t} | ${j.seconds} | ${Number.isFinite(j.cpu) ? j.cpu : '—'} |`),
         '',
       ]
     : []),

@@ -20,10 +20,14 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 mkdir -p test-artifacts
 : > test-artifacts/stages.tsv
-# Each stage's start, for the table of stage times (scripts/stage-table.mjs → docs/test-stages.md).
+# The machine's busy CPU time so far, in hundredths of a core-second (/proc/stat's first line: user,
+# nice, system, irq, softirq, steal; USER_HZ is 100), or 0 where there is no /proc/stat.
+busy() { local _c u n s i w q sq st _r; { read -r _c u n s i w q sq st _r < /proc/stat && echo $((u + n + s + q + sq + st)); } 2> /dev/null || echo 0; }
+# Each stage's start and the machine's busy time then, for the table of stage times
+# (scripts/stage-table.mjs → docs/test-stages.md): how many cores each stage kept busy.
 stage() {
   printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"
-  printf '%s\t%s\n' "$(( $(date +%s) - start ))" "$1" >> test-artifacts/stages.tsv
+  printf '%s\t%s\t%s\n' "$(( $(date +%s) - start ))" "$(busy)" "$1" >> test-artifacts/stages.tsv
 }
 
 stage "setup"
@@ -45,16 +49,28 @@ finish() {
   cat "test-artifacts/$name.log"
   return $rc
 }
-# side NAME CMD…: one job of a side lane, timed; stops the lane on failure.
+# CHILDREN_CPU: the CPU seconds (user + system) of this shell's finished children so far, from
+# `times`' second line; set, not printed, because a command substitution would run `times` in a
+# fresh process that has no children yet.
+children_cpu() {
+  local f; f=$(mktemp)
+  times > "$f"
+  read -r CHILDREN_CPU < <(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); n += a[1] * 60 + a[2] } printf "%.0f\n", n }' "$f")
+  rm -f "$f"
+}
+# side NAME CMD…: one job of a side lane, timed, with the CPU seconds it and its processes used;
+# stops the lane on failure.
 side() {
-  local name=$1 t0 rc=0; shift
+  local name=$1 t0 c0 rc=0; shift
   t0=$(date +%s)
+  children_cpu; c0=$CHILDREN_CPU
   printf '\n-- %s\n' "$name"
   "$@" || rc=$?
-  printf '%s\t%s\t%s\n' "$(( t0 - start ))" "$(( $(date +%s) - t0 ))" "$name" >> test-artifacts/side-stages.tsv
+  children_cpu
+  printf '%s\t%s\t%s\t%s\n' "$(( t0 - start ))" "$(( $(date +%s) - t0 ))" "$(( CHILDREN_CPU - c0 ))" "$name" >> test-artifacts/side-stages.tsv
   return $rc
 }
-export -f side
+export -f side children_cpu
 export start
 
 stage "native build and C++ tests; habits alongside (type check, layering, format, lint, copy and paste)"

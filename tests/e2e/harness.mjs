@@ -405,6 +405,26 @@ export const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.te
 export async function openSettings(page, id) {
   await page.$eval(`#${id} .run details`, (d) => (d.open = true));
   await page.waitForFunction((id) => document.querySelector(`#${id} .run .settings`)?.childElementCount > 0, id, { timeout: 10000, polling: 50 });
+  await settleInView(page, `#${id} .run .settings`);
+}
+
+/** Scroll `selector` into view and wait until it stays where it is from one frame to the next. The
+ *  blocks around it are `content-visibility: auto` (web/src/styles/app.css) and take their real
+ *  height only as they near the viewport, so a click aimed right after a scroll can land on what
+ *  moved under it: a fresh clone's run once had Figure 7's quick-setting box clicked while the
+ *  section above it was laid out ("<section id=adam> intercepts pointer events"), and the box stayed
+ *  unchecked. Gives up quietly after `timeout` ms (the click then reports what it meets). */
+export async function settleInView(page, selector, timeout = 5000) {
+  const top = () =>
+    page.$eval(selector, (el) => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(el.getBoundingClientRect().top)))));
+  await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
+  const until = Date.now() + timeout;
+  for (let last = await top(); Date.now() < until; ) {
+    const now = await top();
+    if (Math.abs(now - last) < 0.5) return;
+    await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
+    last = await top();
+  }
 }
 
 /** The page's blocks away from the viewport are `content-visibility: auto` (web/src/styles/app.css):
