@@ -405,7 +405,6 @@ export const readout = (page, id) => page.$eval(`#${id} .readout`, (el) => el.te
 export async function openSettings(page, id) {
   await page.$eval(`#${id} .run details`, (d) => (d.open = true));
   await page.waitForFunction((id) => document.querySelector(`#${id} .run .settings`)?.childElementCount > 0, id, { timeout: 10000, polling: 50 });
-  await settleInView(page, `#${id} .run .settings`);
 }
 
 /** Scroll `selector` into view and wait until it stays where it is from one frame to the next. The

@@ -35,6 +35,7 @@ import {
   makeChecker,
   openPage,
   openSettings,
+  settleInView,
   pressRecompute,
   pythonServer,
   readout,
@@ -585,6 +586,7 @@ async function main() {
           console.log(`        ${id}: no quick setting (its small setting is the reference's): not run live here`);
           return;
         }
+        await settleInView(page, `#${id} .run .settings`);
         await page.check(`#${id} input[name="small"]`);
         const { tooSmall = false, ...shrink } = E2E_SHRINK[id] ?? {};
         for (const [field, value] of Object.entries(shrink))
