@@ -327,10 +327,11 @@ export function engineChecks(gpu) {
     // wasm/gpu/device_batch.h) against each run alone as a GpuTrainRun: losses, gradient norms, status,
     // stop step and the checkpoints' values bit for bit, including a run that diverges while the others
     // go on. A batch per optimizer covers every optimizer, both norm types and three placements, one
-    // more a spec with every op a spec adds (DyT, a QK-norm, a gate, B2T). 3 steps in calls of 2
-    // (a step of TINY is ~0.2 CPU-s on SwiftShader, and the check runs 23 runs: they had 5 steps in
-    // calls of 4), checkpoints every 2: each run that ends "ok" must have handed one over while
-    // running (a checkpoint is taken between calls), so the checkpoints are compared, never absent.
+    // more a spec with every op a spec adds (DyT, a QK-norm, a gate, B2T). 3 steps in calls of 2 (a
+    // step of TINY is ~0.2 CPU-s on SwiftShader and the check runs 23 runs: with 5 steps in calls of
+    // 4 it took 28 s on one core, 17–19 s now), checkpoints every 2: each run that ends "ok" must
+    // have handed one over while running (a checkpoint is taken between calls), so the checkpoints
+    // are compared, never absent.
     async 'a batch of runs equals each run alone on the GPU, bit for bit'() {
       const { module: m } = await gpu();
       const optimizers = JSON.parse(m.schemaJson()).optimizers;
@@ -483,7 +484,7 @@ export function engineChecks(gpu) {
     // stays on the plateau: over 80 steps the CPU's run escapes past step 80, the GPU's at 73) and
     // diverged (lr 3, at step 2); 4 shapes of 2 runs of 30 steps. Each run alone goes to the step
     // where the map stopped it, no further. (With 40 steps, settle 5 and the runs alone taken 8 steps
-    // at a time past their stop, the check took 72 s on SwiftShader on one core; 58 s now.)
+    // at a time past their stop, the check took 67–72 s on SwiftShader on one core; 49–54 s now.)
     async 'the phase diagram batched equals its runs alone on the GPU, in the CPU document shape'() {
       const { module: m } = await gpu();
       const { layers: _, ...model } = TINY; // the depths are the diagram's
