@@ -247,6 +247,16 @@ async function main() {
           assert(paras.length >= 30, `only ${paras.length} plain paragraphs found in content/${lang}.ts`);
           assert(absent.length === 0, `${lang}: ${absent.length} of ${paras.length} paragraphs missing from the HTML, e.g. "${absent[0]?.slice(0, 80)}"`);
           assert(!html.includes('bound missing'), `${lang}: an unresolved {{key}} in the static page`);
+          // the charts write their curves, bands, markers and ticks to a tenth of a unit (lib/svg-num.ts):
+          // the page's bytes are mostly its figures, and finer coordinates are bytes nobody sees
+          const curves = [...html.matchAll(/<path class="(?:line|band)\b[^>]* d="([^"]*)"/g)].map((m) => m[1]);
+          // (the points' and the axes' attributes, not a tick's label)
+          const marks = [...html.matchAll(/<g class="(?:points|axis)\b[^>]*>(.*?)<\/g>/g)].flatMap((m) => [...m[1].matchAll(/="([^"]*)"/g)].map((a) => a[1]));
+          const fine = [...curves, ...marks].join(' ').match(/\d\.\d{2,}(?!em)/g) ?? [];
+          assert(
+            curves.length > 100 && marks.length > 1000 && fine.length === 0,
+            `${lang}: ${fine.length} coordinates finer than a tenth in ${curves.length} curves and ${marks.length} attributes of points and axes, e.g. ${fine.slice(0, 3)}`,
+          );
           // Chromium with JavaScript off: the figures are drawn (an <svg> each), the controls hidden,
           // the other language one link away
           const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });

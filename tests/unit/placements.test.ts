@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
-import { SHAPES } from '../../web/src/lib/marker';
+import { SHAPES, markerPath } from '../../web/src/lib/marker';
+import { svgNum } from '../../web/src/lib/svg-num';
 import { OPTIMIZERS } from '../../web/src/generated/engine-schema';
 import { optimizerDash, optimizerLabel, optimizerLegend } from '../../web/src/lib/optimizers';
 import { DASH } from '../../web/src/lib/palette';
@@ -58,4 +59,19 @@ describe('optimizers', () => {
     ]);
     expect(optimizerLegend([], (k) => k)).toEqual([]);
   });
+});
+
+describe('coordinates in the SVG', () => {
+  it.each([
+    [12.345, 12.3],
+    [12.35, 12.4],
+    [-0.04, -0],
+    [479.99999999999994, 480],
+    [1e-9, 0],
+  ])('%s is written as %s', (v, want) => expect(svgNum(v)).toBe(want));
+  it.each([
+    ['circle', 'M8.8,6.8a3.5,3.5 0 1,0 7,0a3.5,3.5 0 1,0 -7,0Z'],
+    ['square', 'M8.8,3.3h7v7h-7Z'],
+    ['diamond', 'M12.3,2.2L16.9,6.8L12.3,11.3L7.8,6.8Z'],
+  ] as const)('a %s marker is drawn to a tenth of a unit', (shape, d) => expect(markerPath(shape, 12.345, 6.789, 3.5)).toBe(d));
 });

@@ -1,11 +1,12 @@
 // marker.ts — the marker shapes that tell series apart without colour, as SVG path data, for the
 // chart's points (Points.svg) and the legend's swatches (Legend). Pure.
+import { svgNum as f } from './svg-num';
+
 export const SHAPES = ['square', 'circle', 'diamond', 'triangle', 'triangle-down'] as const;
 export type Shape = (typeof SHAPES)[number];
 
 /** The path of a marker of "radius" r centred at (cx, cy); shapes of one r look the same size. */
 export function markerPath(shape: Shape, cx: number, cy: number, r: number): string {
-  const f = (x: number) => Math.round(x * 100) / 100;
   switch (shape) {
     case 'square':
       return `M${f(cx - r)},${f(cy - r)}h${f(2 * r)}v${f(2 * r)}h${f(-2 * r)}Z`;
