@@ -81,7 +81,6 @@ async function showHeldRuns(page: LivePage, name: FigureId) {
 /** Start the live page: an embed, or the islands over the page's static copy (drawn first where
  *  the page has none). */
 export async function start() {
-  performance.measure('boot: evaluate', 'lnx:boot-evaluate');
   const t0 = performance.now();
   const app = document.getElementById('app')!;
   let copy = app.querySelector<HTMLElement>('[data-prerendered]');
@@ -275,3 +274,6 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
   if (import.meta.env.PROD) void registerOffline(BASE).then((ok) => (page.offline = ok));
   document.documentElement.lang = htmlLang(page.prefs.lang);
 }
+
+// the last statement of the chunk's evaluation (eval-start.ts marked its first)
+performance.measure('boot: evaluate', 'lnx:boot-evaluate');
