@@ -470,13 +470,24 @@ export function summary(results) {
 
 /** Press a figure's Recompute; a run estimated over 3 minutes asks first (RunControls' "Start it?"):
  *  say yes, as a reader who pressed it meant to. */
+/** Press figure `id`'s Recompute as a reader would: through the speed measurement of a first visit
+ *  and the question before a long run. */
 export async function pressRecompute(page, id) {
+  const runOf = () => page.$eval(`#${id}`, (f) => f.dataset.run ?? '').catch(() => '');
+  const before = await runOf();
   await page.click(`#${id} button.recompute`);
   await page.waitForTimeout(30);
   // pressed before any speed was known: the page measures it first (a few seconds)
   await page.waitForFunction((fig) => !document.querySelector(`#${fig} [data-measuring]`), id, { timeout: 60000 });
-  const yes = await page.$(`#${id} [data-ask] .ask-yes`);
-  if (yes) await yes.click();
+  // a run estimated past the page's limit asks first: answered yes. A busy renderer may show the
+  // question a moment after the press: watched for a second, until the run starts or moves on
+  for (let i = 0; i < 20; i++) {
+    const yes = await page.$(`#${id} [data-ask] .ask-yes`);
+    if (yes) return yes.click();
+    const now = await runOf();
+    if (now === 'running' || now !== before) return;
+    await page.waitForTimeout(50);
+  }
 }
 
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');

@@ -949,7 +949,11 @@ async function main() {
           const before = await caption();
           assert(!lines.test(before) && noLines.test(before), `${lang}: before the run the caption is not the chain's: ${before.slice(0, 300)}`);
           await pressRecompute(b.page, 'fig4');
-          await b.page.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 });
+          await b.page.waitForSelector('#fig4 .panels[data-streaming="true"]', { timeout: 120000 }).catch(async (e) => {
+            // what the figure shows instead of a streaming run
+            const st = await b.page.$eval('#fig4', (f) => ({ run: f.dataset.run, status: [...f.querySelectorAll('.run .status')].map((p) => p.textContent) }));
+            throw new Error(`${lang}: no streaming run after Recompute (${JSON.stringify(st)}): ${String(e.message).split('\n')[0]}`);
+          });
           await b.page.click('#fig4 button.pause');
           await b.page.waitForSelector('#fig4 button.resume', { timeout: 10000 });
           const lens = await b.page.$$eval('#fig4 path.line[data-name^="p"]', (ps) => ps.map((p) => (p.getAttribute('d') ?? '').length));
