@@ -6,7 +6,8 @@
 #      against their reference, LayerNorm lemmas, threads, validation (the toy claims: npm run test:claims)
 #   1b. the wasm GEMM kernel against a double reference (bench/gemm_bench.cpp test), plain and FMA
 #   2. Vitest: pure page transforms, and the wasm module (both flavours) against the native CLI; the
-#      quick settings' verdicts (native CLI) alongside 1b–3 at the lowest priority
+#      quick settings' verdicts (native CLI) alongside 1b–4 at the lowest priority (4's imported-file
+#      part waits for them)
 #   2b. alongside 1b–3: WebGPU in Node over Dawn (SwiftShader: every backend op, gradients, runs,
 #      probe vs the CPU)
 #   3. End-to-end in headless Chromium: the built page, figures, interactions, both servers; alongside
@@ -37,7 +38,7 @@ bash scripts/setup.sh --browser
 # idle in the browser stages (page loads, screenshots, waits) and in the links of the builds. The
 # side lane's output is kept in a file and printed when the main lane has finished its stage; each
 # side job's start and length go to test-artifacts/side-stages.tsv (the stage table's "alongside").
-# The robustness corpus stays alone: it bounds how long a page or an engine call may take.
+# The robustness corpus's imported-file part stays alone: it bounds how long a page's task may take.
 mkdir -p test-artifacts
 : > test-artifacts/side-stages.tsv
 # Runs "$@" in the background into test-artifacts/$1.log; `finish NAME` waits, prints it, fails with it.
@@ -95,8 +96,14 @@ background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the
 # 160 CPU-seconds) go alongside everything up to the robustness corpus, at the lowest priority: they
 # take the cycles the browsers' stages leave idle (those stages kept the 2 cores 1.8 busy, the corpus
 # 1.6) rather than holding up the unit tests, and yield a core at once to the job that asks for it.
-# They end before the corpus, which bounds how long a page's task may take and so runs alone.
-background quick side "the quick settings' verdicts (native CLI; at the lowest priority)" nice -n 19 npx vitest run tests/wasm/quick-verdicts.test.ts
+# Their last runs may go on into the robustness corpus's first parts, which bound no time (they ended
+# 19–21 s after the end-to-end run's lanes, one core then idle): the corpus waits for them (the file
+# they write when done, ROBUST_AFTER) before its imported-file part, which bounds how long a task
+# of the page may take and so runs alone.
+# then_mark FILE CMD…: runs CMD, then writes FILE whatever CMD's status (another stage waits for it).
+then_mark() { local f=$1 rc=0; shift; "$@" || rc=$?; : > "$f"; return $rc; }
+rm -f test-artifacts/quick.done
+background quick then_mark test-artifacts/quick.done side "the quick settings' verdicts (native CLI; at the lowest priority)" nice -n 19 npx vitest run tests/wasm/quick-verdicts.test.ts
 
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test
@@ -129,10 +136,10 @@ node tests/e2e/run.mjs
 printf '\n-- alongside (%ss)\n' "$(( $(date +%s) - start ))"
 finish gpu
 finish browsers
-finish quick
 
-stage "robustness corpus (Vitest + Chromium)"
-node tests/robustness/run.mjs
+stage "robustness corpus (Vitest + Chromium); alongside until its imported-file part: the quick settings' verdicts' last runs"
+ROBUST_AFTER="$PWD/test-artifacts/quick.done" node tests/robustness/run.mjs
+finish quick
 
 stage "done"
 node scripts/stage-table.mjs

@@ -13,7 +13,8 @@
 //        complete run: the engine is usable and the worker's wasm heap is back at its level;
 //      - a divergent configuration (Post-LN, lr 1) is shown as diverged at its step, not as numbers.
 // Expects dist/ to be built. Prints `N passed, M failed` last; exits non-zero on any failure.
-// Environment: ROBUST_ONLY=url|ui|cancel|diverge|engine runs one part (docs are then not written).
+// Environment: ROBUST_ONLY=url|ui|cancel|diverge|engine runs one part (docs are then not written);
+// ROBUST_AFTER=FILE[:FILE…]: the imported-file part waits until each file exists (scripts/test.sh).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -691,6 +692,18 @@ async function divergence(browser, base) {
   assert(/diverg/i.test(drawn.note), `no note about diverged runs: "${drawn.note}"`);
 }
 
+/** Waits until every file ROBUST_AFTER names (':'-separated) exists: each is written by a job that
+ *  npm test lets run beside this stage's first parts, which bound no time (scripts/test.sh). */
+async function afterSideJobs() {
+  const files = (process.env.ROBUST_AFTER ?? '').split(':').filter(Boolean);
+  const t0 = Date.now();
+  while (files.some((f) => !existsSync(f))) {
+    if (Date.now() - t0 > 30 * 60 * 1000) throw new Error(`waited 30 minutes for ${files.filter((f) => !existsSync(f)).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  if (files.length) console.log(`  (the jobs alongside were done ${((Date.now() - started) / 1000).toFixed(0)} s into the corpus)`);
+}
+
 async function browserParts() {
   if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is not built: run `npm run build` first');
   mkdirSync(artifacts, { recursive: true });
@@ -720,6 +733,9 @@ async function browserParts() {
         if (part('diverge')) await check('a divergent configuration (Post-LN, lr 1) is shown as diverged at its step', () => divergence(browser, preview.url));
       })(),
     ]);
+    // the imported-file corpus bounds a task's time: the jobs npm test lets run beside the parts above
+    // are done first
+    await afterSideJobs();
     if (part('file'))
       await check(
         `imported-file corpus: ${FILE_CASES.length} run-list files and damaged IndexedDB records → a message naming the file and why, nothing lost, nothing injected`,
