@@ -984,7 +984,7 @@ async function main() {
     await check('Figure 4: the quick-look preset runs its 16 runs live (shortened to 20 steps; its claims: quick-verdicts.test.ts)', async () => {
       const q = await openPage(browser, preview.url, { lang: 'en' });
       try {
-        await waitReady(q.page);
+        await waitReady(q.page, 30000, ['fig4'], { rest: false }); // only Figure 4 takes part
         await openSettings(q.page, 'fig4');
         await q.page.click('#fig4 button[data-preset="quick"]');
         await q.page.fill('#fig4 input[name="steps"]', '20');
@@ -1437,7 +1437,7 @@ async function main() {
       async () => {
         const f = await openPage(browser, preview.url, { query: '?lang=en', firstVisit: true });
         try {
-          await waitReady(f.page);
+          await waitReady(f.page, 30000, ['fig4'], { rest: false }); // only Figure 4 takes part
           await f.page.$eval('#fig4', (el) => el.scrollIntoView({ block: 'center' }));
           await f.page.mouse.move(0, 0);
           const est = await f.page.waitForSelector('#fig4 button.recompute .estimate', { timeout: 90000 }).then((e) => e.textContent());
@@ -1655,7 +1655,7 @@ async function main() {
     await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
       const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';
       const v = await openPage(browser, preview.url, { query: q });
-      await waitReady(v.page);
+      await waitReady(v.page, 30000, ['fig1', 'fig2', 'fig3'], { rest: false }); // the figures the link names
       const st = await v.page.evaluate(() => ({
         lang: document.querySelector('.page')?.getAttribute('data-lang'),
         step: document.querySelector('#fig1')?.getAttribute('data-step'),
@@ -1697,7 +1697,7 @@ async function main() {
 
     await check('permalink: invalid parameters → a banner naming them, defaults for those only', async () => {
       const v = await openPage(browser, preview.url, { query: '?lang=zh&fig1.step=9&fig2.layer=2&fig4.steps=abc' });
-      await waitReady(v.page);
+      await waitReady(v.page, 30000, ['fig1', 'fig2', 'fig4'], { rest: false }); // the figures the link names
       const params = await v.page.$$eval('.url-banner li', (li) => li.map((l) => l.dataset.param));
       const step = await v.page.$eval('#fig1', (el) => el.dataset.step);
       const layer = await v.page.$eval('#fig2 svg[role="slider"]', (el) => el.getAttribute('aria-valuenow'));
@@ -1823,7 +1823,7 @@ async function main() {
       await context.route(/lnx-st-fma\.(mjs|wasm)$/, (r) => r.abort());
       const st = { context, page: await context.newPage() };
       await st.page.goto(`${plainUrl}?lang=en&theme=light`, { waitUntil: 'load' });
-      await waitReady(st.page);
+      await waitReady(st.page, 30000, ['fig3'], { rest: false }); // only Figure 3 takes part
       await openSettings(st.page, 'fig3');
       await st.page.check('#fig3 input[name="small"]');
       const badge = await recomputeAndWait(st.page, 'fig3', 180000);
