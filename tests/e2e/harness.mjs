@@ -475,6 +475,9 @@ export function summary(results) {
 export async function pressRecompute(page, id) {
   const runOf = () => page.$eval(`#${id}`, (f) => f.dataset.run ?? '').catch(() => '');
   const before = await runOf();
+  // the sections above it take their sizes as a scroll brings them near (content-visibility): a click
+  // while they do can land beside the button
+  await settleInView(page, `#${id} button.recompute`);
   await page.click(`#${id} button.recompute`);
   await page.waitForTimeout(30);
   // pressed before any speed was known: the page measures it first (a few seconds)

@@ -108,7 +108,11 @@ const paragraphBefore = (page, id) => page.$eval(`#${id}`, (f) => (f.closest('[d
 /** Open a figure's Share panel (idempotent). */
 async function openShare(page, id) {
   const open = await page.$(`#${id} .share-panel`);
-  if (!open) await page.click(`#${id} .share-toggle`);
+  if (!open) {
+    // (settled first: a click while the sections around it take their sizes can land beside it)
+    await settleInView(page, `#${id} .share-toggle`);
+    await page.click(`#${id} .share-toggle`);
+  }
   await page.waitForSelector(`#${id} .share-panel`);
 }
 
