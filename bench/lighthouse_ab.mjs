@@ -9,38 +9,18 @@
 // mobile preset, as bench/lighthouse_bench.mjs. Prints one line per run and a summary per build and
 // language: scores, first contentful paint, total blocking time, bytes of the HTML on the wire,
 // Lighthouse's benchmark index (its measure of the machine's speed).
-import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { freePort } from '../tests/e2e/harness.mjs';
+import { freePort, vitePreview } from '../tests/e2e/harness.mjs';
 
 const [a, b, runs = '3'] = process.argv.slice(2);
 if (!a || !b) {
   console.error('usage: node bench/lighthouse_ab.mjs DIST_A DIST_B [RUNS]');
   process.exit(2);
 }
-async function preview(outDir) {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['node_modules/vite/bin/vite.js', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--outDir', resolve(outDir)],
-    { stdio: 'ignore' },
-  );
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return { child, url };
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error(`vite preview of ${outDir} did not answer at ${url}`);
-}
-const builds = { A: await preview(a), B: await preview(b) };
+// (vite preview of another built folder than dist/: harness.mjs vitePreview)
+const builds = { A: await vitePreview(await freePort(), a), B: await vitePreview(await freePort(), b) };
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM ?? '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],

@@ -142,10 +142,21 @@ export async function pythonServer(port, dir = dist) {
   return null;
 }
 
-export async function vitePreview(port) {
+/** `vite preview` of dist/ (or of another built folder, `outDir`) on `port`, as npm start serves it
+ *  (COOP/COEP); resolves once it answers. */
+export async function vitePreview(port, outDir = null) {
   const child = spawn(
     process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    [
+      join(root, 'node_modules/vite/bin/vite.js'),
+      'preview',
+      '--port',
+      String(port),
+      '--strictPort',
+      '--host',
+      '127.0.0.1',
+      ...(outDir ? ['--outDir', resolve(outDir)] : []),
+    ],
     {
       cwd: root,
       env: process.env,
@@ -468,17 +479,20 @@ export function summary(results) {
   return { passed, failed: results.length - passed };
 }
 
-/** Press a figure's Recompute; a run estimated over 3 minutes asks first (RunControls' "Start it?"):
- *  say yes, as a reader who pressed it meant to. */
-/** Press figure `id`'s Recompute as a reader would: through the speed measurement of a first visit
- *  and the question before a long run. */
+/** Click `selector` once it stays put in view: the sections around it take their sizes as a scroll
+ *  brings them near (content-visibility), and a click while they do can land beside it. */
+export async function clickSettled(page, selector) {
+  await settleInView(page, selector);
+  await page.click(selector);
+}
+
+/** Press figure `id`'s Recompute as a reader would: through the speed measurement of a first visit,
+ *  and a run estimated over 3 minutes asks first (RunControls' "Start it?"): say yes, as a reader who
+ *  pressed it meant to. */
 export async function pressRecompute(page, id) {
   const runOf = () => page.$eval(`#${id}`, (f) => f.dataset.run ?? '').catch(() => '');
   const before = await runOf();
-  // the sections above it take their sizes as a scroll brings them near (content-visibility): a click
-  // while they do can land beside the button
-  await settleInView(page, `#${id} button.recompute`);
-  await page.click(`#${id} button.recompute`);
+  await clickSettled(page, `#${id} button.recompute`);
   await page.waitForTimeout(30);
   // pressed before any speed was known: the page measures it first (a few seconds)
   await page.waitForFunction((fig) => !document.querySelector(`#${fig} [data-measuring]`), id, { timeout: 60000 });

@@ -35,6 +35,7 @@ import {
   makeChecker,
   openPage,
   openSettings,
+  clickSettled,
   settleInView,
   pressRecompute,
   pythonServer,
@@ -108,11 +109,7 @@ const paragraphBefore = (page, id) => page.$eval(`#${id}`, (f) => (f.closest('[d
 /** Open a figure's Share panel (idempotent). */
 async function openShare(page, id) {
   const open = await page.$(`#${id} .share-panel`);
-  if (!open) {
-    // (settled first: a click while the sections around it take their sizes can land beside it)
-    await settleInView(page, `#${id} .share-toggle`);
-    await page.click(`#${id} .share-toggle`);
-  }
+  if (!open) await clickSettled(page, `#${id} .share-toggle`);
   await page.waitForSelector(`#${id} .share-panel`);
 }
 
