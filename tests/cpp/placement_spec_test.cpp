@@ -227,6 +227,11 @@ TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
        "placement_spec.residual_scale: g0 and per belong to \"rezero\""},
       {R"({"residual_scale":{"kind":"rezero","L_base":2}})",
        "placement_spec.residual_scale: L_base and a belong to \"completep\""},
+      // a gate at 0 over branches that start at 0: nothing in a layer would ever get a gradient
+      {R"({"residual_scale":"rezero","init_scale":"zero"})",
+       "placement_spec.residual_scale.g0 = 0 with init_scale \"zero\": each branch starts as the zero function"},
+      {R"({"residual_scale":{"kind":"rezero","g0":0,"per":"layer"},"init_scale":"zero"})",
+       "the layers never train, whatever the optimizer"},
       // the QK-norm's kind
       {R"({"qk_norm":"dyt"})", "placement_spec.qk_norm must be \"none\", \"layernorm\" or \"rmsnorm\""},
       {R"({"qk_norm":true})", "placement_spec.qk_norm must be \"none\", \"layernorm\" or \"rmsnorm\""},

@@ -47,16 +47,23 @@ const Command kCommands[] = {
      [] { return flags_of(lnx::config::grid_schema()); }},
 };
 
+const char* const kRunFlags = "            [--threads N] [--json] [--progress]\n";
+
+std::string command_usage(const Command& c) {
+  return "  lnx " + std::string(c.name) + std::string(6 - std::strlen(c.name), ' ') + c.what + "\n" + c.flags() + "\n" +
+         kRunFlags;
+}
+
+std::string experiment_usage(const lnx::exp::ExperimentInfo& e) {
+  return "    " + std::string(e.name) + "\n" + e.usage(12) + "\n";
+}
+
 std::string usage() {
   std::string u = "lnx — LayerNorm placement at initialization, and the toy warm-up experiment\n\nusage:\n";
-  for (const Command& c : kCommands) {
-    u += "  lnx " + std::string(c.name) + std::string(6 - std::strlen(c.name), ' ') + c.what + "\n";
-    u += c.flags() + "\n            [--threads N] [--json] [--progress]\n";
-  }
+  for (const Command& c : kCommands) u += command_usage(c);
   u += "  lnx exp NAME  an experiment on one of the article's own inferences (docs/experiments.md):\n";
-  for (const lnx::exp::ExperimentInfo& e : lnx::exp::experiments())
-    u += "    " + std::string(e.name) + "\n" + e.usage(12) + "\n";
-  u += "            [--threads N] [--json] [--progress]\n";
+  for (const lnx::exp::ExperimentInfo& e : lnx::exp::experiments()) u += experiment_usage(e);
+  u += kRunFlags;
   u += "  lnx schema [--json]   every config's fields: type, default, bounds, doc; the placement presets\n";
   u += "                        (docs/json-schema.md)\n";
   u += "  lnx version\n\n";
@@ -394,6 +401,20 @@ int cmd_schema(const Args& a) {
   return 0;
 }
 
+// What follows an argument error: the usage of the command the arguments name (an experiment's for
+// `lnx exp NAME`), so that the message stays in view; all of it where they name none.
+std::string usage_after_error(int argc, char** argv) {
+  const std::string command = argc >= 2 ? argv[1] : "";
+  const std::string more = "\n(lnx --help lists every command and flag)\n";
+  for (const Command& c : kCommands)
+    if (command == c.name) return "usage:\n" + command_usage(c) + more;
+  if (command == "exp" && argc >= 3)
+    for (const lnx::exp::ExperimentInfo& e : lnx::exp::experiments())
+      if (e.name == std::string(argv[2]))
+        return "usage:\n  lnx exp " + std::string(e.name) + "\n" + e.usage(12) + "\n" + kRunFlags + more;
+  return usage();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -421,7 +442,7 @@ int main(int argc, char** argv) {
     if (a.command == "exp") return cmd_exp(a);
     throw lnx::ArgumentError("unknown command '" + a.command + "'");
   } catch (const lnx::ArgumentError& e) {
-    std::cerr << "lnx: " << e.what() << "\n\n" << usage();
+    std::cerr << "lnx: " << e.what() << "\n\n" << usage_after_error(argc, argv);
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "lnx: " << e.what() << "\n";

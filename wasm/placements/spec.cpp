@@ -203,6 +203,15 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
                         "B2T skip carries the layer's input past every norm but that last one");
   if (s->p.b2t && s->p.norm == NormKind::None)
     throw ArgumentError(key_path("b2t") + " skips the layer's norms but norm is \"none\": there are none to skip");
+  // A gate at 0 in front of branches that start as the zero function: ∂ℒ/∂g = ⟨∂ℒ/∂s, f⟩ = 0, and
+  // every branch weight's gradient carries the factor g = 0, so no gate and no branch weight ever
+  // moves, whatever the optimizer: the layers stay the identity and only the embeddings train.
+  if (s->p.residual_scale.kind == ResidualScale::Kind::ReZero && s->p.residual_scale.g0 == 0 &&
+      s->p.init_scale.kind == InitScale::Kind::Zero)
+    throw ArgumentError(key_path("residual_scale") +
+                        ".g0 = 0 with init_scale \"zero\": each branch starts as the zero function behind a "
+                        "gate at 0, so no gradient ever reaches a gate or a branch weight and the layers never "
+                        "train, whatever the optimizer; start the gate above 0 (g0) or choose another init_scale");
   s->doc = describe(*s);
   if (const json::Value* d = find(v, "doc")) s->doc = read_text(*d, key_path("doc"), 200, Text::Doc);
   s->p.name = s->name.c_str();
