@@ -502,7 +502,7 @@ async function main() {
     // screenshots before any live run (precomputed)
     await check('screenshots (en, desktop, light)', async () => {
       await page.mouse.move(0, 0);
-      await shoot(page, 'en-full');
+      await shoot(page, 'en-top');
       for (const id of FIGS) await shoot(page, `en-${id}`, `#${id}`);
     });
 
@@ -1504,7 +1504,6 @@ async function main() {
         els.filter((e) => getComputedStyle(e).contentVisibility !== 'visible').map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : '')),
       );
       await shoot(page, 'en-print', '#fig4');
-      await page.screenshot({ path: join(artifacts, 'en-print-full.png'), fullPage: true });
       await page.pdf({ path: join(artifacts, 'en-print.pdf'), format: 'A4', printBackground: true }).catch(() => {});
       await page.emulateMedia({ media: 'screen' });
       const bad = hidden.filter(([, d]) => d !== 'none' && d !== 'absent');
@@ -1712,7 +1711,7 @@ async function main() {
     await check('screenshots (zh, desktop)', async () => {
       const zh = await openPage(browser, preview.url, { lang: 'zh' });
       await waitReady(zh.page);
-      await shoot(zh.page, 'zh-full');
+      await shoot(zh.page, 'zh-top');
       for (const id of FIGS) await shoot(zh.page, `zh-${id}`, `#${id}`);
       assert(zh.errors.length === 0, `console errors:\n${zh.errors.join('\n')}`);
       await zh.context.close();
@@ -1721,7 +1720,7 @@ async function main() {
       const dk = await openPage(browser, preview.url, { lang: 'en', theme: 'dark' });
       await waitReady(dk.page);
       assert((await dk.page.$eval('html', (h) => h.dataset.theme)) === 'dark', 'data-theme is not dark');
-      await shoot(dk.page, 'en-dark-full');
+      await shoot(dk.page, 'en-dark-top');
       for (const id of FIGS) await shoot(dk.page, `en-dark-${id}`, `#${id}`);
       await dk.context.close();
     });
@@ -1730,7 +1729,7 @@ async function main() {
         const ph = await openPage(browser, preview.url, { lang, width: 390, height: 844 });
         await waitReady(ph.page);
         const over = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        await shoot(ph.page, `${lang}-phone-full`);
+        await shoot(ph.page, `${lang}-phone-top`);
         for (const id of FIGS) await shoot(ph.page, `${lang}-phone-${id}`, `#${id}`);
         await openShare(ph.page, 'fig3');
         const wider = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
