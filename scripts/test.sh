@@ -96,6 +96,9 @@ background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the
 # 160 CPU-seconds) go alongside everything up to the robustness corpus, at the lowest priority: they
 # take the cycles the browsers' stages leave idle (those stages kept the 2 cores 1.8 busy, the corpus
 # 1.6) rather than holding up the unit tests, and yield a core at once to the job that asks for it.
+# (The lowest priority holds against this shell's own jobs. Chromium, which Playwright starts in a
+# session of its own, is another of the kernel's autogroups, and autogroups share the cores evenly
+# whatever their tasks' nice values: beside a browser these runs take their group's share.)
 # Their last runs may go on into the robustness corpus's first parts, which bound no time (they ended
 # 19–21 s after the end-to-end run's lanes, one core then idle): the corpus waits for them (the file
 # they write when done, ROBUST_AFTER) before its imported-file part, which bounds how long a task
