@@ -583,6 +583,21 @@ describe('run numbers', () => {
     const file = { format: 'lnx-runs', version: 1, runs: [entry({ n: 7 }), entry({ n: 7, id: 'r2' })] };
     expect(l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s).map((e) => e.n)).toEqual([2, 3]);
   });
+  it('an imported run named by its list ("#7") takes its new number’s name; a name a reader gave stays', () => {
+    const l = new LiveRuns(SLOT_NAMES, null);
+    l.finish(l.begin('grid', {}), { status: 'done', doc: gridDoc(), elapsedMs: 1 });
+    const file = {
+      format: 'lnx-runs',
+      version: 1,
+      runs: [entry({ n: 1, name: '#1' }), entry({ n: 7, id: 'r2', name: 'baseline' }), entry({ n: 2, id: 'r3', name: '#2' })],
+    };
+    expect(l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s).map((e) => [e.n, e.name])).toEqual([
+      [2, '#2'],
+      [3, 'baseline'],
+      [4, '#4'],
+    ]);
+    expect(l.of('grid').map((e) => e.name)).toEqual(['#1', '#2', 'baseline', '#4']);
+  });
   it('a number that is not a whole number makes a bad entry', () => {
     expect(entryProblem({ ...entry(), n: 1.5 }, SLOT_NAMES, docProblem)).toBe('its number is not a whole number');
   });

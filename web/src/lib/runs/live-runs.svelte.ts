@@ -354,9 +354,14 @@ export class LiveRuns {
       this.say(slot, r.error);
       return [];
     }
-    // imported runs take the next numbers of their slots here (the file's numbers were another list's)
+    // imported runs take the next numbers of their slots here (the file's numbers were another list's),
+    // and a name the other list gave ("#2") follows the number, so that no two runs are both "#2";
+    // a name a reader gave stays
     for (const e of r.runs) e.n = 0;
-    for (const e of r.runs) e.n = nextNumber([...this.of(e.slot), ...r.runs.filter((x) => x.slot === e.slot)]);
+    for (const e of r.runs) {
+      e.n = nextNumber([...this.of(e.slot), ...r.runs.filter((x) => x.slot === e.slot)]);
+      if (/^#\d+$/.test(e.name)) e.name = `#${e.n}`;
+    }
     this.entries = [...this.entries, ...r.runs];
     for (const e of r.runs) this.own.add(e.id);
     for (const e of r.runs) void this.save(e);
