@@ -460,6 +460,11 @@ export async function shoot(page, name, selector) {
     await page.evaluate(() => scrollTo(0, 0));
     return void (await page.screenshot({ path, animations: 'disabled' }));
   }
+  // brought into view and left to stay put first: the blocks it passes take their real heights on
+  // the way (content-visibility), and a picture clipped where the element was before they did shows
+  // another part of the page (a fresh clone's Figure 4 with a refused link: 1024 × 1420 px of blank
+  // page, the figure 5,500 px further down by then)
+  await settleInView(page, selector, 3000);
   const el = await page.$(selector);
   try {
     await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
