@@ -429,8 +429,13 @@ export async function openSettings(page, id) {
  *  section above it was laid out ("<section id=adam> intercepts pointer events"), and the box stayed
  *  unchecked. Gives up quietly after `timeout` ms (the click then reports what it meets). */
 export async function settleInView(page, selector, timeout = 5000) {
-  const top = () =>
-    page.$eval(selector, (el) => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(el.getBoundingClientRect().top)))));
+  // its top after two frames; a page without JavaScript runs no frame callbacks, so after 100 ms the
+  // top as it is then
+  const top = async () =>
+    (await Promise.race([
+      page.$eval(selector, (el) => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(el.getBoundingClientRect().top))))),
+      new Promise((r) => setTimeout(() => r(null), 100)),
+    ])) ?? page.$eval(selector, (el) => el.getBoundingClientRect().top);
   await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
   const until = Date.now() + timeout;
   for (let last = await top(); Date.now() < until; ) {
@@ -460,13 +465,19 @@ export async function shoot(page, name, selector) {
     await page.evaluate(() => scrollTo(0, 0));
     return void (await page.screenshot({ path, animations: 'disabled' }));
   }
-  // brought into view and left to stay put first: the blocks it passes take their real heights on
-  // the way (content-visibility), and a picture clipped where the element was before they did shows
-  // another part of the page (a fresh clone's Figure 4 with a refused link: 1024 × 1420 px of blank
-  // page, the figure 5,500 px further down by then)
-  await settleInView(page, selector, 3000);
+  // The element is taken inside the viewport, brought into view and left to stay put first. The
+  // blocks around it are content-visibility: auto and take their real heights as they near the
+  // viewport; a picture of an element taller than the viewport is taken by rendering the page
+  // beyond it, which lays those blocks out while the picture is clipped where the element was
+  // before: 22 of a fresh clone's pictures were blank page (Figures 9, 13–16 at 1280 × 900, and
+  // Figure 4 with a run streaming, 1420 px tall). So the viewport grows to fit the element first.
   const el = await page.$(selector);
+  const viewport = page.viewportSize();
+  const height = await el.evaluate((e) => e.getBoundingClientRect().height);
+  const grow = viewport && height > viewport.height - 20;
+  if (grow) await page.setViewportSize({ width: viewport.width, height: Math.ceil(height) + 40 });
   try {
+    await settleInView(page, selector, 3000);
     await el.screenshot({ path, animations: 'disabled', timeout: 15000 });
   } catch {
     // a busy 2-core machine can starve the "element is stable" wait: clip the page instead, every
@@ -479,6 +490,8 @@ export async function shoot(page, name, selector) {
     });
     await page.screenshot({ path, fullPage: true, clip, animations: 'disabled' });
     await restore();
+  } finally {
+    if (grow) await page.setViewportSize(viewport);
   }
 }
 
