@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
+import { inflateSync } from 'node:zlib';
 
 export const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const dist = join(root, 'dist');
@@ -455,6 +456,46 @@ async function allVisible(page) {
   return () => style.evaluate((s) => s.remove());
 }
 
+/** The share of a PNG's pixels (8-bit RGB or RGBA, as Chromium writes them) that differ from its
+ *  first pixel by more than 8 in a channel: near 0 for a picture of blank page. */
+export function inkShare(png) {
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  const [depth, type] = [png[24], png[25]];
+  if (depth !== 8 || (type !== 2 && type !== 6)) return 1; // not a kind Chromium writes: no opinion
+  const idat = [];
+  for (let o = 8; o < png.length; ) {
+    const len = png.readUInt32BE(o);
+    if (png.toString('latin1', o + 4, o + 8) === 'IDAT') idat.push(png.subarray(o + 8, o + 8 + len));
+    o += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const bpp = type === 6 ? 4 : 3;
+  const stride = width * bpp;
+  let prev = new Uint8Array(stride);
+  let ink = 0;
+  let first = null;
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const cur = new Uint8Array(stride);
+    for (let i = 0; i < stride; i++) {
+      const a = i >= bpp ? cur[i - bpp] : 0;
+      const b = prev[i];
+      const c = i >= bpp ? prev[i - bpp] : 0;
+      const p = a + b - c;
+      const [pa, pb, pc] = [Math.abs(p - a), Math.abs(p - b), Math.abs(p - c)];
+      const pred = filter === 1 ? a : filter === 2 ? b : filter === 3 ? (a + b) >> 1 : filter === 4 ? (pa <= pb && pa <= pc ? a : pb <= pc ? b : c) : 0;
+      cur[i] = (line[i] + pred) & 255;
+    }
+    first ??= cur.slice(0, 3);
+    for (let x = 0; x < stride; x += bpp)
+      if (Math.abs(cur[x] - first[0]) > 8 || Math.abs(cur[x + 1] - first[1]) > 8 || Math.abs(cur[x + 2] - first[2]) > 8) ink++;
+    prev = cur;
+  }
+  return ink / (width * height);
+}
+
 /** A picture of `selector` in test-artifacts/NAME.png; without one, of the page's first screen (what
  *  a reader sees on arrival). The whole page is not taken: at 1280 × 48,000 px (390 × 73,000 at
  *  phone width) it cost 6.5 CPU-seconds a picture, and no viewer shows it legibly; each figure has
@@ -493,6 +534,12 @@ export async function shoot(page, name, selector) {
   } finally {
     if (grow) await page.setViewportSize(viewport);
   }
+  // a picture of blank page fails the check that took it (what it shows is what a reader sees):
+  // decoded only when it compresses as blank page does (real figures: 0.04–0.1 bytes a pixel;
+  // blank ones 0.003–0.006, with under 0.3% of their pixels inked)
+  const png = readFileSync(path);
+  const ink = png.length / (png.readUInt32BE(16) * png.readUInt32BE(20)) < 0.03 ? inkShare(png) : 1;
+  if (ink < 0.01) throw new Error(`the picture ${name}.png of ${selector} is blank page (${(ink * 100).toFixed(2)}% of its pixels differ from its corner)`);
 }
 
 export function summary(results) {
