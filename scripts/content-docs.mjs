@@ -523,6 +523,10 @@ sentence like "mean over 5 seeds" no longer describes it. Bind such numbers inst
       ['title caption', 'title and caption (the caption says the model size the composer computes at)'],
       ['composed', `the composed placement's name when it is no preset (legend, readout)`],
       ['computing refused', `the status line: computing, or the engine's refusal of the spec ({message})`],
+      [
+        'rule.b2t_needs_norm_after rule.b2t_needs_norms rule.gate_over_zero_branches',
+        `the refusal's {message} for a rule across the spec's keys (the engine's PLACEMENT_SPEC_RULES; lib/composer.ts COMPOSER.rules)`,
+      ],
       ['readout', `the composed placement's headline: last-layer gradient ratio, sensitivity slope, time`],
       ['band', `Lemma 2's band (legend)`],
       ['panelStream panelW2 panelLast panelSens', 'the four panels'],

@@ -76,6 +76,9 @@ export function renderTs(schema) {
   w("/** The placement spec's keys, flat (dotted paths), each described as a config field: the");
   w(" *  composer's controls (lib/composer.ts); wasm/placements/spec.cpp describe_placement_spec_fields. */");
   w(`export const PLACEMENT_SPEC_FIELDS: Readonly<Record<string, FieldInfo>> = ${JSON.stringify(schema.placement_spec_fields ?? {})};`);
+  w("/** The placement spec's rules across its keys: a spec that breaks one is refused naming it, and the");
+  w(' *  composer answers it in its own words (lib/composer.ts); wasm/placements/spec.cpp kSpecRules. */');
+  w(`export const PLACEMENT_SPEC_RULES = ${JSON.stringify(schema.placement_spec_rules ?? [])} as const;`);
   registry(
     'OPTIMIZER',
     schema.optimizers,
@@ -236,6 +239,10 @@ export function renderDocsSection(schema) {
             .join('; ')
         : '';
       out.push(`| \`${k}\` | ${f.type} | ${JSON.stringify(f.default)} | ${range} | ${when} | ${f.doc} |`);
+    }
+    if (schema.placement_spec_rules?.length) {
+      out.push('', 'Rules across the keys (a spec that breaks one is refused, naming the rule):', '');
+      for (const r of schema.placement_spec_rules) out.push(`- \`${r.name}\` (${r.kind}): ${r.doc}`);
     }
   }
   out.push('', '### Optimizers', '', '| name | what | state arrays | settings | suggested lr |', '|---|---|---|---|---|');

@@ -84,6 +84,8 @@ std::string schema_json() {
   w.end_array();
   w.key("placement_spec_fields");
   describe_placement_spec_fields(w);
+  w.key("placement_spec_rules");
+  describe_placement_spec_rules(w);
   w.key("experiments").begin_array();
   for (const exp::ExperimentInfo& e : exp::experiments()) {
     w.begin_object().key("name").value(e.name).key("doc").value(e.doc).key("claim").value(e.claim).key("config");

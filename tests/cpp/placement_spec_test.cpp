@@ -281,6 +281,31 @@ TEST(PlacementSpec, BadSpecsAreRefusedNamingTheField) {
   }
 }
 
+// A rule across the spec's keys is answered with its name (the page's words for it are keyed by it),
+// through any config that holds the spec, and the schema lists each rule.
+TEST(PlacementSpec, ItsRulesAcrossKeysAreNamedToTheFormsAndListed) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"b2t":true})", "b2t_needs_norm_after"},
+      {R"({"ffn":{"norm_after":true},"norm":"none","b2t":true})", "b2t_needs_norms"},
+      {R"({"residual_scale":"rezero","init_scale":"zero"})", "gate_over_zero_branches"},
+  };
+  const json::Value listed = json::parse(schema_json()).obj.at("placement_spec_rules");
+  ASSERT_EQ(listed.arr.size(), cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto& [spec, rule] = cases[i];
+    EXPECT_EQ(listed.arr[i].obj.at("name").str, rule);
+    for (const auto& [kind, config] : std::vector<std::pair<std::string, std::string>>{
+             {"init-profile", R"({"placements":["custom"],"placement_spec":)" + spec + "}"},
+             {"grid", R"({"placements":["custom"],"placement_spec":)" + spec + "}"},
+             {"train", R"({"placement":"custom","placement_spec":)" + spec + "}"}}) {
+      const json::Value answer = json::parse(check_config_json(kind, config));
+      EXPECT_FALSE(answer.obj.at("ok").b) << kind << " " << spec;
+      ASSERT_TRUE(answer.obj.count("rule")) << kind << " " << spec << ": " << answer.obj.at("message").str;
+      EXPECT_EQ(answer.obj.at("rule").str, rule) << kind;
+    }
+  }
+}
+
 TEST(PlacementSpec, ASpecMustBeRunAndItsNameIsAChoiceOnlyWithIt) {
   const std::string model = R"("layers":2,"d":16,"d_ff":32,"vocab":32,"seq":8,"batch":2)";
   auto refused = [](auto make, const std::string& message) {

@@ -1540,117 +1540,139 @@ async function main() {
 
     // the placement composer (Figure fig16, lib/composer.ts): a change redraws its init panels; a
     // preset link round-trips; "Train it" adds a grid run to Figure 4's run list
-    await check('composer: a change redraws the init panels, a preset link round-trips, "Train it" adds runs to Figure 4’s run list', async () => {
-      // each wait names its step, so a timeout says which one it was
-      const waitStep = (pg, step, fn, arg, timeout) =>
-        pg.waitForFunction(fn, arg, { timeout }).catch(async (e) => {
-          const now = await pg
-            .evaluate(() => ({
-              url: location.search,
-              readout: document.querySelector('#fig16 .readout')?.textContent?.trim().slice(0, 120),
-              state: document.getElementById('fig16')?.dataset.state,
-              preset: document.querySelector('#fig16 .preset select')?.value,
-              status: document.querySelector('#fig16 .fig-status')?.textContent?.trim().slice(0, 200),
-              run: document.getElementById('fig16')?.dataset.run,
-            }))
-            .catch(() => null);
-          throw new Error(`composer, step "${step}": ${e.message.split('\n')[0]} (now: ${JSON.stringify(now)})`);
-        });
-      const c = await openPage(browser, preview.url, { query: '?lang=en&fig16.from=b2t&fig16.qk_norm=layernorm' });
-      try {
-        const p = c.page;
-        await waitReady(p, 60000, ['fig16']);
-        await waitStep(
-          p,
-          'the link’s spec is drawn (readout names “composed”)',
-          () => /composed/.test(document.querySelector('#fig16 .readout')?.textContent ?? ''),
-          null,
-          30000,
-        );
-        const st = await p.evaluate(() => ({
-          preset: document.querySelector('#fig16 .preset select')?.value,
-          qk: document.querySelector('#fig16 #fig16-qk_norm')?.value,
-          lines: document.querySelectorAll('#fig16 path.line[data-name="composed"]').length,
-        }));
-        assert(st.preset === '' && st.qk === 'layernorm', `the link's spec is not in the form: ${JSON.stringify(st)}`);
-        assert(st.lines === 4, `the composed placement is drawn in ${st.lines} of 4 panels`);
-        // a preset: the readout names it, the address says it
-        const before = await p.$eval('#fig16 path.line[data-name="composed"]', (el) => el.getAttribute('d'));
-        await p.selectOption('#fig16 .preset select', 'dyt');
-        await waitStep(
-          p,
-          'the DyT preset is drawn (readout names DyT)',
-          () => /^DyT:/.test(document.querySelector('#fig16 .readout')?.textContent?.trim() ?? ''),
-          null,
-          30000,
-        );
-        const after = await p.$eval('#fig16 path.line[data-name="composed"]', (el) => el.getAttribute('d'));
-        assert(before !== after, 'the stream panel did not change with the preset');
-        await waitStep(p, 'the address says fig16.from=dyt', () => location.search.includes('fig16.from=dyt'), null, 5000);
-        assert(!p.url().includes('fig16.qk_norm'), `a preset keeps a key set before: ${p.url()}`);
-        const link = p.url();
-        const r = await openPage(browser, link, { query: '' }); // the link as it is (openPage appends ?lang=…&theme=… otherwise)
+    await check(
+      'composer: a change redraws the init panels, a broken rule is said in its words, a preset link round-trips, "Train it" adds runs to Figure 4’s run list',
+      async () => {
+        // each wait names its step, so a timeout says which one it was
+        const waitStep = (pg, step, fn, arg, timeout) =>
+          pg.waitForFunction(fn, arg, { timeout }).catch(async (e) => {
+            const now = await pg
+              .evaluate(() => ({
+                url: location.search,
+                readout: document.querySelector('#fig16 .readout')?.textContent?.trim().slice(0, 120),
+                state: document.getElementById('fig16')?.dataset.state,
+                preset: document.querySelector('#fig16 .preset select')?.value,
+                status: document.querySelector('#fig16 .fig-status')?.textContent?.trim().slice(0, 200),
+                run: document.getElementById('fig16')?.dataset.run,
+              }))
+              .catch(() => null);
+            throw new Error(`composer, step "${step}": ${e.message.split('\n')[0]} (now: ${JSON.stringify(now)})`);
+          });
+        const c = await openPage(browser, preview.url, { query: '?lang=en&fig16.from=b2t&fig16.qk_norm=layernorm' });
         try {
-          await waitReady(r.page, 60000, ['fig16'], { rest: false }); // only the composer is asked about
+          const p = c.page;
+          await waitReady(p, 60000, ['fig16']);
           await waitStep(
-            r.page,
-            'the preset link reopens DyT',
+            p,
+            'the link’s spec is drawn (readout names “composed”)',
+            () => /composed/.test(document.querySelector('#fig16 .readout')?.textContent ?? ''),
+            null,
+            30000,
+          );
+          const st = await p.evaluate(() => ({
+            preset: document.querySelector('#fig16 .preset select')?.value,
+            qk: document.querySelector('#fig16 #fig16-qk_norm')?.value,
+            lines: document.querySelectorAll('#fig16 path.line[data-name="composed"]').length,
+          }));
+          assert(st.preset === '' && st.qk === 'layernorm', `the link's spec is not in the form: ${JSON.stringify(st)}`);
+          assert(st.lines === 4, `the composed placement is drawn in ${st.lines} of 4 panels`);
+          // a spec that breaks a rule across its keys (B2T without the norm after the FFN's add): the
+          // composer says why in its own words (COMPOSER.rules), "Train it" waits; put back, it draws
+          await p.uncheck('#fig16 #fig16-ffn-norm_after');
+          await waitStep(
+            p,
+            'the B2T rule is said in the composer’s words',
+            () => /switch on “norm after the FFN add”/.test(document.querySelector('#fig16 .fig-status')?.textContent ?? ''),
+            null,
+            30000,
+          );
+          assert(await p.$eval('#fig16 .train button', (b) => b.disabled), '“Train it” is offered for a spec the engine refuses');
+          await p.check('#fig16 #fig16-ffn-norm_after');
+          await waitStep(
+            p,
+            'the spec put back is drawn again',
+            () => /composed/.test(document.querySelector('#fig16 .readout')?.textContent ?? ''),
+            null,
+            30000,
+          );
+          // a preset: the readout names it, the address says it
+          const before = await p.$eval('#fig16 path.line[data-name="composed"]', (el) => el.getAttribute('d'));
+          await p.selectOption('#fig16 .preset select', 'dyt');
+          await waitStep(
+            p,
+            'the DyT preset is drawn (readout names DyT)',
             () => /^DyT:/.test(document.querySelector('#fig16 .readout')?.textContent?.trim() ?? ''),
             null,
             30000,
           );
-        } finally {
-          await r.page.context().close();
-        }
-        // the figure as drawn (before "Train it" scrolls the page to Figure 4)
-        await shoot(p, 'en-fig16', '#fig16');
-        // Train it: a grid run with the spec joins Figure 4's run list
-        const n0 = await p.$$eval('#fig4 .runlist li[data-run-id]', (ls) => ls.length);
-        await p.click('#fig16 .train button');
-        await waitStep(
-          p,
-          '“Train it” adds a run to Figure 4’s run list',
-          (n) => document.querySelectorAll('#fig4 .runlist li[data-run-id]').length > n,
-          n0,
-          30000,
-        );
-        const entry = await p.$eval('#fig4 .runlist li[data-run-id]:last-child', (el) => el.textContent ?? '');
-        assert(/DyT/.test(entry), `the run list entry does not name the spec: ${entry.slice(0, 200)}`);
-      } finally {
-        await c.page.context().close();
-      }
-      for (const [lang, theme] of [
-        ['zh', 'dark'],
-        ['en', 'dark'],
-        ['zh', 'light'],
-      ]) {
-        const m = await openPage(browser, preview.url, { width: 390, height: 844, lang, theme, query: `?lang=${lang}&theme=${theme}&embed=fig16` });
-        try {
-          await waitReady(m.page, 60000, ['fig16'], { rest: false }); // an embed: the composer is the page
+          const after = await p.$eval('#fig16 path.line[data-name="composed"]', (el) => el.getAttribute('d'));
+          assert(before !== after, 'the stream panel did not change with the preset');
+          await waitStep(p, 'the address says fig16.from=dyt', () => location.search.includes('fig16.from=dyt'), null, 5000);
+          assert(!p.url().includes('fig16.qk_norm'), `a preset keeps a key set before: ${p.url()}`);
+          const link = p.url();
+          const r = await openPage(browser, link, { query: '' }); // the link as it is (openPage appends ?lang=…&theme=… otherwise)
+          try {
+            await waitReady(r.page, 60000, ['fig16'], { rest: false }); // only the composer is asked about
+            await waitStep(
+              r.page,
+              'the preset link reopens DyT',
+              () => /^DyT:/.test(document.querySelector('#fig16 .readout')?.textContent?.trim() ?? ''),
+              null,
+              30000,
+            );
+          } finally {
+            await r.page.context().close();
+          }
+          // the figure as drawn (before "Train it" scrolls the page to Figure 4)
+          await shoot(p, 'en-fig16', '#fig16');
+          // Train it: a grid run with the spec joins Figure 4's run list
+          const n0 = await p.$$eval('#fig4 .runlist li[data-run-id]', (ls) => ls.length);
+          await p.click('#fig16 .train button');
           await waitStep(
-            m.page,
-            `${lang} ${theme} phone embed: the readout is drawn`,
-            () => (document.querySelector('#fig16 .readout')?.textContent ?? '').length > 0,
-            null,
+            p,
+            '“Train it” adds a run to Figure 4’s run list',
+            (n) => document.querySelectorAll('#fig4 .runlist li[data-run-id]').length > n,
+            n0,
             30000,
           );
-          const over = await m.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          assert(over <= 0, `${lang} ${theme}: the composer overflows a phone's width by ${over} px`);
-          const small = await m.page.$$eval(
-            '#fig16 .composer :is(input, select, button)',
-            (els) =>
-              els
-                .filter((e) => e.offsetParent !== null)
-                .map((e) => e.getBoundingClientRect())
-                .filter((b) => b.width < 24 || b.height < 24).length,
-          );
-          assert(small === 0, `${lang} ${theme}: ${small} controls under 24×24 px`);
-          await shoot(m.page, `${lang}-${theme}-phone-fig16`, '#fig16');
+          const entry = await p.$eval('#fig4 .runlist li[data-run-id]:last-child', (el) => el.textContent ?? '');
+          assert(/DyT/.test(entry), `the run list entry does not name the spec: ${entry.slice(0, 200)}`);
         } finally {
-          await m.page.context().close();
+          await c.page.context().close();
         }
-      }
-    });
+        for (const [lang, theme] of [
+          ['zh', 'dark'],
+          ['en', 'dark'],
+          ['zh', 'light'],
+        ]) {
+          const m = await openPage(browser, preview.url, { width: 390, height: 844, lang, theme, query: `?lang=${lang}&theme=${theme}&embed=fig16` });
+          try {
+            await waitReady(m.page, 60000, ['fig16'], { rest: false }); // an embed: the composer is the page
+            await waitStep(
+              m.page,
+              `${lang} ${theme} phone embed: the readout is drawn`,
+              () => (document.querySelector('#fig16 .readout')?.textContent ?? '').length > 0,
+              null,
+              30000,
+            );
+            const over = await m.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+            assert(over <= 0, `${lang} ${theme}: the composer overflows a phone's width by ${over} px`);
+            const small = await m.page.$$eval(
+              '#fig16 .composer :is(input, select, button)',
+              (els) =>
+                els
+                  .filter((e) => e.offsetParent !== null)
+                  .map((e) => e.getBoundingClientRect())
+                  .filter((b) => b.width < 24 || b.height < 24).length,
+            );
+            assert(small === 0, `${lang} ${theme}: ${small} controls under 24×24 px`);
+            await shoot(m.page, `${lang}-${theme}-phone-fig16`, '#fig16');
+          } finally {
+            await m.page.context().close();
+          }
+        }
+      },
+    );
 
     await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
       const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_FIELD, engineProblems, problemAt } from '../../web/src/lib/engine-rules';
 import { GRID, PROBE } from '../../web/src/lib/settings';
-import { GRID_RULES, MODEL_RULES, PROBE_RULES } from '../../web/src/generated/engine-schema';
+import { COMPOSER } from '../../web/src/lib/composer';
+import { GRID_RULES, MODEL_RULES, PLACEMENT_SPEC_FIELDS, PLACEMENT_SPEC_RULES, PROBE_RULES } from '../../web/src/generated/engine-schema';
 
 const rules = { a_rule: { field: 'model', key: 'err.a' }, w_rule: { field: 'warnings', key: 'warn.w' } };
 
@@ -63,5 +64,10 @@ describe('engineProblems', () => {
     const probe = [...PROBE_RULES, ...MODEL_RULES].map((r) => r.name);
     for (const r of Object.keys(GRID.rules!)) expect(grid, r).toContain(r);
     for (const r of Object.keys(PROBE.rules!)) expect(probe, r).toContain(r);
+  });
+
+  it("the composer names every rule across the placement spec's keys, and only those", () => {
+    expect(Object.keys(COMPOSER.rules!).sort()).toEqual(PLACEMENT_SPEC_RULES.map((r) => r.name).sort());
+    for (const r of Object.values(COMPOSER.rules!)) expect(Object.keys(PLACEMENT_SPEC_FIELDS), r.key).toContain(r.field);
   });
 });

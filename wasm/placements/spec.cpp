@@ -152,6 +152,22 @@ void read_norm(const json::Value& v, Placement& p) {
   p.alpha0 = read_number(v, "alpha0", what + ".alpha0", p.alpha0, kMaxAlpha0);
 }
 
+// The spec's rules across its keys. A spec that breaks one is refused with a RuleError of its name,
+// which the page answers in its own words (lib/composer.ts); the schema lists them
+// (describe_placement_spec_rules).
+struct SpecRule {
+  const char* name;
+  const char* doc;
+};
+constexpr SpecRule kB2tNeedsNormAfter = {"b2t_needs_norm_after",
+                                         "b2t needs a norm after the FFN's residual add (ffn.norm_after)"};
+constexpr SpecRule kB2tNeedsNorms = {"b2t_needs_norms", "b2t needs norms to skip: norm is not \"none\""};
+constexpr SpecRule kGateOverZeroBranches = {
+    "gate_over_zero_branches",
+    "a ReZero gate at 0 (g0 = 0) and init_scale \"zero\" do not go together: no gradient would ever reach a "
+    "gate or a branch weight"};
+constexpr const SpecRule* kSpecRules[] = {&kB2tNeedsNormAfter, &kB2tNeedsNorms, &kGateOverZeroBranches};
+
 std::string describe(const SpecPlacement& s) {
   auto sub = [](const Sublayer& x) {
     std::string out;
@@ -198,17 +214,20 @@ std::shared_ptr<const SpecPlacement> read_placement_spec(const json::Value& v) {
   s->p.b2t = read_bool(v, "b2t", key_path("b2t"), false);
   // B2T adds the layer's input before the layer's last norm, the one after the FFN's residual add.
   if (s->p.b2t && !s->p.ffn.norm_after)
-    throw ArgumentError(key_path("b2t") +
-                        " needs a norm after the FFN's residual add (ffn.norm_after: true): the "
-                        "B2T skip carries the layer's input past every norm but that last one");
+    throw RuleError(kB2tNeedsNormAfter.name,
+                    key_path("b2t") +
+                        " needs a norm after the FFN's residual add (ffn.norm_after: true): "
+                        "the B2T skip carries the layer's input past every norm but that last one");
   if (s->p.b2t && s->p.norm == NormKind::None)
-    throw ArgumentError(key_path("b2t") + " skips the layer's norms but norm is \"none\": there are none to skip");
+    throw RuleError(kB2tNeedsNorms.name,
+                    key_path("b2t") + " skips the layer's norms but norm is \"none\": there are none to skip");
   // A gate at 0 in front of branches that start as the zero function: ∂ℒ/∂g = ⟨∂ℒ/∂s, f⟩ = 0, and
   // every branch weight's gradient carries the factor g = 0, so no gate and no branch weight ever
   // moves, whatever the optimizer: the layers stay the identity and only the embeddings train.
   if (s->p.residual_scale.kind == ResidualScale::Kind::ReZero && s->p.residual_scale.g0 == 0 &&
       s->p.init_scale.kind == InitScale::Kind::Zero)
-    throw ArgumentError(key_path("residual_scale") +
+    throw RuleError(kGateOverZeroBranches.name,
+                    key_path("residual_scale") +
                         ".g0 = 0 with init_scale \"zero\": each branch starts as the zero function behind a "
                         "gate at 0, so no gradient ever reaches a gate or a branch weight and the layers never "
                         "train, whatever the optimizer; start the gate above 0 (g0) or choose another init_scale");
@@ -326,6 +345,13 @@ void describe_placement_spec_fields(json::Writer& w) {
   choice("qk_norm", "none", kQkNormNames, 3, "a norm on q and on k before the attention scores");
   boolean("b2t", "B2T: the layer's input added before its last norm (needs ffn.norm_after)");
   w.end_object();
+}
+
+void describe_placement_spec_rules(json::Writer& w) {
+  w.begin_array();
+  for (const SpecRule* r : kSpecRules)
+    w.begin_object().key("name").value(r->name).key("kind").value("error").key("doc").value(r->doc).end_object();
+  w.end_array();
 }
 
 std::string placement_spec_name(const std::string& canonical) {

@@ -47,6 +47,9 @@ std::string placement_spec_json(const Placement& p, const char* name = nullptr);
 // default, bounds or choices, doc and, for a kind's parameter, onlyWhen its kind. `lnx schema --json`
 // writes it as "placement_spec_fields"; the page's composer builds its controls from it.
 void describe_placement_spec_fields(json::Writer& w);
+// The spec's rules across its keys, [{name, kind, doc}]: a spec that breaks one is refused with a
+// RuleError of that name.
+void describe_placement_spec_rules(json::Writer& w);
 // The name of the placement a canonical spec gives ("" for no spec).
 std::string placement_spec_name(const std::string& canonical);
 // The placement a model config's `placement` names: the spec's when it is the spec's name, else the

@@ -571,6 +571,12 @@ export const TEXT: ArticleText = {
       composed: 'composed',
       computing: 'Computing at init in your browser…',
       refused: 'The engine does not take this placement: {message}',
+      'rule.b2t_needs_norm_after':
+        'the B2T skip adds the layer’s input before the layer’s last norm, the one after the FFN’s add: switch on “norm after the FFN add”, or the skip off.',
+      'rule.b2t_needs_norms':
+        'the B2T skip carries the layer’s input past its norms, and with norm “none” there are none: choose a norm, or switch the skip off.',
+      'rule.gate_over_zero_branches':
+        'a ReZero gate at 0 in front of branches that start at 0 (init scale “zero”) gets no gradient, and neither do the branches: the layers would never train, whatever the optimizer. Start the gate above 0, or choose another init scale.',
       readout:
         '{name}: last layer’s W² gradient at the deepest depth is {ratio} × the shallowest’s; output sensitivity grows with slope {slope} on log–log axes (computed in {ms} ms).',
       band: 'Lemma 2’s band',

@@ -3,9 +3,10 @@
 // placement, recomputed on every change of the spec: debounced, and a change while a computation
 // runs cancels it (its AbortSignal) so the newest spec alone is drawn. Each is one init-profile call
 // (docs/experiments.md) in the worker; an engine refusal (a spec the engine does not take: B2T without
-// a norm after the FFN's add) is kept as the message to show, never thrown.
+// a norm after the FFN's add) is kept as the message to show, never thrown, with the name of the rule
+// across the spec's keys it breaks where the engine's check names one (the composer's own words).
 // Leaves out: the run list ("Train it" adds grid runs through result-slots.svelte.ts).
-import { EngineError, runExperiment } from '../engine/client';
+import { EngineError, checkConfig, runExperiment } from '../engine/client';
 import type { Settings } from './fields';
 import { REFERENCE_CONFIG, profileConfig, type InitProfileDoc } from './composer';
 
@@ -21,6 +22,9 @@ export class ComposerRun {
   phase = $state<'idle' | 'computing' | 'error'>('idle');
   /** the engine's message when it refused the spec */
   error = $state<string | null>(null);
+  /** the rule across the spec's keys that the refused spec breaks (PLACEMENT_SPEC_RULES), if one:
+   *  the composer says it in its own words (lib/composer.ts COMPOSER.rules) */
+  errorRule = $state<string | null>(null);
   /** how long the newest composed computation took, ms */
   ms = $state<number | null>(null);
   /** when the newest composed computation finished (ISO date; a download's provenance) */
@@ -63,13 +67,20 @@ export class ComposerRun {
         this.ms = performance.now() - t0;
         this.at = new Date().toISOString();
         this.error = null;
+        this.errorRule = null;
         this.phase = 'idle';
       })
       .catch((e: unknown) => {
         if (ctl.signal.aborted || (e instanceof EngineError && e.kind === 'cancelled')) return;
         this.composed = null;
         this.error = (e as Error).message.replace(/^lnx: /, '');
+        this.errorRule = null;
         this.phase = 'error';
+        // the engine's check of the same config names the rule it breaks, where one does
+        if (e instanceof EngineError && e.kind === 'engine')
+          void checkConfig('init-profile', profileConfig(s)).then((c) => {
+            if (this.#abort === ctl && !ctl.signal.aborted && c.ok === false) this.errorRule = c.rule ?? null;
+          });
       });
   }
 

@@ -70,6 +70,12 @@ export const COMPOSER: Table = {
     url: 'fig16.from',
     values: Object.fromEntries(COMPOSER_PRESETS.filter((p) => p.name !== REFERENCE_PRESET).map((p) => [p.name, p.values])),
   },
+  // the spec's rules across its keys (PLACEMENT_SPEC_RULES), each in the composer's words
+  rules: {
+    b2t_needs_norm_after: { field: 'b2t', key: 'rule.b2t_needs_norm_after' },
+    b2t_needs_norms: { field: 'b2t', key: 'rule.b2t_needs_norms' },
+    gate_over_zero_branches: { field: 'init_scale', key: 'rule.gate_over_zero_branches' },
+  },
 };
 
 /** The flat values of composer settings. */

@@ -18,6 +18,8 @@ export const fig16: FigureDef<Settings> = {
     'composed',
     'computing',
     'refused', // {message}
+    // the spec's rules across its keys, in the composer's words (lib/composer.ts COMPOSER.rules)
+    ...Object.values(COMPOSER.rules ?? {}).map((r) => r.key),
     'readout', // {name} {ratio} {slope} {ms}
     'band',
     'panelStream',
