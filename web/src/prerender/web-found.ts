@@ -45,6 +45,7 @@ export const EMBED_HEIGHTS: Record<FigureId, number> = {
   fig10: 900,
   fig11: 1000,
   fig12: 1200,
+  fig13: 1300,
   fig15: 1320,
   fig16: 1600,
   fig17: 1160,
