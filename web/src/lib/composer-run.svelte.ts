@@ -6,7 +6,7 @@
 // a norm after the FFN's add) is kept as the message to show, never thrown, with the name of the rule
 // across the spec's keys it breaks where the engine's check names one (the composer's own words).
 // Leaves out: the run list ("Train it" adds grid runs through result-slots.svelte.ts).
-import { EngineError, checkConfig, runExperiment } from '../engine/client';
+import { EngineError, checkConfig, runExperiment, type ConfigCheck } from '../engine/client';
 import type { Settings } from './fields';
 import { REFERENCE_CONFIG, profileConfig, type InitProfileDoc } from './composer';
 
@@ -22,9 +22,10 @@ export class ComposerRun {
   phase = $state<'idle' | 'computing' | 'error'>('idle');
   /** the engine's message when it refused the spec */
   error = $state<string | null>(null);
-  /** the rule across the spec's keys that the refused spec breaks (PLACEMENT_SPEC_RULES), if one:
-   *  the composer says it in its own words (lib/composer.ts COMPOSER.rules) */
-  errorRule = $state<string | null>(null);
+  /** the engine's check of the refused spec, which names the rule across the spec's keys it breaks
+   *  (PLACEMENT_SPEC_RULES), if one: the composer says it in its own words (COMPOSER.rules, through
+   *  lib/engine-rules.ts engineProblems) */
+  errorCheck = $state.raw<ConfigCheck | null>(null);
   /** how long the newest composed computation took, ms */
   ms = $state<number | null>(null);
   /** when the newest composed computation finished (ISO date; a download's provenance) */
@@ -67,19 +68,19 @@ export class ComposerRun {
         this.ms = performance.now() - t0;
         this.at = new Date().toISOString();
         this.error = null;
-        this.errorRule = null;
+        this.errorCheck = null;
         this.phase = 'idle';
       })
       .catch((e: unknown) => {
         if (ctl.signal.aborted || (e instanceof EngineError && e.kind === 'cancelled')) return;
         this.composed = null;
         this.error = (e as Error).message.replace(/^lnx: /, '');
-        this.errorRule = null;
+        this.errorCheck = null;
         this.phase = 'error';
         // the engine's check of the same config names the rule it breaks, where one does
         if (e instanceof EngineError && e.kind === 'engine')
           void checkConfig('init-profile', profileConfig(s)).then((c) => {
-            if (this.#abort === ctl && !ctl.signal.aborted && c.ok === false) this.errorRule = c.rule ?? null;
+            if (this.#abort === ctl && !ctl.signal.aborted) this.errorCheck = c;
           });
       });
   }

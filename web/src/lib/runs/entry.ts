@@ -86,11 +86,14 @@ export const newId = (now = Date.now(), rand = Math.random()): string =>
 /** The next run number of a slot: one more than the largest in use. */
 export const nextNumber = (entries: readonly Pick<RunEntry, 'n'>[]): number => entries.reduce((m, e) => Math.max(m, e.n), 0) + 1;
 
+/** A name the list gave a run ("#3"), not one a reader gave it; its number is the first group. */
+export const LIST_NAME = /^#(\d+)$/;
+
 /** "#N": one more than the largest N already used in the slot's names (and than their count). */
 export function nextName(names: readonly string[]): string {
   let n = names.length;
   for (const s of names) {
-    const m = /^#(\d+)$/.exec(s);
+    const m = LIST_NAME.exec(s);
     if (m) n = Math.max(n, Number(m[1]));
   }
   return `#${n + 1}`;

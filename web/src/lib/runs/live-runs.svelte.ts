@@ -15,6 +15,7 @@ import {
   drawnEntries,
   entryProblem,
   newId,
+  LIST_NAME,
   nextName,
   nextNumber,
   parseRunsFile,
@@ -360,7 +361,7 @@ export class LiveRuns {
     for (const e of r.runs) e.n = 0;
     for (const e of r.runs) {
       e.n = nextNumber([...this.of(e.slot), ...r.runs.filter((x) => x.slot === e.slot)]);
-      if (/^#\d+$/.test(e.name)) e.name = `#${e.n}`;
+      if (LIST_NAME.test(e.name)) e.name = `#${e.n}`;
     }
     this.entries = [...this.entries, ...r.runs];
     for (const e of r.runs) this.own.add(e.id);
