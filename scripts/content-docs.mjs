@@ -112,8 +112,8 @@ export const UI_KEY_TABLES = {
         'a caption\'s words on the warm-up arms its drawn document ran (`exp.dn.arms`, `exp.pd.arms`: plain; `exp.pw.arms`, `exp.rt.arms`: with the line styles): both (`{w}`: the warm-up lengths), without warm-up only (a run with no warm-up arm says so, never "with — steps"), or warm-up only',
       ],
       [
-        'field.placements field.lrs field.lr field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale field.data field.text_lang',
-        "a live-run setting's label in every figure's settings form, by the engine field it sets (lib/settings.ts; a figure's own `ctl.<field>` overrides it; an optimizer's setting is labelled by its engine name)",
+        'field.placements field.lrs field.lr field.warmups field.warmup field.warmup_shape field.seeds field.steps field.optimizer field.optimizers field.langs field.lr_factors field.batches field.depths field.layers field.d field.d_ff field.batch field.seq field.norm_type field.final_norm field.output field.input_scale field.data field.text_lang field.beta1 field.beta2 field.eps field.momentum field.vocab field.depth_batches field.eval_every',
+        "a setting's name, by the engine field it sets: its label in every figure's settings form (lib/settings.ts; a figure's own `ctl.<field>` overrides it) and in a run entry's settings that differ from the reference (a field with no such string is named by the engine's name)",
       ],
       [
         'field.err.int field.err.number field.err.list field.err.intList field.err.choice field.err.choices field.err.none field.err.bool',
@@ -240,7 +240,8 @@ export const UI_KEY_TABLES = {
       ['runs.rowFailed', 'a run list entry that cannot be shown'],
       ['runs.msg.newerStore', 'the stored runs were written by a newer page version (IndexedDB VersionError)'],
       ['runs.msg.outOfRange', 'after an import: how many runs were marked out of range'],
-      ['runs.changed', `an entry's settings that differ from the reference`],
+      ['runs.changed', `an entry's settings that differ from the reference (\`{keys}\`: each by \`runs.setting\`)`],
+      ['runs.setting', `one of them: \`{name}\` (the field's \`field.*\` name) and \`{value}\` as the form shows it`],
       ['runs.drawnLine', `the caption's line naming the live run a figure draws, its headline beside the reference's`],
       ['runs.drawnLine.plain', 'the same without headlines (none to give)'],
       ['runs.drawnLine.state', `the same for a drawn run that is not complete (\`{state}\`: runs.state.*; lib/runs/drawn-run.ts)`],

@@ -877,7 +877,7 @@ async function main() {
         );
         assert(values.join() === 'layernorm,off,tied,sqrt_d', `the form's architecture: ${values}`);
         const entry = await b.page.$eval('#fig4 .runlist', (el) => el.textContent ?? '').catch(() => '');
-        assert(/final_norm off/.test(entry), `the run list entry does not name the choice: ${entry.slice(0, 200)}`);
+        assert(/final norm: no final norm/.test(entry), `the run list entry does not name the choice in the form's words: ${entry.slice(0, 300)}`);
         assert(new URL(b.page.url()).searchParams.get('fig4.final_norm') === 'off', `the address lost the choice: ${b.page.url()}`);
         const caption = await b.page.$eval('#fig4 figcaption', (el) => el.textContent ?? '');
         assert(/the toy model \(no final norm\)/.test(caption), `the caption does not say which model is drawn: ${caption.slice(0, 120)}`);
@@ -964,9 +964,12 @@ async function main() {
           assert(lines.test(now) && !noLines.test(now), `${lang}: the streaming caption does not state the text's plateau line: ${now.slice(0, 700)}`);
           const drawn = await b.page.$eval('#fig4 [data-drawn-run]', (el) => el.textContent ?? '').catch(() => '');
           assert(drawnRun.test(drawn), `${lang}: the caption does not name the streaming run: "${drawn}"`);
-          // the entry lists the link's steps among the settings it changed
+          // the entry lists the link's steps among the settings it changed, in the page's language
           const entry = await b.page.$eval('#fig4 .runlist li[data-run-id]', (el) => el.textContent ?? '').catch(() => '');
-          assert(/steps 1000/.test(entry), `${lang}: the run list entry does not list the link's steps: ${entry.slice(0, 300)}`);
+          assert(
+            (lang === 'zh' ? /步数：1000/ : /steps: 1000/).test(entry),
+            `${lang}: the run list entry does not list the link's steps: ${entry.slice(0, 300)}`,
+          );
           await shoot(b.page, `${lang}-fig4-text-streaming`, '#fig4');
           await b.page.click('#fig4 button.cancel');
           await waitAttr(b.page, 'fig4', 'data-run', ['cancelled'], 60000);
@@ -1080,7 +1083,7 @@ async function main() {
         await recomputeAndWait(q, 'fig4', 300000);
         let it = await items();
         assert(it.length === 1 && it[0].status === 'done', `after one run: ${JSON.stringify(it)}`);
-        assert(/final loss Post-LN \d/.test(it[0].text) && /steps 20/.test(it[0].text), `entry: ${it[0].text}`);
+        assert(/final loss Post-LN \d/.test(it[0].text) && /steps: 20/.test(it[0].text), `entry: ${it[0].text}`);
         const refLines = await q.$$eval('#fig4 path.line[data-name^="ref-"]', (ps) => ps.filter((p) => Number(p.getAttribute('opacity')) < 1).length);
         assert(refLines > 0, 'the reference is not drawn muted under the run');
         // a longer run, cancelled once its first curves have streamed: kept, marked partial

@@ -14,6 +14,7 @@ import {
   parseRunsFile,
   runsFile,
   settingsDiff,
+  changedSettings,
   toEntry,
   type RunEntry,
 } from '../../web/src/lib/runs/entry';
@@ -23,6 +24,8 @@ import { DB_VERSION, memoryStore, openRunStore, STORE, storageMessage, type RunS
 import { MAX_SKIPPED_LINES, LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
 import { outOfRange } from '../../web/src/lib/runs/config-check';
+import { settingsText } from '../../web/src/lib/settings';
+import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { runEntry } from './fixtures';
 
 const t = (k: string) => k;
@@ -124,6 +127,31 @@ describe('entries', () => {
     // a key the engine gained later: absent in the reference means its default
     expect(settingsDiff({ a: 1, warmup_shape: 'linear' }, { a: 1 })).toEqual([]);
     expect(settingsDiff({ a: 1, warmup_shape: 'cosine' }, { a: 1 })).toEqual(['warmup_shape cosine']);
+  });
+  // a run's entry names what differs as the slot's form does: its label, a choice by its label, a
+  // list of seeds by their count (the form's), in the form's order, a field the form does not offer
+  // last and as the engine writes it
+  it.each([
+    [
+      'grid',
+      { lrs: [0.05, 0.15], optimizer: 'sgd', momentum: 0.8 },
+      { lrs: [1e-3], optimizer: 'adam' },
+      'en',
+      ['optimizer: SGD with momentum', 'momentum μ (SGD): 0.8', 'peak lrs: 0.05, 0.15'],
+    ],
+    [
+      'grid',
+      { placements: ['post', 'deepnorm'], seeds: [0, 1, 2] },
+      { placements: ['post', 'pre'], seeds: [0] },
+      'en',
+      ['placements: Post-LN, DeepNorm', 'seeds: 3'],
+    ],
+    ['grid', { warmups: [0], norm_type: 'rmsnorm' }, { warmups: [0, 300] }, 'zh', ['预热步数：0', '归一化：RMSNorm']],
+    ['probe', { depth_batches: 1, placement_spec: { name: 'x' } }, {}, 'en', ['batches per depth: 1', 'placement_spec: {"name":"x"}']],
+    ['warmupLength', { lr_factors: [1, 3] }, { lr_factors: [1] }, 'en', ['peak lr, as multiples of each optimizer’s suggested lr: 1, 3']],
+  ] as const)('%s: %j against %j in %s', (slot, config, ref, lang, want) => {
+    const t = (k: string) => UI_STRINGS[lang][k] ?? k;
+    expect(settingsText(slot, changedSettings(config, ref), t)).toEqual(want);
   });
 });
 

@@ -6,7 +6,7 @@
 // is only what the lab adds: which fields, the lab's tightenings with their reasons, URL keys,
 // controls, presets, and how the form shows the engine's rules. Pure data and lookups.
 import { EXPERIMENT_INFO, GRID_FIELDS, OPTIMIZER_INFO, PROBE_FIELDS, type ExperimentName, type FieldInfo } from '../generated/engine-schema';
-import { FULL, boundsOf, errorText, fieldError, rangeText, type Config, type Row, type Table, type Tightening } from './fields';
+import { FULL, boundsOf, errorText, fieldError, formatField, rangeText, type Config, type Row, type Table, type Tightening } from './fields';
 import { COMPOSER } from './composer';
 import { optimizerLabel } from './optimizers';
 import { placementLabel } from './placements';
@@ -194,10 +194,45 @@ export function choiceLabel(field: string, v: string, t: (k: string) => string):
   return s === key ? v : s;
 }
 
+/** A field's name in the page's words: the page string `field.<field>`, else the field's name. */
+const fieldName = (field: string, t: (k: string) => string): string => {
+  const page = t(`field.${field}`);
+  return page === `field.${field}` ? field : page;
+};
+
+/** A run's settings that differ from the reference (lib/runs/entry.ts changedSettings), in the words
+ *  of the slot's form, each by the page string `runs.setting`: the field's name (`field.<field>`)
+ *  and its value as the form shows it, a choice by its label and a list of seeds as their count
+ *  ("peak lrs: 0.05, 0.15", "optimizer: SGD with momentum", "seeds: 2"), in the form's order; a
+ *  field the form does not offer after them, its value as the engine writes it. */
+export function settingsText(slot: SlotName, changed: readonly { field: string; value: unknown }[], t: (k: string) => string): string[] {
+  const table = tableOf(slot);
+  const at = (field: string) => {
+    const i = table.rows.findIndex((x) => x.field === field);
+    return i < 0 ? table.rows.length : i;
+  };
+  return [...changed]
+    .sort((a, b) => at(a.field) - at(b.field))
+    .map(({ field, value }) => {
+      const type = table.schema[field]?.type;
+      const r = table.rows.find((x) => x.field === field);
+      const shown =
+        type === 'choice' || type === 'choice[]'
+          ? (Array.isArray(value) ? value : [value]).map((v) => choiceLabel(field, String(v), t)).join(', ')
+          : r
+            ? formatField(table, r, value)
+            : Array.isArray(value)
+              ? value.join(', ')
+              : typeof value === 'object' && value !== null
+                ? JSON.stringify(value)
+                : String(value);
+      return tpl(t('runs.setting'), { name: fieldName(field, t), value: shown });
+    });
+}
+
 /** A row's label: the figure's own string `ctl.<field>` where it has one, else the page's
  *  `field.<field>`, else the field's name; an optional number's shows its range. */
 export function rowLabel(table: Table, r: Row, own: Record<string, string>, t: (k: string) => string): string {
-  const page = t(`field.${r.field}`);
-  const name = own[`ctl.${r.field}`] ?? (page === `field.${r.field}` ? r.field : page);
+  const name = own[`ctl.${r.field}`] ?? fieldName(r.field, t);
   return r.optional ? `${name} ${rangeText(boundsOf(table, r))}` : name;
 }

@@ -259,8 +259,16 @@ const show = (v: unknown): string => (Array.isArray(v) ? v.map(show).join(',') :
  *  side, sorted; a key the reference lacks counts as different, except one the engine gained later,
  *  which reads as its default: documents.ts ADDED_CONFIG_KEYS). Empty: the reference's settings. */
 export function settingsDiff(config: Record<string, unknown>, reference: Record<string, unknown> | null | undefined): string[] {
+  return changedSettings(config, reference).map(({ field, value }) => `${field} ${show(value)}`);
+}
+
+/** The same, as engine fields and the entry's values (lib/settings.ts settingsText words them as
+ *  the slot's form does). */
+export function changedSettings(config: Record<string, unknown>, reference: Record<string, unknown> | null | undefined): { field: string; value: unknown }[] {
   const ref = withAddedKeys(reference ?? {});
-  config = withAddedKeys(config);
-  const keys = [...new Set(Object.keys(config))].sort();
-  return keys.filter((k) => show(config[k]) !== show(ref[k])).map((k) => `${k} ${show(config[k])}`);
+  const c = withAddedKeys(config);
+  return Object.keys(c)
+    .sort()
+    .filter((k) => show(c[k]) !== show(ref[k]))
+    .map((field) => ({ field, value: c[field] }));
 }
