@@ -92,10 +92,13 @@ EXTRA_TARGETS="gemm_bench-st gemm_bench-mt gemm_bench_fma-st gemm_bench_fma-mt" 
 # ends long before the end-to-end run that waits for it.
 one_core() { if command -v taskset > /dev/null 2>&1; then taskset -c 0 "$@"; else "$@"; fi; }
 background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the CPU path)" one_core node tests/gpu-node/run.mjs
-# The quick settings' verdicts (tests/wasm/quick-verdicts.test.ts: six runs of the native CLI, about
-# 160 CPU-seconds) go alongside everything up to the robustness corpus, at the lowest priority: they
-# take the cycles the browsers' stages leave idle (those stages kept the 2 cores 1.8 busy, the corpus
-# 1.6) rather than holding up the unit tests, and yield a core at once to the job that asks for it.
+# The quick settings' verdicts (tests/wasm/quick-verdicts.test.ts: seven runs of the native CLI, about
+# 230 CPU-seconds, whose documents are kept between test runs under a hash of the binary, its
+# libraries, the CPU and the arguments: tests/wasm/native-run-cache.ts; about 15 CPU-seconds when
+# the engine has not changed) go alongside everything up to the robustness corpus, at the lowest
+# priority: they take the cycles the browsers' stages leave idle (those stages kept the 2 cores 1.8
+# busy, the corpus 1.6) rather than holding up the unit tests, and yield a core at once to the job
+# that asks for it.
 # (The lowest priority holds against this shell's own jobs. Chromium, which Playwright starts in a
 # session of its own, is another of the kernel's autogroups, and autogroups share the cores evenly
 # whatever their tasks' nice values: beside a browser these runs take their group's share.)
@@ -106,7 +109,7 @@ background gpu side "WebGPU in Node (Dawn, SwiftShader: the GPU path against the
 # then_mark FILE CMD…: runs CMD, then writes FILE whatever CMD's status (another stage waits for it).
 then_mark() { local f=$1 rc=0; shift; "$@" || rc=$?; : > "$f"; return $rc; }
 rm -f test-artifacts/quick.done
-background quick then_mark test-artifacts/quick.done side "the quick settings' verdicts (native CLI; at the lowest priority)" nice -n 19 npx vitest run tests/wasm/quick-verdicts.test.ts
+background quick then_mark test-artifacts/quick.done side "the quick settings' verdicts (native CLI, its runs kept while the engine is unchanged; at the lowest priority)" nice -n 19 npx vitest run tests/wasm/quick-verdicts.test.ts
 
 stage "WebAssembly GEMM (SIMD128 kernel vs double reference; 1 vs 2 threads bitwise; the FMA flavour's kernel too)"
 node --no-experimental-fetch build-wasm/gemm_bench-st.js test

@@ -11,12 +11,16 @@
 // flavours, 1 and 2 threads), so the verdict is the same document's. So does Figure 4's quick look:
 // the end-to-end run presses its preset and runs it shortened; its three toy claims are asked here.
 // The native runs take turns, as many at once as there are cores, a process each on one thread
-// (runNative); npm test runs this file on its own at the lowest priority (scripts/test.sh).
+// (runNative); npm test runs this file on its own at the lowest priority (scripts/test.sh). Their
+// documents are kept between test runs on this machine under a key of the binary, its libraries,
+// the CPU and the arguments (native-run-cache.ts, as ccache keeps objects): an unchanged engine
+// is judged again on the documents it wrote, a changed one runs again.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cacheCounts, cacheDir, cachedRun } from './native-run-cache';
 import { loadEngine } from './load';
 import type { LnxModule } from '../../public/wasm/lnx';
 import * as V from '../../web/src/experiments/verdicts.js';
@@ -64,11 +68,22 @@ async function runNative(command: string[], config: Record<string, unknown>): Pr
   const flags = Object.entries(config)
     .filter(([, v]) => v != null)
     .flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, Array.isArray(v) ? v.join(',') : String(v)]);
-  const { stdout } = await nativeTurn(() =>
-    promisify(execFile)(LNX, [...command, '--json', '--threads', '1', ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 }),
+  const args = [...command, '--json', '--threads', '1', ...flags];
+  const stdout = await cachedRun(
+    LNX,
+    args,
+    async () => (await nativeTurn(() => promisify(execFile)(LNX, args, { encoding: 'utf8', maxBuffer: 1 << 28 }))).stdout,
   );
   return JSON.parse(stdout);
 }
+afterAll(() => {
+  const { ran, reused } = cacheCounts;
+  console.log(
+    cacheDir
+      ? `native runs: ${ran} made, ${reused} kept from an earlier run of the same lnx binary, libraries, CPU and arguments (${cacheDir}; LNX_NO_RUN_CACHE=1 makes them all)`
+      : `native runs: ${ran} made (LNX_NO_RUN_CACHE set: none kept)`,
+  );
+});
 
 let engine: Promise<LnxModule> | null = null;
 /** The threaded flavour on 2 threads (the warm-up experiment spreads its runs over them). */
