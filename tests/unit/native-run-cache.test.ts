@@ -1,6 +1,6 @@
 // native-run-cache.test.ts — the quick verdicts' kept native documents (tests/wasm/native-run-cache.ts):
 // a second run of the same binary on the same arguments reuses the first's document; other
-// arguments, another binary, or an entry that cannot be read run again; LNX_NO_RUN_CACHE keeps nothing.
+// arguments, another binary, a changed input file, or an entry that cannot be read run again; LNX_NO_RUN_CACHE keeps nothing.
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,15 @@ describe('the native run cache', () => {
     const d = await load({ LNX_RUN_CACHE_DIR: cache });
     expect(await d.cachedRun(bin, ['exp', 'a'], run('{"x":4}'))).toBe('{"x":4}');
     expect(runs).toBe(4);
+    // a file the command reads: its bytes are in the key, and so is its absence
+    const text = join(dir, 'article.en.txt');
+    expect(await d.cachedRun(bin, ['exp', 'a'], run('{"x":5}'), [text])).toBe('{"x":5}');
+    writeFileSync(text, 'one');
+    expect(await d.cachedRun(bin, ['exp', 'a'], run('{"x":6}'), [text])).toBe('{"x":6}');
+    expect(await d.cachedRun(bin, ['exp', 'a'], run('no'), [text])).toBe('{"x":6}');
+    writeFileSync(text, 'two');
+    expect(await d.cachedRun(bin, ['exp', 'a'], run('{"x":7}'), [text])).toBe('{"x":7}');
+    expect(runs).toBe(7);
     expect(readdirSync(cache).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
   it('keeps nothing under LNX_NO_RUN_CACHE', async () => {

@@ -5,7 +5,9 @@
 //   - the bytes of every shared library it loads (ldd: libm's exp, log and tanh are chosen at load
 //     time for the CPU's features, and change with the C library),
 //   - the CPU's model and feature flags (/proc/cpuinfo), for the same reason,
-//   - the command's arguments (the experiment, its config, one thread: the runs are deterministic).
+//   - the command's arguments (the experiment, its config, one thread: the runs are deterministic),
+//   - the bytes of each file the command reads (`inputs`: the article's text that the CLI loads
+//     from public/data/text for a text run; wasm/cli/lnx.cpp load_texts), or that it is absent.
 // A change to any of them is a new key: the run is made again and its document kept. A run is one
 // process on one thread; the same binary on the same arguments writes the same bytes (the engine's
 // own PRNG, a fixed reduction order: tests/wasm/threads.test.ts), so a kept document is the run's,
@@ -80,13 +82,23 @@ function prune(now: number) {
   }
 }
 
-/** The stdout of `binary args…`: kept from an earlier run under the same key, or `run()`'s, then kept. */
-export async function cachedRun(binary: string, args: readonly string[], run: () => Promise<string>): Promise<string> {
+/** A file's bytes for the key: their hash, or that it is absent. */
+const fileKey = (path: string): string => {
+  try {
+    return `${path} ${sha(readFileSync(path))}`;
+  } catch {
+    return `${path} absent`;
+  }
+};
+
+/** The stdout of `binary args…`: kept from an earlier run under the same key, or `run()`'s, then
+ *  kept. `inputs`: every file the command reads besides the binary and its libraries. */
+export async function cachedRun(binary: string, args: readonly string[], run: () => Promise<string>, inputs: readonly string[] = []): Promise<string> {
   if (!enabled) {
     cacheCounts.ran++;
     return run();
   }
-  const key = sha(`${machineKey(binary)}\n${JSON.stringify(args)}`);
+  const key = sha([machineKey(binary), JSON.stringify(args), ...inputs.map(fileKey)].join('\n'));
   const file = join(dir, `${key}.json`);
   try {
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { args?: unknown; stdout?: unknown };

@@ -35,6 +35,9 @@ type Doc = any;
 const reference = (file: string): Doc => JSON.parse(readFileSync(new URL(`../../public/data/exp/${file}.json`, import.meta.url), 'utf8'));
 
 const LNX = new URL('../../build/lnx', import.meta.url).pathname;
+/** What the CLI reads besides its flags: the article's text, from public/data/text under the
+ *  working directory (wasm/cli/lnx.cpp load_texts), for the runs' kept documents' key. */
+const TEXTS = ['en', 'zh'].map((l) => `public/data/text/article.${l}.txt`);
 /** At most as many native runs at once as the machine has cores; the others wait their turn. Four
  *  copies of one run (angular-update's quick setting) on 2 cores took 16.6 CPU-s each against 14.4
  *  for one alone and 14.7 for two at once (2026-12-05): more processes than cores only take turns
@@ -73,6 +76,7 @@ async function runNative(command: string[], config: Record<string, unknown>): Pr
     LNX,
     args,
     async () => (await nativeTurn(() => promisify(execFile)(LNX, args, { encoding: 'utf8', maxBuffer: 1 << 28 }))).stdout,
+    TEXTS,
   );
   return JSON.parse(stdout);
 }
