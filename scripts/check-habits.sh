@@ -7,6 +7,9 @@
 #   - the format (Prettier with its Svelte plugin, .prettierrc.json; `npx prettier --write …` fixes it;
 #     the C++ with clang-format, .clang-format; `clang-format -i FILE` fixes it)
 #   - the linter (ESLint with typescript-eslint and eslint-plugin-svelte, eslint.config.js)
+#   Prettier and ESLint go through scripts/lint-cached.mjs: a file known to pass (its path and bytes,
+#   the tool, its version and configuration unchanged) is not checked again (LNX_NO_LINT_CACHE=1
+#   checks every file)
 #   - copy and paste (jscpd, .jscpd.json): fails when more than its threshold of the lines repeat
 #     (0.15 %: lower it as copies go, never raise it. Set when 13 clones were 0.14 % of the lines;
 #     clang-format then laid the same C++ out on more lines, so that clones of under 6 lines grew to
@@ -18,9 +21,9 @@ npx svelte-check --tsconfig ./tsconfig.json --fail-on-warnings --output machine 
 echo "-- layering (dependency-cruiser)"
 npx depcruise web/src --config .dependency-cruiser.cjs --output-type err
 echo "-- format (Prettier)"
-npx prettier --check web/src tests scripts bench eslint.config.js --log-level warn
+node scripts/lint-cached.mjs prettier web/src tests scripts bench eslint.config.js
 git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 echo "-- lint (ESLint)"
-npx eslint web/src tests scripts bench eslint.config.js --max-warnings 0
+node scripts/lint-cached.mjs eslint web/src tests scripts bench eslint.config.js
 echo "-- copy and paste (jscpd)"
 npx jscpd --config .jscpd.json --silent

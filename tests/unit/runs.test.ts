@@ -605,15 +605,19 @@ describe('run numbers', () => {
       [y, 4],
     ]);
   });
-  it('imported runs take the next numbers of their slots', () => {
+  /** A list holding one finished run of the grid (#1). */
+  const listWithOne = () => {
     const l = new LiveRuns(SLOT_NAMES, null);
     l.finish(l.begin('grid', {}), { status: 'done', doc: gridDoc(), elapsedMs: 1 });
+    return l;
+  };
+  it('imported runs take the next numbers of their slots', () => {
+    const l = listWithOne();
     const file = { format: 'lnx-runs', version: 1, runs: [entry({ n: 7 }), entry({ n: 7, id: 'r2' })] };
     expect(l.importText(JSON.stringify(file), 'f.json', 'grid', (s) => s).map((e) => e.n)).toEqual([2, 3]);
   });
   it('an imported run named by its list ("#7") takes its new number’s name; a name a reader gave stays', () => {
-    const l = new LiveRuns(SLOT_NAMES, null);
-    l.finish(l.begin('grid', {}), { status: 'done', doc: gridDoc(), elapsedMs: 1 });
+    const l = listWithOne();
     const file = {
       format: 'lnx-runs',
       version: 1,
