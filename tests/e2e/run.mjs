@@ -353,7 +353,7 @@ async function main() {
             await z.page.waitForFunction(() => document.documentElement.lang === 'en');
             await z.page.waitForTimeout(300);
             await z.page.reload();
-            await waitReady(z.page);
+            await waitReady(z.page, 30000, ['fig1'], { rest: false }); // the language is the page's, set before any figure
             const after = await z.page.evaluate(() => ({ lang: document.documentElement.lang, url: location.pathname + location.search }));
             assert(after.lang === 'en', `after switching to English on /zh/ and reloading: ${JSON.stringify(after)}`);
           } finally {
@@ -1067,7 +1067,7 @@ async function main() {
       async () => {
         const b = await openPage(browser, preview.url, { lang: 'en' });
         const q = b.page;
-        await waitReady(q);
+        await waitReady(q, 30000, ['fig4'], { rest: false }); // only Figure 4 takes part
         const items = () => q.$$eval('#fig4 .runlist li', (ls) => ls.map((l) => ({ status: l.dataset.status, hidden: l.dataset.hidden, text: l.innerText })));
         const sgd = async (steps) => {
           await openSettings(q, 'fig4');
@@ -1162,7 +1162,7 @@ async function main() {
         assert(formBefore === '1000|0.05|sgd', `the form before the reload: ${formBefore}`);
         await q.waitForTimeout(400); // the address follows the form (150 ms)
         await q.reload();
-        await waitReady(q);
+        await waitReady(q, 30000, ['fig4'], { rest: false });
         await q
           .waitForFunction(() => document.querySelectorAll('#fig4 .runlist li').length === 2, null, { timeout: 20000 })
           .catch(async (e) => {

@@ -574,7 +574,8 @@ async function cancelCycles(browser, base) {
   // Figure 3's small model with all seeds and batches (a few seconds), Figure 4 with 10 steps of one
   // seed: long enough that most cancels land mid-run, short enough for 20 cycles
   await page.goto(`${base}?lang=en&fig3.model=small&fig3.seeds=5&fig3.batches=20&fig4.lrs=0.001&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`);
-  await waitReady(page);
+  // the two figures that take part (the others stay as a reader who has not scrolled to them finds them)
+  await waitReady(page, 30000, ['fig3', 'fig4'], { rest: false });
   // the link's runs start, or are offered when this machine's measured speed puts them over a link's
   // budget (a loaded machine): a reader then presses Recompute
   for (const id of ['fig3', 'fig4']) {
@@ -612,7 +613,7 @@ async function cancelCycles(browser, base) {
     finals[id] = await waitAttr(page, id, 'data-run', ['done', 'error'], 120000);
   }
   const after = await memory();
-  const states = await page.$$eval('figure[data-state]', (fs) => fs.map((f) => f.dataset.state));
+  const states = await page.$$eval('#fig3, #fig4', (fs) => fs.map((f) => f.dataset.state));
   await context.close();
   browserMemory = { pristine, before, after, cycles, finals, errors: errors.slice(0, 3) };
   console.log(
@@ -637,7 +638,7 @@ async function divergence(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true, ...NO_SERVICE_WORKER });
   const page = await context.newPage();
   await page.goto(`${base}?lang=en&fig4.lrs=1&fig4.warmups=0&fig4.seeds=1&fig4.steps=10`);
-  await waitReady(page);
+  await waitReady(page, 30000, ['fig4'], { rest: false });
   const phase = await waitAttr(page, 'fig4', 'data-run', ['done', 'error'], 120000);
   const drawn = await page.evaluate(() => {
     const vertices = (sel) => {
