@@ -1541,6 +1541,69 @@ async function main() {
     // them beside the rest, harness.mjs makeChecker)
     part('late');
 
+    // The late checks go longest first (their times in a fresh clone's run: about 25 s down to 2 s),
+    // so that of the two lanes that share them the one that takes the last check ends at most a short
+    // check after the other.
+
+    // Plain server: no headers; public/sw.js serves the page isolated after one reload ----------------
+    await check(
+      'plain server without COOP/COEP: once the service worker is active the page is cross-origin isolated (one reload, no loop), figures ready, live run uses wasm-mt',
+      async () => {
+        const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`);
+        try {
+          await settled(s.page);
+          assert(
+            await s.page.evaluate(() => self.crossOriginIsolated === true),
+            `not isolated: ${await s.page.evaluate(() => document.documentElement.dataset.isolation)}`,
+          );
+          await s.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+          await s.page.waitForTimeout(1500);
+          assert(s.navs.length === 2, `expected the first load and one reload, got ${s.navs.length} navigations: ${s.navs.join(' → ')}`);
+          assert(await s.page.evaluate(() => !!navigator.serviceWorker.controller), 'the isolated load is not served by the service worker');
+          await openSettings(s.page, 'fig3');
+          await s.page.check('#fig3 input[name="small"]');
+          const badge = await recomputeAndWait(s.page, 'fig3', 180000);
+          assert(/wasm-mt-fma · fused multiply-add/.test(badge.text), `expected the threaded wasm-mt-fma in "${badge.text}"`);
+          // an ordinary reload: served isolated, nothing more
+          await s.page.reload({ waitUntil: 'load' });
+          await settled(s.page);
+          await s.page.waitForTimeout(1500);
+          assert(s.navs.length === 3 && (await s.page.evaluate(() => self.crossOriginIsolated)), `after a reload: ${s.navs.length} navigations`);
+          // Shift+Reload bypasses the worker: at most one reload more (none in Chromium, whose mark
+          // outlives the isolated load: lib/isolation.ts), never a loop; the next ordinary load is isolated
+          const cdp = await s.context.newCDPSession(s.page);
+          await cdp.send('Page.reload', { ignoreCache: true });
+          for (let i = 0; i < 100 && s.navs.length < 4; i++) await s.page.waitForTimeout(100);
+          await settled(s.page);
+          await s.page.waitForTimeout(3000);
+          const hard = s.navs.length;
+          assert(hard === 4 || hard === 5, `after Shift+Reload: ${hard} navigations in all: ${s.navs.join(' → ')}`);
+          await s.page.reload({ waitUntil: 'load' });
+          await settled(s.page);
+          assert(await s.page.evaluate(() => self.crossOriginIsolated), 'the ordinary load after Shift+Reload is not isolated');
+          assert(s.errors.length === 0, `console errors:\n${s.errors.join('\n')}`);
+        } finally {
+          await s.context.close();
+        }
+      },
+    );
+
+    await check('phone width (390 px): no horizontal overflow; screenshots', async () => {
+      for (const lang of ['en', 'zh']) {
+        const ph = await openPage(browser, preview.url, { lang, width: 390, height: 844 });
+        await waitReady(ph.page);
+        const over = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        await shoot(ph.page, `${lang}-phone-top`);
+        for (const id of FIGS) await shoot(ph.page, `${lang}-phone-${id}`, `#${id}`);
+        await openShare(ph.page, 'fig3');
+        const wider = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        await shoot(ph.page, `${lang}-phone-share`, '#fig3');
+        assert(wider <= 1, `${lang}: the open Share panel makes the page ${wider}px too wide`);
+        await ph.context.close();
+        assert(over <= 1, `${lang}: page is ${over}px wider than the viewport`);
+      }
+    });
+
     // the placement composer (Figure fig16, lib/composer.ts): a change redraws its init panels; a
     // preset link round-trips; "Train it" adds a grid run to Figure 4's run list
     await check(
@@ -1677,25 +1740,32 @@ async function main() {
       },
     );
 
-    await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
-      const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';
-      const v = await openPage(browser, preview.url, { query: q });
-      await waitReady(v.page, 30000, ['fig1', 'fig2', 'fig3'], { rest: false }); // the figures the link names
-      const st = await v.page.evaluate(() => ({
-        lang: document.querySelector('.page')?.getAttribute('data-lang'),
-        step: document.querySelector('#fig1')?.getAttribute('data-step'),
-        ln: document.querySelector('#fig1')?.getAttribute('data-final-ln'),
-        layer: document.querySelector('#fig2 svg[role="slider"]')?.getAttribute('aria-valuenow'),
-        stat: document.querySelector('#fig3 input[value="W2_per_batch"]')?.checked,
-        banner: !!document.querySelector('.url-banner'),
-      }));
-      await v.page.waitForTimeout(400);
-      const url = new URL(v.page.url());
-      await v.context.close();
-      assert(st.lang === 'zh' && st.step === '4' && st.ln === 'open' && st.layer === '3' && st.stat === true, JSON.stringify(st));
-      assert(!st.banner, 'a valid link showed the banner');
-      for (const [k, val] of new URLSearchParams(q)) assert(url.searchParams.get(k) === val, `address lost ${k}=${val}: ${url.search}`);
-      assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
+    // Offline after the first visit ----------------------------------------------------------------
+    await check('offline: after one visit the page reloads offline with every figure ready, both languages, and the engine', async () => {
+      const o = await openPage(browser, plainUrl, { lang: 'en', serviceWorker: true });
+      try {
+        await waitReady(o.page);
+        await o.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+        await o.context.setOffline(true);
+        await o.page.reload({ waitUntil: 'load' });
+        await waitReady(o.page);
+        assert(await o.page.evaluate(() => !!navigator.serviceWorker.controller), 'the reloaded page is not served by the service worker');
+        assert(await o.page.evaluate(() => self.crossOriginIsolated), 'the page served offline is not cross-origin isolated');
+        await o.page.click('.lang-toggle');
+        await o.page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''), null, { timeout: 15000 });
+        // the other language is the other copy, a page of its own (served from the cache): its
+        // figures become live as they near the viewport
+        await waitReady(o.page);
+        await openSettings(o.page, 'fig3');
+        await o.page.check('#fig3 input[name="small"]');
+        const badge = await recomputeAndWait(o.page, 'fig3', 120000);
+        assert(badge.source === 'live' && /wasm-mt-fma/.test(badge.text), `offline live run: ${badge.text}`);
+        await shoot(o.page, 'zh-offline-fig3', '#fig3');
+        const bad = o.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
+        assert(bad.length === 0, `console errors:\n${bad.join('\n')}`);
+      } finally {
+        await o.context.close();
+      }
     });
 
     await check(
@@ -1720,19 +1790,6 @@ async function main() {
       },
     );
 
-    await check('permalink: invalid parameters → a banner naming them, defaults for those only', async () => {
-      const v = await openPage(browser, preview.url, { query: '?lang=zh&fig1.step=9&fig2.layer=2&fig4.steps=abc' });
-      await waitReady(v.page, 30000, ['fig1', 'fig2', 'fig4'], { rest: false }); // the figures the link names
-      const params = await v.page.$$eval('.url-banner li', (li) => li.map((l) => l.dataset.param));
-      const step = await v.page.$eval('#fig1', (el) => el.dataset.step);
-      const layer = await v.page.$eval('#fig2 svg[role="slider"]', (el) => el.getAttribute('aria-valuenow'));
-      const run = await v.page.$eval('#fig4', (el) => el.dataset.run);
-      await shoot(v.page, 'zh-url-banner', '.masthead');
-      await v.context.close();
-      assert(params.join() === 'fig1.step,fig4.steps', `banner names ${params}`);
-      assert(step === '1' && layer === '2' && run === 'idle', `step ${step}, layer ${layer}, fig4 run ${run}`);
-    });
-
     await check('screenshots (zh, desktop)', async () => {
       const zh = await openPage(browser, preview.url, { lang: 'zh' });
       await waitReady(zh.page);
@@ -1741,6 +1798,7 @@ async function main() {
       assert(zh.errors.length === 0, `console errors:\n${zh.errors.join('\n')}`);
       await zh.context.close();
     });
+
     await check('screenshots (en, dark)', async () => {
       const dk = await openPage(browser, preview.url, { lang: 'en', theme: 'dark' });
       await waitReady(dk.page);
@@ -1749,64 +1807,6 @@ async function main() {
       for (const id of FIGS) await shoot(dk.page, `en-dark-${id}`, `#${id}`);
       await dk.context.close();
     });
-    await check('phone width (390 px): no horizontal overflow; screenshots', async () => {
-      for (const lang of ['en', 'zh']) {
-        const ph = await openPage(browser, preview.url, { lang, width: 390, height: 844 });
-        await waitReady(ph.page);
-        const over = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        await shoot(ph.page, `${lang}-phone-top`);
-        for (const id of FIGS) await shoot(ph.page, `${lang}-phone-${id}`, `#${id}`);
-        await openShare(ph.page, 'fig3');
-        const wider = await ph.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        await shoot(ph.page, `${lang}-phone-share`, '#fig3');
-        assert(wider <= 1, `${lang}: the open Share panel makes the page ${wider}px too wide`);
-        await ph.context.close();
-        assert(over <= 1, `${lang}: page is ${over}px wider than the viewport`);
-      }
-    });
-
-    // Plain server: no headers; public/sw.js serves the page isolated after one reload ----------------
-    await check(
-      'plain server without COOP/COEP: once the service worker is active the page is cross-origin isolated (one reload, no loop), figures ready, live run uses wasm-mt',
-      async () => {
-        const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`);
-        try {
-          await settled(s.page);
-          assert(
-            await s.page.evaluate(() => self.crossOriginIsolated === true),
-            `not isolated: ${await s.page.evaluate(() => document.documentElement.dataset.isolation)}`,
-          );
-          await s.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
-          await s.page.waitForTimeout(1500);
-          assert(s.navs.length === 2, `expected the first load and one reload, got ${s.navs.length} navigations: ${s.navs.join(' → ')}`);
-          assert(await s.page.evaluate(() => !!navigator.serviceWorker.controller), 'the isolated load is not served by the service worker');
-          await openSettings(s.page, 'fig3');
-          await s.page.check('#fig3 input[name="small"]');
-          const badge = await recomputeAndWait(s.page, 'fig3', 180000);
-          assert(/wasm-mt-fma · fused multiply-add/.test(badge.text), `expected the threaded wasm-mt-fma in "${badge.text}"`);
-          // an ordinary reload: served isolated, nothing more
-          await s.page.reload({ waitUntil: 'load' });
-          await settled(s.page);
-          await s.page.waitForTimeout(1500);
-          assert(s.navs.length === 3 && (await s.page.evaluate(() => self.crossOriginIsolated)), `after a reload: ${s.navs.length} navigations`);
-          // Shift+Reload bypasses the worker: at most one reload more (none in Chromium, whose mark
-          // outlives the isolated load: lib/isolation.ts), never a loop; the next ordinary load is isolated
-          const cdp = await s.context.newCDPSession(s.page);
-          await cdp.send('Page.reload', { ignoreCache: true });
-          for (let i = 0; i < 100 && s.navs.length < 4; i++) await s.page.waitForTimeout(100);
-          await settled(s.page);
-          await s.page.waitForTimeout(3000);
-          const hard = s.navs.length;
-          assert(hard === 4 || hard === 5, `after Shift+Reload: ${hard} navigations in all: ${s.navs.join(' → ')}`);
-          await s.page.reload({ waitUntil: 'load' });
-          await settled(s.page);
-          assert(await s.page.evaluate(() => self.crossOriginIsolated), 'the ordinary load after Shift+Reload is not isolated');
-          assert(s.errors.length === 0, `console errors:\n${s.errors.join('\n')}`);
-        } finally {
-          await s.context.close();
-        }
-      },
-    );
 
     await check('plain server with service workers blocked: not isolated, no reload, live run uses wasm-st (the fallback)', async () => {
       const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`, { serviceWorkers: 'block' });
@@ -1820,6 +1820,56 @@ async function main() {
         const badge = await recomputeAndWait(s.page, 'fig3', 180000);
         assert(/wasm-st-fma · fused multiply-add/.test(badge.text), `expected wasm-st-fma with its fused kernel in "${badge.text}"`);
         assert(s.errors.length === 0, `console errors:\n${s.errors.join('\n')}`);
+      } finally {
+        await s.context.close();
+      }
+    });
+
+    await check('an FMA flavour that fails to load: the plain flavour runs instead', async () => {
+      // the FMA glue refused before the page starts (a worker's requests go through the context's
+      // routes; a service worker's would not, so none is let in)
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', serviceWorkers: 'block' });
+      await context.route(/lnx-st-fma\.(mjs|wasm)$/, (r) => r.abort());
+      const st = { context, page: await context.newPage() };
+      await st.page.goto(`${plainUrl}?lang=en&theme=light`, { waitUntil: 'load' });
+      await waitReady(st.page, 30000, ['fig3'], { rest: false }); // only Figure 3 takes part
+      await openSettings(st.page, 'fig3');
+      await st.page.check('#fig3 input[name="small"]');
+      const badge = await recomputeAndWait(st.page, 'fig3', 180000);
+      assert(/wasm-st · /.test(badge.text) && !/fused/.test(badge.text), `expected the plain wasm-st in "${badge.text}"`);
+      await st.context.close();
+    });
+
+    await check('embed: with the service worker installed for the site, a figure in a host page that is not isolated still draws, on wasm-st', async () => {
+      // the host is another origin of the same site (127.0.0.1), so the embed shares the storage,
+      // and the service worker, of a top-level visit: the worker serves it, and must leave it as the
+      // server sent it (public/sw.js: no COOP/COEP on a framed document)
+      const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`);
+      try {
+        await settled(s.page);
+        assert(await s.page.evaluate(() => self.crossOriginIsolated), 'the site itself is not isolated');
+        const h = await s.context.newPage();
+        const errors = [];
+        h.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        h.on('pageerror', (e) => errors.push(String(e)));
+        await h.goto(hostUrl, { waitUntil: 'load' });
+        await h.waitForFunction(
+          () => [...document.querySelectorAll('iframe[data-lnx-embed]')].every((f) => f.getAttribute('data-lnx-state') === 'ready'),
+          null,
+          {
+            timeout: 60000,
+          },
+        );
+        const f4 = h.frames().find((fr) => fr.url().includes('embed=fig4'));
+        const st = await f4.evaluate(async () => ({
+          controlled: !!navigator.serviceWorker.controller,
+          isolated: self.crossOriginIsolated,
+          isolation: document.documentElement.dataset.isolation,
+          flavour: (await globalThis.__lnx.info()).flavour,
+        }));
+        assert(st.controlled && !st.isolated && st.isolation === 'not-isolated' && st.flavour === 'wasm-st-fma', JSON.stringify(st));
+        assert(s.navs.length === 2, `the site reloaded ${s.navs.length - 1} times`);
+        assert(errors.length === 0, `console errors:\n${errors.join('\n')}`);
       } finally {
         await s.context.close();
       }
@@ -1841,19 +1891,38 @@ async function main() {
       }
     });
 
-    await check('an FMA flavour that fails to load: the plain flavour runs instead', async () => {
-      // the FMA glue refused before the page starts (a worker's requests go through the context's
-      // routes; a service worker's would not, so none is let in)
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', serviceWorkers: 'block' });
-      await context.route(/lnx-st-fma\.(mjs|wasm)$/, (r) => r.abort());
-      const st = { context, page: await context.newPage() };
-      await st.page.goto(`${plainUrl}?lang=en&theme=light`, { waitUntil: 'load' });
-      await waitReady(st.page, 30000, ['fig3'], { rest: false }); // only Figure 3 takes part
-      await openSettings(st.page, 'fig3');
-      await st.page.check('#fig3 input[name="small"]');
-      const badge = await recomputeAndWait(st.page, 'fig3', 180000);
-      assert(/wasm-st · /.test(badge.text) && !/fused/.test(badge.text), `expected the plain wasm-st in "${badge.text}"`);
-      await st.context.close();
+    await check('permalink: a link rebuilds the view (lang, Figure 1 step and Final LN, Figure 2 layer, Figure 3 statistic)', async () => {
+      const q = '?lang=zh&fig1.step=4&fig1.ln=open&fig2.layer=3&fig3.stat=batch';
+      const v = await openPage(browser, preview.url, { query: q });
+      await waitReady(v.page, 30000, ['fig1', 'fig2', 'fig3'], { rest: false }); // the figures the link names
+      const st = await v.page.evaluate(() => ({
+        lang: document.querySelector('.page')?.getAttribute('data-lang'),
+        step: document.querySelector('#fig1')?.getAttribute('data-step'),
+        ln: document.querySelector('#fig1')?.getAttribute('data-final-ln'),
+        layer: document.querySelector('#fig2 svg[role="slider"]')?.getAttribute('aria-valuenow'),
+        stat: document.querySelector('#fig3 input[value="W2_per_batch"]')?.checked,
+        banner: !!document.querySelector('.url-banner'),
+      }));
+      await v.page.waitForTimeout(400);
+      const url = new URL(v.page.url());
+      await v.context.close();
+      assert(st.lang === 'zh' && st.step === '4' && st.ln === 'open' && st.layer === '3' && st.stat === true, JSON.stringify(st));
+      assert(!st.banner, 'a valid link showed the banner');
+      for (const [k, val] of new URLSearchParams(q)) assert(url.searchParams.get(k) === val, `address lost ${k}=${val}: ${url.search}`);
+      assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
+    });
+
+    await check('permalink: invalid parameters → a banner naming them, defaults for those only', async () => {
+      const v = await openPage(browser, preview.url, { query: '?lang=zh&fig1.step=9&fig2.layer=2&fig4.steps=abc' });
+      await waitReady(v.page, 30000, ['fig1', 'fig2', 'fig4'], { rest: false }); // the figures the link names
+      const params = await v.page.$$eval('.url-banner li', (li) => li.map((l) => l.dataset.param));
+      const step = await v.page.$eval('#fig1', (el) => el.dataset.step);
+      const layer = await v.page.$eval('#fig2 svg[role="slider"]', (el) => el.getAttribute('aria-valuenow'));
+      const run = await v.page.$eval('#fig4', (el) => el.dataset.run);
+      await shoot(v.page, 'zh-url-banner', '.masthead');
+      await v.context.close();
+      assert(params.join() === 'fig1.step,fig4.steps', `banner names ${params}`);
+      assert(step === '1' && layer === '2' && run === 'idle', `step ${step}, layer ${layer}, fig4 run ${run}`);
     });
 
     // Embeds on another origin ---------------------------------------------------------------------
@@ -1957,69 +2026,6 @@ async function main() {
         assert(h.errors.length === 0, `console errors:\n${h.errors.join('\n')}`);
       } finally {
         await h.context.close();
-      }
-    });
-
-    await check('embed: with the service worker installed for the site, a figure in a host page that is not isolated still draws, on wasm-st', async () => {
-      // the host is another origin of the same site (127.0.0.1), so the embed shares the storage,
-      // and the service worker, of a top-level visit: the worker serves it, and must leave it as the
-      // server sent it (public/sw.js: no COOP/COEP on a framed document)
-      const s = await countedPage(browser, `${plainUrl}?lang=en&theme=light`);
-      try {
-        await settled(s.page);
-        assert(await s.page.evaluate(() => self.crossOriginIsolated), 'the site itself is not isolated');
-        const h = await s.context.newPage();
-        const errors = [];
-        h.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-        h.on('pageerror', (e) => errors.push(String(e)));
-        await h.goto(hostUrl, { waitUntil: 'load' });
-        await h.waitForFunction(
-          () => [...document.querySelectorAll('iframe[data-lnx-embed]')].every((f) => f.getAttribute('data-lnx-state') === 'ready'),
-          null,
-          {
-            timeout: 60000,
-          },
-        );
-        const f4 = h.frames().find((fr) => fr.url().includes('embed=fig4'));
-        const st = await f4.evaluate(async () => ({
-          controlled: !!navigator.serviceWorker.controller,
-          isolated: self.crossOriginIsolated,
-          isolation: document.documentElement.dataset.isolation,
-          flavour: (await globalThis.__lnx.info()).flavour,
-        }));
-        assert(st.controlled && !st.isolated && st.isolation === 'not-isolated' && st.flavour === 'wasm-st-fma', JSON.stringify(st));
-        assert(s.navs.length === 2, `the site reloaded ${s.navs.length - 1} times`);
-        assert(errors.length === 0, `console errors:\n${errors.join('\n')}`);
-      } finally {
-        await s.context.close();
-      }
-    });
-
-    // Offline after the first visit ----------------------------------------------------------------
-    await check('offline: after one visit the page reloads offline with every figure ready, both languages, and the engine', async () => {
-      const o = await openPage(browser, plainUrl, { lang: 'en', serviceWorker: true });
-      try {
-        await waitReady(o.page);
-        await o.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
-        await o.context.setOffline(true);
-        await o.page.reload({ waitUntil: 'load' });
-        await waitReady(o.page);
-        assert(await o.page.evaluate(() => !!navigator.serviceWorker.controller), 'the reloaded page is not served by the service worker');
-        assert(await o.page.evaluate(() => self.crossOriginIsolated), 'the page served offline is not cross-origin isolated');
-        await o.page.click('.lang-toggle');
-        await o.page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''), null, { timeout: 15000 });
-        // the other language is the other copy, a page of its own (served from the cache): its
-        // figures become live as they near the viewport
-        await waitReady(o.page);
-        await openSettings(o.page, 'fig3');
-        await o.page.check('#fig3 input[name="small"]');
-        const badge = await recomputeAndWait(o.page, 'fig3', 120000);
-        assert(badge.source === 'live' && /wasm-mt-fma/.test(badge.text), `offline live run: ${badge.text}`);
-        await shoot(o.page, 'zh-offline-fig3', '#fig3');
-        const bad = o.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
-        assert(bad.length === 0, `console errors:\n${bad.join('\n')}`);
-      } finally {
-        await o.context.close();
       }
     });
   } finally {
