@@ -149,6 +149,8 @@ describe('entries', () => {
     ['grid', { warmups: [0], norm_type: 'rmsnorm' }, { warmups: [0, 300] }, 'zh', ['预热步数：0', '归一化：RMSNorm']],
     ['probe', { depth_batches: 1, placement_spec: { name: 'x' } }, {}, 'en', ['batches per depth: 1', 'placement_spec: {"name":"x"}']],
     ['warmupLength', { lr_factors: [1, 3] }, { lr_factors: [1] }, 'en', ['peak lr, as multiples of each optimizer’s suggested lr: 1, 3']],
+    // what an imported file holds where a list belongs: shown as it is
+    ['grid', { seeds: 5, lrs: 'x<b>' }, { seeds: [0] }, 'en', ['peak lrs: x<b>', 'seeds: 5']],
   ] as const)('%s: %j against %j in %s', (slot, config, ref, lang, want) => {
     const t = (k: string) => UI_STRINGS[lang][k] ?? k;
     expect(settingsText(slot, changedSettings(config, ref), t)).toEqual(want);

@@ -219,7 +219,7 @@ export function settingsText(slot: SlotName, changed: readonly { field: string; 
       const shown =
         type === 'choice' || type === 'choice[]'
           ? (Array.isArray(value) ? value : [value]).map((v) => choiceLabel(field, String(v), t)).join(', ')
-          : r
+          : r && (Array.isArray(value) || !type?.endsWith('[]')) // (an imported run's list may be anything)
             ? formatField(table, r, value)
             : Array.isArray(value)
               ? value.join(', ')
