@@ -13,6 +13,7 @@ import { placementLabel } from './placements';
 import { fmtLr } from './format';
 import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from './slots';
 import { tpl } from './text';
+import { show } from './runs/entry';
 
 /** The model sizes a reader may change, within the engine's bounds and these: a run the browser
  *  finishes in minutes, not hours. */
@@ -221,11 +222,7 @@ export function settingsText(slot: SlotName, changed: readonly { field: string; 
           ? (Array.isArray(value) ? value : [value]).map((v) => choiceLabel(field, String(v), t)).join(', ')
           : r && (Array.isArray(value) || !type?.endsWith('[]')) // (an imported run's list may be anything)
             ? formatField(table, r, value)
-            : Array.isArray(value)
-              ? value.join(', ')
-              : typeof value === 'object' && value !== null
-                ? JSON.stringify(value)
-                : String(value);
+            : show(value, ', ');
       return tpl(t('runs.setting'), { name: fieldName(field, t), value: shown });
     });
 }

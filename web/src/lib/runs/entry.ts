@@ -253,7 +253,9 @@ export function drawnEntries(entries: readonly RunEntry[], isolated: string | nu
   return withDoc.filter((e) => !e.hidden);
 }
 
-const show = (v: unknown): string => (Array.isArray(v) ? v.map(show).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+/** A config value as text: a list's entries joined by `sep`, an object as JSON. */
+export const show = (v: unknown, sep = ','): string =>
+  Array.isArray(v) ? v.map((x) => show(x, sep)).join(sep) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 
 /** An entry's settings that differ from the reference's config, as "key value" (keys of either
  *  side, sorted; a key the reference lacks counts as different, except one the engine gained later,
