@@ -1329,10 +1329,21 @@ async function main() {
         ['seeds', '1'],
       ])
         await page.fill(`#fig4 input[name="${field}"]`, value);
+      // how long each part took, printed with the check: in about one fresh clone's npm test in four
+      // this check took 75–90 s instead of about 20 (2026-12-04 to 12-06), and nothing said where
+      const laps = [];
+      let lap = Date.now();
+      const mark = (what) => {
+        laps.push(`${what} ${((Date.now() - lap) / 1000).toFixed(1)} s`);
+        lap = Date.now();
+      };
       await pressRecompute(page, 'fig4');
       await waitRunDone(page, 'fig4', 120000);
+      mark('the run');
       const a = JSON.parse((await exportOf(page, 'fig4', 'json', downloads)).bytes.toString('utf8'));
+      mark('its JSON');
       const link = await copiedLink(page, 'fig4');
+      mark('the link copied');
       await page.click('#fig4 .share-toggle');
       const q = new URL(link).searchParams;
       assert(q.get('fig4.steps') === '12' && q.get('fig4.seeds') === '1', `the copied link lacks the run's settings: ${link}`);
@@ -1341,10 +1352,16 @@ async function main() {
       const stored = await page.evaluate(() => localStorage.getItem('lnx.speed.v2'));
       const origins = stored ? [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v2', value: stored }] }] : [];
       const b = await openPage(browser, '', { query: link, contextOptions: { ...clip, storageState: { cookies: [], origins } } });
+      mark('the link opened');
+      const offered = (await waitAttr(b.page, 'fig4', 'data-run', ['done', 'error', 'cancelled', 'offered'], 120000)) === 'offered';
+      mark(offered ? "the link's run offered" : "the link's run");
       await linkRunDone(b.page, 'fig4', 120000);
+      if (offered) mark('run from Recompute');
       const got = await exportOf(b.page, 'fig4', 'json', downloads);
       const j = JSON.parse(got.bytes.toString('utf8'));
       await b.context.close();
+      mark('its JSON');
+      console.log(`        ${laps.join(', ')}`);
       assert(j.provenance.engine.build === a.provenance.engine.build, 'different build flavour');
       const key = (r) => `${r.placement}|${r.warmup}|${r.lr}|${r.seed}`;
       const ra = new Map(a.data.grid.runs.map((r) => [key(r), r]));
