@@ -56,3 +56,43 @@ export function holdFragment(win: Window = window, ms = 8000): () => void {
     release();
   };
 }
+
+/** The parts that layOutNear lays out before they reach the viewport: the test asides, the
+ *  largest parts whose size is an estimate inside a section (app.css). */
+export const NEAR = '.article aside.test';
+
+/**
+ * Lays out each test aside once it is within a screen of the viewport (class `near`: app.css
+ * makes it content-visibility: visible), and lets the browser skip it again once it is three
+ * screens away (its size then stays the one it was laid out at: contain-intrinsic-size: auto).
+ * An aside the browser lays out only as it enters the viewport grows there from its estimate, and
+ * the browser's scroll anchoring, which then anchors to the aside itself, does not make up for it:
+ * the page jumped by that growth when a reader who had opened a link to a figure scrolled up
+ * (1,371 px at phone width in Chinese, 1,580 in English, above Figure 4). Laid out a screen
+ * earlier, the aside grows off screen, and the anchoring keeps what is on screen in its place.
+ * Returns a function that stops it.
+ */
+export function layOutNear(win: Window = window): () => void {
+  if (typeof win.IntersectionObserver === 'undefined') return () => {};
+  const els = [...win.document.querySelectorAll(NEAR)];
+  const near = new win.IntersectionObserver(
+    (es) => {
+      for (const e of es) if (e.isIntersecting) e.target.classList.add('near');
+    },
+    { rootMargin: '100% 0px' },
+  );
+  const far = new win.IntersectionObserver(
+    (es) => {
+      for (const e of es) if (!e.isIntersecting) e.target.classList.remove('near');
+    },
+    { rootMargin: '300% 0px' },
+  );
+  for (const el of els) {
+    near.observe(el);
+    far.observe(el);
+  }
+  return () => {
+    near.disconnect();
+    far.disconnect();
+  };
+}
