@@ -9,15 +9,13 @@ import './styles/tokens.css';
 import './styles/app.css';
 import { isolate } from './lib/isolation';
 import { restoreSpot } from './page/spot';
-import { holdFragment, layOutNear } from './lib/fragment';
+import { holdFragment } from './lib/fragment';
 
 const html = document.documentElement;
 // the reader switched language on the other copy: the same place in the article here
 restoreSpot();
 // a link to a figure or a section lands on it and stays there while the parts above it are laid out
 holdFragment();
-// the test asides near the viewport are laid out before they enter it, so that none grows in view
-layOutNear();
 
 // Let the browser paint the article before the live page starts (the first frame after the parse
 // would otherwise wait for that work), then load it in a task of its own, and start it in another:
