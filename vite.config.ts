@@ -66,15 +66,15 @@ function prerenderArticle(): Plugin {
   };
 }
 
+/** Unit test files that change what other files import (a figure registered for the test), run with
+ *  the engine's tests, each file in modules of its own. */
+const ISOLATED_UNIT = ['tests/unit/fake-experiment.test.ts'];
 /** Vitest hands files to its workers in the order of this list: with no record of earlier runs (a
  *  fresh clone) BaseSequencer puts the larger files first. The longest file (quick-verdicts: the native
  *  runs of the slow quick settings, single-threaded processes as many at once as there are cores, about
  *  160 CPU-seconds) goes first, so that the second worker (`maxWorkers` below) takes the rest beside it
  *  (npm test runs it on its own, at the lowest priority: scripts/test.sh); then the other slow ones; the
  *  rest as Vitest orders them (from a record of earlier runs: longest first). */
-/** Unit test files that change what other files import (a figure registered for the test), run with
- *  the engine's tests, each file in modules of its own. */
-const ISOLATED_UNIT = ['tests/unit/fake-experiment.test.ts'];
 const SLOW_FIRST = ['tests/wasm/quick-verdicts.test.ts', 'tests/wasm/threads.test.ts', 'tests/wasm/forms.test.ts'];
 class SlowFilesFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -40,7 +40,7 @@
 // the fresh contexts per language; ONLY=load,estimate,reading,input,bigrun a subset.
 import { cpus, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, FIGS, FLAGS, freePort, vitePreview } from '../tests/e2e/harness.mjs';
+import { CHROMIUM, FIGS, FLAGS, freePort, settleInView, vitePreview } from '../tests/e2e/harness.mjs';
 
 const THROTTLE = 4;
 const WINDOW_MS = 15000;
@@ -202,16 +202,12 @@ async function tap(page, selector) {
 
 async function inputs(page) {
   const live = (id) => page.waitForFunction((id) => document.getElementById(id)?.dataset.state === 'ready', id, { timeout: 60000, polling: 100 });
-  // the control in view and staying there: the sections above it take their sizes as they near the
-  // viewport (app.css content-visibility), which can move it after a scroll
+  // the control in view and staying there (the sections above it take their sizes as they near the
+  // viewport, which can move it after a scroll: harness.mjs settleInView), or no measure
   const inView = async (selector) => {
-    for (let k = 0; k < 20; k++) {
-      await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
-      await page.waitForTimeout(700);
-      const top = await page.$eval(selector, (el) => el.getBoundingClientRect().top);
-      if (top > 50 && top < page.viewportSize().height - 50) return;
-    }
-    throw new Error(`${selector} does not stay in view`);
+    await settleInView(page, selector);
+    const top = await page.$eval(selector, (el) => el.getBoundingClientRect().top);
+    if (!(top > 50 && top < page.viewportSize().height - 50)) throw new Error(`${selector} does not stay in view (its top at ${Math.round(top)} px)`);
   };
   const near = async (id, control) => {
     await page.$eval(`#${id}`, (el) => el.scrollIntoView({ block: 'center' }));

@@ -342,7 +342,7 @@ async function main() {
           );
           const z = await openPage(browser, preview.url, { lang: 'en', query: 'zh/' });
           try {
-            await waitReady(z.page, 30000, ['fig1'], { rest: false }); // live: its first figure is
+            await waitReady(z.page, 30000, ['fig1'], { rest: false }); // the live page: its first figure is ready
             const live = await z.page.evaluate(() => ({
               lang: document.documentElement.lang,
               h1: document.querySelector('h1')?.textContent ?? '',
