@@ -1786,7 +1786,7 @@ async function main() {
     });
 
     await check(
-      'permalink: a link to a figure lands on it and stays there while the parts above it are laid out (#fig10 in a test aside, #fig4; phone and desktop width)',
+      'permalink: a link to a figure lands on it and stays there while the parts above it are laid out (#fig10 in a test aside, #fig4; phone and desktop width), and a scroll up from there moves the page by the scroll',
       async () => {
         // the sections and test asides off screen are laid out at an estimated size until they near
         // the viewport (app.css content-visibility); lib/fragment.ts keeps the target where the link
@@ -1800,8 +1800,35 @@ async function main() {
             await waitAttr(v.page, id, 'data-state', ['ready'], 30000);
             await v.page.waitForTimeout(1500);
             const top = await v.page.$eval(`#${id}`, (el) => el.getBoundingClientRect().top);
+            // then the reader scrolls up, 300 px at a time (the wheel ends the hold): what is in the
+            // middle of the screen moves by 300 px each time. Before lib/fragment.ts keepInPlace, the
+            // test aside above Figure 4 at phone width grew from its estimate as it came into view,
+            // and the second step moved the page by 1,156 px (the first of #fig10's at 1280 px in en,
+            // by 1,145 px)
+            const steps = [];
+            if ((width === 390 && id === 'fig4') || (width === 1280 && id === 'fig10')) {
+              await v.page.mouse.move(width / 2, height / 2);
+              for (let i = 0; i < 4; i++) {
+                const at = (p) =>
+                  v.page.evaluate(
+                    ([x, y, keep]) => {
+                      if (keep) window.__lnxMid = document.elementFromPoint(x, y);
+                      return window.__lnxMid.isConnected ? window.__lnxMid.getBoundingClientRect().top : NaN;
+                    },
+                    [width / 2, height / 2, p],
+                  );
+                const y0 = await at(true);
+                await v.page.mouse.wheel(0, -300);
+                await v.page.waitForTimeout(400);
+                steps.push(Math.round((await at(false)) - y0));
+              }
+            }
             await v.context.close();
             assert(Math.abs(top) <= 2, `#${id} at ${width} px wide: its top is ${Math.round(top)} px from the viewport's`);
+            assert(
+              steps.every((d) => Math.abs(d - 300) <= 20),
+              `scrolling up from #${id} at ${width} px wide, 300 px a step, moved the page by ${steps.join(', ')} px`,
+            );
             assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
           }
       },

@@ -9,13 +9,15 @@ import './styles/tokens.css';
 import './styles/app.css';
 import { isolate } from './lib/isolation';
 import { restoreSpot } from './page/spot';
-import { holdFragment } from './lib/fragment';
+import { holdFragment, keepInPlace } from './lib/fragment';
 
 const html = document.documentElement;
 // the reader switched language on the other copy: the same place in the article here
 restoreSpot();
 // a link to a figure or a section lands on it and stays there while the parts above it are laid out
 holdFragment();
+// and what the reader sees stays where it is as the parts above it are laid out (scrolling up from there)
+keepInPlace();
 
 // Let the browser paint the article before the live page starts (the first frame after the parse
 // would otherwise wait for that work), then load it in a task of its own, and start it in another:
