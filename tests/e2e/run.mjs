@@ -26,7 +26,7 @@ import { chromium } from 'playwright-core';
 import {
   CHROMIUM,
   FIGS,
-  FLAGS,
+  TEST_FLAGS,
   artifacts,
   axeViolations,
   assert,
@@ -214,7 +214,7 @@ async function main() {
     transform: (p, buf) => (p.endsWith('.html') ? Buffer.from(buf.toString('utf8').replaceAll('%SITE%', plainUrl)) : buf),
   });
   const hostUrl = `http://127.0.0.1:${pHost}/host.html`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_FLAGS });
   const clip = { permissions: ['clipboard-read', 'clipboard-write'] };
   console.log(`preview ${preview.url} (COOP/COEP), plain ${plainUrl} (${plain.kind ?? 'node static server'}), embed host ${hostUrl}`);
 

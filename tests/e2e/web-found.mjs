@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, FIGS, FLAGS, assert, dist, freePort, makeChecker, staticServer, summary, waitAttr } from './harness.mjs';
+import { CHROMIUM, FIGS, TEST_FLAGS, assert, dist, freePort, makeChecker, staticServer, summary, waitAttr } from './harness.mjs';
 
 if (!existsSync(join(dist, 'index.html'))) {
   console.error('web-found: dist/index.html is missing: run `npx vite build` first');
@@ -34,7 +34,7 @@ const host = createServer((req, res) => {
   res.end(post);
 });
 await new Promise((r) => host.listen(pHost, '127.0.0.1', r));
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: TEST_FLAGS });
 const { check, results } = makeChecker();
 
 const get = async (url) => {

@@ -22,7 +22,7 @@ import { chromium } from 'playwright-core';
 import {
   CHROMIUM,
   FIGS,
-  FLAGS,
+  TEST_FLAGS,
   artifacts,
   assert,
   dist,
@@ -709,7 +709,7 @@ async function browserParts() {
   if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is not built: run `npm run build` first');
   mkdirSync(artifacts, { recursive: true });
   const preview = await vitePreview(await freePort());
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_FLAGS });
   try {
     // Two lanes, then one alone. The URL corpus (its own two pages) and the UI corpus beside the cancel
     // cycles and the divergent run (about 51 and 50 s in a fresh clone's npm test): none of them bounds
