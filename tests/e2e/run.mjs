@@ -1834,6 +1834,50 @@ async function main() {
       },
     );
 
+    await check(
+      'reload: the reader comes back to the block they were reading, not to the scroll offset (zh, phone width; a paragraph, then a figure in a test aside)',
+      async () => {
+        // the parts above are laid out at estimated sizes until they near the viewport, so after a
+        // reload the same offset names another place (24,000 px down at 390 px in zh: 4,900 px
+        // further); page/spot.ts keeps the block at the top and goes back to it
+        const [width, height] = [390, 800];
+        const v = await openPage(browser, preview.url, { width, height, lang: 'zh' });
+        try {
+          await v.page.mouse.move(width / 2, height / 2);
+          // what is in the middle of the window: its text and its top
+          const mid = () =>
+            v.page.evaluate(
+              ([x, y]) => {
+                const el = document.elementFromPoint(x, y)?.closest('p, figure, li, h2, h3, .math') ?? null;
+                return el ? { text: el.textContent.trim().slice(0, 60), top: el.getBoundingClientRect().top } : null;
+              },
+              [width / 2, height / 2],
+            );
+          let y = 0;
+          for (const to of [24000, 30400]) {
+            // read on down, as a reader does (each part laid out as it comes near)
+            for (; y < to; y += 1200) {
+              await v.page.mouse.wheel(0, 1200);
+              await v.page.waitForTimeout(100);
+            }
+            await v.page.waitForTimeout(800);
+            const before = await mid();
+            await v.page.reload({ waitUntil: 'load' });
+            await v.page.waitForTimeout(2500);
+            const after = await mid();
+            assert(
+              before && after && after.text === before.text && Math.abs(after.top - before.top) <= 3,
+              `after a reload at ${to} px: ${JSON.stringify(after)} in the middle of the window, not ${JSON.stringify(before)}`,
+            );
+            y = await v.page.evaluate(() => scrollY);
+          }
+          assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
+        } finally {
+          await v.context.close();
+        }
+      },
+    );
+
     await check('screenshots (zh, desktop)', async () => {
       const zh = await openPage(browser, preview.url, { lang: 'zh' });
       await waitReady(zh.page);

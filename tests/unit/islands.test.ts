@@ -4,7 +4,7 @@
 // Table-driven.
 import { describe, expect, it } from 'vitest';
 import { findKey, keyOf, signature } from '../../web/src/lib/islands';
-import { SPOT_TTL_MS, freshSpot } from '../../web/src/page/spot';
+import { PLACE_TTL_MS, SPOT_TTL_MS, freshSpot } from '../../web/src/page/spot';
 import { withoutFields } from '../../web/src/prerender/fields';
 
 const b = (over: Partial<Parameters<typeof signature>[0]> = {}) => signature({ tag: 'BUTTON', type: 'button', ...over });
@@ -49,9 +49,25 @@ describe('freshSpot', () => {
     [{ ...ok, block: -1 }, false],
     [{ ...ok, block: 1.5 }, false],
     [{ ...ok, section: 3 }, false],
+    [{ ...ok, sub: 2 }, true],
+    [{ ...ok, sub: 0 }, true],
+    [{ ...ok, sub: -1 }, false],
+    [{ ...ok, sub: 0.5 }, false],
+    [{ ...ok, sub: '2' }, false],
+    [{ ...ok, into: 0, dy: 120.5 }, true],
+    [{ ...ok, into: 0, dy: -1 }, false],
+    [{ ...ok, into: 0, dy: Number.NaN }, false],
+    [{ ...ok, into: 0, dy: '120' }, false],
     [null, false],
     ['toy', false],
   ])('%o: %s', (s, want) => expect(freshSpot(s, now)).toBe(want));
+  // a place kept for a reload lives longer than a spot carried to the other language
+  it.each([
+    [now - SPOT_TTL_MS, PLACE_TTL_MS, true],
+    [now - PLACE_TTL_MS + 1, PLACE_TTL_MS, true],
+    [now - PLACE_TTL_MS, PLACE_TTL_MS, false],
+    [now - SPOT_TTL_MS, SPOT_TTL_MS, false],
+  ])('saved at %d, ttl %d: %s', (at, ttl, want) => expect(freshSpot({ ...ok, at }, now, ttl)).toBe(want));
 });
 
 describe('withoutFields (the static copy holds no field a browser fills in)', () => {

@@ -8,14 +8,16 @@ import 'katex/dist/katex.min.css';
 import './styles/tokens.css';
 import './styles/app.css';
 import { isolate } from './lib/isolation';
-import { restoreSpot } from './page/spot';
+import { keepPlace, restoreSpot } from './page/spot';
 import { holdFragment, keepInPlace } from './lib/fragment';
 
 const html = document.documentElement;
-// the reader switched language on the other copy: the same place in the article here
-restoreSpot();
+// the reader switched language on the other copy, or reloads this one: the same place in the
+// article here (kept whenever the page is hidden or left)
+const placed = restoreSpot();
+keepPlace();
 // a link to a figure or a section lands on it and stays there while the parts above it are laid out
-holdFragment();
+holdFragment(window, 8000, { initial: !placed });
 // and what the reader sees stays where it is as the parts above it are laid out (scrolling up from there)
 keepInPlace();
 

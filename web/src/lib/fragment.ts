@@ -7,7 +7,8 @@
 // browser's scroll anchoring does not keep it). holdFragment keeps the target's top where a
 // fragment puts it, after every change of size of those parts, until the reader scrolls, taps,
 // clicks or presses a key, or `ms` have passed; again after each hashchange (a link in the page).
-// Returns a function that stops it.
+// holdAt holds any element so (page/spot.ts: the reader's place after a reload); keepInPlace keeps
+// what the reader sees in place afterwards, as the parts above it take their sizes.
 
 /** What holdFragment watches: the parts whose size is an estimate until they are laid out (the
  *  sections, and in them every block but headings: app.css contains prose blocks and test asides;
@@ -17,10 +18,39 @@ export const DEFERRED = '.article > section, .article > .island > section, .arti
 /** The reader moving the page: each stops the hold (a link's own click starts a new one). */
 const READER = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
-/** Whether a hold is on: keepInPlace stands down meanwhile (the hold keeps the target in place). */
+/** Whether a hold is on: keepInPlace stands down meanwhile (the hold keeps its target in place). */
 let holding = false;
 
-export function holdFragment(win: Window = window, ms = 8000): () => void {
+/**
+ * Keep `target`'s top `at()` px below the viewport's after every change of size of the parts whose
+ * size is an estimate until they are laid out (and now), until the reader scrolls, taps, clicks or
+ * presses a key, or `ms` have passed. Returns a function that stops it.
+ */
+export function holdAt(win: Window, target: Element, at: () => number, ms = 8000): () => void {
+  if (typeof ResizeObserver === 'undefined') return () => {};
+  const keep = () => {
+    const d = target.getBoundingClientRect().top - at();
+    if (Math.abs(d) >= 1) win.scrollBy(0, d);
+  };
+  const ro = new ResizeObserver(keep);
+  for (const el of win.document.querySelectorAll(DEFERRED)) ro.observe(el);
+  const timer = win.setTimeout(() => release(), ms);
+  const stop = () => release();
+  for (const t of READER) win.addEventListener(t, stop, { capture: true, passive: true });
+  holding = true;
+  let release = () => {
+    holding = false;
+    ro.disconnect();
+    win.clearTimeout(timer);
+    for (const t of READER) win.removeEventListener(t, stop, { capture: true });
+    release = () => {};
+  };
+  keep();
+  return () => release();
+}
+
+/** `initial: false`: only after a hashchange (the page was put somewhere else first: page/spot.ts). */
+export function holdFragment(win: Window = window, ms = 8000, { initial = true } = {}): () => void {
   const doc = win.document;
   let release = () => {};
   const hold = () => {
@@ -32,30 +62,12 @@ export function holdFragment(win: Window = window, ms = 8000): () => void {
       return; // a malformed escape names nothing
     }
     const target = id ? doc.getElementById(id) : null;
-    if (!target || typeof ResizeObserver === 'undefined') return;
+    if (!target) return;
     // where a fragment puts it: its top at the viewport's, less its scroll margin
-    const at = () => parseFloat(win.getComputedStyle(target).scrollMarginTop) || 0;
-    const keep = () => {
-      const d = target.getBoundingClientRect().top - at();
-      if (Math.abs(d) >= 1) win.scrollBy(0, d);
-    };
-    const ro = new ResizeObserver(keep);
-    for (const el of doc.querySelectorAll(DEFERRED)) ro.observe(el);
-    const timer = win.setTimeout(() => release(), ms);
-    const stop = () => release();
-    for (const t of READER) win.addEventListener(t, stop, { capture: true, passive: true });
-    holding = true;
-    release = () => {
-      holding = false;
-      ro.disconnect();
-      win.clearTimeout(timer);
-      for (const t of READER) win.removeEventListener(t, stop, { capture: true });
-      release = () => {};
-    };
-    keep();
+    release = holdAt(win, target, () => parseFloat(win.getComputedStyle(target).scrollMarginTop) || 0, ms);
   };
   win.addEventListener('hashchange', hold);
-  hold();
+  if (initial) hold();
   return () => {
     win.removeEventListener('hashchange', hold);
     release();
