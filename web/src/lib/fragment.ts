@@ -123,7 +123,8 @@ export function keepInPlace(win: Window = window): () => void {
   const ro = new ResizeObserver(fix);
   for (const el of doc.querySelectorAll(DEFERRED)) ro.observe(el);
   win.addEventListener('scroll', pick, { passive: true });
-  pick();
+  // (the first anchor is taken when the observer first reports, after the first layout: no layout
+  // is forced here, while the page is still being parsed and painted)
   return () => {
     ro.disconnect();
     win.removeEventListener('scroll', pick);
