@@ -38,6 +38,7 @@
 // Targets (issue 31): no task after the first paint over 200 ms; total blocking time ≤ 200 ms;
 // an interaction answers (next paint) within 100 ms. Prints one JSON line. RUNS=n (default 3) sets
 // the fresh contexts per language; ONLY=load,estimate,reading,input,bigrun a subset.
+// DIST=folder serves a built page other than dist/ (two builds in turn, in one sitting).
 import { cpus, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, FIGS, FLAGS, freePort, settleInView, vitePreview } from '../tests/e2e/harness.mjs';
@@ -49,7 +50,7 @@ const ONLY = (process.env.ONLY ?? 'load,estimate,reading,input,bigrun').split(',
 /** The big run: Figure 4's slot, 10 runs (2 placements × 5 seeds) × 100,000 steps = 10⁶ loss points. */
 const BIG = { runs: 10, steps: 100000 };
 
-const { child: server, url } = await vitePreview(await freePort());
+const { child: server, url } = await vitePreview(await freePort(), process.env.DIST ?? null);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 
 /** What every measured page records from its start: long tasks, the first paint, interactions. */
