@@ -1720,6 +1720,10 @@ async function main() {
           );
           const entry = await p.$eval('#fig4 .runlist li[data-run-id]:last-child', (el) => el.textContent ?? '');
           assert(/DyT/.test(entry), `the run list entry does not name the spec: ${entry.slice(0, 200)}`);
+          // and the page is at Figure 4, where the run is drawn (a smooth scroll there ended 6–9
+          // thousand px above it as the parts on the way took their sizes)
+          const fig4Top = await p.$eval('#fig4', (el) => el.getBoundingClientRect().top);
+          assert(Math.abs(fig4Top) <= 2, `after “Train it”, Figure 4's top is ${Math.round(fig4Top)} px from the viewport's`);
         } finally {
           await c.page.context().close();
         }

@@ -49,6 +49,16 @@ export function holdAt(win: Window, target: Element, at: () => number, ms = 8000
   return () => release();
 }
 
+/** Where a fragment puts `target`: its top at the viewport's, less its scroll margin. */
+const marginOf = (win: Window, target: Element) => () => parseFloat(win.getComputedStyle(target).scrollMarginTop) || 0;
+
+/** Go to `target` as a link to it would (at once: a smooth scroll's end is reckoned before the
+ *  parts on the way take their sizes), and hold it there as holdFragment does. */
+export function landOn(win: Window, target: Element, ms = 8000): () => void {
+  target.scrollIntoView({ block: 'start' });
+  return holdAt(win, target, marginOf(win, target), ms);
+}
+
 /** `initial: false`: only after a hashchange (the page was put somewhere else first: page/spot.ts). */
 export function holdFragment(win: Window = window, ms = 8000, { initial = true } = {}): () => void {
   const doc = win.document;
@@ -63,8 +73,7 @@ export function holdFragment(win: Window = window, ms = 8000, { initial = true }
     }
     const target = id ? doc.getElementById(id) : null;
     if (!target) return;
-    // where a fragment puts it: its top at the viewport's, less its scroll margin
-    release = holdAt(win, target, () => parseFloat(win.getComputedStyle(target).scrollMarginTop) || 0, ms);
+    release = holdAt(win, target, marginOf(win, target), ms);
   };
   win.addEventListener('hashchange', hold);
   if (initial) hold();
