@@ -18,8 +18,9 @@ export const DEFERRED = '.article > section, .article > .island > section, .arti
 /** The reader moving the page: each stops the hold (a link's own click starts a new one). */
 const READER = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
-/** Whether a hold is on: keepInPlace stands down meanwhile (the hold keeps its target in place). */
-let holding = false;
+/** How many holds are on (a reload's place, then a link in the page): keepInPlace stands down
+ *  meanwhile (a hold keeps its target in place). */
+let holding = 0;
 
 /**
  * Keep `target`'s top `at()` px below the viewport's after every change of size of the parts whose
@@ -37,9 +38,9 @@ export function holdAt(win: Window, target: Element, at: () => number, ms = 8000
   const timer = win.setTimeout(() => release(), ms);
   const stop = () => release();
   for (const t of READER) win.addEventListener(t, stop, { capture: true, passive: true });
-  holding = true;
+  holding++;
   let release = () => {
-    holding = false;
+    holding--;
     ro.disconnect();
     win.clearTimeout(timer);
     for (const t of READER) win.removeEventListener(t, stop, { capture: true });
@@ -123,7 +124,7 @@ export function keepInPlace(win: Window = window): () => void {
     }
   };
   const fix = () => {
-    if (!holding && anchor?.isConnected) {
+    if (holding === 0 && anchor?.isConnected) {
       const d = anchor.getBoundingClientRect().top - top;
       if (Math.abs(d) >= 1) win.scrollBy(0, d);
     }
