@@ -10,10 +10,12 @@
 // holdAt holds any element so (page/spot.ts: the reader's place after a reload); keepInPlace keeps
 // what the reader sees in place afterwards, as the parts above it take their sizes.
 
+/** The article's sections (the citation's is in an island of its own) */
+const SECTIONS = '.article > section, .article > .island > section';
 /** What holdFragment watches: the parts whose size is an estimate until they are laid out (the
  *  sections, and in them every block but headings: app.css contains prose blocks and test asides;
  *  the figures, which change size as they go live, are watched with them). */
-export const DEFERRED = '.article > section, .article > .island > section, .article > section > *, .article aside.test > *';
+export const DEFERRED = `${SECTIONS}, .article > section > *, .article aside.test > *`;
 
 /** The reader moving the page: each stops the hold (a link's own click starts a new one). */
 const READER = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
@@ -114,7 +116,7 @@ export function keepInPlace(win: Window = window): () => void {
       const r = el.getBoundingClientRect();
       // a section's own box (a gap between its blocks): look a little lower; a part that may skip
       // its content and starts above the top: the first thing below it
-      if (el.matches('.article > section, .article > .island > section')) y += 8;
+      if (el.matches(SECTIONS)) y += 8;
       else if (r.top < 0 && win.getComputedStyle(el).getPropertyValue('content-visibility') === 'auto') y = r.bottom + 1;
       else {
         anchor = el;
