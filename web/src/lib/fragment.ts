@@ -95,12 +95,23 @@ export function holdFragment(win: Window = window, ms = 8000, { initial = true }
  * the viewport's top in place; when that box is one whose content is skipped (the aside, its last
  * 29 px in view), it keeps that box's top, and the box grows downward over what the reader was
  * looking at: the page jumped by 1,156 px (zh) and 1,304 px (en) on a 300 px scroll.
- * Here the anchor is the first element at the top that is not such a box (the deepest element
- * there, as the browser's), taken at each scroll and after each change; when one of the parts
+ * Here the anchor is the first element at the top that is not such a box while its content is
+ * skipped (the deepest element there, as the browser's; a gap between the blocks of a laid-out
+ * part is looked under, not skipped: past a whole test aside in view, the anchor moved with the
+ * next section's estimate, and the page by 2,407 px), taken at each scroll and after each change; when one of the parts
  * changes size, the page scrolls by as much as the anchor moved (0 when the browser's anchoring
  * already kept it). Growth below the anchor (a figure's settings opening in view) moves nothing.
  * Stands down while holdFragment holds a link's target. Returns a function that stops it.
  */
+/** Whether the content of `el` (a part with `content-visibility: auto`) is skipped now: its first
+ *  child is not rendered. Where the browser cannot tell (no checkVisibility), it is taken as skipped,
+ *  as a box met at the viewport's top (not one of its blocks) mostly is. */
+function skipped(el: Element): boolean {
+  const child = el.firstElementChild;
+  if (!child || typeof child.checkVisibility !== 'function') return true;
+  return !child.checkVisibility({ contentVisibilityAuto: true });
+}
+
 export function keepInPlace(win: Window = window): () => void {
   const doc = win.document;
   if (typeof ResizeObserver === 'undefined' || typeof doc.elementFromPoint !== 'function') return () => {};
@@ -114,10 +125,12 @@ export function keepInPlace(win: Window = window): () => void {
       const el = doc.elementFromPoint(x, y);
       if (!el || !el.closest('.article') || el.closest('dialog')) return;
       const r = el.getBoundingClientRect();
-      // a section's own box (a gap between its blocks): look a little lower; a part that may skip
-      // its content and starts above the top: the first thing below it
-      if (el.matches(SECTIONS)) y += 8;
-      else if (r.top < 0 && win.getComputedStyle(el).getPropertyValue('content-visibility') === 'auto') y = r.bottom + 1;
+      // a section's own box, or a gap between the blocks of a part whose content is laid out: look
+      // a little lower; a part whose content is skipped, that starts above the top and ends in the
+      // upper half of the viewport: the first thing below it (what the reader sees most of)
+      const skips = r.top < 0 && win.getComputedStyle(el).getPropertyValue('content-visibility') === 'auto';
+      if (el.matches(SECTIONS) || (skips && !skipped(el))) y += 8;
+      else if (skips && r.bottom < win.innerHeight / 2) y = r.bottom + 1;
       else {
         anchor = el;
         top = r.top;
