@@ -360,6 +360,21 @@ export async function openPage(
   return { page, context, errors, warnings, dialogs };
 }
 
+/** Press one of the page's switches (`selector`: the language link, the theme button) as a reader
+ *  does wherever they are: past the masthead the switches float at the top of the window, out of it
+ *  while the reader reads on down, and come back when the reader scrolls up (lib/headroom.ts), so
+ *  where they are out of the window a scroll up comes first. */
+export async function pressSwitch(page, selector) {
+  const state = () => page.$eval('[data-island="toolbar"]', (el) => el.dataset.float ?? 'in').catch(() => 'in');
+  if ((await state()) === 'hidden') {
+    const vp = page.viewportSize() ?? { width: 800, height: 600 };
+    await page.mouse.move(vp.width / 2, vp.height / 2);
+    await page.mouse.wheel(0, -120);
+    await page.waitForFunction(() => document.querySelector('[data-island="toolbar"]')?.dataset.float !== 'hidden', null, { timeout: 10000 });
+  }
+  await page.click(selector);
+}
+
 /** Wait until element #id's attribute `attr` is one of `values`; returns the value reached.
  *  Polls on a timer and hands back a string, not an element handle: on a loaded 2-core machine
  *  `waitForSelector` was seen to time out after logging "locator resolved to visible" (its rAF

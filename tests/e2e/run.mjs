@@ -34,6 +34,7 @@ import {
   freePort,
   makeChecker,
   openPage,
+  pressSwitch,
   openSettings,
   clickSettled,
   settleInView,
@@ -349,7 +350,7 @@ async function main() {
               path: location.pathname,
             }));
             assert(live.lang === 'zh-CN' && CJK.test(live.h1) && live.path === '/zh/', `/zh/ under en-US: ${JSON.stringify(live)}`);
-            await z.page.click('.lang-toggle');
+            await pressSwitch(z.page, '.lang-toggle');
             await z.page.waitForFunction(() => document.documentElement.lang === 'en');
             await z.page.waitForTimeout(300);
             await z.page.reload();
@@ -1208,10 +1209,10 @@ async function main() {
         assert((await items()).length === 4, 'undo did not restore');
         await shoot(q, 'en-fig4-runlist', '#fig4');
         // the list with its entries in the dark theme, and at phone width (no sideways scrolling)
-        await q.click('button.theme-toggle');
+        await pressSwitch(q, 'button.theme-toggle');
         await q.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
         await shoot(q, 'en-dark-fig4-runlist', '#fig4 .runlist');
-        await q.click('button.theme-toggle');
+        await pressSwitch(q, 'button.theme-toggle');
         await q.setViewportSize({ width: 390, height: 844 });
         await q.waitForTimeout(300);
         const over = await q.$eval('#fig4 .runlist', (el) => ({
@@ -1538,7 +1539,7 @@ async function main() {
       const enHeads = await page.$$eval('h1, h2, h3, h4, h5', (els) => els.map((e) => e.textContent.trim()));
       const bad = enHeads.filter((h) => CJK.test(h));
       assert(bad.length === 0, `CJK in English headings: ${bad.slice(0, 5).join(' | ')}`);
-      await page.click('.lang-toggle');
+      await pressSwitch(page, '.lang-toggle');
       await page.waitForSelector('.page[data-lang="zh"]');
       await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''));
       // the title, the sections' and the figures' titles (the article's h3 include "Post-LN" alone)
@@ -1547,7 +1548,7 @@ async function main() {
       assert(latin.length === 0, `headings without Chinese: ${latin.slice(0, 5).join(' | ')}`);
       const same = zhHeads.filter((h) => enHeads.includes(h));
       assert(same.length === 0, `headings unchanged: ${same.slice(0, 5).join(' | ')}`);
-      await page.click('.lang-toggle');
+      await pressSwitch(page, '.lang-toggle');
       await page.waitForSelector('.page[data-lang="en"]');
     });
     await en.context.close();
@@ -1772,7 +1773,7 @@ async function main() {
         await waitReady(o.page);
         assert(await o.page.evaluate(() => !!navigator.serviceWorker.controller), 'the reloaded page is not served by the service worker');
         assert(await o.page.evaluate(() => self.crossOriginIsolated), 'the page served offline is not cross-origin isolated');
-        await o.page.click('.lang-toggle');
+        await pressSwitch(o.page, '.lang-toggle');
         await o.page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('h1')?.textContent ?? ''), null, { timeout: 15000 });
         // the other language is the other copy, a page of its own (served from the cache): its
         // figures become live as they near the viewport
@@ -1858,7 +1859,7 @@ async function main() {
     );
 
     await check(
-      'reload: the reader comes back to the block they were reading, not to the scroll offset (zh, phone width; a paragraph, then a figure in a test aside)',
+      'reload: the reader comes back to the block they were reading, not to the scroll offset (zh, phone width; a paragraph, then a figure in a test aside); the switches come back when the reader scrolls up there, and the language link there keeps the place',
       async () => {
         // the parts above are laid out at estimated sizes until they near the viewport, so after a
         // reload the same offset names another place (24,000 px down at 390 px in zh: 4,900 px
@@ -1894,7 +1895,49 @@ async function main() {
             );
             y = await v.page.evaluate(() => scrollY);
           }
-          assert(v.errors.length === 0, `console errors:\n${v.errors.join('\n')}`);
+          // the switches there (lib/headroom.ts): gone while the reader reads on down, back at the
+          // top of the window after a move up; the language link there carries the place to the
+          // other copy (page/spot.ts): the same block of the same section at the window's top
+          const bar = () =>
+            v.page.evaluate(() => ({
+              float: document.querySelector('[data-island="toolbar"]')?.dataset.float ?? 'in',
+              bottom: Math.round(document.querySelector('.toolbar').getBoundingClientRect().bottom),
+            }));
+          // the block at the window's top: its section, its index there, and in a test aside its index
+          // in it (a section or aside above the window is passed over whole: the blocks of one whose
+          // content is skipped are laid out where its estimated box does not reach)
+          const top = () =>
+            v.page.evaluate(() => {
+              const above = (el) => el.getBoundingClientRect().bottom <= 0;
+              for (const s of document.querySelectorAll('main.article > section[id]'))
+                for (let i = 0; i < s.children.length && !above(s); i++) {
+                  const b = s.children[i];
+                  if (b.matches('aside.test') && above(b)) continue;
+                  const inner = b.matches('aside.test') ? [...b.children] : [b];
+                  for (let k = 0; k < inner.length; k++) {
+                    const el = inner[k].getClientRects().length ? inner[k] : inner[k].firstElementChild;
+                    if (el && el.getBoundingClientRect().bottom > 0) return `${s.id} ${i}${inner[k] === b ? '' : `.${k}`}`;
+                  }
+                }
+              return null;
+            });
+          for (let i = 0; i < 3; i++) {
+            await v.page.mouse.wheel(0, 300);
+            await v.page.waitForTimeout(150);
+          }
+          await v.page.waitForTimeout(400);
+          const down = await bar();
+          await v.page.mouse.wheel(0, -150);
+          await v.page.waitForTimeout(600);
+          const up = await bar();
+          assert(down.float === 'hidden' && down.bottom <= 0, `reading down at ${y} px: the switches ${JSON.stringify(down)}, not out of the window`);
+          assert(up.float === 'shown' && up.bottom > 0 && up.bottom < 80, `after a move up: the switches ${JSON.stringify(up)}, not at the window's top`);
+          const here = await top();
+          await v.page.click('.lang-toggle');
+          await v.page.waitForFunction(() => document.documentElement.lang === 'en');
+          await v.page.waitForTimeout(2500);
+          const there = await top();
+          assert(here && there === here, `switching language mid-article: the other copy opened at ${there}, not at ${here}`);
         } finally {
           await v.context.close();
         }

@@ -10,6 +10,7 @@ import './styles/app.css';
 import { isolate } from './lib/isolation';
 import { keepPlace, restoreSpot } from './page/spot';
 import { holdFragment, keepInPlace } from './lib/fragment';
+import { headroom } from './lib/headroom';
 
 const html = document.documentElement;
 // the reader switched language on the other copy, or reloads this one: the same place in the
@@ -20,6 +21,9 @@ keepPlace();
 holdFragment(window, 8000, { initial: !placed });
 // and what the reader sees stays where it is as the parts above it are laid out (scrolling up from there)
 keepInPlace();
+// the switches (language, theme) come back at the top of the window when the reader scrolls up
+const switches = document.querySelector<HTMLElement>('.masthead > [data-island="toolbar"]');
+if (switches) headroom(switches);
 
 // Let the browser paint the article before the live page starts (the first frame after the parse
 // would otherwise wait for that work), then load it in a task of its own, and start it in another:

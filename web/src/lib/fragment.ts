@@ -123,6 +123,12 @@ export function keepInPlace(win: Window = window): () => void {
     let y = 1;
     for (let i = 0; i < 12 && y < win.innerHeight; i++) {
       const el = doc.elementFromPoint(x, y);
+      // the page's switches floating over the top (lib/headroom.ts): what is under them
+      const over = el?.closest('[data-float] > *');
+      if (over) {
+        y = over.getBoundingClientRect().bottom + 1;
+        continue;
+      }
       if (!el || !el.closest('.article') || el.closest('dialog')) return;
       const r = el.getBoundingClientRect();
       // a section's own box, or a gap between the blocks of a part whose content is laid out: look
