@@ -18,7 +18,8 @@
 //             where docs/benchmarks.md had measured 589 ms and 1460 ms at load 2).
 //   reading   in one of them, after the load window: the reader scrolls to each figure in turn
 //             (each becomes live as it nears the viewport: its island's measure, and the longest
-//             task while it does), then
+//             task while it does; with `estimate`, again in a page not throttled, traced, each
+//             figure's longest task and blocking time as CPU time × 4: `reading_estimate`), then
 //   input     three interactions on live figures, each on a quiet page (no long task for 2 s) and
 //             timed from the input event to the next paint (Event Timing: PerformanceEventTiming
 //             duration of the interaction, and its input delay): a Figure 1 step (a tap on "next"),
@@ -155,6 +156,29 @@ async function reading(page, figs = FIGS) {
     out[id] = { island_ms: m[`island ${id}`] ?? null, runs_ms: m[`island ${id}: runs`] ?? null, ...stats(tasks) };
   }
   return out;
+}
+
+/** The CPU estimate of `reading`: a page not throttled, loaded and left for the load window, then
+ *  each figure scrolled to as `reading` does, traced from the scroll until 1 s after it is ready;
+ *  per figure, its main thread's longest task and blocking time as their CPU time × 4. */
+async function readingEstimate(path, figs = FIGS) {
+  const { ctx, page } = await newPage(1);
+  try {
+    await page.goto(`${url}${path}`);
+    await page.waitForTimeout(WINDOW_MS);
+    const out = {};
+    for (const id of figs) {
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+      await page.$eval(`#${id}`, (el) => el.scrollIntoView({ block: 'center' }));
+      await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === 'ready', id, { timeout: 60000, polling: 100 });
+      await page.waitForTimeout(1000);
+      const est = cpuEstimate(await browser.stopTracing(), { afterPaint: false });
+      out[id] = est ? { longest_ms: est.longest_ms, tbt_ms: est.tbt_ms } : null;
+    }
+    return out;
+  } finally {
+    await ctx.close();
+  }
 }
 
 /** Until no long task has started for `ms` (at most 30 s): the page is quiet (a figure that just
@@ -345,6 +369,7 @@ try {
         tbt_ms: median(loads.map((x) => x.tbt_ms)),
         over_200: median(loads.map((x) => x.over_200)),
         cpu_estimate: ONLY.includes('estimate') ? await estimate(path) : null,
+        reading_estimate: ONLY.includes('estimate') && ONLY.includes('reading') ? await readingEstimate(path) : null,
         runs: loads,
       });
     }
