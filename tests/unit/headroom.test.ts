@@ -1,42 +1,44 @@
-// The switches' bar (lib/headroom.ts): where it is after each scroll, as a table.
+// The switches' bar (lib/headroom.ts): where it is after each scroll and each move of the reader, as a table.
 import { describe, expect, it } from 'vitest';
 import { SHOW_AFTER_PX, nextFloat, type Float } from '../../web/src/lib/headroom';
 
-// the slot spans 24…64 px of the document; a window 800 px high
+// the slot spans 24…64 px of the document
 const SLOT: [number, number] = [24, 64];
-const step = (s: { state: Float; up: number }, y: number, lastY: number) => nextFloat(s.state, s.up, y, lastY, ...SLOT, 800);
 
 describe('nextFloat', () => {
   it.each<[string, Float, number, number, number, Float]>([
-    // what, state, up so far, from, to, next state
-    ['at the top it stays in its slot', 'in', 0, 0, 10, 'in'],
-    ['its slot still in view', 'in', 0, 10, 40, 'in'],
-    ['past its slot, reading down: floats, hidden', 'in', 0, 40, 300, 'hidden'],
-    ['reading down', 'hidden', 0, 3000, 3300, 'hidden'],
-    ['a small move up is not enough', 'hidden', 0, 3300, 3300 - (SHOW_AFTER_PX - 1), 'hidden'],
-    ['up by enough, in one move', 'hidden', 0, 3300, 3300 - SHOW_AFTER_PX, 'shown'],
-    ['up by enough over two moves', 'hidden', SHOW_AFTER_PX - 10, 3300, 3290, 'shown'],
-    ['shown, up further', 'shown', 0, 3000, 2900, 'shown'],
-    ['shown, then down: hidden again', 'shown', 0, 2900, 2901, 'hidden'],
-    ['a jump up (a link, a place) is not the thumb', 'hidden', 0, 30000, 2000, 'hidden'],
-    ['shown, a jump up hides it', 'shown', 0, 30000, 2000, 'hidden'],
-    ['back at its slot: in it again', 'shown', 0, 200, 20, 'in'],
-    ['scrolled to the very top from far down', 'hidden', 0, 5000, 0, 'in'],
-  ])('%s', (_, state, up, from, to, want) => {
-    expect(nextFloat(state, up, to, from, ...SLOT, 800).state).toBe(want);
+    // what, state, up so far, the reader's move (0: a scroll without one), offset after, next state
+    ['at the top it stays in its slot', 'in', 0, 10, 10, 'in'],
+    ['its slot still in view', 'in', 0, 30, 40, 'in'],
+    ['past its slot, reading down: floats, hidden', 'in', 0, 260, 300, 'hidden'],
+    ['past its slot by a scroll of the page itself (a link): floats, hidden', 'in', 0, 0, 9000, 'hidden'],
+    ['reading down', 'hidden', 0, 300, 3300, 'hidden'],
+    ['a small move up is not enough', 'hidden', 0, -(SHOW_AFTER_PX - 1), 3253, 'hidden'],
+    ['up by enough, in one move', 'hidden', 0, -SHOW_AFTER_PX, 3252, 'shown'],
+    ['up by enough over two moves', 'hidden', SHOW_AFTER_PX - 10, -10, 3290, 'shown'],
+    ['shown, up further', 'shown', 0, -100, 2900, 'shown'],
+    ['shown, then down: hidden again', 'shown', 0, 1, 2901, 'hidden'],
+    ['shown, the page scrolls itself down (a part above laid out): still shown', 'shown', 0, 0, 4000, 'shown'],
+    ['hidden, the page scrolls itself up (a hold): still hidden', 'hidden', 0, 0, 1000, 'hidden'],
+    ['back at its slot: in it again', 'shown', 0, -180, 20, 'in'],
+    ['back at the very top by the page itself', 'hidden', 0, 0, 0, 'in'],
+  ])('%s', (_, state, up, move, y, want) => {
+    expect(nextFloat(state, up, move, y, ...SLOT).state).toBe(want);
   });
 
-  it('sums the moves up, and forgets them on a move down', () => {
+  it('sums the moves up, keeps the sum over the page scrolling itself, and forgets it on a move down', () => {
     let s: { state: Float; up: number } = { state: 'hidden', up: 0 };
-    s = step(s, 2980, 3000);
-    s = step(s, 2960, 2980);
+    const step = (move: number, y: number) => (s = nextFloat(s.state, s.up, move, y, ...SLOT));
+    step(-20, 2980);
+    step(0, 3100); // what is in view kept in place while a part above takes its size
+    step(-20, 3080);
     expect(s).toEqual({ state: 'hidden', up: 40 });
-    s = step(s, 2970, 2960);
+    step(10, 3090);
     expect(s).toEqual({ state: 'hidden', up: 0 });
-    s = step(s, 2950, 2970);
-    s = step(s, 2930, 2950);
+    step(-20, 3070);
+    step(-20, 3050);
     expect(s).toEqual({ state: 'hidden', up: 40 });
-    s = step(s, 2920, 2930);
+    step(-10, 3040);
     expect(s.state).toBe('shown');
   });
 });

@@ -8,71 +8,91 @@
 // The bar is the toolbar itself, fixed (app.css `[data-float]`): its slot in the masthead keeps its
 // height, so nothing moves when it leaves the flow. Its state is an attribute of the island's
 // wrapper, which stays when the island becomes live. Pure state logic in `nextFloat`.
+// Which way the reader moves is read from the reader's input (the wheel, a finger on the screen, the
+// keys that scroll), not from the scroll offset: the page scrolls itself too (a link's or a
+// reload's place held, and, as the reader scrolls up, what is in view kept in place while a part
+// above takes its size: lib/fragment.ts and the browser's own anchoring scroll down then), and the
+// bar came and went on each of those.
 // Leaves out: the switches themselves (components/page/Toolbar.svelte).
 
 /** Where the switches are: in their slot, or floating, hidden or shown. */
 export type Float = 'in' | 'hidden' | 'shown';
 
-/** How far up (px, summed over scroll events) the reader scrolls before the bar comes back: a
- *  small move of the thumb, not the page keeping what the reader sees in place. */
+/** How far up (px, summed over the reader's moves) the reader scrolls before the bar comes back:
+ *  a small move of the thumb or the wheel. */
 export const SHOW_AFTER_PX = 48;
 
 /**
- * The switches' next state after a scroll to `y` from `lastY`, and the distance scrolled up so far
- * (`up`). `slotTop`/`slotBottom`: the slot's document offsets; `jump`: a move longer than this in
- * one scroll event is the page going somewhere (a link, a reload's place), not the reader's thumb.
- * Back in the slot once it is in view again at the top; shown after SHOW_AFTER_PX up; hidden on
- * any move down and after a jump. Pure.
+ * The switches' next state at scroll offset `y`, after a move of the reader's `move` px (down > 0,
+ * up < 0; 0: the page scrolled without one, e.g. itself, or a fling going on), and the distance
+ * moved up so far (`up`). `slotTop`/`slotBottom`: the slot's document offsets. In the slot while it
+ * is in view at the top; past it, hidden on any move down, shown after SHOW_AFTER_PX up. Pure.
  */
-export function nextFloat(
-  state: Float,
-  up: number,
-  y: number,
-  lastY: number,
-  slotTop: number,
-  slotBottom: number,
-  jump = Infinity,
-): { state: Float; up: number } {
-  if (y <= slotTop) return { state: 'in', up: 0 };
-  if (state === 'in' && y < slotBottom) return { state: 'in', up: 0 };
-  const dy = y - lastY;
-  if (dy > 0 || -dy > jump) return { state: 'hidden', up: 0 };
-  const sum = up - dy;
+export function nextFloat(state: Float, up: number, move: number, y: number, slotTop: number, slotBottom: number): { state: Float; up: number } {
+  if (y <= slotTop || (state === 'in' && y < slotBottom)) return { state: 'in', up: 0 };
+  if (move > 0) return { state: 'hidden', up: 0 };
+  if (move === 0) return { state: state === 'in' ? 'hidden' : state, up };
+  const sum = up - move;
   if (state === 'shown' || sum >= SHOW_AFTER_PX) return { state: 'shown', up: 0 };
-  return { state: state === 'in' ? 'hidden' : state, up: sum };
+  return { state: 'hidden', up: sum };
 }
+
+/** The keys that scroll the page, and which way (not when a control has them: a slider's arrows). */
+const KEY_MOVE: Readonly<Record<string, number>> = { ArrowUp: -SHOW_AFTER_PX, PageUp: -SHOW_AFTER_PX, Home: -SHOW_AFTER_PX, ArrowDown: 1, PageDown: 1, End: 1 };
 
 /** Float the part `slot` (the toolbar's island wrapper) holds. Returns a function that stops it. */
 export function headroom(slot: HTMLElement, win: Window = window): () => void {
   let state: Float = 'in';
   let up = 0;
-  let lastY = win.scrollY;
-  // the slot's offsets, read at the first scroll (no layout forced while the page starts); the
-  // slot is at the top of the page, above every part that changes size
+  let touchY: number | null = null;
+  // the slot's offsets, read when first needed (no layout forced while the page starts); the slot
+  // is at the top of the page, above every part that changes size
   let span: [number, number] | null = null;
-  const set = (s: Float) => {
-    if (s === state) return;
-    state = s;
-    if (s === 'in') delete slot.dataset.float;
-    else slot.dataset.float = s;
-  };
-  const onScroll = () => {
+  const step = (move: number) => {
     const y = win.scrollY;
     if (!span) {
       const r = slot.getBoundingClientRect();
       span = [r.top + y, r.bottom + y];
     }
-    const next = nextFloat(state, up, y, lastY, span[0], span[1], win.innerHeight);
-    lastY = y;
+    const next = nextFloat(state, up, move, y, span[0], span[1]);
     up = next.up;
-    set(next.state);
+    if (next.state === state) return;
+    state = next.state;
+    if (state === 'in') delete slot.dataset.float;
+    else slot.dataset.float = state;
   };
+  const unit = (ev: WheelEvent) => (ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? win.innerHeight : 1);
+  const on: [string, EventListener][] = [
+    ['scroll', () => step(0)],
+    ['wheel', (ev) => (ev as WheelEvent).deltaY !== 0 && step((ev as WheelEvent).deltaY * unit(ev as WheelEvent))],
+    ['touchstart', (ev) => (touchY = (ev as TouchEvent).touches[0]?.clientY ?? null)],
+    [
+      'touchmove',
+      (ev) => {
+        const y = (ev as TouchEvent).touches[0]?.clientY;
+        if (y === undefined || touchY === null) return;
+        // the finger moving down the screen scrolls the page up
+        if (y !== touchY) step(touchY - y);
+        touchY = y;
+      },
+    ],
+    [
+      'keydown',
+      (ev) => {
+        const k = ev as KeyboardEvent;
+        const t = k.target as Element | null;
+        if (k.defaultPrevented || t?.closest?.('input, select, textarea, [role="slider"], [contenteditable]')) return;
+        const move = k.key === ' ' ? (k.shiftKey ? -SHOW_AFTER_PX : 1) : KEY_MOVE[k.key];
+        if (move) step(move);
+      },
+    ],
+  ];
+  for (const [type, f] of on) win.addEventListener(type, f, { passive: true });
   // a key that moves the focus into the hidden bar shows it
-  const onFocus = () => state === 'hidden' && set('shown');
-  win.addEventListener('scroll', onScroll, { passive: true });
+  const onFocus = () => state === 'hidden' && step(-SHOW_AFTER_PX);
   slot.addEventListener('focusin', onFocus);
   return () => {
-    win.removeEventListener('scroll', onScroll);
+    for (const [type, f] of on) win.removeEventListener(type, f);
     slot.removeEventListener('focusin', onFocus);
   };
 }
