@@ -12,7 +12,8 @@
 // keys that scroll), not from the scroll offset: the page scrolls itself too (a link's or a
 // reload's place held, and, as the reader scrolls up, what is in view kept in place while a part
 // above takes its size: lib/fragment.ts and the browser's own anchoring scroll down then), and the
-// bar came and went on each of those.
+// bar came and went on each of those. The page going somewhere at once (a link, "Train it", the
+// place after a switch of language) hides it, so that it does not cover the top of where it went.
 // Leaves out: the switches themselves (components/page/Toolbar.svelte).
 
 /** Where the switches are: in their slot, or floating, hidden or shown. */
@@ -37,6 +38,10 @@ export function nextFloat(state: Float, up: number, move: number, y: number, slo
   return { state: 'hidden', up: sum };
 }
 
+/** How long after the reader's last move a long scroll is still the reader's (a fling, or the page
+ *  keeping what is in view while the reader scrolls up), not the page going somewhere. */
+const JUMP_QUIET_MS = 300;
+
 /** The keys that scroll the page, and which way (not when a control has them: a slider's arrows). */
 const KEY_MOVE: Readonly<Record<string, number>> = { ArrowUp: -SHOW_AFTER_PX, PageUp: -SHOW_AFTER_PX, Home: -SHOW_AFTER_PX, ArrowDown: 1, PageDown: 1, End: 1 };
 
@@ -45,6 +50,9 @@ export function headroom(slot: HTMLElement, win: Window = window): () => void {
   let state: Float = 'in';
   let up = 0;
   let touchY: number | null = null;
+  // the last offset a scroll event saw, and when the reader last moved the page
+  let lastY = win.scrollY;
+  let movedAt = -Infinity;
   // the slot's offsets, read when first needed (no layout forced while the page starts); the slot
   // is at the top of the page, above every part that changes size
   let span: [number, number] | null = null;
@@ -61,10 +69,26 @@ export function headroom(slot: HTMLElement, win: Window = window): () => void {
     if (state === 'in') delete slot.dataset.float;
     else slot.dataset.float = state;
   };
+  // a move of the reader's
+  const input = (move: number) => {
+    movedAt = performance.now();
+    step(move);
+  };
   const unit = (ev: WheelEvent) => (ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? win.innerHeight : 1);
   const on: [string, EventListener][] = [
-    ['scroll', () => step(0)],
-    ['wheel', (ev) => (ev as WheelEvent).deltaY !== 0 && step((ev as WheelEvent).deltaY * unit(ev as WheelEvent))],
+    [
+      'scroll',
+      () => {
+        // the page going somewhere, a window's height or more at once and not while the reader
+        // moves it (a link, "Train it", the place after a switch of language): the bar goes, or it
+        // would cover the top of what the page went to
+        const y = win.scrollY;
+        const jump = Math.abs(y - lastY) > win.innerHeight && performance.now() - movedAt > JUMP_QUIET_MS;
+        lastY = y;
+        step(jump ? 1 : 0);
+      },
+    ],
+    ['wheel', (ev) => (ev as WheelEvent).deltaY !== 0 && input((ev as WheelEvent).deltaY * unit(ev as WheelEvent))],
     ['touchstart', (ev) => (touchY = (ev as TouchEvent).touches[0]?.clientY ?? null)],
     [
       'touchmove',
@@ -72,7 +96,7 @@ export function headroom(slot: HTMLElement, win: Window = window): () => void {
         const y = (ev as TouchEvent).touches[0]?.clientY;
         if (y === undefined || touchY === null) return;
         // the finger moving down the screen scrolls the page up
-        if (y !== touchY) step(touchY - y);
+        if (y !== touchY) input(touchY - y);
         touchY = y;
       },
     ],
@@ -83,7 +107,7 @@ export function headroom(slot: HTMLElement, win: Window = window): () => void {
         const t = k.target as Element | null;
         if (k.defaultPrevented || t?.closest?.('input, select, textarea, [role="slider"], [contenteditable]')) return;
         const move = k.key === ' ' ? (k.shiftKey ? -SHOW_AFTER_PX : 1) : KEY_MOVE[k.key];
-        if (move) step(move);
+        if (move) input(move);
       },
     ],
   ];
