@@ -105,8 +105,11 @@ export function headroom(slot: HTMLElement, win: Window = window): () => void {
       (ev) => {
         const k = ev as KeyboardEvent;
         const t = k.target as Element | null;
-        if (k.defaultPrevented || t?.closest?.('input, select, textarea, [role="slider"], [contenteditable]')) return;
-        const move = k.key === ' ' ? (k.shiftKey ? -SHOW_AFTER_PX : 1) : KEY_MOVE[k.key];
+        // not a key a control takes (a slider's arrows, a field's text), nor one pressed in the bar
+        if (k.defaultPrevented || slot.contains(t) || t?.closest?.('input, select, textarea, [role="slider"], [contenteditable]')) return;
+        // the space bar presses a button or a link that has the focus; elsewhere it scrolls
+        const space = k.key === ' ' && !t?.closest?.('button, a[href], summary');
+        const move = space ? (k.shiftKey ? -SHOW_AFTER_PX : 1) : KEY_MOVE[k.key];
         if (move) input(move);
       },
     ],
