@@ -142,13 +142,18 @@ async function estimate(path, before) {
   }
 }
 
+/** Scroll to figure `id`, as `reading` does, until it is live and ready. */
+async function goTo(page, id) {
+  await page.$eval(`#${id}`, (el) => el.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === 'ready', id, { timeout: 60000, polling: 100 });
+}
+
 /** Scroll to each figure in turn; each goes live: its island's measure and the tasks meanwhile. */
 async function reading(page, figs = FIGS) {
   const out = {};
   for (const id of figs) {
     const t0 = await page.evaluate(() => performance.now());
-    await page.$eval(`#${id}`, (el) => el.scrollIntoView({ block: 'center' }));
-    await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === 'ready', id, { timeout: 60000, polling: 100 });
+    await goTo(page, id);
     await page.waitForTimeout(1500);
     const tasks = await longSince(page, t0);
     const m = await measures(page);
@@ -169,8 +174,7 @@ async function readingEstimate(path, figs = FIGS) {
     const out = {};
     for (const id of figs) {
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-      await page.$eval(`#${id}`, (el) => el.scrollIntoView({ block: 'center' }));
-      await page.waitForFunction((id) => document.getElementById(id)?.dataset.state === 'ready', id, { timeout: 60000, polling: 100 });
+      await goTo(page, id);
       await page.waitForTimeout(1000);
       const est = cpuEstimate(await browser.stopTracing(), { afterPaint: false });
       out[id] = est ? { longest_ms: est.longest_ms, tbt_ms: est.tbt_ms } : null;

@@ -360,13 +360,16 @@ export async function openPage(
   return { page, context, errors, warnings, dialogs };
 }
 
+/** Where the page's switches are (lib/headroom.ts): 'in' their slot in the masthead, or floating at
+ *  the top of the window, 'hidden' out of it or 'shown'. */
+export const switchesAt = (page) => page.$eval('[data-island="toolbar"]', (el) => el.dataset.float ?? 'in').catch(() => 'in');
+
 /** Press one of the page's switches (`selector`: the language link, the theme button) as a reader
  *  does wherever they are: past the masthead the switches float at the top of the window, out of it
  *  while the reader reads on down, and come back when the reader scrolls up (lib/headroom.ts), so
  *  where they are out of the window a scroll up comes first. */
 export async function pressSwitch(page, selector) {
-  const state = () => page.$eval('[data-island="toolbar"]', (el) => el.dataset.float ?? 'in').catch(() => 'in');
-  if ((await state()) === 'hidden') {
+  if ((await switchesAt(page)) === 'hidden') {
     const vp = page.viewportSize() ?? { width: 800, height: 600 };
     await page.mouse.move(vp.width / 2, vp.height / 2);
     await page.mouse.wheel(0, -120);

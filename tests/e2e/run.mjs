@@ -35,6 +35,7 @@ import {
   makeChecker,
   openPage,
   pressSwitch,
+  switchesAt,
   openSettings,
   clickSettled,
   settleInView,
@@ -1835,7 +1836,7 @@ async function main() {
                 await v.page.mouse.wheel(0, -300);
                 await v.page.waitForTimeout(400);
                 steps.push(Math.round((await at(false)) - y0));
-                bars.push(await v.page.$eval('[data-island="toolbar"]', (el) => el.dataset.float ?? 'in'));
+                bars.push(await switchesAt(v.page));
               }
             }
             // then a jump far down into a test aside not laid out yet (its content skipped): what was
@@ -1851,7 +1852,7 @@ async function main() {
               await waitAttr(v.page, 'fig13', 'data-state', ['ready'], 15000);
               jump = Math.round((await v.page.$eval('#fig13', (el) => el.getBoundingClientRect().top)) - put);
               // the page went somewhere: the switches, shown after the steps up, are gone from its top
-              bars.push(`after the jump: ${await v.page.$eval('[data-island="toolbar"]', (el) => el.dataset.float ?? 'in')}`);
+              bars.push(`after the jump: ${await switchesAt(v.page)}`);
             }
             await v.context.close();
             assert(Math.abs(top) <= 2, `#${id} at ${width} px wide: its top is ${Math.round(top)} px from the viewport's`);
@@ -1909,11 +1910,10 @@ async function main() {
           // the switches there (lib/headroom.ts): gone while the reader reads on down, back at the
           // top of the window after a move up; the language link there carries the place to the
           // other copy (page/spot.ts): the same block of the same section at the window's top
-          const bar = () =>
-            v.page.evaluate(() => ({
-              float: document.querySelector('[data-island="toolbar"]')?.dataset.float ?? 'in',
-              bottom: Math.round(document.querySelector('.toolbar').getBoundingClientRect().bottom),
-            }));
+          const bar = async () => ({
+            float: await switchesAt(v.page),
+            bottom: await v.page.$eval('.toolbar', (el) => Math.round(el.getBoundingClientRect().bottom)),
+          });
           // the block at the window's top: its section, its index there, and in a test aside its index
           // in it (a section or aside above the window is passed over whole: the blocks of one whose
           // content is skipped are laid out where its estimated box does not reach)

@@ -9,6 +9,7 @@
 // clicks or presses a key, or `ms` have passed; again after each hashchange (a link in the page).
 // holdAt holds any element so (page/spot.ts: the reader's place after a reload); keepInPlace keeps
 // what the reader sees in place afterwards, as the parts above it take their sizes.
+import { FLOATING } from './headroom';
 
 /** The article's sections (the citation's is in an island of its own) */
 const SECTIONS = '.article > section, .article > .island > section';
@@ -86,6 +87,15 @@ export function holdFragment(win: Window = window, ms = 8000, { initial = true }
   };
 }
 
+/** Whether the content of `el` (a part with `content-visibility: auto`) is skipped now: its first
+ *  child is not rendered. Where the browser cannot tell (no checkVisibility), it is taken as skipped,
+ *  as a box met at the viewport's top (not one of its blocks) mostly is. */
+function skipped(el: Element): boolean {
+  const child = el.firstElementChild;
+  if (!child || typeof child.checkVisibility !== 'function') return true;
+  return !child.checkVisibility({ contentVisibilityAuto: true });
+}
+
 /**
  * The page's own scroll anchoring, over the browser's: what the reader sees at the viewport's top
  * stays there when a part above it takes its real size. Scrolling up from a place a link or a
@@ -98,20 +108,11 @@ export function holdFragment(win: Window = window, ms = 8000, { initial = true }
  * Here the anchor is the first element at the top that is not such a box while its content is
  * skipped (the deepest element there, as the browser's; a gap between the blocks of a laid-out
  * part is looked under, not skipped: past a whole test aside in view, the anchor moved with the
- * next section's estimate, and the page by 2,407 px), taken at each scroll and after each change; when one of the parts
- * changes size, the page scrolls by as much as the anchor moved (0 when the browser's anchoring
- * already kept it). Growth below the anchor (a figure's settings opening in view) moves nothing.
+ * next section's estimate, and the page by 2,407 px), taken at each scroll and after each change;
+ * when one of the parts changes size, the page scrolls by as much as the anchor moved (0 when the
+ * browser's anchoring already kept it). Growth below the anchor (a figure's settings opening in view) moves nothing.
  * Stands down while holdFragment holds a link's target. Returns a function that stops it.
  */
-/** Whether the content of `el` (a part with `content-visibility: auto`) is skipped now: its first
- *  child is not rendered. Where the browser cannot tell (no checkVisibility), it is taken as skipped,
- *  as a box met at the viewport's top (not one of its blocks) mostly is. */
-function skipped(el: Element): boolean {
-  const child = el.firstElementChild;
-  if (!child || typeof child.checkVisibility !== 'function') return true;
-  return !child.checkVisibility({ contentVisibilityAuto: true });
-}
-
 export function keepInPlace(win: Window = window): () => void {
   const doc = win.document;
   if (typeof ResizeObserver === 'undefined' || typeof doc.elementFromPoint !== 'function') return () => {};
@@ -124,7 +125,7 @@ export function keepInPlace(win: Window = window): () => void {
     for (let i = 0; i < 12 && y < win.innerHeight; i++) {
       const el = doc.elementFromPoint(x, y);
       // the page's switches floating over the top (lib/headroom.ts): what is under them
-      const over = el?.closest('[data-float] > *');
+      const over = el?.closest(FLOATING);
       if (over) {
         y = over.getBoundingClientRect().bottom + 1;
         continue;

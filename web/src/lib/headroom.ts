@@ -16,6 +16,10 @@
 // place after a switch of language) hides it, so that it does not cover the top of where it went.
 // Leaves out: the switches themselves (components/page/Toolbar.svelte).
 
+/** What floats over the top of the window while the bar is out of its slot (app.css `[data-float]`):
+ *  lib/fragment.ts keepInPlace looks under it. */
+export const FLOATING = '[data-float] > *';
+
 /** Where the switches are: in their slot, or floating, hidden or shown. */
 export type Float = 'in' | 'hidden' | 'shown';
 
