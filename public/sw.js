@@ -40,6 +40,8 @@ const PUBLIC = [
   'embed.js',
   'data/probe.json',
   'data/grid.json',
+  // the placement composer as it opens (lib/composer-run.svelte.ts)
+  'data/composer.json',
   'wasm/lnx-st.mjs',
   'wasm/lnx-st.wasm',
   'wasm/lnx-mt.mjs',

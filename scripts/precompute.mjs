@@ -7,7 +7,9 @@
 //                              docs/experiments.md; `experiments`, or `exp:NAME` for one)
 //   public/data/exp/NAME.summary.json (what the page loads of a slot with `summarize`: warmup-length's
 //                              runs without loss curves, angular-update's angles meaned over groups)
-// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|experiments|exp:NAME|summaries|all].
+//   public/data/composer.json  (the placement composer's lines at init as it opens: Post-LN and Pre-LN,
+//                              and its opening preset as the composed placement; `composer`)
+// then regenerates docs/reproduction.md. Usage: node scripts/precompute.mjs [probe|grid|extra|experiments|exp:NAME|summaries|composer|all].
 //
 // The engine is the threaded WebAssembly build (public/wasm/lnx-mt.*) on every core: WebAssembly
 // arithmetic is the same on every CPU and the results do not depend on the thread count, so a
@@ -16,14 +18,15 @@
 // engine version, build and thread count, the config, the date, and "precomputed": true.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadEngine } from './load-engine.mjs';
-import { loadRegistry } from './registry.mjs';
+import { loadRegistry, ssrLoader } from './registry.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const which = process.argv[2] ?? 'all';
 const m = await loadEngine('mt');
 m.setThreads(0);
 
-function run(name, kind, config, dir = 'public/data') {
+/** The engine's document of `kind` (probe, grid, exp:NAME) for `config`, stamped as precomputed. */
+function compute(kind, config) {
   const t0 = Date.now();
   process.stderr.write(`precompute: ${kind} ${JSON.stringify(config)} on ${m.buildFlavour()}, ${m.threads()} threads\n`);
   const exp = kind.startsWith('exp:') ? kind.slice(4) : null;
@@ -45,6 +48,11 @@ function run(name, kind, config, dir = 'public/data') {
   doc.generated = new Date().toISOString();
   doc.precomputed = true;
   doc.wall_seconds = Math.round((Date.now() - t0) / 100) / 10;
+  return doc;
+}
+
+function run(name, kind, config, dir = 'public/data') {
+  const doc = compute(kind, config);
   mkdirSync(`${root}${dir}`, { recursive: true });
   writeFileSync(`${root}${dir}/${name}.json`, JSON.stringify(doc) + '\n');
   process.stderr.write(`precompute: wrote ${dir}/${name}.json in ${doc.wall_seconds} s\n`);
@@ -78,6 +86,20 @@ for (const name of experiments)
     for (const s of slots) if (s.experiment === name && ![name, `${name}.summary`].includes(s.file)) run(s.file, `exp:${name}`, s.config, 'public/data/exp');
     if (summarized(name)) summarize(name);
   }
+// The placement composer (fig16) as it opens: its reference lines and its opening preset computed
+// as the composed placement, with the page's own configs (lib/composer.ts), so that the build draws
+// the figure and a reader's page starts no engine until the spec changes (lib/composer-run.svelte.ts).
+if (which === 'composer' || which === 'all') {
+  const vite = await ssrLoader();
+  try {
+    const c = await vite.ssrLoadModule('/src/lib/composer.ts');
+    const doc = { reference: compute('exp:init-profile', c.REFERENCE_CONFIG), composed: compute('exp:init-profile', c.OPENING_CONFIG), precomputed: true };
+    writeFileSync(`${root}public/data/${c.COMPOSER_FILE}`, JSON.stringify(doc) + '\n');
+    process.stderr.write(`precompute: wrote public/data/${c.COMPOSER_FILE}\n`);
+  } finally {
+    await vite.close();
+  }
+}
 if (which === 'summaries') for (const name of experiments.filter(summarized)) summarize(name);
 await import('./reproduction.mjs');
 process.exit(0);

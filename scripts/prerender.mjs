@@ -54,6 +54,15 @@ export async function prerender({ log = console.log } = {}) {
         log(`prerender: ${file}: ${e instanceof Error ? e.message : e} (its figure is written without data)`);
       }
     }
+    // the documents of the figures that have their own (the composer's)
+    for (const own of m.OWN_FILES) {
+      const file = join(root, 'public', own.path);
+      try {
+        own.use(JSON.parse(readFileSync(file, 'utf8')));
+      } catch (e) {
+        log(`prerender: ${file}: ${e instanceof Error ? e.message : e} (its figure is written without data)`);
+      }
+    }
     const written = [];
     // each copy's picture for the cards (Figure 4 drawn from the precomputed grid, the title in the
     // copy's language), rasterised without a browser

@@ -1276,6 +1276,12 @@ async function main() {
           assert(c.optimizer === 'sgd' && c.momentum === 0.8 && !('beta1' in c), `fig4 optimizer config ${JSON.stringify(c)}`);
         }
         if (id === 'fig3') assert(j.provenance.source === 'live', 'fig3 should be the live small run');
+        // the composer: its precomputed documents as it opens (public/data/composer.json), or its live run
+        if (id === 'fig16')
+          assert(
+            ['precomputed', 'live'].includes(j.provenance.source) && j.provenance.computed && j.data.composed?.probe,
+            `fig16: source ${j.provenance.source}, computed ${j.provenance.computed}, composed ${Boolean(j.data.composed)}`,
+          );
         if (id === 'fig2')
           assert(
             csv.some((l) => l.startsWith('final,')),
@@ -1623,10 +1629,11 @@ async function main() {
       }
     });
 
-    // the placement composer (Figure fig16, lib/composer.ts): a change redraws its init panels; a
-    // preset link round-trips; "Train it" adds a grid run to Figure 4's run list
+    // the placement composer (Figure fig16, lib/composer.ts): it opens on its precomputed documents
+    // without the engine; a change redraws its init panels; a preset link round-trips; "Train it"
+    // adds a grid run to Figure 4's run list
     await check(
-      'composer: a change redraws the init panels, a broken rule is said in its words, a preset link round-trips, "Train it" adds runs to Figure 4’s run list',
+      'composer: it opens on its precomputed lines without the engine, a change redraws the init panels, a broken rule is said in its words, a preset link round-trips, "Train it" adds runs to Figure 4’s run list',
       async () => {
         // each wait names its step, so a timeout says which one it was
         const waitStep = (pg, step, fn, arg, timeout) =>
@@ -1643,6 +1650,34 @@ async function main() {
               .catch(() => null);
             throw new Error(`composer, step "${step}": ${e.message.split('\n')[0]} (now: ${JSON.stringify(now)})`);
           });
+        // as it opens, the composer draws its precomputed documents (public/data/composer.json): made
+        // live without the engine (no engine file fetched), its readout says so; a change computes
+        {
+          const o = await openPage(browser, preview.url, { query: '?lang=en#fig16' });
+          try {
+            await waitReady(o.page, 60000, ['fig16']);
+            await o.page.waitForTimeout(500); // (its debounce, were it to compute)
+            const opened = await o.page.evaluate(() => ({
+              engine: performance.getEntriesByType('resource').filter((r) => /\/wasm\/lnx-/.test(r.name)).length,
+              readout: document.querySelector('#fig16 .readout')?.textContent?.trim() ?? '',
+              lines: document.querySelectorAll('#fig16 path.line[data-name="composed"]').length,
+            }));
+            assert(
+              opened.engine === 0 && /^Pre-LN \(composed\):.*computed when the page was built/.test(opened.readout) && opened.lines > 0,
+              `the composer as it opens: ${JSON.stringify(opened)}`,
+            );
+            await o.page.selectOption('#fig16 .preset select', 'dyt');
+            await waitStep(
+              o.page,
+              'a preset after the precomputed opening',
+              () => /^DyT:.*computed in \d+ ms/.test(document.querySelector('#fig16 .readout')?.textContent?.trim() ?? ''),
+              null,
+              60000,
+            );
+          } finally {
+            await o.context.close();
+          }
+        }
         const c = await openPage(browser, preview.url, { query: '?lang=en&fig16.from=b2t&fig16.qk_norm=layernorm' });
         try {
           const p = c.page;

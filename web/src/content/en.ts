@@ -578,7 +578,9 @@ export const TEXT: ArticleText = {
       'rule.gate_over_zero_branches':
         'a ReZero gate at 0 in front of branches that start at 0 (init scale “zero”) gets no gradient, and neither do the branches: the layers would never train, whatever the optimizer. Start the gate above 0, or choose another init scale.',
       readout:
-        '{name}: last layer’s W² gradient at the deepest depth is {ratio} × the shallowest’s; output sensitivity grows with slope {slope} on log–log axes (computed in {ms} ms).',
+        '{name}: last layer’s W² gradient at the deepest depth is {ratio} × the shallowest’s; output sensitivity grows with slope {slope} on log–log axes ({when}).',
+      'when.live': 'computed in {ms} ms',
+      'when.precomputed': 'computed when the page was built',
       band: 'Lemma 2’s band',
       panelStream: 'Residual stream per layer',
       panelW2: 'W² gradient per layer',

@@ -573,7 +573,9 @@ export const TEXT: ArticleText = {
       'rule.b2t_needs_norms': 'B2T 跳连让这一层的输入绕过它的归一化，而归一化类型选了“不归一化”，就没有可绕过的：请选一种归一化，或者关掉跳连。',
       'rule.gate_over_zero_branches':
         'ReZero 门控从 0 开始，而分支又从 0 开始（初始化缩放为“零”）：门控得不到梯度，分支也得不到，这些层无论用哪种优化器都不会被训练。请让门控从大于 0 的值开始，或者换一种初始化缩放。',
-      readout: '{name}：最深处最后一层的 W² 梯度是最浅处的 {ratio} 倍；输出敏感度在双对数坐标下的斜率为 {slope}（计算用时 {ms} 毫秒）。',
+      readout: '{name}：最深处最后一层的 W² 梯度是最浅处的 {ratio} 倍；输出敏感度在双对数坐标下的斜率为 {slope}（{when}）。',
+      'when.live': '计算用时 {ms} 毫秒',
+      'when.precomputed': '建站时预先算好',
       band: '引理 2 的区间',
       panelStream: '每层的残差流',
       panelW2: '每层的 W² 梯度',

@@ -69,10 +69,15 @@ export interface FigureDef<V extends object = object, D = unknown> {
   prepare?(doc: D): void;
   /** the figure's state that is not in the engine config, for the provenance of its downloads */
   provenanceView(view: V, live: { streaming: boolean; state?: DrawnState | null }): Record<string, unknown>;
-  /** a figure without a slot that draws documents of its own live engine calls (the composer): the
-   *  newest such document and when it finished, which its downloads' provenance names (engine,
-   *  config, seeds); null while it has none */
-  ownDoc?(): { doc: { engine?: unknown; config?: Record<string, unknown> }; liveAt: string } | null;
+  /** a figure without a slot that draws documents of its own (the composer): the newest such
+   *  document and when its live engine call finished (null: it is the precomputed one, ownFile),
+   *  which its downloads' provenance names (engine, config, seeds); null while it has none */
+  ownDoc?(): { doc: { engine?: unknown; config?: Record<string, unknown> }; liveAt: string | null } | null;
+  /** such a figure's precomputed documents: a file under public/data/ (`path`), which the build reads
+   *  to draw the figure's copy (`use`), and which a page loads before it makes the figure live
+   *  (`load`: so that the figure is hydrated as the build drew it); a failed load leaves the figure
+   *  to compute live */
+  ownFile?: { path: string; use(doc: unknown): void; load(): Promise<unknown> };
 }
 
 /** The view state of a figure that has none: nothing of it in the URL or the provenance. */

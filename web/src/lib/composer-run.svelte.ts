@@ -2,13 +2,16 @@
 // and its configs): the reference lines (Post-LN and Pre-LN, computed once), and the composed
 // placement, recomputed on every change of the spec: debounced, and a change while a computation
 // runs cancels it (its AbortSignal) so the newest spec alone is drawn. Each is one init-profile call
-// (docs/experiments.md) in the worker; an engine refusal (a spec the engine does not take: B2T without
+// (docs/experiments.md) in the worker, except where the precomputed file has it (public/data/
+// composer.json, scripts/precompute.mjs): the reference lines, and the composed placement of the
+// composer's opening settings, so a reader who reads past the composer starts no engine, and the
+// build draws it (prerender). An engine refusal (a spec the engine does not take: B2T without
 // a norm after the FFN's add) is kept as the message to show, never thrown, with the name of the rule
 // across the spec's keys it breaks where the engine's check names one (the composer's own words).
 // Leaves out: the run list ("Train it" adds grid runs through result-slots.svelte.ts).
 import { EngineError, checkConfig, runExperiment, type ConfigCheck } from '../engine/client';
 import type { Settings } from './fields';
-import { REFERENCE_CONFIG, profileConfig, type InitProfileDoc } from './composer';
+import { COMPOSER_FILE, REFERENCE_CONFIG, isOpening, profileConfig, type ComposerPrecomputed, type InitProfileDoc } from './composer';
 
 /** How long the composer waits after a change before it computes (a slider dragged computes once). */
 export const COMPOSER_DEBOUNCE_MS = 150;
@@ -26,34 +29,75 @@ export class ComposerRun {
    *  (PLACEMENT_SPEC_RULES), if one: the composer says it in its own words (COMPOSER.rules, through
    *  lib/engine-rules.ts engineProblems) */
   errorCheck = $state.raw<ConfigCheck | null>(null);
-  /** how long the newest composed computation took, ms */
+  /** how long the newest composed computation took, ms (null: the precomputed document is drawn) */
   ms = $state<number | null>(null);
-  /** when the newest composed computation finished (ISO date; a download's provenance) */
+  /** when the newest composed computation finished (ISO date; a download's provenance); null while
+   *  the precomputed document is drawn */
   at: string | null = null;
 
   #timer: ReturnType<typeof setTimeout> | null = null;
   #abort: AbortController | null = null;
   #refStarted = false;
+  #precomputed: ComposerPrecomputed | null = null;
+  #loading: Promise<ComposerPrecomputed | null> | null = null;
+  /** requests so far (one waiting for the file is dropped when a newer one was made) */
+  #asked = 0;
 
-  /** Computes the reference lines once. */
+  /** Takes the precomputed documents (the file COMPOSER_FILE): the reference lines, and the composed
+   *  placement of the opening settings where nothing is drawn yet (the build draws the composer from
+   *  them; a page fetches them before the composer is made live: `load`). */
+  usePrecomputed(doc: ComposerPrecomputed): void {
+    this.#precomputed = doc;
+    this.reference ??= doc.reference;
+    this.composed ??= doc.composed;
+  }
+
+  /** Fetches the precomputed documents once (from the site's data/ folder); resolves with them, or
+   *  with null where they cannot be had (the composer then computes everything live). */
+  load(base: string = import.meta.env.BASE_URL): Promise<ComposerPrecomputed | null> {
+    this.#loading ??= fetch(`${base}data/${COMPOSER_FILE}`)
+      .then((r) => (r.ok ? (r.json() as Promise<ComposerPrecomputed>) : null))
+      .then((d) => (d?.reference && d.composed ? (this.usePrecomputed(d), d) : null))
+      .catch(() => null);
+    return this.#loading;
+  }
+
+  /** The reference lines: the precomputed ones, else computed once. */
   ensureReference(): void {
     if (this.#refStarted) return;
     this.#refStarted = true;
-    runExperiment<InitProfileDoc>('init-profile', REFERENCE_CONFIG)
-      .then((d) => (this.reference = d))
-      .catch((e: unknown) => {
-        this.#refStarted = false;
-        this.error = (e as Error).message;
-      });
+    void this.load().then((pre) => {
+      if (pre) return void (this.reference ??= pre.reference);
+      runExperiment<InitProfileDoc>('init-profile', REFERENCE_CONFIG)
+        .then((d) => (this.reference = d))
+        .catch((e: unknown) => {
+          this.#refStarted = false;
+          this.error = (e as Error).message;
+        });
+    });
   }
 
-  /** Asks for the composed placement of settings `s`: after the debounce, cancelling a computation
-   *  still running. */
+  /** Asks for the composed placement of settings `s`: the precomputed one for the opening settings,
+   *  else after the debounce, cancelling a computation still running. */
   request(s: Settings): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#abort?.abort();
+    const asked = ++this.#asked;
+    const pre = this.#precomputed;
+    if (pre && isOpening(s)) {
+      this.#abort = null;
+      this.composed = pre.composed;
+      this.ms = null;
+      this.at = null;
+      this.error = null;
+      this.errorCheck = null;
+      this.phase = 'idle';
+      return;
+    }
     this.phase = 'computing';
-    this.#timer = setTimeout(() => this.#run(s), COMPOSER_DEBOUNCE_MS);
+    // the opening settings before the file has come: wait for it (a failed fetch: compute them)
+    const go = () => (isOpening(s) ? void this.load().then((d) => asked === this.#asked && (d ? this.request(s) : this.#run(s))) : this.#run(s));
+    this.#timer = setTimeout(go, COMPOSER_DEBOUNCE_MS);
   }
 
   #run(s: Settings): void {
@@ -101,6 +145,7 @@ export class ComposerRun {
 
   /** Stops what is pending (no composer is on the page). */
   stop(): void {
+    this.#asked += 1;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     this.#abort?.abort();

@@ -13,7 +13,7 @@
 // Leaves out: drawing (figures/fig16), the live runs (composer-run.svelte.ts).
 import type { ExperimentResult, ProbeResult } from '../engine/documents';
 import { PLACEMENT_PRESETS, PLACEMENT_SPEC_FIELDS } from '../generated/engine-schema';
-import { FULL, applies, configOf, type Config, type Row, type Settings, type Table } from './fields';
+import { FULL, applies, configOf, initialSettings, type Config, type Row, type Settings, type Table } from './fields';
 
 /** The name the composed placement runs under (the spec's `name`; not a registered placement's). */
 export const COMPOSED = 'composed';
@@ -117,6 +117,25 @@ export const profileConfig = (s: Settings): Config => ({ placements: [COMPOSED],
 
 /** The init-profile config of the reference lines, computed once: Post-LN and Pre-LN. */
 export const REFERENCE_CONFIG: Config = { placements: ['post', 'pre'] };
+
+/** The composer's settings as it opens (no link, no change): its reference preset. */
+export const OPENING: Settings = initialSettings(COMPOSER);
+
+/** The init-profile config of the composed placement as the composer opens. */
+export const OPENING_CONFIG: Config = profileConfig(OPENING);
+
+/** Whether settings `s` are the composer's opening ones (the spec its precomputed document holds). */
+export const isOpening = (s: Settings): boolean => s.base === OPENING.base && Object.keys(s.values).length === 0;
+
+/** The composer's precomputed documents (scripts/precompute.mjs `composer`), under public/data/:
+ *  the reference lines (REFERENCE_CONFIG) and the composed placement as it opens (OPENING_CONFIG). */
+export const COMPOSER_FILE = 'composer.json';
+
+/** The file COMPOSER_FILE: both documents, each as the engine wrote it, stamped `precomputed`. */
+export interface ComposerPrecomputed {
+  reference: InitProfileDoc;
+  composed: InitProfileDoc;
+}
 
 /** An init-profile document (docs/experiments.md): the probe's document of its placements, and the
  *  output's sensitivity against depth per placement. */

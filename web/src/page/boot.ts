@@ -19,7 +19,7 @@
 import './eval-start';
 import { flushSync, hydrate, mount, type Component } from 'svelte';
 import type { FigureId, Lang } from '../content/types';
-import { FIGURE_IDS } from '../figures/registry';
+import { FIGURE_IDS, figureById } from '../figures/registry';
 import { Islands } from '../lib/islands';
 import { afterNextPaint, yieldToBrowser } from '../lib/slices';
 import { SLOT_NAMES } from '../lib/result-slots.svelte';
@@ -218,9 +218,12 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
     // another view the link asked for, is built afresh in its place (its caption would differ), as
     // is one whose HTML the build changed (a select written as its choice: prerender/fields.ts)
     const hydrates = (e: HTMLElement) => page.asBuilt(name as FigureId) && !e.querySelector('.select-static');
-    if (isFigure(name))
+    if (isFigure(name)) {
+      // a figure with documents of its own (the composer) has them before it is made live, so that
+      // it is hydrated as the build drew it from them
+      const own = figureById(name)?.ownFile;
       return {
-        prepare: () => figureContent,
+        prepare: () => (own ? Promise.all([figureContent, own.load()]) : figureContent),
         mount: (e: HTMLElement) => {
           // the widths its charts have on screen (read before anything changes: one layout at most)
           const boxes = [...e.querySelectorAll(`[${BOX}]`)].map((b) => Math.floor(b.getBoundingClientRect().width));
@@ -233,6 +236,7 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
           else void showHeldRuns(page, name);
         },
       };
+    }
     return kinds[name];
   };
   const els = [...copy.querySelectorAll<HTMLElement>('[data-island]')].filter((el) => kindOf(el));

@@ -273,7 +273,7 @@ export class LivePage implements IslandPage {
       figure: f.id,
       title: this.figTitle(f.id),
       url: this.linkTo(f.id),
-      source: own ? 'live' : !slot ? 'static' : streaming || stopped ? 'live' : (slot.source ?? 'precomputed'),
+      source: own ? (own.liveAt ? 'live' : 'precomputed') : !slot ? 'static' : streaming || stopped ? 'live' : (slot.source ?? 'precomputed'),
       doc: (own?.doc ?? doc) as never,
       liveAt: own ? own.liveAt : streaming ? null : stopped ? stopped.entry.finishedAt : (slot?.liveAt ?? null),
       now: new Date(),

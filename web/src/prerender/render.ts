@@ -14,7 +14,7 @@ import { withoutFields } from './fields';
 import { COPY_LANGS, STATIC_COPIES, copyHref } from './copies';
 import { htmlLang } from '../lib/prefs.svelte';
 import { plainHeading, uiString } from '../lib/text';
-import { FIGURE_IDS } from '../figures/registry';
+import { FIGURES, FIGURE_IDS } from '../figures/registry';
 import { asBuilt } from '../page/island-page';
 import FigureIsland from '../page/FigureIsland.svelte';
 import Toolbar from '../components/page/Toolbar.svelte';
@@ -37,6 +37,13 @@ export const headText = (lang: Article['lang']) => ({
 /** One island on its own: a root of its own (the markers hydration starts from), its $props.id()s
  *  prefixed with its name so that no two islands share one. */
 const island = <P extends Record<string, unknown>>(name: string, C: Component<P>, props: P) => render(C, { props, idPrefix: `${name}-` }).body;
+
+/** The files under public/ of the figures with documents of their own (FigureDef.ownFile: the
+ *  composer's), each with what takes its document: the prerender reads each (when it is there) and
+ *  gives it to its figure before it renders a page. */
+export const OWN_FILES: readonly { path: string; use(doc: unknown): void }[] = FIGURES.flatMap((f) =>
+  f.ownFile ? [{ path: `data/${f.ownFile.path}`, use: f.ownFile.use }] : [],
+);
 
 /** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot); `url`: the
  *  copy's address where the site's is known (its citation names it), else ''. Without the form
