@@ -97,6 +97,11 @@ export default defineConfig({
   build: {
     outDir: join(here, 'dist'),
     emptyOutDir: true,
+    // One stylesheet, linked from the page: the components' styles too. Split, theirs came with the
+    // live page's chunk (page/boot.ts), loaded after the first paint, so the article the build wrote
+    // painted without them (a figure's legend as a bulleted list, its heat maps black: and so it
+    // stayed without JavaScript), and the whole page was styled again when they came.
+    cssCodeSplit: false,
     target: 'es2022',
     // KaTeX fonts are emitted as hashed assets next to the CSS; never inline them.
     assetsInlineLimit: 0,

@@ -273,9 +273,14 @@ async function main() {
                 buttons: [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).length,
                 lang: document.documentElement.lang,
                 link: document.querySelector('.lang-link')?.getAttribute('href'),
+                // the figures' own styles are the page's stylesheet's (vite.config.ts cssCodeSplit):
+                // a legend is a row of keys, not a bulleted list
+                unstyled: [...document.querySelectorAll('figure .legend')].filter((l) => getComputedStyle(l).display !== 'flex').length,
+                legends: document.querySelectorAll('figure .legend').length,
               }),
               FIGS,
             );
+            assert(st.legends >= 10 && st.unstyled === 0, `${lang}: ${st.unstyled} of ${st.legends} figure legends without the figures' styles`);
             assert(st.h2 >= 10, `${lang}: ${st.h2} section headings`);
             assert(st.undrawn.length === 0, `${lang}: not drawn without JavaScript: ${st.undrawn.join(', ')}`);
             assert(st.buttons === 0, `${lang}: ${st.buttons} visible buttons that cannot work without JavaScript`);
