@@ -94,8 +94,8 @@ if (which === 'composer' || which === 'all') {
   try {
     const c = await vite.ssrLoadModule('/src/lib/composer.ts');
     const doc = { reference: compute('exp:init-profile', c.REFERENCE_CONFIG), composed: compute('exp:init-profile', c.OPENING_CONFIG), precomputed: true };
-    writeFileSync(`${root}public/data/${c.COMPOSER_FILE}`, JSON.stringify(doc) + '\n');
-    process.stderr.write(`precompute: wrote public/data/${c.COMPOSER_FILE}\n`);
+    writeFileSync(`${root}public/${c.COMPOSER_FILE}`, JSON.stringify(doc) + '\n');
+    process.stderr.write(`precompute: wrote public/${c.COMPOSER_FILE}\n`);
   } finally {
     await vite.close();
   }

@@ -9,10 +9,10 @@ import { loadEngine, runToEnd } from './load';
 import { PROVENANCE_KEYS, numbersOf } from '../../web/src/lib/doc-compare';
 import { COMPOSER_FILE, OPENING_CONFIG, REFERENCE_CONFIG, type ComposerPrecomputed } from '../../web/src/lib/composer';
 
-const file = JSON.parse(readFileSync(new URL(`../../public/data/${COMPOSER_FILE}`, import.meta.url), 'utf8')) as ComposerPrecomputed;
+const file = JSON.parse(readFileSync(new URL(`../../public/${COMPOSER_FILE}`, import.meta.url), 'utf8')) as ComposerPrecomputed;
 const AGAIN = 'write it again: node scripts/precompute.mjs composer';
 
-describe(`public/data/${COMPOSER_FILE}`, () => {
+describe(`public/${COMPOSER_FILE}`, () => {
   it('holds the reference lines and the opening composed placement as this engine computes them, bit for bit', async () => {
     const m = await loadEngine('mt');
     for (const [part, config] of [

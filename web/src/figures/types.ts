@@ -73,7 +73,7 @@ export interface FigureDef<V extends object = object, D = unknown> {
    *  document and when its live engine call finished (null: it is the precomputed one, ownFile),
    *  which its downloads' provenance names (engine, config, seeds); null while it has none */
   ownDoc?(): { doc: { engine?: unknown; config?: Record<string, unknown> }; liveAt: string | null } | null;
-  /** such a figure's precomputed documents: a file under public/data/ (`path`), which the build reads
+  /** such a figure's precomputed documents: a file of the site (`path`, under public/), which the build reads
    *  to draw the figure's copy (`use`), and which a page loads before it makes the figure live
    *  (`load`: so that the figure is hydrated as the build drew it); a failed load leaves the figure
    *  to compute live */

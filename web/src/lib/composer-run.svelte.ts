@@ -52,10 +52,10 @@ export class ComposerRun {
     this.composed ??= doc.composed;
   }
 
-  /** Fetches the precomputed documents once (from the site's data/ folder); resolves with them, or
+  /** Fetches the precomputed documents once (from the site); resolves with them, or
    *  with null where they cannot be had (the composer then computes everything live). */
   load(base: string = import.meta.env.BASE_URL): Promise<ComposerPrecomputed | null> {
-    this.#loading ??= fetch(`${base}data/${COMPOSER_FILE}`)
+    this.#loading ??= fetch(`${base}${COMPOSER_FILE}`)
       .then((r) => (r.ok ? (r.json() as Promise<ComposerPrecomputed>) : null))
       .then((d) => (d?.reference && d.composed ? (this.usePrecomputed(d), d) : null))
       .catch(() => null);
@@ -67,7 +67,7 @@ export class ComposerRun {
     if (this.#refStarted) return;
     this.#refStarted = true;
     void this.load().then((pre) => {
-      if (pre) return void (this.reference ??= pre.reference);
+      if (pre) return; // usePrecomputed drew them
       runExperiment<InitProfileDoc>('init-profile', REFERENCE_CONFIG)
         .then((d) => (this.reference = d))
         .catch((e: unknown) => {
@@ -86,18 +86,22 @@ export class ComposerRun {
     const pre = this.#precomputed;
     if (pre && isOpening(s)) {
       this.#abort = null;
-      this.composed = pre.composed;
-      this.ms = null;
-      this.at = null;
-      this.error = null;
-      this.errorCheck = null;
-      this.phase = 'idle';
-      return;
+      return this.#draw(pre.composed, null, null);
     }
     this.phase = 'computing';
     // the opening settings before the file has come: wait for it (a failed fetch: compute them)
     const go = () => (isOpening(s) ? void this.load().then((d) => asked === this.#asked && (d ? this.request(s) : this.#run(s))) : this.#run(s));
     this.#timer = setTimeout(go, COMPOSER_DEBOUNCE_MS);
+  }
+
+  /** Draws composed document `d`: live (how long it took, when it finished) or precomputed (nulls). */
+  #draw(d: InitProfileDoc, ms: number | null, at: string | null): void {
+    this.composed = d;
+    this.ms = ms;
+    this.at = at;
+    this.error = null;
+    this.errorCheck = null;
+    this.phase = 'idle';
   }
 
   #run(s: Settings): void {
@@ -107,13 +111,7 @@ export class ComposerRun {
     const t0 = performance.now();
     runExperiment<InitProfileDoc>('init-profile', profileConfig(s), undefined, ctl.signal)
       .then((d) => {
-        if (ctl.signal.aborted) return;
-        this.composed = d;
-        this.ms = performance.now() - t0;
-        this.at = new Date().toISOString();
-        this.error = null;
-        this.errorCheck = null;
-        this.phase = 'idle';
+        if (!ctl.signal.aborted) this.#draw(d, performance.now() - t0, new Date().toISOString());
       })
       .catch((e: unknown) => {
         if (ctl.signal.aborted || (e instanceof EngineError && e.kind === 'cancelled')) return;

@@ -127,9 +127,10 @@ export const OPENING_CONFIG: Config = profileConfig(OPENING);
 /** Whether settings `s` are the composer's opening ones (the spec its precomputed document holds). */
 export const isOpening = (s: Settings): boolean => s.base === OPENING.base && Object.keys(s.values).length === 0;
 
-/** The composer's precomputed documents (scripts/precompute.mjs `composer`), under public/data/:
- *  the reference lines (REFERENCE_CONFIG) and the composed placement as it opens (OPENING_CONFIG). */
-export const COMPOSER_FILE = 'composer.json';
+/** The composer's precomputed documents (scripts/precompute.mjs `composer`), a file of the site
+ *  (under public/): the reference lines (REFERENCE_CONFIG) and the composed placement as it opens
+ *  (OPENING_CONFIG). */
+export const COMPOSER_FILE = 'data/composer.json';
 
 /** The file COMPOSER_FILE: both documents, each as the engine wrote it, stamped `precomputed`. */
 export interface ComposerPrecomputed {

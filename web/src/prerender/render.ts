@@ -42,7 +42,7 @@ const island = <P extends Record<string, unknown>>(name: string, C: Component<P>
  *  composer's), each with what takes its document: the prerender reads each (when it is there) and
  *  gives it to its figure before it renders a page. */
 export const OWN_FILES: readonly { path: string; use(doc: unknown): void }[] = FIGURES.flatMap((f) =>
-  f.ownFile ? [{ path: `data/${f.ownFile.path}`, use: f.ownFile.use }] : [],
+  f.ownFile ? [{ path: f.ownFile.path, use: f.ownFile.use }] : [],
 );
 
 /** The page's body for `lang`, drawn from the precomputed documents `docs` (by slot); `url`: the
