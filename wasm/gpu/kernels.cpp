@@ -55,16 +55,10 @@ void elementwise(const char* entry, Ptr out, Ptr x, Ptr y, size_t n, uint32_t C 
   });
 }
 
-// The 8 matmul pipelines: {scalar, vec4} × TA × TB.
-const Kernel& matmul_kernel(bool vec4, bool tA, bool tB) {
-  static const char* constants[4] = {R"({"TA":0,"TB":0})", R"({"TA":0,"TB":1})", R"({"TA":1,"TB":0})",
-                                     R"({"TA":1,"TB":1})"};
-  static const Kernel kernels[2][4] = {
-      {K(wgsl::matmul, "matmul_scalar", constants[0]), K(wgsl::matmul, "matmul_scalar", constants[1]),
-       K(wgsl::matmul, "matmul_scalar", constants[2]), K(wgsl::matmul, "matmul_scalar", constants[3])},
-      {K(wgsl::matmul, "matmul_vec4", constants[0]), K(wgsl::matmul, "matmul_vec4", constants[1]),
-       K(wgsl::matmul, "matmul_vec4", constants[2]), K(wgsl::matmul, "matmul_vec4", constants[3])}};
-  return kernels[vec4][2 * tA + tB];
+// The 2 matmul pipelines: scalar and vec4 (the transpositions are uniforms).
+const Kernel& matmul_kernel(bool vec4) {
+  static const Kernel kernels[2] = {K(wgsl::matmul, "matmul_scalar"), K(wgsl::matmul, "matmul_vec4")};
+  return kernels[vec4];
 }
 
 }  // namespace
@@ -99,9 +93,9 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
                          .u(static_cast<uint32_t>(sC))
                          .f(alpha)
                          .f(beta)
-                         .u(0)
-                         .u(0);
-  dispatch(matmul_kernel(vec4, tA, tB), {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC)}, u,
+                         .u(tA)
+                         .u(tB);
+  dispatch(matmul_kernel(vec4), {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC)}, u,
            static_cast<uint32_t>(groups(N, 64)), static_cast<uint32_t>(groups(M, 64)), static_cast<uint32_t>(batch));
 }
 

@@ -8,16 +8,18 @@
 // vec4 along their contiguous dimension (needs that dimension, the leading dimension and the
 // offsets to be multiples of 4; the host checks); `matmul_scalar` reads the same tiles one float
 // at a time with bounds checks on every element, for any shape.
-// TA / TB are pipeline-overridable constants, so each transposition case is compiled on its own.
+// TA / TB are uniforms (P.tA, P.tB; the same in every thread, so a branch on them does not diverge),
+// not override constants: 2 pipelines instead of 8. Compiling a pipeline of this kernel is what costs
+// (about 0.85 CPU-s each on SwiftShader, the same with both transpositions' code in it), and the
+// start-up self-test compiles every one it tests: 7.2 → 2.2 CPU-s for the matmul check there, the
+// same bits (tests/gpu-node/compare-builds.mjs, 2026-12-07).
 // Leaves out: split-K, register double buffering, subgroup ops, f16.
 struct Params {
   M: u32, N: u32, K: u32, lda: u32,
   ldb: u32, ldc: u32, offA: u32, offB: u32,
   offC: u32, strideA: u32, strideB: u32, strideC: u32,
-  alpha: f32, beta: f32, _p0: u32, _p1: u32,
+  alpha: f32, beta: f32, tA: u32, tB: u32,
 };
-override TA: bool = false;
-override TB: bool = false;
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> A4: array<vec4<f32>>;
@@ -86,7 +88,7 @@ fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
   var acc: array<vec4<f32>, 4>;
   for (var k0 = 0u; k0 < P.K; k0 += 16u) {
     // A tile
-    if (TA) {  // A is K×M: contiguous along m
+    if (P.tA != 0u) {  // A is K×M: contiguous along m
       let k = w.t / 16u;
       let m = (w.t % 16u) * 4u;
       var v = vec4<f32>(0.0);
@@ -100,7 +102,7 @@ fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
       store_k_contig(true, m, k, v);
     }
     // B tile
-    if (TB) {  // B is N×K: contiguous along k
+    if (P.tB != 0u) {  // B is N×K: contiguous along k
       let n = w.t / 4u;
       let k = (w.t % 4u) * 4u;
       var v = vec4<f32>(0.0);
@@ -121,12 +123,12 @@ fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
 // op(A)[m][k] and op(B)[k][n] with zero outside the matrix.
 fn load_a(base: u32, m: u32, k: u32) -> f32 {
   if (m >= P.M || k >= P.K) { return 0.0; }
-  if (TA) { return A1[base + k * P.lda + m]; }
+  if (P.tA != 0u) { return A1[base + k * P.lda + m]; }
   return A1[base + m * P.lda + k];
 }
 fn load_b(base: u32, k: u32, n: u32) -> f32 {
   if (k >= P.K || n >= P.N) { return 0.0; }
-  if (TB) { return B1[base + n * P.ldb + k]; }
+  if (P.tB != 0u) { return B1[base + n * P.ldb + k]; }
   return B1[base + k * P.ldb + n];
 }
 
@@ -136,7 +138,7 @@ fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
   var acc: array<vec4<f32>, 4>;
   for (var k0 = 0u; k0 < P.K; k0 += 16u) {
     // the same tile shapes as matmul_vec4, element by element
-    if (TA) {
+    if (P.tA != 0u) {
       let k = w.t / 16u;
       let m = (w.t % 16u) * 4u;
       As[k * 16u + m / 4u] = vec4<f32>(load_a(w.baseA, w.m0 + m, k0 + k), load_a(w.baseA, w.m0 + m + 1u, k0 + k),
@@ -148,7 +150,7 @@ fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
                      vec4<f32>(load_a(w.baseA, w.m0 + m, k0 + k), load_a(w.baseA, w.m0 + m, k0 + k + 1u),
                                load_a(w.baseA, w.m0 + m, k0 + k + 2u), load_a(w.baseA, w.m0 + m, k0 + k + 3u)));
     }
-    if (TB) {
+    if (P.tB != 0u) {
       let n = w.t / 4u;
       let k = (w.t % 4u) * 4u;
       store_k_contig(false, n, k,
