@@ -550,6 +550,13 @@ const baselineArg = args.find((a) => a.startsWith('--baseline='))?.slice(11);
 if (baselineArg) {
   results.baseline = JSON.parse(readFileSync(baselineArg, 'utf8'));
   writeFileSync(jsonPath, JSON.stringify(results, null, 1) + '\n');
+} else if (results.baseline && sections.some((s) => ['mainthread', 'bigrun', 'lighthouse'].includes(s))) {
+  // a section the table compares is measured again without its baseline: the table would set this
+  // sitting's numbers beside another sitting's (2026-12-07: a baseline of 2026-12-05 beside that
+  // day's mainthread and Lighthouse, on a machine whose Lighthouse benchmark index had fallen from
+  // about 2,800 to 1,200–2,200), so it goes
+  console.log(`bench: the "Before and after" table (${results.baseline.commit}, ${results.baseline.measured}) is dropped: not this sitting`);
+  delete results.baseline;
 }
 for (const s of sections) {
   if (!run[s]) throw new Error(`unknown section ${s}`);
