@@ -702,7 +702,11 @@ async function afterSideJobs() {
     if (Date.now() - t0 > 30 * 60 * 1000) throw new Error(`waited 30 minutes for ${files.filter((f) => !existsSync(f)).join(', ')}`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  if (files.length) console.log(`  (the jobs alongside were done ${((Date.now() - started) / 1000).toFixed(0)} s into the corpus)`);
+  // (how long this part waited for them, not when they ended: they may have ended long before)
+  if (files.length)
+    console.log(
+      `  (the jobs alongside were done; the imported-file part waited ${((Date.now() - t0) / 1000).toFixed(0)} s for them, ${((Date.now() - started) / 1000).toFixed(0)} s into the corpus)`,
+    );
 }
 
 async function browserParts() {
