@@ -1366,6 +1366,22 @@ async function main() {
       const origins = stored ? [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v2', value: stored }] }] : [];
       const b = await openPage(browser, '', { query: link, contextOptions: { ...clip, storageState: { cookies: [], origins } } });
       mark('the link opened');
+      // Figure 4's phases in the link's page from here on, with the speed measurement and the long
+      // run's question when they show, each change with its second (printed with the laps): in the
+      // slow case the run from Recompute took 67 s where the run itself took 2.5 s (2026-12-07)
+      const phases = [];
+      const p0 = Date.now();
+      await b.page.exposeFunction('__lnxPhase', (x) => phases.push(`${((Date.now() - p0) / 1000).toFixed(1)}:${x}`));
+      await b.page.evaluate(() => {
+        const f = document.getElementById('fig4');
+        let last = '';
+        const note = () => {
+          const now = `${f.dataset.run ?? ''}${f.querySelector('[data-measuring]') ? '+measuring' : ''}${f.querySelector('[data-ask]') ? '+asking' : ''}`;
+          if (now !== last) window.__lnxPhase((last = now));
+        };
+        note();
+        new MutationObserver(note).observe(f, { attributes: true, attributeFilter: ['data-run'], subtree: true, childList: true });
+      });
       const offered = (await waitAttr(b.page, 'fig4', 'data-run', ['done', 'error', 'cancelled', 'offered'], 120000)) === 'offered';
       mark(offered ? "the link's run offered" : "the link's run");
       await linkRunDone(b.page, 'fig4', 120000);
@@ -1374,6 +1390,7 @@ async function main() {
       // from Recompute 66 s in a fresh clone's npm test, 2026-12-07; 11–14 s under three CPU hogs in
       // a script) it says whether the run itself was slow or the time went before it started
       laps.push(`the badge "${await b.page.$eval('#fig4 .badge', (el) => el.textContent?.trim() ?? '').catch(() => '')}"`);
+      laps.push(`the link page's phases ${phases.join(' ')}`);
       const got = await exportOf(b.page, 'fig4', 'json', downloads);
       const j = JSON.parse(got.bytes.toString('utf8'));
       await b.context.close();
