@@ -1376,11 +1376,13 @@ async function main() {
         const f = document.getElementById('fig4');
         let last = '';
         const note = () => {
-          const now = `${f.dataset.run ?? ''}${f.querySelector('[data-measuring]') ? '+measuring' : ''}${f.querySelector('[data-ask]') ? '+asking' : ''}`;
+          // (+hidden: the tab is hidden, and the engine pauses its job then: engine/client.ts syncPause)
+          const now = `${f.dataset.run ?? ''}${f.querySelector('[data-measuring]') ? '+measuring' : ''}${f.querySelector('[data-ask]') ? '+asking' : ''}${document.visibilityState === 'hidden' ? '+hidden' : ''}`;
           if (now !== last) window.__lnxPhase((last = now));
         };
         note();
         new MutationObserver(note).observe(f, { attributes: true, attributeFilter: ['data-run'], subtree: true, childList: true });
+        document.addEventListener('visibilitychange', note);
       });
       const offered = (await waitAttr(b.page, 'fig4', 'data-run', ['done', 'error', 'cancelled', 'offered'], 120000)) === 'offered';
       mark(offered ? "the link's run offered" : "the link's run");
