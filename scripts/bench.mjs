@@ -547,10 +547,12 @@ if (sections.some((x) => x !== 'scaling') || !results.machine) results.machine =
 // --baseline=FILE: another build's mainthread and lighthouse results, measured in the same sitting
 // ({ commit, what, measured, mainthread, lighthouse }), kept for the "Before and after" table
 const baselineArg = args.find((a) => a.startsWith('--baseline='))?.slice(11);
+/** The sections the "Before and after" table compares with the baseline's. */
+const BASELINE_SECTIONS = ['mainthread', 'bigrun', 'lighthouse'];
 if (baselineArg) {
   results.baseline = JSON.parse(readFileSync(baselineArg, 'utf8'));
   writeFileSync(jsonPath, JSON.stringify(results, null, 1) + '\n');
-} else if (results.baseline && sections.some((s) => ['mainthread', 'bigrun', 'lighthouse'].includes(s))) {
+} else if (results.baseline && sections.some((s) => BASELINE_SECTIONS.includes(s))) {
   // a section the table compares is measured again without its baseline: the table would set this
   // sitting's numbers beside another sitting's (2026-12-07: a baseline of 2026-12-05 beside that
   // day's mainthread and Lighthouse, on a machine whose Lighthouse benchmark index had fallen from
@@ -1142,7 +1144,7 @@ if (results.baseline) {
     );
   }
   // the sitting: from the baseline's first measurement to this build's last, of the sections compared
-  const now = [results.mainthread, results.bigrun, results.lighthouse].filter((r, i) => r && [b.mainthread, b.bigrun, b.lighthouse][i]);
+  const now = BASELINE_SECTIONS.filter((k) => results[k] && b[k]).map((k) => results[k]);
   const ends = now.map((r) => r.measured).sort();
   const loads = [b.load_before ?? b.mainthread?.load_before ?? b.bigrun?.samples?.[0]?.load_before, now.map((r) => r.load_average_after?.[0]).at(-1)];
   md.push(`## Before and after: ${b.commit} against this build, one sitting`, '');
