@@ -9,7 +9,7 @@
 // clicks or presses a key, or `ms` have passed; again after each hashchange (a link in the page).
 // holdAt holds any element so (page/spot.ts: the reader's place after a reload); keepInPlace keeps
 // what the reader sees in place afterwards, as the parts above it take their sizes.
-import { FLOATING } from './headroom';
+import { FLOATING, keepScroll } from './headroom';
 
 /** The article's sections (the citation's is in an island of its own) */
 const SECTIONS = '.article > section, .article > .island > section';
@@ -148,7 +148,7 @@ export function keepInPlace(win: Window = window): () => void {
   const fix = () => {
     if (holding === 0 && anchor?.isConnected) {
       const d = anchor.getBoundingClientRect().top - top;
-      if (Math.abs(d) >= 1) win.scrollBy(0, d);
+      if (Math.abs(d) >= 1) keepScroll(win, d);
     }
     pick();
   };
