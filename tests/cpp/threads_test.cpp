@@ -76,6 +76,34 @@ TEST(Threads, GridIsBitIdenticalOnOneTwoThreeFourAndSixteenThreads) {
   for (size_t i = 1; i < grids.size(); ++i) EXPECT_EQ(grids[0], grids[i]) << kThreads[i] << " threads";
 }
 
+// A grid of one run holds no other run's state: its halves run at once on a replica, as a TrainRun's
+// do (trainer.cpp). Its curve is the TrainRun's, to the bit, on every thread count.
+TEST(Threads, GridOfOneRunIsTheTrainingRunOnOneTwoThreeFourAndSixteenThreads) {
+  const std::string cfg =
+      R"({"layers":2,"d":64,"d_ff":256,"vocab":64,"seq":32,"batch":8,"attention":"causal","steps":12,"placements":["pre"],"warmups":[4],"lrs":[0.003],"seeds":[1]})";
+  TrainConfig c = small_train();
+  c.warmup = 4;
+  c.lr = 0.003;
+  c.seed = 1;
+  static const std::regex curve("\"loss\":\\[[^\\]]*\\],\"grad_norm\":\\[[^\\]]*\\]");
+  auto curve_of = [](const std::string& doc) {
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(doc, m, curve)) << doc.substr(0, 200);
+    return m.str();
+  };
+  const auto both = for_each_thread_count([&] {
+    GridRun g(grid_config_from_json(cfg));
+    while (!g.done()) g.step(5);
+    TrainRun r(c);
+    r.step(c.steps);
+    return std::make_pair(curve_of(g.result_json()), curve_of(r.result_json()));
+  });
+  for (size_t i = 0; i < both.size(); ++i) {
+    EXPECT_EQ(both[i].first, both[i].second) << kThreads[i] << " threads";
+    EXPECT_EQ(both[0].first, both[i].first) << kThreads[i] << " threads";
+  }
+}
+
 TEST(Threads, ProbeIsBitIdenticalOnOneTwoThreeFourAndSixteenThreads) {
   const std::string cfg =
       R"({"layers":3,"d":64,"d_ff":256,"vocab":64,"seq":32,"batch":4,"seeds":[0,1],"batches":2,"depth_batches":2,"depths":[2,3]})";
