@@ -1,10 +1,10 @@
 // threads.test.ts — the threaded build sizes its pool from the machine: one Web Worker per core (the
 // CPU count under Node, navigator.hardwareConcurrency in a browser), capped at 16, and the engine
 // never uses more threads than it has workers for, so asking for too many cannot deadlock. And any
-// thread count gives the same bits: a training run, the grid, the probe and two single-run
-// experiments (plateau-share, sharpness) on 1, 2, 3, 4 and 16 threads, in both threaded flavours
-// (the FMA one with its fused kernel on too), equal to the single-threaded build's where the
-// arithmetic is the portable one. Each case runs in a fresh Node process whose os.cpus() is stubbed
+// thread count gives the same bits: a training run, the grid (and a grid of one run, whose curve is
+// the training run's), the probe and two single-run experiments (plateau-share, sharpness) on 1, 2,
+// 3, 4 and 16 threads, in both threaded flavours (the FMA one with its fused kernel on too), equal to
+// the single-threaded build's where the arithmetic is the portable one. Each case runs in a fresh Node process whose os.cpus() is stubbed
 // to report `cores` CPUs (16 threads on this machine's cores check bits, not speed).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,9 @@ const MODEL = { layers: 2, d: 64, d_ff: 256, vocab: 64, seq: 32, batch: 8 };
 const JOBS = {
   train: { kind: 'TrainRun', config: { ...MODEL, placement: 'pre', steps: 6 } },
   grid: { kind: 'GridRun', config: { ...MODEL, steps: 4, placements: ['pre'], warmups: [0, 2], lrs: [1e-3, 3e-3], seeds: [0] } },
+  // a grid of one run computes its halves at once, as a TrainRun does (wasm/trainer.cpp): the train
+  // job's run, whose curve it must be
+  'grid of one': { kind: 'GridRun', config: { ...MODEL, steps: 6, placements: ['pre'], warmups: [0], lrs: [1e-3], seeds: [0] } },
   probe: { kind: 'ProbeRun', config: { ...MODEL, layers: 3, batch: 4, seeds: [0], batches: 2, depth_batches: 1, depths: [2, 3] } },
   'plateau-share': { kind: 'ExperimentRun', config: { ...MODEL, steps: 4, every: 2, warmups: [0, 2] } },
   // a training run on teams, and Lanczos products on a double model whose ops split too; at a
@@ -102,7 +105,7 @@ describe('the threaded build uses every core', () => {
 describe('any thread count gives the same bits', () => {
   const portable = documents('st', [1]);
   for (const flavour of ['mt', 'mt-fma'] as const)
-    it(`${flavour}: train, grid, probe, plateau-share and sharpness on ${THREADS.join(', ')} threads${flavour === 'mt-fma' ? ', its fused kernel off and on' : ''}`, () => {
+    it(`${flavour}: train, grid, a grid of one, probe, plateau-share and sharpness on ${THREADS.join(', ')} threads${flavour === 'mt-fma' ? ', its fused kernel off and on' : ''}`, () => {
       const docs = documents(flavour, THREADS, flavour === 'mt-fma');
       for (const prefix of flavour === 'mt-fma' ? ['', 'fma:'] : [''])
         for (const job of Object.keys(JOBS)) {
@@ -114,5 +117,14 @@ describe('any thread count gives the same bits', () => {
           // compared with itself
           if (prefix === '') expect(one, `${job} against the single-threaded build`).toEqual(numbers(portable[`${job}@1`]));
         }
+      for (const t of THREADS) {
+        const curve = (doc: unknown) => {
+          const { loss, grad_norm } = doc as { loss: number[]; grad_norm: number[] };
+          return { loss, grad_norm };
+        };
+        const train = curve(docs[`train@${t}`]);
+        expect(train.loss.length).toBe(6);
+        expect(curve((docs[`grid of one@${t}`] as { runs: unknown[] }).runs[0]), `the grid of one on ${t} threads against the training run`).toEqual(train);
+      }
     }, 170_000); // one Node process (runNode: 160 s at most); the FMA flavour's two passes ran past 60 s on 2 busy cores
 });
