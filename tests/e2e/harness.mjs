@@ -327,11 +327,12 @@ export const elsewhereSpeed = (url) => ({
 /** A page in a fresh context (the speed measured elsewhere: `elsewhereSpeed`, unless `firstVisit`
  *  or contextOptions.storageState), with its console errors, warnings and dialogs collected.
  *  The site's service worker is kept out (`NO_SERVICE_WORKER`) unless `serviceWorker`: the checks
- *  that are about it (offline, the plain server's isolation, embeds it serves) ask for it. */
+ *  that are about it (offline, the plain server's isolation, embeds it serves) ask for it. `init`
+ *  runs in every document before its own scripts. */
 export async function openPage(
   browser,
   url,
-  { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {}, firstVisit = false, serviceWorker = false } = {},
+  { width = 1280, height = 900, lang = 'en', theme = 'light', query, contextOptions = {}, firstVisit = false, serviceWorker = false, init } = {},
 ) {
   // (a check may pass the whole address as `query`, a copied link, with `url` empty)
   const address = `${url}${query ?? `?lang=${lang}&theme=${theme}`}`;
@@ -344,6 +345,7 @@ export async function openPage(
     ...(serviceWorker ? {} : NO_SERVICE_WORKER),
     ...contextOptions,
   });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   const warnings = [];

@@ -1364,21 +1364,43 @@ async function main() {
       // page estimates the run at once instead of calibrating first (lib/calibrate.ts)
       const stored = await page.evaluate(() => localStorage.getItem('lnx.speed.v2'));
       const origins = stored ? [{ origin: preview.url.replace(/\/$/, ''), localStorage: [{ name: 'lnx.speed.v2', value: stored }] }] : [];
-      const b = await openPage(browser, '', { query: link, contextOptions: { ...clip, storageState: { cookies: [], origins } } });
+      // the jobs the link's page hands its engine and their ends, each with its second from the page's
+      // start (printed with the laps, with Figure 4's phases below): in the slow case the run from
+      // Recompute took 56 s of 'running' where the run itself took 2.4–2.8 s by its badge (in three
+      // of eight fresh clones' npm test, 2026-12-07), and nothing said what the engine did meanwhile
+      const engineLog = () => {
+        const log = (window.__lnxLog = []);
+        const note = (x) => log.push(`${(performance.now() / 1000).toFixed(1)}:${x}`);
+        window.__lnxNote = note;
+        const Native = window.Worker;
+        window.Worker = class extends Native {
+          constructor(url, options) {
+            super(url, options);
+            if (options?.name !== 'lnx-engine') return;
+            const post = this.postMessage.bind(this);
+            const job = (m) => `${m.type}${m.id != null ? `#${m.id}` : ''}`;
+            this.postMessage = (m, ...rest) => {
+              if (m && !['check', 'memory', 'init'].includes(m.type)) note(`>${job(m)}${m.type === 'grid' ? `(${m.config?.steps ?? ''} steps)` : ''}`);
+              return post(m, ...rest);
+            };
+            this.addEventListener('message', (ev) => {
+              const r = ev.data;
+              if (r && ['done', 'error', 'cancelled', 'ready', 'load-error', 'backend'].includes(r.type)) note(`<${job(r)}`);
+            });
+          }
+        };
+      };
+      const b = await openPage(browser, '', { query: link, contextOptions: { ...clip, storageState: { cookies: [], origins } }, init: engineLog });
       mark('the link opened');
       // Figure 4's phases in the link's page from here on, with the speed measurement and the long
-      // run's question when they show, each change with its second (printed with the laps): in the
-      // slow case the run from Recompute took 67 s where the run itself took 2.5 s (2026-12-07)
-      const phases = [];
-      const p0 = Date.now();
-      await b.page.exposeFunction('__lnxPhase', (x) => phases.push(`${((Date.now() - p0) / 1000).toFixed(1)}:${x}`));
+      // run's question when they show, into the same timeline
       await b.page.evaluate(() => {
         const f = document.getElementById('fig4');
         let last = '';
         const note = () => {
           // (+hidden: the tab is hidden, and the engine pauses its job then: engine/client.ts syncPause)
           const now = `${f.dataset.run ?? ''}${f.querySelector('[data-measuring]') ? '+measuring' : ''}${f.querySelector('[data-ask]') ? '+asking' : ''}${document.visibilityState === 'hidden' ? '+hidden' : ''}`;
-          if (now !== last) window.__lnxPhase((last = now));
+          if (now !== last) window.__lnxNote((last = now));
         };
         note();
         new MutationObserver(note).observe(f, { attributes: true, attributeFilter: ['data-run'], subtree: true, childList: true });
@@ -1392,7 +1414,7 @@ async function main() {
       // from Recompute 66 s in a fresh clone's npm test, 2026-12-07; 11–14 s under three CPU hogs in
       // a script) it says whether the run itself was slow or the time went before it started
       laps.push(`the badge "${await b.page.$eval('#fig4 .badge', (el) => el.textContent?.trim() ?? '').catch(() => '')}"`);
-      laps.push(`the link page's phases ${phases.join(' ')}`);
+      laps.push(`the link page's timeline (>: a job handed to the engine, <: its end) ${(await b.page.evaluate(() => window.__lnxLog)).join(' ')}`);
       const got = await exportOf(b.page, 'fig4', 'json', downloads);
       const j = JSON.parse(got.bytes.toString('utf8'));
       await b.context.close();
