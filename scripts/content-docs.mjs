@@ -74,8 +74,8 @@ export const UI_KEY_TABLES = {
       ['run.paused', 'while the tab is hidden (the worker idles)'],
       ['cancelled error run.kept', `after a cancel / a failure (the engine's message goes between)`],
       [
-        'run.estimate run.estimate.short run.offered',
-        `on Recompute: the next run's estimate here (lib/speed.svelte.ts); after a link asked for a longer run than it starts by itself`,
+        'run.estimate run.estimate.short run.offered run.offeredShared',
+        `on Recompute: the next run's estimate here (lib/speed.svelte.ts); after a link asked for a longer run than it starts by itself, or than its other runs left of that time (LinkBudget)`,
       ],
       ['run.ask run.askYes run.askNo', 'Recompute of a run estimated over 3 minutes asks first (RunControls)'],
       ['run.measuring', 'Recompute pressed before any speed is known: the speed is measured first'],

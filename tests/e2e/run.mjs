@@ -1414,12 +1414,18 @@ async function main() {
       // from Recompute 66 s in a fresh clone's npm test, 2026-12-07; 11–14 s under three CPU hogs in
       // a script) it says whether the run itself was slow or the time went before it started
       laps.push(`the badge "${await b.page.$eval('#fig4 .badge', (el) => el.textContent?.trim() ?? '').catch(() => '')}"`);
-      laps.push(`the link page's timeline (>: a job handed to the engine, <: its end) ${(await b.page.evaluate(() => window.__lnxLog)).join(' ')}`);
+      const timeline = await b.page.evaluate(() => window.__lnxLog);
+      laps.push(`the link page's timeline (>: a job handed to the engine, <: its end) ${timeline.join(' ')}`);
+      // the link carries every figure's settings the checks above changed (a probe, experiments): the
+      // runs it starts by themselves share one budget (result-slots.svelte.ts LinkBudget), Figure 4's,
+      // the figure the link is about (#fig4), first
+      const handed = timeline.filter((x) => /:>(grid|probe|experiment)#/.test(x));
       const got = await exportOf(b.page, 'fig4', 'json', downloads);
       const j = JSON.parse(got.bytes.toString('utf8'));
       await b.context.close();
       mark('its JSON');
       console.log(`        ${laps.join(', ')}`);
+      assert(/:>grid#/.test(handed[0] ?? ''), `the link's page handed its engine ${handed.join(' ')}: Figure 4's run is not the first`);
       assert(j.provenance.engine.build === a.provenance.engine.build, 'different build flavour');
       const key = (r) => `${r.placement}|${r.warmup}|${r.lr}|${r.seed}`;
       const ra = new Map(a.data.grid.runs.map((r) => [key(r), r]));

@@ -28,7 +28,7 @@ import {
   tiedOutput,
   warmupLength,
 } from './fixtures';
-import { Results, SLOT_NAMES, type SlotName } from '../../web/src/lib/result-slots.svelte';
+import { LINK_BUDGET_MS, LinkBudget, Results, SLOT_NAMES, type SlotName, type StartOptions } from '../../web/src/lib/result-slots.svelte';
 import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { memoryStore } from '../../web/src/lib/runs/store';
 import { heldSlots, linkGroups, slotsOf } from '../../web/src/page/island-page';
@@ -238,10 +238,19 @@ describe('a link’s run settings (lib/lab.svelte.ts linkAction)', () => {
     expect(results.runs.isolated.grid).toBe(old);
     expect(started).toEqual([]);
     lab.applyLink({ grid: { values: { steps: 40 } }, probe: { base: 'small' } });
-    expect(started.map(([n, c, o]) => [n, (c as { steps?: number }).steps, o])).toEqual([
-      ['probe', undefined, { budgetMs: 10000 }],
-      ['grid', 40, { budgetMs: 10000 }],
+    expect(started.map(([n, c]) => [n, (c as { steps?: number }).steps])).toEqual([
+      ['probe', undefined],
+      ['grid', 40],
     ]);
+    // one budget for the link's runs (LinkBudget), whole until they start
+    const budgets = started.map(([, , o]) => (o as StartOptions).budget);
+    expect(budgets[0]).toBeInstanceOf(LinkBudget);
+    expect(budgets[1]).toBe(budgets[0]);
+    expect(budgets[0]?.leftMs).toBe(LINK_BUDGET_MS);
     expect(lab.forms.probe.base).toBe('small');
+    // the figure the link is about goes first (its #fragment: Figure 4's grid)
+    started.length = 0;
+    lab.applyLink({ grid: { values: { steps: 30 } }, probe: { base: 'full' } }, [], ['grid']);
+    expect(started.map(([n]) => n)).toEqual(['grid', 'probe']);
   });
 });

@@ -48,6 +48,8 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'run.estimate.short': '(under a second here)',
     'run.offered':
       'The link asks for a live run of about {eta} here, longer than a link starts by itself. Its settings are filled in: press Recompute to run it.',
+    'run.offeredShared':
+      'The link asks for a live run of about {eta} here; the link’s other runs have taken the time a link starts by itself. Its settings are filled in: press Recompute to run it.',
     'run.differs': 'Differs from the precomputed result in {count} numbers, by at most {rel} (relative).',
     'run.nan': 'Some runs diverged (the loss blew up or stopped being a number); each is marked at the step where it stopped and not drawn past it.',
     'run.settings': 'Settings for a live run',
@@ -457,6 +459,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'run.askNo': '先不',
     'run.estimate.short': '（在这里不到一秒）',
     'run.offered': '这个链接要求一次实时运行，在这里约需 {eta}，超过了链接自行启动的时长。设置已经填好：按“在浏览器里重新计算”即可运行。',
+    'run.offeredShared': '这个链接要求一次实时运行，在这里约需 {eta}；链接自行启动的时长已被它的其他运行用完。设置已经填好：按“在浏览器里重新计算”即可运行。',
     'run.differs': '与预先算好的结果有 {count} 个数不同，相对差最大 {rel}。',
     'run.nan': '有的运行发散了（损失爆掉或不再是数），已在停下的那一步标出，之后不再画。',
     'run.settings': '实时运行的设置',

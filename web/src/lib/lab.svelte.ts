@@ -34,7 +34,7 @@ import {
   type Table,
 } from './fields';
 import { MAX_VALUE_LENGTH, type LinkIssue } from './permalink';
-import { LINK_BUDGET_MS, type Results, type StartOptions } from './result-slots.svelte';
+import { LinkBudget, type Results, type StartOptions } from './result-slots.svelte';
 import { settingsDiff } from './runs/entry';
 import { tableOf } from './settings';
 import { SLOT_NAMES, type SlotName } from './slots';
@@ -189,7 +189,7 @@ export class SlotForm {
  *  - 'show': an earlier complete run of them is in the run list: draw it alone (shown again if it
  *    was hidden) instead of computing it again, so reloading a page whose address names a run, or
  *    opening the same link twice, never adds the same run twice;
- *  - 'start': run them (a short run starts, a longer one is offered: LINK_BUDGET_MS). */
+ *  - 'start': run them (a short run starts, a longer one is offered: LinkBudget). */
 export type LinkRun = { kind: 'drawn' } | { kind: 'show'; id: string } | { kind: 'start' };
 
 export class Lab {
@@ -229,14 +229,18 @@ export class Lab {
   /** Apply a link's run settings (`parts`, by slot; lib/permalink.ts LinkState), once the
    *  precomputed results and the stored runs are in: fill each form, and show an earlier run of
    *  them or start one when they differ from what is drawn (a longer run is offered instead:
-   *  LINK_BUDGET_MS). A slot the link says nothing of shows what is drawn in its form (a stored run
+   *  LinkBudget). A slot the link says nothing of shows what is drawn in its form (a stored run
    *  after a reload), not the reference's settings under someone else's curves.
    *  A slot whose settings the link names with one refused (`issues` of its group: out of bounds,
    *  not a value, given twice) runs nothing: a run of the others with the refused one at its
    *  default is not the run the link asks for. Its form holds what the link set, each refused value
-   *  as if typed (so the form says what is wrong with it and Recompute waits for a correction). */
-  applyLink(parts: Record<string, object>, issues: readonly LinkIssue[] = []) {
-    for (const slot of SLOT_NAMES) {
+   *  as if typed (so the form says what is wrong with it and Recompute waits for a correction).
+   *  The runs the link starts share one LinkBudget, the slots of `first` (the figure the link's
+   *  #fragment names) served first, then the others in slot order. */
+  applyLink(parts: Record<string, object>, issues: readonly LinkIssue[] = [], first: readonly SlotName[] = []) {
+    const budget = new LinkBudget();
+    const order = [...SLOT_NAMES.filter((n) => first.includes(n)), ...SLOT_NAMES.filter((n) => !first.includes(n))];
+    for (const slot of order) {
       const form = this.forms[slot];
       const asked = parts[slot] as Partial<Settings> | undefined;
       const refused = issues.filter((i) => i.group === slot);
@@ -253,7 +257,7 @@ export class Lab {
         if (runs.get(act.id)?.hidden) runs.setHidden(act.id, false);
         if (runs.isolated[slot] !== act.id) runs.isolate(slot, act.id);
       }
-      if (act.kind === 'start') this.start(slot, { budgetMs: LINK_BUDGET_MS });
+      if (act.kind === 'start') this.start(slot, { budget });
     }
   }
 

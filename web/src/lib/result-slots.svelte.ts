@@ -35,15 +35,28 @@ export type Source = 'precomputed' | 'live';
  *  settings are filled in and Recompute shows the estimate. */
 export type RunPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'error' | 'offered';
 
-/** What a link may start by itself: runs estimated (or, once they run, measured) to take longer are
- *  offered instead (docs/sharing.md). */
+/** What a link may start by itself, all its runs together: runs estimated (or, once they run,
+ *  measured) to take longer than what is left of it are offered instead (docs/sharing.md). */
 export const LINK_BUDGET_MS = 10000;
 
+/**
+ * The time the runs a link starts by themselves share (Lab.applyLink makes one per link): each takes
+ * its estimate from it as it starts, a run whose speed is not known what is left, and a run that
+ * does not fit in what is left is offered. A link carries the whole view, every figure's settings
+ * the sender changed; with a budget per run, a copied link started each of them that fitted 10 s
+ * alone (a probe, Figure 4's grid and 14 experiments in the e2e suite's link: about a minute of the
+ * recipient's CPU, one job after the other), and the Recompute the reader pressed waited behind them.
+ */
+export class LinkBudget {
+  constructor(public leftMs = LINK_BUDGET_MS) {}
+}
+
 /** How a run is started: its cost (lib/cost.ts; teaches the device's speed, lib/speed.svelte.ts) and,
- *  for a run a link asked for, the time it may take before it is stopped and offered instead. */
+ *  for a run a link asked for, the link's budget: what it may take before it is stopped and offered
+ *  instead. */
 export interface StartOptions {
   work?: Work | null;
-  budgetMs?: number;
+  budget?: LinkBudget;
   /** a run with a budget and no known speed measures the speed first (a first visit's link must
    *  not start a long run to find out it is long): lib/calibrate.ts calibrateAuto by default (the
    *  CPU engine only; on WebGPU the run's own ETA stops it after 3 s) */
@@ -79,6 +92,9 @@ export class Slot<T> {
   partial = $state.raw<T | null>(null);
   /** the estimate of the run a link asked for and that was offered instead of started (phase 'offered') */
   offerMs = $state<number | null>(null);
+  /** why it was offered: longer than a link starts by itself, or longer than what the link's
+   *  other runs left of that time (LinkBudget) */
+  offerWhy = $state<'long' | 'shared'>('long');
   /** the last run was cancelled or failed and its partial result is kept in the run list */
   keptPartial = $state(false);
   private abort: AbortController | null = null;
@@ -161,21 +177,28 @@ export class Slot<T> {
   async start(
     go: (onProgress: (p: Progress, partial?: T) => void, signal: AbortSignal, options: JobOptions) => Promise<T>,
     config: object | null = null,
-    { work = null, budgetMs, calibrate = () => calibrateAuto(runGrid, engineInfo) }: StartOptions = {},
+    { work = null, budget, calibrate = () => calibrateAuto(runGrid, engineInfo) }: StartOptions = {},
   ) {
     this.cancel();
     this.offerMs = null;
     // a job the WebGPU engine does not run is estimated at the CPU build's speed (speed.svelte.ts laneFor)
     const cpuOnly = cpuOnlyRun(this.name, config as Record<string, unknown> | null);
     let before = speed.estimateMs(work, cpuOnly);
-    if (budgetMs != null && before == null && work != null) {
+    if (budget && before == null && work != null) {
       await calibrate().catch(() => null);
       before = speed.estimateMs(work, cpuOnly);
     }
-    if (budgetMs != null && before != null && before > budgetMs) {
-      this.offerMs = before;
-      this.run = { ...idle(), phase: 'offered' };
-      return;
+    // what this run may take of the link's budget (null: a reader's run, no limit)
+    let budgetMs: number | null = null;
+    if (budget) {
+      budgetMs = budget.leftMs;
+      if ((before != null && before > budgetMs) || budgetMs <= 0) {
+        this.offerMs = before;
+        this.offerWhy = before != null && before <= LINK_BUDGET_MS ? 'shared' : 'long';
+        this.run = { ...idle(), phase: 'offered' };
+        return;
+      }
+      budget.leftMs -= before ?? budgetMs;
     }
     const ac = new AbortController();
     this.abort = ac;
@@ -211,6 +234,7 @@ export class Slot<T> {
           if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
             offered = true;
             this.offerMs = p.elapsedMs + p.etaMs;
+            this.offerWhy = this.offerMs <= LINK_BUDGET_MS ? 'shared' : 'long';
             ac.abort();
           }
         },

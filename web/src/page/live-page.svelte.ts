@@ -43,6 +43,18 @@ import { builtText, heldSlots, linkGroups, slotsOf, type IslandPage } from './is
 
 const BASE = import.meta.env.BASE_URL;
 
+/** The figure the address's #fragment names, or the one it names a part of; null when none. */
+function linkedFigure(): FigureId | null {
+  let id = '';
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return null; // a malformed escape names nothing
+  }
+  const el = id ? document.getElementById(id) : null;
+  return (el && FIGURE_IDS.find((f) => el.closest(`#${f}`))) || null;
+}
+
 export class LivePage implements IslandPage {
   /** the link that opened the page: its state and the parameters it could not use */
   readonly link = parseLink(LINKS, location.search);
@@ -103,7 +115,9 @@ export class LivePage implements IslandPage {
     this.dataReady = Promise.all([this.results.loadPrecomputed(BASE), this.results.runs.ready]).then(() => {
       // the link's run settings fill the forms; a short run starts, a longer one is offered (and
       // none where the link's settings of its slot had one refused: the banner and the form say why)
-      untrack(() => this.lab.applyLink(state.parts, this.link.issues));
+      // (the runs of the figure the link is about first: they share what a link may run by itself)
+      const about = this.embed ?? linkedFigure();
+      untrack(() => this.lab.applyLink(state.parts, this.link.issues, about ? slotsOf(about) : []));
       this.applied = true;
     });
   }
