@@ -26,7 +26,7 @@ import { SLOT_NAMES } from '../lib/result-slots.svelte';
 import { registerOffline } from '../lib/offline';
 import { htmlLang } from '../lib/prefs.svelte';
 import { plainHeading as plain } from '../lib/text';
-import { loadTex } from '../lib/tex';
+import { loadTex, seedTex } from '../lib/tex';
 import { copyHref } from '../prerender/copies';
 import Toolbar from '../components/page/Toolbar.svelte';
 import Citation from '../components/page/Citation.svelte';
@@ -227,6 +227,8 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
         mount: (e: HTMLElement) => {
           // the widths its charts have on screen (read before anything changes: one layout at most)
           const boxes = [...e.querySelectorAll(`[${BOX}]`)].map((b) => Math.floor(b.getBoundingClientRect().width));
+          // its formulas as the build wrote them: rendered again from these, not by KaTeX
+          seedTex(e);
           if (hydrates(e)) hydrateIn(e, FigureIsland, { page, id: name, built: true, boxes });
           else replaceWith(e, FigureIsland, { page, id: name, boxes });
           // the reader's stored runs of its slots, held until now (island-page.ts heldSlots): drawn
