@@ -111,6 +111,7 @@ describe('a run a link asks for', () => {
     expect(started).toBe(false);
     expect(t.run.phase).toBe('offered');
     expect(t.offerMs).toBeNull();
+    expect(t.offerWhy).toBe('shared');
   });
   it('a reader’s own run has no budget', async () => {
     const s = new Slot<{ config: object }>();

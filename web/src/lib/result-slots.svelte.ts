@@ -194,7 +194,7 @@ export class Slot<T> {
       budgetMs = budget.leftMs;
       if ((before != null && before > budgetMs) || budgetMs <= 0) {
         this.offerMs = before;
-        this.offerWhy = before != null && before <= LINK_BUDGET_MS ? 'shared' : 'long';
+        this.offerWhy = before != null && before > LINK_BUDGET_MS ? 'long' : 'shared';
         this.run = { ...idle(), phase: 'offered' };
         return;
       }
