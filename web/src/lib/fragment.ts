@@ -63,19 +63,23 @@ export function landOn(win: Window, target: Element, ms = 8000): () => void {
   return holdAt(win, target, marginOf(win, target), ms);
 }
 
+/** The element the address's #fragment names; null when none (or a malformed escape). */
+export function fragmentTarget(win: Window = window): Element | null {
+  let id = '';
+  try {
+    id = decodeURIComponent(win.location.hash.slice(1));
+  } catch {
+    return null; // a malformed escape names nothing
+  }
+  return id ? win.document.getElementById(id) : null;
+}
+
 /** `initial: false`: only after a hashchange (the page was put somewhere else first: page/spot.ts). */
 export function holdFragment(win: Window = window, ms = 8000, { initial = true } = {}): () => void {
-  const doc = win.document;
   let release = () => {};
   const hold = () => {
     release();
-    let id = '';
-    try {
-      id = decodeURIComponent(win.location.hash.slice(1));
-    } catch {
-      return; // a malformed escape names nothing
-    }
-    const target = id ? doc.getElementById(id) : null;
+    const target = fragmentTarget(win);
     if (!target) return;
     release = holdAt(win, target, marginOf(win, target), ms);
   };

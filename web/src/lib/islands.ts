@@ -15,6 +15,7 @@
 // the live control the same way. A press (pointerdown) holds the island back until its click, so
 // that the element under the finger is not replaced mid-tap.
 // Leaves out: what an island is and how it mounts (page/boot.ts), the data it needs.
+import { fragmentTarget } from './fragment';
 import { yieldToBrowser } from './slices';
 
 /** Elements of a static island that the reader can operate (and that the live island has too). */
@@ -224,8 +225,7 @@ export class Islands {
   }
 
   private onHash() {
-    const id = decodeURIComponent(location.hash.slice(1));
-    const target = id ? document.getElementById(id) : null;
+    const target = fragmentTarget();
     const island = target ? this.islandOf(target) : null;
     if (island) this.want(island, 'asked');
   }

@@ -27,6 +27,7 @@ import { Prefs } from '../lib/prefs.svelte';
 import { Results, SLOT_NAMES, type SlotName } from '../lib/result-slots.svelte';
 import { fullPath } from '../lib/slots';
 import { Lab } from '../lib/lab.svelte';
+import { fragmentTarget } from '../lib/fragment';
 import { tableOf } from '../lib/settings';
 import { LiveRuns } from '../lib/runs/live-runs.svelte';
 import { loadArticle } from '../lib/article';
@@ -45,13 +46,7 @@ const BASE = import.meta.env.BASE_URL;
 
 /** The figure the address's #fragment names, or the one it names a part of; null when none. */
 function linkedFigure(): FigureId | null {
-  let id = '';
-  try {
-    id = decodeURIComponent(location.hash.slice(1));
-  } catch {
-    return null; // a malformed escape names nothing
-  }
-  const el = id ? document.getElementById(id) : null;
+  const el = fragmentTarget();
   return (el && FIGURE_IDS.find((f) => el.closest(`#${f}`))) || null;
 }
 
