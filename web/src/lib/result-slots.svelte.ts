@@ -193,8 +193,7 @@ export class Slot<T> {
     if (budget) {
       budgetMs = budget.leftMs;
       if ((before != null && before > budgetMs) || budgetMs <= 0) {
-        this.offerMs = before;
-        this.offerWhy = before != null && before > LINK_BUDGET_MS ? 'long' : 'shared';
+        this.offer(before);
         this.run = { ...idle(), phase: 'offered' };
         return;
       }
@@ -233,8 +232,7 @@ export class Slot<T> {
           // (decided after 3 s: the first steps' ETA includes the engine's start-up and overshoots)
           if (budgetMs != null && p.etaMs != null && p.elapsedMs >= 3000 && p.elapsedMs + p.etaMs > budgetMs) {
             offered = true;
-            this.offerMs = p.elapsedMs + p.etaMs;
-            this.offerWhy = this.offerMs <= LINK_BUDGET_MS ? 'shared' : 'long';
+            this.offer(p.elapsedMs + p.etaMs);
             ac.abort();
           }
         },
@@ -269,6 +267,13 @@ export class Slot<T> {
       }
       speed.finish(ac); // what the run measured (its latest report), once per run
     }
+  }
+
+  /** Offer the link's run (estimated at `ms` here, null: unknown) instead of running it, and say why:
+   *  longer than a link starts by itself, or than what the link's other runs left of that time. */
+  private offer(ms: number | null) {
+    this.offerMs = ms;
+    this.offerWhy = ms != null && ms > LINK_BUDGET_MS ? 'long' : 'shared';
   }
 
   cancel() {

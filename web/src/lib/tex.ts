@@ -32,6 +32,10 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({
 // main-thread time (taken from the engine's threads on a 2-core machine). Bounded: cleared when full.
 const memo = new Map<string, string>();
 const MEMO_MAX = 4000;
+const remember = (key: string, html: string) => {
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(key, html);
+};
 
 /** Render TeX to HTML (KaTeX HTML + MathML). Never throws. */
 export function renderTex(tex: string, display = false): string {
@@ -39,9 +43,8 @@ export function renderTex(tex: string, display = false): string {
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
   if (!katex) return `<span class="tex-pending">${escapeHtml(tex)}</span>`;
-  if (memo.size >= MEMO_MAX) memo.clear();
   const html = renderKatex(tex, display);
-  memo.set(key, html);
+  remember(key, html);
   return html;
 }
 
@@ -77,8 +80,6 @@ export function seedTex(root: ParentNode): void {
     if (!k || tex == null) continue;
     const shown = k.parentElement?.classList.contains('katex-display') ? k.parentElement : null;
     const key = (shown ? 'D' : 'I') + tex;
-    if (memo.has(key)) continue;
-    if (memo.size >= MEMO_MAX) memo.clear();
-    memo.set(key, (shown ?? k).outerHTML);
+    if (!memo.has(key)) remember(key, (shown ?? k).outerHTML);
   }
 }
