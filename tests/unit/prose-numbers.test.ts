@@ -8,6 +8,7 @@ import {
   armsPhrase,
   changedNotes,
   proseNumbers,
+  proseNumbersInSlices,
   cellRuns,
   crossoverDepth,
   finalLoss,
@@ -21,6 +22,9 @@ import { EXPERIMENT_SLOTS, precomputedPath, type ExperimentSlot } from '../../we
 import { TEXT as EN } from '../../web/src/content/en';
 import { TEXT as ZH } from '../../web/src/content/zh';
 import { grid, probe, run } from './fixtures';
+import { Results } from '../../web/src/lib/result-slots.svelte';
+import { LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
+import { SLOT_NAMES } from '../../web/src/lib/slots';
 
 describe('proseNumbers: probe keys', () => {
   const en = proseNumbers(probe(), null, 'en');
@@ -296,4 +300,70 @@ describe('sameNumbers (the live page keeps its record while the values stay)', (
     [{ a: '1' }, { a: '1', b: '—' }, false],
     [{}, {}, true],
   ])('%j vs %j → %s', (a, b, want) => expect(sameNumbers(a, b)).toBe(want));
+});
+
+describe('the numbers computed a few at a time (the page’s first reading of them: proseNumbersInSlices)', () => {
+  const precomputed = (slot: ExperimentSlot | 'probe' | 'grid') =>
+    JSON.parse(readFileSync(new URL(`../../public/${precomputedPath(slot)}`, import.meta.url), 'utf8'));
+  const E = Object.fromEntries((Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[]).map((k) => [k, precomputed(k)]));
+  it.each(['en', 'zh'] as const)('%s: the same record, key for key and in the same order, as proseNumbers on the precomputed documents', async (lang) => {
+    // a clock that moves 1 ms per reading: a slice of 3 ms is a key or two
+    let clock = 0;
+    let turns = 0;
+    const sliced = await proseNumbersInSlices(
+      precomputed('probe'),
+      precomputed('grid'),
+      lang,
+      E,
+      async () => void turns++,
+      3,
+      () => clock++,
+    );
+    const whole = proseNumbers(precomputed('probe'), precomputed('grid'), lang, E);
+    expect(Object.entries(sliced)).toEqual(Object.entries(whole));
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(PROSE_NUMBER_KEYS.length / 4));
+    // a clock that never moves: one slice, no turn given
+    turns = 0;
+    await proseNumbersInSlices(
+      null,
+      null,
+      lang,
+      {},
+      async () => void turns++,
+      3,
+      () => 0,
+    );
+    expect(turns).toBe(0);
+  });
+
+  it('the page’s results remember the record for the documents it was computed from, the reference’s through a live run', async () => {
+    const results = new Results(new LiveRuns(SLOT_NAMES, null));
+    results.usePrecomputed({ probe: precomputed('probe'), grid: precomputed('grid'), ...E });
+    let turns = 0;
+    await results.prepareNumbers('en', async () => void turns++, 0); // a turn after every key
+    expect(turns).toBe(PROSE_NUMBER_KEYS.length);
+    const reference = results.proseNumbers('en', 'precomputed');
+    expect(reference).toEqual(proseNumbers(precomputed('probe'), precomputed('grid'), 'en', E));
+    // prepared once: the drawn documents are the precomputed ones, and both readings are that record
+    expect(results.proseNumbers('en')).toBe(reference);
+    await results.prepareNumbers('en', async () => void turns++, 0);
+    expect(turns).toBe(PROSE_NUMBER_KEYS.length); // not computed again
+    expect(results.proseNumbers('en', 'precomputed')).toBe(reference);
+    // another language is another record
+    expect(results.proseNumbers('zh', 'precomputed')).not.toBe(reference);
+    expect(results.proseNumbers('zh', 'precomputed')['toy.lrs']).toBe(proseNumbers(precomputed('probe'), precomputed('grid'), 'zh', E)['toy.lrs']);
+    // a grid streaming: its numbers are computed anew, the reference's stay remembered
+    const g = grid();
+    results.grid.partial = g;
+    const drawn = results.proseNumbers('en');
+    expect(drawn).not.toBe(reference);
+    expect(drawn['toy.seeds']).toBe(proseNumbers(precomputed('probe'), g, 'en', E)['toy.seeds']);
+    expect(results.proseNumbers('en')).toBe(drawn);
+    results.grid.partial = grid(); // the next report: a new document
+    expect(results.proseNumbers('en')).not.toBe(drawn);
+    expect(results.proseNumbers('en', 'precomputed')).toBe(reference);
+    // the run over: the reference drawn again, its record
+    results.grid.partial = null;
+    expect(results.proseNumbers('en')).toBe(reference);
+  });
 });

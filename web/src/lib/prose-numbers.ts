@@ -552,15 +552,8 @@ export function sameNumbers(a: Record<string, string>, b: Record<string, string>
   return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k]);
 }
 
-/** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
-export function proseNumbers(
-  P: ProbeResult | null,
-  G: GridResult | null,
-  lang: Lang,
-  E: Partial<Record<ExperimentSlot, ExperimentResult | null>> = {},
-): Record<string, string> {
-  const ctx: Ctx = { P, G, lang, E };
-  const out: Record<string, string> = {};
+/** proseNumbers' work one key at a time, into `out` (in PROSE_NUMBERS' order): the sliced form's steps. */
+function* numberSteps(ctx: Ctx, out: Record<string, string>): Generator<void, void, void> {
   for (const [k, f] of Object.entries(PROSE_NUMBERS)) {
     let v: Val;
     try {
@@ -569,6 +562,44 @@ export function proseNumbers(
       v = null;
     }
     out[k] = v == null || v === '' ? DASH_MISSING : typeof v === 'number' ? fmt(v) : v;
+    yield;
+  }
+}
+
+/** All bindings for the given results and language; uncomputable keys → '—'. Never throws. */
+export function proseNumbers(
+  P: ProbeResult | null,
+  G: GridResult | null,
+  lang: Lang,
+  E: Partial<Record<ExperimentSlot, ExperimentResult | null>> = {},
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const _ of numberSteps({ P, G, lang, E }, out));
+  return out;
+}
+
+/**
+ * The same record as proseNumbers, computed a few keys at a time: after each slice of about `sliceMs`
+ * (by `now`), `between()` is awaited (lib/slices.ts yieldToBrowser: the reader's input goes first).
+ * The page's first computation of the record runs every rule's code for the first time (compiled
+ * then): about 45 ms of one task on a desktop, about 4 × that on a phone (bench/notes/mainthread.md);
+ * later ones take a few ms. Never throws, as proseNumbers.
+ */
+export async function proseNumbersInSlices(
+  P: ProbeResult | null,
+  G: GridResult | null,
+  lang: Lang,
+  E: Partial<Record<ExperimentSlot, ExperimentResult | null>>,
+  between: () => Promise<void>,
+  sliceMs = 8,
+  now: () => number = () => performance.now(),
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  let t0 = now();
+  for (const _ of numberSteps({ P, G, lang, E }, out)) {
+    if (now() - t0 < sliceMs) continue;
+    await between();
+    t0 = now();
   }
   return out;
 }

@@ -23,7 +23,7 @@ import { cpuBackend, cpuOnlyJob } from '../engine/backend-choice';
 import { calibrateAuto, engineKey as engineKeyOf } from './calibrate';
 import { EXPERIMENT_INFO, GRID_DEFAULTS, PROBE_DEFAULTS, type ExperimentName } from '../generated/engine-schema';
 import { LiveRuns } from './runs/live-runs.svelte';
-import { proseNumbers } from './prose-numbers';
+import { proseNumbers, proseNumbersInSlices } from './prose-numbers';
 import type { Lang } from '../content/types';
 import { settingsDiff, type RunEntry } from './runs/entry';
 import { describeRun, drawnRun, type DrawnRun } from './runs/drawn-run';
@@ -346,6 +346,13 @@ export const referenceLegend = (t: (k: string) => string, color: string) => ({ l
  *  context), typed as the document its figure draws. */
 export const experimentSlot = <T>(exp: ExperimentSlot): Slot<T> => getResults().exp[exp] as unknown as Slot<T>;
 
+/** The documents the prose's numbers are computed from: every slot's, drawn or precomputed. */
+interface NumberDocs {
+  probe: ProbeResult | null;
+  grid: GridResult | null;
+  exp: Record<ExperimentSlot, ExperimentResult | null>;
+}
+
 export class Results {
   /** every slot's live runs (IndexedDB; in memory only for an embed) */
   readonly runs: LiveRuns;
@@ -388,8 +395,44 @@ export class Results {
    *  streaming run's while one streams: a caption states what is drawn at every moment) or from its
    *  precomputed one (the article's values, which a live run's numbers are compared with). */
   proseNumbers(lang: Lang, from: 'drawn' | 'precomputed' = 'drawn'): Record<string, string> {
-    const exp = Object.fromEntries(Object.entries(this.exp).map(([k, s]) => [k, s[from]]));
-    return proseNumbers(this.probe[from], this.grid[from], lang, exp);
+    const docs = this.#numberDocs(from);
+    const known = this.#recallNumbers(lang, docs);
+    if (known) return known;
+    const value = proseNumbers(docs.probe, docs.grid, lang, docs.exp);
+    this.#numbers[`${from} ${lang}`] = { lang, docs, value };
+    return value;
+  }
+
+  /** The article's numbers from the precomputed documents (proseNumbers(lang, 'precomputed')),
+   *  computed in slices with `between()` awaited between them (lib/prose-numbers.ts
+   *  proseNumbersInSlices) and remembered: the page's first reading of them, which would otherwise
+   *  be one long task, then finds them computed. */
+  async prepareNumbers(lang: Lang, between: () => Promise<void>, sliceMs?: number): Promise<void> {
+    const docs = this.#numberDocs('precomputed');
+    if (this.#recallNumbers(lang, docs)) return;
+    this.#numbers[`precomputed ${lang}`] = { lang, docs, value: await proseNumbersInSlices(docs.probe, docs.grid, lang, docs.exp, between, sliceMs) };
+  }
+
+  /** The record of numbers computed last from the drawn documents and from the precomputed ones,
+   *  per language, each with the documents it was computed from; either serves a reading of
+   *  the other kind from the same documents (while no live run is drawn, the drawn documents are
+   *  the precomputed ones). The documents are replaced, never changed in place (a slot's
+   *  `precomputed` and `partial` are raw state, a run entry's document is set once), so the same
+   *  documents give the same record. */
+  #numbers: Partial<Record<`${'drawn' | 'precomputed'} ${Lang}`, { lang: Lang; docs: NumberDocs; value: Record<string, string> }>> = {};
+
+  #numberDocs(from: 'drawn' | 'precomputed'): NumberDocs {
+    return {
+      probe: this.probe[from],
+      grid: this.grid[from],
+      exp: Object.fromEntries(Object.entries(this.exp).map(([k, s]) => [k, s[from]])) as NumberDocs['exp'],
+    };
+  }
+
+  #recallNumbers(lang: Lang, docs: NumberDocs): Record<string, string> | null {
+    const same = (a: NumberDocs, b: NumberDocs) =>
+      a.probe === b.probe && a.grid === b.grid && Object.keys(a.exp).every((k) => a.exp[k as ExperimentSlot] === b.exp[k as ExperimentSlot]);
+    return Object.values(this.#numbers).find((m) => m.lang === lang && same(m.docs, docs))?.value ?? null;
   }
 
   /** Run an entry's settings again (a stored or imported run): a new entry of the same slot. */
