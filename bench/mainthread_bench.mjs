@@ -9,7 +9,7 @@
 //             navigation, the longest of them, and the total blocking time over that window (the sum
 //             of each long task's time beyond 50 ms; Lighthouse ends its window at time to
 //             interactive instead); and what the live page's first steps cost (User Timing measures
-//             'boot: evaluate', 'boot: start', 'island NAME': page/boot.ts, lib/islands.ts).
+//             'boot: evaluate', 'boot: start', 'boot: islands', 'island NAME': page/boot.ts, lib/islands.ts).
 //   estimate  on a machine others share, a task's wall time holds the time other jobs took the CPU
 //             (and the throttle itself, starved, slows less than 4×): one more load per language,
 //             not throttled and traced, gives each task's thread CPU time, × 4 what it takes on a

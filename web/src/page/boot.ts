@@ -101,6 +101,12 @@ export async function start() {
       return { doc, batches };
     },
   };
+  performance.measure('boot: start', { start: t0, end: performance.now() });
+  // the page's state (its results, the link applied, the precomputed documents asked for) in this
+  // task, its islands (the figures near the viewport prepared, the rest watched) in the next: each
+  // about a third of a phone's task budget at desktop speed (bench/notes/mainthread.md)
+  await yieldToBrowser();
+  const t1 = performance.now();
   if (page.embed) {
     // the copy is hidden from an embed (index.html): it holds nothing the embed shows
     copy?.remove();
@@ -113,7 +119,7 @@ export async function start() {
   const drawn = !copy;
   if (!copy) copy = await drawCopy(app, page);
   islandsOver(copy, page, drawn);
-  performance.measure('boot: start', { start: t0, end: performance.now() });
+  performance.measure('boot: islands', { start: t1, end: performance.now() });
 }
 
 /** Where the page has no copy of the article (the dev server): draw it as the build would have. */
