@@ -90,7 +90,7 @@ const measures = (page) =>
     Object.fromEntries(
       performance
         .getEntriesByType('measure')
-        .filter((m) => /^(boot|island) /.test(m.name))
+        .filter((m) => /^(boot:|island) /.test(m.name))
         .map((m) => [m.name, Math.round(m.duration)]),
     ),
   );
