@@ -582,8 +582,8 @@ export function proseNumbers(
  * The same record as proseNumbers, computed a few keys at a time: after each slice of about `sliceMs`
  * (by `now`), `between()` is awaited (lib/slices.ts yieldToBrowser: the reader's input goes first).
  * The page's first computation of the record runs every rule's code for the first time (compiled
- * then): about 45 ms of one task on a desktop, about 4 × that on a phone (bench/notes/mainthread.md);
- * later ones take a few ms. Never throws, as proseNumbers.
+ * then): in traces of the load 15–24 ms of CPU in one task at desktop speed, 61–97 ms by the estimate
+ * of a phone (× 4; bench/notes/mainthread.md); in Node 23 ms the first call, 4–8 ms each one after. Never throws, as proseNumbers.
  */
 export async function proseNumbersInSlices(
   P: ProbeResult | null,

@@ -103,8 +103,8 @@ export async function start() {
   };
   performance.measure('boot: start', { start: t0, end: performance.now() });
   // the page's state (its results, the link applied, the precomputed documents asked for) in this
-  // task, its islands (the figures near the viewport prepared, the rest watched) in the next: each
-  // about a third of a phone's task budget at desktop speed (bench/notes/mainthread.md)
+  // task, its islands (the figures near the viewport prepared, the rest watched) in the next (at
+  // desktop speed 16–82 and 3–47 ms, where the two were one task of 43–96 ms: bench/notes/mainthread.md)
   await yieldToBrowser();
   const t1 = performance.now();
   if (page.embed) {
@@ -146,7 +146,7 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
   });
   /** a figure's: the content, KaTeX for its captions and labels (loaded in a task of its own), and
    *  the numbers its strings quote (computed before the first figure, a few at a time: their first
-   *  computation was one task of about 45 ms at desktop speed, about 4 × that on a phone) */
+   *  computation was one task of 15–24 ms CPU at desktop speed, 61–97 ms by a phone's estimate) */
   const figureContent = content
     .then(() => loadTex())
     .then(async () => {
