@@ -26,7 +26,7 @@ import {
   artifacts,
   assert,
   dist,
-  elsewhereSpeed,
+  seedSpeed,
   NO_SERVICE_WORKER,
   freePort,
   makeChecker,
@@ -143,9 +143,12 @@ function heard(page) {
 }
 
 /** A fresh context as a reader's in English: 1100 px wide, this machine's speed measured elsewhere
- *  (elsewhereSpeed), no service worker; `over` adds or replaces options. */
-const readerContext = (browser, base, over = {}) =>
-  browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', storageState: elsewhereSpeed(base), ...NO_SERVICE_WORKER, ...over });
+ *  (seedSpeed), no service worker; `over` adds or replaces options. */
+async function readerContext(browser, base, over = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', ...NO_SERVICE_WORKER, ...over });
+  await seedSpeed(context, base);
+  return context;
+}
 
 /** A page of such a context on the article in English, every figure ready, with what it says heard. */
 async function readerPage(browser, base) {
