@@ -1,14 +1,22 @@
 /*
  * sw.js — offline after the first visit, and cross-origin isolation on any static host. Registered
  * by the page in production builds, never from an embed: by web/src/lib/isolation.ts before the
- * live page mounts where the page is not isolated yet, by web/src/lib/offline.ts once it has
- * mounted. Everything the page needs is self-hosted, so one cache holds the whole site:
+ * live page mounts where the page is not isolated yet, by web/src/lib/offline.ts once the page is
+ * idle. Everything the page needs is self-hosted, so one cache holds the whole site:
  *
- *   install  → precache: the page and the other languages' copies it names (zh/), the engine
- *              (wasm/*), the precomputed results (data/*), embed.js,
- *              and every built asset reachable from index.html (JS chunks of both languages, the
- *              engine worker, CSS, the KaTeX woff2 fonts), found by reading the files for
- *              "name-HASH.ext" references — no build step has to list them.
+ *   install  → nothing kept yet: the worker takes over at once (skipWaiting), so that a first visit
+ *              on a host without COOP/COEP reloads isolated within a moment, not after the site's
+ *              few MB have come down (lib/isolation.ts waits for it before that one reload).
+ *   message  → {type: 'keep', engine: [flavours]} from a page (lib/offline.ts, once it is idle):
+ *              keeps the page and the other languages' copies it names (zh/), the precomputed
+ *              results (data/*), embed.js, the engine's glue, wasm and pthread worker of the
+ *              flavours named (the one this browser runs and its fallback; all four when none is
+ *              named), and every built asset reachable from index.html (JS chunks of both
+ *              languages, the engine worker, CSS, the KaTeX woff2 fonts), found by reading the
+ *              files for "name-HASH.ext" references — no build step has to list them. Answers
+ *              {type: 'kept', ok} on the message's port. Done once per build and set of flavours
+ *              (a mark in the cache, keyed by the hashed names the page's HTML holds); a later
+ *              visit of the same build only fetches the page again.
  *   fetch    → same-origin GETs only. Hashed files under assets/: cache first. Everything else
  *              (the page, data/, wasm/, embed.js): network first, falling back to the cache when
  *              offline, so a redeploy is picked up on the next online visit. A navigation to any
@@ -31,7 +39,7 @@
  * Leaves out: background sync, push, cross-origin requests (there are none).
  */
 'use strict';
-const VERSION = 'lnx-v3';
+const VERSION = 'lnx-v4';
 const SCOPE = new URL(self.registration.scope);
 const at = (p) => new URL(p, SCOPE).href;
 const PUBLIC = [
@@ -42,19 +50,15 @@ const PUBLIC = [
   'data/grid.json',
   // the placement composer as it opens (lib/composer-run.svelte.ts)
   'data/composer.json',
-  'wasm/lnx-st.mjs',
-  'wasm/lnx-st.wasm',
-  'wasm/lnx-mt.mjs',
-  'wasm/lnx-mt.wasm',
-  'wasm/lnx-mt.worker.js',
-  // the FMA flavours, which a browser with relaxed SIMD loads (engine/backend-choice.ts cpuGlue)
-  'wasm/lnx-st-fma.mjs',
-  'wasm/lnx-st-fma.wasm',
-  'wasm/lnx-mt-fma.mjs',
-  'wasm/lnx-mt-fma.wasm',
-  'wasm/lnx-mt-fma.worker.js',
   'wasm/package.json',
 ];
+/** The engine's flavours (public/wasm/lnx-FLAVOUR.*; engine/backend-choice.ts cpuGlue); the FMA
+ *  ones are what a browser with relaxed SIMD loads, the plain ones its fallback. */
+const FLAVOUR = /^(st|mt)(-fma)?$/;
+const ALL_FLAVOURS = ['st', 'mt', 'st-fma', 'mt-fma'];
+/** A flavour's files: its glue, its wasm, and a threaded one's pthread worker. */
+const engineFiles = (flavours) =>
+  flavours.flatMap((f) => [`wasm/lnx-${f}.mjs`, `wasm/lnx-${f}.wasm`, ...(f.startsWith('mt') ? [`wasm/lnx-${f}.worker.js`] : [])]);
 const HASHED = /[\w.-]+-[\w-]{8}\.(?:js|css|woff2)(?![\w.])/g;
 const MAX_FILES = 400;
 
@@ -87,25 +91,36 @@ function copiesOf(html) {
   }
 }
 
-async function precache() {
+/** A short key of `s` (FNV-1a, base 36), for the mark of what has been kept. */
+function keyOf(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/** Keep the site with the engine's `flavours`; true when the page and those flavours' files are
+ *  in the cache (an asset a file names that is not there is passed over, as a redeploy's leftover). Once per build and set of flavours: the page is fetched again each time (its
+ *  hashed names say which build it is), the rest only when the mark for them is missing. */
+async function keep(flavours) {
   const cache = await caches.open(VERSION);
-  const seen = new Set();
-  const queue = [];
-  for (const p of PUBLIC) {
-    const res = await put(cache, at(p));
+  const page = await put(cache, at(''));
+  if (!page) return false;
+  const first = await page.text();
+  const mark = at(`.kept/${keyOf(`${flavours.join(',')} ${[...new Set(first.match(HASHED) ?? [])].sort().join(' ')}`)}`);
+  if (await cache.match(mark)) return true;
+  const seen = new Set([at('')]);
+  const queue = [first];
+  let ok = true;
+  for (const copy of copiesOf(first)) {
+    seen.add(at(copy));
+    const c = await put(cache, at(copy));
+    if (c) queue.push(await c.text());
+  }
+  for (const p of [...PUBLIC, ...engineFiles(flavours)]) {
+    if (seen.has(at(p))) continue;
     seen.add(at(p));
-    if (!res || (p !== '' && p !== 'index.html')) continue;
-    const html = await res.text();
-    queue.push(html);
-    // the other languages' copies the page names (data-copies, scripts/prerender.mjs: zh/): the
-    // language link opens one, offline too
-    for (const copy of copiesOf(html)) {
-      const url = at(copy);
-      if (seen.has(url)) continue;
-      seen.add(url);
-      const c = await put(cache, url);
-      if (c) queue.push(await c.text());
-    }
+    const res = await put(cache, at(p));
+    if (!res && p.startsWith('wasm/lnx-')) ok = false;
   }
   while (queue.length && seen.size < MAX_FILES) {
     const text = queue.shift();
@@ -117,10 +132,32 @@ async function precache() {
       if (res && /\.(js|css)$/.test(name)) queue.push(await res.text());
     }
   }
+  if (ok) await cache.put(mark, new Response('', { headers: { 'Content-Type': 'text/plain' } }));
+  return ok;
 }
 
+/** One keeping at a time per set of flavours (two tabs asking at once share it). */
+const keeping = new Map();
+
 self.addEventListener('install', (ev) => {
-  ev.waitUntil(precache().then(() => self.skipWaiting()));
+  ev.waitUntil(self.skipWaiting());
+});
+
+self.addEventListener('message', (ev) => {
+  const m = ev.data;
+  if (!m || m.type !== 'keep') return;
+  const asked = (Array.isArray(m.engine) ? m.engine : []).filter((f) => typeof f === 'string' && FLAVOUR.test(f));
+  const flavours = [...new Set(asked.length ? asked : ALL_FLAVOURS)].sort();
+  const k = flavours.join(',');
+  if (!keeping.has(k))
+    keeping.set(
+      k,
+      keep(flavours)
+        .catch(() => false)
+        .finally(() => keeping.delete(k)),
+    );
+  const port = ev.ports?.[0];
+  ev.waitUntil(keeping.get(k).then((ok) => port?.postMessage({ type: 'kept', ok })));
 });
 
 self.addEventListener('activate', (ev) => {

@@ -288,7 +288,7 @@ export function withTimeout(p, ms, what) {
 }
 
 /** Context options that keep the site's service worker out. A fresh context installs it on its
- *  first load, and its install fetches and caches the whole site (public/sw.js): about 0.7 s of
+ *  first load, and once the page is idle fetches and caches the whole site (public/sw.js): about 0.7 s of
  *  Chromium's CPU per fresh page on 2 cores (3.9 against 4.6 s to every figure ready), in a check
  *  that is not about it. The checks that are (offline, the plain server's isolation, embeds the
  *  worker serves, the page's requests) keep it. */

@@ -49,7 +49,8 @@ export function isolationPlan(f: IsolationFacts): IsolationPlan {
   return f.controlled ? 'await-update' : 'await-worker';
 }
 
-/** How long the first visit waits for the worker to install (it precaches the site, ~4 MB) before
+/** How long the first visit waits for the worker to install (it keeps nothing on install: public/sw.js,
+ *  so this is its script's download and start; the site is kept later, lib/offline.ts) before
  *  the live page mounts without it; the next visit is isolated then. */
 export const WORKER_WAIT_MS = 8000;
 const MARK = 'lnx.isolation-reload';

@@ -285,7 +285,16 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
   // The engine line in the footer: set once a run has started the engine (subscribing does not
   // start it), updated on a GPU → CPU fallback.
   void import('../engine/client').then((c) => c.onEngineChange((e) => (page.engineReport = e)));
-  if (import.meta.env.PROD) void registerOffline(BASE).then((ok) => (page.offline = ok));
+  // the site kept for offline use once the page has what it loads itself and is idle: the worker's
+  // few MB then do not share the reader's link with the page's own requests (lib/offline.ts)
+  if (import.meta.env.PROD)
+    void page.dataReady
+      .catch(() => {})
+      .then(
+        () => new Promise<void>((r) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => r(), { timeout: 5000 }) : setTimeout(r, 1000))),
+      )
+      .then(() => registerOffline(BASE))
+      .then((ok) => (page.offline = ok));
   document.documentElement.lang = htmlLang(page.prefs.lang);
 }
 
