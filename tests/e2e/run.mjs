@@ -1860,6 +1860,15 @@ async function main() {
       try {
         await waitReady(o.page);
         await o.page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+        // of the engine, the worker keeps the flavours a page it serves runs (lib/offline.ts
+        // offlineFlavours: this Chromium has relaxed SIMD), not the single-threaded ones no page here loaded
+        const wasm = await o.page.evaluate(async () => {
+          const names = [];
+          for (const k of await caches.keys())
+            for (const r of await (await caches.open(k)).keys()) if (/\/wasm\/lnx-[^/]*\.wasm$/.test(r.url)) names.push(r.url.split('/').pop());
+          return names.sort();
+        });
+        assert(wasm.join(' ') === 'lnx-mt-fma.wasm lnx-mt.wasm', `the worker keeps the engine's ${wasm.join(', ') || 'nothing'}`);
         await o.context.setOffline(true);
         await o.page.reload({ waitUntil: 'load' });
         await waitReady(o.page);
