@@ -334,7 +334,7 @@ export function seedSpeed(context, url) {
 }
 
 /** A page in a fresh context (the speed measured elsewhere: `seedSpeed`, unless `firstVisit`
- *  or contextOptions.storageState: `seedSpeed`), with its console errors, warnings and dialogs collected.
+ *  or contextOptions.storageState), with its console errors, warnings and dialogs collected.
  *  The site's service worker is kept out (`NO_SERVICE_WORKER`) unless `serviceWorker`: the checks
  *  that are about it (offline, the plain server's isolation, embeds it serves) ask for it. `init`
  *  runs in every document before its own scripts. */

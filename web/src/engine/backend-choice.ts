@@ -90,6 +90,15 @@ export const RELAXED_SIMD_PROBE: Uint8Array<ArrayBuffer> = (() => {
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7b, 3, 2, 1, 0, 10, body.length + 2, 1, body.length, ...body]);
 })();
 
+/** Whether this browser (or worker) runs the FMA flavours: RELAXED_SIMD_PROBE validates. */
+export function hasRelaxedSimd(): boolean {
+  try {
+    return WebAssembly.validate(RELAXED_SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
 /** Which glue the CPU engine loads (public/wasm/lnx-<glue>.mjs): threaded when cross-origin
  *  isolated, and the FMA flavour of it when the browser has relaxed SIMD; `fallback`, the plain
  *  flavour, when the FMA one fails to load. */

@@ -23,7 +23,7 @@ import {
   isGpuExperiment,
   type GpuExperiment,
   isGpuError,
-  RELAXED_SIMD_PROBE,
+  hasRelaxedSimd,
   selectBackend,
   type CpuGlue,
   type GpuLike,
@@ -40,7 +40,7 @@ const post = (r: Reply) => self.postMessage(r);
 
 type Glue = CpuGlue | 'gpu';
 const glueUrl = (flavour: Glue) => new URL(`${import.meta.env.BASE_URL}wasm/lnx-${flavour}.mjs`, self.location.origin).href;
-const cpuFlavour = cpuGlue(self.crossOriginIsolated, WebAssembly.validate(RELAXED_SIMD_PROBE));
+const cpuFlavour = cpuGlue(self.crossOriginIsolated, hasRelaxedSimd());
 
 async function loadGlue<M>(flavour: Glue, extra: Record<string, unknown> = {}): Promise<M> {
   const url = glueUrl(flavour);

@@ -7,7 +7,7 @@
 // four. Resolves true once the worker says the site is kept; the page then marks
 // <html data-offline="ready">. Any failure (no service-worker support, private mode, a file://
 // page, a worker that does not answer) resolves false and changes nothing else.
-import { cpuGlue, RELAXED_SIMD_PROBE, type CpuGlue } from '../engine/backend-choice';
+import { cpuGlue, hasRelaxedSimd, type CpuGlue } from '../engine/backend-choice';
 
 /** The engine's flavours the worker keeps for offline use: the one this browser runs on a page the
  *  worker serves (cross-origin isolated: threaded; the FMA flavour where the browser has relaxed
@@ -17,14 +17,6 @@ export function offlineFlavours(relaxedSimd: boolean): CpuGlue[] {
   const { glue, fallback } = cpuGlue(true, relaxedSimd);
   return fallback ? [glue, fallback] : [glue];
 }
-
-const hasRelaxedSimd = (): boolean => {
-  try {
-    return WebAssembly.validate(RELAXED_SIMD_PROBE);
-  } catch {
-    return false;
-  }
-};
 
 /** How long the page waits for the worker's answer once it has asked (the worker fetches a few MB). */
 const ANSWER_MS = 180_000;

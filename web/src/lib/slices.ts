@@ -8,6 +8,14 @@ export const yieldToBrowser = (): Promise<void> => {
   return s?.yield ? s.yield() : new Promise((r) => setTimeout(r, 0));
 };
 
+/** When the main thread is idle (requestIdleCallback), at the latest after `maxWaitMs`; where the
+ *  browser has no idle callbacks, after `fallbackMs`. */
+export const whenIdle = (maxWaitMs = 5000, fallbackMs = 1000): Promise<void> =>
+  new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: maxWaitMs });
+    else setTimeout(resolve, fallbackMs);
+  });
+
 /** After the browser's next rendering (a frame), in a task of its own: what a slice changed is laid
  *  out and painted before the next one starts (scheduler.yield alone may run the next slice before
  *  the frame, and the two renderings' work then falls in one). Where no frame comes (a hidden tab,

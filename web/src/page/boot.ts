@@ -21,7 +21,7 @@ import { flushSync, hydrate, mount, type Component } from 'svelte';
 import type { FigureId, Lang } from '../content/types';
 import { FIGURE_IDS, figureById } from '../figures/registry';
 import { Islands } from '../lib/islands';
-import { afterNextPaint, yieldToBrowser } from '../lib/slices';
+import { afterNextPaint, whenIdle, yieldToBrowser } from '../lib/slices';
 import { SLOT_NAMES } from '../lib/result-slots.svelte';
 import { registerOffline } from '../lib/offline';
 import { htmlLang } from '../lib/prefs.svelte';
@@ -290,9 +290,7 @@ function islandsOver(copy: HTMLElement, page: LivePage, empty = false) {
   if (import.meta.env.PROD)
     void page.dataReady
       .catch(() => {})
-      .then(
-        () => new Promise<void>((r) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => r(), { timeout: 5000 }) : setTimeout(r, 1000))),
-      )
+      .then(() => whenIdle())
       .then(() => registerOffline(BASE))
       .then((ok) => (page.offline = ok));
   document.documentElement.lang = htmlLang(page.prefs.lang);
