@@ -431,6 +431,17 @@ async function main() {
       const after = await page.$eval(fig, (el) => ({ step: el.dataset.step, cur: [...el.querySelectorAll('.current')].map((n) => n.textContent).join('|') }));
       assert(after.step !== before.step, `data-step did not change (${before.step})`);
       assert(after.cur !== before.cur, `highlighted node did not change (${before.cur})`);
+      // the step's motion (the gradient's dashes flowing along the edge it takes) stops by itself
+      // within 5 s: moving content a reader cannot pause lasts no longer (WCAG 2.2.2), and a figure at
+      // rest paints nothing (an endless dash animation repainted the figure every frame)
+      const motion = await page.$eval(fig, (el) =>
+        el.getAnimations({ subtree: true }).map((a) => ({ name: a.animationName ?? a.constructor.name, end: a.effect?.getComputedTiming().endTime })),
+      );
+      assert(motion.length > 0, 'a step starts no motion along the edge it takes');
+      assert(
+        motion.every((a) => Number.isFinite(a.end) && a.end <= 5000),
+        `motion in Figure 1 that does not stop within 5 s: ${JSON.stringify(motion.filter((a) => !(a.end <= 5000)))}`,
+      );
       const open0 = await page.$eval(fig, (el) => el.dataset.finalLn);
       await page.click(`${fig} .final-ln`);
       await page.waitForTimeout(150);
