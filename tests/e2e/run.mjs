@@ -727,9 +727,9 @@ async function main() {
       await shoot(page, 'en-fig15-cell', '#fig15');
     });
 
-    // (Figure E's random perturbation: the cheapest reference document to recompute, about 20 s on 2
+    // (Figure F's random perturbation: the cheapest reference document to recompute, about 20 s on 2
     // cores; Figure C's, checked here until 2026-12-07, took 40)
-    await check('Figure E: a live run with the precomputed settings reproduces the precomputed result to the last bit, and says so', async () => {
+    await check('Figure F: a live run with the precomputed settings reproduces the precomputed result to the last bit, and says so', async () => {
       await openSettings(page, 'fig5');
       await page.uncheck('#fig5 input[name="small"]');
       const badge = await recomputeAndWait(page, 'fig5', 300000);
