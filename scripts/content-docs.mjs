@@ -259,7 +259,11 @@ export const UI_KEY_TABLES = {
       ['runs.lossAt', 'the same for a grid that stopped before its end (cancelled, interrupted, streaming): the loss at the step it reached'],
       ['runs.text', "first in a grid's headline when it learned the article's text (`{lang}`: `text_lang`'s value)"],
       ['runs.verdict', `before an experiment entry's verdict`],
-      ['runs.verdict.sgd', `before Figure G's second verdict (the SGD control)`],
+      [
+        'runs.verdictAlone',
+        `before the verdict of a run whose claim the article judges on a second document too (Figure F's random perturbation, without Adam's sign step)`,
+      ],
+      ['runs.verdict.sgd', `before Figure H's second verdict (the SGD control)`],
       ['runs.verdict.gi', `before the sharpness figure's second verdict (GI-Adam)`],
       ['runs.verdict.confirmed', 'verdict words of the run list (experiments/verdicts.js)'],
       ['runs.verdict.refuted', ''],

@@ -740,6 +740,18 @@ async function main() {
       assert(line?.kind === 'identical', `expected "identical", got ${JSON.stringify(line)}`);
       assert(/last bit/.test(line.text), line.text);
       assert(!/fused multiply-add/.test(badge.text), `a run of the reference's settings used the fused kernel: ${badge.text}`);
+      // the caption names the reference's verdict as the article states it, which reads Adam's sign
+      // step beside the random perturbation (verdictWith), and the run's as judged on this run alone
+      const read = (f) => JSON.parse(readFileSync(join(root, `public/data/exp/${f}.json`), 'utf8'));
+      const { outputSensitivity } = await import('../../web/src/experiments/verdicts.js');
+      const article = outputSensitivity(read('output-sensitivity'), read('output-sensitivity.sign_gradient')).verdict;
+      const alone = outputSensitivity(read('output-sensitivity'), null).verdict;
+      const words = { confirmed: 'confirmed', refuted: 'refuted', qualified: 'holds only in part', untested: 'too small to test' };
+      const drawn = await page.$eval('#fig5 [data-drawn-run]', (el) => el.textContent ?? '');
+      assert(
+        drawn.includes(`(verdict on this run alone: ${words[alone]})`) && drawn.includes(`describes the reference (verdict: ${words[article]})`),
+        `the caption after a run of the reference's settings: "${drawn}" (the article's verdict: ${article}; on the random perturbation alone: ${alone})`,
+      );
       await shoot(page, 'en-fig5-identical', '#fig5');
     });
 

@@ -20,6 +20,8 @@ import {
 } from '../../web/src/lib/runs/entry';
 import { docProblem } from '../../web/src/lib/runs/doc-check';
 import { headline } from '../../web/src/lib/runs/headline';
+import { judge } from '../../web/src/lib/slots';
+import * as verdicts from '../../web/src/experiments/verdicts.js';
 import { DB_VERSION, memoryStore, openRunStore, STORE, storageMessage, type RunStore } from '../../web/src/lib/runs/store';
 import { MAX_SKIPPED_LINES, LiveRuns } from '../../web/src/lib/runs/live-runs.svelte';
 import { SLOT_NAMES, Slot } from '../../web/src/lib/result-slots.svelte';
@@ -224,9 +226,24 @@ describe('headlines', () => {
     const p = { placements: { pre: { lastW2_vs_L: { '6': {}, '14': {} } }, post: { lastW2_vs_L: { '8': {} } } } };
     expect(headline('probe', p, t)).toBe('L = 6–14 · Post-LN, Pre-LN');
   });
-  it('Figure F: both of its claims (warm-up, and the SGD control), as the precomputed document gives them', () => {
+  it('Figure H: both of its claims (warm-up, and the SGD control), as the precomputed document gives them', () => {
     const doc = JSON.parse(readFileSync(new URL('../../public/data/exp/warmup-length.summary.json', import.meta.url), 'utf8'));
     expect(headline('warmupLength', doc, t)).toBe('runs.verdict runs.verdict.confirmed · runs.verdict.sgd runs.verdict.refuted');
+  });
+  it('Figure F: the reference judged as the article judges it (the sign step beside the random perturbation), a run of one perturbation on that run alone', () => {
+    const read = (f: string) => JSON.parse(readFileSync(new URL(`../../public/data/exp/${f}.json`, import.meta.url), 'utf8'));
+    const random = read('output-sensitivity');
+    const sign = read('output-sensitivity.sign_gradient');
+    // the article's verdict (prose-numbers exp.os.verdict) and the caption's reference headline read both
+    const article = verdicts.outputSensitivity(random, sign).verdict;
+    expect(judge('outputSensitivity', random, sign)?.verdict).toBe(article);
+    expect(headline('outputSensitivity', random, t, sign)).toBe(`runs.verdict runs.verdict.${article}`);
+    // the random perturbation alone: another verdict here (the sign step is what qualifies it), said as the run's alone
+    const alone = verdicts.outputSensitivity(random, null).verdict;
+    expect(alone).not.toBe(article);
+    expect(headline('outputSensitivity', random, t)).toBe(`runs.verdictAlone runs.verdict.${alone}`);
+    // a slot without a second document is judged as before
+    expect(headline('stepSize', read('step-size'), t)).toMatch(/^runs\.verdict runs\.verdict\.\w+$/);
   });
   it('never throws on a document a verdict cannot read', () => {
     expect(headline('adamFirstStep', { junk: true }, t)).toBe('');

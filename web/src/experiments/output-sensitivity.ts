@@ -23,6 +23,7 @@ export default slots({
     settings: { url: 'fig5', fields },
     shape,
     verdict: V.outputSensitivity,
+    verdictWith: 'outputSensitivitySign',
   },
   // Adam's sign step, drawn by the same figure (fig5.perturbation=sign): its settings apart
   outputSensitivitySign: {

@@ -13,8 +13,9 @@ import type { ExperimentResult } from '../engine/documents';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ExperimentSlots {}
 
-/** A verdict rule (experiments/verdicts.js): the claim's verdict from a document. */
-export type VerdictRule = (doc: never) => { verdict: string };
+/** A verdict rule (experiments/verdicts.js): the claim's verdict from a document (and, for a slot
+ *  with `verdictWith`, the document of that slot beside it; null when there is none). */
+export type VerdictRule = (doc: never, withDoc?: never) => { verdict: string };
 
 /** One result slot drawn from an engine experiment. */
 export interface ExperimentDecl {
@@ -45,6 +46,10 @@ export interface ExperimentDecl {
   shape: Shape;
   /** the verdict of the claim its figure tests (the run list's headline) */
   verdict?: VerdictRule;
+  /** the slot whose document the verdict reads beside this one (the article's verdict on output
+   *  sensitivity reads the random perturbation's and Adam's sign step's): a reader's run of this
+   *  slot alone is judged without it, and its headline says so */
+  verdictWith?: keyof ExperimentSlots;
   /** further claims its document decides: page-chrome key `runs.verdict.<key>` → rule */
   alsoVerdicts?: Record<string, VerdictRule>;
 }

@@ -22,7 +22,7 @@ import {
   type GridRunDoc,
   type ProbeResult,
 } from '../engine/documents';
-import { EXPERIMENT_SLOTS, type ExperimentSlot } from './slots';
+import { EXPERIMENT_SLOTS, judge, type ExperimentSlot } from './slots';
 import * as verdicts from '../experiments/verdicts.js';
 import { tpl } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
@@ -262,14 +262,19 @@ const deepestTrained =
  *  sentence of its declared rule (experiments/<name>.ts `verdict`) on the drawn document. A new
  *  experiment's verdict sentence is bound by its declaration and its strings, with no line here; the
  *  older slots' sentences, keyed by a short claim name (`verdict.dn.…`), are listed below. */
+/** The document a slot's verdict reads beside its own (its declaration's `verdictWith`), or null. */
+const withOf = (slot: ExperimentSlot, E: Ctx['E']): unknown => {
+  const w = EXPERIMENT_SLOTS[slot].verdictWith;
+  return w ? (E[w] ?? null) : null;
+};
+
 const declaredVerdicts = (): Record<string, Entry> =>
   Object.fromEntries(
     (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[])
       .filter((slot) => EXPERIMENT_SLOTS[slot].verdict && UI_STRINGS.en[`verdict.${slot}.untested`] != null)
       .map((slot): [string, Entry] => [
         `exp.${slot}.verdict`,
-        ({ E, lang }) =>
-          E[slot] ? verdictSentence(slot, EXPERIMENT_SLOTS[slot].verdict!(E[slot] as never) as { verdict: string; facts: object }, lang) : null,
+        ({ E, lang }) => (E[slot] ? verdictSentence(slot, judge(slot, E[slot], withOf(slot, E)) as { verdict: string; facts: object }, lang) : null),
       ]),
   );
 
@@ -378,8 +383,11 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.os.sign.pre': ({ E }) => osSlope(E, 'outputSensitivitySign', 'pre'),
   'exp.os.delta': configNumber('outputSensitivity', 'perturbation', fmtLr),
   'exp.os.depths': depthRange('outputSensitivity'),
+  // (its declaration's rule, with the sign step's document beside the random one: verdictWith)
   'exp.os.verdict': ({ E, lang }) =>
-    E.outputSensitivity ? verdictSentence('os', verdicts.outputSensitivity(E.outputSensitivity, E.outputSensitivitySign ?? null), lang) : null,
+    E.outputSensitivity
+      ? verdictSentence('os', judge('outputSensitivity', E.outputSensitivity, withOf('outputSensitivity', E)) as { verdict: string; facts: object }, lang)
+      : null,
   // Figure C (`fig7`) (adam-first-step): step 1's update RMS / lr and gradient norm, and the verdict.
   'exp.afs.rms1.post': ({ E }) => afs(E, 'post', 'update_rms'),
   'exp.afs.rms1.pre': ({ E }) => afs(E, 'pre', 'update_rms'),

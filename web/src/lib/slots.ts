@@ -41,3 +41,12 @@ export const summarizeOf = (name: SlotName): ((doc: never) => object) | null =>
 /** Where the whole document of a slot whose precomputed file is a summary is (its downloads read
  *  it); null for a slot that loads the whole one. */
 export const fullPath = (name: SlotName): string | null => (summarizeOf(name) ? `data/exp/${EXPERIMENT_SLOTS[name as ExperimentSlot].experiment}.json` : null);
+
+/** The verdict of `slot`'s claim on `doc` by its declaration's rule, with the document of its
+ *  `verdictWith` slot beside it (`withDoc`, null when there is none): the one way the prose, the
+ *  run list and the captions judge a document. */
+export const judge = (slot: ExperimentSlot, doc: unknown, withDoc: unknown = null): { verdict: string; facts?: object } | null => {
+  const decl = EXPERIMENT_SLOTS[slot];
+  if (!decl?.verdict) return null;
+  return decl.verdictWith ? decl.verdict(doc as never, (withDoc ?? null) as never) : decl.verdict(doc as never);
+};

@@ -9,7 +9,7 @@ import { fmt } from '../format';
 import { tpl } from '../text';
 import { inDrawOrder, placementLabel } from '../placements';
 import { seedMeanAt, type GridResult, type ProbeResult } from '../../engine/documents';
-import { EXPERIMENT_SLOTS, type ExperimentSlot, type SlotName } from '../slots';
+import { EXPERIMENT_SLOTS, judge, type ExperimentSlot, type SlotName } from '../slots';
 
 const range = (xs: number[]) => {
   const f = xs.filter(Number.isFinite);
@@ -49,17 +49,23 @@ function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
 }
 
 /** The headline of `doc` as the document of `slot`; '' when there is nothing to say. Never throws
- *  (a partial document may not hold what a verdict needs). */
-export function headline(slot: SlotName, doc: unknown, t: (k: string) => string): string {
+ *  (a partial document may not hold what a verdict needs). A slot whose verdict reads a second
+ *  slot's document beside its own (`verdictWith`: output sensitivity's random perturbation and
+ *  Adam's sign step) is judged with `withDoc`; without it (a reader's run of the one slot) it is
+ *  judged on its own document alone, and the headline says so: the article's verdict, which reads
+ *  both, may differ. */
+export function headline(slot: SlotName, doc: unknown, t: (k: string) => string, withDoc: unknown = null): string {
   if (doc == null) return '';
   try {
     if (slot === 'grid') return gridHeadline(doc as GridResult, t);
     if (slot === 'probe') return probeHeadline(doc as ProbeResult, t);
     const decl = EXPERIMENT_SLOTS[slot as ExperimentSlot];
-    if (!decl?.verdict) return '';
+    const judged = judge(slot as ExperimentSlot, doc, withDoc);
+    if (!decl || !judged) return '';
     const word = (rule: (doc: never) => { verdict: string }) => t(`runs.verdict.${rule(doc as never).verdict}`);
     const more = Object.entries(decl.alsoVerdicts ?? {}).map(([k, rule]) => ` · ${t(`runs.verdict.${k}`)} ${word(rule)}`);
-    return `${t('runs.verdict')} ${word(decl.verdict)}${more.join('')}`;
+    const alone = decl.verdictWith != null && withDoc == null;
+    return `${t(alone ? 'runs.verdictAlone' : 'runs.verdict')} ${t(`runs.verdict.${judged.verdict}`)}${more.join('')}`;
   } catch {
     return '';
   }
