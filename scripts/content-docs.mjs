@@ -215,7 +215,7 @@ export const UI_KEY_TABLES = {
       ['runs.reference', 'the reference row of the run list'],
       [
         'runs.referenceMuted',
-        'legend entry of the reference drawn muted under a live run (every figure but 1 and 4: Figures 2, 3, A–H; Figure H heads its muted row of reference heat maps with it)',
+        'legend entry of the reference drawn muted under a live run (every figure but 1, 4 and P, the composer: Figures 2, 3, A–O; Figure I heads its muted row of reference heat maps with it)',
       ],
       ['runs.show', `accessible name of an entry's show checkbox`],
       ['runs.isolate', 'button: draw only this entry'],

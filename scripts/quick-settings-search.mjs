@@ -13,9 +13,9 @@
 // cost relative to the reference setting's) and the criterion (the verdicts of web/src/experiments/verdicts.js
 // equal the reference document's) are fixed in this file before the search runs. Every candidate is
 // run with `build/lnx exp NAME --json --threads 1` and its flags (the reference's config for the rest);
-// the first that meets the criterion is chosen and the search of that slot stops. Figure E's two
+// the first that meets the criterion is chosen and the search of that slot stops. Figure F's two
 // slots (outputSensitivity, outputSensitivitySign) are one search: each candidate runs both
-// perturbation kinds, and the verdict is outputSensitivity(random, sign). Figure G's slot (warmup-length) carries two
+// perturbation kinds, and the verdict is outputSensitivity(random, sign). Figure H's slot (warmup-length) carries two
 // verdicts (warmupLength and sgdControl): its candidates with SGD must reproduce both; only if none
 // does within the budget are the candidates without SGD tried, whose criterion is the warm-up verdict
 // with the SGD control 'untested' (the setting has no SGD runs: too small to test it), never refuted.
@@ -99,7 +99,7 @@ const FIGURE4 = {
 };
 
 const SEARCHES = {
-  // Figure E. Depth sets from the narrowest to the reference's 2…32, one to three seeds; the model and
+  // Figure F. Depth sets from the narrowest to the reference's 2…32, one to three seeds; the model and
   // the five placements as in the reference (the figure draws them all).
   outputSensitivity: {
     experiment: 'output-sensitivity',
@@ -180,7 +180,7 @@ const SEARCHES = {
       },
     ],
   },
-  // Figure D. Depth sets and one or two seeds; the model and the η grid as in the reference.
+  // Figure E. Depth sets and one or two seeds; the model and the η grid as in the reference.
   stepSize: {
     experiment: 'step-size',
     files: ['step-size'],
@@ -201,7 +201,7 @@ const SEARCHES = {
       },
     ],
   },
-  // Figure G (warmup-length). The reference's toy (6 layers, B = 2, n = 32) at d = 64 or 128, fewer steps, warm-ups
+  // Figure H (warmup-length). The reference's toy (6 layers, B = 2, n = 32) at d = 64 or 128, fewer steps, warm-ups
   // and seeds, at the smaller lr factor (the rule's). First with SGD (both verdicts), then without.
   warmupLength: {
     experiment: 'warmup-length',
@@ -344,7 +344,7 @@ const SEARCHES = {
       },
     ],
   },
-  // Figure H (plateau-share). Depth 6 or 8, width (d_ff = 4d), the batch (the warm-up toy's 2 × 32 or Figure 4's 8 × 64)
+  // Figure I (plateau-share). Depth 6 or 8, width (d_ff = 4d), the batch (the warm-up toy's 2 × 32 or Figure 4's 8 × 64)
   // and the steps, with a warm-up of 0.6 × steps beside none (as the quick look); recorded every 10 steps.
   plateauShare: {
     experiment: 'plateau-share',
@@ -444,7 +444,7 @@ function search(name, progress = () => {}) {
   return result;
 }
 
-/** The `small` of each slot for a chosen setting (Figure E's sign slot adds its perturbation kind). */
+/** The `small` of each slot for a chosen setting (Figure F's sign slot adds its perturbation kind). */
 export function smallOf(name, config) {
   const s = SEARCHES[name];
   return Object.fromEntries((s.slots ?? [name]).map((slot, i) => [slot, { ...(s.kinds?.[i] ?? {}), ...config }]));
@@ -484,7 +484,7 @@ async function verify(only) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  // a slot of Figure E names its one search
+  // a slot of Figure F names its one search
   const names = [...new Set(args.filter((a) => !a.startsWith('--')).map((a) => (a === 'outputSensitivitySign' ? 'outputSensitivity' : a)))];
   if (args.includes('--verify')) await verify(names);
   for (const n of names) if (!SEARCHES[n]) throw new Error(`quick-settings-search: no slot ${n} (${Object.keys(SEARCHES).join(', ')})`);

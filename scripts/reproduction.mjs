@@ -817,7 +817,7 @@ if (grid) {
     );
   }
 
-  // the phase-diagram experiment: the trainability map (Figure J) and its two slices, claims 10 and 9
+  // the phase-diagram experiment: the trainability map (Figure O) and its two slices, claims 10 and 9
   const pd = exp('phase-diagram'),
     dn = exp('phase-diagram.deepnorm'),
     pw = exp('phase-diagram.pre-warmup');

@@ -658,7 +658,7 @@ async function main() {
         assert(dashes.length === 0, `${id}: the caption binds — for ${dashes.join(', ')}`);
         // other settings than the precomputed result's: nothing to say about reproducing it
         assert(!(await page.$(`#${id} [data-reproduction]`)), `${id}: a reproduction line after a run with other settings`);
-        // the precomputed result stays drawn, muted, under the live one, in every figure (Figure G:
+        // the precomputed result stays drawn, muted, under the live one, in every figure (Figure I:
         // its own muted row of heat maps)
         const muted = await page.$$eval(
           `#${id} [data-name^="ref-"]`,
@@ -692,7 +692,7 @@ async function main() {
         await shoot(page, `en-${id}-live`, `#${id}`);
       });
 
-    await check('Figure J (fig15): the keys move the selected cell, its curves follow, and one cell is recomputed on its own', async () => {
+    await check('Figure O (fig15): the keys move the selected cell, its curves follow, and one cell is recomputed on its own', async () => {
       // the loop's live run above has only E2E_SHRINK's placements: the view followed it to its first
       // (Post-LN, the view's default, is not among them), so the figure draws the run its caption names
       const ran = E2E_SHRINK.fig15?.placements ?? [];
@@ -1282,7 +1282,7 @@ async function main() {
         assert(svg.startsWith('<svg') && svg.includes('id="lnx-provenance"'), `${id}.svg: no provenance metadata`);
         assert((svg.match(/<(path|rect|line|circle)\b/g) ?? []).length > 10, `${id}.svg: nothing drawn`);
         assert(!/var\(--/.test(svg), `${id}.svg: unresolved CSS variables`);
-        // a colour scale's legend is part of the picture (Figure G's heat maps)
+        // a colour scale's legend is part of the picture (Figure I's heat maps)
         for (const label of await page.$$eval(`#${id} .scale-label`, (ls) => ls.map((l) => l.textContent?.trim() ?? '')))
           assert(svg.includes(label.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')), `${id}.svg: no colour-scale legend "${label}"`);
         assert(got.png.bytes.subarray(1, 4).toString() === 'PNG', `${id}.png: not a PNG`);

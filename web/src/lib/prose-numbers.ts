@@ -374,7 +374,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
     return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
   },
-  // Figure E (`fig5`) (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
+  // Figure F (`fig5`) (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
   'exp.os.post': ({ E }) => osSlope(E, 'outputSensitivity', 'post'),
   'exp.os.pre': ({ E }) => osSlope(E, 'outputSensitivity', 'pre'),
   'exp.os.admin': ({ E }) => osSlope(E, 'outputSensitivity', 'admin'),
@@ -400,7 +400,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.afscf.steps': configNumber('adamFirstStepCf', 'steps'),
   'exp.afscf.lr': configNumber('adamFirstStepCf', 'lr', fmtLr),
   'exp.afscf.verdict': ({ E, lang }) => (E.adamFirstStepCf ? verdictSentence('afscf', verdicts.adamFirstStepCounterfactual(E.adamFirstStepCf), lang) : null),
-  // Figure G (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
+  // Figure H (`fig8`) (warmup-length): the verdicts on claim 4 (what warm-up removes) and claim 5 (the SGD control).
   'exp.rt.layers': ({ E }) => (typeof E.realText?.config?.layers === 'number' ? String(E.realText.config.layers) : null),
   'exp.rt.steps': ({ E }) => (typeof E.realText?.config?.steps === 'number' ? String(E.realText.config.steps) : null),
   'exp.rt.warmup': ({ E }) => (E.realText ? String(verdicts.realText(E.realText).facts.W ?? DASH_MISSING) : null),
@@ -421,7 +421,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
   'exp.wl.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('wl', verdicts.warmupLength(E.warmupLength), lang) : null),
   'exp.sgd.verdict': ({ E, lang }) => (E.warmupLength ? verdictSentence('sgd', verdicts.sgdControl(E.warmupLength), lang) : null),
   'exp.wl.steps': configNumber('warmupLength', 'steps'),
-  // Figure D (`fig10`) (step-size): the verdict on claim 2 (an update's effect lives in function space).
+  // Figure E (`fig10`) (step-size): the verdict on claim 2 (an update's effect lives in function space).
   'exp.ss.verdict': ({ E, lang }) => (E.stepSize ? verdictSentence('ss', verdicts.stepSize(E.stepSize), lang) : null),
   // its margins as percentages of the initial loss, and the grid's largest η (the caption's band and line)
   'exp.ss.margin': ({ E }) => pct(E.stepSize?.config?.eta_margin),
@@ -450,7 +450,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
         )
       : null;
   },
-  // Figure H (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
+  // Figure I (`fig9`) (plateau-share): the verdict on claim 6 (a frequency-only plateau).
   'exp.ps.verdict': ({ E, lang }) => (E.plateauShare ? verdictSentence('ps', verdicts.plateauShare(E.plateauShare), lang) : null),
   // Figure A (`fig6`) (tied-output): the depths and the verdict (whose sentence carries the slopes).
   'exp.tied.depths': depthRange('tiedOutput'),

@@ -1,5 +1,5 @@
 // heatmap-shapes.ts — HeatMap.svg's cells as a few SVG paths instead of one <rect> each: one path
-// per opacity level, holding every cell drawn at that level as a subpath. Figure H's four heat maps
+// per opacity level, holding every cell drawn at that level as a subpath. Figure I's four heat maps
 // were 1640 <rect>s, a third of the prerendered page's HTML; as paths they are about a sixth of
 // that. A cell's value is rounded to one of LEVELS steps (1/64, below what the eye tells apart on a
 // single-hue ramp; the figure's readout and table give the values themselves). Pure.

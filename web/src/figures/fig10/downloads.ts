@@ -1,4 +1,4 @@
-// fig10/downloads.ts — what Figure D (`fig10`)'s CSV and JSON downloads hold. Pure.
+// fig10/downloads.ts — what Figure E (`fig10`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per (placement, depth) with η*, its near-best range, the largest useful η,
 // the seed-mean loss at η = 0, and the mean
 // one-layer ‖Δlogits‖².

@@ -1,4 +1,4 @@
-// fig10/index.ts — Figure D (`fig10`) as the page sees it (figures/types.ts FigureDef): the best Adam-like
+// fig10/index.ts — Figure E (`fig10`) as the page sees it (figures/types.ts FigureDef): the best Adam-like
 // sign step η* and one layer's effect on the logits, against depth (the `step-size` experiment,
 // docs/experiments.md). No view state of its own (NoView).
 import type { StepSizeResult } from '../../experiments/step-size';

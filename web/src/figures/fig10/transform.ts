@@ -1,4 +1,4 @@
-// fig10/transform.ts — step-size document → Figure D (`fig10`)'s two panels against depth L. Pure.
+// fig10/transform.ts — step-size document → Figure E (`fig10`)'s two panels against depth L. Pure.
 // One series per placement the document measured (engine order):
 //   (a) η*, the sign-step size (Adam's first step at lr η) with the lowest loss of the seed mean,
 //       on a log axis (the grid of η the run tried sets its range), with its near-best range

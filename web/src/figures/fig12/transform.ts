@@ -1,4 +1,4 @@
-// fig12/transform.ts — sharpness document → Figure F (`fig12`)'s panels: Adam's preconditioned sharpness
+// fig12/transform.ts — sharpness document → Figure G (`fig12`)'s panels: Adam's preconditioned sharpness
 // against the stability threshold through the first steps. Pure functions.
 // One panel per (placement, warm-up) the document ran (engine order, then warm-up ascending); in each,
 // one series per (optimizer, seed): λ_t = λ_max(P_t⁻¹H) at the measured steps t, and the threshold

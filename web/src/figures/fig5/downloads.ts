@@ -1,4 +1,4 @@
-// fig5/downloads.ts — what Figure E (`fig5`)'s CSV and JSON downloads hold. Pure.
+// fig5/downloads.ts — what Figure F (`fig5`)'s CSV and JSON downloads hold. Pure.
 // The table is long (one row per drawn value): placement, depth, mean, std, and the placement's
 // log–log slope; the JSON is the drawn document's placements with its config and engine.
 import type { OutputSensitivityResult } from '../../experiments/output-sensitivity';

@@ -1,4 +1,4 @@
-// fig5/index.ts — Figure E (`fig5`) as the page sees it (figures/types.ts FigureDef): the output's
+// fig5/index.ts — Figure F (`fig5`) as the page sees it (figures/types.ts FigureDef): the output's
 // sensitivity to a small change of every weight, against depth, for every placement (the
 // `output-sensitivity` experiment, docs/experiments.md). Its view state is which perturbation is
 // drawn, each its own document: a random one (slot outputSensitivity) or Adam's sign step (slot

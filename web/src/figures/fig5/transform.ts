@@ -1,4 +1,4 @@
-// fig5/transform.ts — output-sensitivity document → Figure E (`fig5`)'s log–log chart. Pure functions.
+// fig5/transform.ts — output-sensitivity document → Figure F (`fig5`)'s log–log chart. Pure functions.
 // One series per placement the document measured (engine order): the mean over seeds of the
 // logits' mean squared change against depth L, with ± one std where it stays positive (a log axis
 // has no room for ≤ 0); two guides: O(L) through Post-LN's shallowest point and O(log L) through

@@ -1,4 +1,4 @@
-// fig8/downloads.ts — what Figure G (`fig8`)'s CSV and JSON downloads hold. Pure.
+// fig8/downloads.ts — what Figure H (`fig8`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per group of the document (placement, optimizer, warm-up, peak lr) with its
 // escape step (empty: never) and the seeds that ran to the end.
 import type { WarmupLengthResult } from '../../experiments/warmup-length';

@@ -1,4 +1,4 @@
-// fig8/index.ts — Figure G (`fig8`) as the page sees it (figures/types.ts FigureDef): the escape step from
+// fig8/index.ts — Figure H (`fig8`) as the page sees it (figures/types.ts FigureDef): the escape step from
 // the plateau against the warm-up's length, per placement and optimizer (the `warmup-length`
 // experiment, docs/experiments.md; the page loads its summary without loss curves). View state: the
 // lr drawn, each optimizer's smallest or largest; URL: fig8.lr=high (absent: the smallest).

@@ -1,4 +1,4 @@
-// fig8/transform.ts — warmup-length document → Figure G (`fig8`): when Post-LN leaves the plateau, against
+// fig8/transform.ts — warmup-length document → Figure H (`fig8`): when Post-LN leaves the plateau, against
 // the warm-up's length, per placement and optimizer. Pure functions.
 // One series per (placement, optimizer) at the chosen lr factor (the optimizer's smallest lr, or
 // its largest): the escape step of the seed-mean curve at each warm-up length. The warm-ups sit to

@@ -1,4 +1,4 @@
-// fig9/downloads.ts — what Figure H (`fig9`)'s CSV and JSON downloads hold. Pure.
+// fig9/downloads.ts — what Figure I (`fig9`)'s CSV and JSON downloads hold. Pure.
 // Long table: one row per cell (placement, warm-up, step, layer, share).
 import type { PlateauShareResult } from '../../experiments/plateau-share';
 import type { Cell, Table } from '../../lib/export';

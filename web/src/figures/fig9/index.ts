@@ -1,4 +1,4 @@
-// fig9/index.ts — Figure H (`fig9`) as the page sees it (figures/types.ts FigureDef): the token-specific
+// fig9/index.ts — Figure I (`fig9`) as the page sees it (figures/types.ts FigureDef): the token-specific
 // share of the hidden state, layer × step, for Post-LN and Pre-LN with and without warm-up (the
 // `plateau-share` experiment, docs/experiments.md). No view state of its own (NoView).
 import type { PlateauShareResult } from '../../experiments/plateau-share';

@@ -1,4 +1,4 @@
-// fig9/transform.ts — plateau-share document → Figure H (`fig9`)'s heat maps. Pure functions.
+// fig9/transform.ts — plateau-share document → Figure I (`fig9`)'s heat maps. Pure functions.
 // One panel per run (placement × warm-up, in the document's order): x is the recording (index; its
 // step as the tick label), y the layer 1…L, each cell the token-specific share of the residual
 // stream after that layer at that step, s = 1 − ‖mean over tokens of h‖² / mean over tokens of ‖h‖².
