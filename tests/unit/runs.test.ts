@@ -245,6 +245,15 @@ describe('headlines', () => {
     // a slot without a second document is judged as before
     expect(headline('stepSize', read('step-size'), t)).toMatch(/^runs\.verdict runs\.verdict\.\w+$/);
   });
+  it('a verdict after its label: a space after a colon, none after a full-width one', () => {
+    const warmup = JSON.parse(readFileSync(new URL('../../public/data/exp/warmup-length.summary.json', import.meta.url), 'utf8'));
+    const random = JSON.parse(readFileSync(new URL('../../public/data/exp/output-sensitivity.json', import.meta.url), 'utf8'));
+    const en = (k: string) => UI_STRINGS.en[k] ?? k;
+    const zh = (k: string) => UI_STRINGS.zh[k] ?? k;
+    expect(headline('warmupLength', warmup, en)).toBe('verdict: confirmed · SGD control: refuted');
+    expect(headline('warmupLength', warmup, zh)).toBe('结论：成立 · SGD 对照：不成立');
+    expect(headline('outputSensitivity', random, zh)).toBe('仅就这次运行的结论：成立');
+  });
   it('never throws on a document a verdict cannot read', () => {
     expect(headline('adamFirstStep', { junk: true }, t)).toBe('');
     expect(headline('grid', null, t)).toBe('');

@@ -48,6 +48,10 @@ function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
   return [L, names.map((n) => placementLabel(n, t)).join(', ')].filter(Boolean).join(' · ');
 }
 
+/** A label and its value: a space after a colon ("verdict: confirmed"), none after a full-width one
+ *  ("结论：成立"), which holds its own space. */
+const labelled = (label: string, value: string) => `${label}${label.endsWith('：') ? '' : ' '}${value}`;
+
 /** The headline of `doc` as the document of `slot`; '' when there is nothing to say. Never throws
  *  (a partial document may not hold what a verdict needs). A slot whose verdict reads a second
  *  slot's document beside its own (`verdictWith`: output sensitivity's random perturbation and
@@ -63,9 +67,9 @@ export function headline(slot: SlotName, doc: unknown, t: (k: string) => string,
     const judged = judge(slot as ExperimentSlot, doc, withDoc);
     if (!decl || !judged) return '';
     const word = (rule: (doc: never) => { verdict: string }) => t(`runs.verdict.${rule(doc as never).verdict}`);
-    const more = Object.entries(decl.alsoVerdicts ?? {}).map(([k, rule]) => ` · ${t(`runs.verdict.${k}`)} ${word(rule)}`);
+    const more = Object.entries(decl.alsoVerdicts ?? {}).map(([k, rule]) => ` · ${labelled(t(`runs.verdict.${k}`), word(rule))}`);
     const alone = decl.verdictWith != null && withDoc == null;
-    return `${t(alone ? 'runs.verdictAlone' : 'runs.verdict')} ${t(`runs.verdict.${judged.verdict}`)}${more.join('')}`;
+    return `${labelled(t(alone ? 'runs.verdictAlone' : 'runs.verdict'), t(`runs.verdict.${judged.verdict}`))}${more.join('')}`;
   } catch {
     return '';
   }
