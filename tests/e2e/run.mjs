@@ -1641,6 +1641,9 @@ async function main() {
       assert(latin.length === 0, `headings without Chinese: ${latin.slice(0, 5).join(' | ')}`);
       const same = zhHeads.filter((h) => enHeads.includes(h));
       assert(same.length === 0, `headings unchanged: ${same.slice(0, 5).join(' | ')}`);
+      // a control group's label ends in the language's colon ("扰动：", not "扰动:")
+      const colons = await page.$$eval('.label-colon', (els) => [...new Set(els.map((e) => getComputedStyle(e, '::after').content))]);
+      assert(colons.length === 1 && colons[0] === '"："', `the labels' colons in Chinese: ${colons.join(' ')}`);
       await pressSwitch(page, '.lang-toggle');
       await page.waitForSelector('.page[data-lang="en"]');
     });
