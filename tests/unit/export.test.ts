@@ -23,7 +23,8 @@ import { fig1Table } from '../../web/src/figures/fig1/downloads';
 import { fig2Table } from '../../web/src/figures/fig2/downloads';
 import { fig3Table } from '../../web/src/figures/fig3/downloads';
 import { fig4Table } from '../../web/src/figures/fig4/downloads';
-import { figureStepTable, seriesTable, stepRowsTable } from '../../web/src/lib/series-table';
+import { figureStepTable, lineName, seriesTable, stepRowsTable } from '../../web/src/lib/series-table';
+import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { grid, phaseDiagram, probe } from './fixtures';
 import { fig15Json, fig15Table } from '../../web/src/figures/fig15/downloads';
 import { fig14Json } from '../../web/src/figures/fig14/downloads';
@@ -324,6 +325,17 @@ describe('seriesTable', () => {
       { L: 1, post: '2', pre: '4', postx2: '4', prex2: '8' },
     ]);
   });
+});
+
+describe('a step table line’s name (lineName), in each language’s punctuation', () => {
+  const en = (k: string) => UI_STRINGS.en[k];
+  const zh = (k: string) => UI_STRINGS.zh[k];
+  it.each([
+    [en, 'Post-LN', 'Adam', undefined, 'Post-LN: Adam'],
+    [en, 'Post-LN', 'Adam', 'all', 'Post-LN: Adam, all'],
+    [zh, 'Post-LN', 'Adam', undefined, 'Post-LN：Adam'],
+    [zh, 'Post-LN', 'Adam', '全部', 'Post-LN：Adam，全部'],
+  ])('%#: %s %s %s', (t, panel, series, part, want) => expect(lineName(t, panel, series, part)).toBe(want));
 });
 
 describe('stepRowsTable', () => {

@@ -74,3 +74,9 @@ export function stepRowsTable(
 /** stepRowsTable under the figure's own strings: its `tableCaption`, and `col.series` over the lines' names. */
 export const figureStepTable = (text: FigureText, steps: readonly number[], lines: readonly { name: string; value: (step: number) => string }[]) =>
   stepRowsTable(ft(text, 'tableCaption'), ft(text, 'col.series'), steps, lines);
+
+/** A line's name in a step table: its panel, then its series (and which part of it, for a series
+ *  drawn in parts), with the page language's colon and list separator (page-chrome sep.colon,
+ *  sep.list): "Post-LN: Adam, all", "Post-LN：Adam，全部". */
+export const lineName = (t: (k: string) => string, panel: string, series: string, part?: string): string =>
+  `${panel}${t('sep.colon')}${series}${part ? `${t('sep.list')}${part}` : ''}`;
