@@ -196,6 +196,19 @@ const firstDiff = (a, b) => {
   return `at ${i}: "…${a.slice(Math.max(0, i - 60), i + 60)}…" vs "…${b.slice(Math.max(0, i - 60), i + 60)}…"`;
 };
 
+/** A precomputed experiment document (public/data/exp/<name>.json). */
+const exp = (name) => JSON.parse(readFileSync(join(root, `public/data/exp/${name}.json`), 'utf8'));
+/** The run list's verdict words in English (ui-strings runs.verdict.*). */
+const VERDICT_WORDS = { confirmed: 'confirmed', refuted: 'refuted', qualified: 'holds only in part', untested: 'too small to test' };
+/** The reference's verdict on its own document alone, for the figure whose claim the article judges
+ *  on a second document too (Figure F: experiments/output-sensitivity.ts verdictWith); null for any
+ *  other figure. */
+async function referenceVerdictAlone(id) {
+  if (id !== 'fig5') return null;
+  const { outputSensitivity } = await import('../../web/src/experiments/verdicts.js');
+  return VERDICT_WORDS[outputSensitivity(exp('output-sensitivity'), null).verdict];
+}
+
 async function main() {
   if (!existsSync(join(dist, 'index.html'))) {
     console.log('dist/ is not built: run `npm run build` first');
@@ -640,13 +653,23 @@ async function main() {
         assert(verdictAfter === verdictBefore, `the paragraph before ${id} changed with the live run: "${verdictAfter.slice(0, 200)}"`);
         const drawn = await page.$eval(`#${id} [data-drawn-run]`, (el) => el.textContent ?? '').catch(() => '');
         if (judged) {
-          const m = /^Drawn: your run “[^”]+” \((verdict: .+)\)\. The article’s text describes the reference \((verdict: .+)\)\.$/.exec(drawn);
+          const m = /^Drawn: your run “[^”]+” \((verdict(?: on this run alone)?: .+)\)\. The article’s text describes the reference \((verdict: .+)\)\.$/.exec(
+            drawn,
+          );
           assert(m, `${id}: the caption does not name the drawn run beside the reference: "${drawn}"`);
           // the quick setting shows the effect: its verdict(s) are the reference's (tests/wasm/quick-verdicts.test.ts
           // checks them on the engine too); a setting shrunk below it says it is too small, never refuted
-          if (tooSmall)
-            assert(/verdict: too small to test/.test(m[1]) && !/refuted/.test(m[1]), `${id}: a setting too small to show the effect reads "${m[1]}"`);
-          else assert(m[1] === m[2], `${id}: the quick setting's ${m[1]}, the reference's ${m[2]}`);
+          const alone = /^verdict on this run alone: (.+)$/.exec(m[1])?.[1];
+          if (tooSmall) assert(/: too small to test/.test(m[1]) && !/refuted/.test(m[1]), `${id}: a setting too small to show the effect reads "${m[1]}"`);
+          else if (alone !== undefined) {
+            // a claim the article judges on a second document too (Figure F: the sign step beside the
+            // random perturbation, verdictWith): the run against the reference judged on the same one alone
+            const ref = await referenceVerdictAlone(id);
+            assert(
+              ref !== null && alone === ref,
+              `${id}: the quick setting's verdict on this run alone is ${alone}, the reference's on the same document alone ${ref}`,
+            );
+          } else assert(m[1] === m[2], `${id}: the quick setting's ${m[1]}, the reference's ${m[2]}`);
         } else
           assert(
             /^Drawn: your run “[^”]+”\. The article’s text describes the reference\.$/.test(drawn),
@@ -742,14 +765,12 @@ async function main() {
       assert(!/fused multiply-add/.test(badge.text), `a run of the reference's settings used the fused kernel: ${badge.text}`);
       // the caption names the reference's verdict as the article states it, which reads Adam's sign
       // step beside the random perturbation (verdictWith), and the run's as judged on this run alone
-      const read = (f) => JSON.parse(readFileSync(join(root, `public/data/exp/${f}.json`), 'utf8'));
       const { outputSensitivity } = await import('../../web/src/experiments/verdicts.js');
-      const article = outputSensitivity(read('output-sensitivity'), read('output-sensitivity.sign_gradient')).verdict;
-      const alone = outputSensitivity(read('output-sensitivity'), null).verdict;
-      const words = { confirmed: 'confirmed', refuted: 'refuted', qualified: 'holds only in part', untested: 'too small to test' };
+      const article = VERDICT_WORDS[outputSensitivity(exp('output-sensitivity'), exp('output-sensitivity.sign_gradient')).verdict];
+      const alone = await referenceVerdictAlone('fig5');
       const drawn = await page.$eval('#fig5 [data-drawn-run]', (el) => el.textContent ?? '');
       assert(
-        drawn.includes(`(verdict on this run alone: ${words[alone]})`) && drawn.includes(`describes the reference (verdict: ${words[article]})`),
+        drawn.includes(`(verdict on this run alone: ${alone})`) && drawn.includes(`describes the reference (verdict: ${article})`),
         `the caption after a run of the reference's settings: "${drawn}" (the article's verdict: ${article}; on the random perturbation alone: ${alone})`,
       );
       await shoot(page, 'en-fig5-identical', '#fig5');
