@@ -257,17 +257,17 @@ const deepestTrained =
     });
   };
 
-/** `exp.<slot>.verdict` of every experiment slot whose verdict sentences are written under the slot's
- *  own name (UI_STRINGS `verdict.<slot>.<verdict>`, e.g. `verdict.angularUpdate.confirmed`): the
- *  sentence of its declared rule (experiments/<name>.ts `verdict`) on the drawn document. A new
- *  experiment's verdict sentence is bound by its declaration and its strings, with no line here; the
- *  older slots' sentences, keyed by a short claim name (`verdict.dn.…`), are listed below. */
 /** The document a slot's verdict reads beside its own (its declaration's `verdictWith`), or null. */
 const withOf = (slot: ExperimentSlot, E: Ctx['E']): unknown => {
   const w = EXPERIMENT_SLOTS[slot].verdictWith;
   return w ? (E[w] ?? null) : null;
 };
 
+/** `exp.<slot>.verdict` of every experiment slot whose verdict sentences are written under the slot's
+ *  own name (UI_STRINGS `verdict.<slot>.<verdict>`, e.g. `verdict.angularUpdate.confirmed`): the
+ *  sentence of its declared rule (experiments/<name>.ts `verdict`) on the drawn document. A new
+ *  experiment's verdict sentence is bound by its declaration and its strings, with no line here; the
+ *  older slots' sentences, keyed by a short claim name (`verdict.dn.…`), are listed below. */
 const declaredVerdicts = (): Record<string, Entry> =>
   Object.fromEntries(
     (Object.keys(EXPERIMENT_SLOTS) as ExperimentSlot[])
