@@ -88,6 +88,7 @@ export const UI_KEY_TABLES = {
       ['paperFigureLabel', 'label of a `paperFigure` aside'],
       ['testLabel', "label before the title of a `test` aside (the page's own test of one of the article's inferences)"],
       ['sep.colon', `": " between a readout's subject and its value`],
+      ['sep.aside', `a note in parentheses after a name: " (composed)", "（自组）"; {x} the note`],
       ['optimizer.adam optimizer.sgd optimizer.radam optimizer.gi-adam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
       [
         'outcome.trained outcome.plateau outcome.diverged outcome.mixed',

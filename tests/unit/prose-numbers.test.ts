@@ -142,6 +142,17 @@ describe('proseNumbers: toy keys', () => {
   });
 });
 
+describe('a note after a name, in each language’s parentheses (sep.aside)', () => {
+  it.each([
+    ['en', '0, 100 (half-cosine)'],
+    ['zh', '0、100（半余弦）'],
+  ] as const)('%s: the warm-ups drawn and their shape', (lang, want) => {
+    const g = grid();
+    (g.config as unknown as Record<string, unknown>).warmup_shape = 'cosine';
+    expect(proseNumbers(null, g, lang)['toy.warmups']).toBe(want);
+  });
+});
+
 describe('grid helpers', () => {
   it('w300 falls back to the longest nonzero warm-up', () => {
     expect(armWarmup(grid(), 'w300')).toBe(100);

@@ -265,6 +265,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.gi.untested':
       'GI-Adam: too small to test at this setting. It needs Adam and GI-Adam runs without warm-up and a warm-up to set the window, at least 3 measured steps within it (here {measured} in the first {window} steps of {steps}), and Adam without warm-up over the threshold in some placement (here at most {ratioAdam0Post} and {ratioAdam0Pre} times it; — = not run).',
     'sep.colon': ': ',
+    'sep.aside': ' ({x})',
     'sep.list': ', ',
     'engine.line': '{label}: {engine}. {why}',
     'engine.label': 'Engine',
@@ -668,6 +669,7 @@ export const UI_STRINGS: Record<Lang, Record<string, string>> = {
     'verdict.gi.untested':
       'GI-Adam：在这个设定下太小，无法检验。需要 Adam 与 GI-Adam 不预热的运行，以及一个划定窗口的预热，窗口内至少测 3 步（这里 {steps} 步中前 {window} 步测了 {measured} 步），而且 Adam 不预热时至少在一种放法下越过阈值（这里最多是阈值的 {ratioAdam0Post} 倍和 {ratioAdam0Pre} 倍；— 表示没有运行）。',
     'sep.colon': '：',
+    'sep.aside': '（{x}）',
     'sep.list': '，',
     'engine.line': '{label}：{engine}。{why}',
     'engine.label': '计算引擎',

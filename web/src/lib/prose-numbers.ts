@@ -356,7 +356,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
       }),
     ];
     if (!changed.length) return base;
-    return lang === 'zh' ? `${base}（${changed.join('，')}）` : `${base} (${changed.join(', ')})`;
+    return `${base}${tpl(UI_STRINGS[lang]['sep.aside'], { x: changed.join(UI_STRINGS[lang]['sep.list']) })}`;
   },
   // the caption's sentence on the lines under the drawn grid's curves, as Figure 4 draws them
   // (transform.ts buildPanels refs): on the chain its optimal loss, ln successors, dotted; on the
@@ -372,7 +372,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     const shape = G ? String(withAddedKeys(G.config as unknown as Record<string, unknown>).warmup_shape) : null;
     if (!list || !shape || shape === valueIn(GRID, 'warmup_shape', null)) return list;
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
-    return lang === 'zh' ? `${list}（${name}）` : `${list} (${name})`;
+    return `${list}${tpl(UI_STRINGS[lang]['sep.aside'], { x: name })}`;
   },
   // Figure F (`fig5`) (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
   'exp.os.post': ({ E }) => osSlope(E, 'outputSensitivity', 'post'),
