@@ -87,7 +87,7 @@ export const UI_KEY_TABLES = {
       ['tableView chartView', 'the table-view toggle of Figures 2–4'],
       ['paperFigureLabel', 'label of a `paperFigure` aside'],
       ['testLabel', "label before the title of a `test` aside (the page's own test of one of the article's inferences)"],
-      ['sep.colon', `": " between a readout's subject and its value`],
+      ['sep.colon', `": " between a readout's subject and its value, and between a run's verdict label and its word`],
       ['sep.aside', `a note in parentheses after a name: " (composed)", "（自组）"; {x} the note`],
       ['optimizer.adam optimizer.sgd optimizer.radam optimizer.gi-adam', `each optimizer's name in Figure 4's settings (falls back to the engine's name)`],
       [
@@ -259,7 +259,7 @@ export const UI_KEY_TABLES = {
       ['runs.finalLoss', 'before the grid headline (final seed-mean loss per placement)'],
       ['runs.lossAt', 'the same for a grid that stopped before its end (cancelled, interrupted, streaming): the loss at the step it reached'],
       ['runs.text', "first in a grid's headline when it learned the article's text (`{lang}`: `text_lang`'s value)"],
-      ['runs.verdict', `before an experiment entry's verdict`],
+      ['runs.verdict', `the label of an experiment entry's verdict (\`sep.colon\` joins it to the verdict word)`],
       [
         'runs.verdictAlone',
         `before the verdict of a run whose claim the article judges on a second document too (Figure F's random perturbation, without Adam's sign step)`,

@@ -23,6 +23,7 @@ import { mkdirSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 const readdirSyncSafe = (d) => (existsSync(d) ? readdirSync(d) : []);
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { outputSensitivity } from '../../web/src/experiments/verdicts.js';
 import {
   CHROMIUM,
   FIGS,
@@ -203,10 +204,8 @@ const VERDICT_WORDS = { confirmed: 'confirmed', refuted: 'refuted', qualified: '
 /** The reference's verdict on its own document alone, for the figure whose claim the article judges
  *  on a second document too (Figure F: experiments/output-sensitivity.ts verdictWith); null for any
  *  other figure. */
-async function referenceVerdictAlone(id) {
-  if (id !== 'fig5') return null;
-  const { outputSensitivity } = await import('../../web/src/experiments/verdicts.js');
-  return VERDICT_WORDS[outputSensitivity(exp('output-sensitivity'), null).verdict];
+function referenceVerdictAlone(id) {
+  return id === 'fig5' ? VERDICT_WORDS[outputSensitivity(exp('output-sensitivity'), null).verdict] : null;
 }
 
 async function main() {
@@ -664,7 +663,7 @@ async function main() {
           else if (alone !== undefined) {
             // a claim the article judges on a second document too (Figure F: the sign step beside the
             // random perturbation, verdictWith): the run against the reference judged on the same one alone
-            const ref = await referenceVerdictAlone(id);
+            const ref = referenceVerdictAlone(id);
             assert(
               ref !== null && alone === ref,
               `${id}: the quick setting's verdict on this run alone is ${alone}, the reference's on the same document alone ${ref}`,
@@ -765,9 +764,8 @@ async function main() {
       assert(!/fused multiply-add/.test(badge.text), `a run of the reference's settings used the fused kernel: ${badge.text}`);
       // the caption names the reference's verdict as the article states it, which reads Adam's sign
       // step beside the random perturbation (verdictWith), and the run's as judged on this run alone
-      const { outputSensitivity } = await import('../../web/src/experiments/verdicts.js');
       const article = VERDICT_WORDS[outputSensitivity(exp('output-sensitivity'), exp('output-sensitivity.sign_gradient')).verdict];
-      const alone = await referenceVerdictAlone('fig5');
+      const alone = referenceVerdictAlone('fig5');
       const drawn = await page.$eval('#fig5 [data-drawn-run]', (el) => el.textContent ?? '');
       assert(
         drawn.includes(`(verdict on this run alone: ${alone})`) && drawn.includes(`describes the reference (verdict: ${article})`),

@@ -70,7 +70,7 @@ describe('an experiment figure registered by a test', () => {
   it('has a slot in the results, and its verdict is the run list’s headline', () => {
     const results = new Results(new LiveRuns(SLOT_NAMES, null));
     expect(results.slot(slot).name).toBe(slot);
-    expect(headline(slot, doc, (k) => k)).toBe('runs.verdict runs.verdict.confirmed');
+    expect(headline(slot, doc, (k) => (k === 'sep.colon' ? ': ' : k))).toBe('runs.verdict: runs.verdict.confirmed');
   });
   it('is in the permalinks: its view is written, read back and embedded', () => {
     expect(LINKS.figures).toContain(id);

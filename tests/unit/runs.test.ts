@@ -30,7 +30,8 @@ import { settingsText } from '../../web/src/lib/settings';
 import { UI_STRINGS } from '../../web/src/content/ui-strings';
 import { runEntry } from './fixtures';
 
-const t = (k: string) => k;
+// page-chrome keys as themselves, but for the colon between a label and its value
+const t = (k: string) => (k === 'sep.colon' ? ': ' : k);
 
 const gridDoc = (loss = [6, 5, 4], placement = 'post') => ({
   config: { steps: loss.length, seeds: [0] },
@@ -228,7 +229,7 @@ describe('headlines', () => {
   });
   it('Figure H: both of its claims (warm-up, and the SGD control), as the precomputed document gives them', () => {
     const doc = JSON.parse(readFileSync(new URL('../../public/data/exp/warmup-length.summary.json', import.meta.url), 'utf8'));
-    expect(headline('warmupLength', doc, t)).toBe('runs.verdict runs.verdict.confirmed · runs.verdict.sgd runs.verdict.refuted');
+    expect(headline('warmupLength', doc, t)).toBe('runs.verdict: runs.verdict.confirmed · runs.verdict.sgd: runs.verdict.refuted');
   });
   it('Figure F: the reference judged as the article judges it (the sign step beside the random perturbation), a run of one perturbation on that run alone', () => {
     const read = (f: string) => JSON.parse(readFileSync(new URL(`../../public/data/exp/${f}.json`, import.meta.url), 'utf8'));
@@ -237,13 +238,13 @@ describe('headlines', () => {
     // the article's verdict (prose-numbers exp.os.verdict) and the caption's reference headline read both
     const article = verdicts.outputSensitivity(random, sign).verdict;
     expect(judge('outputSensitivity', random, sign)?.verdict).toBe(article);
-    expect(headline('outputSensitivity', random, t, sign)).toBe(`runs.verdict runs.verdict.${article}`);
+    expect(headline('outputSensitivity', random, t, sign)).toBe(`runs.verdict: runs.verdict.${article}`);
     // the random perturbation alone: another verdict here (the sign step is what qualifies it), said as the run's alone
     const alone = verdicts.outputSensitivity(random, null).verdict;
     expect(alone).not.toBe(article);
-    expect(headline('outputSensitivity', random, t)).toBe(`runs.verdictAlone runs.verdict.${alone}`);
+    expect(headline('outputSensitivity', random, t)).toBe(`runs.verdictAlone: runs.verdict.${alone}`);
     // a slot without a second document is judged as before
-    expect(headline('stepSize', read('step-size'), t)).toMatch(/^runs\.verdict runs\.verdict\.\w+$/);
+    expect(headline('stepSize', read('step-size'), t)).toMatch(/^runs\.verdict: runs\.verdict\.\w+$/);
   });
   it('a verdict after its label: a space after a colon, none after a full-width one', () => {
     const warmup = JSON.parse(readFileSync(new URL('../../public/data/exp/warmup-length.summary.json', import.meta.url), 'utf8'));

@@ -48,10 +48,6 @@ function probeHeadline(p: ProbeResult, t: (k: string) => string): string {
   return [L, names.map((n) => placementLabel(n, t)).join(', ')].filter(Boolean).join(' · ');
 }
 
-/** A label and its value: a space after a colon ("verdict: confirmed"), none after a full-width one
- *  ("结论：成立"), which holds its own space. */
-const labelled = (label: string, value: string) => `${label}${label.endsWith('：') ? '' : ' '}${value}`;
-
 /** The headline of `doc` as the document of `slot`; '' when there is nothing to say. Never throws
  *  (a partial document may not hold what a verdict needs). A slot whose verdict reads a second
  *  slot's document beside its own (`verdictWith`: output sensitivity's random perturbation and
@@ -66,10 +62,11 @@ export function headline(slot: SlotName, doc: unknown, t: (k: string) => string,
     const decl = EXPERIMENT_SLOTS[slot as ExperimentSlot];
     const judged = judge(slot as ExperimentSlot, doc, withDoc);
     if (!decl || !judged) return '';
-    const word = (rule: (doc: never) => { verdict: string }) => t(`runs.verdict.${rule(doc as never).verdict}`);
-    const more = Object.entries(decl.alsoVerdicts ?? {}).map(([k, rule]) => ` · ${labelled(t(`runs.verdict.${k}`), word(rule))}`);
+    // a label and its verdict with the language's colon (page-chrome sep.colon): "verdict: confirmed", "结论：成立"
+    const labelled = (label: string, verdict: string) => `${t(label)}${t('sep.colon')}${t(`runs.verdict.${verdict}`)}`;
+    const more = Object.entries(decl.alsoVerdicts ?? {}).map(([k, rule]) => ` · ${labelled(`runs.verdict.${k}`, rule(doc as never).verdict)}`);
     const alone = decl.verdictWith != null && withDoc == null;
-    return `${labelled(t(alone ? 'runs.verdictAlone' : 'runs.verdict'), t(`runs.verdict.${judged.verdict}`))}${more.join('')}`;
+    return `${labelled(alone ? 'runs.verdictAlone' : 'runs.verdict', judged.verdict)}${more.join('')}`;
   } catch {
     return '';
   }
