@@ -43,6 +43,7 @@
 import { cpus, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, FIGS, FLAGS, freePort, settleInView, vitePreview } from '../tests/e2e/harness.mjs';
+import { observe, quiet, tap } from './interaction.mjs';
 
 const THROTTLE = 4;
 const WINDOW_MS = 15000;
@@ -53,26 +54,6 @@ const BIG = { runs: 10, steps: 100000 };
 
 const { child: server, url } = await vitePreview(await freePort(), process.env.DIST ?? null);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-
-/** What every measured page records from its start: long tasks, the first paint, interactions. */
-function observe() {
-  const g = globalThis;
-  g.__long = [];
-  g.__events = [];
-  new PerformanceObserver((l) => l.getEntries().forEach((e) => g.__long.push([e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((l) => l.getEntries().forEach((e) => e.name === 'first-contentful-paint' && (g.__fcp = e.startTime))).observe({
-    type: 'paint',
-    buffered: true,
-  });
-  new PerformanceObserver((l) =>
-    l
-      .getEntries()
-      .forEach(
-        (e) =>
-          e.interactionId && g.__events.push({ name: e.name, id: e.interactionId, at: e.startTime, ms: e.duration, delay: e.processingStart - e.startTime }),
-      ),
-  ).observe({ type: 'event', durationThreshold: 16, buffered: true });
-}
 
 async function newPage(throttle = THROTTLE) {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -185,22 +166,6 @@ async function readingEstimate(path, figs = FIGS) {
   }
 }
 
-/** Until no long task has started for `ms` (at most 30 s): the page is quiet (a figure that just
- *  went live may start the engine's calibration, lib/calibrate.ts, whose reports take the main
- *  thread now and then). Returns how long it waited. */
-async function quiet(page, ms = 2000) {
-  const t0 = Date.now();
-  await page.waitForFunction(
-    (ms) => {
-      const last = globalThis.__long.at(-1);
-      return !last || performance.now() - (last[0] + last[1]) > ms;
-    },
-    ms,
-    { timeout: 30000, polling: 100 },
-  );
-  return Date.now() - t0;
-}
-
 /** The interaction `act` starts on a quiet page: its Event Timing duration (input to the next
  *  paint) and input delay. */
 async function interaction(page, act) {
@@ -213,20 +178,6 @@ async function interaction(page, act) {
   // the interaction is the slowest of its events (pointerdown / pointerup / click, or keydown / keyup)
   const worst = evs.reduce((a, e) => (e.ms > a.ms ? e : a));
   return { ms: Math.round(worst.ms), delay_ms: Math.round(worst.delay), events: evs.map((e) => `${e.name} ${Math.round(e.ms)}`) };
-}
-
-/** A tap on `selector` as the touch screen sends it (CDP touch events at its centre): not
- *  Playwright's tap, whose checks of the target (its hit-target listener, role and state queries)
- *  run in the page's main thread during the interaction and were part of what it measured. */
-async function tap(page, selector) {
-  const at = await page.$eval(selector, (el) => {
-    const r = el.getBoundingClientRect();
-    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  });
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
 }
 
 async function inputs(page) {

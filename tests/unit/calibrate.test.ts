@@ -3,7 +3,17 @@
 // each product size read log–log between them, learned once per visit for the engine
 // that would run the reader's job, and only when none is known.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { calibrateOnce, calibrationConfigs, calibrationWarmup, engineKey, msPerFraction, resetCalibration, startCost } from '../../web/src/lib/calibrate';
+import {
+  calibrateAuto,
+  calibrateOnce,
+  calibrationConfigs,
+  calibrationWarmup,
+  engineKey,
+  msPerFraction,
+  resetCalibration,
+  startCost,
+} from '../../web/src/lib/calibrate';
+import type { ReaderGate } from '../../web/src/lib/reader-gate';
 import { gridWork } from '../../web/src/lib/cost';
 import { rateAt, speed } from '../../web/src/lib/speed.svelte';
 import type { EngineReady, Progress } from '../../web/src/engine/client';
@@ -89,6 +99,108 @@ describe('calibrateOnce', () => {
   });
   it('a failing engine leaves no speed and no error', async () => {
     expect(await calibrateOnce(() => Promise.reject(new Error('no engine')), info)).toBe(false);
+    expect(speed.record).toBeNull();
+  });
+});
+
+/** A gate the test drives: `pause()` ends the wait for a pause, `input()` is the reader's input. */
+function testGate() {
+  let waiting: (() => void)[] = [];
+  const listeners = new Set<() => void>();
+  const gate: ReaderGate = {
+    quiet: () => new Promise<void>((r) => waiting.push(r)),
+    onInput(f) {
+      listeners.add(f);
+      return () => void listeners.delete(f);
+    },
+  };
+  return {
+    gate,
+    waiters: () => waiting.length,
+    pause() {
+      const w = waiting;
+      waiting = [];
+      for (const r of w) r();
+    },
+    input: () => [...listeners].forEach((f) => f()),
+  };
+}
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('calibrateOnce started by the page: it gives way to the reader', () => {
+  beforeEach(() => {
+    resetCalibration();
+    speed.record = null;
+  });
+  /** a run that reports at once and ends when `release()` is called, or rejects when aborted */
+  function heldRuns() {
+    const started: { c: object; signal?: AbortSignal }[] = [];
+    let release: (() => void) | null = null;
+    const run = (c: object, onP: (q: Progress) => void, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        started.push({ c, signal });
+        signal?.addEventListener('abort', () => reject(new Error('cancelled')));
+        release = () => {
+          onP(p(0.5, 100));
+          onP(p(1, 200));
+          resolve();
+        };
+      });
+    return { run, started, release: async () => (release?.(), await tick()) };
+  }
+  it('each grid waits for a pause; an input stops the grid under way, which runs again at the next pause', async () => {
+    const g = testGate();
+    const r = heldRuns();
+    const done = calibrateOnce(r.run, info, undefined, g.gate);
+    await tick();
+    expect(r.started.length).toBe(0); // nothing before the reader pauses
+    expect(g.waiters()).toBe(1);
+    g.pause();
+    await tick();
+    expect(r.started.length).toBe(1); // the warm-up
+    await r.release();
+    g.pause();
+    await tick();
+    expect(r.started.length).toBe(2); // the first timed grid
+    g.input();
+    await tick();
+    expect(r.started[1].signal?.aborted).toBe(true);
+    expect(r.started.length).toBe(2); // not again before the next pause
+    g.pause();
+    await tick();
+    expect(r.started.map((s) => s.c)).toEqual([calibrationWarmup(calibrationConfigs(2)), calibrationConfigs(2)[0], calibrationConfigs(2)[0]]);
+    for (let i = 0; i < 3; i++) {
+      await r.release();
+      g.pause();
+      await tick();
+    }
+    expect(await done).toBe(true);
+    expect(speed.record?.engine).toBe('cpu-mt/wasm-mt/2');
+  });
+  it('once someone waits for the speed it runs on: no wait for a pause, no stop at an input', async () => {
+    const g = testGate();
+    const r = heldRuns();
+    const auto = calibrateOnce(r.run, info, undefined, g.gate);
+    await tick();
+    expect(r.started.length).toBe(0);
+    const asked = calibrateAuto(r.run, info); // Recompute pressed, or a link's run
+    await tick();
+    await tick();
+    expect(r.started.length).toBe(1);
+    g.input();
+    await tick();
+    expect(r.started[0].signal?.aborted).toBe(false);
+    for (let i = 0; i < 4; i++) await r.release();
+    expect(await asked).toBe(true);
+    expect(await auto).toBe(true);
+    expect(r.started.length).toBe(4); // the warm-up and three grids, each once
+  });
+  it('an engine error is not taken for the reader: the calibration ends without a speed', async () => {
+    const g = testGate();
+    const done = calibrateOnce(() => Promise.reject(new Error('no engine')), info, undefined, g.gate);
+    await tick();
+    g.pause();
+    expect(await done).toBe(false);
     expect(speed.record).toBeNull();
   });
 });

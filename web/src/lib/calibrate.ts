@@ -11,12 +11,16 @@
 // whose runs have an estimate nears the viewport on a visit that has no speed stored (at idle:
 // RunControls), when the reader reaches for a live run (hovers or focuses Recompute, opens the
 // settings) and no speed is known for the engine that would run it, or when a link asks for a run
-// (result-slots.svelte.ts Slot.start); it leaves no run list entry.
+// (result-slots.svelte.ts Slot.start); it leaves no run list entry. Started by the page alone, it
+// gives way to the reader (lib/reader-gate.ts): each grid waits for a pause in the reader's input and
+// stops at the next input, to run again at the next pause; once the reader waits for it (any of the
+// other starts), it runs on without giving way.
 import type { GridConfig } from '../engine/documents';
 import type { EngineReady, Progress } from '../engine/client';
 import { gridWork } from './cost';
 import { speed } from './speed.svelte';
 import { GRID_DEFAULTS } from '../generated/engine-schema';
+import type { ReaderGate } from './reader-gate';
 
 /**
  * The calibration grids for an engine of `threads` threads, smallest products first: as many runs
@@ -70,7 +74,7 @@ export function msPerFraction(reports: readonly Pick<Progress, 'fraction' | 'ela
 
 export const engineKey = (e: Pick<EngineReady, 'backend' | 'flavour' | 'threads'>) => `${e.backend}/${e.flavour}/${e.threads}`;
 
-type Run = (c: Partial<GridConfig>, onP: (p: Progress) => void) => Promise<unknown>;
+type Run = (c: Partial<GridConfig>, onP: (p: Progress) => void, signal?: AbortSignal) => Promise<unknown>;
 
 /** The fixed cost of a job from the calibration's [wall ms, arithmetic ms] pairs: the median of
  *  their differences, never below 0. Null when none. Pure. */
@@ -85,11 +89,50 @@ export function startCost(jobs: readonly [number, number][]): number | null {
 }
 
 let pending: Promise<boolean> | null = null;
+/** what the calibration under way gives way to: null once someone waits for it */
+let yieldTo: ReaderGate | null = null;
+/** ends the calibration's wait for a pause, when someone starts waiting for it */
+let hurry: (() => void) | null = null;
 
 /** Measure once per visit when no calibrated speed is known for the engine; resolves true when it
- *  learned one. `run` and `info` are the engine client's, `now` the clock (parameters for the tests). */
-export function calibrateOnce(run: Run, info: () => Promise<EngineReady>, now: () => number = () => performance.now()): Promise<boolean> {
-  pending ??= (async () => {
+ *  learned one. `run` and `info` are the engine client's, `now` the clock (parameters for the tests).
+ *  With `gate` (the page's own start), each grid waits for the reader's pause and a grid the reader
+ *  interrupts runs again at the next one; a call without it (someone waits for the speed) ends the
+ *  giving way of one under way. */
+export function calibrateOnce(
+  run: Run,
+  info: () => Promise<EngineReady>,
+  now: () => number = () => performance.now(),
+  gate: ReaderGate | null = null,
+): Promise<boolean> {
+  if (pending) {
+    if (!gate && yieldTo) {
+      yieldTo = null;
+      hurry?.();
+    }
+    return pending;
+  }
+  yieldTo = gate;
+  /** one grid to its end: its progress reports and its wall time, from its last start */
+  const timed = async (c: Partial<GridConfig>) => {
+    for (;;) {
+      const g = yieldTo;
+      if (g) await new Promise<void>((resolve) => void ((hurry = resolve), g.quiet().then(resolve)));
+      const reports: Progress[] = [];
+      const stop = new AbortController();
+      const off = yieldTo?.onInput(() => void (yieldTo && stop.abort())) ?? (() => {});
+      const t0 = now();
+      try {
+        await run(c, (p) => void reports.push(p), stop.signal);
+        return { reports, wall: now() - t0 };
+      } catch (e) {
+        if (!stop.signal.aborted) throw e; // (the reader came: the same grid at the next pause)
+      } finally {
+        off();
+      }
+    }
+  };
+  pending = (async () => {
     const e = await info();
     const key = engineKey(e);
     // (a record from before the fixed cost was measured calibrates once more)
@@ -97,12 +140,9 @@ export function calibrateOnce(run: Run, info: () => Promise<EngineReady>, now: (
     const curve: [number, number][] = [];
     const jobs: [number, number][] = [];
     const configs = calibrationConfigs(e.backend === 'webgpu' ? 1 : e.threads);
-    await run(calibrationWarmup(configs), () => {});
+    await timed(calibrationWarmup(configs));
     for (const c of configs) {
-      const reports: Progress[] = [];
-      const t0 = now();
-      await run(c, (p) => void reports.push(p));
-      const wall = now() - t0;
+      const { reports, wall } = await timed(c);
       const ms = msPerFraction(reports);
       const w = gridWork(c);
       if (ms != null) {
@@ -113,20 +153,23 @@ export function calibrateOnce(run: Run, info: () => Promise<EngineReady>, now: (
     if (!curve.length) return false;
     speed.calibrated(key, curve, startCost(jobs) ?? undefined);
     return true;
-  })().catch(() => false);
+  })()
+    .catch(() => false)
+    .finally(() => void ((yieldTo = null), (hurry = null)));
   return pending;
 }
 
 /** Forget that a calibration ran (tests). */
-export const resetCalibration = () => void (pending = null);
+export const resetCalibration = () => void ((pending = null), (yieldTo = null), (hurry = null));
 
 /** The calibration the page starts by itself (a figure nearing the viewport, a link's run on a first
  *  visit, a Recompute pressed before any speed is known): on the CPU engine only. On WebGPU its grids
  *  take minutes on a software adapter and are not needed to keep a link's run short (the run's own
  *  ETA stops it after 3 s: result-slots.svelte.ts); a reader reaching for Recompute there still
- *  calibrates (calibrateOnce). Resolves true when it learned a speed. */
-export async function calibrateAuto(run: Run, info: () => Promise<EngineReady>): Promise<boolean> {
+ *  calibrates (calibrateOnce). With `gate`, it gives way to the reader (nobody waits for it: a figure
+ *  nearing the viewport). Resolves true when it learned a speed. */
+export async function calibrateAuto(run: Run, info: () => Promise<EngineReady>, gate: ReaderGate | null = null): Promise<boolean> {
   const e = await info();
   if (e.backend === 'webgpu') return false;
-  return calibrateOnce(run, info);
+  return calibrateOnce(run, info, undefined, gate);
 }
