@@ -460,6 +460,33 @@ async function main() {
       const open1 = await page.$eval(fig, (el) => el.dataset.finalLn);
       assert(open0 !== open1, `Final LN did not toggle (${open0})`);
       await page.click(`${fig} .final-ln`);
+      // the page's own scroll anchoring (lib/fragment.ts keepInPlace) keeps the paragraph at the
+      // viewport's top as its anchor while the figure below it changes size at each step: no hit test
+      // of the page (elementFromPoint) to find it again. It took such a paragraph for a gap, looked
+      // 8 px lower in it twelve times at every step and every scroll event, and kept nothing
+      const hits = await page.evaluate(async () => {
+        const f = document.getElementById('fig1');
+        const para = (f.closest('[data-island]') ?? f).previousElementSibling;
+        para.scrollIntoView({ block: 'start' });
+        window.scrollBy(0, Math.min(40, para.getBoundingClientRect().height / 2));
+        await new Promise((r) => setTimeout(r, 300));
+        const counted = [];
+        const own = Document.prototype.elementFromPoint;
+        Document.prototype.elementFromPoint = function (x, y) {
+          counted.push(y);
+          return own.call(this, x, y);
+        };
+        try {
+          for (let i = 0; i < 2; i++) {
+            f.querySelectorAll('.controls button')[i].click(); // next, then back
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        } finally {
+          Document.prototype.elementFromPoint = own;
+        }
+        return counted.length;
+      });
+      assert(hits === 0, `two steps of Figure 1 under a paragraph at the viewport's top hit-tested the page ${hits} times`);
     });
 
     await check('Figure 2: ArrowUp changes the readout', async () => {

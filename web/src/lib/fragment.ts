@@ -13,6 +13,9 @@ import { FLOATING, keepScroll } from './headroom';
 
 /** The article's sections (the citation's is in an island of its own) */
 const SECTIONS = '.article > section, .article > .island > section';
+/** The contained parts inside a section that hold blocks of their own (app.css): a hit on one's own
+ *  box, its content laid out, is a gap between its blocks */
+const HOLDERS = '.article aside.test';
 /** What holdFragment watches: the parts whose size is an estimate until they are laid out (the
  *  sections, and in them every block but headings: app.css contains prose blocks and test asides;
  *  the figures, which change size as they go live, are watched with them). */
@@ -122,6 +125,8 @@ export function keepInPlace(win: Window = window): () => void {
   if (typeof ResizeObserver === 'undefined' || typeof doc.elementFromPoint !== 'function') return () => {};
   let anchor: Element | null = null;
   let top = 0;
+  /** the height in the viewport at which the anchor was found */
+  let probe = 0;
   const pick = () => {
     anchor = null;
     const x = win.innerWidth / 2;
@@ -136,23 +141,32 @@ export function keepInPlace(win: Window = window): () => void {
       }
       if (!el || !el.closest('.article') || el.closest('dialog')) return;
       const r = el.getBoundingClientRect();
-      // a section's own box, or a gap between the blocks of a part whose content is laid out: look
-      // a little lower; a part whose content is skipped, that starts above the top and ends in the
-      // upper half of the viewport: the first thing below it (what the reader sees most of)
+      // a section's own box, or a gap between the blocks of a test aside whose content is laid out:
+      // look a little lower; a part whose content is skipped, that starts above the top and ends in
+      // the upper half of the viewport: the first thing below it (what the reader sees most of). A
+      // block of prose laid out is what it shows: the anchor (it is contained too, app.css, and
+      // was taken for a gap: with the top of the viewport in a paragraph that began above it, the
+      // search looked 8 px lower in it twelve times, a hit test of the page each, and kept nothing)
       const skips = r.top < 0 && win.getComputedStyle(el).getPropertyValue('content-visibility') === 'auto';
-      if (el.matches(SECTIONS) || (skips && !skipped(el))) y += 8;
+      if (el.matches(SECTIONS) || (skips && el.matches(HOLDERS) && !skipped(el))) y += 8;
       else if (skips && r.bottom < win.innerHeight / 2) y = r.bottom + 1;
       else {
         anchor = el;
         top = r.top;
+        probe = y;
         return;
       }
     }
   };
+  // After a change of size the anchor is taken again only when it is no longer where it was found:
+  // looking for it (elementFromPoint, each a hit test of the whole page) was most of the script in
+  // the frame after a Figure 1 step, whose figure changes size below the reader's top.
   const fix = () => {
     if (holding === 0 && anchor?.isConnected) {
       const d = anchor.getBoundingClientRect().top - top;
       if (Math.abs(d) >= 1) keepScroll(win, d);
+      const r = anchor.getBoundingClientRect();
+      if (Math.abs(r.top - top) < 1 && r.top <= probe && r.bottom > probe) return;
     }
     pick();
   };
