@@ -94,6 +94,20 @@ export function holdFragment(win: Window = window, ms = 8000, { initial = true }
   };
 }
 
+/** Where to look after a hit on the box of `part` (a section, a test aside) at `y`: just below the
+ *  top of its first block that starts lower (in a wrapper that has no box of its own, `display:
+ *  contents`, as an island's: its blocks); null when none does. */
+function nextBlock(part: Element, y: number): number | null {
+  for (const c of part.children) {
+    const r = c.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) {
+      const t = nextBlock(c, y);
+      if (t !== null) return t;
+    } else if (r.top > y) return r.top + 1;
+  }
+  return null;
+}
+
 /** Whether the content of `el` (a part with `content-visibility: auto`) is skipped now: its first
  *  child is not rendered. Where the browser cannot tell (no checkVisibility), it is taken as skipped,
  *  as a box met at the viewport's top (not one of its blocks) mostly is. */
@@ -142,13 +156,13 @@ export function keepInPlace(win: Window = window): () => void {
       if (!el || !el.closest('.article') || el.closest('dialog')) return;
       const r = el.getBoundingClientRect();
       // a section's own box, or a gap between the blocks of a test aside whose content is laid out:
-      // look a little lower; a part whose content is skipped, that starts above the top and ends in
+      // look at its next block (one hit test, where 8 px steps took up to ten over a gap); a part whose content is skipped, that starts above the top and ends in
       // the upper half of the viewport: the first thing below it (what the reader sees most of). A
       // block of prose laid out is what it shows: the anchor (it is contained too, app.css, and
       // was taken for a gap: with the top of the viewport in a paragraph that began above it, the
       // search looked 8 px lower in it twelve times, a hit test of the page each, and kept nothing)
       const skips = r.top < 0 && win.getComputedStyle(el).getPropertyValue('content-visibility') === 'auto';
-      if (el.matches(SECTIONS) || (skips && el.matches(HOLDERS) && !skipped(el))) y += 8;
+      if (el.matches(SECTIONS) || (skips && el.matches(HOLDERS) && !skipped(el))) y = nextBlock(el, y) ?? y + 8;
       else if (skips && r.bottom < win.innerHeight / 2) y = r.bottom + 1;
       else {
         anchor = el;
@@ -159,8 +173,8 @@ export function keepInPlace(win: Window = window): () => void {
     }
   };
   // After a change of size the anchor is taken again only when it is no longer where it was found:
-  // looking for it (elementFromPoint, each a hit test of the whole page) was most of the script in
-  // the frame after a Figure 1 step, whose figure changes size below the reader's top.
+  // looking for it takes hit tests of the whole page (elementFromPoint), which each step of Figure 1
+  // (its figure changes size below the reader's top) would otherwise pay.
   const fix = () => {
     if (holding === 0 && anchor?.isConnected) {
       const d = anchor.getBoundingClientRect().top - top;
