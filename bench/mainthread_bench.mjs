@@ -16,11 +16,12 @@
 //             quiet throttled phone (`cpu_estimate`: the longest and the total blocking time over
 //             the same window; as a check, main's build at c98926f gave 371 ms and 1387 ms this way
 //             where docs/benchmarks.md had measured 589 ms and 1460 ms at load 2).
-//   reading   in one of them, after the load window: the reader scrolls to each figure in turn
+//   reading   in each of them, after the load window (measured in the first): the reader scrolls to each figure in turn
 //             (each becomes live as it nears the viewport: its island's measure, and the longest
 //             task while it does; with `estimate`, again in a page not throttled, traced, each
 //             figure's longest task and blocking time as CPU time × 4: `reading_estimate`), then
-//   input     three interactions on live figures, each on a quiet page (no long task for 2 s) and
+//   input     in each of them (after `reading` when it runs), three interactions on live figures,
+//             the median over the runs and each run's sample, each on a quiet page (no long task for 2 s) and
 //             timed from the input event to the next paint (Event Timing: PerformanceEventTiming
 //             duration of the interaction, and its input delay): a Figure 1 step (a tap on "next"),
 //             a Figure 2 layer (ArrowUp on its slider, with the focus on it), opening Figure 4's
@@ -290,6 +291,20 @@ async function bigRun(path) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Each interaction over the runs: the median of its input-to-paint times and of its input delays,
+ *  and every run's sample (null where a run got no Event Timing entry). */
+function medianInputs(runs) {
+  const out = {};
+  for (const k of Object.keys(runs[0])) {
+    const got = runs.map((x) => x[k]).filter((x) => x?.ms != null);
+    out[k] = {
+      ms: got.length ? median(got.map((x) => x.ms)) : null,
+      delay_ms: got.length ? median(got.map((x) => x.delay_ms)) : null,
+      samples: runs.map((x) => x[k]?.ms ?? null),
+    };
+  }
+  return out;
+}
 const out = {
   measured: new Date().toISOString(),
   throttle: THROTTLE,
@@ -308,16 +323,23 @@ try {
     const r = {};
     if (ONLY.some((o) => ['load', 'reading', 'input'].includes(o))) {
       const loads = [];
+      const taps = [];
       for (let i = 0; i < RUNS; i++) {
         const { ctx, page } = await newPage();
         try {
           loads.push(await load(page, path));
-          if (i === 0 && ONLY.includes('reading')) r.reading = await reading(page);
-          if (i === 0 && ONLY.includes('input')) r.input = await inputs(page);
+          // every run reads the page through before its interactions (one sample of an interaction
+          // moved by tens of ms between sittings and builds alike: bench/notes/mainthread.md)
+          if (ONLY.includes('reading')) {
+            const read = await reading(page);
+            if (i === 0) r.reading = read;
+          }
+          if (ONLY.includes('input')) taps.push(await inputs(page));
         } finally {
           await ctx.close();
         }
       }
+      if (taps.length) r.input = medianInputs(taps);
       Object.assign(r, {
         fcp_ms: median(loads.map((x) => x.fcp_ms)),
         longest_ms: median(loads.map((x) => x.longest_ms)),

@@ -1015,13 +1015,13 @@ if (results.mainthread) {
       ['fig4_share', 'Figure 4: opening Share (tap)'],
     ];
     md.push(
-      "Interactions on live figures, each on a quiet page (no long task for 2 s first), from the input event to the next paint (Event Timing: the interaction's longest event duration, and its input delay), wall ms:",
+      "Interactions on live figures, each on a quiet page (no long task for 2 s first), from the input event to the next paint (Event Timing: the interaction's longest event duration, and its input delay), wall ms, the median over the runs (each run's sample in brackets):",
       '',
       `| interaction | ${input.map(([l]) => `${l}: input to paint ms | ${l}: input delay ms | ${l}: ≤ 100 ms`).join(' | ')} |`,
       `|---|${input.map(() => '---|---|---').join('|')}|`,
       ...rows.map(
         ([k, what]) =>
-          `| ${what} | ${input.map(([, r]) => `${r.input[k]?.ms ?? '—'} | ${r.input[k]?.delay_ms ?? '—'} | ${ok(r.input[k]?.ms, 100)}`).join(' | ')} |`,
+          `| ${what} | ${input.map(([, r]) => `${r.input[k]?.ms ?? '—'}${r.input[k]?.samples ? ` (${r.input[k].samples.map((x) => x ?? '—').join(', ')})` : ''} | ${r.input[k]?.delay_ms ?? '—'} | ${ok(r.input[k]?.ms, 100)}`).join(' | ')} |`,
       ),
       '',
     );
