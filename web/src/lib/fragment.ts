@@ -156,11 +156,12 @@ export function keepInPlace(win: Window = window): () => void {
       if (!el || !el.closest('.article') || el.closest('dialog')) return;
       const r = el.getBoundingClientRect();
       // a section's own box, or a gap between the blocks of a test aside whose content is laid out:
-      // look at its next block (one hit test, where 8 px steps took up to ten over a gap); a part whose content is skipped, that starts above the top and ends in
-      // the upper half of the viewport: the first thing below it (what the reader sees most of). A
-      // block of prose laid out is what it shows: the anchor (it is contained too, app.css, and
-      // was taken for a gap: with the top of the viewport in a paragraph that began above it, the
-      // search looked 8 px lower in it twelve times, a hit test of the page each, and kept nothing)
+      // look at its next block (one hit test, where 8 px steps took up to ten over a gap); a part
+      // whose content is skipped, that starts above the top and ends in the upper half of the
+      // viewport: the first thing below it (what the reader sees most of). A block of prose laid out
+      // is what it shows: the anchor (it is contained too, app.css, and was taken for a gap: with the
+      // top of the viewport in a paragraph that began above it, the search looked 8 px lower in it
+      // twelve times, a hit test of the page each, and kept nothing)
       const skips = r.top < 0 && win.getComputedStyle(el).getPropertyValue('content-visibility') === 'auto';
       if (el.matches(SECTIONS) || (skips && el.matches(HOLDERS) && !skipped(el))) y = nextBlock(el, y) ?? y + 8;
       else if (skips && r.bottom < win.innerHeight / 2) y = r.bottom + 1;
