@@ -117,7 +117,11 @@ export function calibrateOnce(
   const timed = async (c: Partial<GridConfig>) => {
     for (;;) {
       const g = yieldTo;
-      if (g) await new Promise<void>((resolve) => void ((hurry = resolve), g.quiet().then(resolve)));
+      if (g)
+        await new Promise<void>((resolve) => {
+          hurry = resolve; // (someone waits for the speed: no pause to wait for)
+          void g.quiet().then(resolve);
+        });
       const reports: Progress[] = [];
       const stop = new AbortController();
       const off = yieldTo?.onInput(() => void (yieldTo && stop.abort())) ?? (() => {});

@@ -24,7 +24,7 @@ import {
 } from '../engine/documents';
 import { EXPERIMENT_SLOTS, judge, type ExperimentSlot } from './slots';
 import * as verdicts from '../experiments/verdicts.js';
-import { tpl } from './text';
+import { tpl, withAside } from './text';
 import { fmt, fmtInt, fmtList, fmtLr, DASH_MISSING } from './format';
 import { UI_STRINGS } from '../content/ui-strings';
 import { GRID } from './settings';
@@ -356,7 +356,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
       }),
     ];
     if (!changed.length) return base;
-    return `${base}${tpl(UI_STRINGS[lang]['sep.aside'], { x: changed.join(UI_STRINGS[lang]['sep.list']) })}`;
+    return withAside((k) => UI_STRINGS[lang][k], base, changed.join(UI_STRINGS[lang]['sep.list']));
   },
   // the caption's sentence on the lines under the drawn grid's curves, as Figure 4 draws them
   // (transform.ts buildPanels refs): on the chain its optimal loss, ln successors, dotted; on the
@@ -372,7 +372,7 @@ export const PROSE_NUMBERS: Record<string, Entry> = {
     const shape = G ? String(withAddedKeys(G.config as unknown as Record<string, unknown>).warmup_shape) : null;
     if (!list || !shape || shape === valueIn(GRID, 'warmup_shape', null)) return list;
     const name = UI_STRINGS[lang][`shape.${shape}`] ?? shape;
-    return `${list}${tpl(UI_STRINGS[lang]['sep.aside'], { x: name })}`;
+    return withAside((k) => UI_STRINGS[lang][k], list, name);
   },
   // Figure F (`fig5`) (output-sensitivity): log–log slopes of the logits' change against depth, and the verdict.
   'exp.os.post': ({ E }) => osSlope(E, 'outputSensitivity', 'post'),

@@ -22,6 +22,10 @@ export function figureText(article: Pick<Article, 'figures'> | null, id: FigureI
 /** A string of a FigureText, falling back to the key itself (visible, never undefined). */
 export const ft = (text: FigureText, key: string, vars?: Record<string, string | number>): string => tpl(text[key] ?? key, vars);
 
+/** A name with a note in parentheses after it, as the page's language writes one (page-chrome
+ *  sep.aside): "Pre-LN (composed)", "Pre-LN（自组）". */
+export const withAside = (t: (k: string) => string, name: string, note: string): string => `${name}${tpl(t('sep.aside'), { x: note })}`;
+
 /** A readout's list: `name` and value `v` of each item as the figure's `readout.item`, joined as
  *  the page joins a list (`sep.list`). */
 export const readoutList = <S>(text: FigureText, t: (k: string) => string, items: readonly S[], name: (s: S) => string, v: (s: S) => string): string =>
