@@ -699,10 +699,11 @@ if (results.profile) {
       `| the quick look, 16 runs × 200 steps | ${f(q.limitOnly, 1)} s | ${f(q.best, 1)} s | ${f(q.now, 1)} s | ≤ 15 s | ${qNeed > 0 ? `${f(100 * qNeed, 0)}% of the limit${qNeed > 1 ? ': impossible' : ''}` : 'the rest of the step alone is over the target: impossible'} |`,
       `| the article's, 16 runs × 500 steps | ${f(t.limitOnly, 0)} s | ${f(t.best, 0)} s | ${f(t.now, 0)} s | ≥ 80% of the limit: ≤ ${f(t.limitOnly / 0.8, 0)} s | ${f(100 * tNeed, 0)}% of the limit |`,
       '',
-      (qNeed > 0 && qNeed <= 1
-        ? `The quick look's target needs its GEMMs at ${f(100 * qNeed, 0)}% of the limit, where they run at ${f(100 * q.gemmShareOfLimit, 0)}% now: with its products at the limit, the rest of its step (${f(1000 * q.rest, 2)} ms of ${f(1000 * st(pr.models.quick).seconds_per_step, 2)} ms: optimizer, norms, copies) leaves it at ${f(q.best, 1)} s.`
-        : `The quick look's target cannot be met by a faster GEMM alone: with its products at the limit, the rest of its step (${f(1000 * q.rest, 2)} ms of ${f(1000 * st(pr.models.quick).seconds_per_step, 2)} ms: optimizer, norms, copies) leaves it at ${f(q.best, 1)} s.`) +
-        ` The grid's needs a GEMM at ${f(100 * tNeed, 0)}% of the limit where it runs at ${f(100 * t.gemmShareOfLimit, 0)}% now.`,
+      `${
+        qNeed > 0 && qNeed <= 1
+          ? `The quick look's target needs its GEMMs at ${f(100 * qNeed, 0)}% of the limit, where they run at ${f(100 * q.gemmShareOfLimit, 0)}% now`
+          : "The quick look's target cannot be met by a faster GEMM alone"
+      }: with its products at the limit, the rest of its step (${f(1000 * q.rest, 2)} ms of ${f(1000 * st(pr.models.quick).seconds_per_step, 2)} ms: optimizer, norms, copies) leaves it at ${f(q.best, 1)} s. The grid's needs a GEMM at ${f(100 * tNeed, 0)}% of the limit where it runs at ${f(100 * t.gemmShareOfLimit, 0)}% now.`,
       '',
     );
   }
@@ -1173,7 +1174,8 @@ function phoneOf(l) {
   const hi = Math.round(Math.max(...idx) / l.settings.cpu_slowdown);
   return (
     `The CPU slowdown is relative to this machine: its benchmark index over ${l.settings.cpu_slowdown} stands for a device of about ${lo === hi ? lo : `${lo}–${hi}`} on the same scale, ` +
-    "where DevTools' CPU calibration takes 1,000 for a mid-tier phone (a Pixel 5) and 264 for a low-tier one (a Moto G Power 2022); the main-thread section above ran on the same machine with the same slowdown. "
+    "where DevTools' CPU calibration takes 1,000 for a mid-tier phone (a Pixel 5) and 264 for a low-tier one (a Moto G Power 2022). " +
+    (results.mainthread?.throttle ? `The main-thread section above slows its own machine ${results.mainthread.throttle}× in the same way. ` : '')
   );
 }
 if (results.lighthouse && !results.lighthouse.skipped) {
