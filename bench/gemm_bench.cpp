@@ -7,7 +7,7 @@
 //   options: quick (fewer/shorter runs), reps=N (timed runs per cell, median reported),
 //            ms=T (minimum milliseconds per timed run), threads=N (max threads to bench),
 //            timer=cpu (process CPU time instead of wall time: for single-thread numbers on a busy box),
-//            only=toy|quick|probe|misc (one group of shapes), fma (the FMA kernel: -fma builds only)
+//            only=toy|quick|probe|stride|misc (one group of shapes), fma (the FMA kernel: -fma builds only)
 //
 // The test checks every float kernel the build has (Eigen, and the engine's own tile: SIMD128 in
 // wasm, AVX-512 natively where -march has it) plus the Auto dispatch and gemm<double>, on 1 thread
@@ -216,6 +216,9 @@ int run_tests(bool quick) {
       const double* p = ab[idx % 5];
       cases.push_back({(t & 1) != 0, (t & 2) != 0, s[0], s[1], s[2], p[0], p[1], idx % 2 ? 5 : 0});
     }
+  // B's row stride a whole number of 4 KiB (ldb = N + pad + 1 = 1024 floats): packed, not read in place
+  for (int t = 0; t < 4; t += 2) cases.push_back({t != 0, false, 40, 1016, 70, 1.0, 0.5, 7});
+  cases.push_back({false, false, 70, 1024, 33, 1.0, 0.0, 0});
   cases.push_back({false, true, 33, 17, 9, 0.0, 0.5, 2});
   cases.push_back({true, false, 17, 33, 0, 1.0, 0.0, 1});
   cases.push_back({false, false, 5, 7, 0, 1.0, 2.0, 0});
@@ -233,13 +236,23 @@ int run_tests(bool quick) {
     for (int t : {2, 3, 16})
       if (t <= lnx::max_threads() && (pools.empty() || t > pools.back())) pools.push_back(t);
   std::mt19937 rng(12345);
-  int failures = 0, checked = 0, bit_diff_simd = 0, bit_diff_eigen = 0, bit_diff_double = 0;
+  int failures = 0, checked = 0, bit_diff_simd = 0, bit_diff_eigen = 0, bit_diff_double = 0, bit_diff_pack = 0;
   for (const Case& c : cases) {
     const Problem<float> pf = make_problem<float>(c, rng);
     for (const Variant& v : float_variants()) {
       lnx::gemm_detail::force_kernel(v.kernel);
       (v.kernel == Kernel::Eigen ? bit_diff_eigen : bit_diff_simd) +=
           check_on_pools(c, pf, v.name, pools, checked, failures);
+    }
+    // The tile reads op(B) in place or packs it (gemm.cpp, BSource: by shape and stride); either
+    // way the same products in the same order, so the same bits, which the engine relies on.
+    if (lnx::gemm_detail::has_tiled_kernel()) {
+      lnx::reset_pool(1);
+      lnx::gemm_detail::force_kernel(Kernel::Tiled);
+      const std::vector<float> own = run_case(c, pf);
+      lnx::gemm_detail::force_kernel(Kernel::TiledPackedB);
+      const std::vector<float> packed = run_case(c, pf);
+      if (std::memcmp(own.data(), packed.data(), own.size() * sizeof(float)) != 0) ++bit_diff_pack;
     }
     lnx::gemm_detail::force_kernel(Kernel::Auto);
     const Problem<double> pd = make_problem<double>(c, rng);
@@ -248,6 +261,14 @@ int run_tests(bool quick) {
   lnx::gemm_detail::force_kernel(Kernel::Auto);
   lnx::reset_pool(threads);
   std::printf("test: %zu cases, %d results checked, %d failures\n", cases.size(), checked, failures);
+  if (lnx::gemm_detail::has_tiled_kernel()) {
+    std::printf("bitwise tile as dispatched vs op(B) always packed: %d differing results (of %zu cases)\n",
+                bit_diff_pack, cases.size());
+    if (bit_diff_pack) {
+      std::printf("FAIL: reading op(B) in place changed the bits\n");
+      ++failures;
+    }
+  }
   if (threads > 1) {
     std::string counts;
     for (int t : pools) counts += (counts.empty() ? "" : ", ") + std::to_string(t);
@@ -322,6 +343,24 @@ const Shape kShapes[] = {
     {"probe", "attn S=Q*K^T", 32, 32, 512, false, true},
     {"probe", "attn O=P*V", 32, 512, 32, false, false},
     {"probe", "attn dV=P^T*dO", 32, 512, 32, true, false},
+    // stride: op(B) read in place (NN/TN, N a whole number of 8-column panels) at row strides
+    // (ldb = N) of 2, 3, 4, 6 and 8 KiB: where reading B in place loses to packing it (gemm.cpp)
+    {"stride", "NN ldb 512", 256, 512, 512, false, false},
+    {"stride", "NN ldb 768", 256, 768, 512, false, false},
+    {"stride", "NN ldb 1024", 32, 1024, 256, false, false},
+    {"stride", "NN ldb 1024", 64, 1024, 512, false, false},
+    {"stride", "NN ldb 1024", 256, 1024, 512, false, false},
+    {"stride", "NN ldb 1024", 256, 1024, 64, false, false},
+    {"stride", "NN ldb 1536", 256, 1536, 512, false, false},
+    {"stride", "NN ldb 2048", 32, 2048, 512, false, false},
+    {"stride", "NN ldb 2048", 256, 2048, 512, false, false},
+    {"stride", "TN ldb 512", 128, 512, 32, true, false},
+    {"stride", "TN ldb 512", 128, 512, 512, true, false},
+    {"stride", "TN ldb 1024", 32, 1024, 32, true, false},
+    {"stride", "TN ldb 1024", 128, 1024, 32, true, false},
+    {"stride", "TN ldb 1024", 128, 1024, 256, true, false},
+    {"stride", "TN ldb 1024", 512, 1024, 256, true, false},
+    {"stride", "TN ldb 2048", 512, 2048, 256, true, false},
     // small/odd calls (not in the trainer's list; they decide the small-size dispatch)
     {"misc", "row vector", 1, 256, 128, false, true},
     {"misc", "2 rows", 2, 256, 128, false, true},
@@ -452,7 +491,7 @@ void run_bench(bool quick, int reps, double min_ms, int maxt, const char* only) 
   for (size_t i = 0; i < threads.size() * vars.size(); ++i) std::printf("---|");
   std::printf("\n");
   for (const Shape& s : kShapes) {
-    if (quick && std::strcmp(s.model, "probe") == 0) continue;
+    if (quick && (std::strcmp(s.model, "probe") == 0 || std::strcmp(s.model, "stride") == 0)) continue;
     if (only && std::strcmp(s.model, only) != 0) continue;
     const char* op = s.tA ? (s.tB ? "TT" : "TN") : (s.tB ? "NT" : "NN");
     std::printf("| %s | %s | %s | %d×%d×%d |", s.model, s.what, op, s.M, s.N, s.K);

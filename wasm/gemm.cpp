@@ -186,6 +186,11 @@ int kc_block(int K) {
 // Reading in place skips a copy of all of B per call, which for the toy's half-batches (32 rows of
 // C per call, so each packed value is used only 32 times) is a fifth of the call. Same products, same
 // order: the bits do not change.
+// Except at a row stride of a whole number of 4 KiB (ldb a multiple of 1024 floats: d_ff = 1024 for
+// the probe's dx through W2 and its dW2): a panel's kc rows then fall in the same L1 cache sets and
+// evict each other, and reading B in place ran at half speed (`gemm_bench bench only=stride`: SIMD128
+// 25-26 against 55-56 GFLOP/s packed at M = 256, 23 against 54 for dW at M = 128, K = 32; AVX-512
+// 190 against 239; at M = 32, 25 against 30 in wasm, 184 against 173 natively). Such a B is packed.
 template <int kNR>
 struct BSource {
   const float* base;
@@ -511,7 +516,7 @@ void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float*
   const int npanels = (N + NR - 1) / NR;
   const int kcb = kc_block(K);
   const Split s = choose_split(M, N, K, MR, NR);
-  const bool in_place = !tB && N % NR == 0 &&
+  const bool in_place = !tB && N % NR == 0 && ldb % 1024 != 0 &&
                         g_force.load(std::memory_order_relaxed) != static_cast<int>(gemm_detail::Kernel::TiledPackedB);
   float* bpack = in_place ? nullptr : grow(t_bpack, static_cast<std::size_t>(K) * npanels * NR);
   const BSource<NR> src = in_place ? BSource<NR>{B, false, ldb, npanels} : BSource<NR>{bpack, true, ldb, npanels};
