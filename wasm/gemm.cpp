@@ -186,11 +186,12 @@ int kc_block(int K) {
 // Reading in place skips a copy of all of B per call, which for the toy's half-batches (32 rows of
 // C per call, so each packed value is used only 32 times) is a fifth of the call. Same products, same
 // order: the bits do not change.
-// Except at a row stride of a whole number of 4 KiB (ldb a multiple of 1024 floats: d_ff = 1024 for
-// the probe's dx through W2 and its dW2): a panel's kc rows then fall in the same L1 cache sets and
-// evict each other, and reading B in place ran at half speed (`gemm_bench bench only=stride`: SIMD128
-// 25-26 against 55-56 GFLOP/s packed at M = 256, 23 against 54 for dW at M = 128, K = 32; AVX-512
-// 190 against 239; at M = 32, 25 against 30 in wasm, 184 against 173 natively). Such a B is packed.
+// Except when B's rows are 4 KiB or more apart (ldb >= 1024 floats: d_ff = 1024 for the probe's dx
+// through W2 and its dW2): each of a panel's kc rows then sits on a page of its own, and at a whole
+// number of 4 KiB in the same L1 cache sets, where they evict each other. Reading such a B in place
+// ran at half speed at 4 KiB (`gemm_bench bench only=stride`, Zen 5: SIMD128 25-26 against 55-56
+// GFLOP/s packed at M = 256; AVX-512 190 against 239) and 3-27% slower at 5 and 6 KiB (natively
+// 0-19%); at M = 32 the two were even (natively in place 6% ahead once). Such a B is packed.
 template <int kNR>
 struct BSource {
   const float* base;
@@ -516,8 +517,9 @@ void tiled_gemm(bool tA, bool tB, int M, int N, int K, float alpha, const float*
   const int npanels = (N + NR - 1) / NR;
   const int kcb = kc_block(K);
   const Split s = choose_split(M, N, K, MR, NR);
-  const bool in_place = !tB && N % NR == 0 && ldb % 1024 != 0 &&
-                        g_force.load(std::memory_order_relaxed) != static_cast<int>(gemm_detail::Kernel::TiledPackedB);
+  const auto force = static_cast<gemm_detail::Kernel>(g_force.load(std::memory_order_relaxed));
+  const bool in_place = !tB && N % NR == 0 && force != gemm_detail::Kernel::TiledPackedB &&
+                        (ldb < 1024 || force == gemm_detail::Kernel::TiledInPlaceB);
   float* bpack = in_place ? nullptr : grow(t_bpack, static_cast<std::size_t>(K) * npanels * NR);
   const BSource<NR> src = in_place ? BSource<NR>{B, false, ldb, npanels} : BSource<NR>{bpack, true, ldb, npanels};
   auto pack_panels = [&](int j0, int j1) {
@@ -562,7 +564,7 @@ void gemm(bool transA, bool transB, int M, int N, int K, T alpha, const T* A, in
     // N=1 16 vs 5, N=2 15 vs 9, N=4 tie, M=2 10 vs 15 GFLOP/s).
     const bool thin = M == 1 || N <= 3;
     if (force == gemm_detail::Kernel::Tiled || force == gemm_detail::Kernel::TiledPackedB ||
-        (force == gemm_detail::Kernel::Auto && !thin)) {
+        force == gemm_detail::Kernel::TiledInPlaceB || (force == gemm_detail::Kernel::Auto && !thin)) {
 #if LNX_GEMM_RELAXED
       auto* run =
           g_fma.load(std::memory_order_relaxed) ? &tiled_gemm<Simd128Tiles<true>> : &tiled_gemm<Simd128Tiles<false>>;

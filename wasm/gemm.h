@@ -44,11 +44,12 @@ bool gemm_fma();
 
 // Benchmark/test hooks. The engine never calls these.
 namespace gemm_detail {
-enum class Kernel { Auto = 0, Eigen = 1, Tiled = 2, TiledPackedB = 3 };
+enum class Kernel { Auto = 0, Eigen = 1, Tiled = 2, TiledPackedB = 3, TiledInPlaceB = 4 };
 // Forces one float kernel for every call (Auto restores shape dispatch). Tiled is the build's own
 // tile (SIMD128 in wasm, AVX-512 natively) for every shape, thin ones too; it falls back to Eigen
 // where the build has none (native without AVX-512). TiledPackedB is Tiled that packs op(B) even
-// where the tile would read it in place (gemm.cpp, BSource): the benchmark's baseline.
+// where the tile would read it in place (gemm.cpp, BSource): the benchmark's baseline;
+// TiledInPlaceB reads op(B) in place wherever its layout allows, at any row stride.
 void force_kernel(Kernel k);
 bool has_tiled_kernel();
 // Minimum 2*M*N*K (flops) per part when a call is split over the pool's threads (0: split over every
