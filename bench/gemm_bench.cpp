@@ -246,8 +246,9 @@ int run_tests(bool quick) {
           check_on_pools(c, pf, v.name, pools, checked, failures);
     }
     // The tile reads op(B) in place or packs it (gemm.cpp, BSource: by shape and stride); either
-    // way the same products in the same order, so the same bits, which the engine relies on.
-    if (lnx::gemm_detail::has_tiled_kernel()) {
+    // way the same products in the same order, so the same bits, which the engine relies on. (A
+    // transposed B is always packed: nothing to compare.)
+    if (lnx::gemm_detail::has_tiled_kernel() && !c.tB) {
       lnx::reset_pool(1);
       lnx::gemm_detail::force_kernel(Kernel::TiledInPlaceB);
       const std::vector<float> in_place = run_case(c, pf);
@@ -263,8 +264,8 @@ int run_tests(bool quick) {
   lnx::reset_pool(threads);
   std::printf("test: %zu cases, %d results checked, %d failures\n", cases.size(), checked, failures);
   if (lnx::gemm_detail::has_tiled_kernel()) {
-    std::printf("bitwise op(B) read in place vs packed: %d differing results (of %zu cases)\n", bit_diff_pack,
-                cases.size());
+    std::printf("bitwise op(B) read in place vs packed: %d differing results (of the cases with B not transposed)\n",
+                bit_diff_pack);
     if (bit_diff_pack) {
       std::printf("FAIL: reading op(B) in place changed the bits\n");
       ++failures;
