@@ -765,7 +765,7 @@ export const TEXT: ArticleText = {
       optimal: '最低损失',
       readout: '{cell}：{outcome}。{runs}',
       'readout.item': '{name}：{v}',
-      'readout.run': '{outcome}（离开平台的步：{escape}，停在第 {stop} 步，损失 {loss}）',
+      'readout.run': '{outcome}（离开平台的步：{escape}，停在第 {stop} 步，损失：{loss}）',
       never: '从未',
       recompute: '在浏览器里重新计算这一格（{cell}）',
       'col.cell': '格',
