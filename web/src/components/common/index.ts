@@ -11,6 +11,7 @@ export { default as HeatMap } from './HeatMap.svg.svelte';
 export { default as Legend } from './Legend.svelte';
 export { default as Line } from './Line.svg.svelte';
 export { default as Panel } from './Panel.svelte';
+export { default as LrPanel } from './LrPanel.svelte';
 export { default as PanelCharts } from './PanelCharts.svelte';
 export { default as Panels } from './Panels.svelte';
 export { default as PlacementLines } from './PlacementLines.svg.svelte';
