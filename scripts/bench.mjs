@@ -30,7 +30,8 @@
 //           `npm run bench:scaling`
 //   gpuhost the host's part of a WebGPU step (bench/webgpu_host.mjs, Node over Dawn): ms per step of
 //           a run, per run-step of a batch, per probe pass, and the calls between wasm and JavaScript,
-//           before (build/gpu-baseline from bench/webgpu_baseline.sh, when present) and after
+//           before (build/gpu-baseline from bench/webgpu_baseline.sh, when present) and after; then
+//           the same in headless Chromium's worker, the page's host (bench/webgpu_bench.mjs --host-only)
 //   webgpu  headless Chromium (bench/webgpu_bench.mjs): ms per toy step and probe pass on WebGPU and
 //           the CPU builds, WGSL matmul GFLOP/s, dispatches per step; --gpu-flags "…" adds Chromium
 //           flags (e.g. "--use-vulkan --enable-features=Vulkan" on a GPU machine), --gpu-full forces
