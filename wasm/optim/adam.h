@@ -25,6 +25,15 @@ struct AdamFamily {
   }
 };
 
+// The moments' update in WGSL (Adam::update_moments), then m̂ = m/(1−β1ᵗ): the first statements of
+// the kWgsl of Adam and of its variants, which read k(0..4) as Adam::moment_coefficients writes them.
+// A macro (plain literals: a raw string cannot span a macro's lines) so that each optimizer's
+// kWgsl stays one string literal.
+#define LNX_ADAM_MOMENTS_WGSL                  \
+  "\n  s0[i] = k(0u) * s0[i] + k(1u) * g;"     \
+  "\n  s1[i] = k(2u) * s1[i] + k(3u) * g * g;" \
+  "\n  let m_hat = s0[i] * k(4u);"
+
 struct Adam : AdamFamily {
   static constexpr const char* kName = "adam";
   static constexpr const char* kDoc = "Adam (PyTorch's formula, bias-corrected, no weight decay)";
@@ -72,10 +81,7 @@ struct Adam : AdamFamily {
     }
   }
 
-  static constexpr const char* kWgsl = R"(
-  s0[i] = k(0u) * s0[i] + k(1u) * g;
-  s1[i] = k(2u) * s1[i] + k(3u) * g * g;
-  let m_hat = s0[i] * k(4u);
+  static constexpr const char* kWgsl = LNX_ADAM_MOMENTS_WGSL R"(
   let v_hat = s1[i] * k(5u);
   param[i] -= k(6u) * m_hat / (sqrt(v_hat) + k(7u));
 )";

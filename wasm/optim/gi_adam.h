@@ -47,11 +47,9 @@ struct GiAdam : AdamFamily {  // Adam's states, settings and suggested lr
     Adam::update(i0, i1, param, grad, s, k);
   }
 
+  // v₀ = g² on the first step, then Adam's WGSL (k[0..7] are Adam's), as update() does on the CPU
   static constexpr const char* kWgsl = R"(
-  let v0 = select(s1[i], g * g, k(8u) > 0.0);
-  s0[i] = k(0u) * s0[i] + k(1u) * g;
-  s1[i] = k(2u) * v0 + k(3u) * g * g;
-  let m_hat = s0[i] * k(4u);
+  s1[i] = select(s1[i], g * g, k(8u) > 0.0);)" LNX_ADAM_MOMENTS_WGSL R"(
   let v_hat = s1[i] * k(5u);
   param[i] -= k(6u) * m_hat / (sqrt(v_hat) + k(7u));
 )";

@@ -64,10 +64,7 @@ struct RAdam : AdamFamily {  // Adam's states, settings and suggested lr
     }
   }
 
-  static constexpr const char* kWgsl = R"(
-  s0[i] = k(0u) * s0[i] + k(1u) * g;
-  s1[i] = k(2u) * s1[i] + k(3u) * g * g;
-  let m_hat = s0[i] * k(4u);
+  static constexpr const char* kWgsl = LNX_ADAM_MOMENTS_WGSL R"(
   param[i] -= select(k(5u) * m_hat, k(5u) * k(7u) * m_hat / (sqrt(s1[i]) + k(6u)), k(7u) > 0.0);
 )";
 };
