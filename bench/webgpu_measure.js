@@ -29,7 +29,7 @@ export const CONFIGS = {
   },
 };
 
-// The toy's 8 layers at small widths: the same kernels in the same order as Figure 4's toy (377
+// The toy's 8 layers at small widths: the same kernels in the same order as Figure 4's toy (345
 // dispatches a step), so the same work for the host, while SwiftShader runs a step in milliseconds
 // instead of seconds. The host measurement uses it on a software adapter (measureHost).
 export const NARROW_TOY = { placement: 'pre', layers: 8, d: 32, d_ff: 64, vocab: 32, seq: 8, batch: 2 };

@@ -34,8 +34,7 @@ Array GpuBackend::array(std::vector<float>&& host) {
 
 // out (N,OC) = inp (N,IC) · W (OC,IC)ᵀ + b
 void GpuBackend::linear_forward(Ptr out, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC) {
-  matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 0.f, out, OC);
-  if (b) gpu::add_row_vector(out, b, N, OC);
+  matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 0.f, out, OC, 1, 0, 0, 0, b);  // + b in the same dispatch
 }
 
 // dinp = dout·W (or +=), dW += doutᵀ·inp, db += Σ_rows dout

@@ -70,8 +70,9 @@ bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, i
 }
 
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch, size_t sA, size_t sB, size_t sC) {
+            int ldc, int batch, size_t sA, size_t sB, size_t sC, Ptr bias) {
   if (M <= 0 || N <= 0 || batch <= 0) return;
+  if (bias && batch != 1) throw std::logic_error("matmul with a bias over a batch (the model never asks for one)");
   if (K <= 0) throw std::logic_error("matmul with K = 0 (the model never multiplies over an empty dimension)");
   // Extents of the three operands over all batches, in elements.
   const size_t extA = size_t(batch - 1) * sA + (tA ? size_t(K - 1) * lda + M : size_t(M - 1) * lda + K);
@@ -87,7 +88,7 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
                          .u(ldc)
                          .u(0)
                          .u(0)
-                         .u(0)
+                         .u(bias ? 1 : 0)
                          .u(static_cast<uint32_t>(sA))
                          .u(static_cast<uint32_t>(sB))
                          .u(static_cast<uint32_t>(sC))
@@ -95,8 +96,10 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
                          .f(beta)
                          .u(tA)
                          .u(tB);
-  dispatch(matmul_kernel(vec4), {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC)}, u,
-           static_cast<uint32_t>(groups(N, 64)), static_cast<uint32_t>(groups(M, 64)), static_cast<uint32_t>(batch));
+  // binding 4: the bias, or A again (read only, as at binding 1) when there is none
+  dispatch(matmul_kernel(vec4),
+           {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC), bias ? bind(4, bias, size_t(N)) : bind(4, A, extA)},
+           u, static_cast<uint32_t>(groups(N, 64)), static_cast<uint32_t>(groups(M, 64)), static_cast<uint32_t>(batch));
 }
 
 void layernorm_forward(Ptr out, Ptr mean, Ptr rstd, Ptr inp, Ptr gamma, Ptr beta, int N, int C) {

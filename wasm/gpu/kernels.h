@@ -21,9 +21,11 @@ struct Ptr {
 };
 inline Ptr at(const Buffer& b, size_t off = 0) { return {b.id(), off}; }
 
-// C = alpha·op(A)·op(B) + beta·C (gemm.h semantics), `batch` times with element strides sA, sB, sC.
+// C = alpha·op(A)·op(B) + beta·C (gemm.h semantics), `batch` times with element strides sA, sB, sC;
+// then, with `bias` (N values, batch 1 only), C[i][j] += bias[j] in the same dispatch: the same bits
+// as add_row_vector after it.
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0);
+            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{});
 // true when matmul() takes the vec4 path for these arguments (for tests and the benchmark)
 bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, int batch, size_t sA, size_t sB);
 

@@ -1,6 +1,8 @@
 // matmul.wgsl — C = alpha·op(A)·op(B) + beta·C, row-major with leading dimensions, batched over
 // workgroup z (per-batch element strides), as gemm.h on the CPU. op(A) is M×K (A is M×K, or K×M
-// when TA); op(B) is K×N (B is K×N, or N×K when TB). beta = 0 never reads C.
+// when TA); op(B) is K×N (B is K×N, or N×K when TB). beta = 0 never reads C. With P.bias set, then
+// C[row][col] += Bias[col] (a Linear layer's bias: before, an add_row_vector dispatch of its own;
+// the same operations in the same order, so the same bits; the host binds A there when there is none).
 //
 // Tiling: a workgroup computes a 64×64 tile of C with 16×16 threads, each a 4×4 block; K advances
 // 16 at a time through two workgroup tiles As (16×64) and Bs (16×64), stored as vec4 along m / n so
@@ -17,7 +19,7 @@
 struct Params {
   M: u32, N: u32, K: u32, lda: u32,
   ldb: u32, ldc: u32, offA: u32, offB: u32,
-  offC: u32, strideA: u32, strideB: u32, strideC: u32,
+  bias: u32, strideA: u32, strideB: u32, strideC: u32,
   alpha: f32, beta: f32, tA: u32, tB: u32,
 };
 
@@ -27,6 +29,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> A1: array<f32>;
 @group(0) @binding(2) var<storage, read> B1: array<f32>;
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
+@group(0) @binding(4) var<storage, read> Bias: array<f32>;
 
 var<workgroup> As: array<vec4<f32>, 256>;  // [k * 16 + m / 4][m % 4]
 var<workgroup> Bs: array<vec4<f32>, 256>;  // [k * 16 + n / 4][n % 4]
@@ -74,9 +77,10 @@ fn epilogue(w: Tile, acc: array<vec4<f32>, 4>) {
     for (var j = 0u; j < 4u; j++) {
       let col = w.n0 + w.tx * 4u + j;
       if (col >= P.N) { continue; }
-      let idx = P.offC + w.z * P.strideC + row * P.ldc + col;
+      let idx = w.z * P.strideC + row * P.ldc + col;
       var c = P.alpha * acc[i][j];
       if (P.beta != 0.0) { c += P.beta * C[idx]; }
+      if (P.bias != 0u) { c += Bias[col]; }
       C[idx] = c;
     }
   }
