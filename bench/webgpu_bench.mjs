@@ -4,11 +4,11 @@
 // matmul at the models' shapes, and dispatches/submits per step (webgpu_bench.worker.js).
 //   node bench/webgpu_bench.mjs [--full | --quick] [--steps N] [--passes N] [--chromium PATH]
 //                               [--flags "--use-vulkan --enable-features=Vulkan"] [--headful]
-//                               [--host-only] [--host-samples N]
+//                               [--host-only | --no-host] [--host-samples N]
 // First the host's part of a step (webgpu_measure.js measureHost: the synchronous step(1) call with
 // the GPU idle, per run, per run-step of a batch of 8, per probe pass; calls between wasm and JS), for
 // this build and, when bench/webgpu_baseline.sh has made one, the baseline build, sampled in turn;
-// --host-only stops there.
+// --host-only stops there; --no-host leaves it out (scripts/bench.mjs measures it in its gpuhost section).
 // Prints a readable table on stderr and one JSON line on stdout (scripts/bench.mjs stores it).
 // Sizes: the article's probe model (6 layers, d = 512) and the toy model (8 layers, d = 128) on a
 // real adapter; on a software adapter (SwiftShader) a 2-layer d = 128 probe model unless --full.
@@ -47,6 +47,7 @@ try {
     steps: opt('--steps') ? Number(opt('--steps')) : undefined,
     passes: opt('--passes') ? Number(opt('--passes')) : undefined,
     hostOnly: args.includes('--host-only'),
+    noHost: args.includes('--no-host'),
     hostSamples: opt('--host-samples') ? Number(opt('--host-samples')) : undefined,
   });
 } finally {

@@ -48,7 +48,7 @@ self.onmessage = async (ev) => {
       requiredLimits: { maxBufferSize: adapter.limits.maxBufferSize, maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize },
     });
     const adapterInfo = { vendor: info.vendor, architecture: info.architecture, description: info.description, software };
-    const host = await measureHost(await hostBuilds(device), { samples: o.hostSamples, log });
+    const host = o.noHost ? null : await measureHost(await hostBuilds(device), { samples: o.hostSamples, log });
     if (o.hostOnly) {
       self.postMessage({ adapter: adapterInfo, host });
       return;

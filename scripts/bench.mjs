@@ -540,7 +540,8 @@ const run = {
   },
   webgpu() {
     log('webgpu: headless Chromium (bench/webgpu_bench.mjs)');
-    const a = [];
+    // the host's part of a step is the gpuhost section's (measured there, in Node and in Chromium)
+    const a = ['--no-host'];
     if (args.includes('--gpu-flags')) a.push('--flags', args[args.indexOf('--gpu-flags') + 1]);
     if (args.includes('--gpu-full')) a.push('--full');
     try {
