@@ -18,6 +18,7 @@ namespace lnx::config {
 
 constexpr uint64_t kMaxSeed = 1ULL << 53;  // JSON numbers carry integers exactly up to here
 constexpr int kMaxSteps = 100000;
+constexpr int kMaxLayers = 64;  // a model's layers, and a depth sweep's depths
 inline const char* kModelKnobs = "layers, d, d_ff, vocab, seq or batch";
 
 // Refuses a model over the memory limit, naming what to lower (`lower`) and how much it would need.
@@ -107,7 +108,8 @@ void add_spec_used_rule(schema::Schema<C>& s, std::vector<std::string> (*used)(c
 template <class C>
 void add_model_fields(schema::Schema<C>& s, bool with_placement, const std::vector<std::string>& except = {}) {
   const size_t first = s.fields.size();
-  schema::add_field(s, schema::int_spec("layers", 1, 64, "number of layers L"), &model_member<C, &ModelConfig::layers>);
+  schema::add_field(s, schema::int_spec("layers", 1, kMaxLayers, "number of layers L"),
+                    &model_member<C, &ModelConfig::layers>);
   schema::add_field(s, schema::int_spec("d", 2, 4096, "model width d"), &model_member<C, &ModelConfig::d>);
   schema::add_field(s, schema::int_spec("d_ff", 1, 16384, "FFN width"), &model_member<C, &ModelConfig::d_ff>);
   schema::add_field(s, schema::int_spec("vocab", 2, 65536, "vocabulary size V"), &model_member<C, &ModelConfig::vocab>);
@@ -289,14 +291,24 @@ void add_spec_placements_field(schema::Schema<C>& s, int max_items, const char* 
   add_spec_used_rule<C>(
       s, [](const C& c) { return c.placements; }, "placements");
 }
+// C's `seeds` (one model, batch stream or run each, as `doc` says), `depths` (a sweep's L) and `warmups`
+// (a grid's warm-up lengths), each a list of at most `max_items`.
 template <class C>
-void add_seeds_field(schema::Schema<C>& s, const char* seeds_doc) {
-  schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 16, seeds_doc), &own_member<C, &C::seeds>);
+void add_seeds_field(schema::Schema<C>& s, const char* doc, int max_items = 16) {
+  schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, max_items, doc), &own_member<C, &C::seeds>);
+}
+template <class C>
+void add_depths_field(schema::Schema<C>& s, int max_items, const char* doc = "the depths L") {
+  schema::add_field(s, schema::int_list_spec("depths", 1, kMaxLayers, max_items, doc), &own_member<C, &C::depths>);
+}
+template <class C>
+void add_warmups_field(schema::Schema<C>& s, int max_items, const char* doc = "warm-up lengths") {
+  schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, max_items, doc), &own_member<C, &C::warmups>);
 }
 template <class C>
 void add_sweep_fields(schema::Schema<C>& s, const char* seeds_doc) {
   add_placements_field(s);
-  schema::add_field(s, schema::int_list_spec("depths", 1, 64, 16, "the depths L"), &own_member<C, &C::depths>);
+  add_depths_field(s, 16);
   add_seeds_field(s, seeds_doc);
 }
 

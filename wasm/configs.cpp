@@ -109,8 +109,7 @@ const Schema<ProbeConfig>& probe_schema() {
     schema::add_field(
         s, int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
         &own_member<P, &P::depth_batches>);
-    schema::add_field(s, int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep"),
-                      &own_member<P, &P::depths>);
+    add_depths_field(s, 16, "the depths L of the last-layer sweep");
     // Its largest job is the deepest model. The probe keeps no optimizer state, but the rule counts
     // two moment buffers as a training run does (a margin; web/src/lib/probe-settings.ts counts the
     // same, so the page's form refuses exactly what this refuses).
@@ -157,9 +156,9 @@ const Schema<GridConfig>& grid_schema() {
     add_shared_train_fields(s);
     add_data_fields(s);
     add_spec_placements_field(s, 16, "the placements, one set of runs each (placement_spec's name too)");
-    schema::add_field(s, int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"), &own_member<G, &G::warmups>);
+    add_warmups_field(s, 8);
     schema::add_field(s, number_list_spec("lrs", 0, 10, true, 8, "peak learning rates"), &own_member<G, &G::lrs>);
-    schema::add_field(s, uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"), &own_member<G, &G::seeds>);
+    add_seeds_field(s, "seeds, one run each", 8);
     s.rules.push_back({"grid_size", "at most 64 runs",
                        [](const GridConfig& g) {
                          const size_t runs = g.placements.size() * g.warmups.size() * g.lrs.size() * g.seeds.size();

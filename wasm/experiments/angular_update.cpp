@@ -113,10 +113,8 @@ struct AngularUpdate {
     add_shared_train_fields(s);
     add_run_fields(s, {"warmup", "seed"});  // lr: the peak
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"),
-                      &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
-                      &own_member<Config, &Config::seeds>);
+    add_warmups_field(s, 8);
+    add_seeds_field(s, "seeds, one run each", 8);
     add_runs_rule<AngularUpdate>(s, 64, "the experiment");
     s.rules.push_back({"early_steps", "at most 1000 steps: every step of every group is recorded",
                        [](const Config& c) {

@@ -65,9 +65,7 @@ struct InitProfile {
     schema::add_field(
         s, schema::int_spec("depth_batches", 1, 1000, "batches per seed for the last layer's gradient against depth"),
         &own_member<C, &C::depth_batches>);
-    schema::add_field(
-        s, schema::int_list_spec("depths", 1, 64, 16, "the depths L of the last-layer sweep and of the sensitivity"),
-        &own_member<C, &C::depths>);
+    add_depths_field(s, 16, "the depths L of the last-layer sweep and of the sensitivity");
     schema::add_field(
         s, schema::number_spec("perturbation", 0, 1, true, "the random perturbation's size delta per coordinate"),
         &own_member<C, &C::perturbation>);

@@ -109,8 +109,7 @@ struct LrSensitivity {
         schema::number_list_spec("lrs", 0, 10, true, 12,
                                  "the peak learning rates (a log-spaced grid: the sensitivity is their mean)"),
         &own_member<Config, &Config::lrs>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run per placement and lr each"),
-                      &own_member<Config, &Config::seeds>);
+    add_seeds_field(s, "seeds, one run per placement and lr each", 8);
     schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the largest attention logit every k steps"),
                       &own_member<Config, &Config::every>);
     add_runs_rule<LrSensitivity>(s, kMaxRuns, kName, " (placements x lrs x seeds)");

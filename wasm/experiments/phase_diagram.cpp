@@ -76,14 +76,11 @@ struct PhaseDiagram {
     add_placement_spec_field(s);
     add_shared_train_fields(s);
     add_spec_placements_field(s, 8, "the placements (placement_spec's name too)");
-    schema::add_field(s, schema::int_list_spec("depths", 1, 64, 8, "the depths L"),
-                      &own_member<Config, &Config::depths>);
+    add_depths_field(s, 8);
     schema::add_field(s, schema::number_list_spec("lrs", 0, 10, true, 12, "the peak learning rates"),
                       &own_member<Config, &Config::lrs>);
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 4, "the warm-up lengths"),
-                      &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run per cell each"),
-                      &own_member<Config, &Config::seeds>);
+    add_warmups_field(s, 4, "the warm-up lengths");
+    add_seeds_field(s, "seeds, one run per cell each", 8);
     schema::add_field(
         s,
         schema::enum_spec("early_exit", {"on", "off"},

@@ -45,8 +45,7 @@ struct PlateauShare {
     add_shared_train_fields(s);
     add_run_fields(s, {"warmup"});
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths, one run each"),
-                      &own_member<Config, &Config::warmups>);
+    add_warmups_field(s, 8, "warm-up lengths, one run each");
     schema::add_field(s, schema::int_spec("every", 1, kMaxSteps, "record the share every k steps"),
                       &own_member<Config, &Config::every>);
     s.rules.push_back({"model_fits_in_memory",

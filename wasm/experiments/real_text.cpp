@@ -60,10 +60,8 @@ struct RealText {
         s, schema::choice_list_spec("langs", text_lang_names, 3, "the languages of the article's text, one grid each"),
         &own_member<Config, &Config::langs>);
     add_placements_field(s, "the placements");
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"),
-                      &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
-                      &own_member<Config, &Config::seeds>);
+    add_warmups_field(s, 8);
+    add_seeds_field(s, "seeds, one run each", 8);
     s.rules.push_back({"runs", "each language's grid is a valid grid (at most 64 runs, in memory)",
                        [](const Config& c) {
                          for (const auto& l : c.langs) grid_of(c, l).validate();

@@ -231,10 +231,8 @@ struct Sharpness {
                                                "the optimizers (those that state a preconditioner), each at its "
                                                "default settings"),
                       &own_member<Config, &Config::optimizers>);
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 8, "warm-up lengths"),
-                      &own_member<Config, &Config::warmups>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
-                      &own_member<Config, &Config::seeds>);
+    add_warmups_field(s, 8);
+    add_seeds_field(s, "seeds, one run each", 8);
     schema::add_field(s, schema::int_spec("every", 1, 1000, "measure at step 1 and every this many steps"),
                       &own_member<Config, &Config::every>);
     schema::add_field(

@@ -54,13 +54,11 @@ struct WarmupLength {
     schema::add_field(
         s, schema::choice_list_spec("optimizers", optimizer_names, 8, "the optimizers, each at its default settings"),
         &own_member<Config, &Config::optimizers>);
-    schema::add_field(s, schema::int_list_spec("warmups", 0, kMaxSteps, 16, "warm-up lengths"),
-                      &own_member<Config, &Config::warmups>);
+    add_warmups_field(s, 16);
     schema::add_field(
         s, schema::number_list_spec("lr_factors", 0, 1000, true, 8, "peak lr = factor x the optimizer's suggested lr"),
         &own_member<Config, &Config::lr_factors>);
-    schema::add_field(s, schema::uint_list_spec("seeds", kMaxSeed, 8, "seeds, one run each"),
-                      &own_member<Config, &Config::seeds>);
+    add_seeds_field(s, "seeds, one run each", 8);
     s.rules.push_back(
         {"runs", "at most 64 runs per optimizer and 512 in all",
          [](const Config& c) {
