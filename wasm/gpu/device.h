@@ -54,7 +54,7 @@ class Buffer {
 
 // Grow-only scratch for a composite op's intermediates (attention scores, row losses, reduction
 // partials), one per key: while a RunBatch records, the recording run's own.
-enum class Scratch { Scores, RowLoss, Partials, Count };
+enum class Scratch { Scores, RowLoss, Partials, Unbound, Count };  // Unbound: a binding a kernel leaves alone
 const Buffer& scratch_buffer(Scratch key, size_t bytes);
 
 // One binding of a dispatch: WGSL @binding(slot) = bytes [off, off + size) of buffer `buf`.

@@ -37,12 +37,13 @@ void GpuBackend::linear_forward(Ptr out, Ptr inp, Ptr W, Ptr b, int N, int IC, i
   matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 0.f, out, OC, 1, 0, 0, 0, b);  // + b in the same dispatch
 }
 
-// dinp = dout·W (or +=), dW += doutᵀ·inp, db += Σ_rows dout
+// dinp = dout·W (or +=), dW += doutᵀ·inp, db += Σ_rows dout (in dW's dispatch: the rows of doutᵀ summed
+// as column_sums sums them)
 void GpuBackend::linear_backward(Ptr dinp, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, int N, int IC, int OC,
                                  bool accumulate_dinp) {
   if (dinp) matmul(false, false, N, IC, OC, 1.f, dout, OC, W, IC, accumulate_dinp ? 1.f : 0.f, dinp, IC);
-  if (dW) matmul(true, false, OC, IC, N, 1.f, dout, OC, inp, IC, 1.f, dW, IC);
-  if (db) column_sums(db, dout, N, OC);
+  if (dW) matmul(true, false, OC, IC, N, 1.f, dout, OC, inp, IC, 1.f, dW, IC, 1, 0, 0, 0, Ptr{}, db);
+  else if (db) column_sums(db, dout, N, OC);
 }
 
 void GpuBackend::layernorm_backward(Ptr dinp, Ptr dgamma, Ptr dbeta, Ptr dout, Ptr inp, Ptr mean, Ptr rstd, Ptr gamma,

@@ -37,8 +37,8 @@ struct MatmulCheckImpl {
     int M, N, K, batch;
     float alpha, beta;
     bool vec4 = false;
-    std::vector<float> ref, got;
-    Array c;
+    std::vector<float> ref, got, rs_ref, rs_got;  // rs: the row sums of op(A) added to a vector (batch 1)
+    Array c, rs;
   };
   std::vector<Case> cases;
   std::vector<uint32_t> tickets;
@@ -61,16 +61,31 @@ struct MatmulCheckImpl {
             for (int z = 0; z < B; ++z)
               gemm<float>(c.tA, c.tB, M, N, K, c.alpha, a.data() + z * sA, lda, b.data() + z * sB, ldb, c.beta,
                           c.ref.data() + z * sC, ldc);
+            const std::vector<float> a_host = a;
             Array ga = GpuBackend::array(std::move(a)), gb = GpuBackend::array(std::move(b));
             c.c = GpuBackend::array(std::vector<float>(cc));
             c.vec4 = matmul_uses_vec4(c.tA, c.tB, M, N, K, lda, ldb, B, sA, sB);
-            matmul(c.tA, c.tB, M, N, K, c.alpha, ga.data(), lda, gb.data(), ldb, c.beta, c.c.data(), ldc, B, sA, sB,
-                   sC);
+            if (B == 1) {  // rs[m] += Σ_k op(A)[m][k], summed as column_sums sums
+              c.rs_ref.resize(M);
+              for (float& x : c.rs_ref) x = static_cast<float>(rng.normal());
+              c.rs = GpuBackend::array(std::vector<float>(c.rs_ref));
+              for (int m = 0; m < M; ++m) {
+                float sum = 0;
+                for (int k = 0; k < K; ++k) sum += c.tA ? a_host[size_t(k) * lda + m] : a_host[size_t(m) * lda + k];
+                c.rs_ref[m] += sum;
+              }
+              c.rs_got.resize(M);
+            }
+            matmul(c.tA, c.tB, M, N, K, c.alpha, ga.data(), lda, gb.data(), ldb, c.beta, c.c.data(), ldc, B, sA, sB, sC,
+                   Ptr{}, B == 1 ? c.rs.data() : Ptr{});
             c.got.resize(sC * B);
             submit();
             cases.push_back(std::move(c));
           }
-    for (Case& c : cases) tickets.push_back(read(c.c.buffer(), 0, c.got.size() * 4, c.got.data()));
+    for (Case& c : cases) {
+      tickets.push_back(read(c.c.buffer(), 0, c.got.size() * 4, c.got.data()));
+      if (!c.rs_got.empty()) tickets.push_back(read(c.rs.buffer(), 0, c.rs_got.size() * 4, c.rs_got.data()));
+    }
   }
 
   std::string result_json() const {
@@ -78,7 +93,8 @@ struct MatmulCheckImpl {
     double worst = 0;
     w.begin_object().key("cases").begin_array();
     for (auto& c : cases) {
-      const double e = max_rel(c.got.data(), c.ref.data(), c.ref.size());
+      double e = max_rel(c.got.data(), c.ref.data(), c.ref.size());
+      if (!c.rs_ref.empty()) e = std::max(e, max_rel(c.rs_got.data(), c.rs_ref.data(), c.rs_ref.size()));
       worst = std::max(worst, std::isfinite(e) ? e : 1e30);
       w.begin_object().key("tA").value(c.tA).key("tB").value(c.tB).key("M").value(c.M).key("N").value(c.N);
       w.key("K").value(c.K).key("batch").value(c.batch).key("beta").value(c.beta).key("vec4").value(c.vec4);

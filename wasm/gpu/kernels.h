@@ -23,9 +23,10 @@ inline Ptr at(const Buffer& b, size_t off = 0) { return {b.id(), off}; }
 
 // C = alpha·op(A)·op(B) + beta·C (gemm.h semantics), `batch` times with element strides sA, sB, sC;
 // then, with `bias` (N values, batch 1 only), C[i][j] += bias[j] in the same dispatch: the same bits
-// as add_row_vector after it.
+// as add_row_vector after it. With `rowsum` (M values, batch 1 only), also rowsum[i] += Σ_k op(A)[i][k]
+// in the same dispatch: the same bits as column_sums(rowsum, A, K, M) for tA (a Linear's bias gradient).
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{});
+            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{}, Ptr rowsum = Ptr{});
 // true when matmul() takes the vec4 path for these arguments (for tests and the benchmark)
 bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, int batch, size_t sA, size_t sB);
 

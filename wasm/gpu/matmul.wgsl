@@ -3,6 +3,10 @@
 // when TA); op(B) is K×N (B is K×N, or N×K when TB). beta = 0 never reads C. With P.bias set, then
 // C[row][col] += Bias[col] (a Linear layer's bias: before, an add_row_vector dispatch of its own;
 // the same operations in the same order, so the same bits; the host binds A there when there is none).
+// With P.rowsum set, also RowSum[row] += Σ_k op(A)[row][k] (a Linear layer's bias gradient, summed over
+// the rows of dout in the dW product: before, a column_sums dispatch of its own; the same additions in
+// the same order, k = 0, 1, …, into a sum that starts at 0 and is then added to RowSum, so the same
+// bits; batch 1 only; the host binds a scratch buffer there when there is none).
 //
 // Tiling: a workgroup computes a 64×64 tile of C with 16×16 threads, each a 4×4 block; K advances
 // 16 at a time through two workgroup tiles As (16×64) and Bs (16×64), stored as vec4 along m / n so
@@ -18,7 +22,7 @@
 // Leaves out: split-K, register double buffering, subgroup ops, f16.
 struct Params {
   M: u32, N: u32, K: u32, lda: u32,
-  ldb: u32, ldc: u32, offA: u32, offB: u32,
+  ldb: u32, ldc: u32, rowsum: u32, _p0: u32,
   bias: u32, strideA: u32, strideB: u32, strideC: u32,
   alpha: f32, beta: f32, tA: u32, tB: u32,
 };
@@ -30,6 +34,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> B1: array<f32>;
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
 @group(0) @binding(4) var<storage, read> Bias: array<f32>;
+@group(0) @binding(5) var<storage, read_write> RowSum: array<f32>;
 
 var<workgroup> As: array<vec4<f32>, 256>;  // [k * 16 + m / 4][m % 4]
 var<workgroup> Bs: array<vec4<f32>, 256>;  // [k * 16 + n / 4][n % 4]
@@ -41,8 +46,7 @@ struct Tile { tx: u32, ty: u32, t: u32, m0: u32, n0: u32, z: u32, baseA: u32, ba
 
 fn tile_of(lid: vec3<u32>, wid: vec3<u32>) -> Tile {
   let z = wid.z;
-  return Tile(lid.x, lid.y, lid.y * 16u + lid.x, wid.y * 64u, wid.x * 64u, z, P.offA + z * P.strideA,
-              P.offB + z * P.strideB);
+  return Tile(lid.x, lid.y, lid.y * 16u + lid.x, wid.y * 64u, wid.x * 64u, z, z * P.strideA, z * P.strideB);
 }
 
 // Which element of a 64×16 (or 16×64) tile thread t loads: along the contiguous dimension 4 at a
@@ -57,7 +61,9 @@ fn store_k_contig(dst_is_a: bool, row: u32, k: u32, v: vec4<f32>) {
 
 // Thread (tx, ty)'s 4×4 block of C += the As and Bs tiles' 16 steps of k, once every thread has
 // stored its part of the tiles; the second barrier keeps them until every thread has read them.
-fn multiply_tiles(w: Tile, acc: ptr<function, array<vec4<f32>, 4>>) {
+// With P.rowsum, the threads of column 0 of the first column of tiles also add their 4 rows of the
+// As tile, k in order, into rs (the tiles are 0 past K: adding 0 changes no sum).
+fn multiply_tiles(w: Tile, acc: ptr<function, array<vec4<f32>, 4>>, rs: ptr<function, vec4<f32>>) {
   workgroupBarrier();
   for (var k = 0u; k < 16u; k++) {
     let a = As[k * 16u + w.ty];
@@ -67,13 +73,19 @@ fn multiply_tiles(w: Tile, acc: ptr<function, array<vec4<f32>, 4>>) {
     (*acc)[2] += a.z * b;
     (*acc)[3] += a.w * b;
   }
+  if (sums_rows(w)) {
+    for (var k = 0u; k < 16u; k++) { *rs += As[k * 16u + w.ty]; }
+  }
   workgroupBarrier();
 }
 
-fn epilogue(w: Tile, acc: array<vec4<f32>, 4>) {
+fn sums_rows(w: Tile) -> bool { return P.rowsum != 0u && w.n0 == 0u && w.tx == 0u; }
+
+fn epilogue(w: Tile, acc: array<vec4<f32>, 4>, rs: vec4<f32>) {
   for (var i = 0u; i < 4u; i++) {
     let row = w.m0 + w.ty * 4u + i;
     if (row >= P.M) { continue; }
+    if (sums_rows(w)) { RowSum[row] += rs[i]; }
     for (var j = 0u; j < 4u; j++) {
       let col = w.n0 + w.tx * 4u + j;
       if (col >= P.N) { continue; }
@@ -90,6 +102,7 @@ fn epilogue(w: Tile, acc: array<vec4<f32>, 4>) {
 fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let w = tile_of(lid, wid);
   var acc: array<vec4<f32>, 4>;
+  var rs = vec4<f32>(0.0);
   for (var k0 = 0u; k0 < P.K; k0 += 16u) {
     // A tile
     if (P.tA != 0u) {  // A is K×M: contiguous along m
@@ -119,9 +132,9 @@ fn matmul_vec4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
       if (k0 + k < P.K && w.n0 + n < P.N) { v = B4[(w.baseB + (k0 + k) * P.ldb + w.n0 + n) / 4u]; }
       Bs[k * 16u + n / 4u] = v;
     }
-    multiply_tiles(w, &acc);
+    multiply_tiles(w, &acc, &rs);
   }
-  epilogue(w, acc);
+  epilogue(w, acc, rs);
 }
 
 // op(A)[m][k] and op(B)[k][n] with zero outside the matrix.
@@ -140,6 +153,7 @@ fn load_b(base: u32, k: u32, n: u32) -> f32 {
 fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let w = tile_of(lid, wid);
   var acc: array<vec4<f32>, 4>;
+  var rs = vec4<f32>(0.0);
   for (var k0 = 0u; k0 < P.K; k0 += 16u) {
     // the same tile shapes as matmul_vec4, element by element
     if (P.tA != 0u) {
@@ -166,7 +180,7 @@ fn matmul_scalar(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
       Bs[k * 16u + n / 4u] = vec4<f32>(load_b(w.baseB, k0 + k, w.n0 + n), load_b(w.baseB, k0 + k, w.n0 + n + 1u),
                                        load_b(w.baseB, k0 + k, w.n0 + n + 2u), load_b(w.baseB, k0 + k, w.n0 + n + 3u));
     }
-    multiply_tiles(w, &acc);
+    multiply_tiles(w, &acc, &rs);
   }
-  epilogue(w, acc);
+  epilogue(w, acc, rs);
 }
