@@ -49,6 +49,11 @@ struct CpuBackend {
     LNX_PROFILE_SCOPE("linear_forward");
     ops::linear_forward(out, inp, W, b, N, IC, OC);
   }
+  static void linear_forward_residual(Ptr out, CPtr res, CPtr inp, CPtr W, CPtr b, int N, int IC, int OC) {
+    copy(out, res, static_cast<size_t>(N) * OC);
+    gemm(false, true, N, OC, IC, T(1), inp, IC, W, IC, T(1), out, OC);
+    add_row_vector(out, b, N, OC);
+  }
   static void linear_backward(Ptr dinp, Ptr dW, Ptr db, CPtr dout, CPtr inp, CPtr W, int N, int IC, int OC,
                               bool accumulate_dinp) {
     LNX_PROFILE_SCOPE("linear_backward");

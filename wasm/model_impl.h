@@ -374,6 +374,8 @@ typename B::CPtr Model<B>::sublayer_forward(int l, int k, CPtr x, CPtr skip) {
         residual(sc.sum.data(), x, Nd);
         add_branch(sc.sum.data(), f, Nd);
       }
+    } else if (alpha_ == 1.0) {  // s = x + W2·h + b2 in one op (on the GPU one dispatch: no copy, no bias pass)
+      B::linear_forward_residual(sc.sum.data(), x, c.ffn_h.data(), param(p.W2), param(p.b2), N, F, d);
     } else {  // the residual first, then the FFN accumulated into it by the GEMM (β = 1)
       residual(sc.sum.data(), x, Nd);
       B::gemm(false, true, N, d, F, T(1), c.ffn_h.data(), F, param(p.W2), F, T(1), sc.sum.data(), d);

@@ -21,6 +21,8 @@
 //   array(host vector) / zeros(n)                 → Array
 //   gemm(tA, tB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)     (gemm.h semantics)
 //   linear_forward / linear_backward              (ops/linear.h)
+//   linear_forward_residual(out, res, inp, W, b, N, IC, OC)   out = res + inp·Wᵀ + b: res copied into
+//                 out, the product added by the GEMM (β = 1), then b, in that order (a sublayer's sum)
 //   add_row_vector(x, b, N, C)                    (ops/reduce.h)
 //   relu_forward / relu_backward                  (ops/relu.h)
 //   layernorm_forward / layernorm_backward        (ops/layernorm.h)

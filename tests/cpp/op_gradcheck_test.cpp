@@ -160,6 +160,28 @@ TEST(OpGradCheck, LinearInputWeightAndBiasGradientsMatchAndDinpAccumulatesOnlyWh
   }
 }
 
+// out = res + inp·Wᵀ + b (a sublayer's sum, CpuBackend's linear_forward_residual): the model's backward
+// is linear_backward's for inp, W and b, and the identity for res; both checked against its forward.
+TEST(OpGradCheck, LinearOntoAResidualHasTheLinearGradientsAndPassesTheResidualThrough) {
+  using Cpu = CpuBackend<double>;
+  const int N = 13, IC = 11, OC = 17;
+  Rng rng(150);
+  Vec inp = normal(rng, size_t(N) * IC), W = normal(rng, size_t(OC) * IC, 0.5), b = normal(rng, OC),
+      res = normal(rng, size_t(N) * OC);
+  const Vec R = normal(rng, res.size());
+  Vec out(R.size());
+  auto loss = [&] {
+    Cpu::linear_forward_residual(out.data(), res.data(), inp.data(), W.data(), b.data(), N, IC, OC);
+    return dot(R, out);
+  };
+  Vec dinp(inp.size()), dW(W.size(), 0.0), db(b.size(), 0.0);
+  ops::linear_backward(dinp.data(), dW.data(), db.data(), R.data(), inp.data(), W.data(), N, IC, OC, false);
+  check_grad("linear onto a residual inp", inp, dinp, loss);
+  check_grad("linear onto a residual W", W, dW, loss);
+  check_grad("linear onto a residual b", b, db, loss);
+  check_grad("linear onto a residual res", res, R, loss);
+}
+
 // out = softmax(q kᵀ/√d) v per sequence; the backward overwrites dq, dk, dv. On a 4-thread pool,
 // so that 1×37 and 2×48 split each sequence into blocks of rows (ops/attention.h: more threads than
 // sequences, whole 16-row units, the last block taking the remainder).

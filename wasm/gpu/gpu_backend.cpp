@@ -37,6 +37,12 @@ void GpuBackend::linear_forward(Ptr out, Ptr inp, Ptr W, Ptr b, int N, int IC, i
   matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 0.f, out, OC, 1, 0, 0, 0, b);  // + b in the same dispatch
 }
 
+// out = res + inp·Wᵀ + b in one dispatch: the matmul reads β·C from res (the CPU's copy, GEMM with
+// β = 1, then the bias: the same operations in the same order)
+void GpuBackend::linear_forward_residual(Ptr out, Ptr res, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC) {
+  matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 1.f, out, OC, 1, 0, 0, 0, b, Ptr{}, res);
+}
+
 // dinp = dout·W (or +=), dW += doutᵀ·inp, db += Σ_rows dout (in dW's dispatch: the rows of doutᵀ summed
 // as column_sums sums them)
 void GpuBackend::linear_backward(Ptr dinp, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, int N, int IC, int OC,

@@ -61,6 +61,7 @@ struct GpuBackend {
     matmul(tA, tB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   }
   static void linear_forward(Ptr out, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC);
+  static void linear_forward_residual(Ptr out, Ptr res, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC);
   static void linear_backward(Ptr dinp, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, int N, int IC, int OC,
                               bool accumulate_dinp);
   static void add_row_vector(Ptr x, Ptr b, int N, int C) { gpu::add_row_vector(x, b, N, C); }

@@ -70,10 +70,10 @@ bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, i
 }
 
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch, size_t sA, size_t sB, size_t sC, Ptr bias, Ptr rowsum) {
+            int ldc, int batch, size_t sA, size_t sB, size_t sC, Ptr bias, Ptr rowsum, Ptr c_in) {
   if (M <= 0 || N <= 0 || batch <= 0) return;
-  if ((bias || rowsum) && batch != 1)
-    throw std::logic_error("matmul with a bias or row sums over a batch (the model never asks for one)");
+  if ((bias || rowsum || c_in) && batch != 1)
+    throw std::logic_error("matmul with a bias, row sums or C read elsewhere over a batch (the model never asks)");
   if (K <= 0) throw std::logic_error("matmul with K = 0 (the model never multiplies over an empty dimension)");
   // Extents of the three operands over all batches, in elements.
   const size_t extA = size_t(batch - 1) * sA + (tA ? size_t(K - 1) * lda + M : size_t(M - 1) * lda + K);
@@ -88,7 +88,7 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
                          .u(ldb)
                          .u(ldc)
                          .u(rowsum ? 1 : 0)
-                         .u(0)
+                         .u(c_in ? 1 : 0)
                          .u(bias ? 1 : 0)
                          .u(static_cast<uint32_t>(sA))
                          .u(static_cast<uint32_t>(sB))
@@ -98,10 +98,12 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
                          .u(tA)
                          .u(tB);
   // binding 4: the bias, or A again (read only, as at binding 1) when there is none; binding 5: the row
-  // sums, or a scratch float the kernel leaves alone (a writable binding must not alias C)
+  // sums, or a scratch float the kernel leaves alone (a writable binding must not alias C); binding 6:
+  // where beta·C is read from, or A again when that is C itself
   dispatch(matmul_kernel(vec4),
            {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC), bias ? bind(4, bias, size_t(N)) : bind(4, A, extA),
-            rowsum ? bind(5, rowsum, size_t(M)) : bind(5, at(scratch_buffer(Scratch::Unbound, 4)), 1)},
+            rowsum ? bind(5, rowsum, size_t(M)) : bind(5, at(scratch_buffer(Scratch::Unbound, 4)), 1),
+            c_in ? bind(6, c_in, extC) : bind(6, A, extA)},
            u, static_cast<uint32_t>(groups(N, 64)), static_cast<uint32_t>(groups(M, 64)), static_cast<uint32_t>(batch));
 }
 

@@ -25,8 +25,10 @@ inline Ptr at(const Buffer& b, size_t off = 0) { return {b.id(), off}; }
 // then, with `bias` (N values, batch 1 only), C[i][j] += bias[j] in the same dispatch: the same bits
 // as add_row_vector after it. With `rowsum` (M values, batch 1 only), also rowsum[i] += Σ_k op(A)[i][k]
 // in the same dispatch: the same bits as column_sums(rowsum, A, K, M) for tA (a Linear's bias gradient).
+// With `c_in` (batch 1 only), beta·C reads C's elements from c_in (same shape and ldc), not from C.
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{}, Ptr rowsum = Ptr{});
+            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{}, Ptr rowsum = Ptr{},
+            Ptr c_in = Ptr{});
 // true when matmul() takes the vec4 path for these arguments (for tests and the benchmark)
 bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, int batch, size_t sA, size_t sB);
 

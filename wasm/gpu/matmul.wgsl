@@ -6,7 +6,9 @@
 // With P.rowsum set, also RowSum[row] += Σ_k op(A)[row][k] (a Linear layer's bias gradient, summed over
 // the rows of dout in the dW product: before, a column_sums dispatch of its own; the same additions in
 // the same order, k = 0, 1, …, into a sum that starts at 0 and is then added to RowSum, so the same
-// bits; batch 1 only; the host binds a scratch buffer there when there is none).
+// bits; batch 1 only; the host binds a scratch buffer there when there is none). With P.c_in set, β·C
+// reads C's old values from Cin (a sublayer's residual: out = res + inp·Wᵀ + b, where the model copied
+// res into C first; the same operations, so the same bits; batch 1 only; A again when unset).
 //
 // Tiling: a workgroup computes a 64×64 tile of C with 16×16 threads, each a 4×4 block; K advances
 // 16 at a time through two workgroup tiles As (16×64) and Bs (16×64), stored as vec4 along m / n so
@@ -22,7 +24,7 @@
 // Leaves out: split-K, register double buffering, subgroup ops, f16.
 struct Params {
   M: u32, N: u32, K: u32, lda: u32,
-  ldb: u32, ldc: u32, rowsum: u32, _p0: u32,
+  ldb: u32, ldc: u32, rowsum: u32, c_in: u32,
   bias: u32, strideA: u32, strideB: u32, strideC: u32,
   alpha: f32, beta: f32, tA: u32, tB: u32,
 };
@@ -35,6 +37,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
 @group(0) @binding(4) var<storage, read> Bias: array<f32>;
 @group(0) @binding(5) var<storage, read_write> RowSum: array<f32>;
+@group(0) @binding(6) var<storage, read> Cin: array<f32>;
 
 var<workgroup> As: array<vec4<f32>, 256>;  // [k * 16 + m / 4][m % 4]
 var<workgroup> Bs: array<vec4<f32>, 256>;  // [k * 16 + n / 4][n % 4]
@@ -91,7 +94,8 @@ fn epilogue(w: Tile, acc: array<vec4<f32>, 4>, rs: vec4<f32>) {
       if (col >= P.N) { continue; }
       let idx = w.z * P.strideC + row * P.ldc + col;
       var c = P.alpha * acc[i][j];
-      if (P.beta != 0.0) { c += P.beta * C[idx]; }
+      if (P.c_in != 0u) { c += P.beta * Cin[idx]; }
+      else if (P.beta != 0.0) { c += P.beta * C[idx]; }
       if (P.bias != 0u) { c += Bias[col]; }
       C[idx] = c;
     }

@@ -224,6 +224,12 @@ void run_ops(Out&& out) {
       for (int j = 0; j < O::kStates; ++j) out(name, "state " + std::to_string(j) + at, std::move(st[j]));
     }
   });
+  {  // linear onto a residual (last: its random inputs leave the other ops' as they were)
+    A inp = rnd(size_t(N) * IC), W = rnd(size_t(OC) * IC, 0.3), b = rnd(OC), res = rnd(size_t(N) * OC),
+      y = B::zeros(size_t(N) * OC);
+    B::linear_forward_residual(y.data(), res.data(), inp.data(), W.data(), b.data(), N, IC, OC);
+    out("linear_forward_residual", "out", std::move(y));
+  }
 }
 
 struct Output {
