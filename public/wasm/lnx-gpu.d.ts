@@ -48,6 +48,8 @@ export interface GpuTrainBatch extends EmbindObject {
   dispatchesPerStep(): number;
   status(run: number): 'running' | 'ok' | 'nan' | 'diverged';
   resultJson(run: number, from: number): string;
+  /** Records no more steps of run `run` (its readbacks already scheduled still land; its status stays). */
+  halt(run: number): void;
   /** For every run of the batch (GpuTrainRun.setCheckpointEvery). */
   setCheckpointEvery(steps: number): void;
   takeCheckpoint(run: number): TrainCheckpoint | null;

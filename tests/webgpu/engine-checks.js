@@ -471,6 +471,47 @@ export function engineChecks(gpu) {
       return { pass, detail: counts.map((c) => `${c.runs} run(s): ${c.submits} submit(s) and ${c.reads} readbacks a step`).join('; ') };
     },
 
+    // A run halted in its batch (GpuTrainBatch.halt: a phase diagram's settled run) records no more
+    // steps, and the others go on as each alone: their token writes, one dispatch per tensor for the
+    // runs in a row (device_batch.cpp, flush_scatters), split around the halted one (runs 0 and 2–3 of
+    // 4). The halted run keeps the steps it had, as alone up to there.
+    async 'a run halted in its batch leaves the others as each alone'() {
+      const { module: m } = await gpu();
+      const steps = 6;
+      const cfgs = Array.from({ length: 4 }, (_, i) => ({ ...TINY, layers: 1, steps, placement: 'pre', lr: 1e-3 * (1 + i), seed: i }));
+      const key = (d) => JSON.stringify([d.loss, d.grad_norm, d.status, d.stop_step]);
+      const alone = [];
+      for (const c of cfgs) {
+        const r = new m.GpuTrainRun(JSON.stringify(c), 1);
+        while (r.status() === 'running') {
+          r.step(steps);
+          await m.lnxGpu.settled();
+        }
+        alone.push(JSON.parse(r.resultJson(0)));
+        r.delete();
+      }
+      const batch = new m.GpuTrainBatch(
+        cfgs.map((c) => JSON.stringify(c)),
+        1,
+      );
+      batch.step(2);
+      await m.lnxGpu.settled();
+      batch.halt(1);
+      const going = [0, 2, 3];
+      while (going.some((i) => batch.status(i) === 'running')) {
+        batch.step(2);
+        await m.lnxGpu.settled();
+      }
+      const docs = cfgs.map((_, i) => JSON.parse(batch.resultJson(i, 0)));
+      batch.delete();
+      const same = going.map((i) => key(docs[i]) === key(alone[i]));
+      const kept = docs[1].loss.length === 2 && docs[1].loss.every((v, k) => Object.is(v, alone[1].loss[k]));
+      return {
+        pass: same.every(Boolean) && kept && going.every((i) => docs[i].status === 'ok'),
+        detail: `runs 0, 2, 3 against each alone: ${same.map((x) => (x ? 'same' : 'DIFFERENT')).join(', ')}; the halted run: ${docs[1].loss.length} losses${kept ? ', as alone' : ', NOT as alone'}`,
+      };
+    },
+
     // The phase diagram on WebGPU (wasm/gpu/gpu_phase_diagram.h: the runs of one shape as one batch,
     // the CPU experiment's rule and document). Against each run alone as a GpuTrainRun (no phase
     // code): the stop step of a diverged run and its status, an "end" run's length, and the escape

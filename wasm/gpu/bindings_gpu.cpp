@@ -27,7 +27,8 @@ EMSCRIPTEN_BINDINGS(lnx_gpu) {
   training_class<GpuBatch>("GpuTrainBatch", &make_gpu_batch)
       .function("size", &GpuBatch::size)
       .function("stepsRecorded", &GpuBatch::steps_recorded)
-      .function("dispatchesPerStep", &GpuBatch::dispatches_per_step);
+      .function("dispatchesPerStep", &GpuBatch::dispatches_per_step)
+      .function("halt", &GpuBatch::halt);
   stepped_class<GpuPhase>("GpuPhaseDiagram", &make_gpu_phase).function("batchesJson", &GpuPhase::batches_json);
   check_class<GpuMatmulCheck>("GpuMatmulCheck", &make_gpu_matmul_check);
   check_class<GpuOpCheck>("GpuOpCheck", &make_gpu_op_check);

@@ -152,11 +152,11 @@ void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const
   dispatch(k, bindings, u, gx, gy);
 }
 
-void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups) {
+void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups, uint32_t gz) {
   if (groups == 0) return;
   uint32_t gx, gy;
   split_1d(groups, gx, gy);
-  dispatch_now(k, bindings, n, u, gx, gy, 1);
+  dispatch_now(k, bindings, n, u, gx, gy, gz);
 }
 
 namespace {

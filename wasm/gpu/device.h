@@ -92,7 +92,8 @@ void dispatch_now(const Kernel& k, const Binding* bindings, int n, const Uniform
                   uint32_t gz);
 // Workgroup grid for `groups` workgroups along one dimension, split as (x, y) when over 65535.
 void dispatch_1d(const Kernel& k, std::initializer_list<Binding> bindings, const Uniforms& u, size_t groups);
-void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups);
+void dispatch_now_1d(const Kernel& k, const Binding* bindings, int n, const Uniforms& u, size_t groups,
+                     uint32_t gz = 1);
 void submit();
 void submit_now();  // also while a RunBatch records (command_list.cpp: the uniform ring is full)
 // submit() does nothing for its lifetime (the work waits for the holder's submit_now(), or for

@@ -90,10 +90,64 @@ Buffer& grown(Buffer& b, size_t bytes) {
   }
   return b;
 }
-void interleave_dispatch(const char* entry, Binding dst, Binding src, uint32_t n, int runs, int run, uint32_t first) {
-  const Uniforms u = Uniforms().u(n).u(static_cast<uint32_t>(runs)).u(static_cast<uint32_t>(run)).u(first);
+// `entry` over `count` runs from `run` on (the source's run k at byte k·stride of src; count 1: one run).
+void interleave_dispatch(const char* entry, Binding dst, Binding src, uint32_t n, int runs, int run, uint32_t first,
+                         uint32_t count = 1, uint32_t stride = 0) {
+  const Uniforms u =
+      Uniforms().u(n).u(static_cast<uint32_t>(runs)).u(static_cast<uint32_t>(run)).u(first).u(stride / 4);
   const Binding b[2] = {dst, src};
-  dispatch_now_1d(Kernel{wgsl::interleave, entry, "{}"}, b, 2, u, (n + 255) / 256);
+  dispatch_now_1d(Kernel{wgsl::interleave, entry, "{}"}, b, 2, u, (n + 255) / 256, count);
+}
+
+// The runs' scatters while a batch records (devmem::scatter), held until emit() or anything else that
+// records or replaces the staging buffer, then sent per span (the tensor written; spans of one step
+// never overlap): its writes in order, each stretch of them by consecutive runs from evenly spaced
+// stage regions as one dispatch. A batched step's runs each write the same spans (tokens, then
+// targets) from regions one run's writes apart: one dispatch per span over all the runs (a step of 8
+// runs: 16 dispatches → 2); a run halted in its batch splits the stretch there.
+struct PendingScatter {
+  const RunBatch* batch;
+  Binding dst;
+  uint32_t at, bytes, n;
+  int runs, run;
+  uint32_t first;
+};
+std::vector<PendingScatter> g_scatters;
+
+void flush_scatters() {
+  if (g_scatters.empty()) return;
+  std::vector<PendingScatter> p;
+  p.swap(g_scatters);
+  const auto same_span = [](const PendingScatter& a, const PendingScatter& b) {
+    return a.dst.buf == b.dst.buf && a.dst.off == b.dst.off && a.dst.size == b.dst.size && a.n == b.n &&
+           a.first == b.first && a.runs == b.runs;
+  };
+  std::vector<uint8_t> sent(p.size(), 0);
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (sent[i]) continue;
+    std::vector<size_t> span_writes;  // this span's writes, in order
+    for (size_t j = i; j < p.size(); ++j) {
+      if (sent[j]) continue;
+      const Binding &a = p[i].dst, &b = p[j].dst;
+      if (same_span(p[i], p[j])) span_writes.push_back(j), sent[j] = 1;
+      else if (a.buf == b.buf && a.off < b.off + b.size && b.off < a.off + a.size)
+        throw std::logic_error("two scatters of one step to overlapping spans of a buffer");
+    }
+    for (size_t k = 0; k < span_writes.size();) {
+      const PendingScatter& s = p[span_writes[k]];
+      size_t end = k + 1;
+      const uint32_t stride = end < span_writes.size() ? p[span_writes[end]].at - s.at : 0;
+      while (end < span_writes.size() && stride > 0 && p[span_writes[end]].run == s.run + static_cast<int>(end - k) &&
+             p[span_writes[end]].at == s.at + (end - k) * stride)
+        ++end;
+      const uint32_t count = static_cast<uint32_t>(end - k);
+      interleave_dispatch(
+          "scatter", s.dst,
+          Binding{2, g_stage.id(), s.at, static_cast<uint32_t>((count - 1) * stride + round256(s.bytes))}, s.n, s.runs,
+          s.run, s.first, count, count > 1 ? stride : 0);
+      k = end;
+    }
+  }
 }
 
 }  // namespace
@@ -105,6 +159,9 @@ RunBatch::RunBatch(int runs) : runs_(runs), next_alloc_(runs, 0), recorded_(runs
 
 RunBatch::~RunBatch() {
   if (g_recording == this) g_recording = nullptr;
+  g_scatters.erase(
+      std::remove_if(g_scatters.begin(), g_scatters.end(), [this](const PendingScatter& s) { return s.batch == this; }),
+      g_scatters.end());
   scratch_.clear();
   for (const Stripe& s : stripes_) devmem::release(s.id);
   for (const Stripe& s : scratch_stripes_) devmem::release(s.id);
@@ -184,6 +241,7 @@ uint32_t RunBatch::defer_read(const Buffer& b, size_t off, size_t bytes, void* d
 
 int RunBatch::emit() {
   if (g_recording == this) throw std::logic_error("RunBatch::emit while recording");
+  flush_scatters();  // the runs' writes, before the step that reads them
   int t = -1;
   for (int r = 0; r < runs_ && t < 0; ++r)
     if (!recorded_[r].empty()) t = r;
@@ -307,6 +365,7 @@ void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes) 
     // replaces the old one (destroying that submits the work that reads it first, so the regions
     // kept on the host are written to it before).
     if (g_stage_used + round256(bytes) > g_stage.bytes()) {
+      flush_scatters();  // they read the buffer about to be replaced
       write_staged();
       grown(g_stage, 2 * (g_stage_used + round256(bytes)));
       g_stage_used = g_stage_written = 0;
@@ -316,16 +375,23 @@ void scatter(const Buffer& dst, size_t byte_off, const void* src, size_t bytes) 
     if (g_stage_host.size() < g_stage_used) g_stage_host.resize(g_stage.bytes());
     std::memcpy(g_stage_host.data() + at, src, bytes);
   } else {
+    flush_scatters();
     grown(g_stage, bytes).write(0, src, bytes);  // submits what is recorded first (staged regions before it)
     g_stage_used = g_stage_written = 0;
   }
   const Span s = span(1, dst.id(), dst.runs(), byte_off, bytes);
+  if (RunBatch* b = RunBatch::recording()) {
+    g_scatters.push_back({b, s.b, static_cast<uint32_t>(at), static_cast<uint32_t>(bytes),
+                          static_cast<uint32_t>(bytes / 4), dst.runs(), dst.run(), s.first});
+    return;
+  }
   interleave_dispatch("scatter", s.b,
                       Binding{2, g_stage.id(), static_cast<uint32_t>(at), static_cast<uint32_t>(round256(bytes))},
                       static_cast<uint32_t>(bytes / 4), dst.runs(), dst.run(), s.first);
 }
 
 uint32_t gather_read(uint32_t id, int run, int runs, size_t byte_off, size_t bytes, void* dst) {
+  flush_scatters();
   Buffer& out = grown(g_gather, bytes);
   const Span s = span(2, id, runs, byte_off, bytes);
   interleave_dispatch("gather", Binding{1, out.id(), 0, static_cast<uint32_t>(round256(bytes))}, s.b,

@@ -104,6 +104,12 @@ class GpuBatch {
   std::string result_json(double run, double from) {
     return gpu_guarded([&] { return batch_.result_json(run_index(run), from_step(from)); });
   }
+  void halt(double run) {
+    gpu_guarded([&] {
+      batch_.halt(run_index(run));
+      return 0;
+    });
+  }
   void set_checkpoint_every(double steps) {
     gpu_guarded([&] {
       batch_.set_checkpoint_every(check_count(steps, "checkpointEvery"));
