@@ -17,22 +17,28 @@
 
 namespace lnx::js {
 
-// guarded() plus the device's errors under their own prefix.
+// The JS Error's message for a C++ exception from the GPU runs (into t_js_error): a batch too large
+// for the device's buffers, a lost or failing device under their own prefixes, else set_js_error's.
+inline void set_gpu_js_error(const std::exception& e) {
+  if (const auto* b = dynamic_cast<const gpu::BatchTooLarge*>(&e))  // not a device failure: the caller splits the batch
+    t_js_error.assign("lnx: gpu batch too large: at most ")
+        .append(std::to_string(b->max_runs))
+        .append(" runs: ")
+        .append(e.what());
+  else if (dynamic_cast<const gpu::DeviceError*>(&e)) t_js_error.assign("lnx: gpu: ").append(e.what());
+  else set_js_error(e);
+}
+
+// guarded() with set_gpu_js_error: one catch clause, as guarded() (the module's optimizer once turned
+// the bodies of typed catch clauses after the first into a trap under WebAssembly exceptions).
 template <class F>
 auto gpu_guarded(F&& f) -> decltype(f()) {
   try {
     return f();
-  } catch (const gpu::BatchTooLarge& e) {  // not a device failure: the caller splits the batch
-    t_js_error.assign("lnx: gpu batch too large: at most ")
-        .append(std::to_string(e.max_runs))
-        .append(" runs: ")
-        .append(e.what());
-  } catch (const gpu::DeviceError& e) {
-    t_js_error.assign("lnx: gpu: ").append(e.what());
   } catch (const std::exception& e) {
-    set_js_error(e);
+    set_gpu_js_error(e);
   }
-  throw_pending_js_error();  // after the catch blocks: see js_adapters.h
+  throw_pending_js_error();  // after the catch block: see js_adapters.h
 }
 
 class GpuProbe {
