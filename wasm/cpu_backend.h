@@ -54,6 +54,15 @@ struct CpuBackend {
     gemm(false, true, N, OC, IC, T(1), inp, IC, W, IC, T(1), out, OC);
     add_row_vector(out, b, N, OC);
   }
+  static void linear_relu_forward(Ptr pre, Ptr h, CPtr inp, CPtr W, CPtr b, int N, int IC, int OC) {
+    linear_forward(pre, inp, W, b, N, IC, OC);
+    relu_forward(h, pre, static_cast<long>(N) * OC);
+  }
+  static void linear_backward_relu(Ptr d_pre, Ptr d_h, Ptr dW, Ptr db, CPtr dout, CPtr inp, CPtr W, CPtr pre, int N,
+                                   int IC, int OC) {
+    linear_backward(d_h, dW, db, dout, inp, W, N, IC, OC, false);
+    relu_backward(d_pre, d_h, pre, static_cast<long>(N) * IC);
+  }
   static void linear_backward(Ptr dinp, Ptr dW, Ptr db, CPtr dout, CPtr inp, CPtr W, int N, int IC, int OC,
                               bool accumulate_dinp) {
     LNX_PROFILE_SCOPE("linear_backward");

@@ -359,8 +359,7 @@ typename B::CPtr Model<B>::sublayer_forward(int l, int k, CPtr x, CPtr skip) {
     }
     residual_add(f);
   } else {  // f = W2·ReLU(W1·u + b1) + b2
-    B::linear_forward(c.ffn_pre.data(), u, param(p.W1), param(p.b1), N, d, F);
-    B::relu_forward(c.ffn_h.data(), c.ffn_pre.data(), static_cast<long>(N) * F);
+    B::linear_relu_forward(c.ffn_pre.data(), c.ffn_h.data(), u, param(p.W1), param(p.b1), N, d, F);
     if (S.norm_branch || branch_ != 1.0 || gate_) {
       B::linear_forward(sc.branch.data(), c.ffn_h.data(), param(p.W2), param(p.b2), N, F, d);
       CPtr f = sc.branch.data();
@@ -467,10 +466,13 @@ bool Model<B>::sublayer_backward(int l, int k, CPtr x, CPtr dout, Ptr dx, GradSc
   if (!S.norm_input) residual(dx, ds, Nd);
   if (k == kFfn) {
     // f = ffn_h·W2ᵀ + b2
-    B::linear_backward(last_only ? Ptr{} : W.d_h.data(), grad(p.W2), g(p.b2), df, c.ffn_h.data(), param(p.W2), N, F, d,
-                       false);
-    if (last_only) return false;
-    B::relu_backward(W.d_pre.data(), W.d_h.data(), c.ffn_pre.data(), static_cast<long>(N) * F);
+    if (last_only) {
+      B::linear_backward(Ptr{}, grad(p.W2), g(p.b2), df, c.ffn_h.data(), param(p.W2), N, F, d, false);
+      return false;
+    }
+    // d_pre = ReLU'(pre) ⊙ df·W2 (through d_h on the CPU)
+    B::linear_backward_relu(W.d_pre.data(), W.d_h.data(), grad(p.W2), g(p.b2), df, c.ffn_h.data(), param(p.W2),
+                            c.ffn_pre.data(), N, F, d);
     B::linear_backward(du, g(p.W1), g(p.b1), W.d_pre.data(), u, param(p.W1), N, d, F, accumulate);
   } else {
     Ptr dq = W.d_q.data(), dk = W.d_k.data(), dv = W.d_v.data();

@@ -23,6 +23,9 @@
 //   linear_forward / linear_backward              (ops/linear.h)
 //   linear_forward_residual(out, res, inp, W, b, N, IC, OC)   out = res + inp·Wᵀ + b: res copied into
 //                 out, the product added by the GEMM (β = 1), then b, in that order (a sublayer's sum)
+//   linear_relu_forward(pre, h, inp, W, b, N, IC, OC)   pre = inp·Wᵀ + b, h = ReLU(pre) (an FFN's first half)
+//   linear_backward_relu(d_pre, d_h, dW, db, dout, inp, W, pre, N, IC, OC)   linear_backward's dinp into d_h
+//                 (overwritten), dW and db (+=), then d_pre = relu_backward(d_h, pre); a backend may skip d_h
 //   add_row_vector(x, b, N, C)                    (ops/reduce.h)
 //   relu_forward / relu_backward                  (ops/relu.h)
 //   layernorm_forward / layernorm_backward        (ops/layernorm.h)

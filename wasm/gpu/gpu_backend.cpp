@@ -40,7 +40,23 @@ void GpuBackend::linear_forward(Ptr out, Ptr inp, Ptr W, Ptr b, int N, int IC, i
 // out = res + inp·Wᵀ + b in one dispatch: the matmul reads β·C from res (the CPU's copy, GEMM with
 // β = 1, then the bias: the same operations in the same order)
 void GpuBackend::linear_forward_residual(Ptr out, Ptr res, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC) {
-  matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 1.f, out, OC, 1, 0, 0, 0, b, Ptr{}, res);
+  matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 1.f, out, OC, 1, 0, 0, 0, b, Ptr{}, MatmulAux::None, res,
+         MatmulCin::BetaC);
+}
+
+// pre = inp·Wᵀ + b, h = ReLU(pre) in one dispatch (the CPU's linear_forward then relu_forward)
+void GpuBackend::linear_relu_forward(Ptr pre, Ptr h, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC) {
+  matmul(false, true, N, OC, IC, 1.f, inp, IC, W, IC, 0.f, pre, OC, 1, 0, 0, 0, b, h, MatmulAux::Relu);
+}
+
+// linear_backward with dinp masked by ReLU's forward input: d_pre = pre > 0 ? dout·W : 0 written
+// directly (d_h is not written: only the CPU needs it between its two ops), dW and db as there
+void GpuBackend::linear_backward_relu(Ptr d_pre, Ptr d_h, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, Ptr pre, int N,
+                                      int IC, int OC) {
+  (void)d_h;
+  matmul(false, false, N, IC, OC, 1.f, dout, OC, W, IC, 0.f, d_pre, IC, 1, 0, 0, 0, Ptr{}, Ptr{}, MatmulAux::None, pre,
+         MatmulCin::ReluMask);
+  linear_backward(Ptr{}, dW, db, dout, inp, W, N, IC, OC, false);
 }
 
 // dinp = dout·W (or +=), dW += doutᵀ·inp, db += Σ_rows dout (in dW's dispatch: the rows of doutᵀ summed
@@ -48,7 +64,8 @@ void GpuBackend::linear_forward_residual(Ptr out, Ptr res, Ptr inp, Ptr W, Ptr b
 void GpuBackend::linear_backward(Ptr dinp, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, int N, int IC, int OC,
                                  bool accumulate_dinp) {
   if (dinp) matmul(false, false, N, IC, OC, 1.f, dout, OC, W, IC, accumulate_dinp ? 1.f : 0.f, dinp, IC);
-  if (dW) matmul(true, false, OC, IC, N, 1.f, dout, OC, inp, IC, 1.f, dW, IC, 1, 0, 0, 0, Ptr{}, db);
+  if (dW)
+    matmul(true, false, OC, IC, N, 1.f, dout, OC, inp, IC, 1.f, dW, IC, 1, 0, 0, 0, Ptr{}, db, MatmulAux::RowSums);
   else if (db) column_sums(db, dout, N, OC);
 }
 

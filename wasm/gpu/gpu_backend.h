@@ -62,6 +62,9 @@ struct GpuBackend {
   }
   static void linear_forward(Ptr out, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC);
   static void linear_forward_residual(Ptr out, Ptr res, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC);
+  static void linear_relu_forward(Ptr pre, Ptr h, Ptr inp, Ptr W, Ptr b, int N, int IC, int OC);
+  static void linear_backward_relu(Ptr d_pre, Ptr d_h, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, Ptr pre, int N, int IC,
+                                   int OC);
   static void linear_backward(Ptr dinp, Ptr dW, Ptr db, Ptr dout, Ptr inp, Ptr W, int N, int IC, int OC,
                               bool accumulate_dinp);
   static void add_row_vector(Ptr x, Ptr b, int N, int C) { gpu::add_row_vector(x, b, N, C); }

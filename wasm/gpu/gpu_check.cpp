@@ -77,7 +77,7 @@ struct MatmulCheckImpl {
               c.rs_got.resize(M);
             }
             matmul(c.tA, c.tB, M, N, K, c.alpha, ga.data(), lda, gb.data(), ldb, c.beta, c.c.data(), ldc, B, sA, sB, sC,
-                   Ptr{}, B == 1 ? c.rs.data() : Ptr{});
+                   Ptr{}, B == 1 ? c.rs.data() : Ptr{}, MatmulAux::RowSums);
             c.got.resize(sC * B);
             submit();
             cases.push_back(std::move(c));

@@ -70,9 +70,12 @@ bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, i
 }
 
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch, size_t sA, size_t sB, size_t sC, Ptr bias, Ptr rowsum, Ptr c_in) {
+            int ldc, int batch, size_t sA, size_t sB, size_t sC, Ptr bias, Ptr aux, MatmulAux aux_mode, Ptr cin,
+            MatmulCin cin_mode) {
+  if (!aux) aux_mode = MatmulAux::None;
+  if (!cin) cin_mode = MatmulCin::None;
   if (M <= 0 || N <= 0 || batch <= 0) return;
-  if ((bias || rowsum || c_in) && batch != 1)
+  if ((bias || aux_mode != MatmulAux::None || cin_mode != MatmulCin::None) && batch != 1)
     throw std::logic_error("matmul with a bias, row sums or C read elsewhere over a batch (the model never asks)");
   if (K <= 0) throw std::logic_error("matmul with K = 0 (the model never multiplies over an empty dimension)");
   // Extents of the three operands over all batches, in elements.
@@ -87,8 +90,8 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
                          .u(lda)
                          .u(ldb)
                          .u(ldc)
-                         .u(rowsum ? 1 : 0)
-                         .u(c_in ? 1 : 0)
+                         .u(static_cast<uint32_t>(aux_mode))
+                         .u(static_cast<uint32_t>(cin_mode))
                          .u(bias ? 1 : 0)
                          .u(static_cast<uint32_t>(sA))
                          .u(static_cast<uint32_t>(sB))
@@ -102,8 +105,10 @@ void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, 
   // where beta·C is read from, or A again when that is C itself
   dispatch(matmul_kernel(vec4),
            {bind(1, A, extA), bind(2, B, extB), bind(3, C, extC), bias ? bind(4, bias, size_t(N)) : bind(4, A, extA),
-            rowsum ? bind(5, rowsum, size_t(M)) : bind(5, at(scratch_buffer(Scratch::Unbound, 4)), 1),
-            c_in ? bind(6, c_in, extC) : bind(6, A, extA)},
+            aux_mode == MatmulAux::RowSums ? bind(5, aux, size_t(M))
+            : aux_mode == MatmulAux::Relu  ? bind(5, aux, extC)
+                                           : bind(5, at(scratch_buffer(Scratch::Unbound, 4)), 1),
+            cin_mode != MatmulCin::None ? bind(6, cin, extC) : bind(6, A, extA)},
            u, static_cast<uint32_t>(groups(N, 64)), static_cast<uint32_t>(groups(M, 64)), static_cast<uint32_t>(batch));
 }
 

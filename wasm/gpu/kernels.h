@@ -23,12 +23,15 @@ inline Ptr at(const Buffer& b, size_t off = 0) { return {b.id(), off}; }
 
 // C = alpha·op(A)·op(B) + beta·C (gemm.h semantics), `batch` times with element strides sA, sB, sC;
 // then, with `bias` (N values, batch 1 only), C[i][j] += bias[j] in the same dispatch: the same bits
-// as add_row_vector after it. With `rowsum` (M values, batch 1 only), also rowsum[i] += Σ_k op(A)[i][k]
-// in the same dispatch: the same bits as column_sums(rowsum, A, K, M) for tA (a Linear's bias gradient).
-// With `c_in` (batch 1 only), beta·C reads C's elements from c_in (same shape and ldc), not from C.
+// as add_row_vector after it. With `aux` (batch 1 only): RowSums, aux (M) += Σ_k op(A)[i][k], the same bits
+// as column_sums(aux, A, K, M) for tA (a Linear's bias gradient); Relu, aux (like C) = ReLU(C), as
+// relu_forward. With `cin` (batch 1 only, like C): BetaC, beta·C reads C's elements from cin, not C;
+// ReluMask, C = cin > 0 ? C : 0, as relu_backward (matmul.wgsl).
+enum class MatmulAux : uint32_t { None = 0, RowSums = 1, Relu = 2 };
+enum class MatmulCin : uint32_t { None = 0, BetaC = 1, ReluMask = 2 };
 void matmul(bool tA, bool tB, int M, int N, int K, float alpha, Ptr A, int lda, Ptr B, int ldb, float beta, Ptr C,
-            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{}, Ptr rowsum = Ptr{},
-            Ptr c_in = Ptr{});
+            int ldc, int batch = 1, size_t sA = 0, size_t sB = 0, size_t sC = 0, Ptr bias = Ptr{}, Ptr aux = Ptr{},
+            MatmulAux aux_mode = MatmulAux::None, Ptr cin = Ptr{}, MatmulCin cin_mode = MatmulCin::None);
 // true when matmul() takes the vec4 path for these arguments (for tests and the benchmark)
 bool matmul_uses_vec4(bool tA, bool tB, int M, int N, int K, int lda, int ldb, int batch, size_t sA, size_t sB);
 

@@ -3,12 +3,17 @@
 // when TA); op(B) is K×N (B is K×N, or N×K when TB). beta = 0 never reads C. With P.bias set, then
 // C[row][col] += Bias[col] (a Linear layer's bias: before, an add_row_vector dispatch of its own;
 // the same operations in the same order, so the same bits; the host binds A there when there is none).
-// With P.rowsum set, also RowSum[row] += Σ_k op(A)[row][k] (a Linear layer's bias gradient, summed over
-// the rows of dout in the dW product: before, a column_sums dispatch of its own; the same additions in
-// the same order, k = 0, 1, …, into a sum that starts at 0 and is then added to RowSum, so the same
-// bits; batch 1 only; the host binds a scratch buffer there when there is none). With P.c_in set, β·C
-// reads C's old values from Cin (a sublayer's residual: out = res + inp·Wᵀ + b, where the model copied
-// res into C first; the same operations, so the same bits; batch 1 only; A again when unset).
+// Binding 5, Aux (batch 1 only; a scratch float the kernel leaves alone when P.aux = 0):
+//   P.aux = 1: Aux[row] += Σ_k op(A)[row][k] (a Linear layer's bias gradient, summed over the rows of
+//              dout in the dW product: before, a column_sums dispatch of its own; the same additions in
+//              the same order, k = 0, 1, …, into a sum that starts at 0 and is then added to Aux)
+//   P.aux = 2: Aux[i] = ReLU(C[i]) as relu_forward writes it (an FFN's first Linear: C = pre, Aux = h)
+// Binding 6, Cin (batch 1 only; A again when P.cin = 0):
+//   P.cin = 1: β·C reads C's old values from Cin (a sublayer's sum: out = res + inp·Wᵀ + b, where the
+//              model copied res into C first)
+//   P.cin = 2: C[i] = C[i] where Cin[i] > 0, else 0, as relu_backward writes it (dout·W2 of an FFN
+//              masked by the forward's pre: d_pre without d_h)
+// Each is the same operations in the same order as the dispatches it replaces: the same bits.
 //
 // Tiling: a workgroup computes a 64×64 tile of C with 16×16 threads, each a 4×4 block; K advances
 // 16 at a time through two workgroup tiles As (16×64) and Bs (16×64), stored as vec4 along m / n so
@@ -24,7 +29,7 @@
 // Leaves out: split-K, register double buffering, subgroup ops, f16.
 struct Params {
   M: u32, N: u32, K: u32, lda: u32,
-  ldb: u32, ldc: u32, rowsum: u32, c_in: u32,
+  ldb: u32, ldc: u32, aux: u32, cin: u32,
   bias: u32, strideA: u32, strideB: u32, strideC: u32,
   alpha: f32, beta: f32, tA: u32, tB: u32,
 };
@@ -36,7 +41,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> B1: array<f32>;
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
 @group(0) @binding(4) var<storage, read> Bias: array<f32>;
-@group(0) @binding(5) var<storage, read_write> RowSum: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Aux: array<f32>;
 @group(0) @binding(6) var<storage, read> Cin: array<f32>;
 
 var<workgroup> As: array<vec4<f32>, 256>;  // [k * 16 + m / 4][m % 4]
@@ -64,7 +69,7 @@ fn store_k_contig(dst_is_a: bool, row: u32, k: u32, v: vec4<f32>) {
 
 // Thread (tx, ty)'s 4×4 block of C += the As and Bs tiles' 16 steps of k, once every thread has
 // stored its part of the tiles; the second barrier keeps them until every thread has read them.
-// With P.rowsum, the threads of column 0 of the first column of tiles also add their 4 rows of the
+// With P.aux = 1, the threads of column 0 of the first column of tiles also add their 4 rows of the
 // As tile, k in order, into rs (the tiles are 0 past K: adding 0 changes no sum).
 fn multiply_tiles(w: Tile, acc: ptr<function, array<vec4<f32>, 4>>, rs: ptr<function, vec4<f32>>) {
   workgroupBarrier();
@@ -82,22 +87,24 @@ fn multiply_tiles(w: Tile, acc: ptr<function, array<vec4<f32>, 4>>, rs: ptr<func
   workgroupBarrier();
 }
 
-fn sums_rows(w: Tile) -> bool { return P.rowsum != 0u && w.n0 == 0u && w.tx == 0u; }
+fn sums_rows(w: Tile) -> bool { return P.aux == 1u && w.n0 == 0u && w.tx == 0u; }
 
 fn epilogue(w: Tile, acc: array<vec4<f32>, 4>, rs: vec4<f32>) {
   for (var i = 0u; i < 4u; i++) {
     let row = w.m0 + w.ty * 4u + i;
     if (row >= P.M) { continue; }
-    if (sums_rows(w)) { RowSum[row] += rs[i]; }
+    if (sums_rows(w)) { Aux[row] += rs[i]; }
     for (var j = 0u; j < 4u; j++) {
       let col = w.n0 + w.tx * 4u + j;
       if (col >= P.N) { continue; }
       let idx = w.z * P.strideC + row * P.ldc + col;
       var c = P.alpha * acc[i][j];
-      if (P.c_in != 0u) { c += P.beta * Cin[idx]; }
+      if (P.cin == 1u) { c += P.beta * Cin[idx]; }
       else if (P.beta != 0.0) { c += P.beta * C[idx]; }
       if (P.bias != 0u) { c += Bias[col]; }
+      if (P.cin == 2u) { c = select(0.0, c, Cin[idx] > 0.0); }
       C[idx] = c;
+      if (P.aux == 2u) { Aux[idx] = select(0.0, c, c > 0.0); }
     }
   }
 }

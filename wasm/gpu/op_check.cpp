@@ -230,6 +230,17 @@ void run_ops(Out&& out) {
     B::linear_forward_residual(y.data(), res.data(), inp.data(), W.data(), b.data(), N, IC, OC);
     out("linear_forward_residual", "out", std::move(y));
   }
+  {  // an FFN's Linear and ReLU together, forward and backward (pre with both signs)
+    A inp = rnd(size_t(N) * IC), W = rnd(size_t(OC) * IC, 0.3), b = rnd(OC), pre = B::zeros(size_t(N) * OC),
+      h = B::zeros(size_t(N) * OC);
+    B::linear_relu_forward(pre.data(), h.data(), inp.data(), W.data(), b.data(), N, IC, OC);
+    A dout = rnd(size_t(N) * OC), fpre = rnd(size_t(N) * IC), d_pre = B::zeros(size_t(N) * IC),
+      d_h = B::zeros(size_t(N) * IC), dW = rnd(size_t(OC) * IC), db = rnd(OC);
+    B::linear_backward_relu(d_pre.data(), d_h.data(), dW.data(), db.data(), dout.data(), inp.data(), W.data(),
+                            fpre.data(), N, IC, OC);
+    outs("linear_relu_forward", {{"pre", &pre}, {"h", &h}});
+    outs("linear_backward_relu", {{"d_pre", &d_pre}, {"dW (+=)", &dW}, {"db (+=)", &db}});
+  }
 }
 
 struct Output {
