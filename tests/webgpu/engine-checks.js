@@ -481,15 +481,7 @@ export function engineChecks(gpu) {
       const cfgs = Array.from({ length: 4 }, (_, i) => ({ ...TINY, layers: 1, steps, placement: 'pre', lr: 1e-3 * (1 + i), seed: i }));
       const key = (d) => JSON.stringify([d.loss, d.grad_norm, d.status, d.stop_step]);
       const alone = [];
-      for (const c of cfgs) {
-        const r = new m.GpuTrainRun(JSON.stringify(c), 1);
-        while (r.status() === 'running') {
-          r.step(steps);
-          await m.lnxGpu.settled();
-        }
-        alone.push(JSON.parse(r.resultJson(0)));
-        r.delete();
-      }
+      for (const c of cfgs) alone.push(await gpuTrain(m, c, 1));
       const batch = new m.GpuTrainBatch(
         cfgs.map((c) => JSON.stringify(c)),
         1,
@@ -498,10 +490,12 @@ export function engineChecks(gpu) {
       await m.lnxGpu.settled();
       batch.halt(1);
       const going = [0, 2, 3];
-      while (going.some((i) => batch.status(i) === 'running')) {
-        batch.step(2);
-        await m.lnxGpu.settled();
-      }
+      await driveGpu(
+        batch,
+        () => going.every((i) => batch.status(i) !== 'running'),
+        () => m.lnxGpu.settled(),
+        { chunk: 2 },
+      );
       const docs = cfgs.map((_, i) => JSON.parse(batch.resultJson(i, 0)));
       batch.delete();
       const same = going.map((i) => key(docs[i]) === key(alone[i]));
