@@ -61,21 +61,20 @@ struct MatmulCheckImpl {
             for (int z = 0; z < B; ++z)
               gemm<float>(c.tA, c.tB, M, N, K, c.alpha, a.data() + z * sA, lda, b.data() + z * sB, ldb, c.beta,
                           c.ref.data() + z * sC, ldc);
-            const std::vector<float> a_host = a;
-            Array ga = GpuBackend::array(std::move(a)), gb = GpuBackend::array(std::move(b));
-            c.c = GpuBackend::array(std::vector<float>(cc));
-            c.vec4 = matmul_uses_vec4(c.tA, c.tB, M, N, K, lda, ldb, B, sA, sB);
             if (B == 1) {  // rs[m] += Σ_k op(A)[m][k], summed as column_sums sums
               c.rs_ref.resize(M);
               for (float& x : c.rs_ref) x = static_cast<float>(rng.normal());
               c.rs = GpuBackend::array(std::vector<float>(c.rs_ref));
               for (int m = 0; m < M; ++m) {
                 float sum = 0;
-                for (int k = 0; k < K; ++k) sum += c.tA ? a_host[size_t(k) * lda + m] : a_host[size_t(m) * lda + k];
+                for (int k = 0; k < K; ++k) sum += c.tA ? a[size_t(k) * lda + m] : a[size_t(m) * lda + k];
                 c.rs_ref[m] += sum;
               }
               c.rs_got.resize(M);
             }
+            Array ga = GpuBackend::array(std::move(a)), gb = GpuBackend::array(std::move(b));
+            c.c = GpuBackend::array(std::vector<float>(cc));
+            c.vec4 = matmul_uses_vec4(c.tA, c.tB, M, N, K, lda, ldb, B, sA, sB);
             matmul(c.tA, c.tB, M, N, K, c.alpha, ga.data(), lda, gb.data(), ldb, c.beta, c.c.data(), ldc, B, sA, sB, sC,
                    Ptr{}, B == 1 ? c.rs.data() : Ptr{}, MatmulAux::RowSums);
             c.got.resize(sC * B);
